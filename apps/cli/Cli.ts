@@ -1,0 +1,124 @@
+/**
+ * The small command framework behind `bun core`: flag parsing with one-line errors, and a
+ * runner that turns any failure into `error: …` on stderr and a non-zero exit — never a
+ * stack trace for bad input (set CORE_DEBUG=1 to see one for a defect).
+ */
+import { Cause, Effect, Exit, Schema } from "effect"
+
+/** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
+  message: Schema.String
+}) {}
+
+/** A failure to report in one line. Exit code 1. */
+export class CliError extends Schema.TaggedError<CliError>()("CliError", {
+  message: Schema.String
+}) {}
+
+export type FlagKind = "boolean" | "string" | "number"
+
+export interface FlagSpec {
+  readonly kind: FlagKind
+  readonly description: string
+  /** Restrict a string flag to these values. */
+  readonly choices?: ReadonlyArray<string>
+}
+
+export interface Command {
+  /** Words after `bun core`, e.g. "config show". */
+  readonly name: string
+  readonly summary: string
+  readonly flags: Record<string, FlagSpec>
+  /** Names of positional arguments, for help; `run` checks them. */
+  readonly positionals?: ReadonlyArray<string>
+  readonly run: (args: ParsedArgs) => Effect.Effect<void, unknown>
+}
+
+export interface ParsedArgs {
+  readonly flags: Readonly<Record<string, string | number | boolean | undefined>>
+  readonly positionals: ReadonlyArray<string>
+  /** Flags as given on the command line (for config precedence). */
+  readonly given: ReadonlySet<string>
+}
+
+export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect.Effect<ParsedArgs, UsageError> =>
+  Effect.suspend(() => {
+    const flags: Record<string, string | number | boolean | undefined> = {}
+    const positionals: Array<string> = []
+    const given = new Set<string>()
+    const help = `see 'bun core ${command.name} --help'`
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i]!
+      if (!arg.startsWith("--")) {
+        positionals.push(arg)
+        continue
+      }
+      const eq = arg.indexOf("=")
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+      const spec = command.flags[name]
+      if (!spec) return Effect.fail(new UsageError({ message: `unknown flag --${name} for '${command.name}'; ${help}` }))
+      given.add(name)
+      if (spec.kind === "boolean") {
+        if (eq !== -1) {
+          const v = arg.slice(eq + 1)
+          if (v !== "true" && v !== "false") return Effect.fail(new UsageError({ message: `--${name} takes no value or true/false, got '${v}'` }))
+          flags[name] = v === "true"
+        } else flags[name] = true
+        continue
+      }
+      const raw = eq !== -1 ? arg.slice(eq + 1) : argv[++i]
+      if (raw === undefined) return Effect.fail(new UsageError({ message: `--${name} needs a value; ${help}` }))
+      if (spec.choices && !spec.choices.includes(raw)) {
+        return Effect.fail(new UsageError({ message: `--${name} must be one of ${spec.choices.join(", ")}, got '${raw}'` }))
+      }
+      if (spec.kind === "number") {
+        const n = Number(raw)
+        if (raw.trim() === "" || !Number.isFinite(n)) return Effect.fail(new UsageError({ message: `--${name} needs a number, got '${raw}'` }))
+        flags[name] = n
+      } else flags[name] = raw
+    }
+    return Effect.succeed({ flags, positionals, given })
+  })
+
+export const helpText = (command: Command): string => {
+  const lines = [`bun core ${command.name}${(command.positionals ?? []).map((p) => ` <${p}>`).join("")} — ${command.summary}`]
+  const names = Object.keys(command.flags)
+  if (names.length > 0) {
+    lines.push("", "flags:")
+    for (const n of names) {
+      const f = command.flags[n]!
+      const v = f.kind === "boolean" ? "" : f.choices ? ` <${f.choices.join("|")}>` : ` <${f.kind}>`
+      lines.push(`  --${n}${v}`.padEnd(34) + f.description)
+    }
+  }
+  return lines.join("\n")
+}
+
+/** One line for any failure value: our tagged errors carry a message; anything else is described. */
+export const oneLine = (error: unknown): string => {
+  const text = error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
+    ? String((error as { message: unknown }).message)
+    : String(error)
+  return text.replace(/\s*\n\s*/g, "; ").trim()
+}
+
+/** Runs a command to completion and exits: 0 on success, 2 on usage errors, 1 otherwise. */
+export const runCommand = async (command: Command, argv: ReadonlyArray<string>): Promise<never> => {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(helpText(command))
+    process.exit(0)
+  }
+  const exit = await Effect.runPromiseExit(Effect.flatMap(parseArgs(command, argv), command.run))
+  if (Exit.isSuccess(exit)) process.exit(0)
+  const cause = exit.cause
+  if (Cause.hasInterruptsOnly(cause)) process.exit(130)
+  const failure = Cause.findErrorOption(cause)
+  if (failure._tag === "Some") {
+    console.error(`error: ${oneLine(failure.value)}`)
+    process.exit(failure.value instanceof UsageError ? 2 : 1)
+  }
+  const defect = Cause.squash(cause)
+  console.error(`error: internal: ${oneLine(defect)}${process.env.CORE_DEBUG ? "" : " (CORE_DEBUG=1 shows the stack)"}`)
+  if (process.env.CORE_DEBUG) console.error(defect instanceof Error ? defect.stack : defect)
+  process.exit(70)
+}
