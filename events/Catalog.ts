@@ -1,11 +1,21 @@
 /**
  * The one event catalog: every event type CORE writes, and the upcasters that read old
  * versions. Later issues add data to these definitions rather than reshape them.
+ *
+ * Only current versions go in `definitions`; an old version lives on only as the `from`
+ * of an upcaster, so nothing can write it any more.
  */
-import { makeRegistry } from "./Registry.ts"
+import { makeRegistry, upcaster } from "./Registry.ts"
 import type { EventOf } from "./Event.ts"
+import { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
+import { NodeExpanded, PathAdded } from "./Graph.ts"
 import { JobCompleted, JobQueued } from "./Job.ts"
+import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
+import { ModelCalled } from "./Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
+import { TaskExtrapolated } from "./Task.ts"
+import { TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
+import { DemoIngested, DemoRejected, TaskRegistered, TaskRegisteredV1 } from "./Workspace.ts"
 
 export const definitions = [
   RunStarted,
@@ -13,10 +23,35 @@ export const definitions = [
   RoundCompleted,
   PolicyTrained,
   JobQueued,
-  JobCompleted
+  JobCompleted,
+  TaskRegistered,
+  DemoIngested,
+  DemoRejected,
+  StepsDescribed,
+  KeyStepsIdentified,
+  LabelFunctionInferred,
+  LabelFunctionRejected,
+  ModelCalled,
+  TrajectoryRecorded,
+  TrajectoryVerified,
+  NodeExpanded,
+  PathAdded,
+  TaskExtrapolated,
+  DatasetRecordEmitted,
+  DatasetSealed
 ] as const
 
-export const catalog = makeRegistry(definitions, [])
+export const upcasters = [
+  // v1 tasks were all web tasks, and named their start page `url`.
+  upcaster(TaskRegisteredV1, TaskRegistered, ({ url, ...rest }) => ({
+    ...rest,
+    platform: "web" as const,
+    startUrl: url,
+    app: null
+  }))
+] as const
+
+export const catalog = makeRegistry(definitions, upcasters)
 
 /** Any event of the catalog, decoded to its current version. */
 export type CoreEvent = EventOf<(typeof definitions)[number]>

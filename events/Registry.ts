@@ -16,7 +16,8 @@ import type { EventDefinition, EventEnvelope, EventOf } from "./Event.ts"
 export interface Upcaster<From extends EventDefinition = EventDefinition, To extends EventDefinition = EventDefinition> {
   readonly from: From
   readonly to: To
-  readonly up: (data: From["data"]["Type"]) => To["data"]["Type"]
+  // Method syntax on purpose: it is bivariant, so a typed upcaster fits in the registry's untyped list.
+  up(data: From["data"]["Type"]): To["data"]["Type"]
 }
 
 export const upcaster = <From extends EventDefinition, To extends EventDefinition>(
@@ -42,6 +43,14 @@ export interface Registry<Event extends EventEnvelope> {
 }
 
 const decodeRaw = Schema.decodeUnknownResult(RawEnvelope)
+
+/** Schema messages span lines ("Missing key\n  at [\"data\"]…"); a reader reports a reason in one. */
+const oneLine = (message: string): string =>
+  message
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .join("; ")
 
 export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
   definitions: Defs,
@@ -87,7 +96,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
         new InvalidEvent({
           type: typeof r?.type === "string" ? r.type : "?",
           version: typeof r?.version === "number" ? r.version : -1,
-          reason: env.failure.message
+          reason: oneLine(env.failure.message)
         })
       )
     }
@@ -97,7 +106,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     if (e.version === target.version) {
       const r = decoderOf(target)(raw)
       return Result.isFailure(r)
-        ? Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: r.failure.message }))
+        ? Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: oneLine(r.failure.message) }))
         : Result.succeed(r.success as Event)
     }
     // Walk the chain of upcasters from the stored version to the current one.
@@ -108,12 +117,18 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     }
     const oldEvent = decoderOf(first.from)(raw)
     if (Result.isFailure(oldEvent)) {
-      return Result.fail(new InvalidEvent({ type: e.type, version, reason: oldEvent.failure.message }))
+      return Result.fail(new InvalidEvent({ type: e.type, version, reason: oneLine(oldEvent.failure.message) }))
     }
     let data = (oldEvent.success as EventEnvelope).data
     let step: Upcaster | undefined = first
     while (step) {
-      data = step.up(data)
+      try {
+        data = step.up(data)
+      } catch (err) {
+        // An upcaster is code, and a bug in it must not crash a reader of the log.
+        const reason = `upcast v${step.from.version} → v${step.to.version} threw: ${oneLine(String((err as Error)?.message ?? err))}`
+        return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason }))
+      }
       version = step.to.version
       step = version === target.version ? undefined : byFromKey.get(`${e.type}@${version}`)
       if (!step && version !== target.version) {
@@ -123,7 +138,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     // Re-validate: an upcaster is code too, and its output must match the current schema.
     const checked = dataDecoderOf(target)(data)
     if (Result.isFailure(checked)) {
-      return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: `upcast: ${checked.failure.message}` }))
+      return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: `upcast: ${oneLine(checked.failure.message)}` }))
     }
     return Result.succeed({ ...(oldEvent.success as EventEnvelope), version: target.version, data: checked.success } as Event)
   }
@@ -133,7 +148,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     try {
       raw = JSON.parse(json)
     } catch (e) {
-      return Result.fail(new InvalidEvent({ type: "?", version: -1, reason: `not JSON: ${(e as Error).message}` }))
+      return Result.fail(new InvalidEvent({ type: "?", version: -1, reason: `not JSON: ${oneLine(String((e as Error).message))}` }))
     }
     return decode(raw)
   }
@@ -145,7 +160,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     }
     const enc = encoderOf(d)(event)
     if (Result.isFailure(enc)) {
-      return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: enc.failure.message }))
+      return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: oneLine(enc.failure.message) }))
     }
     const json = JSON.stringify(enc.success)
     const bytes = Buffer.byteLength(json)

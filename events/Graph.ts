@@ -1,0 +1,46 @@
+/**
+ * Strategy graphs (DESIGN §6): per task, a DAG of key steps, each a node with a label
+ * function. Nodes are merged by what the step means (its semantic key), not by the text
+ * of its description, so one node can serve several paths and several tasks.
+ */
+import { Schema } from "effect"
+import { Sha256 } from "./Envelope.ts"
+import { defineEvent } from "./Event.ts"
+import { ActionKind, SourceRef } from "./Trajectory.ts"
+
+/** What makes two key steps the same step: action semantics and target, never element ids. */
+export const SemanticKey = Schema.Struct({
+  actionKind: ActionKind,
+  role: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  /** The page the step happens on, with volatile parts (ids, query values) generalised. */
+  urlPattern: Schema.NullOr(Schema.String)
+})
+export type SemanticKey = typeof SemanticKey.Type
+
+export const NodeExpanded = defineEvent(
+  "NodeExpanded",
+  1,
+  Schema.Struct({
+    taskId: Schema.String,
+    nodeId: Schema.String,
+    lfId: Sha256,
+    description: Schema.String,
+    semanticKey: SemanticKey,
+    source: SourceRef,
+    /** demo: from the expert demo; partial: from a partially passing run that solved the task; explorer: from exploration. */
+    how: Schema.Literals(["demo", "partial", "explorer"])
+  })
+)
+
+export const PathAdded = defineEvent(
+  "PathAdded",
+  1,
+  Schema.Struct({
+    taskId: Schema.String,
+    pathId: Schema.String,
+    /** Start to end, in the order their LFs must hold; the virtual start and end are implied. */
+    nodeIds: Schema.Array(Schema.String).check(Schema.isMinLength(1)),
+    source: SourceRef
+  })
+)

@@ -1,0 +1,135 @@
+/**
+ * Trajectories: what a policy did in an environment, and what the label functions said
+ * about it.
+ *
+ * The action vocabulary is shared by web and Android (DESIGN §7) and by demos, so a label
+ * function reads a demo and a rollout through one API. Observations carry blob hashes,
+ * never the blobs: an event stays under 256 KB however large a screenshot is.
+ */
+import { Schema } from "effect"
+import { Sha256 } from "./Envelope.ts"
+import { defineEvent } from "./Event.ts"
+
+/** A position in a trajectory's or demo's steps. */
+export const StepIndex = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** The step at which a label function held, or -1: helpers return evidence, not a boolean (DESIGN §5). */
+export const SatisfiedAt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(-1))
+
+/** A non-negative count. */
+export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** What key steps and label functions were derived from: an expert demo or a recorded trajectory. */
+export const SourceRef = Schema.Struct({
+  kind: Schema.Literals(["demo", "trajectory"]),
+  id: Schema.String
+})
+export type SourceRef = typeof SourceRef.Type
+
+/**
+ * The element an action was aimed at. `elementId` is episode-local (set-of-marks index,
+ * Android node index), so label functions must match on role, name and text instead
+ * (DESIGN §5); each field is null when the platform could not tell.
+ */
+export const Target = Schema.Struct({
+  role: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  elementId: Schema.NullOr(Schema.String),
+  text: Schema.NullOr(Schema.String)
+})
+export type Target = typeof Target.Type
+
+const target = Schema.NullOr(Target)
+
+export const ScrollDirection = Schema.Literals(["up", "down", "left", "right"])
+
+/**
+ * One action of the shared vocabulary. A platform that cannot perform one (e.g. `home`
+ * on the web) answers with an error observation rather than being unable to record it.
+ */
+export const Action = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("click"), target }),
+  Schema.Struct({ kind: Schema.Literal("long_press"), target }),
+  Schema.Struct({
+    kind: Schema.Literal("type"),
+    target,
+    text: Schema.String,
+    /** Press Enter after typing: the reference's separate `keyboard_enter` folded in. */
+    submit: Schema.optionalKey(Schema.Boolean)
+  }),
+  Schema.Struct({ kind: Schema.Literal("select"), target, value: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("scroll"), target, direction: ScrollDirection }),
+  Schema.Struct({ kind: Schema.Literal("key"), key: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("navigate"), url: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("back") }),
+  Schema.Struct({ kind: Schema.Literal("home") }),
+  Schema.Struct({ kind: Schema.Literal("open_app"), app: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("answer"), text: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("status"), status: Schema.Literals(["complete", "infeasible"]) }),
+  Schema.Struct({ kind: Schema.Literal("wait"), ms: Count })
+]).pipe(Schema.toTaggedUnion("kind"))
+export type Action = typeof Action.Type
+
+/** The action kinds, in vocabulary order. */
+export const ActionKind = Schema.Literals(Action.discriminants)
+export type ActionKind = typeof ActionKind.Type
+
+/**
+ * What the environment showed after an action (or at reset). `url` is null on Android,
+ * `app` null on the web. `truncated` says an element list or snapshot was cut to fit its
+ * budget; `error` is the environment's own complaint (unsupported action, navigation
+ * failure), which the policy sees and a label function may read.
+ */
+export const Observation = Schema.Struct({
+  url: Schema.NullOr(Schema.String),
+  app: Schema.NullOr(Schema.String),
+  title: Schema.NullOr(Schema.String),
+  screenshot: Schema.NullOr(Sha256),
+  elements: Schema.NullOr(Sha256),
+  aria: Schema.NullOr(Sha256),
+  truncated: Schema.Boolean,
+  error: Schema.NullOr(Schema.String)
+})
+export type Observation = typeof Observation.Type
+
+export const TrajectoryStep = Schema.Struct({ action: Action, observation: Observation })
+export type TrajectoryStep = typeof TrajectoryStep.Type
+
+export const TrajectoryRecorded = defineEvent(
+  "TrajectoryRecorded",
+  1,
+  Schema.Struct({
+    trajectoryId: Schema.String,
+    taskId: Schema.String,
+    round: Count,
+    sample: Count,
+    /** Model name or checkpoint digest, as in RoundStarted. */
+    policy: Schema.String,
+    /** The observation at reset, before the first action: replay serves it as observation 0. */
+    initial: Observation,
+    steps: Schema.Array(TrajectoryStep),
+    outcome: Schema.Literals(["completed", "budget-exhausted", "infra-error"]),
+    infraError: Schema.NullOr(Schema.String)
+  })
+)
+
+/** One label function's finding on a trajectory; `error` marks a sandbox breach, not a verdict. */
+export const LabelEvidence = Schema.Struct({
+  lfId: Sha256,
+  satisfiedAt: SatisfiedAt,
+  error: Schema.NullOr(Schema.String)
+})
+export type LabelEvidence = typeof LabelEvidence.Type
+
+export const TrajectoryVerified = defineEvent(
+  "TrajectoryVerified",
+  1,
+  Schema.Struct({
+    trajectoryId: Schema.String,
+    taskId: Schema.String,
+    verdict: Schema.Literals(["pass", "partial", "fail", "infra-error"]),
+    evidence: Schema.Array(LabelEvidence),
+    /** The strategy-graph path whose LFs held at strictly increasing steps; null unless `pass`. */
+    path: Schema.NullOr(Schema.Array(Schema.String))
+  })
+)
