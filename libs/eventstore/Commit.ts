@@ -1,0 +1,69 @@
+/**
+ * The stored form of a commit, shared by both layers so that a log copied from one store
+ * to the other reads the same: `{"commitId": …, "events": [<event JSON>, …]}`.
+ */
+import { Result, Stream } from "effect"
+import { catalog } from "@core/events"
+import type { CoreEvent, EventEncodeError } from "@core/events"
+import { InvalidAppend, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import type { RecordedEvent } from "./EventStore.ts"
+
+/** One commit is one NATS message; NATS refuses messages over 1 MB by default. */
+export const MAX_COMMIT_BYTES = 1024 * 1024 - 4096
+
+/** Encodes a commit body, refusing oversize events (EventTooLarge) and commits. */
+export const encodeCommit = (
+  stream: string,
+  id: string,
+  events: ReadonlyArray<CoreEvent>
+): Result.Result<string, EventEncodeError | InvalidAppend> => {
+  const parts: Array<string> = []
+  let bytes = 0
+  for (const e of events) {
+    const enc = catalog.encode(e)
+    if (Result.isFailure(enc)) return Result.fail(enc.failure)
+    parts.push(enc.success.json)
+    bytes += enc.success.bytes
+  }
+  if (bytes > MAX_COMMIT_BYTES) {
+    return Result.fail(new InvalidAppend({ stream, reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits` }))
+  }
+  return Result.succeed(`{"commitId":${JSON.stringify(id)},"events":[${parts.join(",")}]}`)
+}
+
+/** Decodes a stored commit into recorded events, or says in one line why it cannot. */
+export const decodeCommit = (body: string, position: number): Result.Result<Array<RecordedEvent>, UnreadableEvent> => {
+  let parsed: { commitId?: unknown; events?: unknown }
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return Result.fail(new UnreadableEvent({ position, reason: "commit is not JSON (was it written by core?)" }))
+  }
+  if (typeof parsed?.commitId !== "string" || !Array.isArray(parsed.events)) {
+    return Result.fail(new UnreadableEvent({ position, reason: "commit has no commitId/events (was it written by core?)" }))
+  }
+  const out: Array<RecordedEvent> = []
+  for (let index = 0; index < parsed.events.length; index++) {
+    const d = catalog.decode(parsed.events[index])
+    if (Result.isFailure(d)) return Result.fail(new UnreadableEvent({ position, reason: d.failure.message.replace(/\s*\n\s*/g, "; ") }))
+    out.push({ event: d.success, position, index, commitId: parsed.commitId })
+  }
+  return Result.succeed(out)
+}
+
+/**
+ * Turns a batch generator into a Stream. Batches keep the per-element overhead of the
+ * Stream machinery off the hot path; the generator's `finally` releases consumers when
+ * the stream ends or is interrupted.
+ */
+export const streamOfBatches = (
+  batches: () => AsyncGenerator<Array<RecordedEvent>>,
+  store: string
+): Stream.Stream<RecordedEvent, StoreUnavailable | UnreadableEvent> =>
+  Stream.suspend(() =>
+    Stream.fromAsyncIterable(batches(), (e) =>
+      e instanceof UnreadableEvent || e instanceof StoreUnavailable
+        ? e
+        : new StoreUnavailable({ store, reason: e instanceof Error ? e.message : String(e) })
+    ).pipe(Stream.flattenIterable)
+  )

@@ -1,0 +1,210 @@
+/**
+ * The EventStore in one bun:sqlite file (default `.core/events.db`): zero setup, same
+ * semantics as JetStream. A commit is a row; its position is the row's rowid, so a
+ * stream's revision is the position of its last commit exactly as with JetStream's last
+ * subject sequence. Several processes may share the file (WAL, busy timeout); live
+ * readers poll.
+ *
+ * @example
+ * const layer = EmbeddedStore.layer({ path: ".core/events.db" })
+ */
+import { Database } from "bun:sqlite"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { Effect, Layer, Result } from "effect"
+import type { CoreEvent } from "@core/events"
+import { decodeCommit, encodeCommit, streamOfBatches } from "./Commit.ts"
+import { commitId, ConcurrencyError, EventStore, matchesFilter, StoreUnavailable, UnreadableEvent, validateCommit } from "./EventStore.ts"
+import type { AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
+
+export interface EmbeddedStoreOptions {
+  readonly path: string
+  /** How often a live reader or subscriber looks for new commits; default 50 ms. */
+  readonly pollMs?: number
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS commits (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream TEXT NOT NULL,
+  commit_id TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS commits_stream ON commits (stream, position);
+CREATE TABLE IF NOT EXISTS consumers (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('format', 'core-events/1');
+`
+
+/** The literal part of a stream filter before its first wildcard, for an indexed range scan. */
+const literalPrefix = (filter: string | undefined): string => {
+  if (filter === undefined) return ""
+  const tokens: Array<string> = []
+  for (const t of filter.split(".")) {
+    if (t === "*" || t === ">") return tokens.length ? `${tokens.join(".")}.` : ""
+    tokens.push(t)
+  }
+  return filter
+}
+
+interface Row {
+  readonly position: number
+  readonly stream: string
+  readonly commit_id: string
+  readonly body: string
+}
+
+export const make = (options: EmbeddedStoreOptions) =>
+  Effect.gen(function* () {
+    const path = options.path
+    const pollMs = options.pollMs ?? 50
+    const unavailable = (e: unknown) => {
+      const msg = e instanceof Error ? e.message : String(e)
+      const hint = /not a database|malformed|corrupt/i.test(msg) ? " — the file is damaged; move it aside to start a new log (nothing was written to it)" : ""
+      return new StoreUnavailable({ store: path, reason: `${msg}${hint}` })
+    }
+    const db = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () => {
+          mkdirSync(dirname(path), { recursive: true })
+          const d = new Database(path, { create: true, strict: true })
+          try {
+            d.run("PRAGMA busy_timeout = 10000")
+            d.run("PRAGMA journal_mode = WAL")
+            d.run("PRAGMA synchronous = NORMAL")
+            d.run(SCHEMA)
+            const format = d.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'format'").get()
+            if (format?.value !== "core-events/1") throw new Error(`unknown log format ${format?.value ?? "(none)"}`)
+            d.query("PRAGMA quick_check").all()
+          } catch (e) {
+            d.close()
+            throw e
+          }
+          return d
+        },
+        catch: unavailable
+      }),
+      (d) => Effect.sync(() => d.close())
+    )
+
+    const lastOf = db.query<{ p: number | null }, [string]>("SELECT max(position) AS p FROM commits WHERE stream = ?")
+    const byId = db.query<{ position: number; stream: string }, [string]>("SELECT position, stream FROM commits WHERE commit_id = ?")
+    const firstAfter = db.query<{ position: number; commit_id: string }, [string, number]>(
+      "SELECT position, commit_id FROM commits WHERE stream = ? AND position > ? ORDER BY position LIMIT 1"
+    )
+    const insert = db.query<{ position: number }, [string, string, string]>(
+      "INSERT INTO commits (stream, commit_id, body) VALUES (?, ?, ?) RETURNING position"
+    )
+    const page = db.query<Row, [number, string, string, number]>(
+      "SELECT position, stream, commit_id, body FROM commits WHERE position >= ? AND stream >= ? AND stream < ? ORDER BY position LIMIT ?"
+    )
+    const headQ = db.query<{ p: number | null }, []>("SELECT max(position) AS p FROM commits")
+
+    type Outcome = { ok: AppendResult } | { conflict: number }
+    const appendTx = db.transaction((stream: string, id: string, body: string, expected: number): Outcome => {
+      const last = lastOf.get(stream)?.p ?? 0
+      if (last !== expected) {
+        const next = firstAfter.get(stream, expected)
+        if (next && next.commit_id === id) return { ok: { revision: next.position, position: next.position } }
+        return { conflict: last }
+      }
+      const existing = byId.get(id)
+      if (existing) return { ok: { revision: existing.position, position: existing.position } }
+      const { position } = insert.get(stream, id, body)!
+      return { ok: { revision: position, position } }
+    })
+
+    const append = (stream: string, events: ReadonlyArray<CoreEvent>, opts: AppendOptions) =>
+      Effect.gen(function* () {
+        yield* validateCommit(stream, events, opts)
+        const id = commitId(stream, events)
+        const body = encodeCommit(stream, id, events)
+        if (Result.isFailure(body)) return yield* Effect.fail(body.failure)
+        const out = yield* Effect.try({ try: () => appendTx.immediate(stream, id, body.success, opts.expectedRevision), catch: unavailable })
+        if ("conflict" in out) return yield* new ConcurrencyError({ stream, expected: opts.expectedRevision, actual: out.conflict })
+        return out.ok
+      })
+
+    const range = (filter: string | undefined): [string, string] => {
+      const p = literalPrefix(filter)
+      // Every stream name is printable ASCII, so "\u{10FFFF}" closes any prefix range.
+      return p === filter && p !== "" ? [p, `${p}\u0000`] : [p, `${p}\u{10FFFF}`]
+    }
+
+    /** Pages of commits from `from`; stops at the head as of the call unless live. */
+    async function* batches(filter: string | undefined, from: number, live: boolean): AsyncGenerator<Array<RecordedEvent>> {
+      const [lo, hi] = range(filter)
+      const end = live ? Infinity : (headQ.get()?.p ?? 0)
+      let next = Math.max(1, from)
+      while (next <= end) {
+        const rows = page.all(next, lo, hi, 512)
+        const batch: Array<RecordedEvent> = []
+        for (const row of rows) {
+          if (row.position > end) break
+          next = row.position + 1
+          if (!matchesFilter(filter, row.stream)) continue
+          const d = decodeCommit(row.body, row.position)
+          if (Result.isFailure(d)) {
+            // Hand over everything before the unreadable commit, then stop there.
+            if (batch.length > 0) yield batch
+            throw d.failure
+          }
+          for (const r of d.success) batch.push(r)
+        }
+        if (batch.length > 0) yield batch
+        if (rows.length < 512) {
+          if (!live) return
+          await Bun.sleep(pollMs)
+        }
+      }
+    }
+
+    const readAll = (o: ReadAllOptions = {}) => streamOfBatches(() => batches(o.filter, o.from ?? 1, o.live ?? false), path)
+
+    const readStream = (stream: string) =>
+      Effect.tryPromise({
+        try: async () => {
+          const out: Array<RecordedEvent> = []
+          for await (const b of batches(stream, 1, false)) out.push(...b)
+          return out
+        },
+        catch: (e) => (e instanceof UnreadableEvent ? e : unavailable(e))
+      })
+
+    const head = () => Effect.try({ try: () => headQ.get()?.p ?? 0, catch: unavailable })
+
+    const getCheckpoint = db.query<{ position: number }, [string]>("SELECT position FROM consumers WHERE name = ?")
+    const setCheckpoint = db.query<unknown, [string, number]>(
+      "INSERT INTO consumers (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position"
+    )
+
+    const subscribe = <E, R>(
+      name: string,
+      handler: (event: RecordedEvent) => Effect.Effect<void, E, R>,
+      opts: SubscribeOptions = {}
+    ): Effect.Effect<never, StoreUnavailable | UnreadableEvent | E, R> =>
+      Effect.gen(function* () {
+        let done = yield* Effect.try({ try: () => getCheckpoint.get(name)?.position ?? 0, catch: unavailable })
+        const [lo, hi] = range(opts.filter)
+        while (true) {
+          const rows = yield* Effect.try({ try: () => page.all(done + 1, lo, hi, 256), catch: unavailable })
+          for (const row of rows) {
+            if (matchesFilter(opts.filter, row.stream)) {
+              const d = decodeCommit(row.body, row.position)
+              if (Result.isFailure(d)) return yield* Effect.fail(d.failure)
+              for (const r of d.success) yield* handler(r)
+            }
+            done = row.position
+            yield* Effect.try({ try: () => setCheckpoint.run(name, done), catch: unavailable })
+          }
+          if (rows.length === 0) yield* Effect.sleep(pollMs)
+        }
+      })
+
+    return EventStore.of({ kind: "embedded", location: path, append, readStream, readAll, head, subscribe })
+  })
+
+export const EmbeddedStore = {
+  make,
+  layer: (options: EmbeddedStoreOptions) => Layer.effect(EventStore, make(options))
+}

@@ -1,0 +1,7 @@
+export * from "./EventStore.ts"
+export { EmbeddedStore } from "./EmbeddedStore.ts"
+export type { EmbeddedStoreOptions } from "./EmbeddedStore.ts"
+export { JetStreamStore } from "./JetStreamStore.ts"
+export type { JetStreamStoreOptions } from "./JetStreamStore.ts"
+export * from "./Select.ts"
+export { MAX_COMMIT_BYTES } from "./Commit.ts"
