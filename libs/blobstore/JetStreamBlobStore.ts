@@ -1,0 +1,109 @@
+/**
+ * Blobs in a JetStream Object Store bucket, one object per blob named by its sha256. The
+ * object store chunks large blobs itself (128 KB chunks, under NATS's 1 MB message limit)
+ * and records a SHA-256 digest of the whole object, which is what `put` compares against.
+ * Uses only what nats-server 2.9 offers.
+ */
+import { createHash } from "node:crypto"
+import { Objm, StorageType } from "@nats-io/obj"
+import type { ObjectInfo, ObjectStore } from "@nats-io/obj"
+import { connect } from "@nats-io/transport-node"
+import { Effect, Layer } from "effect"
+import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause, sha256Hex } from "./BlobStore.ts"
+
+export interface JetStreamBlobStoreOptions {
+  /** Default `nats://127.0.0.1:4222`. */
+  readonly url?: string
+  /** Object store bucket, created (file storage) if missing. Default `core-blobs`. */
+  readonly bucket?: string
+}
+
+export const defaultUrl = "nats://127.0.0.1:4222"
+export const defaultBucket = "core-blobs"
+
+/** The object store's own digest format: `SHA-256=` + padded base64url of the raw hash. */
+const objectDigest = (bytes: Uint8Array): string =>
+  `SHA-256=${createHash("sha256").update(bytes).digest("base64").replace(/\+/g, "-").replace(/\//g, "_")}`
+
+const present = (info: ObjectInfo | null): info is ObjectInfo => info !== null && !info.deleted
+
+export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptions = {}) {
+  const url = options.url ?? defaultUrl
+  const bucket = options.bucket ?? defaultBucket
+
+  const nc = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => connect({ servers: url, name: "core-blobstore" }),
+      catch: (cause) => new BlobStoreError({ reason: `cannot connect to NATS at ${url}: ${describeCause(cause)}` })
+    }),
+    (nc) => Effect.tryPromise(() => nc.close()).pipe(Effect.ignore)
+  )
+
+  const os: ObjectStore = yield* Effect.tryPromise({
+    try: () => new Objm(nc).create(bucket, { storage: StorageType.File }),
+    catch: (cause) =>
+      new BlobStoreError({
+        reason: `cannot open object store bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}`
+      })
+  })
+
+  const attempt = <A>(what: string, run: () => Promise<A>) =>
+    Effect.tryPromise({
+      try: run,
+      catch: (cause) =>
+        new BlobStoreError({ reason: `${what} in bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}` })
+    })
+
+  const put = Effect.fn("JetStreamBlobStore.put")(function*(bytes: Uint8Array) {
+    const hash = sha256Hex(bytes)
+    const digest = objectDigest(bytes)
+    const existing = yield* attempt(`cannot look up blob ${hash}`, () => os.info(hash))
+    // An object under this name whose digest differs is damage; it is replaced, not kept.
+    if (present(existing) && existing.digest === digest && existing.size === bytes.byteLength) return hash
+    yield* attempt(`cannot write blob ${hash}`, async () => {
+      try {
+        // Conditional on the revision just seen, so concurrent writers of one blob cannot
+        // both land; the object store purges the loser's chunks.
+        await os.putBlob({ name: hash }, bytes, { previousRevision: existing?.revision ?? 0 })
+      } catch (cause) {
+        const now = await os.info(hash)
+        if (!(present(now) && now.digest === digest)) throw cause
+      }
+    })
+    return hash
+  })
+
+  const get = Effect.fn("JetStreamBlobStore.get")(function*(hash: string) {
+    yield* checkHash(hash)
+    const bytes = yield* Effect.tryPromise({
+      try: () => os.getBlob(hash),
+      catch: (cause) => {
+        const text = describeCause(cause)
+        // The object store checks the chunks against the object's digest while streaming.
+        if (text.includes("digests do not match")) {
+          return new BlobCorrupt({ hash, actual: /computed: SHA-256 ([0-9a-f]{64})/.exec(text)?.[1] ?? "unknown" })
+        }
+        return new BlobStoreError({
+          reason: `cannot read blob ${hash} in bucket ${JSON.stringify(bucket)} at ${url}: ${text}`
+        })
+      }
+    })
+    if (bytes === null) return yield* new BlobNotFound({ hash })
+    // The object digest only proves the chunks match the metadata; the name is checked too.
+    const actual = sha256Hex(bytes)
+    if (actual !== hash) return yield* new BlobCorrupt({ hash, actual })
+    return bytes
+  })
+
+  const has = Effect.fn("JetStreamBlobStore.has")(function*(hash: string) {
+    yield* checkHash(hash)
+    const info = yield* attempt(`cannot look up blob ${hash}`, () => os.info(hash))
+    return present(info)
+  })
+
+  return BlobStore.of({ kind: "nats", put, get, has })
+})
+
+/** Holds one NATS connection for the layer's lifetime and closes it when the layer's scope ends. */
+export const layer = (options: JetStreamBlobStoreOptions = {}): Layer.Layer<BlobStore, BlobStoreError> =>
+  Layer.effect(BlobStore, make(options))

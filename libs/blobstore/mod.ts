@@ -1,0 +1,13 @@
+export {
+  BlobCorrupt,
+  BlobHash,
+  BlobNotFound,
+  BlobStore,
+  BlobStoreError,
+  isBlobHash,
+  sha256Hex
+} from "./BlobStore.ts"
+export * as DirectoryBlobStore from "./DirectoryBlobStore.ts"
+export type { DirectoryBlobStoreOptions } from "./DirectoryBlobStore.ts"
+export * as JetStreamBlobStore from "./JetStreamBlobStore.ts"
+export type { JetStreamBlobStoreOptions } from "./JetStreamBlobStore.ts"
