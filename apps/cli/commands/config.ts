@@ -1,0 +1,52 @@
+/**
+ * `bun core config show [--json]`: the merged config and where each value came from, so a
+ * user can see why a run used the store, URL or directory it did. Values are shown in
+ * their recordable form: a password in a URL is never printed.
+ */
+import { Effect } from "effect"
+import { CONFIG_KEYS, configKeys, forRecording, loadConfig } from "@core/config"
+import type { ConfigKey } from "@core/config"
+import type { Command, FlagSpec } from "../Cli.ts"
+
+/** Flag specs for config keys, so commands that read the config accept the same overrides. */
+export const configFlags = (keys: ReadonlyArray<ConfigKey>): Record<string, FlagSpec> =>
+  Object.fromEntries(
+    keys.map((k) => {
+      const spec = CONFIG_KEYS[k]
+      const flag: FlagSpec = spec.choices
+        ? { kind: "string", description: `${spec.description} (${k}, env ${spec.env})`, choices: spec.choices }
+        : { kind: "string", description: `${spec.description} (${k}, env ${spec.env})` }
+      return [spec.flag, flag]
+    })
+  )
+
+/** The overrides every config-reading command takes. */
+export const commonConfigFlags = configFlags(["store", "nats.url", "dataDir"])
+
+const show = (value: unknown): string => (value === null ? "(none)" : String(value))
+
+export const configShow: Command = {
+  name: "config show",
+  summary: "print the merged config and the source of each value",
+  flags: {
+    json: { kind: "boolean", description: "print { values, sources } as JSON" },
+    ...configFlags(configKeys)
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const config = yield* loadConfig({ flags: args.flags })
+      const recorded = forRecording(config)
+      if (args.flags.json === true) {
+        console.log(JSON.stringify({ values: recorded.config, sources: recorded.configSources }, null, 2))
+        return
+      }
+      const rows = configKeys.map((k) => [k, show(recorded.config[k]), recorded.configSources[k]] as const)
+      const w0 = Math.max(3, ...rows.map((r) => r[0].length))
+      const w1 = Math.max(5, ...rows.map((r) => r[1].length))
+      const line = (a: string, b: string, c: string) => `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`
+      console.log(`config file: ${config.file.path}${config.file.found ? "" : " (not found: defaults, environment and flags only)"}`)
+      console.log("")
+      console.log(line("key", "value", "source"))
+      for (const [k, v, s] of rows) console.log(line(k, v, s))
+    })
+}

@@ -1,0 +1,181 @@
+/**
+ * `bun core doctor [--json]`: is this machine ready to run CORE, and what will it use?
+ * Every check reports ok / warn / fail with one line of detail; only a failed *required*
+ * check (Bun, the config, a usable event store) makes the exit code non-zero, because
+ * Chromium, chromedriver and PostgreSQL are needed only by some commands.
+ */
+import { Effect } from "effect"
+import { SQL } from "bun"
+import { accessSync, constants, existsSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import { loadConfig, programVersion, redactUrl, storeSettings } from "@core/config"
+import type { LoadedConfig } from "@core/config"
+import { chooseStore, probeNats } from "@core/eventstore"
+import { CliError, oneLine } from "../Cli.ts"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { commonConfigFlags } from "./config.ts"
+
+type Status = "ok" | "warn" | "fail"
+
+interface Check {
+  readonly name: string
+  readonly status: Status
+  readonly detail: string
+  readonly required: boolean
+}
+
+const check = (name: string, status: Status, detail: string, required = false): Check => ({ name, status, detail, required })
+
+/** "1.4.5" → [1, 4, 5]; anything unparseable compares as 0. */
+const versionParts = (v: string): ReadonlyArray<number> => (v.match(/\d+(\.\d+)*/)?.[0] ?? "0").split(".").map(Number)
+const atLeast = (v: string, min: ReadonlyArray<number>): boolean => {
+  const parts = versionParts(v)
+  for (let i = 0; i < min.length; i++) {
+    const a = parts[i] ?? 0
+    const b = min[i] ?? 0
+    if (a !== b) return a > b
+  }
+  return true
+}
+
+const bunCheck = (): Check =>
+  atLeast(Bun.version, [1, 4])
+    ? check("bun", "ok", `Bun ${Bun.version} (${Bun.revision.slice(0, 7)})`, true)
+    : check("bun", "fail", `Bun ${Bun.version} is older than 1.4, which CORE needs`, true)
+
+/**
+ * A broken config fails its check, and the other checks still run — on the config without
+ * the file, or on plain defaults — so one typo does not hide every other problem.
+ */
+const configCheck = (args: ParsedArgs): Effect.Effect<{ check: Check; config: LoadedConfig }> =>
+  Effect.gen(function* () {
+    const full = yield* Effect.result(loadConfig({ flags: args.flags }))
+    if (full._tag === "Success") {
+      const c = full.success
+      return { check: check("config", "ok", c.file.found ? `loaded ${c.file.path}` : `no ${c.file.path}: defaults, environment and flags`, true), config: c }
+    }
+    const fallback = yield* loadConfig({ flags: args.flags, configPath: null }).pipe(
+      Effect.catch(() => loadConfig({ env: {}, configPath: null })),
+      Effect.orDie
+    )
+    return { check: check("config", "fail", `${full.failure.message} (other checks use defaults)`, true), config: fallback }
+  })
+
+const natsCheck = (config: LoadedConfig): Effect.Effect<Check> =>
+  Effect.map(probeNats(config.values["nats.url"]), (p) => {
+    const server = p.version === null ? "" : `nats-server ${p.version} `
+    if (!p.reachable) return check("nats", "warn", `not reachable at ${p.url}: ${p.error ?? "no answer"}`)
+    if (!p.jetstream) return check("nats", "warn", `${server}reachable at ${p.url} but JetStream is not enabled (start it with -js)`)
+    if (p.version !== null && !atLeast(p.version, [2, 9])) return check("nats", "warn", `${server}at ${p.url} is older than 2.9, which CORE needs`)
+    return check("nats", "ok", `${server}reachable at ${p.url}, JetStream enabled`)
+  })
+
+/** The nearest existing directory at or above `dir` must be writable for the embedded store to be created. */
+const writableDir = (dir: string): string | null => {
+  let d = resolve(dir)
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d)
+  try {
+    accessSync(d, constants.W_OK)
+    return null
+  } catch {
+    return d
+  }
+}
+
+const storeCheck = (config: LoadedConfig): Effect.Effect<Check> =>
+  chooseStore(storeSettings(config)).pipe(
+    Effect.map((choice) => {
+      if (choice.kind === "nats") return check("store", "ok", `NATS JetStream at ${choice.url} (${choice.reason})`, true)
+      const blocked = writableDir(config.values.dataDir)
+      return blocked === null
+        ? check("store", "ok", `embedded at ${choice.path} (${choice.reason})`, true)
+        : check("store", "fail", `embedded store at ${choice.path} cannot be created: ${blocked} is not writable`, true)
+    }),
+    Effect.catch((e) => Effect.succeed(check("store", "fail", oneLine(e), true)))
+  )
+
+const binaryCheck = (name: string, path: string, setting: string, neededFor: string): Effect.Effect<Check> =>
+  existsSync(path)
+    ? Effect.map(programVersion(path), (v) =>
+      v === null ? check(name, "warn", `found at ${path} but '${path} --version' failed`) : check(name, "ok", `${v} at ${path}`))
+    : Effect.succeed(check(name, "warn", `not found at ${path} (install it or set ${setting}); needed for ${neededFor}`))
+
+/** Chromedriver only drives a Chromium of its own major version. */
+const matchDrivers = (chromium: Check, driver: Check): Check => {
+  if (chromium.status !== "ok" || driver.status !== "ok") return driver
+  const major = (c: Check) => c.detail.match(/(\d+)\.\d+\.\d+/)?.[1]
+  const [a, b] = [major(chromium), major(driver)]
+  return a !== undefined && b !== undefined && a !== b
+    ? check(driver.name, "warn", `${driver.detail}, but Chromium is major version ${a}: they must match`)
+    : driver
+}
+
+const natsServerCheck = (): Effect.Effect<Check> => {
+  const path = Bun.which("nats-server")
+  if (path === null) return Effect.succeed(check("nats-server", "warn", "not on PATH; only needed to run a local NATS (the embedded store works without it)"))
+  return Effect.map(programVersion(path), (v) => (v === null ? check("nats-server", "warn", `found at ${path} but '--version' failed`) : check("nats-server", "ok", `${v.replace(/^nats-server:\s*/, "")} at ${path}`)))
+}
+
+const DEFAULT_POSTGRES = "postgres://127.0.0.1:5432/postgres"
+
+const postgresCheck = (config: LoadedConfig): Effect.Effect<Check> =>
+  Effect.promise(async () => {
+    const dbUrl = config.values["database.url"]
+    const configured = /^postgres(ql)?:\/\//i.test(dbUrl)
+    const url = configured ? dbUrl : DEFAULT_POSTGRES
+    const shown = redactUrl(url)
+    // Errors are echoed, so anything that looks like the URL's secret part is scrubbed first.
+    const clean = (text: string) => redactUrl(text.split(url).join(shown))
+    const sql = new SQL({ url, max: 1, connectionTimeout: 2, idleTimeout: 1 })
+    try {
+      const rows = await Promise.race([
+        sql`select version()`,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 4 s")), 4000).unref())
+      ])
+      const version = String((rows as Array<{ version?: unknown }>)[0]?.version ?? "unknown version").split(" ").slice(0, 2).join(" ")
+      return check("postgresql", "ok", `${version} at ${shown}${configured ? "" : " (not used: database.url is SQLite)"}`)
+    } catch (e) {
+      const why = clean(oneLine(e))
+      return check("postgresql", "warn", configured ? `database.url ${shown}: ${why}` : `none at ${shown} (${why}); only needed when database.url is postgres://`)
+    } finally {
+      await sql.close().catch(() => undefined)
+    }
+  })
+
+const MARK: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗" }
+
+export const doctor: Command = {
+  name: "doctor",
+  summary: "check Bun, NATS, the event store, Chromium, chromedriver and PostgreSQL",
+  flags: {
+    json: { kind: "boolean", description: "print { checks, ok } as JSON" },
+    ...commonConfigFlags
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const { check: cfg, config } = yield* configCheck(args)
+      const [nats, store, chromium, driver, natsServer, postgres] = yield* Effect.all(
+        [
+          natsCheck(config),
+          storeCheck(config),
+          binaryCheck("chromium", config.values["chromium.path"], "CORE_CHROMIUM or chromium.path", "web rollouts"),
+          binaryCheck("chromedriver", config.values["chromedriver.path"], "CORE_CHROMEDRIVER or chromedriver.path", "mobile-web rollouts"),
+          natsServerCheck(),
+          postgresCheck(config)
+        ],
+        { concurrency: "unbounded" }
+      )
+      const checks = [bunCheck(), cfg, nats, store, chromium, matchDrivers(chromium, driver), natsServer, postgres]
+      const failed = checks.filter((c) => c.required && c.status === "fail")
+      const ok = failed.length === 0
+      if (args.flags.json === true) {
+        console.log(JSON.stringify({ checks: checks.map(({ name, status, detail }) => ({ name, status, detail })), ok }, null, 2))
+      } else {
+        const w = Math.max(...checks.map((c) => c.name.length))
+        for (const c of checks) console.log(`${MARK[c.status]} ${c.name.padEnd(w)}  ${c.detail}`)
+        const count = (s: Status) => checks.filter((c) => c.status === s).length
+        console.log(`\n${count("ok")} ok, ${count("warn")} warning(s), ${count("fail")} failed`)
+      }
+      if (!ok) return yield* new CliError({ message: `doctor: required check failed: ${failed.map((c) => c.name).join(", ")}` })
+    })
+}

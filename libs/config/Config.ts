@@ -1,0 +1,253 @@
+/**
+ * The merged configuration (DESIGN §2 "Config and identity"): defaults, then
+ * `core.config.json`, then environment variables, then flags — each later source wins —
+ * with the source of every value kept, because `RunStarted` records both and a user asking
+ * "why did it use that NATS?" needs the answer.
+ *
+ * Secrets are never config values: `models.apiKeyEnv` holds the *name* of the variable
+ * with the key (see `secretValue` in Recording.ts), so nothing loaded here can leak a key
+ * into the immutable log.
+ *
+ * @example
+ * const config = yield* loadConfig({ flags: args.flags })
+ * config.values["nats.url"]   // "nats://127.0.0.1:4222"
+ * config.sources["nats.url"]  // "env:NATS_URL"
+ */
+import { Context, Effect, Layer, Schema, SchemaIssue } from "effect"
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+
+/** Bad configuration from any source, in one line that names the file or variable and the key. */
+export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
+  message: Schema.String
+}) {}
+
+const EnvVarName = Schema.String.check(
+  // Deliberately does not echo the value: a user who pasted the key itself here must not see it printed.
+  Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be the NAME of an environment variable holding the key, not the key itself" })
+)
+
+/** The typed shape of a merged config. Keys are flat dotted names. */
+export const ConfigValues = Schema.Struct({
+  store: Schema.Literals(["auto", "embedded", "nats"]),
+  "nats.url": Schema.NonEmptyString,
+  dataDir: Schema.NonEmptyString,
+  seed: Schema.NonEmptyString,
+  "database.url": Schema.NonEmptyString,
+  "models.baseUrl": Schema.NullOr(Schema.NonEmptyString),
+  "models.model": Schema.NullOr(Schema.NonEmptyString),
+  "models.apiKeyEnv": EnvVarName,
+  "chromium.path": Schema.NonEmptyString,
+  "chromedriver.path": Schema.NonEmptyString
+})
+export type ConfigValues = typeof ConfigValues.Type
+export type ConfigKey = keyof ConfigValues
+
+export type ConfigSource = "default" | "file" | `env:${string}` | `flag:--${string}`
+
+export interface KeySpec {
+  readonly env: string
+  /** Flag name without the leading dashes. */
+  readonly flag: string
+  readonly description: string
+  readonly choices?: ReadonlyArray<string>
+}
+
+export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
+  store: { env: "CORE_STORE", flag: "store", description: "event store: auto, embedded or nats", choices: ["auto", "embedded", "nats"] },
+  "nats.url": { env: "NATS_URL", flag: "nats-url", description: "NATS server URL" },
+  dataDir: { env: "CORE_DATA_DIR", flag: "data-dir", description: "directory for the embedded store, blobs and read models" },
+  seed: { env: "CORE_SEED", flag: "seed", description: "run seed for every random draw" },
+  "database.url": { env: "DATABASE_URL", flag: "database-url", description: "read-model database (sqlite:<file> or postgres://…)" },
+  "models.baseUrl": { env: "CORE_MODEL_BASE_URL", flag: "model-base-url", description: "OpenAI-compatible model server (unset = embedded backends)" },
+  "models.model": { env: "CORE_MODEL", flag: "model", description: "model name at the model server" },
+  "models.apiKeyEnv": { env: "CORE_MODEL_API_KEY_ENV", flag: "model-api-key-env", description: "NAME of the env var holding the model API key" },
+  "chromium.path": { env: "CORE_CHROMIUM", flag: "chromium", description: "Chromium binary" },
+  "chromedriver.path": { env: "CORE_CHROMEDRIVER", flag: "chromedriver", description: "chromedriver binary" }
+}
+export const configKeys = Object.keys(CONFIG_KEYS) as ReadonlyArray<ConfigKey>
+
+/** Env var that points at a config file other than `<root>/core.config.json`. */
+export const CONFIG_PATH_ENV = "CORE_CONFIG"
+export const CONFIG_FILE_NAME = "core.config.json"
+
+const defaultsFor = (dataDir: string): ConfigValues => ({
+  store: "auto",
+  "nats.url": "nats://127.0.0.1:4222",
+  dataDir: ".core",
+  seed: "0",
+  "database.url": `sqlite:${join(dataDir, "projections.db")}`,
+  "models.baseUrl": null,
+  "models.model": null,
+  "models.apiKeyEnv": "CORE_MODEL_API_KEY",
+  "chromium.path": "/usr/bin/chromium",
+  "chromedriver.path": "/usr/bin/chromedriver"
+})
+
+// The file may be nested (`{"nats": {"url": …}}`) or flat (`{"nats.url": …}`); both flatten to the same keys.
+const GROUPS = new Set(configKeys.filter((k) => k.includes(".")).map((k) => k.slice(0, k.indexOf("."))))
+
+const FileValues = Schema.Struct({
+  store: Schema.optional(ConfigValues.fields.store),
+  "nats.url": Schema.optional(ConfigValues.fields["nats.url"]),
+  dataDir: Schema.optional(ConfigValues.fields.dataDir),
+  // A number is the natural way to write a seed in JSON; it is kept as its decimal string.
+  seed: Schema.optional(Schema.Union([Schema.NonEmptyString, Schema.Int])),
+  "database.url": Schema.optional(ConfigValues.fields["database.url"]),
+  "models.baseUrl": Schema.optional(ConfigValues.fields["models.baseUrl"]),
+  "models.model": Schema.optional(ConfigValues.fields["models.model"]),
+  "models.apiKeyEnv": Schema.optional(ConfigValues.fields["models.apiKeyEnv"]),
+  "chromium.path": Schema.optional(ConfigValues.fields["chromium.path"]),
+  "chromedriver.path": Schema.optional(ConfigValues.fields["chromedriver.path"])
+})
+
+export interface LoadedConfig {
+  readonly values: ConfigValues
+  readonly sources: { readonly [K in ConfigKey]: ConfigSource }
+  /** The config file consulted, and whether it existed. */
+  readonly file: { readonly path: string; readonly found: boolean }
+}
+
+export interface LoadOptions {
+  /** Parsed command-line flags by name without dashes (`ParsedArgs.flags`); undefined = not given. */
+  readonly flags?: Readonly<Record<string, string | number | boolean | undefined>>
+  /** Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Project root holding `core.config.json`; default the working directory. */
+  readonly root?: string
+  /** Explicit config file path, beating `CORE_CONFIG` and the root's file; null = read no file. */
+  readonly configPath?: string | null
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, unknown> = {}): Record<string, unknown> => {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k
+    if (!prefix && GROUPS.has(k) && isRecord(v)) flatten(v, key, out)
+    else out[key] = v
+  }
+  return out
+}
+
+// Values of these keys may carry credentials, so a complaint about them never quotes the value.
+const QUIET_KEYS: ReadonlySet<string> = new Set(["database.url", "models.baseUrl", "models.apiKeyEnv"])
+
+const issueLine = (error: Schema.SchemaError, input: unknown): { key: string; text: string } => {
+  const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
+  const key = (first?.path ?? []).map(String).join(".")
+  const raw = (first?.message ?? "invalid value").replace(/ \| undefined/g, "")
+  let text = raw.charAt(0).toLowerCase() + raw.slice(1)
+  if (text === "expected no excess property") {
+    text = GROUPS.has(key)
+      ? `must be an object with ${configKeys.filter((k) => k.startsWith(`${key}.`)).map((k) => k.slice(key.length + 1)).join(", ")}`
+      : `unknown key (known: ${configKeys.join(", ")})`
+  } else if (key && isRecord(input) && key in input && !QUIET_KEYS.has(key) && !text.startsWith("must")) {
+    text += `, got ${JSON.stringify(input[key])?.slice(0, 60)}`
+  }
+  return { key, text }
+}
+
+const readFile = (path: string, explicit: boolean): Effect.Effect<Record<string, unknown> | null, ConfigError> =>
+  Effect.gen(function* () {
+    let text: string
+    try {
+      text = readFileSync(path, "utf8")
+    } catch (e) {
+      const code = (e as { code?: string }).code
+      // No file at the default place just means "no file settings"; a file the user named must exist.
+      if (code === "ENOENT" && !explicit) return null
+      return yield* new ConfigError({ message: code === "ENOENT" ? `${path}: config file not found` : `${path}: cannot read config file (${code ?? String(e)})` })
+    }
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => new ConfigError({ message: `${path}: invalid JSON: ${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ")}` })
+    })
+    if (!isRecord(json)) return yield* new ConfigError({ message: `${path}: must contain a JSON object of settings` })
+    const flat = flatten(json)
+    const decoded = Schema.decodeUnknownResult(FileValues)(flat, { onExcessProperty: "error" })
+    if (decoded._tag === "Failure") {
+      const { key, text: why } = issueLine(decoded.failure, flat)
+      return yield* new ConfigError({ message: `${path}: key "${key}": ${why}` })
+    }
+    return flat
+  })
+
+const describeSource = (source: ConfigSource, key: string, file: string): string =>
+  source.startsWith("env:") ? `environment variable ${source.slice(4)} (${key})`
+  : source.startsWith("flag:") ? `flag ${source.slice(5)} (${key})`
+  : `${file}: key "${key}"`
+
+/** Loads and validates the merged config; every failure is one `ConfigError` line. */
+export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}): Effect.fn.Return<LoadedConfig, ConfigError> {
+  const env = options.env ?? process.env
+  const root = resolve(options.root ?? process.cwd())
+  const fromEnv = env[CONFIG_PATH_ENV]
+  const explicit = options.configPath === undefined ? (fromEnv ? resolve(root, fromEnv) : undefined) : options.configPath
+  const path = explicit ?? join(root, CONFIG_FILE_NAME)
+  const file = explicit === null ? null : yield* readFile(path, explicit !== undefined)
+
+  const raw: Record<string, unknown> = {}
+  const sources: Record<string, ConfigSource> = {}
+  const flags = options.flags ?? {}
+  const merge = (key: ConfigKey, fallback: unknown) => {
+    const spec = CONFIG_KEYS[key]
+    let value: unknown = fallback
+    let source: ConfigSource = "default"
+    if (file && key in file) {
+      const v = file[key]
+      value = typeof v === "number" ? String(v) : v
+      source = "file"
+    }
+    // An empty variable (`NATS_URL= bun core …`) means "unset", as most tools treat it.
+    const e = env[spec.env]
+    if (e !== undefined && e !== "") {
+      value = e
+      source = `env:${spec.env}`
+    }
+    const f = flags[spec.flag]
+    if (f !== undefined) {
+      value = String(f)
+      source = `flag:--${spec.flag}`
+    }
+    raw[key] = value
+    sources[key] = source
+  }
+  // database.url's default lives under dataDir, so dataDir is settled first.
+  merge("dataDir", ".core")
+  const defaults = defaultsFor(typeof raw.dataDir === "string" ? raw.dataDir : ".core")
+  for (const key of configKeys) if (key !== "dataDir") merge(key, defaults[key])
+
+  const decoded = Schema.decodeUnknownResult(ConfigValues)(raw)
+  if (decoded._tag === "Failure") {
+    const { key, text } = issueLine(decoded.failure, raw)
+    return yield* new ConfigError({ message: `${describeSource(sources[key] ?? "default", key, path)}: ${text}` })
+  }
+  return {
+    values: decoded.success,
+    sources: Object.fromEntries(configKeys.map((k) => [k, sources[k]])) as LoadedConfig["sources"],
+    file: { path, found: file !== null }
+  }
+})
+
+/**
+ * What `chooseStore` (libs/eventstore/Select.ts) needs. A NATS URL counts as configured
+ * when anything but the default set it — then an unreachable server is an error, not a
+ * silent fall-back to the embedded store.
+ */
+export const storeSettings = (config: LoadedConfig): {
+  readonly store: ConfigValues["store"]
+  readonly natsUrl: string
+  readonly natsUrlConfigured: boolean
+  readonly dataDir: string
+} => ({
+  store: config.values.store,
+  natsUrl: config.values["nats.url"],
+  natsUrlConfigured: config.sources["nats.url"] !== "default",
+  dataDir: config.values.dataDir
+})
+
+/** The loaded config as a service, for Effect programs that would rather not thread it. */
+export class CoreConfig extends Context.Service<CoreConfig, LoadedConfig>()("@core/config/CoreConfig") {
+  static readonly layer = (options: LoadOptions = {}): Layer.Layer<CoreConfig, ConfigError> => Layer.effect(CoreConfig, loadConfig(options))
+}

@@ -1,0 +1,200 @@
+import { afterAll, describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { codeVersion, forRecording, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
+import type { LoadOptions } from "../mod.ts"
+
+const REPO = join(import.meta.dir, "../../..")
+const dirs: Array<string> = []
+const tempDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), "core-config-"))
+  dirs.push(d)
+  return d
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+/** A project root holding the given core.config.json text (or none). */
+const project = (text?: string): string => {
+  const root = tempDir()
+  if (text !== undefined) writeFileSync(join(root, "core.config.json"), text)
+  return root
+}
+
+const load = (options: LoadOptions) => Effect.runPromise(loadConfig({ env: {}, ...options }))
+const loadError = (options: LoadOptions) => Effect.runPromise(Effect.flip(loadConfig({ env: {}, ...options })))
+
+describe("loadConfig", () => {
+  test("defaults when there is no file, no environment and no flags", async () => {
+    const c = await load({ root: project() })
+    expect(c.file.found).toBe(false)
+    expect(c.values).toEqual({
+      store: "auto",
+      "nats.url": "nats://127.0.0.1:4222",
+      dataDir: ".core",
+      seed: "0",
+      "database.url": "sqlite:.core/projections.db",
+      "models.baseUrl": null,
+      "models.model": null,
+      "models.apiKeyEnv": "CORE_MODEL_API_KEY",
+      "chromium.path": "/usr/bin/chromium",
+      "chromedriver.path": "/usr/bin/chromedriver"
+    })
+    expect(new Set(Object.values(c.sources))).toEqual(new Set(["default"]))
+  })
+
+  test("precedence is file < environment < flag, and each value says where it came from", async () => {
+    const root = project(JSON.stringify({
+      store: "embedded",
+      nats: { url: "nats://file:4222" },
+      dataDir: "from-file",
+      seed: 42,
+      models: { baseUrl: "http://127.0.0.1:8000/v1", model: "file-model" }
+    }))
+    const c = await load({
+      root,
+      env: { NATS_URL: "nats://env:4222", CORE_DATA_DIR: "from-env", CORE_MODEL: "env-model", CORE_SEED: "" },
+      flags: { "data-dir": "from-flag", json: true }
+    })
+    expect(c.file.found).toBe(true)
+    expect(c.values.store).toBe("embedded")
+    expect(c.sources.store).toBe("file")
+    expect(c.values["nats.url"]).toBe("nats://env:4222")
+    expect(c.sources["nats.url"]).toBe("env:NATS_URL")
+    expect(c.values.dataDir).toBe("from-flag")
+    expect(c.sources.dataDir).toBe("flag:--data-dir")
+    // An empty variable is "unset", so the file's number survives, as a string.
+    expect(c.values.seed).toBe("42")
+    expect(c.sources.seed).toBe("file")
+    expect(c.values["models.model"]).toBe("env-model")
+    expect(c.sources["models.model"]).toBe("env:CORE_MODEL")
+    expect(c.values["models.baseUrl"]).toBe("http://127.0.0.1:8000/v1")
+    // The default database follows the winning dataDir.
+    expect(c.values["database.url"]).toBe("sqlite:from-flag/projections.db")
+    expect(c.sources["database.url"]).toBe("default")
+  })
+
+  test("flat dotted keys in the file mean the same as nested ones", async () => {
+    const c = await load({ root: project(JSON.stringify({ "nats.url": "nats://flat:4222", "chromium.path": "/opt/chromium" })) })
+    expect(c.values["nats.url"]).toBe("nats://flat:4222")
+    expect(c.values["chromium.path"]).toBe("/opt/chromium")
+  })
+
+  test("CORE_CONFIG points at another file; a file named that way must exist", async () => {
+    const other = join(project(), "elsewhere.json")
+    writeFileSync(other, JSON.stringify({ store: "nats" }))
+    const c = await load({ root: project(), env: { CORE_CONFIG: other } })
+    expect(c.file).toEqual({ path: other, found: true })
+    expect(c.values.store).toBe("nats")
+    const e = await loadError({ root: project(), env: { CORE_CONFIG: "/nonexistent/core.json" } })
+    expect(e.message).toBe("/nonexistent/core.json: config file not found")
+  })
+
+  test("storeSettings: a NATS URL is configured only when something other than the default set it", async () => {
+    const plain = storeSettings(await load({ root: project() }))
+    expect(plain).toEqual({ store: "auto", natsUrl: "nats://127.0.0.1:4222", natsUrlConfigured: false, dataDir: ".core" })
+    const fromEnv = storeSettings(await load({ root: project(), env: { NATS_URL: "nats://127.0.0.1:4222" } }))
+    expect(fromEnv.natsUrlConfigured).toBe(true)
+  })
+})
+
+describe("malformed configuration is one line naming the file and the key", () => {
+  const cases: ReadonlyArray<readonly [string, string, RegExp]> = [
+    ["bad JSON", `{ "store": `, /core\.config\.json: invalid JSON: /],
+    ["unknown key", `{ "stor": "nats" }`, /core\.config\.json: key "stor": unknown key/],
+    ["unknown nested key", `{ "nats": { "uri": "x" } }`, /core\.config\.json: key "nats\.uri": unknown key/],
+    ["wrong type", `{ "nats": { "url": 4222 } }`, /core\.config\.json: key "nats\.url": expected string, got 4222/],
+    ["bad choice", `{ "store": "kafka" }`, /core\.config\.json: key "store": expected "auto" \| "embedded" \| "nats", got "kafka"/],
+    ["group that is not an object", `{ "models": "gpt" }`, /core\.config\.json: key "models": must be an object/],
+    ["not an object", `[1, 2]`, /core\.config\.json: must contain a JSON object/]
+  ]
+  for (const [name, text, pattern] of cases) {
+    test(name, async () => {
+      const e = await loadError({ root: project(text) })
+      expect(e._tag).toBe("ConfigError")
+      expect(e.message).toMatch(pattern)
+      expect(e.message).not.toContain("\n")
+    })
+  }
+
+  test("a bad environment variable names the variable and the key", async () => {
+    const e = await loadError({ root: project(), env: { CORE_STORE: "kafka" } })
+    expect(e.message).toBe(`environment variable CORE_STORE (store): expected "auto" | "embedded" | "nats", got "kafka"`)
+  })
+
+  test("a key pasted where the variable NAME belongs is refused without echoing it", async () => {
+    const e = await loadError({ root: project(), env: { CORE_MODEL_API_KEY_ENV: "sk-live-abc123" } })
+    expect(e.message).toContain("models.apiKeyEnv")
+    expect(e.message).not.toContain("sk-live-abc123")
+  })
+})
+
+describe("secrets", () => {
+  const KEY = "sk-test-9f8e7d6c5b4a"
+  const PASSWORD = "hunter2-Pa55word"
+  const env = {
+    CORE_MODEL_API_KEY: KEY,
+    DATABASE_URL: `postgres://core:${PASSWORD}@db.example:5432/core`,
+    CORE_MODEL_BASE_URL: `https://proxy:${PASSWORD}@models.example/v1`
+  }
+
+  test("forRecording holds the variable's name and a redacted URL, never the values", async () => {
+    const c = await load({ root: project(), env })
+    const recorded = forRecording(c, env)
+    const json = JSON.stringify(recorded)
+    expect(json).not.toContain(KEY)
+    expect(json).not.toContain(PASSWORD)
+    expect(recorded.config["models.apiKeyEnv"]).toBe("CORE_MODEL_API_KEY")
+    expect(recorded.config["database.url"]).toBe("postgres://core:***@db.example:5432/core")
+    expect(recorded.configSources["database.url"]).toBe("env:DATABASE_URL")
+  })
+
+  test("secretValue reads the key from the named variable at the moment of use", async () => {
+    const c = await load({ root: project(), env: { CORE_MODEL_API_KEY_ENV: "MY_KEY" } })
+    expect(c.values["models.apiKeyEnv"]).toBe("MY_KEY")
+    expect(secretValue(c, "models.apiKeyEnv", { MY_KEY: KEY })).toBe(KEY)
+    expect(secretValue(c, "models.apiKeyEnv", {})).toBeUndefined()
+  })
+
+  test("a key pasted into an ordinary field is scrubbed from the record", async () => {
+    const c = await load({ root: project(), env: { ...env, CORE_MODEL: `model-${KEY}` } })
+    expect(JSON.stringify(forRecording(c, env))).not.toContain(KEY)
+  })
+
+  test("runIdentity (everything RunStarted records) is free of secrets too", async () => {
+    const c = await load({ root: project(), env })
+    const json = JSON.stringify(await Effect.runPromise(runIdentity(c, { root: REPO, env })))
+    expect(json).not.toContain(KEY)
+    expect(json).not.toContain(PASSWORD)
+  })
+
+  test("redactUrl", () => {
+    expect(redactUrl("postgres://user:pw@host/db")).toBe("postgres://user:***@host/db")
+    expect(redactUrl("postgres://user:p@ss/w0rd@host:5432/db?sslmode=require")).toBe("postgres://user:***@host:5432/db?sslmode=require")
+    expect(redactUrl("postgres://user@host/db?password=pw&sslmode=disable")).toBe("postgres://user@host/db?password=***&sslmode=disable")
+    expect(redactUrl("host=h user=u password=pw dbname=d")).toBe("host=h user=u password=*** dbname=d")
+    expect(redactUrl("sqlite:.core/projections.db")).toBe("sqlite:.core/projections.db")
+    expect(redactUrl("nats://127.0.0.1:4222")).toBe("nats://127.0.0.1:4222")
+  })
+})
+
+describe("identity", () => {
+  test("codeVersion: the commit and a dirty flag inside the repository, null outside", async () => {
+    const inside = await Effect.runPromise(codeVersion(REPO))
+    expect(inside.commit).toMatch(/^[0-9a-f]{40}$/)
+    expect(typeof inside.dirty).toBe("boolean")
+    expect(await Effect.runPromise(codeVersion(tempDir()))).toEqual({ commit: null, dirty: false })
+  })
+
+  test("toolVersions: what each tool reports, null for an absent one", async () => {
+    const c = await load({ root: project(), env: { CORE_CHROMIUM: "/nonexistent/chromium" } })
+    const tools = await Effect.runPromise(toolVersions(c))
+    expect(tools.bun).toBe(Bun.version)
+    expect(tools.chromium).toBeNull()
+    // nats-server is installed on every machine these tests run on (DESIGN §3).
+    expect(tools["nats-server"]).toMatch(/2\.\d+\.\d+/)
+  })
+})

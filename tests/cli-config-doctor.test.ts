@@ -1,0 +1,126 @@
+/**
+ * `bun core doctor` and `bun core config show` as a user runs them: the real CLI in a
+ * child process, against the real nats-server on 127.0.0.1:4222.
+ */
+import { afterAll, describe, expect, test } from "bun:test"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const REPO = join(import.meta.dir, "..")
+const tmp = mkdtempSync(join(tmpdir(), "core-cli-config-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+/** The caller's environment without anything that configures CORE, so results do not depend on the shell. */
+const cleanEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("CORE_") && k !== "NATS_URL" && k !== "DATABASE_URL") env[k] = v
+  }
+  // A core.config.json someone left at the repository root must not change what these tests see.
+  env.CORE_CONFIG = join(tmp, "empty.json")
+  return env
+}
+writeFileSync(join(tmp, "empty.json"), "{}")
+
+const core = async (args: ReadonlyArray<string>, extraEnv: Record<string, string> = {}) => {
+  const proc = Bun.spawn(["bun", "apps/cli/main.ts", ...args], {
+    cwd: REPO,
+    env: { ...cleanEnv(), ...extraEnv },
+    stdout: "pipe",
+    stderr: "pipe"
+  })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { stdout, stderr, code }
+}
+
+interface DoctorReport {
+  readonly checks: ReadonlyArray<{ readonly name: string; readonly status: "ok" | "warn" | "fail"; readonly detail: string }>
+  readonly ok: boolean
+}
+
+describe("bun core doctor", () => {
+  test("--json reports every check, NATS reachable here, and exits 0", async () => {
+    const { stdout, code } = await core(["doctor", "--json"])
+    const report = JSON.parse(stdout) as DoctorReport
+    const byName = new Map(report.checks.map((c) => [c.name, c]))
+    for (const name of ["bun", "config", "nats", "store", "chromium", "chromedriver", "nats-server", "postgresql"]) {
+      expect(byName.has(name)).toBe(true)
+    }
+    for (const c of report.checks) {
+      expect(["ok", "warn", "fail"]).toContain(c.status)
+      expect(c.detail).not.toContain("\n")
+    }
+    expect(byName.get("bun")?.status).toBe("ok")
+    expect(byName.get("nats")?.status).toBe("ok")
+    expect(byName.get("nats")?.detail).toContain("JetStream enabled")
+    expect(byName.get("nats")?.detail).toContain("2.9")
+    expect(byName.get("store")?.status).toBe("ok")
+    expect(byName.get("store")?.detail).toContain("NATS JetStream at nats://127.0.0.1:4222")
+    expect(byName.get("postgresql")?.status).toBe("ok")
+    expect(report.ok).toBe(true)
+    expect(code).toBe(0)
+  })
+
+  test("a configured NATS that does not answer is a failed store check, not a crash", async () => {
+    const { stdout, stderr, code } = await core(["doctor", "--json"], { NATS_URL: "nats://127.0.0.1:1" })
+    const report = JSON.parse(stdout) as DoctorReport
+    const store = report.checks.find((c) => c.name === "store")
+    expect(store?.status).toBe("fail")
+    expect(store?.detail).toContain("nats://127.0.0.1:1")
+    expect(report.ok).toBe(false)
+    expect(code).not.toBe(0)
+    expect(stderr.trim()).toBe("error: doctor: required check failed: store")
+  })
+
+  test("--store embedded is honoured and the human table marks each check", async () => {
+    const { stdout, code } = await core(["doctor", "--store", "embedded", "--data-dir", join(tmp, "data")])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^✓ store\s+embedded at .*events\.db \(--store embedded\)$/m)
+    expect(stdout).toMatch(/^[✓!✗] chromium\s+\S/m)
+  })
+})
+
+describe("bun core config show", () => {
+  test("--json shows an environment override and its source", async () => {
+    const { stdout, code } = await core(["config", "show", "--json"], { CORE_DATA_DIR: "/tmp/core-elsewhere" })
+    expect(code).toBe(0)
+    const shown = JSON.parse(stdout) as { values: Record<string, unknown>; sources: Record<string, string> }
+    expect(Object.keys(shown).sort()).toEqual(["sources", "values"])
+    expect(shown.values.dataDir).toBe("/tmp/core-elsewhere")
+    expect(shown.sources.dataDir).toBe("env:CORE_DATA_DIR")
+    expect(shown.values.store).toBe("auto")
+    expect(shown.sources.store).toBe("default")
+  })
+
+  test("a flag beats the environment, and a database password is never printed", async () => {
+    const { stdout, code } = await core(["config", "show", "--nats-url", "nats://flag:4222"], {
+      NATS_URL: "nats://env:4222",
+      DATABASE_URL: "postgres://core:s3cret-pw@db.example/core"
+    })
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^nats\.url\s+nats:\/\/flag:4222\s+flag:--nats-url$/m)
+    expect(stdout).toMatch(/^database\.url\s+postgres:\/\/core:\*\*\*@db\.example\/core\s+env:DATABASE_URL$/m)
+    expect(stdout).not.toContain("s3cret-pw")
+  })
+
+  test("a malformed core.config.json is one 'error:' line and a non-zero exit", async () => {
+    const bad = join(tmp, "bad.json")
+    writeFileSync(bad, `{ "nats": { "url": 4222 }, "store": "nats" }`)
+    for (const args of [["config", "show", "--json"], ["config", "show"]]) {
+      const { stdout, stderr, code } = await core(args, { CORE_CONFIG: bad })
+      expect(code).not.toBe(0)
+      const lines = stderr.trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toStartWith("error:")
+      expect(lines[0]).toContain(bad)
+      expect(lines[0]).toContain("nats.url")
+      expect(stderr).not.toMatch(/\bat .*\.ts:\d+/)
+      expect(stdout).toBe("")
+    }
+    writeFileSync(bad, `{ "store": "nats",`)
+    const { stderr, code } = await core(["config", "show"], { CORE_CONFIG: bad })
+    expect(code).not.toBe(0)
+    expect(stderr.trim()).toMatch(/^error: .*bad\.json: invalid JSON: [^\n]+$/)
+  })
+})
