@@ -1,9 +1,13 @@
 /** Every `bun core` command, in the order `bun core help` lists them. */
 import type { Command } from "../Cli.ts"
 import { configShow } from "./config.ts"
+import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
+import { eventsTail } from "./events.ts"
 
 export const commands: ReadonlyArray<Command> = [
+  demo,
   doctor,
-  configShow
+  configShow,
+  eventsTail
 ]

@@ -1,0 +1,38 @@
+/**
+ * The store a command writes to, chosen from the config (DESIGN §2): says which on
+ * stderr, because a user who finds their run missing must be able to see where it went.
+ * The blob store follows the event store: Object Store beside JetStream, a directory
+ * beside the embedded file.
+ */
+import { Effect, Layer } from "effect"
+import { DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
+import type { BlobStore } from "@core/blobstore"
+import { loadConfig, storeSettings } from "@core/config"
+import type { LoadedConfig } from "@core/config"
+import { chooseStore, EmbeddedStore, JetStreamStore } from "@core/eventstore"
+import type { EventStore, StoreChoice } from "@core/eventstore"
+import { join } from "node:path"
+import type { ParsedArgs } from "./Cli.ts"
+
+export interface OpenedStore {
+  readonly config: LoadedConfig
+  readonly choice: StoreChoice
+  readonly layer: Layer.Layer<EventStore | BlobStore, unknown>
+}
+
+export const describeChoice = (c: StoreChoice): string =>
+  c.kind === "nats"
+    ? `store: nats ${c.url}${c.version ? ` (nats-server ${c.version})` : ""} — ${c.reason}`
+    : `store: embedded ${c.path} — ${c.reason}`
+
+export const openStore = (args: ParsedArgs, options: { quiet?: boolean } = {}) =>
+  Effect.gen(function* () {
+    const config = yield* loadConfig({ flags: args.flags })
+    const choice = yield* chooseStore(storeSettings(config))
+    if (!options.quiet) console.error(describeChoice(choice))
+    const layer: Layer.Layer<EventStore | BlobStore, unknown> =
+      choice.kind === "nats"
+        ? Layer.mergeAll(JetStreamStore.layer({ url: choice.url }), JetStreamBlobStore.layer({ url: choice.url }))
+        : Layer.mergeAll(EmbeddedStore.layer({ path: choice.path }), DirectoryBlobStore.layer({ dir: join(config.values.dataDir, "blobs") }))
+    return { config, choice, layer } satisfies OpenedStore
+  })
