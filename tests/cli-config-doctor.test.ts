@@ -6,33 +6,10 @@ import { afterAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { core } from "./support/cli.ts"
 
-const REPO = join(import.meta.dir, "..")
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-config-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-
-/** The caller's environment without anything that configures CORE, so results do not depend on the shell. */
-const cleanEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("CORE_") && k !== "NATS_URL" && k !== "DATABASE_URL") env[k] = v
-  }
-  // A core.config.json someone left at the repository root must not change what these tests see.
-  env.CORE_CONFIG = join(tmp, "empty.json")
-  return env
-}
-writeFileSync(join(tmp, "empty.json"), "{}")
-
-const core = async (args: ReadonlyArray<string>, extraEnv: Record<string, string> = {}) => {
-  const proc = Bun.spawn(["bun", "apps/cli/main.ts", ...args], {
-    cwd: REPO,
-    env: { ...cleanEnv(), ...extraEnv },
-    stdout: "pipe",
-    stderr: "pipe"
-  })
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-  return { stdout, stderr, code }
-}
 
 interface DoctorReport {
   readonly checks: ReadonlyArray<{ readonly name: string; readonly status: "ok" | "warn" | "fail"; readonly detail: string }>
