@@ -6,7 +6,8 @@
  * Decoding never throws: an unknown type or version, or data that does not match its
  * schema, comes back as a typed failure the reader can report in one line.
  */
-import { Result, Schema } from "effect"
+import { Result, Schema, SchemaAST } from "effect"
+import * as SchemaJIT from "effect/schema/SchemaJITCompiler"
 import { MAX_EVENT_BYTES, RawEnvelope } from "./Envelope.ts"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "./Errors.ts"
 import type { EventDecodeError, EventEncodeError } from "./Errors.ts"
@@ -42,6 +43,19 @@ export interface Registry<Event extends EventEnvelope> {
   encode(event: Event): Result.Result<EncodedEvent, EventEncodeError>
 }
 
+/**
+ * Every append encodes its events and every read decodes them, so the catalog's schemas are
+ * compiled to plain functions (Effect's schema JIT) instead of walked by the interpreter:
+ * about half the cost per event, same checks and the same error messages (a failure is
+ * re-run through the interpreter to describe it; where code generation is refused the
+ * interpreter is used throughout).
+ */
+const compile = (schema: Schema.Top): void => {
+  SchemaJIT.enable(schema.ast)
+  SchemaJIT.enable(SchemaAST.flip(schema.ast))
+}
+
+compile(RawEnvelope)
 const decodeRaw = Schema.decodeUnknownResult(RawEnvelope)
 
 /** Schema messages span lines ("Missing key\n  at [\"data\"]…"); a reader reports a reason in one. */
@@ -61,6 +75,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
   for (const d of definitions) {
     if (current.has(d.type)) throw new Error(`event type ${d.type} is defined twice`)
     current.set(d.type, d)
+    compile(d.schema)
   }
   const byFromKey = new Map<string, Upcaster>()
   for (const u of upcasters) {
@@ -89,6 +104,13 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
   }
 
   const decode = (raw: unknown): Result.Result<Event, EventDecodeError> => {
+    // Nearly every stored event is of a current version: its full schema checks the envelope
+    // too, so the separate envelope pass is only needed to tell what is wrong with the rest.
+    const claimed = current.get((raw as { type?: unknown } | null)?.type as string)
+    if (claimed !== undefined && (raw as { version?: unknown }).version === claimed.version) {
+      const r = decoderOf(claimed)(raw)
+      if (Result.isSuccess(r)) return Result.succeed(r.success as Event)
+    }
     const env = decodeRaw(raw)
     if (Result.isFailure(env)) {
       const r = raw as { type?: unknown; version?: unknown } | null

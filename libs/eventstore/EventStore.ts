@@ -15,7 +15,6 @@
  * const { revision } = yield* store.append("run.r1.run.r1", [started], { expectedRevision: 0 })
  */
 import { Context, Effect, Schema, Scope, Stream } from "effect"
-import { digest } from "@core/events"
 import type { CoreEvent, EventEncodeError } from "@core/events"
 
 export interface AppendOptions {
@@ -127,9 +126,14 @@ export interface EventStoreShape {
 
 export class EventStore extends Context.Service<EventStore, EventStoreShape>()("@core/eventstore/EventStore") {}
 
-/** The commit id: a hash of the stream and its events' ids, stable across retries. */
+/**
+ * The commit id: a hash of the stream and its events' ids, stable across retries. It is
+ * `digest([stream, ids])`, computed on the append hot path without the general canonical
+ * JSON walk (for an array of strings, canonical JSON and JSON.stringify spell the same) and
+ * with Bun's native sha256, a third of node:crypto's cost per call.
+ */
 export const commitId = (stream: string, events: ReadonlyArray<CoreEvent>): string =>
-  digest([stream, events.map((e) => e.id)])
+  Bun.SHA256.hash(JSON.stringify([stream, events.map((e) => e.id)]), "hex") as string
 
 /** NATS-style pattern match over dot-separated stream names (`*` one token, `>` the rest). */
 export const matchesFilter = (filter: string | undefined, stream: string): boolean => {
@@ -144,19 +148,25 @@ export const matchesFilter = (filter: string | undefined, stream: string): boole
   return f.length === s.length
 }
 
-/** Checks shared by both layers before anything touches storage. */
+/** Checks shared by both layers before anything touches storage: what is wrong with a commit, if anything. */
+export const commitProblem = (stream: string, events: ReadonlyArray<CoreEvent>, options: AppendOptions): InvalidAppend | undefined => {
+  if (events.length === 0) return new InvalidAppend({ stream, reason: "a commit needs at least one event" })
+  if (!Number.isInteger(options.expectedRevision) || options.expectedRevision < 0) {
+    return new InvalidAppend({ stream, reason: `expectedRevision must be a non-negative integer, got ${options.expectedRevision}` })
+  }
+  const other = events.find((e) => e.stream !== stream)
+  if (other) return new InvalidAppend({ stream, reason: `event ${other.id.slice(0, 12)} belongs to stream ${other.stream}` })
+  return undefined
+}
+
+/** {@link commitProblem} as an effect. */
 export const validateCommit = (
   stream: string,
   events: ReadonlyArray<CoreEvent>,
   options: AppendOptions
 ): Effect.Effect<void, InvalidAppend> => {
-  if (events.length === 0) return Effect.fail(new InvalidAppend({ stream, reason: "a commit needs at least one event" }))
-  if (!Number.isInteger(options.expectedRevision) || options.expectedRevision < 0) {
-    return Effect.fail(new InvalidAppend({ stream, reason: `expectedRevision must be a non-negative integer, got ${options.expectedRevision}` }))
-  }
-  const other = events.find((e) => e.stream !== stream)
-  if (other) return Effect.fail(new InvalidAppend({ stream, reason: `event ${other.id.slice(0, 12)} belongs to stream ${other.stream}` }))
-  return Effect.void
+  const problem = commitProblem(stream, events, options)
+  return problem ? Effect.fail(problem) : Effect.void
 }
 
 /** The stored body of a commit: its id and its events' JSON, in order. */
