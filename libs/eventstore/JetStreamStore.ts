@@ -10,13 +10,14 @@
  */
 import { connect } from "@nats-io/transport-node"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream"
+import { AckPolicy, DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream"
 import type { JetStreamClient, JetStreamManager, JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Queue, Result, Schedule } from "effect"
 import type { CoreEvent } from "@core/events"
 import { decodeCommit, encodeCommit, streamOfBatches } from "./Commit.ts"
-import { commitId, ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent, validateCommit } from "./EventStore.ts"
-import type { AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
+import { commitId, commitProblem, ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import type { AppendError, AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
+import { makePublisher, PublishRefused, PublishUnanswered } from "./Publisher.ts"
 import { natsErrorLine } from "./Select.ts"
 
 export interface JetStreamStoreOptions {
@@ -36,7 +37,8 @@ const nanos = (ms: number) => ms * 1_000_000
 
 /** Errors after which the same conditional append may safely be sent again. */
 const isTransient = (e: unknown): boolean => {
-  if (e instanceof JetStreamApiError) return e.code !== WRONG_LAST_SEQUENCE && (e.status === 503 || e.status === 408)
+  if (e instanceof PublishUnanswered) return true
+  if (e instanceof PublishRefused) return e.errCode !== WRONG_LAST_SEQUENCE && (e.status === 503 || e.status === 408)
   const name = (e as Error | null)?.name ?? ""
   const msg = (e as Error | null)?.message ?? ""
   return /Timeout|NoResponders|ConnectionError|ClosedConnection|RequestError/i.test(name) ||
@@ -53,7 +55,9 @@ export const make = (options: JetStreamStoreOptions) =>
 
     const nc: NatsConnection = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => connect({ servers: url, timeout: 3000, name: "core", reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250 }),
+        // noAsyncTraces: otherwise every request allocates two Errors for their stack traces,
+        // a measurable share of an append's client work; we report errors in one line anyway.
+        try: () => connect({ servers: url, timeout: 3000, name: "core", reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true }),
         catch: unavailable
       }),
       (c) => Effect.promise(() => c.close().catch(() => undefined))
@@ -63,6 +67,10 @@ export const make = (options: JetStreamStoreOptions) =>
     }
     const jsm: JetStreamManager = yield* Effect.tryPromise({ try: () => jetstreamManager(nc), catch: unavailable })
     const js: JetStreamClient = jetstream(nc)
+    const publisher = yield* Effect.acquireRelease(
+      Effect.sync(() => makePublisher(nc, 5000)),
+      (p) => Effect.sync(() => p.close())
+    )
 
     const config = {
       name: streamName,
@@ -106,31 +114,44 @@ export const make = (options: JetStreamStoreOptions) =>
       })
 
     const append = (stream: string, events: ReadonlyArray<CoreEvent>, opts: AppendOptions) =>
-      Effect.gen(function* () {
-        yield* validateCommit(stream, events, opts)
+      Effect.suspend((): Effect.Effect<AppendResult, AppendError> => {
+        const invalid = commitProblem(stream, events, opts)
+        if (invalid) return Effect.fail(invalid)
         const id = commitId(stream, events)
         const body = encodeCommit(stream, id, events)
-        if (Result.isFailure(body)) return yield* Effect.fail(body.failure)
-        const publish = Effect.tryPromise({
-          try: () => js.publish(subject(stream), body.success, { msgID: id, expect: { lastSubjectSequence: opts.expectedRevision } }),
-          catch: (e) => e
-        }).pipe(Effect.retry({ schedule: retry, while: isTransient }))
-        const ack = yield* publish.pipe(
-          Effect.map((a): AppendResult => ({ revision: a.seq, position: a.seq })),
-          Effect.catch((e) => {
-            if (e instanceof JetStreamApiError && e.code === WRONG_LAST_SEQUENCE) {
-              return landedAfter(stream, opts.expectedRevision, id).pipe(
-                Effect.flatMap((r) =>
-                  r.landed !== null
-                    ? Effect.succeed<AppendResult>({ revision: r.landed, position: r.landed })
-                    : Effect.fail(new ConcurrencyError({ stream, expected: opts.expectedRevision, actual: r.actual ?? 0 }))
-                )
+        if (Result.isFailure(body)) return Effect.fail(body.failure)
+        const send = () => publisher.publish(subject(stream), body.success, id, opts.expectedRevision)
+        const acked = (a: { readonly seq: number }): AppendResult => ({ revision: a.seq, position: a.seq })
+        const settle = (e: unknown): Effect.Effect<AppendResult, AppendError> => {
+          if (e instanceof PublishRefused && e.errCode === WRONG_LAST_SEQUENCE) {
+            return landedAfter(stream, opts.expectedRevision, id).pipe(
+              Effect.flatMap((r) =>
+                r.landed !== null
+                  ? Effect.succeed<AppendResult>({ revision: r.landed, position: r.landed })
+                  : Effect.fail(new ConcurrencyError({ stream, expected: opts.expectedRevision, actual: r.actual ?? 0 }))
               )
-            }
-            return Effect.fail(unavailable(e))
-          })
-        )
-        return ack
+            )
+          }
+          return Effect.fail(unavailable(e))
+        }
+        // Every writer's hot path: one callback instead of a chain of combinators, and the
+        // retry schedule (which costs more than the publish's own client work) only starts
+        // after a first transient failure.
+        return Effect.callback<AppendResult, AppendError>((resume) => {
+          send().then(
+            (a) => resume(Effect.succeed(acked(a))),
+            (e) =>
+              resume(
+                isTransient(e)
+                  ? Effect.tryPromise({ try: send, catch: (e) => e }).pipe(
+                    Effect.retry({ schedule: retry, while: isTransient }),
+                    Effect.map(acked),
+                    Effect.catch(settle)
+                  )
+                  : settle(e)
+              )
+          )
+        })
       })
 
     /** Ordered-consumer batches from `from`, ending at the log's end as of the start unless live. */
