@@ -3,11 +3,13 @@ import type { Command } from "../Cli.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
+import { benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
   doctor,
   configShow,
-  eventsTail
+  eventsTail,
+  benchStore
 ]

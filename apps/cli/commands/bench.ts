@@ -1,0 +1,79 @@
+/**
+ * `bun core bench store [--events N] [--json]`: our EventStore's append and read rates
+ * against raw JetStream on the same bytes, measured in the same run (DESIGN §8), plus the
+ * embedded store's. Missing a target is reported, not an error: a benchmark informs, and
+ * a loaded machine must not fail a script that only wanted the figures.
+ */
+import { Effect, Fiber } from "effect"
+import { loadConfig } from "@core/config"
+import { UsageError } from "../Cli.ts"
+import type { Command } from "../Cli.ts"
+import { runStoreBench, TARGETS } from "../bench/StoreBench.ts"
+import type { StoreBenchResult, TargetKey } from "../bench/StoreBench.ts"
+import { configFlags } from "./config.ts"
+
+/** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
+const DEFAULT_EVENTS = 10_000
+
+const num = (n: number | null): string => (n === null ? "—" : n.toLocaleString("en-US"))
+
+const table = (r: StoreBenchResult): string => {
+  const rows: Array<[string, number | null, number | null, TargetKey | null]> = [
+    ["append, 128 streams concurrently", r.append_per_s, r.raw_publish_per_s, "append_ratio"],
+    ["append, one stream, serial", r.append_serial_per_s, r.raw_serial_per_s, "append_serial_ratio"],
+    ["readAll (decoded)", r.read_per_s, r.raw_read_per_s, "read_ratio"],
+    ["embedded append, serial", r.embedded_append_per_s, null, null],
+    ["embedded readAll", r.embedded_read_per_s, null, null]
+  ]
+  const head = ["events/s", "ours", "raw JetStream", "ratio", "target"]
+  const body = rows.map(([label, ours, raw, key]) => {
+    const value = key === null ? null : r[key]
+    const target = key === null ? "" : `≥ ${TARGETS[key]} ${value !== null && value >= TARGETS[key] ? "✓" : "✗"}`
+    return [label, num(ours), key === null ? "" : num(raw), key === null ? "" : value === null ? "—" : value.toFixed(3), target]
+  })
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)))
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  return [
+    line(head),
+    ...body.map(line),
+    "",
+    `${r.events} events per phase · nats-server ${r.nats_server_version ?? "not reachable (NATS figures skipped)"} · Bun ${r.bun_version} · peak RSS ${r.peak_rss_mb} MB`,
+    `targets ${r.targets_met ? "met" : "NOT met"}`
+  ].join("\n")
+}
+
+/**
+ * Ctrl-C interrupts the bench instead of killing the process, so its finalizers still
+ * delete the bench stream and the temp file.
+ */
+const interruptOnSignal = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.withFiber((fiber) => {
+    const stop = () => void Effect.runFork(Fiber.interrupt(fiber))
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+    return Effect.ensuring(self, Effect.sync(() => {
+      process.off("SIGINT", stop)
+      process.off("SIGTERM", stop)
+    }))
+  })
+
+export const benchStore: Command = {
+  name: "bench store",
+  summary: "event store append/read rates against raw JetStream in the same run",
+  flags: {
+    events: { kind: "number", description: `events per phase (default ${DEFAULT_EVENTS})` },
+    json: { kind: "boolean", description: "print the figures as one JSON object" },
+    ...configFlags(["nats.url"])
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const events = args.flags.events === undefined ? DEFAULT_EVENTS : Number(args.flags.events)
+      if (!Number.isInteger(events) || events < 10) {
+        return yield* new UsageError({ message: `--events needs a whole number of at least 10, got ${args.flags.events}` })
+      }
+      const config = yield* loadConfig({ flags: args.flags })
+      const result = yield* interruptOnSignal(runStoreBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) }))
+      console.log(args.flags.json === true ? JSON.stringify(result) : table(result))
+    })
+}

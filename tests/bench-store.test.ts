@@ -1,0 +1,127 @@
+/**
+ * `bun core bench store` as a user runs it: the real CLI in a child process against the
+ * real nats-server on 127.0.0.1:4222. Only the report's shape and arithmetic are checked
+ * — never how fast anything was (DESIGN §8).
+ */
+import { afterAll, describe, expect, test } from "bun:test"
+import { connect } from "@nats-io/transport-node"
+import { jetstreamManager } from "@nats-io/jetstream"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const REPO = join(import.meta.dir, "..")
+const NATS_URL = "nats://127.0.0.1:4222"
+const tmp = mkdtempSync(join(tmpdir(), "core-bench-store-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+writeFileSync(join(tmp, "empty.json"), "{}")
+
+/** The caller's environment without anything that configures CORE, so results do not depend on the shell. */
+const cleanEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("CORE_") && k !== "NATS_URL" && k !== "DATABASE_URL") env[k] = v
+  }
+  env.CORE_CONFIG = join(tmp, "empty.json")
+  return env
+}
+
+const bench = async (args: ReadonlyArray<string>) => {
+  const proc = Bun.spawn(["bun", "apps/cli/main.ts", "bench", "store", ...args], { cwd: REPO, env: cleanEnv(), stdout: "pipe", stderr: "pipe" })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { stdout, stderr, code }
+}
+
+const KEYS = [
+  "events",
+  "append_per_s",
+  "raw_publish_per_s",
+  "append_ratio",
+  "append_serial_per_s",
+  "raw_serial_per_s",
+  "append_serial_ratio",
+  "read_per_s",
+  "raw_read_per_s",
+  "read_ratio",
+  "embedded_append_per_s",
+  "embedded_read_per_s",
+  "nats_server_version",
+  "bun_version",
+  "peak_rss_mb",
+  "targets_met"
+]
+
+const PAIRS = [
+  ["append_per_s", "raw_publish_per_s", "append_ratio", 0.8],
+  ["append_serial_per_s", "raw_serial_per_s", "append_serial_ratio", 0.8],
+  ["read_per_s", "raw_read_per_s", "read_ratio", 0.5]
+] as const
+
+type Report = Record<string, unknown>
+const num = (r: Report, k: string): number => {
+  const v = r[k]
+  if (typeof v !== "number") throw new Error(`${k} is ${JSON.stringify(v)}, not a number`)
+  return v
+}
+
+describe("bun core bench store --json", () => {
+  test("reports every figure, each ratio is ours ÷ raw, and the bench stream is gone afterwards", async () => {
+    const { stdout, stderr, code } = await bench(["--events", "300", "--json"])
+    expect(stderr).not.toContain("error:")
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as Report
+    expect(Object.keys(report).sort()).toEqual([...KEYS].sort())
+    expect(report.events).toBe(300)
+    expect(report.nats_server_version).toMatch(/^\d+\.\d+\.\d+/)
+    expect(report.bun_version).toMatch(/^\d+\.\d+\.\d+/)
+    for (const k of KEYS.filter((k) => k.endsWith("_per_s") || k.endsWith("_ratio") || k === "peak_rss_mb")) {
+      expect(num(report, k)).toBeGreaterThan(0)
+    }
+    for (const [ours, raw, ratio] of PAIRS) {
+      // Ratios are printed to three decimals, from the printed rates.
+      expect(Math.abs(num(report, ratio) - num(report, ours) / num(report, raw))).toBeLessThanOrEqual(0.0005 + 1e-9)
+    }
+    expect(report.targets_met).toBe(PAIRS.every(([, , ratio, target]) => num(report, ratio) >= target))
+
+    // Progress goes to stderr, one line per phase; stdout holds only the JSON.
+    expect(stderr.split("\n").filter((l) => /\[\d\/4\]/.test(l))).toHaveLength(4)
+    const streamName = stderr.match(/stream (CORE_BENCH_[A-Za-z0-9]+)/)?.[1]
+    expect(streamName).toBeDefined()
+    const nc = await connect({ servers: NATS_URL })
+    try {
+      const jsm = await jetstreamManager(nc)
+      expect(await jsm.streams.info(streamName!).then(() => "still there", () => "deleted")).toBe("deleted")
+    } finally {
+      await nc.close()
+    }
+  })
+
+  test("without a reachable NATS it measures the embedded store only and says so", async () => {
+    const { stdout, stderr, code } = await bench(["--events", "100", "--json", "--nats-url", "nats://127.0.0.1:1"])
+    expect(code).toBe(0)
+    expect(stderr).toContain("embedded store only")
+    const report = JSON.parse(stdout) as Report
+    expect(Object.keys(report).sort()).toEqual([...KEYS].sort())
+    for (const [ours, raw, ratio] of PAIRS) {
+      expect([report[ours], report[raw], report[ratio]]).toEqual([null, null, null])
+    }
+    expect(report.nats_server_version).toBeNull()
+    expect(num(report, "embedded_append_per_s")).toBeGreaterThan(0)
+    expect(num(report, "embedded_read_per_s")).toBeGreaterThan(0)
+    expect(report.targets_met).toBe(false)
+  })
+
+  test("the human table shows each ratio with its target", async () => {
+    const { stdout, code } = await bench(["--events", "100", "--nats-url", "nats://127.0.0.1:1"])
+    expect(code).toBe(0)
+    expect(stdout).toContain("≥ 0.8")
+    expect(stdout).toContain("≥ 0.5")
+    expect(stdout).toContain("targets NOT met")
+  })
+
+  test("a bad --events is a usage error", async () => {
+    const { stderr, code } = await bench(["--events", "2.5"])
+    expect(code).toBe(2)
+    expect(stderr).toContain("--events")
+  })
+})
