@@ -2,11 +2,11 @@
  * The stored form of a commit, shared by both layers so that a log copied from one store
  * to the other reads the same: `{"commitId": …, "events": [<event JSON>, …]}`.
  */
-import { Result, Stream } from "effect"
+import { Effect, Result, Stream } from "effect"
 import { catalog } from "@core/events"
 import type { CoreEvent, EventEncodeError } from "@core/events"
-import { InvalidAppend, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
-import type { RecordedEvent } from "./EventStore.ts"
+import { commitId, commitProblem, InvalidAppend, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import type { AppendOptions, RecordedEvent } from "./EventStore.ts"
 
 /** One commit is one NATS message; NATS refuses messages over 1 MB by default. */
 export const MAX_COMMIT_BYTES = 1024 * 1024 - 4096
@@ -29,6 +29,19 @@ export const encodeCommit = (
     return Result.fail(new InvalidAppend({ stream, reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits` }))
   }
   return Result.succeed(`{"commitId":${JSON.stringify(id)},"events":[${parts.join(",")}]}`)
+}
+
+/** Everything both layers do before a commit touches storage: check it, name it, encode it. */
+export const prepareCommit = (
+  stream: string,
+  events: ReadonlyArray<CoreEvent>,
+  options: AppendOptions
+): Result.Result<{ readonly id: string; readonly body: string }, EventEncodeError | InvalidAppend> => {
+  const invalid = commitProblem(stream, events, options)
+  if (invalid) return Result.fail(invalid)
+  const id = commitId(stream, events)
+  const body = encodeCommit(stream, id, events)
+  return Result.isFailure(body) ? Result.fail(body.failure) : Result.succeed({ id, body: body.success })
 }
 
 /** Decodes a stored commit into recorded events, or says in one line why it cannot. */
@@ -67,3 +80,17 @@ export const streamOfBatches = (
         : new StoreUnavailable({ store, reason: e instanceof Error ? e.message : String(e) })
     ).pipe(Stream.flattenIterable)
   )
+
+/** All of a stream's events, oldest first, from a layer's batch generator. */
+export const collectBatches = (
+  batches: () => AsyncGenerator<Array<RecordedEvent>>,
+  unavailable: (e: unknown) => StoreUnavailable
+): Effect.Effect<ReadonlyArray<RecordedEvent>, StoreUnavailable | UnreadableEvent> =>
+  Effect.tryPromise({
+    try: async () => {
+      const out: Array<RecordedEvent> = []
+      for await (const b of batches()) for (const r of b) out.push(r)
+      return out
+    },
+    catch: (e) => (e instanceof UnreadableEvent ? e : unavailable(e))
+  })

@@ -13,8 +13,8 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { Effect, Layer, Result } from "effect"
 import type { CoreEvent } from "@core/events"
-import { decodeCommit, encodeCommit, streamOfBatches } from "./Commit.ts"
-import { commitId, ConcurrencyError, EventStore, matchesFilter, StoreUnavailable, UnreadableEvent, validateCommit } from "./EventStore.ts"
+import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
+import { ConcurrencyError, EventStore, matchesFilter, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
 import type { AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
 
 export interface EmbeddedStoreOptions {
@@ -116,11 +116,10 @@ export const make = (options: EmbeddedStoreOptions) =>
 
     const append = (stream: string, events: ReadonlyArray<CoreEvent>, opts: AppendOptions) =>
       Effect.gen(function* () {
-        yield* validateCommit(stream, events, opts)
-        const id = commitId(stream, events)
-        const body = encodeCommit(stream, id, events)
-        if (Result.isFailure(body)) return yield* Effect.fail(body.failure)
-        const out = yield* Effect.try({ try: () => appendTx.immediate(stream, id, body.success, opts.expectedRevision), catch: unavailable })
+        const prepared = prepareCommit(stream, events, opts)
+        if (Result.isFailure(prepared)) return yield* Effect.fail(prepared.failure)
+        const { id, body } = prepared.success
+        const out = yield* Effect.try({ try: () => appendTx.immediate(stream, id, body, opts.expectedRevision), catch: unavailable })
         if ("conflict" in out) return yield* new ConcurrencyError({ stream, expected: opts.expectedRevision, actual: out.conflict })
         return out.ok
       })
@@ -161,15 +160,7 @@ export const make = (options: EmbeddedStoreOptions) =>
 
     const readAll = (o: ReadAllOptions = {}) => streamOfBatches(() => batches(o.filter, o.from ?? 1, o.live ?? false), path)
 
-    const readStream = (stream: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const out: Array<RecordedEvent> = []
-          for await (const b of batches(stream, 1, false)) out.push(...b)
-          return out
-        },
-        catch: (e) => (e instanceof UnreadableEvent ? e : unavailable(e))
-      })
+    const readStream = (stream: string) => collectBatches(() => batches(stream, 1, false), unavailable)
 
     const head = () => Effect.try({ try: () => headQ.get()?.p ?? 0, catch: unavailable })
 

@@ -14,8 +14,8 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, R
 import type { JetStreamClient, JetStreamManager, JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Queue, Result, Schedule } from "effect"
 import type { CoreEvent } from "@core/events"
-import { decodeCommit, encodeCommit, streamOfBatches } from "./Commit.ts"
-import { commitId, commitProblem, ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
+import { ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
 import type { AppendError, AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
 import { makePublisher, PublishRefused, PublishUnanswered } from "./Publisher.ts"
 import { natsErrorLine } from "./Select.ts"
@@ -115,12 +115,10 @@ export const make = (options: JetStreamStoreOptions) =>
 
     const append = (stream: string, events: ReadonlyArray<CoreEvent>, opts: AppendOptions) =>
       Effect.suspend((): Effect.Effect<AppendResult, AppendError> => {
-        const invalid = commitProblem(stream, events, opts)
-        if (invalid) return Effect.fail(invalid)
-        const id = commitId(stream, events)
-        const body = encodeCommit(stream, id, events)
-        if (Result.isFailure(body)) return Effect.fail(body.failure)
-        const send = () => publisher.publish(subject(stream), body.success, id, opts.expectedRevision)
+        const prepared = prepareCommit(stream, events, opts)
+        if (Result.isFailure(prepared)) return Effect.fail(prepared.failure)
+        const { id, body } = prepared.success
+        const send = () => publisher.publish(subject(stream), body, id, opts.expectedRevision)
         const acked = (a: { readonly seq: number }): AppendResult => ({ revision: a.seq, position: a.seq })
         const settle = (e: unknown): Effect.Effect<AppendResult, AppendError> => {
           if (e instanceof PublishRefused && e.errCode === WRONG_LAST_SEQUENCE) {
@@ -192,15 +190,7 @@ export const make = (options: JetStreamStoreOptions) =>
     const readAll = (o: ReadAllOptions = {}) =>
       streamOfBatches(() => batches(filterSubject(o.filter), o.from ?? 1, o.live ?? false), where)
 
-    const readStream = (stream: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const out: Array<RecordedEvent> = []
-          for await (const b of batches(subject(stream), 1, false)) out.push(...b)
-          return out
-        },
-        catch: (e) => (e instanceof UnreadableEvent ? e : unavailable(e))
-      })
+    const readStream = (stream: string) => collectBatches(() => batches(subject(stream), 1, false), unavailable)
 
     const head = () =>
       Effect.tryPromise({ try: async () => (await jsm.streams.info(streamName)).state.last_seq, catch: unavailable })
