@@ -7,9 +7,10 @@
 import { DateTime, Effect, Random, Stream } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
-import { canonicalJson, JobCompleted, JobQueued, makeEvent, RunStarted, runStream } from "@core/events"
+import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
+import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
@@ -50,24 +51,18 @@ export const demo: Command = {
         console.error(`demo: run ${runId} started`)
         yield* store.append(runStreamName, [startedEvent], { expectedRevision: 0 })
 
-        const blob = new TextEncoder().encode(`CORE demo blob for ${runId}\n`)
+        const blob = demoBlob(runId)
         const blobHash = yield* blobs.put(blob)
         const written: Array<CoreEvent> = [startedEvent]
-        for (let i = 0; i < 3; i++) {
-          const jobId = `job-${i}`
-          const s = runStream(runId, "job", jobId)
-          const queued = makeEvent(JobQueued, {
-            stream: s, runId, causationId: startedEvent.id, ordinal: i, recordedAt: at,
-            data: { jobId, kind: "rollout", round: 1, taskId: "demo-task", params: { sample: i, blob: blobHash } }
-          })
-          const completed = makeEvent(JobCompleted, {
-            stream: s, runId, causationId: queued.id, ordinal: 0, recordedAt: at,
-            data: { jobId, outcome: "done", worker: "demo", attempts: 1, produced: [], error: null }
-          })
-          const first = yield* store.append(s, [queued], { expectedRevision: 0 })
-          yield* store.append(s, [completed], { expectedRevision: first.revision })
+        // The jobs come from the demo-jobs decider, so `bun core replay` can re-derive them.
+        const jobs = yield* demoJobs.decide(null, startedEvent)
+        for (const [i, job] of jobs.entries()) {
+          const queued = stamp(job, runId, at)
+          const completed = stamp((yield* demoJobs.decide(null, queued))[0]!, runId, at)
+          const first = yield* store.append(queued.stream, [queued], { expectedRevision: 0 })
+          yield* store.append(queued.stream, [completed], { expectedRevision: first.revision })
           written.push(queued, completed)
-          console.error(`demo: job ${i + 1}/3 queued and completed`)
+          console.error(`demo: job ${i + 1}/${jobs.length} queued and completed`)
         }
 
         const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))

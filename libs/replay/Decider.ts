@@ -1,0 +1,100 @@
+/**
+ * Deciders (DESIGN §2): the CORE logic as pure functions from (state, an event) to the
+ * events it causes. A decider reads no clock and no `Math.random`; every nondeterministic
+ * input comes through {@link DecisionServices}, whose recorded layers let a replay run it
+ * again without Chromium or a model server. A decider returns *decisions* — events without
+ * `recordedAt`, which the pipeline stamps — so nothing it returns depends on the clock.
+ *
+ * @example
+ * const echo = defineDecider({
+ *   name: "echo", version: "1", handles: ["JobQueued"], emits: ["JobCompleted"],
+ *   decide: (_state, e) => Effect.succeed(e.type === "JobQueued" ? [decision(JobCompleted, {
+ *     stream: e.stream, causationId: e.id, ordinal: 0,
+ *     data: { jobId: e.data.jobId, outcome: "done", worker: "echo", attempts: 1, produced: [], error: null } })] : [])
+ * })
+ * const registry = makeDeciderRegistry([echo])
+ */
+import type { Effect } from "effect"
+import { makeEvent } from "@core/events"
+import type { CoreEvent, CoreEventType, DataOf, EventDefinition } from "@core/events"
+import type { Models, Observations } from "./Services.ts"
+import type { Randomness } from "./Prng.ts"
+
+/** The services through which all nondeterminism enters a decider. */
+export type DecisionServices = Models | Observations | Randomness
+
+/** An event a decider chose to emit, before the pipeline stamps its `recordedAt`. */
+export interface Decision {
+  readonly definition: EventDefinition
+  readonly stream: string
+  readonly causationId: string
+  /** Position among the events of this type that one cause produced. */
+  readonly ordinal: number
+  readonly data: unknown
+}
+
+export const decision = <D extends EventDefinition>(
+  definition: D,
+  input: { readonly stream: string; readonly causationId: string; readonly ordinal: number; readonly data: DataOf<D> }
+): Decision => ({ definition, ...input })
+
+/** The event a decision becomes once the pipeline gives it the run and the time. */
+export const stamp = (d: Decision, runId: string | null, recordedAt: string): CoreEvent =>
+  makeEvent(d.definition, { stream: d.stream, runId, causationId: d.causationId, ordinal: d.ordinal, recordedAt, data: d.data }) as CoreEvent
+
+export interface Decider<S = unknown, E = unknown, R extends DecisionServices = DecisionServices> {
+  /** Unique in a registry; reports name the decider whose events diverged. */
+  readonly name: string
+  /** Bump when the logic changes on purpose, so a divergence is expected and explainable. */
+  readonly version: string
+  /** Event types it reacts to. */
+  readonly handles: ReadonlyArray<CoreEventType>
+  /** Event types it may emit: in a run's log, these are decision events, re-derived on replay. */
+  readonly emits: ReadonlyArray<CoreEventType>
+  readonly initial: S
+  // Method syntax on purpose: it is bivariant, so a typed decider fits in the registry's list.
+  /** Folds every event of the run, in log order, before `decide` sees it. */
+  evolve(state: S, event: CoreEvent): S
+  decide(state: S, event: CoreEvent): Effect.Effect<ReadonlyArray<Decision>, E, R>
+}
+
+export type AnyDecider = Decider<any, any, any>
+
+/** A decider with a stateless default: `initial` null and `evolve` the identity. */
+export const defineDecider = <S = null, E = never, R extends DecisionServices = never>(
+  d: Omit<Decider<S, E, R>, "initial" | "evolve"> & Partial<Pick<Decider<S, E, R>, "initial" | "evolve">>
+): Decider<S, E, R> => ({
+  initial: null as S,
+  evolve: (s: S) => s,
+  ...d
+})
+
+export interface DeciderRegistry {
+  readonly deciders: ReadonlyArray<AnyDecider>
+  /** Every type some decider emits: the decision events of a log. */
+  readonly emits: ReadonlySet<string>
+  /** The deciders that react to events of this type, in registration order. */
+  handling(type: string): ReadonlyArray<AnyDecider>
+}
+
+/** A registry; throws on a duplicate name, which is a programming error. */
+export const makeDeciderRegistry = (deciders: ReadonlyArray<AnyDecider>): DeciderRegistry => {
+  const names = new Set<string>()
+  const byType = new Map<string, Array<AnyDecider>>()
+  for (const d of deciders) {
+    if (names.has(d.name)) throw new Error(`decider ${d.name} is registered twice`)
+    names.add(d.name)
+    for (const t of d.handles) byType.set(t, [...(byType.get(t) ?? []), d])
+  }
+  return {
+    deciders,
+    emits: new Set(deciders.flatMap((d) => d.emits)),
+    handling: (type) => byType.get(type) ?? []
+  }
+}
+
+/** The registry with `extra` deciders added (a test's, or a what-if variant replacing one by name). */
+export const withDeciders = (registry: DeciderRegistry, extra: ReadonlyArray<AnyDecider>): DeciderRegistry => {
+  const replaced = new Set(extra.map((d) => d.name))
+  return makeDeciderRegistry([...registry.deciders.filter((d) => !replaced.has(d.name)), ...extra])
+}

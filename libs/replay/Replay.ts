@@ -1,0 +1,106 @@
+/**
+ * Decision replay (DESIGN §2, Replay, level 2): read a run's log in order, fold every event
+ * into each decider's state, re-run the deciders on the events they handle with *recorded*
+ * model and environment layers, and compare what they re-derive with the logged decision
+ * events. Deciders are driven by the logged events, so one divergence does not cascade
+ * into every later event and the first one reported is the one to look at.
+ *
+ * @example
+ * const report = yield* replayRun({ runId: "demo-abc", registry: coreDeciders })
+ * report.divergences[0] // { kind: "changed", id, type, stream, diff: [{ path: "data.params.blob", … }] }
+ */
+import { Effect, Layer, Result, Schema, Stream } from "effect"
+import type { BlobStore, BlobStoreError } from "@core/blobstore"
+import type { CoreEvent } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import type { ReadError } from "@core/eventstore"
+import { stamp } from "./Decider.ts"
+import type { DeciderRegistry, DecisionServices } from "./Decider.ts"
+import { Randomness } from "./Prng.ts"
+import { recordedModels, recordedObservations } from "./Recorded.ts"
+import { compareDecisions } from "./Compare.ts"
+import type { Divergence, Rederived, DeciderFailure } from "./Compare.ts"
+
+export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {
+  runId: Schema.String
+}) {
+  override get message() {
+    return /^[A-Za-z0-9_-]+$/.test(this.runId)
+      ? `run ${this.runId} not found: no events under run.${this.runId}.>`
+      : `run id ${JSON.stringify(this.runId)} is not a run id (letters, digits, '-' and '_')`
+  }
+}
+
+export interface ReplayOptions {
+  readonly runId: string
+  readonly registry: DeciderRegistry
+  /** Compare only the decision events of this round. */
+  readonly round?: number
+}
+
+export interface ReplayReport {
+  readonly runId: string
+  /** Events read from the run's log. */
+  readonly events: number
+  /** Logged decision events compared. */
+  readonly decisionEvents: number
+  /** Decision events the deciders re-derived. */
+  readonly rederived: number
+  /** In log order; the first is the first divergence. */
+  readonly divergences: ReadonlyArray<Divergence>
+}
+
+const tagOf = (e: unknown): string | undefined =>
+  typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : undefined
+
+/** The recorded layers for a log: what a replay provides its deciders. */
+export const recordedServices = (events: ReadonlyArray<CoreEvent>): Layer.Layer<DecisionServices, never, BlobStore> => {
+  const started = events.find((e) => e.type === "RunStarted")
+  return Layer.mergeAll(
+    recordedModels(events),
+    recordedObservations(events),
+    Randomness.layer(started?.type === "RunStarted" ? started.data.seed : "")
+  )
+}
+
+/** Re-runs the registry's deciders over a log, with whatever services are provided. */
+export const rederive = Effect.fnUntraced(function*(
+  events: ReadonlyArray<CoreEvent>,
+  registry: DeciderRegistry
+): Effect.fn.Return<{ rederived: Array<Rederived>; failures: Array<DeciderFailure> }, BlobStoreError, DecisionServices> {
+  const states = new Map(registry.deciders.map((d) => [d.name, d.initial as unknown]))
+  const rederived: Array<Rederived> = []
+  const failures: Array<DeciderFailure> = []
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!
+    for (const d of registry.deciders) states.set(d.name, d.evolve(states.get(d.name), event))
+    for (const d of registry.handling(event.type)) {
+      const result = yield* Effect.result(d.decide(states.get(d.name), event))
+      if (Result.isFailure(result)) {
+        // The blob store being down says nothing about the decision: the replay cannot run.
+        if (tagOf(result.failure) === "BlobStoreError") return yield* Effect.fail(result.failure as BlobStoreError)
+        failures.push({ causeIndex: index, decider: d.name, error: result.failure })
+        continue
+      }
+      for (const decision of result.success) {
+        rederived.push({ causeIndex: index, decider: d.name, event: stamp(decision, event.runId, event.recordedAt) })
+      }
+    }
+  }
+  return { rederived, failures }
+})
+
+/** Replays one run from the EventStore, blobs from the BlobStore. */
+export const replayRun = Effect.fn("replayRun")(function*(
+  options: ReplayOptions
+): Effect.fn.Return<ReplayReport, RunNotFound | ReadError | BlobStoreError, EventStore | BlobStore> {
+  const { runId, registry } = options
+  if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
+  const store = yield* EventStore
+  const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+  if (read.length === 0) return yield* new RunNotFound({ runId })
+  const events = read.map((r) => r.event)
+  const { rederived, failures } = yield* Effect.provide(rederive(events, registry), recordedServices(events))
+  const compared = compareDecisions({ events, registry, rederived, failures, round: options.round })
+  return { runId, events: events.length, ...compared }
+})
