@@ -1,0 +1,111 @@
+/**
+ * The read-model database: SQLite through bun:sqlite (default) or PostgreSQL through `pg`,
+ * chosen by the URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://…`), and its
+ * migrations (`migrations/` at the repository root).
+ *
+ * @example
+ * const rm = yield* openReadModels("sqlite:.core/projections.db")   // scoped: closed with the scope
+ * yield* migrate(rm)
+ */
+import { Database } from "bun:sqlite"
+import { Effect, Schema } from "effect"
+import type { Scope } from "effect"
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely"
+import { Migrator } from "kysely/migration"
+import pg from "pg"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { migrationProvider } from "../../migrations/mod.ts"
+import { bunSqliteDatabase } from "./BunSqlite.ts"
+
+/** The read-model database failed or refused a statement. */
+export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
+  database: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `read-model database ${this.database}: ${this.reason}`
+  }
+}
+
+export interface ReadModels {
+  // `any`: tables grow by migration; rows are checked by the projections that write them.
+  readonly db: Kysely<any>
+  readonly dialect: "sqlite" | "postgres"
+  /** Where the database is, for humans; a password in a URL is masked. */
+  readonly location: string
+}
+
+export const maskUrl = (url: string): string => url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, "$1***@")
+
+const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, "; ")
+
+/** Wraps a database promise so every failure is one `DatabaseError` line. */
+export const dbTry = <A>(rm: Pick<ReadModels, "location">, f: () => Promise<A>): Effect.Effect<A, DatabaseError> =>
+  Effect.tryPromise({ try: f, catch: (e) => new DatabaseError({ database: rm.location, reason: reasonOf(e) }) })
+
+// int8 (bigint) comes back from pg as a string by default; positions fit a double, so read them as numbers like SQLite does.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+}
+
+const makeKysely = (url: string): { db: Kysely<any>; dialect: ReadModels["dialect"] } => {
+  if (url.startsWith("sqlite:")) {
+    const path = url.slice("sqlite:".length)
+    if (path === "") throw new Error("sqlite URL needs a path, e.g. sqlite:.core/projections.db")
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
+    const sqlite = new Database(path, { create: true })
+    sqlite.run("PRAGMA busy_timeout = 10000")
+    sqlite.run("PRAGMA journal_mode = WAL")
+    sqlite.run("PRAGMA synchronous = FULL")
+    return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: bunSqliteDatabase(sqlite) }) }), dialect: "sqlite" }
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 4, types: pgTypes })
+    return { db: new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" }
+  }
+  throw new Error("database URL must start with sqlite: or postgres://")
+}
+
+/** Opens (and on scope close, closes) the read-model database. It is not migrated here: see {@link migrate}. */
+export const openReadModels = (url: string): Effect.Effect<ReadModels, DatabaseError, Scope.Scope> => {
+  const location = maskUrl(url)
+  return Effect.acquireRelease(
+    Effect.gen(function* () {
+      const made = yield* Effect.try({ try: () => makeKysely(url), catch: (e) => new DatabaseError({ database: location, reason: reasonOf(e) }) })
+      const rm: ReadModels = { ...made, location }
+      // Fail here, with the URL in the message, rather than at the first query somewhere deeper.
+      yield* dbTry(rm, () => rm.db.selectNoFrom((eb) => eb.lit(1).as("one")).execute()).pipe(
+        Effect.tapError(() => Effect.promise(() => rm.db.destroy()))
+      )
+      return rm
+    }),
+    (rm) => Effect.promise(() => rm.db.destroy())
+  )
+}
+
+export interface MigrationState {
+  readonly name: string
+  /** ISO instant it was applied, or null when pending. */
+  readonly appliedAt: string | null
+}
+
+const migrator = (rm: ReadModels) => new Migrator({ db: rm.db, provider: migrationProvider })
+
+/** Every known migration, applied or pending, in order. */
+export const migrationStatus = (rm: ReadModels): Effect.Effect<ReadonlyArray<MigrationState>, DatabaseError> =>
+  dbTry(rm, () => migrator(rm).getMigrations()).pipe(
+    Effect.map((ms) => ms.map((m) => ({ name: m.name, appliedAt: m.executedAt ? new Date(m.executedAt).toISOString() : null })))
+  )
+
+/** Applies pending migrations; returns the names it applied (empty when up to date). */
+export const migrate = (rm: ReadModels): Effect.Effect<ReadonlyArray<string>, DatabaseError> =>
+  dbTry(rm, async () => {
+    const { error, results } = await migrator(rm).migrateToLatest()
+    if (error) {
+      const failed = results?.find((r) => r.status === "Error")?.migrationName
+      throw new Error(`migration ${failed ?? "(unknown)"} failed: ${reasonOf(error)}`)
+    }
+    return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName)
+  })

@@ -1,0 +1,16 @@
+/**
+ * Every read-model migration, by name; names sort in the order they apply. A change to the
+ * read models is a new file listed here, never an edit of an applied one.
+ *
+ * @example
+ * new Migrator({ db, provider: migrationProvider })
+ */
+import type { Migration, MigrationProvider } from "kysely/migration"
+import * as m0001 from "./0001_read_models.ts"
+
+export const migrations: Record<string, Migration> = {
+  "0001_read_models": m0001
+}
+
+/** Listed statically rather than read from the directory, so it works from any cwd and in a bundle. */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations }
