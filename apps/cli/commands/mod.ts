@@ -5,11 +5,17 @@ import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
 import { benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
+import { dbMigrate, dbProject, dbStatus } from "./db.ts"
+import { replay } from "./replay.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
   doctor,
   configShow,
   eventsTail,
-  benchStore
+  benchStore,
+  dbMigrate,
+  dbStatus,
+  dbProject,
+  replay
 ]

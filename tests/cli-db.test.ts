@@ -1,0 +1,34 @@
+/** `bun core db migrate|status|project` as a user runs them, on the default SQLite file and an embedded log. */
+import { expect, test } from "bun:test"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { core } from "./support/cli.ts"
+
+test("db status → migrate → project → status, with --json", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "core-cli-db-"))
+  const env = { CORE_DATA_DIR: dir, CORE_STORE: "embedded" }
+  try {
+    const before = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
+    expect(before.migrated).toBe(false)
+    expect(before.database).toBe(`sqlite:${join(dir, "projections.db")}`)
+
+    const migrated = await core(["db", "migrate", "--json"], env)
+    expect(migrated.code).toBe(0)
+    expect(JSON.parse(migrated.stdout).applied).toEqual(["0001_read_models"])
+
+    expect((await core(["demo", "--json"], env)).code).toBe(0)
+    const projected = await core(["db", "project", "--json"], env)
+    expect(projected.code).toBe(0)
+    const after = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
+    expect(after.migrated).toBe(true)
+    expect(after.head).toBeGreaterThan(0)
+    expect(after.projections.every((p: { behind: number }) => p.behind === 0)).toBe(true)
+
+    const bad = await core(["db", "migrate", "--database-url", "mysql://nope"], env)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr.trim()).toBe("error: read-model database mysql://nope: database URL must start with sqlite: or postgres://")
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
