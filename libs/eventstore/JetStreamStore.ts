@@ -152,15 +152,21 @@ export const make = (options: JetStreamStoreOptions) =>
         })
       })
 
-    /** Ordered-consumer batches from `from`, ending at the log's end as of the start unless live. */
+    /**
+     * Ordered-consumer batches from `from`, ending at the last matching commit as of the
+     * start unless live. The end is the sequence of that commit (a direct get of the last
+     * message on the filter), not the consumer's pending count: nats-server 2.9 miscounts
+     * pending for wildcard filters over many subjects, which would end a read early or never.
+     */
     async function* batches(filter: string, from: number, live: boolean): AsyncGenerator<Array<RecordedEvent>> {
+      const start = Math.max(1, from)
+      const last = live ? Infinity : ((await jsm.direct.getMessage(streamName, { last_by_subj: filter }))?.seq ?? 0)
+      if (last < start) return
       const consumer = await js.consumers.get(streamName, {
         filter_subjects: filter,
         deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: Math.max(1, from)
+        opt_start_seq: start
       })
-      const info = await consumer.info(true)
-      if (!live && info.num_pending === 0) return
       const messages = await consumer.consume({ max_messages: 1024 })
       try {
         let batch: Array<RecordedEvent> = []
@@ -172,7 +178,7 @@ export const make = (options: JetStreamStoreOptions) =>
             throw d.failure
           }
           for (const r of d.success) batch.push(r)
-          const end = !live && m.info.pending === 0
+          const end = m.seq >= last
           if (batch.length >= 256 || end || messages.getPending() === 0) {
             yield batch
             batch = []

@@ -125,6 +125,30 @@ export const conformance = (name: string, make: () => Promise<StoreUnderTest>) =
       expect(head).toBeGreaterThanOrEqual(positions[11]![0])
     })
 
+    test("readAll from any position over many streams ends exactly at the last commit", async () => {
+      const r = uniqueRun()
+      const streams = Array.from({ length: 300 }, (_, k) => runStream(r, "job", `m${k}`))
+      const positions = await run(
+        Effect.forEach(streams, (s, k) =>
+          Effect.gen(function* () {
+            const st = yield* EventStore
+            let revision = 0
+            const out: Array<number> = []
+            for (let i = 0; i < 5; i++) {
+              const e = job(r, s, i, { k })
+              revision = (yield* st.append(s, k % 7 === 0 ? [e, job(r, s, 100 + i)] : [e], { expectedRevision: revision })).revision
+              out.push(revision)
+            }
+            return out
+          }), { concurrency: 32 })
+      )
+      const all = positions.flat().sort((a, b) => a - b)
+      for (const from of [all[0]!, all[400]!, all[999]!, all[1490]!, all[all.length - 1]!, all[all.length - 1]! + 1]) {
+        const read = await run(Effect.flatMap(store, (st) => Stream.runCollect(st.readAll({ filter: `run.${r}.>`, from }))))
+        expect([...new Set(read.map((e) => e.position))]).toEqual(all.filter((p) => p >= from))
+      }
+    })
+
     test("a live readAll sees commits appended after it started", async () => {
       const r = uniqueRun()
       const s = runStream(r, "job", "live")
