@@ -1,7 +1,8 @@
 /**
  * Crash safety (DESIGN §2): a projector process SIGKILLed mid-stream and restarted ends
  * with exactly the tables a clean rebuild gives — rows and checkpoint in one transaction
- * mean no event is applied twice or skipped — on SQLite and on PostgreSQL.
+ * mean no event is applied twice or skipped — on SQLite and PostgreSQL, reading the
+ * embedded log and JetStream.
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
@@ -9,7 +10,7 @@ import { join } from "node:path"
 import { EventStore } from "@core/eventstore"
 import { openReadModels, readCheckpoints, rebuildAndDigest, tableDigest } from "../mod.ts"
 import { appendAll, eventCount, generateLog } from "./generate.ts"
-import { freshDb, freshEmbedded } from "./support.ts"
+import { freshDb, freshStore } from "./support.ts"
 import type { FreshDb, FreshStore } from "./support.ts"
 
 const CHILD = join(import.meta.dir, "fixtures", "projector-child.ts")
@@ -46,10 +47,10 @@ test("the generated log is a few thousand events", () => {
   expect(eventCount(log)).toBeGreaterThan(2000)
 })
 
-for (const dbKind of ["sqlite", "postgres"] as const) {
-  describe(`projector crash: ${dbKind}`, () => {
+for (const [storeKind, dbKind] of [["embedded", "sqlite"], ["embedded", "postgres"], ["nats", "sqlite"], ["nats", "postgres"]] as const) {
+  describe(`projector crash: ${storeKind} store, ${dbKind}`, () => {
     test("SIGKILL mid-stream, restart, and the tables equal a clean rebuild", async () => {
-      const store = track(await freshEmbedded())
+      const store = track(await freshStore(storeKind))
       const db = track(await freshDb(dbKind))
       const fresh = track(await freshDb(dbKind))
       const head = await Effect.runPromise(
