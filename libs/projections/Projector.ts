@@ -19,10 +19,13 @@ import { EventStore } from "@core/eventstore"
 import type { ReadError, RecordedEvent } from "@core/eventstore"
 import type { Projection } from "./Projection.ts"
 import { projections as allProjections } from "./projections/mod.ts"
-import { dbTry } from "./ReadModels.ts"
-import type { DatabaseError, ReadModels } from "./ReadModels.ts"
+import { dbTry, DatabaseError, reasonOf } from "./ReadModels.ts"
+import type { ReadModels } from "./ReadModels.ts"
 import { upsert } from "./RowOp.ts"
 import type { Row, RowOp } from "./RowOp.ts"
+import { sqliteBatchWriter } from "./SqliteBatch.ts"
+import type { SqliteBatchWriter } from "./SqliteBatch.ts"
+import type { Reply } from "./SqliteWorker.ts"
 
 export interface Checkpoint {
   readonly position: number
@@ -99,55 +102,120 @@ export const runProjector = (
   rm: ReadModels,
   options: ProjectorOptions = {}
 ): Effect.Effect<ProjectorResult, DatabaseError | ProjectorConflict | ReadError, EventStore> =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => (rm.sqlite === undefined ? null : sqliteBatchWriter(rm.sqlite))),
+    (sqlite) => project(rm, options, sqlite),
+    (sqlite) => (sqlite === null ? Effect.void : Effect.promise(() => sqlite.close()))
+  )
+
+const project = (
+  rm: ReadModels,
+  options: ProjectorOptions,
+  sqlite: SqliteBatchWriter | null
+): Effect.Effect<ProjectorResult, DatabaseError | ProjectorConflict | ReadError, EventStore> =>
   Effect.gen(function* () {
     const store = yield* EventStore
     const projections = options.projections ?? allProjections
+    const names = projections.map((p) => p.name)
     const stored = yield* readCheckpoints(rm)
+    // As of the last batch handed to the database: the next batch is projected while that one is stored.
     const checkpoints = new Map(projections.map((p) => [p.name, stored.get(p.name) ?? origin]))
     const least = () => [...checkpoints.values()].reduce((a, b) => (isAfter(a, b) ? b : a))
     const until = options.until
+    const batchSize = options.batchSize ?? 500
     let events = 0
     let batches = 0
+
+    /** The batch's row operations, then the checkpoint upserts that move past it. */
+    const opsOf = (batch: ReadonlyArray<RecordedEvent>, next: Checkpoint): Array<RowOp> => {
+      const from = projections.map((p) => checkpoints.get(p.name)!)
+      const ops: Array<RowOp> = []
+      for (const r of batch) {
+        for (let i = 0; i < projections.length; i++) {
+          if (isAfter(r, from[i]!)) for (const op of projections[i]!.evolve(r)) ops.push(op)
+        }
+      }
+      for (let i = 0; i < projections.length; i++) {
+        if (isAfter(next, from[i]!)) ops.push(upsert(CHECKPOINTS, { name: names[i]! }, { position: next.position, event_index: next.index }))
+      }
+      return ops
+    }
+
+    const withKysely = (expected: ReadonlyArray<number>, ops: ReadonlyArray<RowOp>): Promise<Reply> =>
+      rm.db.transaction().execute(async (trx) => {
+        let q = trx.selectFrom(CHECKPOINTS).select(["name", "position", "event_index"]).where("name", "in", names)
+        if (rm.dialect === "postgres") q = q.forUpdate()
+        for (const row of await q.execute()) {
+          const i = names.indexOf(row.name)
+          if (Number(row.position) !== expected[2 * i] || Number(row.event_index) !== expected[2 * i + 1]) return row.name as string
+        }
+        for (const op of ops) await applyOp(trx, op)
+        return null
+      }).then((conflict) => ({ conflict }), (e) => ({ conflict: null, error: reasonOf(e) }))
+
+    // At most one batch is in flight; it must commit before the next one is handed over, so
+    // transactions still commit in log order and a failure stops the projector there.
+    let inFlight: { readonly reply: Promise<Reply>; readonly next: Checkpoint; readonly size: number } | null = null
+    const settle = Effect.suspend((): Effect.Effect<void, DatabaseError | ProjectorConflict> => {
+      if (inFlight === null) return Effect.void
+      const { reply, next, size } = inFlight
+      inFlight = null
+      return Effect.flatMap(Effect.promise(() => reply), (r): Effect.Effect<void, DatabaseError | ProjectorConflict> => {
+        if (r.error !== undefined) return Effect.fail(new DatabaseError({ database: rm.location, reason: r.error }))
+        if (r.conflict !== null) return Effect.fail(new ProjectorConflict({ projection: r.conflict }))
+        events += size
+        batches++
+        options.onProgress?.({ position: next.position, index: next.index, events })
+        return Effect.void
+      })
+    })
 
     const applyBatch = (batch: ReadonlyArray<RecordedEvent>) =>
       Effect.gen(function* () {
         const last = batch[batch.length - 1]!
         const next: Checkpoint = { position: last.position, index: last.index }
-        const ops: Array<RowOp> = []
-        for (const r of batch) {
-          for (const p of projections) if (isAfter(r, checkpoints.get(p.name)!)) ops.push(...p.evolve(r))
-        }
-        const conflict = yield* dbTry(rm, () =>
-          rm.db.transaction().execute(async (trx) => {
-            let q = trx.selectFrom(CHECKPOINTS).select(["name", "position", "event_index"]).where("name", "in", projections.map((p) => p.name))
-            if (rm.dialect === "postgres") q = q.forUpdate()
-            for (const row of await q.execute()) {
-              const mine = checkpoints.get(row.name)!
-              if (Number(row.position) !== mine.position || Number(row.event_index) !== mine.index) return row.name as string
-            }
-            for (const op of ops) await applyOp(trx, op)
-            for (const p of projections) {
-              if (isAfter(next, checkpoints.get(p.name)!)) {
-                await applyOp(trx, upsert(CHECKPOINTS, { name: p.name }, { position: next.position, event_index: next.index }))
-              }
-            }
-            return null
-          })
-        )
-        if (conflict !== null) return yield* new ProjectorConflict({ projection: conflict })
+        const expected = names.flatMap((n) => [checkpoints.get(n)!.position, checkpoints.get(n)!.index])
+        const ops = opsOf(batch, next)
+        yield* settle
+        const reply = sqlite === null ? withKysely(expected, ops) : sqlite.write(names, expected, ops)
+        inFlight = { reply, next, size: batch.length }
         for (const p of projections) if (isAfter(next, checkpoints.get(p.name)!)) checkpoints.set(p.name, next)
-        events += batch.length
-        batches++
-        options.onProgress?.({ position: next.position, index: next.index, events })
       })
 
     const from = Math.max(1, least().position)
     let source = store.readAll({ from, live: options.live === true })
     if (until) source = source.pipe(Stream.takeWhile((r) => !isAfter(r, until)))
-    yield* source.pipe(
-      Stream.filter((r) => isAfter(r, least())),
-      Stream.groupedWithin(options.batchSize ?? 500, "50 millis"),
-      Stream.runForEach(applyBatch)
-    )
+    if (options.live === true) {
+      // Following the log, a batch also closes when nothing more arrives for a moment, and is committed before the next is read.
+      yield* source.pipe(
+        Stream.filter((r) => isAfter(r, least())),
+        Stream.groupedWithin(batchSize, "50 millis"),
+        Stream.runForEach((batch) => Effect.andThen(applyBatch(batch), settle))
+      )
+    } else {
+      // Catching up, whole batches are cut from the store's arrays as they come: per-event
+      // stream operators cost more than projecting the event.
+      let pending: Array<RecordedEvent> = []
+      yield* source.pipe(
+        Stream.runForEachArray((chunk) =>
+          Effect.gen(function* () {
+            // Only events already applied (resuming inside a commit) are skipped; a checkpoint
+            // moving during this chunk only moves to events before the rest of it.
+            const after = least()
+            for (const r of chunk) {
+              if (!isAfter(r, after)) continue
+              pending.push(r)
+              if (pending.length >= batchSize) {
+                const batch = pending
+                pending = []
+                yield* applyBatch(batch)
+              }
+            }
+          })
+        )
+      )
+      if (pending.length > 0) yield* applyBatch(pending)
+    }
+    yield* settle
     return { checkpoint: least(), events, batches }
   })

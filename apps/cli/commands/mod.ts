@@ -3,7 +3,7 @@ import type { Command } from "../Cli.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
-import { benchStore } from "./bench.ts"
+import { benchReplay, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
@@ -14,6 +14,7 @@ export const commands: ReadonlyArray<Command> = [
   configShow,
   eventsTail,
   benchStore,
+  benchReplay,
   dbMigrate,
   dbStatus,
   dbProject,
