@@ -36,9 +36,12 @@ export const publishSerial = async (js: JetStreamClient, chain: RawChain, lastSe
 /**
  * Every message on `subject` through an ordered consumer, as our readAll reads them, but
  * without decoding; returns the count and the payload bytes (touched so none of the work
- * is skipped).
+ * is skipped). Like readAll it stops at the last message on the subject, found by a direct
+ * get first: nats-server 2.9's pending count is unreliable for wildcard filters.
  */
 export const readOrdered = async (js: JetStreamClient, stream: string, subject: string): Promise<{ count: number; bytes: number }> => {
+  const last = (await (await js.jetstreamManager(false)).direct.getMessage(stream, { last_by_subj: subject }))?.seq ?? 0
+  if (last === 0) return { count: 0, bytes: 0 }
   const consumer = await js.consumers.get(stream, { filter_subjects: subject, deliver_policy: DeliverPolicy.All })
   const messages = await consumer.consume({ max_messages: 1024 })
   let count = 0
@@ -47,7 +50,7 @@ export const readOrdered = async (js: JetStreamClient, stream: string, subject: 
     for await (const m of messages) {
       count++
       bytes += m.data.length
-      if (m.info.pending === 0) break
+      if (m.seq >= last) break
     }
   } finally {
     void messages.close().catch(() => undefined)
