@@ -3,7 +3,7 @@ import { expect, test } from "bun:test"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { core } from "./support/cli.ts"
+import { core, spawnCore } from "./support/cli.ts"
 
 test("db status → migrate → project → status, with --json", async () => {
   const dir = mkdtempSync(join(tmpdir(), "core-cli-db-"))
@@ -29,6 +29,28 @@ test("db status → migrate → project → status, with --json", async () => {
     expect(bad.code).toBe(1)
     expect(bad.stderr.trim()).toBe("error: read-model database mysql://nope: database URL must start with sqlite: or postgres://")
   } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("db project --follow keeps the read models current as runs are appended", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "core-cli-db-follow-"))
+  const env = { CORE_DATA_DIR: dir, CORE_STORE: "embedded" }
+  const follower = spawnCore(["db", "project", "--follow"], env)
+  try {
+    for (let i = 0; i < 2; i++) expect((await core(["demo", "--json"], env)).code).toBe(0)
+    let status = { head: 0, projections: [] as Array<{ behind: number }> }
+    for (let i = 0; i < 100; i++) {
+      status = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
+      if (status.head > 0 && status.projections.length > 0 && status.projections.every((p) => p.behind === 0)) break
+      await Bun.sleep(100)
+    }
+    expect(status.head).toBe(14)
+    expect(status.projections.every((p) => p.behind === 0)).toBe(true)
+    expect(follower.exitCode).toBe(null)
+  } finally {
+    follower.kill()
+    await follower.exited
     rmSync(dir, { recursive: true, force: true })
   }
 })

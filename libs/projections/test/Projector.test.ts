@@ -80,3 +80,31 @@ test("the same log digests the same on SQLite and PostgreSQL, from either store"
   expect(values.length).toBe(4)
   expect(new Set(values).size).toBe(1)
 })
+
+for (const dbKind of ["sqlite", "postgres"] as const) {
+  test(`a second writer moving a checkpoint stops the projector with ProjectorConflict (${dbKind})`, async () => {
+    const store = track(await freshStore("embedded"))
+    const db = track(await freshDb(dbKind))
+    const program = Effect.scoped(
+      Effect.gen(function* () {
+        const revisions = new Map<string, number>()
+        yield* appendAll(log.slice(0, half), revisions)
+        const rm = yield* openReadModels(db.url)
+        yield* migrate(rm)
+        yield* runProjector(rm)
+        const fiber = yield* Effect.forkChild(Effect.flip(runProjector(rm, { live: true, batchSize: 10 })))
+        yield* Effect.sleep("200 millis")
+        // Another projector (or a person) moves one checkpoint behind this one's back.
+        yield* Effect.promise(() => rm.db.updateTable("projection_checkpoints").set({ position: 1, event_index: 0 }).where("name", "=", "runs").execute())
+        yield* appendAll(log.slice(half), revisions)
+        const error = yield* Fiber.join(fiber).pipe(Effect.timeout("20 seconds"))
+        expect(error._tag).toBe("ProjectorConflict")
+        expect(error.message).toContain("runs")
+        expect(error.message).not.toContain("\n")
+        // Nothing of the conflicting batch was written: the moved checkpoint is as it was set.
+        expect((yield* readCheckpoints(rm)).get("runs")).toEqual({ position: 1, index: 0 })
+      })
+    )
+    await Effect.runPromise(Effect.provide(program, store.layer))
+  })
+}
