@@ -1,26 +1,24 @@
 /**
  * One realistic event of every catalog type, shaped like what the pipeline writes for
- * one small web task. Keyed by type, so the compiler already insists on one per type;
+ * one small web task (the data is `examples`). Keyed by type, so the compiler already insists on one per type;
  * Catalog.test.ts checks the same at run time against `definitions`.
  */
-import { digest, sha256 } from "../Canonical.ts"
+import { sha256 } from "../Canonical.ts"
+import { examples } from "../Examples.ts"
 import type { CoreEvent, CoreEventType } from "../Catalog.ts"
 import { makeEvent } from "../Event.ts"
 import type { EventDefinition, EventOf } from "../Event.ts"
 import { DatasetRecordEmitted, DatasetSealed } from "../Dataset.ts"
 import { NodeExpanded, PathAdded } from "../Graph.ts"
 import { JobCompleted, JobQueued } from "../Job.ts"
-import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed, labelFunctionId } from "../Labeling.ts"
+import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "../Labeling.ts"
 import { ModelCalled } from "../Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "../Run.ts"
 import { TaskExtrapolated } from "../Task.ts"
 import { TrajectoryRecorded, TrajectoryVerified } from "../Trajectory.ts"
-import type { Observation } from "../Trajectory.ts"
 import { DemoIngested, DemoRejected, TaskRegistered } from "../Workspace.ts"
-import type { DemoStep } from "../Workspace.ts"
 
 export const at = "2026-03-01T12:00:00.000Z"
-const blob = (name: string) => sha256(`blob:${name}`)
 const runId = "r-20260301"
 const cause = sha256("cause")
 
@@ -30,227 +28,28 @@ const inRun = <D extends EventDefinition>(def: D, kind: string, id: string, data
 const inWorkspace = <D extends EventDefinition>(def: D, kind: string, id: string, data: D["data"]["Type"]): EventOf<D> =>
   makeEvent(def, { stream: `ws.${kind}.${id}`, runId: null, causationId: null, ordinal: 0, recordedAt: at, data })
 
-const demoSteps: ReadonlyArray<DemoStep> = [
-  {
-    action: { kind: "type", target: { role: "searchbox", name: "Search", elementId: "12", text: null }, text: "black garlic", submit: true },
-    observation: { screenshot: blob("d0.png"), elements: blob("d0.elements"), aria: blob("d0.aria") },
-    urlBefore: "http://shop.local/",
-    urlAfter: "http://shop.local/search?q=black+garlic",
-    appBefore: null,
-    appAfter: null
-  },
-  {
-    action: { kind: "click", target: { role: "button", name: "Add to Wish List", elementId: "48", text: "Add to Wish List" } },
-    observation: { screenshot: blob("d1.png"), elements: null, aria: blob("d1.aria") },
-    urlBefore: "http://shop.local/search?q=black+garlic",
-    urlAfter: "http://shop.local/wishlist",
-    appBefore: null,
-    appAfter: null
-  },
-  {
-    action: { kind: "status", status: "complete" },
-    observation: { screenshot: null, elements: null, aria: null },
-    urlBefore: "http://shop.local/wishlist",
-    urlAfter: "http://shop.local/wishlist",
-    appBefore: null,
-    appAfter: null
-  }
-]
-
-const obs = (url: string, name: string, extra: Partial<Observation> = {}): Observation => ({
-  url,
-  app: null,
-  title: "One Stop Market",
-  screenshot: blob(`${name}.png`),
-  elements: blob(`${name}.elements`),
-  aria: blob(`${name}.aria`),
-  truncated: false,
-  error: null,
-  ...extra
-})
-
-const lfCode = `export default (t) => t.validateClick("button", "Add to Wish List")`
-const lfId = labelFunctionId(lfCode)
-const demo = { kind: "demo", id: "demo-wishlist-1" } as const
-const trajectory = { kind: "trajectory", id: "traj-r1-t7-s0" } as const
-const sftBody = { messages: [{ role: "user", content: "Add black garlic to my wish list" }, { role: "assistant", content: "click [48]" }], images: [blob("t0.png")] }
-
 type Samples = { readonly [K in CoreEventType]: Extract<CoreEvent, { readonly type: K }> }
 
 export const samples: Samples = {
-  RunStarted: inRun(RunStarted, "run", "main", {
-    config: { samplesPerTask: 5, model: { name: "gui-r1-7b", apiKeyEnv: "CORE_MODEL_KEY" } },
-    configSources: { samplesPerTask: "file", "model.name": "flag:--model", "model.apiKeyEnv": "default" },
-    seed: "42",
-    code: { commit: "c813b43", dirty: true },
-    tools: { bun: "1.3.2", chromium: null, "nats-server": "2.9.10" },
-    command: "core run --rounds 3"
-  }),
-  RoundStarted: inRun(RoundStarted, "round", "1", { round: 1, taskIds: ["shop-wishlist-7"], policy: "gui-r1-7b", samplesPerTask: 5 }),
-  RoundCompleted: inRun(RoundCompleted, "round", "1", { round: 1, counts: { pass: 3, partial: 1, fail: 1 }, datasetDigest: sha256("dataset-1") }),
-  PolicyTrained: inRun(PolicyTrained, "round", "1", {
-    round: 1,
-    trainer: "lora-sft",
-    datasetDigest: sha256("dataset-1"),
-    checkpoint: "ckpt/iter1",
-    metrics: { loss: 0.412, steps: 120 }
-  }),
-  JobQueued: inRun(JobQueued, "job", "j7", { jobId: "j7", kind: "rollout", round: 1, taskId: "shop-wishlist-7", params: { sample: 0, budget: 15 } }),
-  JobCompleted: inRun(JobCompleted, "job", "j7", { jobId: "j7", outcome: "done", worker: "w-host1-3", attempts: 2, produced: [sha256("e1")], error: null }),
-  TaskRegistered: inWorkspace(TaskRegistered, "task", "shop-wishlist-7", {
-    taskId: "shop-wishlist-7",
-    site: "shop",
-    suite: "shopping-basic",
-    template: { id: "wishlist-add", parameters: { product: "black garlic", quantity: 1, gift: false } },
-    instruction: "Add black garlic to my wish list",
-    siteSeed: 7,
-    checker: "wishlistContains",
-    platform: "web",
-    startUrl: "http://shop.local/",
-    app: null
-  }),
-  DemoIngested: inWorkspace(DemoIngested, "demo", "demo-wishlist-1", {
-    demoId: "demo-wishlist-1",
-    taskId: "shop-wishlist-7",
-    source: { kind: "file", ref: "demos/shop/wishlist.jsonl" },
-    steps: demoSteps,
-    contentDigest: digest({ taskId: "shop-wishlist-7", steps: demoSteps })
-  }),
-  DemoRejected: inWorkspace(DemoRejected, "demo", "rejected-3", {
-    demoId: null,
-    source: { kind: "file", ref: "demos/shop/broken.jsonl" },
-    reason: "step 2: unknown action kind 'swipe'",
-    line: 3,
-    stepIndex: 2
-  }),
-  StepsDescribed: inWorkspace(StepsDescribed, "demo", "demo-wishlist-1", {
-    source: demo,
-    method: "template",
-    descriptions: [
-      { stepIndex: 0, text: "Type text 'black garlic' into the 'Search'" },
-      { stepIndex: 1, text: "Click on a UI element 'Add to Wish List' on the screen." },
-      { stepIndex: 2, text: "Set the task's status as 'complete'." }
-    ],
-    modelCallIds: []
-  }),
-  KeyStepsIdentified: inWorkspace(KeyStepsIdentified, "demo", "demo-wishlist-1", {
-    source: demo,
-    taskId: "shop-wishlist-7",
-    keySteps: [
-      { stepIndex: 1, description: "Click on a UI element 'Add to Wish List' on the screen." },
-      { stepIndex: 2, description: "Set the task's status as 'complete'." }
-    ],
-    method: "model",
-    modelCallIds: [sha256("call-0")]
-  }),
-  LabelFunctionInferred: inWorkspace(LabelFunctionInferred, "lf", lfId, {
-    lfId,
-    taskId: "shop-wishlist-7",
-    source: demo,
-    keyStepIndex: 1,
-    description: "Click on a UI element 'Add to Wish List' on the screen.",
-    code: lfCode,
-    apiVersion: "1",
-    inference: { method: "model", attempts: 2, modelCallIds: [sha256("call-1"), sha256("call-2")] },
-    validation: { onDemoAtKeyStep: 1, onPrefix: false, onFailures: [{ trajectoryId: "traj-r0-t7-s3", result: -1 }] }
-  }),
-  LabelFunctionRejected: inWorkspace(LabelFunctionRejected, "lf", "rejected-shop-wishlist-7-0", {
-    taskId: "shop-wishlist-7",
-    source: demo,
-    keyStepIndex: 0,
-    description: "Type text 'black garlic' into the 'Search'",
-    candidateCode: `export default (t) => t.validateType("black garlic", "Search") >= 0 ? 0 : -1`,
-    reason: "held on the prefix before its key step",
-    attempts: 5,
-    modelCallIds: [sha256("call-3")]
-  }),
-  ModelCalled: inRun(ModelCalled, "model", "c0", {
-    callIndex: 0,
-    model: "qwen2.5-coder-3b",
-    purpose: "lf-synthesis",
-    requestDigest: sha256("request-0"),
-    requestBlob: blob("request-0.json"),
-    prompt: { name: "lf-synthesis", version: "3", digest: sha256("prompt-lf-3") },
-    response: { text: "```js\nexport default (t) => t.validateClick(\"button\", \"Add to Wish List\")\n```", finishReason: "stop", usage: { inputTokens: 812, outputTokens: 31 } },
-    error: null,
-    latencyMs: 412.5
-  }),
-  TrajectoryRecorded: inRun(TrajectoryRecorded, "traj", "traj-r1-t7-s0", {
-    trajectoryId: "traj-r1-t7-s0",
-    taskId: "shop-wishlist-7",
-    round: 1,
-    sample: 0,
-    policy: "gui-r1-7b",
-    initial: obs("http://shop.local/", "t-init"),
-    steps: [
-      { action: { kind: "navigate", url: "http://shop.local/search?q=black+garlic" }, observation: obs("http://shop.local/search?q=black+garlic", "t0") },
-      { action: { kind: "scroll", target: null, direction: "down" }, observation: obs("http://shop.local/search?q=black+garlic", "t1", { truncated: true }) },
-      { action: { kind: "home" }, observation: obs("http://shop.local/search?q=black+garlic", "t2", { error: "'home' is not available on the web" }) },
-      { action: { kind: "select", target: { role: "combobox", name: "Sort by", elementId: "9", text: null }, value: "price" }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t3") },
-      { action: { kind: "key", key: "Escape" }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t4") },
-      { action: { kind: "wait", ms: 500 }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t5") },
-      { action: { kind: "type", target: { role: "spinbutton", name: "Qty", elementId: "51", text: "1" }, text: "2" }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t6") },
-      { action: { kind: "long_press", target: { role: "link", name: "Black garlic", elementId: "30", text: "Black garlic 200g" } }, observation: obs("http://shop.local/p/black-garlic", "t7") },
-      { action: { kind: "back" }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t8") },
-      { action: { kind: "open_app", app: "Clock" }, observation: obs("http://shop.local/search?q=black+garlic&sort=price", "t9", { error: "'open_app' is not available on the web", screenshot: null }) },
-      { action: { kind: "click", target: { role: "button", name: "Add to Wish List", elementId: "48", text: null } }, observation: obs("http://shop.local/wishlist", "t10") },
-      { action: { kind: "answer", text: "Added." }, observation: obs("http://shop.local/wishlist", "t11") },
-      { action: { kind: "status", status: "complete" }, observation: obs("http://shop.local/wishlist", "t12") }
-    ],
-    outcome: "completed",
-    infraError: null
-  }),
-  TrajectoryVerified: inRun(TrajectoryVerified, "traj", "traj-r1-t7-s0", {
-    trajectoryId: "traj-r1-t7-s0",
-    taskId: "shop-wishlist-7",
-    verdict: "pass",
-    evidence: [
-      { lfId, satisfiedAt: 10, error: null },
-      { lfId: sha256("lf-status"), satisfiedAt: 12, error: null },
-      { lfId: sha256("lf-hostile"), satisfiedAt: -1, error: "instruction budget exhausted" }
-    ],
-    path: ["n-wishlist-click", "n-status-complete"]
-  }),
-  NodeExpanded: inRun(NodeExpanded, "graph", "shop-wishlist-7", {
-    taskId: "shop-wishlist-7",
-    nodeId: "n-wishlist-click",
-    lfId,
-    description: "Click on a UI element 'Add to Wish List' on the screen.",
-    semanticKey: { actionKind: "click", role: "button", name: "Add to Wish List", urlPattern: "http://shop.local/search?q=*" },
-    source: trajectory,
-    how: "partial"
-  }),
-  PathAdded: inRun(PathAdded, "graph", "shop-wishlist-7", {
-    taskId: "shop-wishlist-7",
-    pathId: "p-2",
-    nodeIds: ["n-wishlist-click", "n-status-complete"],
-    source: trajectory
-  }),
-  TaskExtrapolated: inRun(TaskExtrapolated, "task", "x-shop-sort-1", {
-    newTaskId: "x-shop-sort-1",
-    instruction: "Sort the black garlic search results by price",
-    generator: "failure-relabel",
-    lineage: {
-      parentTrajectoryIds: ["traj-r1-t7-s3"],
-      parentTaskId: "shop-wishlist-7",
-      generatorVersion: "1",
-      promptDigest: sha256("prompt-relabel-1")
-    },
-    pseudoDemoTrajectoryId: "traj-r1-t7-s3"
-  }),
-  DatasetRecordEmitted: inRun(DatasetRecordEmitted, "dataset", "1", {
-    recordId: digest({ format: "sft", body: sftBody }),
-    round: 1,
-    format: "sft",
-    trajectoryIds: ["traj-r1-t7-s0"],
-    taskId: "shop-wishlist-7",
-    body: sftBody,
-    blobs: [blob("t0.png")]
-  }),
-  DatasetSealed: inRun(DatasetSealed, "dataset", "1", {
-    round: 1,
-    counts: { sft: 3, dpo: 1, rollout: 5 },
-    recordCount: 9,
-    contentDigest: sha256("records-1")
-  })
+  RunStarted: inRun(RunStarted, "run", "main", examples.RunStarted),
+  RoundStarted: inRun(RoundStarted, "round", "1", examples.RoundStarted),
+  RoundCompleted: inRun(RoundCompleted, "round", "1", examples.RoundCompleted),
+  PolicyTrained: inRun(PolicyTrained, "round", "1", examples.PolicyTrained),
+  JobQueued: inRun(JobQueued, "job", "j7", examples.JobQueued),
+  JobCompleted: inRun(JobCompleted, "job", "j7", examples.JobCompleted),
+  TaskRegistered: inWorkspace(TaskRegistered, "task", "shop-wishlist-7", examples.TaskRegistered),
+  DemoIngested: inWorkspace(DemoIngested, "demo", "demo-wishlist-1", examples.DemoIngested),
+  DemoRejected: inWorkspace(DemoRejected, "demo", "rejected-3", examples.DemoRejected),
+  StepsDescribed: inWorkspace(StepsDescribed, "demo", "demo-wishlist-1", examples.StepsDescribed),
+  KeyStepsIdentified: inWorkspace(KeyStepsIdentified, "demo", "demo-wishlist-1", examples.KeyStepsIdentified),
+  LabelFunctionInferred: inWorkspace(LabelFunctionInferred, "lf", examples.LabelFunctionInferred.lfId, examples.LabelFunctionInferred),
+  LabelFunctionRejected: inWorkspace(LabelFunctionRejected, "lf", "rejected-shop-wishlist-7-0", examples.LabelFunctionRejected),
+  ModelCalled: inRun(ModelCalled, "model", "c0", examples.ModelCalled),
+  TrajectoryRecorded: inRun(TrajectoryRecorded, "traj", "traj-r1-t7-s0", examples.TrajectoryRecorded),
+  TrajectoryVerified: inRun(TrajectoryVerified, "traj", "traj-r1-t7-s0", examples.TrajectoryVerified),
+  NodeExpanded: inRun(NodeExpanded, "graph", "shop-wishlist-7", examples.NodeExpanded),
+  PathAdded: inRun(PathAdded, "graph", "shop-wishlist-7", examples.PathAdded),
+  TaskExtrapolated: inRun(TaskExtrapolated, "task", "x-shop-sort-1", examples.TaskExtrapolated),
+  DatasetRecordEmitted: inRun(DatasetRecordEmitted, "dataset", "1", examples.DatasetRecordEmitted),
+  DatasetSealed: inRun(DatasetSealed, "dataset", "1", examples.DatasetSealed)
 }

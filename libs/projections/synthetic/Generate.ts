@@ -17,7 +17,7 @@ import {
   ModelCalled, NodeExpanded, PathAdded, PolicyTrained, RoundCompleted, RoundStarted, RunStarted, TaskExtrapolated,
   TaskRegistered, TrajectoryRecorded, TrajectoryVerified
 } from "@core/events"
-import { templates as samples } from "./Templates.ts"
+import { examples as samples } from "@core/events"
 
 export interface Commit {
   readonly stream: string

@@ -1,14 +1,22 @@
 /**
- * Event data shaped like what the pipeline writes for one small web task, one template per
- * type the synthetic log uses. A production copy of events/test/samples.ts's data (code
- * outside tests must not import test folders); the generator varies ids on top of these.
+ * One realistic data value for every event type, shaped like what the pipeline writes for
+ * one small web task (search "black garlic", add it to the wish list). The catalog's tests
+ * build their samples from it and the synthetic logs of the benchmarks vary ids on top of
+ * it, so there is one copy of what a plausible event looks like.
  */
-import { digest, labelFunctionId, sha256 } from "@core/events"
-import type {
-  DataOf, DatasetRecordEmitted, DatasetSealed, DemoIngested, DemoRejected, DemoStep, JobQueued, LabelFunctionInferred,
-  LabelFunctionRejected, ModelCalled, NodeExpanded, Observation, PathAdded, PolicyTrained, RoundCompleted, RoundStarted,
-  RunStarted, TaskExtrapolated, TaskRegistered, TrajectoryRecorded, TrajectoryVerified
-} from "@core/events"
+import { digest, sha256 } from "./Canonical.ts"
+import type { CoreEventType } from "./Catalog.ts"
+import type { DataOf } from "./Event.ts"
+import type { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
+import type { NodeExpanded, PathAdded } from "./Graph.ts"
+import type { JobCompleted, JobQueued } from "./Job.ts"
+import { labelFunctionId } from "./Labeling.ts"
+import type { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
+import type { ModelCalled } from "./Models.ts"
+import type { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
+import type { TaskExtrapolated } from "./Task.ts"
+import type { Observation, TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
+import type { DemoIngested, DemoRejected, DemoStep, TaskRegistered } from "./Workspace.ts"
 
 const blob = (name: string) => sha256(`blob:${name}`)
 
@@ -52,7 +60,7 @@ const demo = { kind: "demo", id: "demo-wishlist-1" } as const
 const trajectory = { kind: "trajectory", id: "traj-r1-t7-s0" } as const
 const sftBody = { messages: [{ role: "user", content: "Add black garlic to my wish list" }, { role: "assistant", content: "click [48]" }], images: [blob("t0.png")] }
 
-export const templates = {
+export const examples = {
   RunStarted: {
     config: { samplesPerTask: 5, model: { name: "gui-r1-7b", apiKeyEnv: "CORE_MODEL_KEY" } },
     configSources: { samplesPerTask: "file", "model.name": "flag:--model", "model.apiKeyEnv": "default" },
@@ -183,5 +191,26 @@ export const templates = {
     body: sftBody,
     blobs: [blob("t0.png")]
   } satisfies DataOf<typeof DatasetRecordEmitted>,
-  DatasetSealed: { round: 1, counts: { sft: 3, dpo: 1, rollout: 5 }, recordCount: 9, contentDigest: sha256("records-1") } satisfies DataOf<typeof DatasetSealed>
-}
+  DatasetSealed: { round: 1, counts: { sft: 3, dpo: 1, rollout: 5 }, recordCount: 9, contentDigest: sha256("records-1") } satisfies DataOf<typeof DatasetSealed>,
+  JobCompleted: { jobId: "j7", outcome: "done", worker: "w-host1-3", attempts: 2, produced: [sha256("e1")], error: null } satisfies DataOf<typeof JobCompleted>,
+  StepsDescribed: {
+    source: demo,
+    method: "template",
+    descriptions: [
+      { stepIndex: 0, text: "Type text 'black garlic' into the 'Search'" },
+      { stepIndex: 1, text: "Click on a UI element 'Add to Wish List' on the screen." },
+      { stepIndex: 2, text: "Set the task's status as 'complete'." }
+    ],
+    modelCallIds: []
+  } satisfies DataOf<typeof StepsDescribed>,
+  KeyStepsIdentified: {
+    source: demo,
+    taskId: "shop-wishlist-7",
+    keySteps: [
+      { stepIndex: 1, description: "Click on a UI element 'Add to Wish List' on the screen." },
+      { stepIndex: 2, description: "Set the task's status as 'complete'." }
+    ],
+    method: "model",
+    modelCallIds: [sha256("call-0")]
+  } satisfies DataOf<typeof KeyStepsIdentified>
+} satisfies { readonly [K in CoreEventType]: unknown }
