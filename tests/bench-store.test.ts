@@ -3,34 +3,14 @@
  * real nats-server on 127.0.0.1:4222. Only the report's shape and arithmetic are checked
  * — never how fast anything was (DESIGN §8).
  */
-import { afterAll, describe, expect, test } from "bun:test"
+import { describe, expect, test } from "bun:test"
 import { connect } from "@nats-io/transport-node"
 import { jetstreamManager } from "@nats-io/jetstream"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { core } from "./support/cli.ts"
 
-const REPO = join(import.meta.dir, "..")
 const NATS_URL = "nats://127.0.0.1:4222"
-const tmp = mkdtempSync(join(tmpdir(), "core-bench-store-"))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-writeFileSync(join(tmp, "empty.json"), "{}")
 
-/** The caller's environment without anything that configures CORE, so results do not depend on the shell. */
-const cleanEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("CORE_") && k !== "NATS_URL" && k !== "DATABASE_URL") env[k] = v
-  }
-  env.CORE_CONFIG = join(tmp, "empty.json")
-  return env
-}
-
-const bench = async (args: ReadonlyArray<string>) => {
-  const proc = Bun.spawn(["bun", "apps/cli/main.ts", "bench", "store", ...args], { cwd: REPO, env: cleanEnv(), stdout: "pipe", stderr: "pipe" })
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-  return { stdout, stderr, code }
-}
+const bench = (args: ReadonlyArray<string>) => core(["bench", "store", ...args])
 
 const KEYS = [
   "events",
