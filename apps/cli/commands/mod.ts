@@ -7,6 +7,7 @@ import { benchReplay, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
+import { sitesServe } from "./sites.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
@@ -18,5 +19,6 @@ export const commands: ReadonlyArray<Command> = [
   dbMigrate,
   dbStatus,
   dbProject,
-  replay
+  replay,
+  sitesServe
 ]

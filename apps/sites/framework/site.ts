@@ -1,0 +1,82 @@
+/**
+ * What a site is: seed-derived data, per-episode state, and routes. Adding a site means
+ * writing one `defineSite({...})` and listing it in the registry; the framework does
+ * episodes, cookies, routing, form parsing and the state API.
+ */
+import type { Html } from "./html.ts"
+
+export type Method = "GET" | "POST"
+
+/** Everything a handler may use. `base` is shared between episodes and frozen; `state` is this episode's own. */
+export interface Ctx<Base, State> {
+  readonly req: Request
+  readonly url: URL
+  /** Path inside the site, e.g. "/product/x" for "/shop/product/x". */
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  /** The urlencoded body of a POST (empty for GET). */
+  readonly form: URLSearchParams
+  readonly base: Base
+  readonly state: State
+  readonly tenant: string
+  readonly seed: number
+  /** Absolute path of a site-relative one: href("/cart") → "/shop/cart". */
+  readonly href: (path: string) => string
+  /** 303 See Other to a site-relative path: the POST-redirect-GET that keeps forms working without JS. */
+  readonly redirect: (path: string) => Response
+}
+
+export type Reply = Response | Html
+
+export interface Route<Base, State> {
+  readonly method: Method
+  /** Site-relative pattern; `:name` matches one segment. */
+  readonly path: string
+  readonly handler: (ctx: Ctx<Base, State>) => Reply
+}
+
+export interface SiteDef<Base, State> {
+  /** URL prefix and registry key: lowercase letters only. */
+  readonly name: string
+  readonly title: string
+  /** Pure and deterministic in `seed`: the expensive, immutable part (catalog…), cached per seed. */
+  readonly base: (seed: number) => Base
+  /** Pure: a fresh mutable state for one episode. Must be cheap — it runs on every episode start. */
+  readonly initial: (base: Base, seed: number) => State
+  readonly routes: ReadonlyArray<Route<Base, State>>
+  /** The page for an unmatched path inside the site. */
+  readonly notFound: (ctx: Ctx<Base, State>) => Reply
+}
+
+// The registry holds sites of different state types; handlers only ever see their own.
+export type AnySite = SiteDef<any, any>
+
+export const defineSite = <Base, State>(def: SiteDef<Base, State>): SiteDef<Base, State> => {
+  if (!/^[a-z]+$/.test(def.name)) throw new Error(`site name '${def.name}' must be lowercase letters`)
+  return def
+}
+
+/** Matches a site-relative path against a pattern; null when it does not match. */
+export const matchPath = (pattern: string, path: string): Record<string, string> | null => {
+  const p = pattern.split("/").filter(Boolean)
+  const s = path.split("/").filter(Boolean)
+  if (p.length !== s.length) return null
+  const params: Record<string, string> = {}
+  for (let i = 0; i < p.length; i++) {
+    const seg = p[i]!
+    let value: string
+    try {
+      value = decodeURIComponent(s[i]!)
+    } catch {
+      return null
+    }
+    if (seg.startsWith(":")) params[seg.slice(1)] = value
+    else if (seg !== value) return null
+  }
+  return params
+}
+
+/** A site-relative path from user input (a `return` field…), or the fallback: never another origin. */
+export const safePath = (candidate: string | null, fallback: string): string =>
+  candidate !== null && candidate.startsWith("/") && !candidate.startsWith("//") && !candidate.includes("\\") ? candidate : fallback

@@ -1,0 +1,7 @@
+/** Every bundled site. A new site is one `defineSite` module plus one entry here. */
+import type { AnySite } from "./framework/site.ts"
+import { shop } from "./shop/mod.ts"
+
+export const sites: ReadonlyArray<AnySite> = [shop]
+
+export const siteByName = (name: string): AnySite | undefined => sites.find((s) => s.name === name)

@@ -1,0 +1,122 @@
+/**
+ * The action vocabulary (DESIGN §7) on a Playwright page. `perform` resolves to an error
+ * message for what the policy got wrong or the page refused (null when the action went
+ * through) and throws only what the caller must classify: Playwright errors, timeouts,
+ * a dead browser.
+ */
+import type { Locator, Page } from "playwright-core"
+import type { Action, Target } from "@core/events"
+
+export interface ActionContext {
+  readonly timeoutMs: number
+  /** Ids handed out in this episode: an issued id that is gone is stale, any other is unknown. */
+  readonly issued: ReadonlySet<string>
+}
+
+/** `wait` is capped so a policy cannot park a browser context indefinitely. */
+export const maxWaitMs = 30_000
+
+/** How long a press is held for `long_press`. */
+export const longPressMs = 800
+
+/** Actions after which the page may look different: `--screenshots key` captures only after these. */
+export const stateChanging: ReadonlySet<Action["kind"]> = new Set([
+  "click", "long_press", "type", "select", "scroll", "key", "navigate", "back"
+])
+
+type Resolved = { readonly locator: Locator } | { readonly error: string }
+
+const resolveTarget = async (page: Page, target: Target | null, ctx: ActionContext, kind: string): Promise<Resolved> => {
+  const id = target?.elementId ?? null
+  if (id === null) return { error: `${kind} needs a target element id` }
+  // Ids are only ever e<digits>; anything else could inject into the selector.
+  if (!/^e\d+$/.test(id)) return { error: `unknown element id ${JSON.stringify(id)}` }
+  const locator = page.locator(`[data-core-id="${id}"]`)
+  if ((await locator.count()) === 0) {
+    return {
+      error: ctx.issued.has(id)
+        ? `stale element id ${id}: the element is no longer on the page`
+        : `unknown element id ${id}`
+    }
+  }
+  return { locator: locator.first() }
+}
+
+const scrollDelta = (direction: "up" | "down" | "left" | "right") =>
+  direction === "up" ? [0, -1] : direction === "down" ? [0, 1] : direction === "left" ? [-1, 0] : [1, 0]
+
+/** Runs in the page: scrolls the nearest scrollable box around the element (or the page) by ~80% of it. */
+const scrollInPage = (el: any, args: { dx: number; dy: number; hasElement: boolean }): void => {
+  const win: any = globalThis
+  const scrollable = (node: any): boolean => {
+    const style = win.getComputedStyle(node)
+    const y = /(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight
+    const x = /(auto|scroll)/.test(style.overflowX) && node.scrollWidth > node.clientWidth
+    return args.dy !== 0 ? y : x
+  }
+  let node = args.hasElement ? el : null
+  while (node && node !== win.document.body && !scrollable(node)) node = node.parentElement
+  if (node && node !== win.document.body) {
+    node.scrollBy(args.dx * node.clientWidth * 0.8, args.dy * node.clientHeight * 0.8)
+  } else {
+    win.scrollBy(args.dx * win.innerWidth * 0.8, args.dy * win.innerHeight * 0.8)
+  }
+}
+
+export const perform = async (page: Page, action: Action, ctx: ActionContext): Promise<string | null> => {
+  const timeout = ctx.timeoutMs
+  switch (action.kind) {
+    case "click":
+    case "long_press": {
+      const r = await resolveTarget(page, action.target, ctx, action.kind)
+      if ("error" in r) return r.error
+      await r.locator.click(action.kind === "click" ? { timeout } : { timeout, delay: longPressMs })
+      return null
+    }
+    case "type": {
+      const r = await resolveTarget(page, action.target, ctx, action.kind)
+      if ("error" in r) return r.error
+      await r.locator.fill(action.text, { timeout })
+      if (action.submit === true) await r.locator.press("Enter", { timeout })
+      return null
+    }
+    case "select": {
+      const r = await resolveTarget(page, action.target, ctx, action.kind)
+      if ("error" in r) return r.error
+      // A string matches an option's value or its label.
+      await r.locator.selectOption(action.value, { timeout })
+      return null
+    }
+    case "scroll": {
+      const [dx, dy] = scrollDelta(action.direction)
+      if (action.target === null || action.target.elementId === null) {
+        await page.locator("body").evaluate(scrollInPage, { dx: dx!, dy: dy!, hasElement: false }, { timeout })
+        return null
+      }
+      const r = await resolveTarget(page, action.target, ctx, action.kind)
+      if ("error" in r) return r.error
+      await r.locator.evaluate(scrollInPage, { dx: dx!, dy: dy!, hasElement: true }, { timeout })
+      return null
+    }
+    case "key":
+      await page.keyboard.press(action.key)
+      return null
+    case "navigate":
+      await page.goto(action.url, { timeout, waitUntil: "domcontentloaded" })
+      return null
+    case "back": {
+      const before = page.url()
+      const response = await page.goBack({ timeout, waitUntil: "domcontentloaded" })
+      return response === null && page.url() === before ? "there is no previous page to go back to" : null
+    }
+    case "wait":
+      await new Promise((resolve) => setTimeout(resolve, Math.min(action.ms, maxWaitMs)))
+      return null
+    case "home":
+    case "open_app":
+      return `${action.kind} is not available on the web platform`
+    case "answer":
+    case "status":
+      return null
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * One shared Chromium per process, launched on first use and relaunched if it died; every
+ * episode gets a fresh context (own cookies, storage, cache) and page. The layer closes
+ * the browser when it is torn down, so no Chromium outlives its scope.
+ *
+ * @example
+ * const lease = yield* (yield* BrowserPool).acquire()
+ * yield* Effect.promise(() => lease.page.goto("http://127.0.0.1:8080/"))
+ * yield* lease.release
+ * // provided with BrowserPool.layer()
+ */
+import { Context, Effect, Layer, Semaphore } from "effect"
+import { chromium } from "playwright-core"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { InfraError, oneLine } from "./Environment.ts"
+
+/** DESIGN §3: Debian's Chromium, never a Playwright-downloaded one. */
+export const chromiumFlags: ReadonlyArray<string> = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
+
+export interface BrowserPoolOptions {
+  readonly executablePath?: string
+  readonly viewport?: { readonly width: number; readonly height: number }
+  /** Keep one context open in the background so the next `acquire` does not wait for it. Default false. */
+  readonly prewarm?: boolean
+}
+
+export interface Lease {
+  readonly context: BrowserContext
+  readonly page: Page
+  /** Closes the context; never fails (a dead browser has nothing left to close). */
+  readonly release: Effect.Effect<void>
+}
+
+export class BrowserPool extends Context.Service<BrowserPool, {
+  acquire(): Effect.Effect<Lease, InfraError>
+  /** How many times Chromium was launched: more than one means it died and was relaunched. */
+  readonly launches: Effect.Effect<number>
+}>()("@core/env-web/BrowserPool") {
+  static readonly layer = (options: BrowserPoolOptions = {}): Layer.Layer<BrowserPool> =>
+    Layer.effect(BrowserPool, make(options))
+}
+
+const infra = (what: string) => (cause: unknown) =>
+  new InfraError({ reason: `${what}: ${oneLine(cause instanceof Error ? cause.message : String(cause))}` })
+
+const closeQuietly = (target: { close(): Promise<void> }): Promise<void> => target.close().catch(() => undefined)
+
+export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
+  const viewport = options.viewport ?? { width: 1280, height: 800 }
+  let browser: Browser | null = null
+  let launches = 0
+  let spare: Promise<{ context: BrowserContext; page: Page }> | null = null
+  // Two episodes resetting at once must not launch two browsers.
+  const lock = yield* Semaphore.make(1)
+
+  const launch = Effect.tryPromise({
+    try: async () => {
+      const launched = await chromium.launch({
+        executablePath: options.executablePath ?? "/usr/bin/chromium",
+        args: [...chromiumFlags]
+      })
+      launched.on("disconnected", () => {
+        if (browser === launched) browser = null
+        spare = null
+      })
+      return launched
+    },
+    catch: infra("cannot launch chromium")
+  })
+
+  const current = lock.withPermits(1)(Effect.gen(function*() {
+    if (browser !== null && browser.isConnected()) return browser
+    browser = yield* launch
+    launches++
+    return browser
+  }))
+
+  const open = (b: Browser) => async () => {
+    const context = await b.newContext({ viewport })
+    try {
+      return { context, page: await context.newPage() }
+    } catch (cause) {
+      await closeQuietly(context)
+      throw cause
+    }
+  }
+
+  const acquire = Effect.fn("BrowserPool.acquire")(function*() {
+    const b = yield* current
+    const warmed = spare
+    spare = null
+    const reused = warmed === null ? null : yield* Effect.promise(() => warmed.then((o) => o, () => null))
+    let opened: { context: BrowserContext; page: Page }
+    // A spare from a browser that died since is useless: open a fresh one instead.
+    if (reused !== null && reused.context.browser() === b && b.isConnected() && !reused.page.isClosed()) {
+      opened = reused
+    } else {
+      if (reused !== null) yield* Effect.promise(() => closeQuietly(reused.context))
+      opened = yield* Effect.tryPromise({ try: open(b), catch: infra("cannot open a browser context") })
+    }
+    if (options.prewarm === true) {
+      const next = open(b)()
+      next.catch(() => undefined)
+      spare = next
+    }
+    return {
+      ...opened,
+      release: Effect.promise(() => closeQuietly(opened.context))
+    } satisfies Lease
+  })
+
+  yield* Effect.addFinalizer(() =>
+    Effect.promise(async () => {
+      const b = browser
+      browser = null
+      spare = null
+      if (b !== null) await closeQuietly(b)
+    })
+  )
+
+  return BrowserPool.of({ acquire, launches: Effect.sync(() => launches) })
+})

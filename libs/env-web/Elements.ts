@@ -1,0 +1,152 @@
+/**
+ * Interactable-element extraction, run inside the page.
+ *
+ * Ids: each interactable node gets a `data-core-id` attribute the first time it is seen;
+ * the counter lives in the environment (not the page), so ids stay stable for the same
+ * DOM node across observations and are never reused after a navigation — an id from the
+ * previous document is stale, not silently another element.
+ *
+ * Role and name are a small heuristic, not the full accname algorithm (the aria snapshot
+ * blob holds Playwright's exact tree):
+ * - role: explicit `role` (first token), else implicit by tag/type (a[href] → link,
+ *   button/summary/input[type=button|submit|reset|image] → button, checkbox, radio,
+ *   range → slider, number → spinbutton, search → searchbox, other inputs and textarea
+ *   and contenteditable → textbox, select → combobox or listbox), else `generic`;
+ * - name: aria-labelledby, aria-label, associated `<label>`s, then for buttons, links
+ *   and similar the visible text (or a contained image's alt), the value of input
+ *   buttons, then title, placeholder, alt.
+ * Only the main frame's light DOM is read (no iframes, no shadow roots).
+ */
+import type { ElementInfo } from "./Environment.ts"
+
+export interface Extracted {
+  readonly elements: ReadonlyArray<ElementInfo>
+  readonly nextId: number
+  readonly viewport: { readonly width: number; readonly height: number }
+  readonly scroll: { readonly x: number; readonly y: number }
+  /** Password field values, so they can be masked in the aria snapshot too; never stored. */
+  readonly secrets: ReadonlyArray<string>
+}
+
+export const interactableSelector = [
+  "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
+  "[contenteditable=''], [contenteditable=true]", "[onclick]", "[tabindex]:not([tabindex='-1'])",
+  ...["button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
+    "switch", "textbox", "combobox", "searchbox", "slider", "spinbutton", "listbox", "treeitem"]
+    .map((r) => `[role=${r}]`)
+].join(", ")
+
+/** Runs in the page: must not close over anything in this module. */
+export const extractInPage = (args: { selector: string; nextId: number }): Extracted => {
+  const win: any = globalThis
+  const doc: any = win.document
+  let next = args.nextId
+  const clean = (s: unknown, max = 200): string => {
+    const flat = String(s ?? "").replace(/\s+/g, " ").trim()
+    return flat.length > max ? flat.slice(0, max) : flat
+  }
+  const textInputTypes = ["text", "email", "password", "tel", "url", "search", "number", ""]
+  const implicitRole = (el: any): string => {
+    const tag = el.tagName.toLowerCase()
+    const type = String(el.getAttribute("type") ?? "").toLowerCase()
+    if (tag === "a") return "link"
+    if (tag === "button" || tag === "summary") return "button"
+    if (tag === "select") return el.multiple || el.size > 1 ? "listbox" : "combobox"
+    if (tag === "textarea") return "textbox"
+    if (tag === "input") {
+      if (["button", "submit", "reset", "image"].includes(type)) return "button"
+      if (type === "checkbox" || type === "radio") return type
+      if (type === "range") return "slider"
+      if (type === "number") return "spinbutton"
+      if (el.hasAttribute("list")) return "combobox"
+      if (type === "search") return "searchbox"
+      return "textbox"
+    }
+    if (el.isContentEditable) return "textbox"
+    return "generic"
+  }
+  const nameFromContent = ["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
+    "treeitem", "checkbox", "radio", "switch", "generic"]
+  const accessibleName = (el: any, role: string): string => {
+    const labelledby = el.getAttribute("aria-labelledby")
+    if (labelledby) {
+      const text = labelledby.split(/\s+/).map((id: string) => doc.getElementById(id)?.textContent ?? "").join(" ")
+      if (clean(text)) return clean(text)
+    }
+    if (clean(el.getAttribute("aria-label"))) return clean(el.getAttribute("aria-label"))
+    if (el.labels && el.labels.length > 0) {
+      const text = Array.from(el.labels as ArrayLike<any>).map((l: any) => l.innerText ?? l.textContent).join(" ")
+      if (clean(text)) return clean(text)
+    }
+    if (nameFromContent.includes(role)) {
+      const text = clean(el.innerText ?? el.textContent)
+      if (text) return text
+      const img = el.querySelector?.("img[alt]")
+      if (img && clean(img.getAttribute("alt"))) return clean(img.getAttribute("alt"))
+    }
+    if (el.tagName === "INPUT" && ["button", "submit", "reset"].includes(el.type) && clean(el.value)) return clean(el.value)
+    for (const attr of ["title", "placeholder", "alt"]) {
+      if (clean(el.getAttribute(attr))) return clean(el.getAttribute(attr))
+    }
+    return ""
+  }
+  const vw = win.innerWidth
+  const vh = win.innerHeight
+  const elements: Array<ElementInfo> = []
+  const secrets: Array<string> = []
+  for (const el of Array.from(doc.querySelectorAll(args.selector) as ArrayLike<any>)) {
+    let id = el.getAttribute("data-core-id")
+    if (!id) {
+      id = `e${next++}`
+      el.setAttribute("data-core-id", id)
+    }
+    const role = clean(el.getAttribute("role")).split(" ")[0] || implicitRole(el)
+    const rect = el.getBoundingClientRect()
+    const hasBox = rect.width > 0 && rect.height > 0
+    const visible = hasBox && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
+    const tag = el.tagName
+    const isField = tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT"
+    const enabled = !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true"
+    const textual = (tag === "INPUT" && textInputTypes.includes(String(el.type))) || tag === "TEXTAREA"
+    const editable = enabled && ((textual && !el.readOnly) || el.isContentEditable === true)
+    if (tag === "INPUT" && el.type === "password" && el.value) secrets.push(String(el.value))
+    const ariaChecked = el.getAttribute("aria-checked")
+    const checked = tag === "INPUT" && (el.type === "checkbox" || el.type === "radio")
+      ? Boolean(el.checked)
+      : ariaChecked === "true" ? true : ariaChecked === "false" ? false : null
+    const value = !isField || ["checkbox", "radio", "button", "submit", "reset", "image"].includes(el.type)
+      ? null
+      : el.type === "password" ? "•".repeat(String(el.value).length) : clean(el.value, 500)
+    elements.push({
+      id,
+      role,
+      name: accessibleName(el, role),
+      text: tag === "SELECT" ? clean(el.selectedOptions?.[0]?.textContent) : clean(el.innerText ?? el.textContent),
+      value,
+      box: hasBox
+        ? { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) }
+        : null,
+      visible,
+      inViewport: visible && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw,
+      enabled,
+      editable,
+      checked
+    })
+  }
+  return {
+    elements,
+    nextId: next,
+    viewport: { width: vw, height: vh },
+    scroll: { x: Math.round(win.scrollX), y: Math.round(win.scrollY) },
+    secrets
+  }
+}
+
+/** Playwright's aria snapshot shows a textbox's value even for passwords: mask them like the element list does. */
+export const maskSecrets = (aria: string, secrets: ReadonlyArray<string>): string =>
+  secrets.reduce(
+    (text, secret) => text.split("\n").map((line) => line.endsWith(`: ${secret}`) && /^\s*- textbox\b/.test(line)
+      ? `${line.slice(0, line.length - secret.length)}${"•".repeat(secret.length)}`
+      : line).join("\n"),
+    aria
+  )

@@ -1,0 +1,131 @@
+/**
+ * The platform-neutral environment interface: the web implementation (`WebEnvironment`)
+ * and the later Android one answer the same `reset` / `step` / `close`, speak the shared
+ * action vocabulary (DESIGN §7) and produce the same observations.
+ *
+ * What the platform cannot do, a stale element id, a navigation error or a timeout is an
+ * observation with `error` set (the policy sees it, a label function may read it). Only
+ * a broken platform (browser crash, closed page, unwritable blob store) is an `InfraError`:
+ * the caller may retry the episode.
+ *
+ * @example
+ * const program = Effect.gen(function*() {
+ *   const env = yield* Environment
+ *   const first = yield* env.reset({ taskId: "t1", startUrl: "http://127.0.0.1:8080/" })
+ *   const button = first.elements.find((e) => e.role === "button" && e.name === "Save")
+ *   const next = yield* env.step({ kind: "click", target: targetOf(button!) })
+ *   console.log(next.view.text, next.observation.error)
+ *   yield* env.close()
+ * })
+ */
+import { Context, Schema } from "effect"
+import type { Effect } from "effect"
+import type { Action, Observation, Target } from "@core/events"
+
+/** What an episode starts from: a URL on the web, an app on Android. */
+export interface EnvTask {
+  readonly taskId: string
+  readonly startUrl?: string
+  readonly app?: string
+  /** Seed for a bundled site's generated data; recorded with the task, not interpreted by the web environment (a site takes it in its start URL). */
+  readonly siteSeed?: number
+}
+
+export interface Box {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+
+/** One interactable element. `id` is episode-local: never reused within an episode, meaningless across episodes. */
+export interface ElementInfo {
+  readonly id: string
+  readonly role: string
+  readonly name: string
+  readonly text: string
+  /** Current value of form fields (passwords masked); null for others. */
+  readonly value: string | null
+  /** Viewport coordinates in CSS pixels; null when the element has no layout box. */
+  readonly box: Box | null
+  readonly visible: boolean
+  readonly inViewport: boolean
+  readonly enabled: boolean
+  readonly editable: boolean
+  /** null when the element cannot be checked. */
+  readonly checked: boolean | null
+}
+
+/** What a policy is shown: a bounded element list as text (see README "Truncation"). */
+export interface PolicyView {
+  readonly url: string | null
+  readonly app: string | null
+  readonly title: string | null
+  readonly text: string
+  readonly truncated: boolean
+  /** Elements listed in `text`, and on the page. */
+  readonly shown: number
+  readonly total: number
+  readonly error: string | null
+}
+
+export interface Timings {
+  readonly actionMs: number
+  readonly settleMs: number
+  readonly observeMs: number
+}
+
+/**
+ * Everything an observation holds in memory. `observation` is what TrajectoryRecorded
+ * stores (blob hashes only); the rest is what those hashes name, plus diagnostics.
+ */
+export interface FullObservation {
+  readonly observation: Observation
+  readonly elements: ReadonlyArray<ElementInfo>
+  readonly aria: string
+  /** PNG bytes; null when the screenshot policy skipped this step. */
+  readonly screenshot: Uint8Array | null
+  readonly view: PolicyView
+  readonly timings: Timings
+  /** True after `answer` or `status`: further steps only get an error observation. */
+  readonly done: boolean
+}
+
+/** The platform itself failed (browser crash, closed page, blob store down): retry the episode. */
+export class InfraError extends Schema.TaggedError<InfraError>()("InfraError", {
+  reason: Schema.String
+}) {
+  get retryable(): true {
+    return true
+  }
+  override get message() {
+    return `environment infrastructure error: ${this.reason}`
+  }
+}
+
+/** Which observations carry a screenshot: none, key (reset and state-changing actions), all. */
+export type ScreenshotPolicy = "none" | "key" | "all"
+
+export interface EnvironmentShape {
+  /** Ends any current episode and starts a fresh one (fresh cookies and storage). */
+  reset(task: EnvTask): Effect.Effect<FullObservation, InfraError>
+  step(action: Action): Effect.Effect<FullObservation, InfraError>
+  /** Ends the episode and frees its resources; idempotent. */
+  close(): Effect.Effect<void>
+}
+
+export class Environment extends Context.Service<Environment, EnvironmentShape>()("@core/env-web/Environment") {}
+
+/** The recorded target of an action aimed at `element`: label functions match role, name and text, not the id. */
+export const targetOf = (element: ElementInfo): Target => ({
+  role: element.role,
+  name: element.name,
+  elementId: element.id,
+  text: element.text === "" ? null : element.text
+})
+
+/** Collapses whitespace to one line: error messages and the policy view are line-oriented. */
+export const oneLine = (text: string, max = 300): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}

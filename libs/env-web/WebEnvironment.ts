@@ -1,0 +1,235 @@
+/**
+ * The web `Environment`: one episode at a time on a fresh browser context from the
+ * `BrowserPool`, observations stored as blobs in the `BlobStore`. For episodes in
+ * parallel, `make` one environment per worker over the same pool.
+ *
+ * @example
+ * const program = Effect.gen(function*() {
+ *   const env = yield* Environment
+ *   const obs = yield* env.reset({ taskId: "t", startUrl: "http://127.0.0.1:8080/" })
+ *   yield* env.step({ kind: "navigate", url: "http://127.0.0.1:8080/next" })
+ * })
+ * Effect.runPromise(program.pipe(
+ *   Effect.provide(WebEnvironment.layer({ screenshots: "key" })),
+ *   Effect.provide(BrowserPool.layer()),
+ *   Effect.provide(DirectoryBlobStore.layer({ dir: ".core/blobs" }))
+ * ))
+ */
+import { Effect, Layer } from "effect"
+import type { Page } from "playwright-core"
+import { BlobStore } from "@core/blobstore"
+import type { Action, Observation } from "@core/events"
+import { perform, stateChanging } from "./Actions.ts"
+import type { Lease } from "./BrowserPool.ts"
+import { BrowserPool } from "./BrowserPool.ts"
+import { extractInPage, interactableSelector, maskSecrets } from "./Elements.ts"
+import type { Extracted } from "./Elements.ts"
+import { Environment, InfraError, oneLine } from "./Environment.ts"
+import type { EnvTask, EnvironmentShape, FullObservation, ScreenshotPolicy } from "./Environment.ts"
+import { defaultElementLimit, policyView } from "./View.ts"
+
+export interface WebEnvironmentOptions {
+  /** Default "all". */
+  readonly screenshots?: ScreenshotPolicy
+  /** Per action, default 5000: a slower action is an error observation. */
+  readonly actionTimeoutMs?: number
+  /** Upper bound on waiting for load / network idle after an action, default 1000. */
+  readonly settleMs?: number
+  /** Elements in the policy view, default 150. */
+  readonly elementLimit?: number
+}
+
+interface Episode {
+  readonly task: EnvTask
+  readonly lease: Lease
+  readonly issued: Set<string>
+  nextId: number
+  done: boolean
+  crashed: boolean
+}
+
+/** A failure that means the browser, not the page, is gone. */
+class Infra extends Error {}
+
+const messageOf = (cause: unknown): string =>
+  oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
+
+const browserGone = (episode: Episode, cause: unknown): boolean =>
+  cause instanceof Infra ||
+  episode.crashed ||
+  episode.lease.page.isClosed() ||
+  episode.lease.context.browser()?.isConnected() === false ||
+  /Target page, context or browser has been closed|Browser has been closed|Target crashed|has disconnected/i
+    .test(messageOf(cause))
+
+const settle = async (page: Page, boundMs: number): Promise<void> => {
+  const until = performance.now() + boundMs
+  const left = () => Math.max(1, Math.round(until - performance.now()))
+  await page.waitForLoadState("load", { timeout: left() }).catch(() => undefined)
+  await page.waitForLoadState("networkidle", { timeout: left() }).catch(() => undefined)
+}
+
+/** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
+const extract = async (page: Page, nextId: number, settleMs: number): Promise<Extracted> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.evaluate(extractInPage, { selector: interactableSelector, nextId })
+    } catch (cause) {
+      if (attempt >= 2 || !/context was destroyed|navigat/i.test(messageOf(cause))) throw cause
+      await settle(page, settleMs)
+    }
+  }
+}
+
+/**
+ * A navigation still pending after its timeout makes every later evaluate wait for it;
+ * stopping it leaves the policy on the page it was on, as a user pressing Esc would.
+ */
+const stopLoading = async (page: Page): Promise<void> => {
+  try {
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send("Page.stopLoading").finally(() => cdp.detach().catch(() => undefined))
+  } catch {
+    // Nothing to stop on a page that is gone; the observation will report it.
+  }
+}
+
+const encoder = new TextEncoder()
+
+export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions = {}) {
+  const pool = yield* BrowserPool
+  const blobs = yield* BlobStore
+  const screenshots = options.screenshots ?? "all"
+  const timeoutMs = options.actionTimeoutMs ?? 5000
+  const settleMs = options.settleMs ?? 1000
+  const limit = options.elementLimit ?? defaultElementLimit
+  let episode: Episode | null = null
+
+  const put = (bytes: Uint8Array) =>
+    blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
+
+  /** Reads the page and stores its blobs; `error` is the action's complaint, if any. */
+  const observe = Effect.fnUntraced(function*(
+    ep: Episode,
+    error: string | null,
+    withScreenshot: boolean,
+    timing: { actionMs: number; settleMs: number }
+  ) {
+    const page = ep.lease.page
+    const started = performance.now()
+    const read = yield* Effect.tryPromise({
+      try: async () => {
+        const extracted = await extract(page, ep.nextId, settleMs)
+        const aria = maskSecrets(await page.ariaSnapshot({ timeout: timeoutMs }), extracted.secrets)
+        const title = await page.title()
+        const png = withScreenshot ? await page.screenshot({ type: "png", timeout: timeoutMs }) : null
+        return { extracted, aria, title, png, url: page.url() }
+      },
+      catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
+    })
+    ep.nextId = read.extracted.nextId
+    for (const e of read.extracted.elements) ep.issued.add(e.id)
+    const { elements, viewport, scroll } = read.extracted
+    const elementsHash = yield* put(encoder.encode(JSON.stringify({ url: read.url, viewport, scroll, elements })))
+    const ariaHash = yield* put(encoder.encode(read.aria))
+    const screenshot = read.png === null ? null : new Uint8Array(read.png)
+    const screenshotHash = screenshot === null ? null : yield* put(screenshot)
+    const view = policyView({ url: read.url, app: null, title: read.title, error }, elements, limit)
+    const observation: Observation = {
+      url: read.url,
+      app: null,
+      title: read.title,
+      screenshot: screenshotHash,
+      elements: elementsHash,
+      aria: ariaHash,
+      truncated: view.truncated,
+      error
+    }
+    return {
+      observation,
+      elements,
+      aria: read.aria,
+      screenshot,
+      view,
+      timings: { ...timing, observeMs: Math.round(performance.now() - started) },
+      done: ep.done
+    } satisfies FullObservation
+  })
+
+  const close = () =>
+    Effect.suspend(() => {
+      const ep = episode
+      episode = null
+      return ep === null ? Effect.void : ep.lease.release
+    })
+
+  const reset = Effect.fn("WebEnvironment.reset")(function*(task: EnvTask) {
+    yield* close()
+    const lease = yield* pool.acquire()
+    const ep: Episode = { task, lease, issued: new Set(), nextId: 1, done: false, crashed: false }
+    episode = ep
+    lease.page.on("crash", () => {
+      ep.crashed = true
+    })
+    // A modal dialog would block every later action; the policy sees its effect, not the dialog.
+    lease.page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined))
+    lease.page.setDefaultTimeout(timeoutMs)
+    const started = performance.now()
+    const error = yield* Effect.tryPromise({
+      try: async () => {
+        if (task.startUrl === undefined) return "the web platform needs a startUrl"
+        await lease.page.goto(task.startUrl, { timeout: timeoutMs, waitUntil: "domcontentloaded" })
+        return null
+      },
+      catch: (cause) => cause
+    }).pipe(Effect.catch((cause) => classify(ep, cause, "navigate")))
+    const actionMs = Math.round(performance.now() - started)
+    const settled = performance.now()
+    yield* Effect.promise(() => settle(lease.page, settleMs))
+    return yield* observe(ep, error, screenshots !== "none", {
+      actionMs,
+      settleMs: Math.round(performance.now() - settled)
+    })
+  }, Effect.tapError(() => close()))
+
+  const classify = (ep: Episode, cause: unknown, kind: string): Effect.Effect<string, InfraError> => {
+    if (browserGone(ep, cause)) return Effect.fail(new InfraError({ reason: `browser lost during ${kind}: ${messageOf(cause)}` }))
+    if (cause instanceof Error && cause.name === "TimeoutError") {
+      return Effect.as(Effect.promise(() => stopLoading(ep.lease.page)), `${kind} timed out after ${timeoutMs} ms`)
+    }
+    return Effect.succeed(`${kind} failed: ${messageOf(cause)}`)
+  }
+
+  const step = Effect.fn("WebEnvironment.step")(function*(action: Action) {
+    const ep = episode
+    if (ep === null) return yield* new InfraError({ reason: "no episode in progress: call reset first" })
+    if (browserGone(ep, null)) return yield* new InfraError({ reason: "the browser is gone: reset to start over" })
+    const noTiming = { actionMs: 0, settleMs: 0 }
+    if (ep.done) return yield* observe(ep, "the episode has ended (answer or status was given)", false, noTiming)
+    const started = performance.now()
+    const error = yield* Effect.tryPromise({
+      try: () => perform(ep.lease.page, action, { timeoutMs, issued: ep.issued }),
+      catch: (cause) => cause
+    }).pipe(
+      // Backstop for calls without their own timeout (keyboard, evaluate on a busy page).
+      Effect.timeoutOrElse({
+        duration: timeoutMs + (action.kind === "wait" ? Math.min(action.ms, 30_000) : 1000),
+        orElse: () => Effect.fail(Object.assign(new Error("timeout"), { name: "TimeoutError" }))
+      }),
+      Effect.catch((cause) => classify(ep, cause, action.kind))
+    )
+    const actionMs = Math.round(performance.now() - started)
+    if (action.kind === "answer" || action.kind === "status") ep.done = true
+    const settled = performance.now()
+    if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs))
+    const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
+    return yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+  })
+
+  yield* Effect.addFinalizer(() => close())
+
+  return Environment.of({ reset, step, close }) satisfies EnvironmentShape
+})
+
+export const layer = (options: WebEnvironmentOptions = {}): Layer.Layer<Environment, never, BrowserPool | BlobStore> =>
+  Layer.effect(Environment, make(options))

@@ -1,0 +1,7 @@
+export * from "./Environment.ts"
+export { BrowserPool, chromiumFlags } from "./BrowserPool.ts"
+export type { BrowserPoolOptions, Lease } from "./BrowserPool.ts"
+export * as WebEnvironment from "./WebEnvironment.ts"
+export type { WebEnvironmentOptions } from "./WebEnvironment.ts"
+export { defaultElementLimit, describeElement, policyView, selectElements } from "./View.ts"
+export { longPressMs, maxWaitMs, stateChanging } from "./Actions.ts"
