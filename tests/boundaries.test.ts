@@ -1,0 +1,48 @@
+/**
+ * Policies and label functions see only the instruction and observations (DESIGN §8): the
+ * sites' ground truth — the state API and the checkers built on it — is for evaluation
+ * alone. This test reads every source file and fails if code outside evaluation reaches
+ * for it: the `@core/sites/eval` package, the `eval/` folder of the sites, or the state API
+ * itself (its route or its token header).
+ */
+import { expect, test } from "bun:test"
+import { Glob } from "bun"
+import { join, relative } from "node:path"
+
+const REPO = join(import.meta.dir, "..")
+
+/** Evaluation code, and the sites package that serves the state API. */
+const allowed = (path: string): boolean =>
+  path.startsWith("apps/sites/") || // the server, its eval helpers and their tests
+  /(^|\/)eval(\/|\.ts$|\.test\.ts$)/.test(path) || // evaluation modules and commands (e.g. apps/cli/commands/eval.ts)
+  path === "tests/boundaries.test.ts"
+
+const forbidden: ReadonlyArray<[RegExp, string]> = [
+  [/from\s+["']@core\/sites\/eval["']/, "imports @core/sites/eval"],
+  [/from\s+["'][^"']*sites\/eval[^"']*["']/, "imports the sites' eval folder"],
+  [/__core\/state/, "calls the state API"],
+  [/x-core-state-token|STATE_TOKEN_HEADER/, "uses the state API token"]
+]
+
+const sources = (): Array<string> =>
+  [...new Glob("{apps,libs,events,tests,migrations}/**/*.ts").scanSync({ cwd: REPO })]
+    .filter((p) => !p.includes("node_modules/"))
+    .map((p) => relative(REPO, join(REPO, p)))
+
+test("only evaluation code reaches the sites' ground truth", async () => {
+  const files = sources()
+  expect(files.length).toBeGreaterThan(50)
+  const violations: Array<string> = []
+  for (const path of files) {
+    if (allowed(path)) continue
+    const text = await Bun.file(join(REPO, path)).text()
+    for (const [pattern, what] of forbidden) if (pattern.test(text)) violations.push(`${path} ${what}`)
+  }
+  expect(violations).toEqual([])
+})
+
+test("the check itself can fail: a policy module importing a checker is caught", () => {
+  const policy = `import { shopState } from "@core/sites/eval"\nexport const act = () => shopState`
+  expect(allowed("libs/policy/Policy.ts")).toBe(false)
+  expect(forbidden.some(([p]) => p.test(policy))).toBe(true)
+})
