@@ -8,6 +8,7 @@ import { eventsTail } from "./events.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
 import { sitesServe } from "./sites.ts"
+import { tasks } from "./tasks.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
@@ -20,5 +21,6 @@ export const commands: ReadonlyArray<Command> = [
   dbStatus,
   dbProject,
   replay,
-  sitesServe
+  sitesServe,
+  ...tasks
 ]

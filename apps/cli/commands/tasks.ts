@@ -1,0 +1,105 @@
+/**
+ * `bun core tasks list` and `bun core tasks register`: the task suites bundled with the
+ * sites (apps/sites/suites/*.json), listed, and written to the log as one TaskRegistered
+ * per instance (stream `ws.task.<id>`). Registering again writes only what changed.
+ */
+import { DateTime, Effect } from "effect"
+import { canonicalJson, digest, makeEvent, TaskRegistered, workspaceStream } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import { loadSuites } from "@core/sites/suites"
+import type { Suite, SuiteTask } from "@core/sites/suites"
+import { CliError, UsageError } from "../Cli.ts"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { openStore } from "../Store.ts"
+import { commonConfigFlags } from "./config.ts"
+
+const suiteFlag = { suite: { kind: "string" as const, description: "only this suite (default: every bundled suite)" } }
+
+/** The bundled suites, or the one `--suite` names. */
+const chosenTasks = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const suites: ReadonlyArray<Suite> = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const name = args.flags.suite as string | undefined
+    if (name !== undefined && !suites.some((s) => s.suite === name)) {
+      return yield* new UsageError({ message: `unknown suite '${name}' (known: ${suites.map((s) => s.suite).join(", ")})` })
+    }
+    return suites.filter((s) => name === undefined || s.suite === name).flatMap((s) => s.tasks)
+  })
+
+/** What TaskRegistered records of an instance: its instruction and how to start it — never how to check it beyond the checker's name. */
+export const registration = (t: SuiteTask): typeof TaskRegistered.data.Type => ({
+  taskId: t.id,
+  site: t.site,
+  suite: t.suite,
+  template: { id: t.templateId, parameters: t.parameters },
+  instruction: t.instruction,
+  siteSeed: t.siteSeed,
+  checker: t.checker,
+  platform: "web",
+  // Relative to the sites server, whose origin differs per run.
+  startUrl: `/${t.site}/`,
+  app: null
+})
+
+export const tasksList: Command = {
+  name: "tasks list",
+  summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (demos come from `bun core ingest`, a later command: none yet)",
+  flags: {
+    ...suiteFlag,
+    json: { kind: "boolean", description: "print one JSON object per line instead of a table" }
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const tasks = yield* chosenTasks(args)
+      const rows = tasks.map((t) => ({
+        id: t.id, suite: t.suite, site: t.site, template: t.templateId, category: t.category, split: t.split,
+        pathFamilies: t.pathFamilies.map((f) => f.id), demo: false, siteSeed: t.siteSeed, instruction: t.instruction
+      }))
+      if (args.flags.json === true) {
+        for (const r of rows) console.log(JSON.stringify(r))
+        return
+      }
+      const table = [["INSTANCE", "SITE", "TEMPLATE", "SPLIT", "PATH FAMILIES", "DEMO"], ...rows.map((r) => [r.id, r.site, r.template, r.split, r.pathFamilies.join(","), r.demo ? "yes" : "no"])]
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
+      for (const r of table) console.log(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  "))
+      console.log(`\n${rows.length} instances, ${rows.filter((r) => r.split === "held-out").length} held out; demos come from \`bun core ingest\` (not built yet)`)
+    })
+}
+
+export const tasksRegister: Command = {
+  name: "tasks register",
+  summary: "write one TaskRegistered per suite instance to the log (idempotent: unchanged tasks are skipped)",
+  flags: { ...suiteFlag, ...commonConfigFlags },
+  run: (args) =>
+    Effect.gen(function* () {
+      const tasks = yield* chosenTasks(args)
+      const opened = yield* openStore(args)
+      const program = Effect.gen(function* () {
+        const store = yield* EventStore
+        const counts = { registered: 0, updated: 0, unchanged: 0 }
+        for (const [i, t] of tasks.entries()) {
+          const stream = workspaceStream("task", t.id)
+          const data = registration(t)
+          const history = yield* store.readStream(stream)
+          const last = history.at(-1)
+          const revision = last?.position ?? 0
+          let what: keyof typeof counts = last === undefined ? "registered" : "updated"
+          if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data)) what = "unchanged"
+          else {
+            const recordedAt = DateTime.formatIso(yield* DateTime.now)
+            // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
+            const event = makeEvent(TaskRegistered, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data })
+            yield* store.append(stream, [event], { expectedRevision: revision })
+          }
+          counts[what]++
+          console.error(`tasks: ${i + 1}/${tasks.length} ${t.id} ${what}`)
+        }
+        return counts
+      })
+      const c = yield* Effect.provide(program, opened.layer)
+      console.log(`${tasks.length} tasks: ${c.registered} registered, ${c.updated} updated, ${c.unchanged} unchanged`)
+    })
+}
+
+/** Both commands, for the command list. */
+export const tasks: ReadonlyArray<Command> = [tasksList, tasksRegister]
