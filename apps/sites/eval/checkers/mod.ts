@@ -4,12 +4,14 @@
  * cover exactly those, or it does not compile). EVALUATION CODE ONLY (see ../state.ts).
  */
 import type { CheckerName } from "../../suites/vocabulary.ts"
+import { forumCheckers } from "./forum.ts"
 import { shopCheckers } from "./shop.ts"
+import { travelCheckers } from "./travel.ts"
 import type { CheckInput, Checker, Verdict } from "./types.ts"
 
 export type { CheckInput, Checker, Verdict } from "./types.ts"
 
-export const checkers: Readonly<Record<CheckerName, Checker>> = { ...shopCheckers }
+export const checkers: Readonly<Record<CheckerName, Checker>> = { ...shopCheckers, ...forumCheckers, ...travelCheckers }
 
 /** Runs the named checker. A checker that throws (state API down, bad parameters) is a rejected promise, never a verdict. */
 export const check = (name: string, input: CheckInput): Promise<Verdict> => {
