@@ -11,15 +11,17 @@ const tmp = mkdtempSync(join(tmpdir(), "core-cli-tasks-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 const suites = await Effect.runPromise(loadSuites())
 const total = suites.reduce((n, s) => n + s.tasks.length, 0)
+/** `tasks list` reads the log for demos: give it a store of its own. */
+const listStore = ["--store", "embedded", "--data-dir", join(tmp, "list")]
 const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
 
 describe("bun core tasks", () => {
   test("list: a table and JSON lines with site, template, split, path families and demo", async () => {
-    const table = await core(["tasks", "list", "--suite", "shop"])
+    const table = await core(["tasks", "list", "--suite", "shop", ...listStore])
     expect(table.code).toBe(0)
     expect(table.stdout).toMatch(/^INSTANCE\s+SITE\s+TEMPLATE\s+SPLIT\s+PATH FAMILIES\s+DEMO$/m)
     expect(table.stdout).toMatch(/^shop-buy-3\s+shop\s+shop-buy\s+held-out\s+search-quantity,browse-cart-update\s+no$/m)
-    const rows = jsonl((await core(["tasks", "list", "--json"])).stdout)
+    const rows = jsonl((await core(["tasks", "list", "--json", ...listStore])).stdout)
     expect(rows.length).toBeGreaterThanOrEqual(24)
     expect(rows.find((r) => r.id === "shop-wishlist-add-1")).toMatchObject({ site: "shop", template: "shop-wishlist-add", split: "train", pathFamilies: ["search", "browse", "top-rated"], demo: false })
     expect((await core(["tasks", "list", "--help"])).stdout).toContain("bun core ingest")
@@ -34,7 +36,7 @@ describe("bun core tasks", () => {
 
   test("register: one TaskRegistered per instance, and again is a no-op", async () => {
     const flags = ["--store", "embedded", "--data-dir", join(tmp, "data")]
-    const count = jsonl((await core(["tasks", "list", "--json", "--suite", "shop"])).stdout).length
+    const count = jsonl((await core(["tasks", "list", "--json", "--suite", "shop", ...listStore])).stdout).length
     const first = await core(["tasks", "register", "--suite", "shop", ...flags])
     expect(first.code).toBe(0)
     expect(first.stdout.trim()).toBe(`${count} tasks: ${count} registered, 0 updated, 0 unchanged`)

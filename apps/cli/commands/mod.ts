@@ -5,6 +5,7 @@ import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
 import { benchReplay, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
+import { ingest } from "./ingest.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
 import { sitesServe } from "./sites.ts"
@@ -22,5 +23,6 @@ export const commands: ReadonlyArray<Command> = [
   dbProject,
   replay,
   sitesServe,
-  ...tasks
+  ...tasks,
+  ingest
 ]

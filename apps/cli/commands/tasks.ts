@@ -7,6 +7,7 @@ import { DateTime, Effect } from "effect"
 import { canonicalJson, digest, makeEvent, TaskRegistered, workspaceStream } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { loadSuites } from "@core/sites/suites"
+import { demosByTask } from "@core/demos"
 import type { Suite, SuiteTask } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
@@ -43,17 +44,19 @@ export const registration = (t: SuiteTask): typeof TaskRegistered.data.Type => (
 
 export const tasksList: Command = {
   name: "tasks list",
-  summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (demos come from `bun core ingest`, a later command: none yet)",
+  summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
   flags: {
     ...suiteFlag,
+    ...commonConfigFlags,
     json: { kind: "boolean", description: "print one JSON object per line instead of a table" }
   },
   run: (args) =>
     Effect.gen(function* () {
       const tasks = yield* chosenTasks(args)
+      const demos = yield* Effect.provide(demosByTask, (yield* openStore(args)).layer)
       const rows = tasks.map((t) => ({
         id: t.id, suite: t.suite, site: t.site, template: t.templateId, category: t.category, split: t.split,
-        pathFamilies: t.pathFamilies.map((f) => f.id), demo: false, siteSeed: t.siteSeed, instruction: t.instruction
+        pathFamilies: t.pathFamilies.map((f) => f.id), demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: t.siteSeed, instruction: t.instruction
       }))
       if (args.flags.json === true) {
         for (const r of rows) console.log(JSON.stringify(r))
@@ -62,7 +65,7 @@ export const tasksList: Command = {
       const table = [["INSTANCE", "SITE", "TEMPLATE", "SPLIT", "PATH FAMILIES", "DEMO"], ...rows.map((r) => [r.id, r.site, r.template, r.split, r.pathFamilies.join(","), r.demo ? "yes" : "no"])]
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
       for (const r of table) console.log(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  "))
-      console.log(`\n${rows.length} instances, ${rows.filter((r) => r.split === "held-out").length} held out; demos come from \`bun core ingest\` (not built yet)`)
+      console.log(`\n${rows.length} instances, ${rows.filter((r) => r.split === "held-out").length} held out, ${rows.filter((r) => r.demo).length} with a demo (\`bun core ingest\`)`)
     })
 }
 

@@ -1,0 +1,67 @@
+/**
+ * The demo file format, version 1 (README.md): one `demo.json` per demo, its blobs beside
+ * it. Observations name blobs by their key in `blobs`; a key that is a sha256 must be the
+ * hash of its file's bytes.
+ */
+import { Schema } from "effect"
+import { Action } from "@core/events"
+
+/** A demo id is a stream token (`ws.demo.<demoId>`). */
+export const DemoId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]+$/))
+
+/** A blob reference: a key of the file's `blobs`. */
+const BlobRef = Schema.NullOr(Schema.String)
+
+export const DemoFileStep = Schema.Struct({
+  action: Action,
+  urlBefore: Schema.NullOr(Schema.String),
+  urlAfter: Schema.NullOr(Schema.String),
+  observation: Schema.Struct({ screenshot: BlobRef, elements: BlobRef, aria: BlobRef })
+})
+export type DemoFileStep = typeof DemoFileStep.Type
+
+export const DemoFileV1 = Schema.Struct({
+  format: Schema.Literal("core-demo"),
+  version: Schema.Literal(1),
+  demoId: DemoId,
+  taskId: Schema.String,
+  platform: Schema.Literal("web"),
+  recordedWith: Schema.Literals(["script", "recorder"]),
+  steps: Schema.Array(DemoFileStep),
+  /** Blob name → path of its file, relative to the demo's folder. */
+  blobs: Schema.Record(Schema.String, Schema.String)
+})
+export type DemoFileV1 = typeof DemoFileV1.Type
+
+export const DEMO_FORMAT = "core-demo"
+export const DEMO_VERSION = 1
+
+/** A demo file that cannot be ingested: `<file>: <json path>: <problem>`, one line. */
+export class DemoFileError extends Schema.TaggedError<DemoFileError>()("DemoFileError", {
+  file: Schema.String,
+  /** Null when the file was too broken to name its demo. */
+  demoId: Schema.NullOr(Schema.String),
+  path: Schema.String,
+  problem: Schema.String,
+  stepIndex: Schema.NullOr(Schema.Int)
+}) {
+  override get message() {
+    return `${this.file}: ${this.reason}`
+  }
+  /** The message without the file (DemoRejected carries the file as its source). */
+  get reason() {
+    return `${this.path}: ${this.problem}`
+  }
+}
+
+/** `steps[2].action.kind` from a path of keys and indices. */
+export const jsonPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (s, k) =>
+      typeof k === "number"
+        ? `${s}[${k}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(k))
+        ? `${s}${s ? "." : ""}${String(k)}`
+        : `${s}[${JSON.stringify(String(k))}]`,
+    ""
+  ) || "$"

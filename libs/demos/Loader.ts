@@ -1,0 +1,162 @@
+/**
+ * Reading demo files: decode (Effect Schema), then the checks a schema cannot make — the
+ * task exists, the demo ends with `status` or `answer`, every blob file exists inside the
+ * demo's folder and matches its sha256 name. Any problem is ONE `DemoFileError`.
+ */
+import { Effect, Schema, SchemaIssue } from "effect"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, isAbsolute, join, normalize, sep } from "node:path"
+import { Action, digest, sha256 } from "@core/events"
+import type { DemoStep } from "@core/events"
+import { DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath } from "./Format.ts"
+
+export interface LoadOptions {
+  /** Task ids a demo may name (the bundled suites' instances). */
+  readonly tasks: ReadonlySet<string>
+}
+
+export interface DemoBlob {
+  readonly name: string
+  readonly hash: string
+  readonly bytes: Uint8Array
+}
+
+/** A demo ready to ingest: steps carry blob hashes, the blobs come along to be stored first. */
+export interface LoadedDemo {
+  readonly file: string
+  readonly demoId: string
+  readonly taskId: string
+  readonly recordedWith: "script" | "recorder"
+  readonly steps: ReadonlyArray<DemoStep>
+  readonly blobs: ReadonlyArray<DemoBlob>
+  /** `digest({ taskId, steps })`, steps with blob hashes: the same demo from anywhere digests the same. */
+  readonly contentDigest: string
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
+
+/** The problems a schema message would state badly: wrong format/version, unknown action kinds, steps without an action. */
+const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
+  if (!isObject(json)) return [[], "a demo file is a JSON object"]
+  if (json.format !== DEMO_FORMAT) return [["format"], `expected '${DEMO_FORMAT}', got ${JSON.stringify(json.format ?? null)}`]
+  if (json.version !== DEMO_VERSION) return [["version"], `unsupported demo format version ${JSON.stringify(json.version ?? null)} (this build reads ${DEMO_VERSION})`]
+  if (!Array.isArray(json.steps)) return null
+  for (const [i, step] of json.steps.entries()) {
+    if (!isObject(step)) continue
+    if (step.action === undefined || step.action === null) return [["steps", i, "action"], "missing: every step needs an action"]
+    const kind = isObject(step.action) ? step.action.kind : undefined
+    if (typeof kind !== "string") return [["steps", i, "action", "kind"], "missing action kind"]
+    if (!(Action.discriminants as ReadonlyArray<string>).includes(kind)) {
+      return [["steps", i, "action", "kind"], `unknown action kind '${kind}' (known: ${Action.discriminants.join(", ")})`]
+    }
+  }
+  return null
+}
+
+/** Decodes and checks a demo's JSON text; `file` names it in errors and locates its blobs. */
+export const parseDemo = (text: string, file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
+  Effect.gen(function* () {
+    let demoId: string | null = null
+    const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
+      new DemoFileError({
+        file,
+        demoId,
+        path: jsonPath(path),
+        problem: problem.replace(/\s*\n\s*/g, "; "),
+        stepIndex: path[0] === "steps" && typeof path[1] === "number" ? path[1] : null
+      })
+    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
+    if (isObject(json) && typeof json.demoId === "string" && /^[A-Za-z0-9_-]+$/.test(json.demoId)) demoId = json.demoId
+    const early = precheck(json)
+    if (early) return yield* fail(...early)
+    const demo = yield* Schema.decodeUnknownEffect(DemoFileV1)(json, { onExcessProperty: "error" }).pipe(
+      Effect.mapError((error) => {
+        const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
+        const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
+        const path = (first?.path ?? []).map((k) => (isObject(k) && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
+        return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
+      })
+    )
+    if (!options.tasks.has(demo.taskId)) return yield* fail(["taskId"], `unknown task '${demo.taskId}' (not an instance of the bundled suites)`)
+    if (demo.steps.length === 0) return yield* fail(["steps"], "a demo needs at least one step")
+    const last = demo.steps.length - 1
+    const lastKind = demo.steps[last]!.action.kind
+    if (lastKind !== "status" && lastKind !== "answer") {
+      return yield* fail(["steps", last, "action", "kind"], `the last step must be 'status' or 'answer', got '${lastKind}'`)
+    }
+
+    // Blobs: inside the demo's folder, present, and true to a sha256 name.
+    const dir = dirname(file)
+    const blobs = new Map<string, DemoBlob>()
+    for (const [name, rel] of Object.entries(demo.blobs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const clean = normalize(rel)
+      if (rel === "" || isAbsolute(rel) || clean === ".." || clean.startsWith(`..${sep}`)) return yield* fail(["blobs", name], `'${rel}' is not a path inside the demo's folder`)
+      const bytes = yield* Effect.try({
+        try: () => new Uint8Array(readFileSync(join(dir, clean))),
+        catch: () => fail(["blobs", name], `blob file '${rel}' not found beside the demo`)
+      })
+      const hash = sha256(bytes)
+      if (SHA256.test(name) && name !== hash) return yield* fail(["blobs", name], `blob file '${rel}' hashes to ${hash}, not to its name`)
+      blobs.set(name, { name, hash, bytes })
+    }
+    const used = new Set<string>()
+    const steps: Array<DemoStep> = []
+    for (const [i, step] of demo.steps.entries()) {
+      const obs: Record<string, string | null> = {}
+      for (const field of ["screenshot", "elements", "aria"] as const) {
+        const ref = step.observation[field]
+        if (ref === null) {
+          obs[field] = null
+          continue
+        }
+        const blob = blobs.get(ref)
+        if (!blob) return yield* fail(["steps", i, "observation", field], `unknown blob '${ref}' (not a key of blobs)`)
+        used.add(ref)
+        obs[field] = blob.hash
+      }
+      steps.push({
+        action: step.action,
+        observation: { screenshot: obs.screenshot ?? null, elements: obs.elements ?? null, aria: obs.aria ?? null },
+        urlBefore: step.urlBefore,
+        urlAfter: step.urlAfter,
+        appBefore: null,
+        appAfter: null
+      })
+    }
+    const kept = [...blobs.values()].filter((b) => used.has(b.name))
+    return {
+      file,
+      demoId: demo.demoId,
+      taskId: demo.taskId,
+      recordedWith: demo.recordedWith,
+      steps,
+      blobs: kept,
+      contentDigest: digest({ taskId: demo.taskId, steps })
+    } satisfies LoadedDemo
+  })
+
+/** Reads and checks one demo file. */
+export const loadDemo = (file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
+  Effect.try({
+    try: () => readFileSync(file, "utf8"),
+    catch: (e) =>
+      new DemoFileError({ file, demoId: null, path: "$", problem: `cannot read (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`, stepIndex: null })
+  }).pipe(Effect.flatMap((text) => parseDemo(text, file, options)))
+
+/** The demo files a path names: the file itself, or every `demo.json` under a directory (sorted). */
+export const findDemoFiles = (path: string): ReadonlyArray<string> => {
+  if (!statSync(path).isDirectory()) return [path]
+  const found: Array<string> = []
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name === "node_modules" || entry.name.startsWith(".")) continue
+      const full = join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name === "demo.json") found.push(full)
+    }
+  }
+  walk(path)
+  return found
+}

@@ -1,0 +1,4 @@
+/** Expert demos: the file format (README.md), its loader, and writing demos to the log. */
+export * from "./Format.ts"
+export * from "./Loader.ts"
+export * from "./Ingest.ts"
