@@ -43,6 +43,7 @@ interface Episode {
   readonly task: EnvTask
   readonly lease: Lease
   readonly issued: Set<string>
+  readonly net: Network
   nextId: number
   done: boolean
   crashed: boolean
@@ -62,11 +63,50 @@ const browserGone = (episode: Episode, cause: unknown): boolean =>
   /Target page, context or browser has been closed|Browser has been closed|Target crashed|has disconnected/i
     .test(messageOf(cause))
 
-const settle = async (page: Page, boundMs: number): Promise<void> => {
+/** Requests in flight on a page and when the network last did anything: our own, cheaper network-idle. */
+interface Network {
+  readonly inflight: Set<unknown>
+  last: number
+}
+
+const track = (page: Page): Network => {
+  const net: Network = { inflight: new Set(), last: 0 }
+  const done = (request: unknown) => {
+    net.inflight.delete(request)
+    net.last = performance.now()
+  }
+  page.on("request", (request) => {
+    net.inflight.add(request)
+    net.last = performance.now()
+  })
+  page.on("requestfinished", done)
+  page.on("requestfailed", done)
+  return net
+}
+
+/** The network counts as idle once nothing is in flight and nothing started or ended for this long. */
+const quietMs = 50
+
+/**
+ * Waits for `load`, then for network idle (see `quietMs`), at most `boundMs` in total.
+ * Playwright's own "networkidle" always waits a fixed 500 ms; ours returns as soon as the
+ * page is loaded and its requests are done and quiet, which after a pure DOM change is at once.
+ */
+const settle = async (page: Page, boundMs: number, net?: Network): Promise<void> => {
   const until = performance.now() + boundMs
   const left = () => Math.max(1, Math.round(until - performance.now()))
   await page.waitForLoadState("load", { timeout: left() }).catch(() => undefined)
-  await page.waitForLoadState("networkidle", { timeout: left() }).catch(() => undefined)
+  if (net === undefined) {
+    await page.waitForLoadState("networkidle", { timeout: left() }).catch(() => undefined)
+    return
+  }
+  for (;;) {
+    const now = performance.now()
+    if (now >= until) return
+    const quietFor = now - net.last
+    if (net.inflight.size === 0 && quietFor >= quietMs) return
+    await new Promise((resolve) => setTimeout(resolve, net.inflight.size === 0 ? Math.min(quietMs - quietFor, until - now) : 10))
+  }
 }
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
@@ -120,20 +160,25 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const read = yield* Effect.tryPromise({
       try: async () => {
         const extracted = await extract(page, ep.nextId, settleMs)
-        const aria = maskSecrets(await page.ariaSnapshot({ timeout: timeoutMs }), extracted.secrets)
-        const title = await page.title()
-        const png = withScreenshot ? await page.screenshot({ type: "png", timeout: timeoutMs }) : null
-        return { extracted, aria, title, png, url: page.url() }
+        // Independent reads of the same settled page: their round trips overlap.
+        const [snapshot, title, png] = await Promise.all([
+          page.ariaSnapshot({ timeout: timeoutMs }),
+          page.title(),
+          withScreenshot ? page.screenshot({ type: "png", timeout: timeoutMs }) : null
+        ])
+        return { extracted, aria: maskSecrets(snapshot, extracted.secrets), title, png, url: page.url() }
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
     const { elements, viewport, scroll } = read.extracted
-    const elementsHash = yield* put(encoder.encode(JSON.stringify({ url: read.url, viewport, scroll, elements })))
-    const ariaHash = yield* put(encoder.encode(read.aria))
     const screenshot = read.png === null ? null : new Uint8Array(read.png)
-    const screenshotHash = screenshot === null ? null : yield* put(screenshot)
+    const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
+      put(encoder.encode(JSON.stringify({ url: read.url, viewport, scroll, elements }))),
+      put(encoder.encode(read.aria)),
+      screenshot === null ? Effect.succeed(null) : put(screenshot)
+    ], { concurrency: "unbounded" })
     const view = policyView({ url: read.url, app: null, title: read.title, error }, elements, limit)
     const observation: Observation = {
       url: read.url,
@@ -166,7 +211,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
   const reset = Effect.fn("WebEnvironment.reset")(function*(task: EnvTask) {
     yield* close()
     const lease = yield* pool.acquire()
-    const ep: Episode = { task, lease, issued: new Set(), nextId: 1, done: false, crashed: false }
+    const ep: Episode = { task, lease, issued: new Set(), net: track(lease.page), nextId: 1, done: false, crashed: false }
     episode = ep
     lease.page.on("crash", () => {
       ep.crashed = true
@@ -185,7 +230,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     }).pipe(Effect.catch((cause) => classify(ep, cause, "navigate")))
     const actionMs = Math.round(performance.now() - started)
     const settled = performance.now()
-    yield* Effect.promise(() => settle(lease.page, settleMs))
+    yield* Effect.promise(() => settle(lease.page, settleMs, ep.net))
     return yield* observe(ep, error, screenshots !== "none", {
       actionMs,
       settleMs: Math.round(performance.now() - settled)
@@ -221,7 +266,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const actionMs = Math.round(performance.now() - started)
     if (action.kind === "answer" || action.kind === "status") ep.done = true
     const settled = performance.now()
-    if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs))
+    if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs, ep.net))
     const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
     return yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
   })

@@ -12,6 +12,8 @@ import { REPLAY_TARGETS, runReplayBench } from "../bench/ReplayBench.ts"
 import type { ReplayBenchResult } from "../bench/ReplayBench.ts"
 import { runStoreBench, TARGETS } from "../bench/StoreBench.ts"
 import type { StoreBenchResult, TargetKey } from "../bench/StoreBench.ts"
+import { ENV_TARGETS, runEnvBench } from "../bench/EnvBench.ts"
+import type { EnvBenchResult } from "../bench/EnvBench.ts"
 import { configFlags } from "./config.ts"
 
 /** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
@@ -120,5 +122,48 @@ export const benchReplay: Command = {
       const config = yield* loadConfig({ flags: args.flags })
       const result = yield* interruptOnSignal(runReplayBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : replayTable(result))
+    })
+}
+
+/** About a minute on 2 cores: this many episodes per side at parallelism 1, and per parallel phase. */
+const DEFAULT_ENV_EPISODES = 8
+
+const envTable = (r: EnvBenchResult): string => {
+  const t = ENV_TARGETS
+  const rows = [
+    ["web environment", "ours", "raw Playwright", "target"],
+    ["reset p50 (ms, call → first observation)", r.reset_ms_p50.toFixed(1), r.raw_reset_ms_p50.toFixed(1), `< ${t.reset_ms_p50} ${mark(r.reset_ms_p50 < t.reset_ms_p50)}`],
+    ["step p50 (ms, click + type)", r.step_ms_p50.toFixed(1), r.raw_step_ms_p50.toFixed(1), ""],
+    ["  click / type p50 (ms)", `${r.click_ms_p50.toFixed(1)} / ${r.type_ms_p50.toFixed(1)}`, "", ""],
+    ["  action / settle / observe p50 (ms)", `${r.action_ms_p50} / ${r.settle_ms_p50} / ${r.observe_ms_p50}`, "", ""],
+    ...Object.entries(r.steps_per_s).map(([p, v]) => [`steps/s, ${p} parallel`, String(v), p === "1" ? String(r.raw_steps_per_s) : "", ""]),
+    ["step ratio ours ÷ raw (parallelism 1)", r.step_ratio.toFixed(3), "", `≥ ${t.step_ratio} ${mark(r.step_ratio >= t.step_ratio)}`],
+    ["episodes/hour (10 steps + reset, best parallelism)", num(r.episodes_per_hour), "", ""]
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  return [
+    ...rows.map(line),
+    "",
+    `${r.episodes} episodes of ${r.steps_per_episode} steps per phase on the bundled shop · peak RSS ${r.peak_rss_mb} MB · Bun ${r.bun_version}`,
+    `targets ${r.targets_met ? "met" : "NOT met"}`
+  ].join("\n")
+}
+
+export const benchEnv: Command = {
+  name: "bench env",
+  summary: "web environment reset/step latency and steps/s against a raw Playwright loop",
+  flags: {
+    episodes: { kind: "number", description: `episodes per phase (default ${DEFAULT_ENV_EPISODES})` },
+    json: { kind: "boolean", description: "print the figures as one JSON object" }
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const episodes = args.flags.episodes === undefined ? DEFAULT_ENV_EPISODES : Number(args.flags.episodes)
+      if (!Number.isInteger(episodes) || episodes < 1) {
+        return yield* new UsageError({ message: `--episodes needs a whole number of at least 1, got ${args.flags.episodes}` })
+      }
+      const result = yield* interruptOnSignal(runEnvBench({ episodes, progress: (l) => console.error(l) }))
+      console.log(args.flags.json === true ? JSON.stringify(result) : envTable(result))
     })
 }

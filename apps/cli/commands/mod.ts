@@ -3,7 +3,7 @@ import type { Command } from "../Cli.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
-import { benchReplay, benchStore } from "./bench.ts"
+import { benchEnv, benchReplay, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { ingest } from "./ingest.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
@@ -18,6 +18,7 @@ export const commands: ReadonlyArray<Command> = [
   eventsTail,
   benchStore,
   benchReplay,
+  benchEnv,
   dbMigrate,
   dbStatus,
   dbProject,
