@@ -4,31 +4,20 @@
  * after changing either the generator or the forum's data, rewrite it with
  * `bun apps/sites/suites/forum.ts`.
  */
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { forumBase, forumInitial } from "../forum/data.ts"
 import { commentsOf, searchPosts } from "../forum/model.ts"
 import type { ForumBase, Post } from "../forum/types.ts"
 import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
-import type { PathFamily, Split, SuiteFile, TemplateCategory } from "./Suite.ts"
-import type { CheckerName } from "./vocabulary.ts"
+import type { PathFamily, SuiteFile } from "./Suite.ts"
+import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
+import type { InstanceSlot, Params, TemplateSpec } from "./Generator.ts"
 
-type Params = Record<string, string | number>
-
-interface Spec {
-  readonly id: string
-  readonly category: TemplateCategory
-  readonly instruction: string
-  readonly checker: CheckerName
-  readonly pathFamilies: ReadonlyArray<PathFamily>
-  readonly split: Split
-  /** Parameters of instance `k` (0, 1 train; 2 held out) from its seed's forum. */
-  readonly make: (base: ForumBase, r: Rng, k: number) => Params
-}
+type Spec = TemplateSpec<ForumBase>
 
 /** Instance k of every template: its seed and split. The held-out seed gives unseen parameter values. */
-const INSTANCES: ReadonlyArray<{ seed: number; split: Split }> = [
+const INSTANCES: ReadonlyArray<InstanceSlot> = [
   { seed: 201, split: "train" },
   { seed: 202, split: "train" },
   { seed: 203, split: "held-out" }
@@ -143,31 +132,10 @@ const specs: ReadonlyArray<Spec> = [
   }
 ]
 
-export const generateForumSuite = (): SuiteFile => ({
-  suite: "forum",
-  version: 1,
-  templates: specs.map((s) => ({
-    id: s.id,
-    site: "forum",
-    category: s.category,
-    instruction: s.instruction,
-    checker: s.checker,
-    pathFamilies: s.pathFamilies,
-    split: s.split,
-    instances: INSTANCES.map(({ seed, split }, k) => ({
-      id: `${s.id}-${k + 1}`,
-      parameters: s.make(forumBase(seed), rng(seed, `suite:${s.id}`), k),
-      siteSeed: seed,
-      split: s.split === "held-out" ? "held-out" : split
-    }))
-  }))
-})
+export const generateForumSuite = (): SuiteFile => generateSuite("forum", specs, INSTANCES, forumBase)
 
 export const FORUM_SUITE_FILE = join(import.meta.dir, "forum.json")
 
-export const forumSuiteJson = (): string => `${JSON.stringify(generateForumSuite(), null, 2)}\n`
+export const forumSuiteJson = (): string => suiteJson(generateForumSuite())
 
-if (import.meta.main) {
-  writeFileSync(FORUM_SUITE_FILE, forumSuiteJson())
-  console.log(`wrote ${FORUM_SUITE_FILE}`)
-}
+if (import.meta.main) writeSuite(FORUM_SUITE_FILE, generateForumSuite())

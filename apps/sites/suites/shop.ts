@@ -4,30 +4,19 @@
  * after changing either the generator or the shop's data, rewrite it with
  * `bun apps/sites/suites/shop.ts`.
  */
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
 import { shopBase } from "../shop/data.ts"
 import type { ShopBase } from "../shop/types.ts"
-import type { PathFamily, Split, SuiteFile, TemplateCategory } from "./Suite.ts"
-import type { CheckerName } from "./vocabulary.ts"
+import type { PathFamily, SuiteFile } from "./Suite.ts"
+import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
+import type { InstanceSlot, TemplateSpec } from "./Generator.ts"
 
-type Params = Record<string, string | number>
-
-interface Spec {
-  readonly id: string
-  readonly category: TemplateCategory
-  readonly instruction: string
-  readonly checker: CheckerName
-  readonly pathFamilies: ReadonlyArray<PathFamily>
-  readonly split: Split
-  /** Parameters of instance `k` (0, 1 train; 2 held out) from its seed's catalog. */
-  readonly make: (base: ShopBase, r: Rng, k: number) => Params
-}
+type Spec = TemplateSpec<ShopBase>
 
 /** Instance k of every template: its seed and split. The held-out seed gives unseen parameter values. */
-const INSTANCES: ReadonlyArray<{ seed: number; split: Split }> = [
+const INSTANCES: ReadonlyArray<InstanceSlot> = [
   { seed: 101, split: "train" },
   { seed: 102, split: "train" },
   { seed: 103, split: "held-out" }
@@ -130,31 +119,10 @@ const specs: ReadonlyArray<Spec> = [
   }
 ]
 
-export const generateShopSuite = (): SuiteFile => ({
-  suite: "shop",
-  version: 1,
-  templates: specs.map((s) => ({
-    id: s.id,
-    site: "shop",
-    category: s.category,
-    instruction: s.instruction,
-    checker: s.checker,
-    pathFamilies: s.pathFamilies,
-    split: s.split,
-    instances: INSTANCES.map(({ seed, split }, k) => ({
-      id: `${s.id}-${k + 1}`,
-      parameters: s.make(shopBase(seed), rng(seed, `suite:${s.id}`), k),
-      siteSeed: seed,
-      split: s.split === "held-out" ? "held-out" : split
-    }))
-  }))
-})
+export const generateShopSuite = (): SuiteFile => generateSuite("shop", specs, INSTANCES, shopBase)
 
 export const SHOP_SUITE_FILE = join(import.meta.dir, "shop.json")
 
-export const shopSuiteJson = (): string => `${JSON.stringify(generateShopSuite(), null, 2)}\n`
+export const shopSuiteJson = (): string => suiteJson(generateShopSuite())
 
-if (import.meta.main) {
-  writeFileSync(SHOP_SUITE_FILE, shopSuiteJson())
-  console.log(`wrote ${SHOP_SUITE_FILE}`)
-}
+if (import.meta.main) writeSuite(SHOP_SUITE_FILE, generateShopSuite())

@@ -3,30 +3,19 @@
  * its instance's seed. `travel.json` is this generator's output (a test keeps the two
  * equal); after changing either, rewrite it with `bun apps/sites/suites/travel.ts`.
  */
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
 import { travelBase } from "../travel/data.ts"
 import type { Flight, TravelBase } from "../travel/types.ts"
-import type { PathFamily, Split, SuiteFile, TemplateCategory } from "./Suite.ts"
-import type { CheckerName } from "./vocabulary.ts"
+import type { PathFamily, SuiteFile } from "./Suite.ts"
+import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
+import type { InstanceSlot, Params, TemplateSpec } from "./Generator.ts"
 
-type Params = Record<string, string | number>
-
-interface Spec {
-  readonly id: string
-  readonly category: TemplateCategory
-  readonly instruction: string
-  readonly checker: CheckerName
-  readonly pathFamilies: ReadonlyArray<PathFamily>
-  readonly split: Split
-  /** Parameters of instance `k` (0, 1 train; 2 held out) from its seed's world. */
-  readonly make: (base: TravelBase, r: Rng, k: number) => Params
-}
+type Spec = TemplateSpec<TravelBase>
 
 /** Instance k of every template: its seed and split. The held-out seed is another month and city set, so its values are unseen. */
-const INSTANCES: ReadonlyArray<{ seed: number; split: Split }> = [
+const INSTANCES: ReadonlyArray<InstanceSlot> = [
   { seed: 301, split: "train" },
   { seed: 302, split: "train" },
   { seed: 303, split: "held-out" }
@@ -157,31 +146,10 @@ const specs: ReadonlyArray<Spec> = [
   }
 ]
 
-export const generateTravelSuite = (): SuiteFile => ({
-  suite: "travel",
-  version: 1,
-  templates: specs.map((s) => ({
-    id: s.id,
-    site: "travel",
-    category: s.category,
-    instruction: s.instruction,
-    checker: s.checker,
-    pathFamilies: s.pathFamilies,
-    split: s.split,
-    instances: INSTANCES.map(({ seed, split }, k) => ({
-      id: `${s.id}-${k + 1}`,
-      parameters: s.make(travelBase(seed), rng(seed, `suite:${s.id}`), k),
-      siteSeed: seed,
-      split: s.split === "held-out" ? "held-out" : split
-    }))
-  }))
-})
+export const generateTravelSuite = (): SuiteFile => generateSuite("travel", specs, INSTANCES, travelBase)
 
 export const TRAVEL_SUITE_FILE = join(import.meta.dir, "travel.json")
 
-export const travelSuiteJson = (): string => `${JSON.stringify(generateTravelSuite(), null, 2)}\n`
+export const travelSuiteJson = (): string => suiteJson(generateTravelSuite())
 
-if (import.meta.main) {
-  writeFileSync(TRAVEL_SUITE_FILE, travelSuiteJson())
-  console.log(`wrote ${TRAVEL_SUITE_FILE}`)
-}
+if (import.meta.main) writeSuite(TRAVEL_SUITE_FILE, generateTravelSuite())
