@@ -5,20 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { check } from "../eval/checkers/mod.ts"
 import { forum } from "../forum/mod.ts"
 import { commentsOf, searchPosts } from "../forum/model.ts"
 import { forumInitial } from "../forum/data.ts"
 import type { ForumBase } from "../forum/types.ts"
 import { FORUM_SUITE_FILE } from "../suites/forum.ts"
 import { loadSuite } from "../suites/Suite.ts"
-import type { SuiteTask } from "../suites/Suite.ts"
-import { linksTo, startEpisode, textOf, withServer } from "./client.ts"
-import type { Browser } from "./client.ts"
-
-type Params = Readonly<Record<string, string | number>>
-interface Outcome { finalUrl: string | null; answer: string | null; status: "complete" | "infeasible" | null }
-type Step = (b: Browser, out: Outcome) => Promise<void>
+import { describeCheckers, finish, go, post, runner } from "./checkerHarness.ts"
+import type { Script, Step } from "./checkerHarness.ts"
+import { linksTo, textOf, withServer } from "./client.ts"
 
 const env = withServer()
 beforeAll(env.start)
@@ -27,9 +22,6 @@ const suite = await Effect.runPromise(loadSuite(FORUM_SUITE_FILE))
 
 const boardOf = (base: ForumBase, name: unknown) => base.boards.find((b) => b.name === name)!
 const postOf = (base: ForumBase, title: unknown) => base.posts.find((p) => p.title === title)!
-const go = (path: string): Step => async (b, out) => { out.finalUrl = (await b.get(path)).path }
-const post = (path: string, form: Record<string, string>): Step => async (b, out) => { out.finalUrl = (await b.post(path, form)).path }
-const finish = (status: Outcome["status"], answer: string | null = null): Step => async (_b, out) => { out.status = status; out.answer = answer }
 /** Search by title and open the post from the results, as a user would. */
 const findPost = (title: string): Step => async (b, out) => {
   const results = await b.get(`/forum/search?q=${encodeURIComponent(title)}`)
@@ -42,16 +34,10 @@ const otherPost = (base: ForumBase, title: unknown, differs: (a: string, b: stri
   return base.posts.find((x) => x.id !== p.id && (x.author === base.me) === mine && differs(x.id, p.id))!.title
 }
 
-interface Script {
-  readonly solve: (p: Params, base: ForumBase) => Array<Step>
-  /** Wrong parameters to solve with (checked against the right ones), or a whole wrong run. */
-  readonly wrong: ((p: Params, base: ForumBase) => Params) | { run: (p: Params, base: ForumBase) => Array<Step> }
-}
-
 const count = (base: ForumBase, id: string): number => commentsOf(forumInitial(base), id).length
 const authorOf = (base: ForumBase, id: string): string => base.posts.find((p) => p.id === id)!.author
 
-const scripts: Record<string, Script> = {
+const scripts: Record<string, Script<ForumBase>> = {
   "forum-open-board": {
     solve: (p, base) => [go("/forum/"), go(`/forum/b/${boardOf(base, p.board).id}`)],
     wrong: (p, base) => ({ board: base.boards.find((b) => b.name !== p.board)!.name })
@@ -134,41 +120,10 @@ const scripts: Record<string, Script> = {
   }
 }
 
-const run = async (task: SuiteTask, steps: Array<Step>) => {
-  const s = env.server()
-  const { tenant, browser, first } = await startEpisode(s, "forum", task.siteSeed)
-  const out: Outcome = { finalUrl: first.path, answer: null, status: null }
-  for (const step of steps) await step(browser, out)
-  return check(task.checker, { api: s, tenant, parameters: task.parameters, ...out })
-}
+const run = runner(env, "forum")
 
 describe("forum checkers: solved passes, truncated fails, wrong value fails", () => {
-  test("every template has a script", () => {
-    expect(Object.keys(scripts).sort()).toEqual(suite.templates.map((t) => t.id).sort())
-  })
-  for (const template of suite.templates) {
-    // One instance per template, alternating so both train and held-out instances get exercised.
-    const task = suite.tasks.filter((t) => t.templateId === template.id)[suite.templates.indexOf(template) % 3]!
-    const script = scripts[template.id]!
-    describe(`${template.id} (${task.id})`, () => {
-      const base = forum.base(task.siteSeed)
-      test("scripted solution passes", async () => {
-        const v = await run(task, script.solve(task.parameters, base))
-        expect(v.reason).toBeString()
-        expect(v).toMatchObject({ success: true })
-      })
-      test("stopped one step early fails", async () => {
-        const v = await run(task, script.solve(task.parameters, base).slice(0, -1))
-        expect(v.success).toBe(false)
-        expect(v.reason.length).toBeGreaterThan(0)
-      })
-      test("wrong value fails", async () => {
-        const steps = typeof script.wrong === "function" ? script.solve(script.wrong(task.parameters, base), base) : script.wrong.run(task.parameters, base)
-        const v = await run(task, steps)
-        expect(v.success).toBe(false)
-      })
-    })
-  }
+  describeCheckers("forum", suite, scripts, (seed) => forum.base(seed), run)
 
   test("the infeasible template passes only with status infeasible", async () => {
     const task = suite.tasks.find((t) => t.category === "infeasible")!

@@ -10,13 +10,9 @@ import { shop } from "../mod.ts"
 import type { ShopBase } from "../mod.ts"
 import { SHOP_SUITE_FILE } from "../suites/shop.ts"
 import { loadSuite } from "../suites/Suite.ts"
-import type { SuiteTask } from "../suites/Suite.ts"
-import { linksTo, startEpisode, textOf, withServer } from "./client.ts"
-import type { Browser } from "./client.ts"
-
-type Params = Readonly<Record<string, string | number>>
-interface Outcome { finalUrl: string | null; answer: string | null; status: "complete" | "infeasible" | null }
-type Step = (b: Browser, out: Outcome) => Promise<void>
+import { describeCheckers, finish, go, post, runner } from "./checkerHarness.ts"
+import type { Script, Step } from "./checkerHarness.ts"
+import { linksTo, textOf, withServer } from "./client.ts"
 
 const env = withServer()
 beforeAll(env.start)
@@ -25,9 +21,6 @@ const suite = await Effect.runPromise(loadSuite(SHOP_SUITE_FILE))
 
 const productOf = (base: ShopBase, name: unknown) => base.products.find((p) => p.name === name)!
 const categoryOf = (base: ShopBase, name: unknown) => base.categories.find((c) => c.name === name)!
-const go = (path: string): Step => async (b, out) => { out.finalUrl = (await b.get(path)).path }
-const post = (path: string, form: Record<string, string>): Step => async (b, out) => { out.finalUrl = (await b.post(path, form)).path }
-const finish = (status: Outcome["status"], answer: string | null = null): Step => async (_b, out) => { out.status = status; out.answer = answer }
 /** Search by name and open the product from the results, as a user would. */
 const findProduct = (name: string): Step => async (b, out) => {
   const results = await b.get(`/shop/search?q=${encodeURIComponent(name)}`)
@@ -36,13 +29,7 @@ const findProduct = (name: string): Step => async (b, out) => {
 /** Another product of the same seed with a different price (for wrong-value runs). */
 const other = (base: ShopBase, name: unknown): string => base.products.find((p) => p.name !== name && p.price !== productOf(base, name).price)!.name
 
-interface Script {
-  readonly solve: (p: Params, base: ShopBase) => Array<Step>
-  /** Wrong parameters to solve with (checked against the right ones), or a whole wrong run. */
-  readonly wrong: ((p: Params, base: ShopBase) => Params) | { run: (p: Params, base: ShopBase) => Array<Step> }
-}
-
-const scripts: Record<string, Script> = {
+const scripts: Record<string, Script<ShopBase>> = {
   "shop-open-category": {
     solve: (p, base) => [go("/shop/"), go(`/shop/category/${categoryOf(base, p.category).id}`)],
     wrong: (p, base) => ({ category: base.categories.find((c) => c.name !== p.category)!.name })
@@ -122,41 +109,10 @@ const scripts: Record<string, Script> = {
   }
 }
 
-const run = async (task: SuiteTask, steps: Array<Step>) => {
-  const s = env.server()
-  const { tenant, browser, first } = await startEpisode(s, "shop", task.siteSeed)
-  const out: Outcome = { finalUrl: first.path, answer: null, status: null }
-  for (const step of steps) await step(browser, out)
-  return check(task.checker, { api: s, tenant, parameters: task.parameters, ...out })
-}
+const run = runner(env, "shop")
 
 describe("shop checkers: solved passes, truncated fails, wrong value fails", () => {
-  test("every template has a script", () => {
-    expect(Object.keys(scripts).sort()).toEqual(suite.templates.map((t) => t.id).sort())
-  })
-  for (const template of suite.templates) {
-    // One instance per template, alternating so both train and held-out instances get exercised.
-    const task = suite.tasks.filter((t) => t.templateId === template.id)[suite.templates.indexOf(template) % 3]!
-    const script = scripts[template.id]!
-    describe(`${template.id} (${task.id})`, () => {
-      const base = shop.base(task.siteSeed)
-      test("scripted solution passes", async () => {
-        const v = await run(task, script.solve(task.parameters, base))
-        expect(v.reason).toBeString()
-        expect(v).toMatchObject({ success: true })
-      })
-      test("stopped one step early fails", async () => {
-        const v = await run(task, script.solve(task.parameters, base).slice(0, -1))
-        expect(v.success).toBe(false)
-        expect(v.reason.length).toBeGreaterThan(0)
-      })
-      test("wrong value fails", async () => {
-        const steps = typeof script.wrong === "function" ? script.solve(script.wrong(task.parameters, base), base) : script.wrong.run(task.parameters, base)
-        const v = await run(task, steps)
-        expect(v.success).toBe(false)
-      })
-    })
-  }
+  describeCheckers("shop", suite, scripts, (seed) => shop.base(seed), run)
 
   test("the infeasible template passes only with status infeasible", async () => {
     const task = suite.tasks.find((t) => t.category === "infeasible")!

@@ -5,28 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { check } from "../eval/checkers/mod.ts"
 import { travel } from "../mod.ts"
 import { TRAVEL_SUITE_FILE } from "../suites/travel.ts"
 import { loadSuite } from "../suites/Suite.ts"
-import type { SuiteTask } from "../suites/Suite.ts"
 import { fromPrice } from "../travel/model.ts"
 import type { TravelBase } from "../travel/types.ts"
-import { startEpisode, textOf, withServer } from "./client.ts"
-import type { Browser } from "./client.ts"
-
-type Params = Readonly<Record<string, string | number>>
-interface Outcome { finalUrl: string | null; answer: string | null; status: "complete" | "infeasible" | null }
-type Step = (b: Browser, out: Outcome) => Promise<void>
+import { describeCheckers, finish, go, post, runner } from "./checkerHarness.ts"
+import type { Params, Script, Step } from "./checkerHarness.ts"
+import { textOf, withServer } from "./client.ts"
 
 const env = withServer()
 beforeAll(env.start)
 afterAll(env.stop)
 const suite = await Effect.runPromise(loadSuite(TRAVEL_SUITE_FILE))
 
-const go = (path: string): Step => async (b, out) => { out.finalUrl = (await b.get(path)).path }
-const post = (path: string, form: Record<string, string>): Step => async (b, out) => { out.finalUrl = (await b.post(path, form)).path }
-const finish = (status: Outcome["status"], answer: string | null = null): Step => async (_b, out) => { out.status = status; out.answer = answer }
 const cityOf = (base: TravelBase, name: unknown) => base.cities.find((c) => c.name === name)!
 const flightOf = (base: TravelBase, id: unknown) => base.flights.find((f) => f.id === id)!
 const hotelOf = (base: TravelBase, name: unknown) => base.hotels.find((h) => h.name === name)!
@@ -48,13 +40,7 @@ const bookHotel = (p: Params, base: TravelBase, guests: number, room: string, ni
   post("/travel/booking/confirm", {})
 ]
 
-interface Script {
-  readonly solve: (p: Params, base: TravelBase) => Array<Step>
-  /** Wrong parameters to solve with (checked against the right ones), or a whole wrong run. */
-  readonly wrong: ((p: Params, base: TravelBase) => Params) | { run: (p: Params, base: TravelBase) => Array<Step> }
-}
-
-const scripts: Record<string, Script> = {
+const scripts: Record<string, Script<TravelBase>> = {
   "travel-open-city": {
     solve: (p, base) => [go("/travel/"), go(`/travel/cities/${cityOf(base, p.city).id}`)],
     wrong: (p, base) => ({ city: base.cities.find((c) => c.name !== p.city)!.name })
@@ -135,41 +121,10 @@ const scripts: Record<string, Script> = {
   }
 }
 
-const run = async (task: SuiteTask, steps: Array<Step>) => {
-  const s = env.server()
-  const { tenant, browser, first } = await startEpisode(s, "travel", task.siteSeed)
-  const out: Outcome = { finalUrl: first.path, answer: null, status: null }
-  for (const step of steps) await step(browser, out)
-  return check(task.checker, { api: s, tenant, parameters: task.parameters, ...out })
-}
+const run = runner(env, "travel")
 
 describe("travel checkers: solved passes, truncated fails, wrong value fails", () => {
-  test("every template has a script", () => {
-    expect(Object.keys(scripts).sort()).toEqual(suite.templates.map((t) => t.id).sort())
-  })
-  for (const template of suite.templates) {
-    // One instance per template, alternating so both train and held-out instances get exercised.
-    const task = suite.tasks.filter((t) => t.templateId === template.id)[suite.templates.indexOf(template) % 3]!
-    const script = scripts[template.id]!
-    describe(`${template.id} (${task.id})`, () => {
-      const base = travel.base(task.siteSeed)
-      test("scripted solution passes", async () => {
-        const v = await run(task, script.solve(task.parameters, base))
-        expect(v.reason).toBeString()
-        expect(v).toMatchObject({ success: true })
-      })
-      test("stopped one step early fails", async () => {
-        const v = await run(task, script.solve(task.parameters, base).slice(0, -1))
-        expect(v.success).toBe(false)
-        expect(v.reason.length).toBeGreaterThan(0)
-      })
-      test("wrong value fails", async () => {
-        const steps = typeof script.wrong === "function" ? script.solve(script.wrong(task.parameters, base), base) : script.wrong.run(task.parameters, base)
-        const v = await run(task, steps)
-        expect(v.success).toBe(false)
-      })
-    })
-  }
+  describeCheckers("travel", suite, scripts, (seed) => travel.base(seed), run)
 
   test("the infeasible template passes only with status infeasible", async () => {
     for (const task of suite.tasks.filter((t) => t.category === "infeasible")) {
