@@ -7,9 +7,7 @@ import { commentsOf, searchPosts } from "../../forum/model.ts"
 import type { Board, ForumBase, ForumState, Post } from "../../forum/types.ts"
 import { forumState, newPosts, voteOn, wasDeleted } from "../forum.ts"
 import type { CheckInput, Checker, Verdict } from "./types.ts"
-
-const pass = (reason: string): Verdict => ({ success: true, reason })
-const fail = (reason: string): Verdict => ({ success: false, reason })
+import { answered, endedOn, fail, pass, same } from "./verdicts.ts"
 
 const snapshot = async (input: CheckInput): Promise<{ state: ForumState; base: ForumBase }> => {
   const snap = await forumState(input.api, input.tenant)
@@ -17,8 +15,6 @@ const snapshot = async (input: CheckInput): Promise<{ state: ForumState; base: F
 }
 
 const param = (input: CheckInput, name: string): string => String(input.parameters[name])
-
-const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase()
 
 /** A seeded post by its exact title (ids are stable, titles may be edited in the episode). */
 const seededPost = (base: ForumBase, title: string): Post => {
@@ -31,26 +27,6 @@ const boardNamed = (base: ForumBase, name: string): Board => {
   const b = base.boards.find((x) => x.name === name)
   if (!b) throw new Error(`no board '${name}' in the forum of seed ${base.seed}`)
   return b
-}
-
-/** The path of the agent's final URL, without query or fragment. */
-const finalPath = (input: CheckInput): string | null => {
-  if (!input.finalUrl) return null
-  try {
-    return new URL(input.finalUrl, "http://x").pathname
-  } catch {
-    return null
-  }
-}
-
-const endedOn = (input: CheckInput, want: string, what: string): Verdict =>
-  finalPath(input) === want ? pass(`ended on ${what}`) : fail(`expected to end on ${want} (${what}), ended on ${input.finalUrl ?? "no page"}`)
-
-/** An answer task is done when the agent answered and did not call it infeasible. */
-const answered = (input: CheckInput): string | Verdict => {
-  if (input.status === "infeasible") return fail("the task is feasible, but the agent reported it infeasible")
-  if (input.answer === undefined || input.answer === null || input.answer.trim() === "") return fail("no answer given")
-  return input.answer
 }
 
 /** The post with this seeded id in the live state, or a failing verdict when it is gone. */

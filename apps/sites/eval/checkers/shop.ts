@@ -6,10 +6,8 @@
 import { formatPrice, reviewsOf } from "../../shop/model.ts"
 import type { Product, ShopBase, ShopState } from "../../shop/types.ts"
 import { shopState } from "../shop.ts"
-import type { CheckInput, Checker, Verdict } from "./types.ts"
-
-const pass = (reason: string): Verdict => ({ success: true, reason })
-const fail = (reason: string): Verdict => ({ success: false, reason })
+import type { CheckInput, Checker } from "./types.ts"
+import { answered, endedOn, fail, numbers, pass, same } from "./verdicts.ts"
 
 const snapshot = async (input: CheckInput): Promise<{ state: ShopState; base: ShopBase }> => {
   const snap = await shopState(input.api, input.tenant)
@@ -29,30 +27,6 @@ const categoryNamed = (base: ShopBase, name: string) => {
   if (!c) throw new Error(`no category '${name}'`)
   return c
 }
-
-/** The path of the agent's final URL, without query or fragment. */
-const finalPath = (input: CheckInput): string | null => {
-  if (!input.finalUrl) return null
-  try {
-    return new URL(input.finalUrl, "http://x").pathname
-  } catch {
-    return null
-  }
-}
-
-const endedOn = (input: CheckInput, want: string, what: string): Verdict =>
-  finalPath(input) === want ? pass(`ended on ${what}`) : fail(`expected to end on ${want} (${what}), ended on ${input.finalUrl ?? "no page"}`)
-
-/** An answer task is done when the agent answered and did not call it infeasible. */
-const answered = (input: CheckInput): string | Verdict => {
-  if (input.status === "infeasible") return fail("the task is feasible, but the agent reported it infeasible")
-  if (input.answer === undefined || input.answer === null || input.answer.trim() === "") return fail("no answer given")
-  return input.answer
-}
-
-const numbers = (text: string): Array<number> => [...text.replaceAll(",", "").matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]))
-
-const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase()
 
 export const shopCheckers = {
   "shop.url-category": async (input) => {

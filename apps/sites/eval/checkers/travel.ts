@@ -7,9 +7,7 @@ import { clock, formatPrice, fromPrice } from "../../travel/model.ts"
 import type { Booking, Person, TravelBase, TravelState } from "../../travel/types.ts"
 import { confirmedBookings, flightByNumber, travellerByName, travelState } from "../travel.ts"
 import type { CheckInput, Checker, Verdict } from "./types.ts"
-
-const pass = (reason: string): Verdict => ({ success: true, reason })
-const fail = (reason: string): Verdict => ({ success: false, reason })
+import { answered, endedOn, fail, numbers, pass, same } from "./verdicts.ts"
 
 const snapshot = async (input: CheckInput): Promise<{ state: TravelState; base: TravelBase }> => {
   const snap = await travelState(input.api, input.tenant)
@@ -17,7 +15,6 @@ const snapshot = async (input: CheckInput): Promise<{ state: TravelState; base: 
 }
 
 const param = (input: CheckInput, name: string): string => String(input.parameters[name])
-const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase()
 
 const cityNamed = (base: TravelBase, name: string) => {
   const c = base.cities.find((x) => x.name === name)
@@ -34,25 +31,6 @@ const hotelNamed = (base: TravelBase, name: string) => {
   if (!h) throw new Error(`no hotel '${name}' in the travel world of seed ${base.seed}`)
   return h
 }
-
-const endedOn = (input: CheckInput, want: string, what: string): Verdict => {
-  let path: string | null = null
-  try {
-    path = input.finalUrl ? new URL(input.finalUrl, "http://x").pathname : null
-  } catch {
-    path = null
-  }
-  return path === want ? pass(`ended on ${what}`) : fail(`expected to end on ${want} (${what}), ended on ${input.finalUrl ?? "no page"}`)
-}
-
-/** An answer task is done when the agent answered and did not call it infeasible. */
-const answered = (input: CheckInput): string | Verdict => {
-  if (input.status === "infeasible") return fail("the task is feasible, but the agent reported it infeasible")
-  if (input.answer === undefined || input.answer === null || input.answer.trim() === "") return fail("no answer given")
-  return input.answer
-}
-
-const numbers = (text: string): Array<number> => [...text.replaceAll(",", "").matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]))
 
 /** Clock times in a text, as minutes after midnight ("07:05", "7:05 am", "7:05 PM"). */
 const times = (text: string): Array<number> =>
