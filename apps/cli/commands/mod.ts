@@ -9,6 +9,7 @@ import { ingest } from "./ingest.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
 import { sitesServe } from "./sites.ts"
+import { solutionsRun } from "./solutions.ts"
 import { tasks } from "./tasks.ts"
 
 export const commands: ReadonlyArray<Command> = [
@@ -25,5 +26,6 @@ export const commands: ReadonlyArray<Command> = [
   replay,
   sitesServe,
   ...tasks,
-  ingest
+  ingest,
+  solutionsRun
 ]

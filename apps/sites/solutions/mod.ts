@@ -1,0 +1,108 @@
+/**
+ * Scripted solutions, run and checked (README: apps/sites/suites). EVALUATION CODE: each
+ * run is checked by its instance's ground-truth checker through the state API. For every
+ * train instance of a suite, every path family's script runs on a fresh episode of the
+ * instance's seed; with `out`, the primary family's run is written as the instance's
+ * expert demo (`<out>/<suite>/<instance>/demo.json`, recordedWith "script").
+ */
+import { Effect, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DirectoryBlobStore } from "@core/blobstore"
+import { BrowserPool, WebEnvironment } from "@core/env-web"
+import type { EnvironmentShape } from "@core/env-web"
+import { check } from "../eval/checkers/mod.ts"
+import type { SitesServer } from "../framework/server.ts"
+import { startSites } from "../mod.ts"
+import { shop } from "../shop/mod.ts"
+import { loadSuites } from "../suites/mod.ts"
+import type { SuiteTask } from "../suites/Suite.ts"
+import { runScript, ScriptError, toDemoFolder } from "./Runner.ts"
+import type { ScriptRun } from "./Runner.ts"
+import { shopSolutions } from "./shop.ts"
+
+export * from "./Runner.ts"
+export { shopSolutions } from "./shop.ts"
+
+/** Suites with scripted solutions. */
+export const SOLVED_SUITES = ["shop"] as const
+
+export interface SolutionResult {
+  readonly instance: string
+  readonly template: string
+  readonly family: string
+  readonly primary: boolean
+  /** pass: the checker passed; fail: it failed or the script broke; n/a: the family does not apply to this instance. */
+  readonly outcome: "pass" | "fail" | "n/a"
+  readonly reason: string
+  readonly steps: number
+  readonly demo: string | null
+}
+
+export interface SolutionsOptions {
+  readonly suite?: string
+  readonly instance?: string
+  /** Only these templates (tests run one instance per template). */
+  readonly instances?: (tasks: ReadonlyArray<SuiteTask>) => ReadonlyArray<SuiteTask>
+  readonly out?: string
+  readonly progress?: (line: string) => void
+}
+
+const startEpisode = async (sites: SitesServer, site: string, seed: number): Promise<{ tenant: string; startUrl: string }> => {
+  const res = await fetch(`${sites.origin}/__core/episodes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ site, seed }) })
+  if (res.status !== 201) throw new Error(`POST /__core/episodes answered ${res.status}`)
+  return (await res.json()) as { tenant: string; startUrl: string }
+}
+
+const scriptsOf = (task: SuiteTask) => (task.suite === "shop" ? shopSolutions[task.templateId] : undefined)
+
+/** One family of one instance: run, check, maybe write the demo. */
+const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, family: string, primary: boolean, out: string | undefined) =>
+  Effect.gen(function*() {
+    const base = { instance: task.id, template: task.templateId, family, primary }
+    const script = scriptsOf(task)?.[family]
+    if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null } satisfies SolutionResult
+    const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
+    const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script(task.parameters, shop.base(task.siteSeed))).pipe(
+      Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
+    )
+    yield* env.close()
+    if (run instanceof ScriptError) return { ...base, outcome: run.notApplicable ? "n/a" : "fail", reason: run.message, steps: 0, demo: null } satisfies SolutionResult
+    const verdict = yield* Effect.promise(() =>
+      check(task.checker, { api: sites, tenant: episode.tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl })
+    )
+    const demo = primary && out !== undefined && verdict.success
+      ? yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
+      : null
+    return { ...base, outcome: verdict.success ? "pass" : "fail", reason: verdict.reason, steps: run.steps.length, demo } satisfies SolutionResult
+  })
+
+/** Runs every scripted solution of the chosen train instances; never fails on a failing script (that is a result). */
+export const runSolutions = (options: SolutionsOptions = {}) =>
+  Effect.gen(function*() {
+    const log = options.progress ?? (() => undefined)
+    const suites = yield* loadSuites()
+    const suite = options.suite ?? "shop"
+    if (!(SOLVED_SUITES as ReadonlyArray<string>).includes(suite)) return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
+    let tasks: ReadonlyArray<SuiteTask> = suites.filter((s) => s.suite === suite).flatMap((s) => s.tasks).filter((t) => t.split === "train")
+    if (options.instance !== undefined) tasks = tasks.filter((t) => t.id === options.instance)
+    if (options.instances !== undefined) tasks = options.instances(tasks)
+    if (tasks.length === 0) return yield* Effect.fail(new Error(`no train instance '${options.instance ?? ""}' in suite '${suite}'`))
+    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-solutions-"))),
+      (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
+    )
+    const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
+    const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "key" }), context)
+    const results: Array<SolutionResult> = []
+    for (const task of tasks) {
+      for (const [i, family] of task.pathFamilies.entries()) {
+        const r = yield* Effect.provideContext(solveOne(env, sites, task, family.id, i === 0, options.out), context)
+        log(`${r.outcome.padEnd(4)} ${task.id} ${family.id}: ${r.reason}`)
+        results.push(r)
+      }
+    }
+    return results as ReadonlyArray<SolutionResult>
+  }).pipe(Effect.scoped)
