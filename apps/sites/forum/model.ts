@@ -1,5 +1,7 @@
 /** Read-side helpers and the few write rules shared by the pages: lookups, sorting, search, paging, votes, karma, validation. */
 import type { Comment, ForumBase, ForumState, Post, User, Vote, VoteKind } from "./types.ts"
+import { paginate as paginateBy } from "../framework/paging.ts"
+import type { Paged } from "../framework/paging.ts"
 
 export const PAGE_SIZE = 10
 export const TITLE_MAX = 120
@@ -62,19 +64,10 @@ export const searchPosts = (state: ForumState, f: Filters): Array<Post> => {
   return sortPosts(state.posts.filter((p) => score(p) > 0 && (f.board === "" || p.boardId === f.board)), f.sort, score)
 }
 
-export interface Paged<T> {
-  readonly items: ReadonlyArray<T>
-  readonly page: number
-  readonly pages: number
-  readonly total: number
-}
+export type { Paged } from "../framework/paging.ts"
 
-export const paginate = <T>(items: ReadonlyArray<T>, pageParam: string | null): Paged<T> => {
-  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
-  const n = Number(pageParam ?? "1")
-  const page = Number.isInteger(n) ? Math.min(Math.max(1, n), pages) : 1
-  return { items: items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages, total: items.length }
-}
+/** A page of a list, at this site's page size. */
+export const paginate = <T>(items: ReadonlyArray<T>, pageParam: string | null): Paged<T> => paginateBy(items, pageParam, PAGE_SIZE)
 
 /** Sum of the scores of a user's live posts and comments. */
 export const karmaOf = (state: ForumState, userId: string): number =>

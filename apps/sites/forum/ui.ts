@@ -3,7 +3,7 @@ import { documentHtml, html, htmlResponse } from "../framework/html.ts"
 import type { Html, Part } from "../framework/html.ts"
 import type { Ctx } from "../framework/site.ts"
 import { boardName, commentsOf, formatDate, myVote } from "./model.ts"
-import type { Errors, Paged } from "./model.ts"
+import type { Errors } from "./model.ts"
 import type { ForumBase, ForumState, Post, VoteKind } from "./types.ts"
 
 export type ForumCtx = Ctx<ForumBase, ForumState>
@@ -59,22 +59,7 @@ export const here = (ctx: ForumCtx): string => {
   return q.size > 0 ? `${ctx.path}?${q}` : ctx.path
 }
 
-/** Paging links that keep the other query parameters. */
-export const pagination = (ctx: ForumCtx, paged: Paged<unknown>): Html => {
-  if (paged.pages <= 1) return html``
-  const link = (page: number): string => {
-    const q = new URLSearchParams(ctx.query)
-    q.set("page", String(page))
-    return `${ctx.href(ctx.path)}?${q}`
-  }
-  return html`<nav aria-label="Pagination"><ul>
-${paged.page > 1 && html`<li><a href="${link(paged.page - 1)}" rel="prev">Previous page</a></li>`}
-${Array.from({ length: paged.pages }, (_, i) => i + 1).map((n) =>
-  n === paged.page ? html`<li><a href="${link(n)}" aria-current="page" aria-label="Page ${n}">${n}</a></li>` : html`<li><a href="${link(n)}" aria-label="Page ${n}">${n}</a></li>`
-)}
-${paged.page < paged.pages && html`<li><a href="${link(paged.page + 1)}" rel="next">Next page</a></li>`}
-</ul></nav>`
-}
+export { pagination } from "../framework/paging.ts"
 
 const describedBy = (id: string, error: string | undefined): Part => error && html` aria-invalid="true" aria-describedby="${id}-error"`
 const errorText = (id: string, error: string | undefined): Part => error && html`<br><span id="${id}-error" class="error">${error}</span>`

@@ -1,5 +1,7 @@
 /** Read-side helpers shared by the pages: lookups, ratings, cart totals, search and paging. */
 import type { Product, Review, ShippingMethod, ShopBase, ShopState } from "./types.ts"
+import { paginate as paginateBy } from "../framework/paging.ts"
+import type { Paged } from "../framework/paging.ts"
 
 export const PAGE_SIZE = 8
 export const SHIPPING_COST: Record<ShippingMethod, number> = { standard: 0, express: 999 }
@@ -91,16 +93,7 @@ export const sortProducts = <T extends { p: Product; i: number; s: number }>(bas
   return [...items].sort((a, b) => by[sort](a, b) || a.i - b.i)
 }
 
-export interface Paged<T> {
-  readonly items: ReadonlyArray<T>
-  readonly page: number
-  readonly pages: number
-  readonly total: number
-}
+export type { Paged } from "../framework/paging.ts"
 
-export const paginate = <T>(items: ReadonlyArray<T>, pageParam: string | null): Paged<T> => {
-  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
-  const n = Number(pageParam ?? "1")
-  const page = Number.isInteger(n) ? Math.min(Math.max(1, n), pages) : 1
-  return { items: items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages, total: items.length }
-}
+/** A page of a list, at this site's page size. */
+export const paginate = <T>(items: ReadonlyArray<T>, pageParam: string | null): Paged<T> => paginateBy(items, pageParam, PAGE_SIZE)

@@ -3,7 +3,6 @@ import { documentHtml, html, htmlResponse } from "../framework/html.ts"
 import type { Html, Part } from "../framework/html.ts"
 import type { Ctx } from "../framework/site.ts"
 import { cartCount, categoryName, formatPrice, ratingOf, reviewsOf } from "./model.ts"
-import type { Paged } from "./model.ts"
 import type { Product, ShopBase, ShopState } from "./types.ts"
 
 export type ShopCtx = Ctx<ShopBase, ShopState>
@@ -42,22 +41,7 @@ export const productList = (ctx: ShopCtx, products: ReadonlyArray<Product>, labe
         return html`<li><h3><a href="${ctx.href(`/product/${p.id}`)}">${p.name}</a></h3><p>${formatPrice(p.price)}</p><p>${stars(ratingOf(reviews), reviews.length)}</p><p>${categoryName(ctx.base, p.categoryId)}</p></li>`
       })}</ul>`
 
-/** Paging links that keep the other query parameters. */
-export const pagination = (ctx: ShopCtx, paged: Paged<unknown>): Html => {
-  if (paged.pages <= 1) return html``
-  const link = (page: number): string => {
-    const q = new URLSearchParams(ctx.query)
-    q.set("page", String(page))
-    return `${ctx.href(ctx.path)}?${q}`
-  }
-  return html`<nav aria-label="Pagination"><ul>
-${paged.page > 1 && html`<li><a href="${link(paged.page - 1)}" rel="prev">Previous page</a></li>`}
-${Array.from({ length: paged.pages }, (_, i) => i + 1).map((n) =>
-  n === paged.page ? html`<li><a href="${link(n)}" aria-current="page" aria-label="Page ${n}">${n}</a></li>` : html`<li><a href="${link(n)}" aria-label="Page ${n}">${n}</a></li>`
-)}
-${paged.page < paged.pages && html`<li><a href="${link(paged.page + 1)}" rel="next">Next page</a></li>`}
-</ul></nav>`
-}
+export { pagination } from "../framework/paging.ts"
 
 export type Errors = Readonly<Record<string, string>>
 
