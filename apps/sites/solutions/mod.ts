@@ -15,18 +15,38 @@ import type { EnvironmentShape } from "@core/env-web"
 import { check } from "../eval/checkers/mod.ts"
 import type { SitesServer } from "../framework/server.ts"
 import { startSites } from "../mod.ts"
+import { forum } from "../forum/mod.ts"
 import { shop } from "../shop/mod.ts"
+import { travel } from "../travel/mod.ts"
 import { loadSuites } from "../suites/mod.ts"
 import type { SuiteTask } from "../suites/Suite.ts"
 import { runScript, ScriptError, toDemoFolder } from "./Runner.ts"
-import type { ScriptRun } from "./Runner.ts"
+import type { ScriptRun, Step } from "./Runner.ts"
+import type { Params } from "./Script.ts"
+import { forumSolutions } from "./forum.ts"
 import { shopSolutions } from "./shop.ts"
+import { travelSolutions } from "./travel.ts"
 
 export * from "./Runner.ts"
+export { forumSolutions } from "./forum.ts"
 export { shopSolutions } from "./shop.ts"
+export { travelSolutions } from "./travel.ts"
+
+/** A suite's scripts (template id → path family id → script) and the public site data they may read. */
+interface SuiteSolutions<Base> {
+  readonly base: (seed: number) => Base
+  readonly scripts: Readonly<Record<string, Readonly<Record<string, (p: Params, base: Base) => ReadonlyArray<Step>>>>>
+}
+const solutions = <Base>(s: SuiteSolutions<Base>): SuiteSolutions<unknown> => s as SuiteSolutions<unknown>
+
+const bySuite: Readonly<Record<string, SuiteSolutions<unknown>>> = {
+  shop: solutions({ base: shop.base, scripts: shopSolutions }),
+  forum: solutions({ base: forum.base, scripts: forumSolutions }),
+  travel: solutions({ base: travel.base, scripts: travelSolutions })
+}
 
 /** Suites with scripted solutions. */
-export const SOLVED_SUITES = ["shop"] as const
+export const SOLVED_SUITES: ReadonlyArray<string> = Object.keys(bySuite).filter((k) => Object.keys(bySuite[k]!.scripts).length > 0)
 
 export interface SolutionResult {
   readonly instance: string
@@ -55,7 +75,13 @@ const startEpisode = async (sites: SitesServer, site: string, seed: number): Pro
   return (await res.json()) as { tenant: string; startUrl: string }
 }
 
-const scriptsOf = (task: SuiteTask) => (task.suite === "shop" ? shopSolutions[task.templateId] : undefined)
+/** The instance's scripts, each already given its parameters and its seed's site data. */
+const scriptsOf = (task: SuiteTask): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
+  const suite = bySuite[task.suite]
+  const scripts = suite?.scripts[task.templateId]
+  if (suite === undefined || scripts === undefined) return undefined
+  return Object.fromEntries(Object.entries(scripts).map(([family, script]) => [family, () => script(task.parameters, suite.base(task.siteSeed))]))
+}
 
 /** One family of one instance: run, check, maybe write the demo. */
 const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, family: string, primary: boolean, out: string | undefined) =>
@@ -64,7 +90,7 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
     const script = scriptsOf(task)?.[family]
     if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null } satisfies SolutionResult
     const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
-    const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script(task.parameters, shop.base(task.siteSeed))).pipe(
+    const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
       Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
     )
     yield* env.close()
@@ -84,7 +110,7 @@ export const runSolutions = (options: SolutionsOptions = {}) =>
     const log = options.progress ?? (() => undefined)
     const suites = yield* loadSuites()
     const suite = options.suite ?? "shop"
-    if (!(SOLVED_SUITES as ReadonlyArray<string>).includes(suite)) return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
+    if (!SOLVED_SUITES.includes(suite)) return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
     let tasks: ReadonlyArray<SuiteTask> = suites.filter((s) => s.suite === suite).flatMap((s) => s.tasks).filter((t) => t.split === "train")
     if (options.instance !== undefined) tasks = tasks.filter((t) => t.id === options.instance)
     if (options.instances !== undefined) tasks = options.instances(tasks)

@@ -6,20 +6,12 @@
  * category a product is in, as a shopper would know.
  */
 import type { ShopBase } from "../shop/types.ts"
-import type { Find, Step } from "./Runner.ts"
+import type { Step } from "./Runner.ts"
+import { button, click, done, exact, link, s, select, type } from "./Script.ts"
+import type { Params } from "./Script.ts"
 import type { FullObservation } from "@core/env-web"
 
-type Params = Readonly<Record<string, string | number>>
 export type ShopScript = (p: Params, base: ShopBase) => ReadonlyArray<Step>
-
-/** A regex matching exactly `text`. */
-export const exact = (text: string): RegExp => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)
-const link = (name: RegExp, more: Partial<Find> = {}): Find => ({ role: "link", name, ...more })
-const button = (name: RegExp): Find => ({ role: "button", name })
-const click = (find: Find): Step => ({ kind: "click", find })
-const type = (find: Find, text: string, submit = false): Step => ({ kind: "type", find, text, submit })
-const done: Step = { kind: "status", status: "complete" }
-const s = (p: Params, k: string): string => String(p[k])
 
 const categoryOf = (base: ShopBase, product: string): string => {
   const p = base.products.find((x) => x.name === product)
@@ -106,14 +98,14 @@ export const shopSolutions: Readonly<Record<string, Readonly<Record<string, Shop
   "shop-cheapest-in-category": {
     "category-sort": (p) => [
       click(link(exact(s(p, "category")))),
-      { kind: "select", find: { role: "combobox", name: /^Sort by$/ }, value: "price-asc" },
+      select({ role: "combobox", name: /^Sort by$/ }, "price-asc"),
       click(button(/^Apply$/)),
       ...cheapestFirst(/^Apply$/)
     ],
     "search-filter": (p) => [
       type({ role: "searchbox", name: /^Search products$/ }, "", true),
-      { kind: "select", find: { role: "combobox", name: /^Category$/ }, value: s(p, "category") },
-      { kind: "select", find: { role: "combobox", name: /^Sort by$/ }, value: "price-asc" },
+      select({ role: "combobox", name: /^Category$/ }, s(p, "category")),
+      select({ role: "combobox", name: /^Sort by$/ }, "price-asc"),
       click(button(/^Apply filters$/)),
       ...cheapestFirst(/^Apply filters$/)
     ]

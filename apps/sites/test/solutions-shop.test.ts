@@ -4,51 +4,22 @@
  * each checked by its ground-truth checker. The primary runs are written as demo folders:
  * they load with `loadDemo` and ingest with `bun core ingest` (embedded store, temp dir).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadDemo } from "@core/demos"
 import { core } from "../../../tests/support/cli.ts"
 import { runSolutions, shopSolutions } from "../solutions/mod.ts"
-import type { SolutionResult } from "../solutions/mod.ts"
 import { SHOP_SUITE_FILE } from "../suites/shop.ts"
 import { loadSuite } from "../suites/Suite.ts"
+import { describeSolutions } from "./solutionsHarness.ts"
 import type { SuiteTask } from "../suites/Suite.ts"
 
 const suite = await Effect.runPromise(loadSuite(SHOP_SUITE_FILE))
-const trainTemplates = suite.templates.filter((t) => t.split === "train")
-const tmp = mkdtempSync(join(tmpdir(), "core-solutions-shop-"))
-const out = join(tmp, "demos")
-/** One train instance per template, alternating between the two train seeds. */
-const onePerTemplate = (tasks: ReadonlyArray<SuiteTask>): ReadonlyArray<SuiteTask> =>
-  trainTemplates.map((t, i) => tasks.filter((x) => x.templateId === t.id)[i % 2]!)
+// Top rated holds four products per seed; no train instance's product is among them (checked below on one that is).
+const { results, out, tmp, trainTemplates } = describeSolutions({ suite, scripts: shopSolutions, mayNotApply: ["top-rated"] })
 
-let results: ReadonlyArray<SolutionResult> = []
-beforeAll(async () => {
-  results = await Effect.runPromise(runSolutions({ suite: "shop", instances: onePerTemplate, out }))
-}, 150_000)
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-
-describe("shop scripted solutions in the real environment", () => {
-  test("every template and every path family has a script", () => {
-    for (const t of suite.templates) expect(Object.keys(shopSolutions[t.id] ?? {}).sort()).toEqual(t.pathFamilies.map((f) => f.id).sort())
-  })
-
-  for (const template of trainTemplates) {
-    test(`${template.id}: every path family passes its checker`, () => {
-      const mine = results.filter((r) => r.template === template.id)
-      expect(mine.map((r) => r.family)).toEqual(template.pathFamilies.map((f) => f.id))
-      expect(new Set(mine.map((r) => r.instance)).size).toBe(1)
-      for (const r of mine) {
-        // Top rated holds four products per seed; no train instance's product is among them (checked below on one that is).
-        expect(`${r.family}: ${r.outcome} ${r.reason}`).toMatch(r.family === "top-rated" ? /^top-rated: (pass|n\/a) / : new RegExp(`^${r.family}: pass `))
-      }
-      expect(mine[0]!.primary && mine[0]!.outcome === "pass" && mine[0]!.demo !== null).toBe(true)
-    })
-  }
-
+describe("shop scripted solutions: the top-rated family and the written demos", () => {
   test("the top-rated family passes on a product that is in the Top rated list", async () => {
     const topRated = (tasks: ReadonlyArray<SuiteTask>) =>
       tasks.filter((t) => t.id === "shop-wishlist-add-1" || t.id === "shop-open-product-1").map((t) => ({ ...t, parameters: { product: "Harbor Smart Toaster" } }))
@@ -61,7 +32,7 @@ describe("shop scripted solutions in the real environment", () => {
 
   test("the written demos load with loadDemo and ingest with bun core ingest", async () => {
     const tasks = new Set(suite.tasks.map((t) => t.id))
-    const demos = results.filter((r) => r.demo !== null)
+    const demos = results().filter((r) => r.demo !== null)
     expect(demos.length).toBe(trainTemplates.length)
     const buy = demos.find((r) => r.template === "shop-buy")!
     const loaded = await Effect.runPromise(loadDemo(buy.demo!, { tasks }))

@@ -1,0 +1,57 @@
+/**
+ * Shared specification of a suite's scripted solutions: one train instance per train template
+ * (alternating between the train seeds), every path family run through the real web
+ * environment and checked by its ground-truth checker; each primary run is written as a demo.
+ * Families listed in `mayNotApply` may report n/a (the family has no applicable instance).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { runSolutions } from "../solutions/mod.ts"
+import type { SolutionResult } from "../solutions/mod.ts"
+import type { Suite, SuiteTask } from "../suites/Suite.ts"
+
+export interface SolutionsSpec {
+  readonly suite: Suite
+  readonly scripts: Readonly<Record<string, Readonly<Record<string, unknown>>>>
+  readonly mayNotApply?: ReadonlyArray<string>
+}
+
+/** Declares the tests; returns accessors for the results and the demo folder, for extra tests. */
+export const describeSolutions = (spec: SolutionsSpec) => {
+  const name = spec.suite.suite
+  const trainTemplates = spec.suite.templates.filter((t) => t.split === "train")
+  const tmp = mkdtempSync(join(tmpdir(), `core-solutions-${name}-`))
+  const out = join(tmp, "demos")
+  const onePerTemplate = (tasks: ReadonlyArray<SuiteTask>): ReadonlyArray<SuiteTask> =>
+    trainTemplates.map((t, i) => {
+      const mine = tasks.filter((x) => x.templateId === t.id)
+      return mine[i % mine.length]!
+    })
+  let results: ReadonlyArray<SolutionResult> = []
+  beforeAll(async () => {
+    results = await Effect.runPromise(runSolutions({ suite: name, instances: onePerTemplate, out }))
+  }, 200_000)
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  describe(`${name} scripted solutions in the real environment`, () => {
+    test("every template and every path family has a script", () => {
+      for (const t of spec.suite.templates) expect([t.id, Object.keys(spec.scripts[t.id] ?? {}).sort()]).toEqual([t.id, t.pathFamilies.map((f) => f.id).sort()])
+    })
+    for (const template of trainTemplates) {
+      test(`${template.id}: every path family passes its checker`, () => {
+        const mine = results.filter((r) => r.template === template.id)
+        expect(mine.map((r) => r.family)).toEqual(template.pathFamilies.map((f) => f.id))
+        expect(new Set(mine.map((r) => r.instance)).size).toBe(1)
+        for (const r of mine) {
+          const allowed = spec.mayNotApply?.includes(r.family) === true ? "(pass|n\\/a)" : "pass"
+          expect(`${r.family}: ${r.outcome} ${r.reason}`).toMatch(new RegExp(`^${r.family}: ${allowed} `))
+        }
+        expect(mine[0]!.primary && mine[0]!.outcome === "pass" && mine[0]!.demo !== null).toBe(true)
+      })
+    }
+  })
+  return { results: () => results, out, tmp, trainTemplates }
+}
