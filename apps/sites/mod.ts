@@ -12,6 +12,7 @@ export const startSites = (options: Partial<StartOptions> = {}): SitesServer => 
 
 export { sites, siteByName } from "./registry.ts"
 export { createSitesServer, STATE_TOKEN_HEADER, TENANT_COOKIE } from "./framework/server.ts"
+export { episodeSource } from "./framework/episodeSource.ts"
 export type { SitesServer, StartOptions } from "./framework/server.ts"
 export { defineSite, matchPath, safePath } from "./framework/site.ts"
 export type { AnySite, Ctx, Method, Reply, Route, SiteDef } from "./framework/site.ts"

@@ -27,8 +27,24 @@ export interface EnvTask {
   readonly taskId: string
   readonly startUrl?: string
   readonly app?: string
-  /** Seed for a bundled site's generated data; recorded with the task, not interpreted by the web environment (a site takes it in its start URL). */
+  /**
+   * A bundled site: with an `EpisodeSource`, the environment opens the site's episode for
+   * `siteSeed` itself (no `startUrl` needed) and the next one ahead of time.
+   */
+  readonly site?: string
+  /** Seed for a bundled site's generated data. */
   readonly siteSeed?: number
+}
+
+/**
+ * Opens fresh episodes of bundled sites (their own state, their own start URL). Given one,
+ * the web environment prepares the next episode of the same site and seed in the background
+ * — context, page, first navigation — so that a `reset` only has to observe.
+ */
+export interface EpisodeSource {
+  open(site: string, seed: number): Promise<{ readonly episode: string; readonly startUrl: string }>
+  /** Ends an episode that was opened ahead of time and never used. */
+  discard(episode: string): Promise<void>
 }
 
 export interface Box {
@@ -89,6 +105,8 @@ export interface FullObservation {
   readonly timings: Timings
   /** True after `answer` or `status`: further steps only get an error observation. */
   readonly done: boolean
+  /** The site episode the environment opened for this task (its tenant, for evaluation); null when the caller gave a `startUrl`. */
+  readonly episode: string | null
 }
 
 /** The platform itself failed (browser crash, closed page, blob store down): retry the episode. */

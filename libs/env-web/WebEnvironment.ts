@@ -25,7 +25,7 @@ import { BrowserPool } from "./BrowserPool.ts"
 import { extractInPage, interactableSelector, maskSecrets } from "./Elements.ts"
 import type { Extracted } from "./Elements.ts"
 import { Environment, InfraError, oneLine } from "./Environment.ts"
-import type { EnvTask, EnvironmentShape, FullObservation, ScreenshotPolicy } from "./Environment.ts"
+import type { EnvTask, EnvironmentShape, EpisodeSource, FullObservation, ScreenshotPolicy } from "./Environment.ts"
 import { defaultElementLimit, policyView } from "./View.ts"
 
 export interface WebEnvironmentOptions {
@@ -37,11 +37,18 @@ export interface WebEnvironmentOptions {
   readonly settleMs?: number
   /** Elements in the policy view, default 150. */
   readonly elementLimit?: number
+  /**
+   * Opens bundled-site episodes for tasks given as `site` + `siteSeed`. After such a reset,
+   * the next episode of the same site and seed is opened, navigated and settled in the
+   * background, so the next `reset` of it only observes (a reset of anything else discards it).
+   */
+  readonly episodes?: EpisodeSource
 }
 
 interface Episode {
-  readonly task: EnvTask
   readonly lease: Lease
+  /** The site episode opened through the `EpisodeSource`, if any. */
+  readonly episode: string | null
   readonly issued: Set<string>
   readonly net: Network
   nextId: number
@@ -143,6 +150,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
   const timeoutMs = options.actionTimeoutMs ?? 5000
   const settleMs = options.settleMs ?? 1000
   const limit = options.elementLimit ?? defaultElementLimit
+  const source = options.episodes
   let episode: Episode | null = null
 
   const put = (bytes: Uint8Array) =>
@@ -197,7 +205,8 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
       screenshot,
       view,
       timings: { ...timing, observeMs: Math.round(performance.now() - started) },
-      done: ep.done
+      done: ep.done,
+      episode: ep.episode
     } satisfies FullObservation
   })
 
@@ -208,33 +217,77 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
       return ep === null ? Effect.void : ep.lease.release
     })
 
-  const reset = Effect.fn("WebEnvironment.reset")(function*(task: EnvTask) {
-    yield* close()
+  /** An episode's page, navigated to its start URL and settled; `error` is the navigation's complaint, if any. */
+  interface Started {
+    readonly ep: Episode
+    readonly error: string | null
+    readonly timing: { actionMs: number; settleMs: number }
+    /** Which reset it can serve when opened ahead of time: site and seed. */
+    readonly key: string | null
+  }
+
+  const keyOf = (task: EnvTask): string | null =>
+    task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined ? `${task.site}#${task.siteSeed}` : null
+
+  const start = Effect.fnUntraced(function*(task: EnvTask) {
     const lease = yield* pool.acquire()
-    const ep: Episode = { task, lease, issued: new Set(), net: track(lease.page), nextId: 1, done: false, crashed: false }
-    episode = ep
+    const site = keyOf(task) === null || source === undefined
+      ? null
+      : yield* Effect.tryPromise({
+        try: () => source.open(task.site!, task.siteSeed!),
+        catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${messageOf(cause)}` })
+      }).pipe(Effect.tapError(() => lease.release))
+    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), nextId: 1, done: false, crashed: false }
     lease.page.on("crash", () => {
       ep.crashed = true
     })
     // A modal dialog would block every later action; the policy sees its effect, not the dialog.
     lease.page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined))
     lease.page.setDefaultTimeout(timeoutMs)
+    const startUrl = site?.startUrl ?? task.startUrl
     const started = performance.now()
     const error = yield* Effect.tryPromise({
       try: async () => {
-        if (task.startUrl === undefined) return "the web platform needs a startUrl"
-        await lease.page.goto(task.startUrl, { timeout: timeoutMs, waitUntil: "domcontentloaded" })
+        if (startUrl === undefined) return "the web platform needs a startUrl (or a site and siteSeed with an episode source)"
+        await lease.page.goto(startUrl, { timeout: timeoutMs, waitUntil: "domcontentloaded" })
         return null
       },
       catch: (cause) => cause
-    }).pipe(Effect.catch((cause) => classify(ep, cause, "navigate")))
+    }).pipe(Effect.catch((cause) => classify(ep, cause, "navigate")), Effect.tapError(() => discard(ep)))
     const actionMs = Math.round(performance.now() - started)
     const settled = performance.now()
     yield* Effect.promise(() => settle(lease.page, settleMs, ep.net))
-    return yield* observe(ep, error, screenshots !== "none", {
-      actionMs,
-      settleMs: Math.round(performance.now() - settled)
+    return { ep, error, timing: { actionMs, settleMs: Math.round(performance.now() - settled) }, key: keyOf(task) } satisfies Started
+  })
+
+  /** Frees an episode nobody will use: its context, and its site episode. */
+  const discard = (ep: Episode) =>
+    Effect.andThen(ep.lease.release, ep.episode === null || source === undefined ? Effect.void : Effect.promise(() => source.discard(ep.episode!).catch(() => undefined)))
+
+  /** The episode opened ahead of time; never fails (null: it could not be opened). */
+  let ahead: Promise<Started | null> | null = null
+
+  const takeAhead = (key: string | null) =>
+    Effect.gen(function*() {
+      const pending = ahead
+      ahead = null
+      if (pending === null) return null
+      const ready = yield* Effect.promise(() => pending)
+      if (ready === null) return null
+      if (ready.key === key && key !== null && !browserGone(ready.ep, null)) return ready
+      yield* discard(ready.ep)
+      return null
     })
+
+  const reset = Effect.fn("WebEnvironment.reset")(function*(task: EnvTask) {
+    yield* close()
+    const key = keyOf(task)
+    const started = (yield* takeAhead(key)) ?? (yield* start(task))
+    episode = started.ep
+    const first = yield* observe(started.ep, started.error, screenshots !== "none", started.timing)
+    // Runs while the policy works on this episode: the same task is the likeliest next reset.
+    if (key !== null) ahead = Effect.runPromise(start(task).pipe(Effect.catch(() => Effect.succeed(null))))
+    return first
   }, Effect.tapError(() => close()))
 
   const classify = (ep: Episode, cause: unknown, kind: string): Effect.Effect<string, InfraError> => {
@@ -271,7 +324,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     return yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
   })
 
-  yield* Effect.addFinalizer(() => close())
+  yield* Effect.addFinalizer(() => Effect.andThen(close(), takeAhead(null)))
 
   return Environment.of({ reset, step, close }) satisfies EnvironmentShape
 })

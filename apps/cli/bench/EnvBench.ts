@@ -3,10 +3,13 @@
  * and 4 parallel contexts, against a raw Playwright loop doing the same work on the same
  * pages in the same run (DESIGN §8).
  *
- * Work per episode, both sides: a fresh shop episode (`POST /__core/episodes`, untimed),
- * a fresh browser context opened on its start URL, then the scripted 10 steps below. Ours
- * goes through `Environment.reset` / `step` (elements, aria snapshot, screenshot, blobs
- * into a temp DirectoryBlobStore); raw does, per step, the action plus
+ * Work per episode, both sides: a fresh shop episode, a fresh browser context opened on its
+ * start URL, then the scripted 10 steps below. Ours goes through `Environment.reset` /
+ * `step` (elements, aria snapshot, screenshot, blobs into a temp DirectoryBlobStore) with
+ * the sites server as its `EpisodeSource`, so it opens the next episode's context, page and
+ * first navigation in the background while the current one runs, and a reset observes the
+ * prepared page (`reset_ms_p50`); raw opens the episode (`POST /__core/episodes`, untimed)
+ * and a cold context per episode (`raw_reset_ms_p50`), and does, per step, the action plus
  * `locator("body").ariaSnapshot()` plus `screenshot()` on plain Playwright over the same
  * Chromium with the same flags. At parallelism 1 the two sides alternate episode by
  * episode in ABBA order after one untimed warm-up episode each; steps/s count the
@@ -21,7 +24,7 @@ import type { Browser, Page } from "playwright-core"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { BrowserPool, chromiumFlags, targetOf, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, FullObservation } from "@core/env-web"
-import { startSites } from "@core/sites"
+import { episodeSource, startSites } from "@core/sites"
 import { peakRssMb, ratio, shares } from "./Measure.ts"
 import { BenchError } from "./StoreBench.ts"
 
@@ -103,11 +106,10 @@ interface Samples {
 const samples = (): Samples => ({ reset: [], click: [], type: [], action: [], settle: [], observe: [] })
 
 /** One of ours: reset on a fresh site episode, then the script, resolving targets from each observation. */
-const ourEpisode = (env: EnvironmentShape, newEpisode: () => Promise<string>, into: Samples | null) =>
+const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
   Effect.gen(function*() {
-    const startUrl = yield* promise("start a shop episode", newEpisode)
     let t = performance.now()
-    let obs: FullObservation = yield* env.reset({ taskId: "bench-env", startUrl })
+    let obs: FullObservation = yield* env.reset({ taskId: "bench-env", site: "shop", siteSeed: 1 })
     into?.reset.push(performance.now() - t)
     if (obs.observation.error !== null) return yield* new BenchError({ message: `reset: ${obs.observation.error}` })
     for (const [i, s] of SCRIPT.entries()) {
@@ -180,11 +182,11 @@ export const runEnvBench = (options: EnvBenchOptions) =>
     const context = yield* Layer.build(
       BrowserPool.layer({ prewarm: true }).pipe(Layer.merge(DirectoryBlobStore.layer({ dir })))
     )
-    const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all" }), context)
+    const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all", episodes: episodeSource(sites.origin) }), context)
 
     log(`[1/4] warm-up: shop on ${sites.origin}, one untimed episode each side`)
     const env = yield* worker
-    yield* ourEpisode(env, newEpisode, null)
+    yield* ourEpisode(env, null)
     yield* promise("raw episode", async () => rawEpisode(raw, await newEpisode(), null, null))
 
     log(`[2/4] parallelism 1: ${episodes} episodes of ${SCRIPT.length} steps each side, interleaved`)
@@ -196,7 +198,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       const order = r % 2 === 0 ? (["ours", "raw"] as const) : (["raw", "ours"] as const)
       for (const side of order) {
         const t = performance.now()
-        if (side === "ours") yield* ourEpisode(env, newEpisode, ours)
+        if (side === "ours") yield* ourEpisode(env, ours)
         else yield* promise("raw episode", async () => rawEpisode(raw, await newEpisode(), rawResets, rawSteps))
         wall[side] += performance.now() - t
       }
@@ -213,7 +215,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       yield* Effect.forEach(shares(total, p), (n) =>
         Effect.scoped(Effect.gen(function*() {
           const e = yield* worker
-          for (let k = 0; k < n; k++) yield* ourEpisode(e, newEpisode, null)
+          for (let k = 0; k < n; k++) yield* ourEpisode(e, null)
         })), { concurrency: p, discard: true })
       const ms = performance.now() - t
       stepsPerS[String(p)] = rate(total, ms)

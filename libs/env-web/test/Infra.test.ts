@@ -74,7 +74,7 @@ test("a pre-warmed pool hands out fresh contexts, and a reset without a startUrl
         const first = yield* env.reset({ taskId: "t", startUrl: site.url("/cookie/set?x") })
         expect(first.observation.error).toBeNull()
         const second = yield* env.reset({ taskId: "t", app: "com.example" })
-        expect(second.observation.error).toBe("the web platform needs a startUrl")
+        expect(second.observation.error).toBe("the web platform needs a startUrl (or a site and siteSeed with an episode source)")
         const third = yield* env.reset({ taskId: "t", startUrl: site.url("/cookie/show") })
         expect(third.aria).toContain("cookie:")
         expect(third.aria).not.toContain("who=x")

@@ -43,6 +43,7 @@ const pages: Record<string, () => Response | Promise<Response>> = {
     page("Scroller", `<div id="box" style="height:100px;overflow:auto"><div style="height:1000px">
       <button id="inner">Inner</button></div></div><div style="height:3000px"></div>`),
   "/cookie/set": () => page("Set", `<script>document.cookie = "who=" + location.search.slice(1) + "; path=/"</script>set`),
+  "/episode": () => page("Episode", `<p id="e"></p><a href="/cookie/set?mine">Set cookie</a><script>document.getElementById("e").textContent = "episode " + location.search.slice(1) + " cookie:" + document.cookie</script>`),
   "/cookie/show": () => page("Show", `<p id="c"></p><script>document.getElementById("c").textContent = "cookie:" + document.cookie</script>`),
   "/slow": async () => {
     await Bun.sleep(8000)
