@@ -6,6 +6,7 @@ import { doctor } from "./doctor.ts"
 import { benchEnv, benchReplay, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { ingest } from "./ingest.ts"
+import { record } from "./record.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
 import { sitesServe } from "./sites.ts"
@@ -27,5 +28,6 @@ export const commands: ReadonlyArray<Command> = [
   sitesServe,
   ...tasks,
   ingest,
+  record,
   solutionsRun
 ]

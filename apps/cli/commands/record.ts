@@ -1,0 +1,168 @@
+/**
+ * `bun core record --task T [--site S] [--out DIR] [--demo-id ID] [--force] [--json]`: a
+ * person demonstrates a bundled task instance in a headed Chromium (libs/env-web Recorder)
+ * and the demonstration is written as a core-demo v1 folder, recordedWith "recorder" —
+ * the format scripted solutions write, so `bun core ingest` takes either.
+ *
+ * The person ends the recording from the terminal: `done`, `infeasible`, `answer <text>`
+ * write the folder; `undo` drops the last step; `quit`, closing the browser window or the
+ * end of stdin discard everything (nothing is written, exit 1). The folder is written only
+ * at the end, demo.json last, so an interrupted recording leaves no demo behind.
+ *
+ * @example
+ * xvfb-run -a bun core record --task shop-wishlist-add-1
+ * // stderr: the instruction and the commands; stdout: demos/shop/shop-wishlist-add-1/demo.json
+ */
+import { DateTime, Effect, Queue } from "effect"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { DirectoryBlobStore } from "@core/blobstore"
+import { loadDemo, writeDemoFolder } from "@core/demos"
+import { Recorder } from "@core/env-web"
+import type { RecordedStep } from "@core/env-web"
+import type { Action } from "@core/events"
+import { episodeSource, startSites } from "@core/sites"
+import { loadSuites } from "@core/sites/suites"
+import { CliError, UsageError } from "../Cli.ts"
+import type { Command } from "../Cli.ts"
+
+const say = (line: string) => console.error(`record: ${line}`)
+
+const commandsHelp = "done | infeasible | answer <text> | undo (drop the last step) | quit (discard)"
+
+/** One line per step, as the person would say it. */
+export const describeAction = (a: Action): string => {
+  const on = "target" in a && a.target !== null ? ` ${a.target.role ?? "?"} ${JSON.stringify(a.target.name ?? "")}` : ""
+  switch (a.kind) {
+    case "type":
+      return `type${on} ${JSON.stringify(a.text)}${a.submit === true ? " + Enter" : ""}`
+    case "select":
+      return `select${on} ${JSON.stringify(a.value)}`
+    case "navigate":
+      return `navigate ${a.url}`
+    case "answer":
+      return `answer ${JSON.stringify(a.text)}`
+    case "status":
+      return `status ${a.status}`
+    default:
+      return `${a.kind}${on}`
+  }
+}
+
+/** The person's commands from stdin, one per line; null at the end of stdin. */
+const stdinLines = Effect.gen(function*() {
+  const lines = yield* Queue.unbounded<string | null>()
+  const rl = yield* Effect.acquireRelease(
+    Effect.sync(() => createInterface({ input: process.stdin, terminal: false })),
+    (rl) => Effect.sync(() => rl.close())
+  )
+  rl.on("line", (line) => Queue.offerUnsafe(lines, line))
+  rl.on("close", () => Queue.offerUnsafe(lines, null))
+  return lines
+})
+
+const stamp = Effect.map(DateTime.now, (now) => DateTime.formatIso(now).replace(/[-:]|\.\d+Z$/g, ""))
+
+export const record: Command = {
+  name: "record",
+  summary: "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a)",
+  flags: {
+    task: { kind: "string", description: "the suite instance to demonstrate (ids: bun core tasks list)" },
+    site: { kind: "string", description: "its site (optional; must match the task's)" },
+    out: { kind: "string", description: "the demo folder (default demos/<suite>/<task>/)" },
+    "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>)" },
+    force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
+    json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },
+    "cdp-port": { kind: "number", description: "advanced: also serve DevTools on this port (how tests drive the browser)" }
+  },
+  run: (args) =>
+    Effect.gen(function*() {
+      if (args.positionals.length > 0) return yield* new UsageError({ message: `record takes no positional arguments (got '${args.positionals[0]}'); use --task` })
+      const taskId = args.flags.task as string | undefined
+      if (taskId === undefined) return yield* new UsageError({ message: "record needs --task <instance id>; list the ids with `bun core tasks list`" })
+      const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const tasks = suites.flatMap((s) => s.tasks)
+      const task = tasks.find((t) => t.id === taskId)
+      if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`` })
+      const site = args.flags.site as string | undefined
+      if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
+      const demoId = (args.flags["demo-id"] as string | undefined) ?? `${task.id}-rec-${yield* stamp}`
+      if (!/^[A-Za-z0-9_-]+$/.test(demoId)) return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
+      const port = args.flags["cdp-port"] as number | undefined
+      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return yield* new UsageError({ message: `--cdp-port must be an integer in 1..65535, got ${port}` })
+      const out = (args.flags.out as string | undefined) ?? join("demos", task.suite, task.id)
+      if (existsSync(join(out, "demo.json")) && args.flags.force !== true) {
+        return yield* new CliError({ message: `${join(out, "demo.json")} already exists; pass --force to overwrite it or --out another folder` })
+      }
+      if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+        return yield* new CliError({ message: "no display for the browser window (DISPLAY is not set): run on a desktop, or under a virtual one: xvfb-run -a bun core record …" })
+      }
+
+      const written = yield* Effect.gen(function*() {
+        const sites = yield* Effect.acquireRelease(
+          Effect.try({ try: () => startSites(), catch: (e) => new CliError({ message: `cannot start the bundled sites: ${e instanceof Error ? e.message : String(e)}` }) }),
+          (s) => Effect.promise(() => s.stop())
+        )
+        const episode = yield* Effect.tryPromise({
+          try: () => episodeSource(sites.origin).open(task.site, task.siteSeed),
+          catch: (e) => new CliError({ message: `cannot open a ${task.site} episode: ${e instanceof Error ? e.message : String(e)}` })
+        })
+        // Observations go to a scratch blob store first: only a finished recording is copied out of it.
+        const scratch = yield* Effect.acquireRelease(
+          Effect.sync(() => mkdtempSync(join(tmpdir(), "core-record-"))),
+          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+        )
+        const blobs = DirectoryBlobStore.layer({ dir: scratch })
+        say(`${task.id} on ${task.site} (seed ${task.siteSeed}, ${task.split})`)
+        say(`task: ${task.instruction}`)
+        const recording = yield* Recorder.open({
+          startUrl: episode.startUrl,
+          ...(port === undefined ? {} : { cdpPort: port }),
+          onStep: (s: RecordedStep, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
+        }).pipe(Effect.provide(blobs), Effect.mapError((e) => new CliError({ message: `cannot start the recorder: ${e.reason}` })))
+        const lines = yield* stdinLines
+        say("do the task in the browser window: each click, committed text field, choice in a list and Back is a step")
+        say(`then type one of these here and press Enter: ${commandsHelp}`)
+
+        const commands = Effect.gen(function*() {
+          for (;;) {
+            const line = yield* Queue.take(lines)
+            if (line === null) return yield* new CliError({ message: "stdin ended before done/infeasible/answer: recording discarded, nothing written" })
+            const word = line.trim().split(/\s+/)[0] ?? ""
+            // The answer as typed, inner spacing kept.
+            const text = line.trim().slice(word.length).trim()
+            if (word === "done") return yield* recording.finish({ kind: "status", status: "complete" })
+            if (word === "infeasible") return yield* recording.finish({ kind: "status", status: "infeasible" })
+            if (word === "answer" && text !== "") return yield* recording.finish({ kind: "answer", text })
+            if (word === "quit") return yield* new CliError({ message: "recording discarded (quit): nothing written" })
+            if (word === "undo") {
+              const dropped = yield* recording.undo
+              say(dropped === null ? "nothing to undo" : `undone: ${describeAction(dropped.action)} (the page stays as it is)`)
+            } else if (word === "answer") say("answer needs the answer: answer <text>")
+            else if (word !== "") say(`unknown command '${word}': ${commandsHelp}`)
+          }
+        })
+        const windowClosed = recording.closed.pipe(
+          Effect.andThen(Effect.fail(new CliError({ message: "the browser window was closed: recording discarded, nothing written" })))
+        )
+        const steps = yield* Effect.raceFirst(
+          commands.pipe(Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: `cannot record: ${e.reason}` })))),
+          windowClosed
+        )
+        say(`step ${steps.length}: ${describeAction(steps.at(-1)!.action)}`)
+        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: task.id, recordedWith: "recorder" }).pipe(
+          Effect.provide(blobs),
+          Effect.mapError((e) => new CliError({ message: `cannot write the demo to ${out}: ${e.message}` }))
+        )
+        // What ingest will read: a recording that does not load is a bug here, not the person's.
+        yield* loadDemo(file, { tasks: new Set(tasks.map((t) => t.id)) }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        return { file, steps: steps.length }
+      }).pipe(Effect.scoped)
+
+      say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
+      if (args.flags.json === true) console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: task.id }))
+      else console.log(written.file)
+    })
+}

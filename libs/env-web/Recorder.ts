@@ -1,0 +1,410 @@
+/**
+ * Recording a person's demonstration in a headed Chromium, as steps of the shared action
+ * vocabulary with the observation after each (README "Recording").
+ *
+ * Capture runs in the page, in the capture phase, before the page's own handlers and
+ * before a click's default action can navigate away: the handler labels the page with the
+ * environment's own extraction (`extractInPage`, same ids, same role / name / text) and
+ * calls a binding synchronously, so the message is on its way before any navigation. The
+ * page keeps the episode's id counter too (window + sessionStorage), so it can label at the
+ * moment of an input with no round trip; Node takes the larger counter on every message.
+ *
+ * Each message also carries the element list at that moment — the state *before* this
+ * input, which is the state *after* the previous one. Node processes inputs in order: it
+ * waits for the page to settle, then observes (elements, aria snapshot, screenshot, as
+ * `WebEnvironment` does); when the person was faster and the next input arrived first
+ * (typing a field, then at once clicking Save), that step's observation is the element
+ * list carried by the next input instead, without aria snapshot or screenshot.
+ *
+ * Back and typed URLs are not DOM events: they are read from the tab's navigation history
+ * after each main-frame navigation.
+ */
+import { Deferred, Effect, Schema } from "effect"
+import { chromium } from "playwright-core"
+import type { BrowserContext, CDPSession, Page } from "playwright-core"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { BlobStore } from "@core/blobstore"
+import type { Action, Observation } from "@core/events"
+import { chromiumFlags } from "./BrowserPool.ts"
+import { extractInPage, interactableSelector, maskSecrets } from "./Elements.ts"
+import type { Extracted } from "./Elements.ts"
+import { InfraError, oneLine, targetOf } from "./Environment.ts"
+import type { ElementInfo } from "./Environment.ts"
+import { policyView } from "./View.ts"
+
+export interface RecorderOptions {
+  readonly startUrl: string
+  readonly executablePath?: string
+  /** Default 1280×800, as the web environment. */
+  readonly viewport?: { readonly width: number; readonly height: number }
+  /** Upper bound on waiting for the page to settle after an input, default 3000 ms. */
+  readonly settleMs?: number
+  /** Also accept DevTools clients on this port: how a test drives the headed browser. */
+  readonly cdpPort?: number
+  /** Each step as it is recorded (index from 1), for progress. */
+  readonly onStep?: (step: RecordedStep, index: number) => void
+}
+
+/** One step as in a demo file, with urls as path + query and observation blobs as hashes. */
+export interface RecordedStep {
+  readonly action: Action
+  readonly urlBefore: string | null
+  readonly urlAfter: string | null
+  readonly observation: Observation
+}
+
+export interface Recording {
+  /** Succeeds once the person closed the window (or the browser died): nothing more can be recorded. */
+  readonly closed: Effect.Effect<void>
+  /** Drops the last recorded step (after recording any input still pending); null when there is none. */
+  readonly undo: Effect.Effect<RecordedStep | null, InfraError>
+  /** Records the last step (`answer` or `status`) on the page as it is now and returns every step. */
+  readonly finish: (end: Action) => Effect.Effect<ReadonlyArray<RecordedStep>, InfraError>
+}
+
+/** Path + query: recordings on different server ports record the same urls (as scripted solutions do). */
+export const sitePath = (url: string | null): string | null => {
+  if (url === null) return null
+  try {
+    const u = new URL(url)
+    return u.protocol === "http:" || u.protocol === "https:" ? u.pathname + u.search : url
+  } catch {
+    return url
+  }
+}
+
+const binding = "__coreRecord"
+
+/** Source of an in-page function `(floor) => Extracted`: labels the page, continuing the larger of the two counters. */
+const labelSource = `(floor) => {
+  const extract = ${extractInPage.toString()};
+  const win = globalThis;
+  let next = Math.max(1, floor, Number(win.__coreNextId) || 0);
+  try { next = Math.max(next, Number(win.sessionStorage.getItem("__coreNextId")) || 0) } catch {}
+  const found = extract({ selector: ${JSON.stringify(interactableSelector)}, nextId: next });
+  win.__coreNextId = found.nextId;
+  try { win.sessionStorage.setItem("__coreNextId", String(found.nextId)) } catch {}
+  return found;
+}`
+
+/** Runs in the page (as source, from an init script): must not close over anything in this module. */
+const captureInPage = (args: { selector: string; binding: string }, label: (floor: number) => any): void => {
+  const win: any = globalThis
+  if (win.top !== win || win.__coreCapturing) return
+  win.__coreCapturing = true
+  const notText = ["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"]
+  const isTextField = (el: any): boolean => el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && !notText.includes(String(el.type)))
+  // A field's value when focused or last reported: a commit that changes nothing is no step.
+  const committed = new WeakMap<object, string>()
+  const send = (kind: string, el: any, extra: Record<string, unknown>): boolean => {
+    const before = label(0)
+    const id = el.getAttribute("data-core-id")
+    const element = before.elements.find((e: any) => e.id === id) ?? null
+    win[args.binding]({ kind, ...extra, element, url: win.location.href, title: win.document.title, nextId: before.nextId, before })
+    return true
+  }
+  const type = (el: any, submit: boolean): boolean => {
+    const text = String(el.value)
+    if (!submit && committed.get(el) === text) return false
+    committed.set(el, text)
+    return send("type", el, { text, submit })
+  }
+  win.addEventListener("focusin", (e: any) => {
+    if (e.target && isTextField(e.target)) committed.set(e.target, String(e.target.value))
+  }, true)
+  win.addEventListener("click", (e: any) => {
+    // Clicks by page scripts (el.click()) are not the person's.
+    if (!e.isTrusted || !e.target?.closest) return
+    const el = e.target.closest(args.selector)
+    // Focusing a field or opening a select is not a step: the `type` / `select` that follows is.
+    if (!el || isTextField(el) || el.isContentEditable || el.tagName === "SELECT" || el.closest("select")) return
+    // Enter in a field clicks the form's submit button (no pointer, focus stays in the field): the `type` has `submit`.
+    const focused = win.document.activeElement
+    if (e.detail === 0 && focused && focused !== el && isTextField(focused) && el.form && el.form === focused.form) return
+    send("click", el, {})
+  }, true)
+  win.addEventListener("keydown", (e: any) => {
+    if (e.isTrusted && e.key === "Enter" && !e.isComposing && e.target?.tagName === "INPUT" && isTextField(e.target)) type(e.target, true)
+  }, true)
+  // `change` is not required to be trusted: Playwright's selectOption dispatches its own, as some widgets do.
+  win.addEventListener("change", (e: any) => {
+    const el = e.target
+    if (el?.tagName === "SELECT") send("select", el, { value: String(el.value) })
+    else if (el && isTextField(el)) type(el, false)
+  }, true)
+  // Text still in the focused field when the person ends the recording.
+  win.__coreFlush = (): boolean => {
+    const el = win.document.activeElement
+    return el !== null && el !== undefined && isTextField(el) && type(el, false)
+  }
+}
+
+const Captured = Schema.Struct({
+  kind: Schema.Literals(["click", "type", "select"]),
+  text: Schema.optionalKey(Schema.String),
+  submit: Schema.optionalKey(Schema.Boolean),
+  value: Schema.optionalKey(Schema.String),
+  element: Schema.NullOr(Schema.Struct({ id: Schema.String, role: Schema.String, name: Schema.String, text: Schema.String })),
+  url: Schema.String,
+  title: Schema.String,
+  nextId: Schema.Number,
+  before: Schema.Any
+})
+type Captured = typeof Captured.Type
+const decodeCaptured = Schema.decodeUnknownOption(Captured)
+
+/** What Node queues: an input captured in the page, or a history navigation (back, a typed url). */
+interface Input {
+  readonly action: Action
+  readonly url: string
+  /** The page when the input happened: null for history navigations, which are seen only after the fact. */
+  readonly before: { readonly extracted: Extracted; readonly title: string } | null
+}
+
+const toAction = (c: Captured): Action => {
+  const target = c.element === null ? null : targetOf(c.element as ElementInfo)
+  if (c.kind === "type") return { kind: "type", target, text: c.text ?? "", submit: c.submit === true }
+  if (c.kind === "select") return { kind: "select", target, value: c.value ?? "" }
+  return { kind: "click", target }
+}
+
+/** A navigation may still start after the input's message arrived: wait at least this long for it. */
+const graceMs = 150
+/** The network counts as idle once nothing is in flight and nothing happened for this long. */
+const quietMs = 50
+const encoder = new TextEncoder()
+const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
+
+export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
+  const blobs = yield* BlobStore
+  const settleMs = options.settleMs ?? 3000
+  const closed = yield* Deferred.make<void>()
+  const context = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const dir = mkdtempSync(join(tmpdir(), "core-recorder-"))
+        const launched = await chromium.launchPersistentContext(dir, {
+          executablePath: options.executablePath ?? "/usr/bin/chromium",
+          headless: false,
+          viewport: options.viewport ?? { width: 1280, height: 800 },
+          args: [
+            ...chromiumFlags.filter((f) => f !== "--headless"),
+            ...(options.cdpPort === undefined ? [] : [`--remote-debugging-port=${options.cdpPort}`])
+          ]
+        }).catch((cause) => {
+          rmSync(dir, { recursive: true, force: true })
+          throw cause
+        })
+        return { launched, dir }
+      },
+      catch: (cause) =>
+        new InfraError({
+          // Playwright's first line is only "browser has been closed"; the browser log below it says why.
+          reason: /XServer|X server|cannot open display/i.test(cause instanceof Error ? cause.message : String(cause))
+            ? `no X server on DISPLAY=${process.env.DISPLAY ?? ""} for the headed chromium: run on a desktop or under xvfb-run -a`
+            : `cannot launch a headed chromium: ${messageOf(cause)}`
+        })
+    }),
+    ({ launched, dir }) =>
+      Effect.promise(async () => {
+        await launched.close().catch(() => undefined)
+        rmSync(dir, { recursive: true, force: true })
+      })
+  ).pipe(Effect.map((c): BrowserContext => c.launched))
+
+  let page: Page = context.pages()[0]!
+  let cdp: CDPSession | null = null
+  let finished = false
+  let nextId = 1
+  let received = 0
+  const pending: Array<Input> = []
+  const steps: Array<RecordedStep> = []
+  let queue: Promise<void> = Promise.resolve()
+  // Our own network-idle, as WebEnvironment's (internal there): requests in flight, main frame loading, last activity.
+  const net = { inflight: new Set<unknown>(), loading: false, last: 0 }
+  /** Notes network or navigation activity (its argument is the change being noted, for one-line handlers). */
+  const touch = (_change?: unknown) => void (net.last = performance.now())
+
+  const enqueue = (input: Input) => {
+    received++
+    pending.push(input)
+    queue = queue.then(recordNext)
+  }
+
+  const put = (bytes: Uint8Array) => Effect.runPromise(blobs.put(bytes))
+
+  /** Labels the page (retrying once across a navigation that destroyed the document). */
+  const label = async (): Promise<Extracted> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const found = (await page.evaluate(`(${labelSource})(${nextId})`)) as Extracted
+        nextId = Math.max(nextId, found.nextId)
+        return found
+      } catch (cause) {
+        if (attempt >= 2 || !/context was destroyed|navigat/i.test(messageOf(cause))) throw cause
+        await page.waitForLoadState("load", { timeout: settleMs }).catch(() => undefined)
+      }
+    }
+  }
+
+  const elementsBlob = (url: string, e: Extracted) => put(encoder.encode(JSON.stringify({ url, viewport: e.viewport, scroll: e.scroll, elements: e.elements })))
+  const truncated = (url: string, title: string, e: Extracted) => policyView({ url, app: null, title, error: null }, e.elements).truncated
+
+  /** What WebEnvironment's observation reads (reimplemented: its `observe` is internal): elements, aria snapshot, title, screenshot. */
+  const read = async () => {
+    const extracted = await label()
+    const [aria, title, png] = await Promise.all([page.ariaSnapshot({ timeout: settleMs }), page.title(), page.screenshot({ type: "png", timeout: settleMs })])
+    return { extracted, aria: maskSecrets(aria, extracted.secrets), title, png: new Uint8Array(png), url: page.url() }
+  }
+
+  /** Stores what was read as blobs, as WebEnvironment does. */
+  const store = async ({ extracted, aria, title, png, url }: Awaited<ReturnType<typeof read>>): Promise<Observation> => {
+    const [elements, ariaHash, screenshot] = await Promise.all([elementsBlob(url, extracted), put(encoder.encode(aria)), put(png)])
+    return { url, app: null, title, screenshot, elements, aria: ariaHash, truncated: truncated(url, title, extracted), error: null }
+  }
+
+  /** The page as the next input found it: its element list only. */
+  const asFoundBy = async (next: Input | undefined, fallbackUrl: string): Promise<Observation> => {
+    const before = next?.before ?? null
+    const url = next?.url ?? fallbackUrl
+    if (before === null) return { url, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: null }
+    const elements = await elementsBlob(url, before.extracted)
+    return { url, app: null, title: before.title, screenshot: null, elements, aria: null, truncated: truncated(url, before.title, before.extracted), error: null }
+  }
+
+  /** Waits for the input's effect: a navigation it started, then network idle and `load`; true when the next input came first. */
+  const settle = async (since: number, overtaken: () => boolean): Promise<boolean> => {
+    const until = since + settleMs
+    for (;;) {
+      if (overtaken()) return true
+      const now = performance.now()
+      if (now >= until) return false
+      if (now - since >= graceMs && !net.loading && net.inflight.size === 0 && now - net.last >= quietMs) {
+        await page.waitForLoadState("load", { timeout: Math.max(1, Math.round(until - now)) }).catch(() => undefined)
+        return overtaken()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
+  const recordNext = async (): Promise<void> => {
+    const input = pending.shift()
+    if (input === undefined || finished) return
+    const seen = received
+    const overtaken = () => received !== seen
+    let observation: Observation
+    try {
+      if (await settle(performance.now(), overtaken)) observation = await asFoundBy(pending[0], input.url)
+      else {
+        const current = await read()
+        // An input during the reads may have changed what they saw: its own snapshot is exact.
+        observation = overtaken() ? await asFoundBy(pending[0], current.url) : await store(current)
+      }
+    } catch (cause) {
+      if (page.isClosed()) return
+      observation = { url: page.url(), app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: `cannot observe the page: ${messageOf(cause)}` }
+    }
+    const step = { action: input.action, urlBefore: sitePath(input.url), urlAfter: sitePath(observation.url), observation }
+    steps.push(step)
+    options.onStep?.(step, steps.length)
+  }
+
+  /** Waits until every input received so far is recorded. */
+  const drain = async (): Promise<void> => {
+    while (pending.length > 0) await queue
+    await queue
+  }
+
+  // History: the entry the tab is on, to tell back and typed urls from navigations an input caused.
+  let history: { index: number; id: number; url: string } | null = null
+  const readHistory = async () => {
+    const h = await cdp!.send("Page.getNavigationHistory")
+    const entry = h.entries[h.currentIndex]!
+    return { index: h.currentIndex, id: entry.id, url: entry.url, transition: entry.transitionType }
+  }
+  let navigations: Promise<void> = Promise.resolve()
+  const onNavigated = async () => {
+    if (history === null || finished) return
+    let now = null
+    // The tab may be between documents: the history reads again a moment later.
+    for (let attempt = 0; now === null && attempt < 5; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100))
+      now = await readHistory().catch(() => null)
+    }
+    if (now === null || now.id === history.id) return
+    const before = history
+    history = { index: now.index, id: now.id, url: now.url }
+    if (now.index < before.index) enqueue({ action: { kind: "back" }, url: before.url, before: null })
+    else if (now.transition === "typed" || now.transition === "auto_bookmark") enqueue({ action: { kind: "navigate", url: now.url }, url: before.url, before: null })
+  }
+
+  yield* Effect.tryPromise({
+    try: async () => {
+      page = context.pages()[0] ?? (await context.newPage())
+      page.on("close", () => Deferred.doneUnsafe(closed, Effect.void))
+      context.on("close", () => Deferred.doneUnsafe(closed, Effect.void))
+      // A modal dialog would block the page for the observer; the person sees its effect.
+      page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined))
+      page.on("request", (request) => touch(net.inflight.add(request)))
+      page.on("requestfinished", (request) => touch(net.inflight.delete(request)))
+      page.on("requestfailed", (request) => touch(net.inflight.delete(request)))
+      await context.exposeBinding(binding, (source, payload: unknown) => {
+        if (source.page !== page || finished) return
+        const decoded = decodeCaptured(payload)
+        if (decoded._tag === "None") return
+        const c = decoded.value
+        nextId = Math.max(nextId, c.nextId)
+        enqueue({ action: toAction(c), url: c.url, before: { extracted: c.before as Extracted, title: c.title } })
+      })
+      await context.addInitScript({ content: `(${captureInPage.toString()})(${JSON.stringify({ selector: interactableSelector, binding })}, ${labelSource})` })
+      cdp = await context.newCDPSession(page)
+      // Main-frame navigations and loading from CDP, on the session that also reads the history.
+      await cdp.send("Page.enable")
+      const navigated = (main: boolean) => {
+        if (!main) return
+        touch()
+        // A new origin has no sessionStorage counter: hand it ours before the person acts there.
+        void page.evaluate(`globalThis.__coreNextId = Math.max(Number(globalThis.__coreNextId) || 0, ${nextId})`).catch(() => undefined)
+        navigations = navigations.then(onNavigated)
+      }
+      const mainFrameId = (await cdp.send("Page.getFrameTree")).frameTree.frame.id
+      cdp.on("Page.frameNavigated", (e) => navigated(e.frame.parentId === undefined))
+      cdp.on("Page.navigatedWithinDocument", (e) => navigated(e.frameId === mainFrameId))
+      // Raised as soon as a click's navigation is requested, before its first request goes out.
+      const loading = (frameId: string, now: boolean) => frameId === mainFrameId && touch(net.loading = now)
+      cdp.on("Page.frameStartedLoading", (e) => loading(e.frameId, true))
+      cdp.on("Page.frameStoppedLoading", (e) => loading(e.frameId, false))
+      await page.goto(options.startUrl, { waitUntil: "domcontentloaded", timeout: 30_000 })
+      await settle(performance.now(), () => false)
+      await label()
+      history = await readHistory()
+    },
+    catch: (cause) => new InfraError({ reason: `cannot open ${options.startUrl} in the recorder: ${messageOf(cause)}` })
+  })
+
+  const guarded = <A>(what: string, run: () => Promise<A>) =>
+    Effect.tryPromise({ try: run, catch: (cause) => new InfraError({ reason: `${what}: ${messageOf(cause)}` }) })
+
+  const undo = guarded("cannot undo", async () => {
+    await drain()
+    return steps.pop() ?? null
+  })
+
+  const finish = (end: Action) =>
+    guarded("cannot finish the recording", async () => {
+      const before = received
+      const flushed = (await page.evaluate("globalThis.__coreFlush ? globalThis.__coreFlush() : false").catch(() => false)) === true
+      // The flushed field's message is on its way through the binding: wait for it.
+      for (let i = 0; flushed && received === before && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      await drain()
+      finished = true
+      const observation = await store(await read())
+      const url = sitePath(observation.url)
+      steps.push({ action: end, urlBefore: url, urlAfter: url, observation })
+      return [...steps] as ReadonlyArray<RecordedStep>
+    })
+
+  return { closed: Deferred.await(closed), undo, finish } satisfies Recording
+})
