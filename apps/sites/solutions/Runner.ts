@@ -2,13 +2,11 @@
  * Runs a scripted solution through the real web environment and records it. A script is
  * a list of steps whose targets are found at run time by role + accessible name (a regex)
  * in the latest observation's elements — never by element id — so the same script works
- * on every seed. `toDemoFolder` writes a run as a core-demo v1 folder (libs/demos/README.md):
- * demo.json plus the observation blobs copied out of the BlobStore, named by their sha256.
+ * on every seed. `toDemoFolder` writes a run as a core-demo v1 folder (libs/demos/README.md)
+ * through `writeDemoFolder` of @core/demos, the same writer the recorder uses.
  */
 import { Effect, Schema } from "effect"
-import { mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
-import { BlobStore } from "@core/blobstore"
+import { writeDemoFolder } from "@core/demos"
 import { targetOf } from "@core/env-web"
 import type { ElementInfo, EnvironmentShape, FullObservation } from "@core/env-web"
 import type { Action, Observation } from "@core/events"
@@ -32,6 +30,8 @@ export type Step =
   | { readonly kind: "type"; readonly find: Find; readonly text: string; readonly submit?: boolean }
   | { readonly kind: "select"; readonly find: Find; readonly value: string }
   | { readonly kind: "status"; readonly status: "complete" | "infeasible" }
+  /** Typing a site path into the address bar; resolved against the current page's URL. */
+  | { readonly kind: "navigate"; readonly path: string }
   /** The answer is read off the current page (its aria snapshot), as a person would. */
   | { readonly kind: "answer"; readonly read: (obs: FullObservation) => string }
 
@@ -124,6 +124,9 @@ export const runScript = (env: EnvironmentShape, taskId: string, startUrl: strin
         case "select":
           yield* act({ kind: "select", target: targetOf(yield* find(s.find)), value: s.value })
           break
+        case "navigate":
+          yield* act({ kind: "navigate", url: new URL(s.path, obs.observation.url ?? undefined).href })
+          break
         case "answer":
           answer = s.read(obs)
           yield* act({ kind: "answer", text: answer })
@@ -137,31 +140,6 @@ export const runScript = (env: EnvironmentShape, taskId: string, startUrl: strin
     return { steps, finalUrl: sitePath(obs.observation.url), answer, status } satisfies ScriptRun
   })
 
-const extension = (field: "screenshot" | "elements" | "aria"): string => (field === "screenshot" ? "png" : field === "elements" ? "json" : "txt")
-
-/** Writes `run` as a core-demo v1 folder in `dir` (demo.json + blobs/<sha256>.<ext>); returns the demo.json path. */
+/** Writes `run` as a core-demo v1 folder in `dir` (see `writeDemoFolder`, libs/demos); returns the demo.json path. */
 export const toDemoFolder = (run: ScriptRun, dir: string, ids: { readonly demoId: string; readonly taskId: string }) =>
-  Effect.gen(function*() {
-    const store = yield* BlobStore
-    mkdirSync(join(dir, "blobs"), { recursive: true })
-    const blobs: Record<string, string> = {}
-    const steps = []
-    for (const step of run.steps) {
-      const observation: Record<"screenshot" | "elements" | "aria", string | null> = { screenshot: null, elements: null, aria: null }
-      for (const field of ["screenshot", "elements", "aria"] as const) {
-        const hash = step.observation[field]
-        if (hash === null) continue
-        if (blobs[hash] === undefined) {
-          const rel = `blobs/${hash}.${extension(field)}`
-          writeFileSync(join(dir, rel), yield* store.get(hash))
-          blobs[hash] = rel
-        }
-        observation[field] = hash
-      }
-      steps.push({ action: step.action, urlBefore: step.urlBefore, urlAfter: step.urlAfter, observation })
-    }
-    const demo = { format: "core-demo", version: 1, demoId: ids.demoId, taskId: ids.taskId, platform: "web", recordedWith: "script", steps, blobs }
-    const file = join(dir, "demo.json")
-    writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`)
-    return file
-  })
+  writeDemoFolder(run.steps, dir, { ...ids, recordedWith: "script" })
