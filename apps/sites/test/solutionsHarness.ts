@@ -33,7 +33,7 @@ export const describeSolutions = (spec: SolutionsSpec) => {
   let results: ReadonlyArray<SolutionResult> = []
   beforeAll(async () => {
     results = await Effect.runPromise(runSolutions({ suite: name, instances: onePerTemplate, out }))
-  }, 200_000)
+  }, 420_000)
   afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
   describe(`${name} scripted solutions in the real environment`, () => {

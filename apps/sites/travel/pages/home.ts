@@ -25,7 +25,8 @@ const dealList = (ctx: TravelCtx, deals: ReadonlyArray<{ flight: Flight; date: s
   html`<ul class="results" aria-label="Flight deals">${deals.map(
     ({ flight: f, date }) => html`<li><h3>${cityName(ctx.base, f.from)} to ${cityName(ctx.base, f.to)}: ${formatPrice(f.price)}</h3>
 <p>Flight ${f.id} on ${dateText(date)} · ${flightSummary(ctx, f)}</p>
-${actionButton(ctx, { action: "/booking/start", fields: { kind: "flight", flightId: f.id, date, passengers: "1", returnDate: "" }, label: "Book this deal", ariaLabel: `Book deal: flight ${f.id} from ${cityName(ctx.base, f.from)} on ${date}` })}</li>`
+<p><a href="${ctx.href(`/flights/${f.id}?date=${date}`)}" aria-label="Details of flight ${f.id}">Flight details</a>
+${actionButton(ctx, { action: "/booking/start", fields: { kind: "flight", flightId: f.id, date, passengers: "1", returnDate: "" }, label: "Book this deal", ariaLabel: `Book deal: flight ${f.id} from ${cityName(ctx.base, f.from)} on ${date}` })}</p></li>`
   )}</ul>`
 
 export const home = (ctx: TravelCtx): Response => {
