@@ -33,6 +33,9 @@ export const sortPosts = (posts: ReadonlyArray<Post>, sort: Sort, relevance?: (p
   return [...posts].sort(by[sort])
 }
 
+/** The home page's Popular posts: the highest-scored. */
+export const popularPosts = (posts: ReadonlyArray<Post>, count = 5): Array<Post> => sortPosts(posts, "top").slice(0, count)
+
 export interface Filters {
   readonly q: string
   readonly board: string

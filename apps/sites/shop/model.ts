@@ -21,6 +21,15 @@ export const reviewsOf = (base: ShopBase, state: ShopState, productId: string): 
 export const ratingOf = (reviews: ReadonlyArray<Review>): number | null =>
   reviews.length === 0 ? null : Math.round((reviews.reduce((s, r) => s + r.rating, 0) / reviews.length) * 10) / 10
 
+/** The home page's Top rated list: the best-rated products with at least two reviews. */
+export const topRated = (base: ShopBase, state: ShopState, count = 4): ReadonlyArray<Product> =>
+  [...base.products]
+    .map((p, i) => ({ p, i, r: ratingOf(reviewsOf(base, state, p.id)) ?? 0, n: reviewsOf(base, state, p.id).length }))
+    .filter((x) => x.n >= 2)
+    .sort((a, b) => b.r - a.r || b.n - a.n || a.i - b.i)
+    .slice(0, count)
+    .map((x) => x.p)
+
 export const cartCount = (state: ShopState): number => state.cart.reduce((n, l) => n + l.quantity, 0)
 
 export const cartLines = (base: ShopBase, state: ShopState): Array<{ product: Product; quantity: number; total: number }> =>

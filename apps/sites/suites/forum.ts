@@ -6,7 +6,7 @@
  */
 import { join } from "node:path"
 import { forumBase, forumInitial } from "../forum/data.ts"
-import { commentsOf, searchPosts } from "../forum/model.ts"
+import { commentsOf, popularPosts, searchPosts } from "../forum/model.ts"
 import type { ForumBase, Post } from "../forum/types.ts"
 import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
@@ -33,6 +33,11 @@ const POPULAR = fam("popular", "open it from the home page's Popular posts when 
 const board = (base: ForumBase, id: string, k: number): string => rng(0, id).shuffle(base.boards)[k]!.name
 /** A seeded post not by the signed-in user (their own posts are for edit/delete tasks). */
 const othersPost = (base: ForumBase, r: Rng): Post => r.pick(base.posts.filter((p) => p.author !== base.me))
+/** Train instances of a template with the popular family name a post in the home page's Popular posts, so every family of theirs applies; held-out ones any post. */
+const othersPostFor = (base: ForumBase, r: Rng, k: number): Post => {
+  const popular = popularPosts(forumInitial(base).posts).filter((p) => p.author !== base.me)
+  return k < 2 && popular.length > 0 ? r.pick(popular) : othersPost(base, r)
+}
 const myPost = (base: ForumBase, r: Rng): Post => r.pick(base.posts.filter((p) => p.author === base.me))
 
 /** Search keywords per board (the seeded topics); a topic is used only when it matches several posts of its board. */
@@ -91,13 +96,13 @@ const specs: ReadonlyArray<Spec> = [
     id: "forum-comment", category: "transaction", split: "train", checker: "forum.comment",
     instruction: "Post the comment \"{comment}\" on the post \"{post}\".",
     pathFamilies: [SEARCH, BOARD, POPULAR],
-    make: (base, r) => ({ post: othersPost(base, r).title, comment: r.pick(COMMENTS) })
+    make: (base, r, k) => ({ post: othersPostFor(base, r, k).title, comment: r.pick(COMMENTS) })
   },
   {
     id: "forum-upvote", category: "transaction", split: "train", checker: "forum.upvote",
     instruction: "Upvote the post \"{post}\".",
     pathFamilies: [SEARCH, BOARD, POPULAR],
-    make: (base, r) => ({ post: othersPost(base, r).title })
+    make: (base, r, k) => ({ post: othersPostFor(base, r, k).title })
   },
   {
     id: "forum-edit-title", category: "transaction", split: "train", checker: "forum.edit-title",

@@ -7,7 +7,8 @@
 import { join } from "node:path"
 import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
-import { shopBase } from "../shop/data.ts"
+import { shopBase, shopInitial } from "../shop/data.ts"
+import { topRated } from "../shop/model.ts"
 import type { ShopBase } from "../shop/types.ts"
 import type { PathFamily, SuiteFile } from "./Suite.ts"
 import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
@@ -28,6 +29,8 @@ const BROWSE = fam("browse", "open its category from the home page and find it i
 const TOP = fam("top-rated", "open it from the home page's Top rated list when it is there")
 
 const product = (base: ShopBase, r: Rng): string => r.pick(base.products).name
+/** Train instances of a template with the top-rated family name a product in the home page's Top rated list, so every family of theirs applies; held-out ones any product. */
+const productFor = (base: ShopBase, r: Rng, k: number): string => (k < 2 ? r.pick(topRated(base, shopInitial(base))).name : product(base, r))
 /** The k-th of a fixed shuffle of the categories, so the three instances name three different ones. */
 const category = (base: ShopBase, id: string, k: number): string => rng(0, id).shuffle(base.categories)[k]!.name
 
@@ -50,7 +53,7 @@ const specs: ReadonlyArray<Spec> = [
     id: "shop-open-product", category: "navigation", split: "train", checker: "shop.url-product",
     instruction: "Open the product page of {product}.",
     pathFamilies: [SEARCH, BROWSE, TOP],
-    make: (base, r) => ({ product: product(base, r) })
+    make: (base, r, k) => ({ product: productFor(base, r, k) })
   },
   {
     id: "shop-cheapest-in-category", category: "search", split: "train", checker: "shop.cart-cheapest",
@@ -86,7 +89,7 @@ const specs: ReadonlyArray<Spec> = [
     id: "shop-wishlist-add", category: "transaction", split: "train", checker: "shop.wishlist",
     instruction: "Add {product} to my wish list.",
     pathFamilies: [SEARCH, BROWSE, TOP],
-    make: (base, r) => ({ product: product(base, r) })
+    make: (base, r, k) => ({ product: productFor(base, r, k) })
   },
   {
     id: "shop-post-review", category: "transaction", split: "train", checker: "shop.review",

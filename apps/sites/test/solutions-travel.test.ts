@@ -15,7 +15,7 @@ import { describeSolutions } from "./solutionsHarness.ts"
 
 const suite = await Effect.runPromise(loadSuite(TRAVEL_SUITE_FILE))
 // Every family applies to every train instance: routes, hotels and rooms come from the instance's own seed.
-describeSolutions({ suite, scripts: travelSolutions, mayNotApply: [] })
+describeSolutions({ suite, scripts: travelSolutions })
 
 describe("travel scripted solutions: the city-deal family", () => {
   test("opens a flight from its destination's deals when it is one, and is n/a when it is not", async () => {

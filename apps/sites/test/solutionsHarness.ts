@@ -2,7 +2,7 @@
  * Shared specification of a suite's scripted solutions: one train instance per train template
  * (alternating between the train seeds), every path family run through the real web
  * environment and checked by its ground-truth checker; each primary run is written as a demo.
- * Families listed in `mayNotApply` may report n/a (the family has no applicable instance).
+ * Every family must pass: none may report n/a (not applicable) on a train instance.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
@@ -16,7 +16,6 @@ import type { Suite, SuiteTask } from "../suites/Suite.ts"
 export interface SolutionsSpec {
   readonly suite: Suite
   readonly scripts: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-  readonly mayNotApply?: ReadonlyArray<string>
 }
 
 /** Declares the tests; returns accessors for the results and the demo folder, for extra tests. */
@@ -46,8 +45,7 @@ export const describeSolutions = (spec: SolutionsSpec) => {
         expect(mine.map((r) => r.family)).toEqual(template.pathFamilies.map((f) => f.id))
         expect(new Set(mine.map((r) => r.instance)).size).toBe(1)
         for (const r of mine) {
-          const allowed = spec.mayNotApply?.includes(r.family) === true ? "(pass|n\\/a)" : "pass"
-          expect(`${r.family}: ${r.outcome} ${r.reason}`).toMatch(new RegExp(`^${r.family}: ${allowed} `))
+          expect(`${r.family}: ${r.outcome} ${r.reason}`).toMatch(new RegExp(`^${r.family}: pass `))
         }
         expect(mine[0]!.primary && mine[0]!.outcome === "pass" && mine[0]!.demo !== null).toBe(true)
       })

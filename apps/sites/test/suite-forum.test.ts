@@ -59,7 +59,7 @@ describe("the loader rejects a bad forum suite with one line naming the file and
   const notMine = (seed: number): string => forum.base(seed).posts.find((p) => p.author !== forum.base(seed).me)!.title
   const cases: ReadonlyArray<[string, (s: any) => void, string]> = [
     ["post title not in that seed", (s) => (s.templates[4].instances[0].parameters.post = "How to train a dragon"), `${FILE}: templates[4].instances[0].parameters.post: 'How to train a dragon' is not a post title in the forum of seed 201`],
-    ["post from another seed", (s) => (s.templates[5].instances[0].siteSeed = 7), `${FILE}: templates[5].instances[0].parameters.post: '`],
+    ["post from another seed", (s) => (s.templates[5].instances[1].siteSeed = 7), `${FILE}: templates[5].instances[1].parameters.post: '`],
     ["own post that is someone else's", (s) => (s.templates[6].instances[0].parameters.myPost = notMine(201)), `${FILE}: templates[6].instances[0].parameters.myPost: '${notMine(201)}' is by `],
     ["unknown board", (s) => (s.templates[0].instances[0].parameters.board = "Knitting"), `${FILE}: templates[0].instances[0].parameters.board: 'Knitting' is not a forum board (known: Gardening`],
     ["unknown member", (s) => (s.templates[1].instances[1].parameters.user = "nobody1"), `${FILE}: templates[1].instances[1].parameters.user: 'nobody1' is not a member of the forum of seed 202`],

@@ -1,6 +1,6 @@
 /** Browsing: the home page (boards and popular posts) and a board's posts, sorted by new or top, paged. */
 import { html } from "../../framework/html.ts"
-import { boardById, paginate, parseSort, sortPosts, SORTS } from "../model.ts"
+import { boardById, paginate, parseSort, popularPosts, sortPosts, SORTS } from "../model.ts"
 import type { Sort } from "../model.ts"
 import { forumPage, here, pagination, postList } from "../ui.ts"
 import type { ForumCtx } from "../ui.ts"
@@ -11,7 +11,7 @@ export const sortSelect = (current: Sort, options: ReadonlyArray<Sort>) =>
 
 export const home = (ctx: ForumCtx): Response => {
   const { base, state } = ctx
-  const popular = sortPosts(state.posts, "top").slice(0, 5)
+  const popular = popularPosts(state.posts)
   return forumPage(ctx, {
     title: "Home",
     body: html`<h1>Welcome to CORE Forum</h1>

@@ -1,6 +1,6 @@
 /** Browsing and finding: the home page, category listings with paging and sorting, and search with filters. */
 import { html } from "../../framework/html.ts"
-import { paginate, parseFilters, parseSort, ratingOf, reviewsOf, search, sortProducts, SORTS } from "../model.ts"
+import { paginate, parseFilters, parseSort, search, sortProducts, SORTS, topRated } from "../model.ts"
 import type { Sort } from "../model.ts"
 import { pagination, productList, shopPage } from "../ui.ts"
 import type { ShopCtx } from "../ui.ts"
@@ -12,12 +12,7 @@ const sortSelect = (current: Sort, options: ReadonlyArray<Sort>) =>
 export const home = (ctx: ShopCtx): Response => {
   const { base, state } = ctx
   // "Top rated" gives the home page its own route to products, besides search and categories.
-  const top = [...base.products]
-    .map((p, i) => ({ p, i, r: ratingOf(reviewsOf(base, state, p.id)) ?? 0, n: reviewsOf(base, state, p.id).length }))
-    .filter((x) => x.n >= 2)
-    .sort((a, b) => b.r - a.r || b.n - a.n || a.i - b.i)
-    .slice(0, 4)
-    .map((x) => x.p)
+  const top = topRated(base, state)
   return shopPage(ctx, {
     title: "Home",
     body: html`<h1>Welcome to CORE Shop</h1>
