@@ -11,6 +11,7 @@ const KEYS = [
   "steps_per_episode",
   "reset_ms_p50",
   "raw_reset_ms_p50",
+  "raw_first_observe_ms_p50",
   "step_ms_p50",
   "click_ms_p50",
   "type_ms_p50",
@@ -22,6 +23,7 @@ const KEYS = [
   "action_ms_p50",
   "settle_ms_p50",
   "observe_ms_p50",
+  "episodes_retried",
   "peak_rss_mb",
   "bun_version",
   "targets_met"

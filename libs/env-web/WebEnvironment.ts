@@ -229,7 +229,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
   const keyOf = (task: EnvTask): string | null =>
     task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined ? `${task.site}#${task.siteSeed}` : null
 
-  const start = Effect.fnUntraced(function*(task: EnvTask) {
+  const start = Effect.fnUntraced(function*(task: EnvTask, ahead = false) {
     const lease = yield* pool.acquire()
     const site = keyOf(task) === null || source === undefined
       ? null
@@ -257,6 +257,8 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const actionMs = Math.round(performance.now() - started)
     const settled = performance.now()
     yield* Effect.promise(() => settle(lease.page, settleMs, ep.net))
+    // A page's first accessibility-tree read costs several times the later ones; pay it in the background. Read-only: the page is untouched.
+    if (ahead) yield* Effect.promise(() => lease.page.ariaSnapshot({ timeout: timeoutMs }).catch(() => undefined))
     return { ep, error, timing: { actionMs, settleMs: Math.round(performance.now() - settled) }, key: keyOf(task) } satisfies Started
   })
 
@@ -286,7 +288,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     episode = started.ep
     const first = yield* observe(started.ep, started.error, screenshots !== "none", started.timing)
     // Runs while the policy works on this episode: the same task is the likeliest next reset.
-    if (key !== null) ahead = Effect.runPromise(start(task).pipe(Effect.catch(() => Effect.succeed(null))))
+    if (key !== null) ahead = Effect.runPromise(start(task, true).pipe(Effect.catch(() => Effect.succeed(null))))
     return first
   }, Effect.tapError(() => close()))
 

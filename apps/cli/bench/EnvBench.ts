@@ -15,7 +15,7 @@
  * episode in ABBA order after one untimed warm-up episode each; steps/s count the
  * episodes' wall time, resets included.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -36,6 +36,8 @@ export interface EnvBenchResult {
   readonly steps_per_episode: number
   readonly reset_ms_p50: number
   readonly raw_reset_ms_p50: number
+  /** The raw reset's last part: aria snapshot + screenshot of the loaded start page, the floor of a reset that has to observe. */
+  readonly raw_first_observe_ms_p50: number
   /** Click and type steps together; each kind on its own below. */
   readonly step_ms_p50: number
   readonly click_ms_p50: number
@@ -49,6 +51,8 @@ export interface EnvBenchResult {
   readonly action_ms_p50: number
   readonly settle_ms_p50: number
   readonly observe_ms_p50: number
+  /** Episodes started over after an InfraError or a step past the action timeout (at most twice each). */
+  readonly episodes_retried: number
   readonly peak_rss_mb: number
   readonly bun_version: string
   readonly targets_met: boolean
@@ -106,6 +110,9 @@ interface Samples {
 const samples = (): Samples => ({ reset: [], click: [], type: [], action: [], settle: [], observe: [] })
 
 /** One of ours: reset on a fresh site episode, then the script, resolving targets from each observation. */
+/** A step that timed out: the machine was too busy for the action timeout, not a broken script. */
+class StepTimedOut extends Schema.TaggedError<StepTimedOut>()("StepTimedOut", { message: Schema.String }) {}
+
 const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
   Effect.gen(function*() {
     let t = performance.now()
@@ -119,7 +126,10 @@ const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
       t = performance.now()
       obs = yield* env.step(s.kind === "click" ? { kind: "click", target } : { kind: "type", target, text: s.text ?? "", submit: s.submit === true })
       const ms = performance.now() - t
-      if (obs.observation.error !== null) return yield* new BenchError({ message: `step ${i + 1}: ${obs.observation.error}` })
+      if (obs.observation.error !== null) {
+        const message = `step ${i + 1}: ${obs.observation.error}`
+        return yield* (/timed out/.test(obs.observation.error) ? new StepTimedOut({ message }) : new BenchError({ message }))
+      }
       if (into !== null) {
         into[s.kind].push(ms)
         into.action.push(obs.timings.actionMs)
@@ -131,14 +141,16 @@ const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
   })
 
 /** The same work on plain Playwright: context, page, navigation, then action + aria snapshot + screenshot per step. */
-const rawEpisode = async (browser: Browser, startUrl: string, resets: Array<number> | null, steps: Array<number> | null) => {
+const rawEpisode = async (browser: Browser, startUrl: string, resets: Array<number> | null, steps: Array<number> | null, observes: Array<number> | null = null) => {
   let t = performance.now()
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   try {
     const page: Page = await context.newPage()
     await page.goto(startUrl, { waitUntil: "load" })
+    const observing = performance.now()
     await page.locator("body").ariaSnapshot()
     await page.screenshot({ type: "png" })
+    observes?.push(performance.now() - observing)
     resets?.push(performance.now() - t)
     for (const s of SCRIPT) {
       t = performance.now()
@@ -184,22 +196,34 @@ export const runEnvBench = (options: EnvBenchOptions) =>
     )
     const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all", episodes: episodeSource(sites.origin) }), context)
 
+    // As a rollout would: an InfraError (crashed or stalled browser) or a step past the action timeout
+    // (a machine too busy) starts the episode over, at most twice. Counted in the report.
+    let retried = 0
+    const retryable = (err: { readonly _tag: string }) => err._tag === "InfraError" || err._tag === "StepTimedOut"
+    const episode = (e: EnvironmentShape, into: Samples | null) =>
+      ourEpisode(e, into).pipe(
+        Effect.tapError((err) => Effect.sync(() => void (retryable(err) && retried++))),
+        Effect.retry({ times: 2, while: retryable }),
+        Effect.mapError((err) => (err._tag === "StepTimedOut" ? new BenchError({ message: err.message }) : err))
+      )
+
     log(`[1/4] warm-up: shop on ${sites.origin}, one untimed episode each side`)
     const env = yield* worker
-    yield* ourEpisode(env, null)
+    yield* episode(env, null)
     yield* promise("raw episode", async () => rawEpisode(raw, await newEpisode(), null, null))
 
     log(`[2/4] parallelism 1: ${episodes} episodes of ${SCRIPT.length} steps each side, interleaved`)
     const ours = samples()
     const rawResets: Array<number> = []
+    const rawObserves: Array<number> = []
     const rawSteps: Array<number> = []
     const wall = { ours: 0, raw: 0 }
     for (let r = 0; r < episodes; r++) {
       const order = r % 2 === 0 ? (["ours", "raw"] as const) : (["raw", "ours"] as const)
       for (const side of order) {
         const t = performance.now()
-        if (side === "ours") yield* ourEpisode(env, ours)
-        else yield* promise("raw episode", async () => rawEpisode(raw, await newEpisode(), rawResets, rawSteps))
+        if (side === "ours") yield* episode(env, ours)
+        else yield* promise("raw episode", async () => rawEpisode(raw, await newEpisode(), rawResets, rawSteps, rawObserves))
         wall[side] += performance.now() - t
       }
     }
@@ -215,7 +239,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       yield* Effect.forEach(shares(total, p), (n) =>
         Effect.scoped(Effect.gen(function*() {
           const e = yield* worker
-          for (let k = 0; k < n; k++) yield* ourEpisode(e, null)
+          for (let k = 0; k < n; k++) yield* episode(e, null)
         })), { concurrency: p, discard: true })
       const ms = performance.now() - t
       stepsPerS[String(p)] = rate(total, ms)
@@ -230,6 +254,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       steps_per_episode: SCRIPT.length,
       reset_ms_p50: resetP50,
       raw_reset_ms_p50: p50(rawResets),
+      raw_first_observe_ms_p50: p50(rawObserves),
       step_ms_p50: p50([...ours.click, ...ours.type]),
       click_ms_p50: p50(ours.click),
       type_ms_p50: p50(ours.type),
@@ -241,6 +266,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       action_ms_p50: p50(ours.action),
       settle_ms_p50: p50(ours.settle),
       observe_ms_p50: p50(ours.observe),
+      episodes_retried: retried,
       peak_rss_mb: peakRssMb(),
       bun_version: Bun.version,
       targets_met: resetP50 < ENV_TARGETS.reset_ms_p50 && stepRatio >= ENV_TARGETS.step_ratio

@@ -1,5 +1,5 @@
 /**
- * `bun core solutions run [--suite shop] [--instance ID] [--out DIR] [--json]`: every
+ * `bun core solutions run [--suite shop|forum|travel] [--instance ID] [--out DIR] [--json]`: every
  * scripted solution (one per path family) of the suite's train instances, run through the
  * real web environment and checked by the instance's ground-truth checker. The running and
  * checking live with the evaluation code in apps/sites/solutions; this command only prints.
@@ -16,7 +16,7 @@ export const solutionsRun: Command = {
   name: "solutions run",
   summary: "run the scripted solutions of the train instances (every path family) in the real web environment, check each with its ground-truth checker, optionally write the primary runs as expert demos",
   flags: {
-    suite: { kind: "string", description: "the suite (default shop; the only one with scripts so far)" },
+    suite: { kind: "string", description: "the suite: shop, forum or travel (default shop)" },
     instance: { kind: "string", description: "only this train instance" },
     out: { kind: "string", description: "write the primary family's run of each instance as a demo folder under DIR/<suite>/<instance>/" },
     json: { kind: "boolean", description: "print one JSON object per (instance, family) instead of a table" }
