@@ -1,6 +1,6 @@
 /**
- * Every forum train template's scripted solutions, one train instance per template, all path
- * families, through the real web environment (Chromium, sites server, temp blob store), each
+ * Every forum train instance's scripted solutions, every path
+ * family, through the real web environment (Chromium, sites server, temp blob store), each
  * checked by its ground-truth checker (train posts of the popular family's templates are in
  * Popular posts, so every family applies); plus the held-out-only templates' scripts, which
  * the train runs never reach.

@@ -1,6 +1,6 @@
 /**
- * Every travel train template's scripted solutions, one train instance per template, all path
- * families, through the real web environment (Chromium, sites server, temp blob store),
+ * Every travel train instance's scripted solutions, every path
+ * family, through the real web environment (Chromium, sites server, temp blob store),
  * each checked by its ground-truth checker. The city-deal family belongs to a held-out
  * template whose instances' flights are not deals, so it is run here on one that is.
  */
