@@ -3,7 +3,8 @@
  * run is checked by its instance's ground-truth checker through the state API. For every
  * train instance of a suite, every path family's script runs on a fresh episode of the
  * instance's seed; with `out`, the primary family's run is written as the instance's
- * expert demo (`<out>/<suite>/<instance>/demo.json`, recordedWith "script").
+ * expert demo (`<out>/<suite>/<instance>/demo.json`, recordedWith "script"), then loaded
+ * back and replayed on a fresh episode (`replayDemo`) and checked again.
  */
 import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -20,6 +21,8 @@ import { shop } from "../shop/mod.ts"
 import { travel } from "../travel/mod.ts"
 import { loadSuites } from "../suites/mod.ts"
 import type { SuiteTask } from "../suites/Suite.ts"
+import { loadDemo } from "@core/demos"
+import { replayDemo } from "./Replay.ts"
 import { runScript, ScriptError, toDemoFolder } from "./Runner.ts"
 import type { ScriptRun, Step } from "./Runner.ts"
 import type { Params } from "./Script.ts"
@@ -28,6 +31,7 @@ import { shopSolutions } from "./shop.ts"
 import { travelSolutions } from "./travel.ts"
 
 export * from "./Runner.ts"
+export { replayDemo } from "./Replay.ts"
 export { forumSolutions } from "./forum.ts"
 export { shopSolutions } from "./shop.ts"
 export { travelSolutions } from "./travel.ts"
@@ -58,6 +62,12 @@ export interface SolutionResult {
   readonly reason: string
   readonly steps: number
   readonly demo: string | null
+  /**
+   * The written demo, loaded back and replayed action by action on a fresh episode
+   * (`replayDemo`), then checked again: true when that passed too; null when no demo was written.
+   * A demo that does not replay makes the outcome "fail".
+   */
+  readonly replayed: boolean | null
 }
 
 export interface SolutionsOptions {
@@ -83,25 +93,39 @@ const scriptsOf = (task: SuiteTask): Readonly<Record<string, () => ReadonlyArray
   return Object.fromEntries(Object.entries(scripts).map(([family, script]) => [family, () => script(task.parameters, suite.base(task.siteSeed))]))
 }
 
-/** One family of one instance: run, check, maybe write the demo. */
+/** The checker's verdict on an episode after `run`. */
+const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, run: ScriptRun) =>
+  Effect.promise(() => check(task.checker, { api: sites, tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl }))
+
+/** Loads a written demo back and replays it on a fresh episode: null when it passes its checker again, else why not. */
+const replayWritten = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, file: string) =>
+  Effect.gen(function*() {
+    const demo = yield* loadDemo(file, { tasks: new Set([task.id]) }).pipe(Effect.mapError((e) => new ScriptError({ message: e.message, notApplicable: false })))
+    const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
+    const run = yield* replayDemo(env, { taskId: task.id, startUrl: episode.startUrl, siteSeed: task.siteSeed }, demo.steps).pipe(Effect.ensuring(env.close()))
+    const verdict = yield* verdictOf(sites, task, episode.tenant, run)
+    return verdict.success ? null : `the checker fails the replay: ${verdict.reason}`
+  }).pipe(Effect.catchTag("ScriptError", (e) => Effect.succeed(e.message)))
+
+/** One family of one instance: run, check, maybe write the demo and replay it. */
 const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, family: string, primary: boolean, out: string | undefined) =>
   Effect.gen(function*() {
     const base = { instance: task.id, template: task.templateId, family, primary }
     const script = scriptsOf(task)?.[family]
-    if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null } satisfies SolutionResult
+    if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null, replayed: null } satisfies SolutionResult
     const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
     const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
       Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
     )
     yield* env.close()
-    if (run instanceof ScriptError) return { ...base, outcome: run.notApplicable ? "n/a" : "fail", reason: run.message, steps: 0, demo: null } satisfies SolutionResult
-    const verdict = yield* Effect.promise(() =>
-      check(task.checker, { api: sites, tenant: episode.tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl })
-    )
+    if (run instanceof ScriptError) return { ...base, outcome: run.notApplicable ? "n/a" : "fail", reason: run.message, steps: 0, demo: null, replayed: null } satisfies SolutionResult
+    const verdict = yield* verdictOf(sites, task, episode.tenant, run)
     const demo = primary && out !== undefined && verdict.success
       ? yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
       : null
-    return { ...base, outcome: verdict.success ? "pass" : "fail", reason: verdict.reason, steps: run.steps.length, demo } satisfies SolutionResult
+    const replay = demo === null ? null : yield* replayWritten(env, sites, task, demo)
+    if (replay !== null) return { ...base, outcome: "fail", reason: `the written demo does not replay: ${replay}`, steps: run.steps.length, demo, replayed: false } satisfies SolutionResult
+    return { ...base, outcome: verdict.success ? "pass" : "fail", reason: verdict.reason, steps: run.steps.length, demo, replayed: demo === null ? null : true } satisfies SolutionResult
   })
 
 /** Runs every scripted solution of the chosen train instances; never fails on a failing script (that is a result). */

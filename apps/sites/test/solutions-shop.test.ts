@@ -5,11 +5,15 @@
  * they load with `loadDemo` and ingest with `bun core ingest` (embedded store, temp dir).
  */
 import { describe, expect, test } from "bun:test"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { mkdtempSync } from "node:fs"
 import { join } from "node:path"
 import { loadDemo } from "@core/demos"
 import { core } from "../../../tests/support/cli.ts"
-import { shopSolutions } from "../solutions/mod.ts"
+import { DirectoryBlobStore } from "@core/blobstore"
+import { BrowserPool, WebEnvironment } from "@core/env-web"
+import { episodeSource, startSites } from "../mod.ts"
+import { replayDemo, shopSolutions } from "../solutions/mod.ts"
 import { SHOP_SUITE_FILE } from "../suites/shop.ts"
 import { loadSuite } from "../suites/Suite.ts"
 import { describeSolutions } from "./solutionsHarness.ts"
@@ -36,5 +40,30 @@ describe("shop scripted solutions: the written demos", () => {
     expect(JSON.parse(ingest.stdout)).toEqual({ ingested: demos.length, skipped: 0, rejected: [] })
     const rows = (await core(["tasks", "list", "--json", "--suite", "shop", ...flags])).stdout.trim().split("\n").map((l) => JSON.parse(l))
     expect(rows.find((r: { id: string }) => r.id === buy.instance)).toMatchObject({ demo: true, demoIds: [`${buy.instance}-script`] })
+  }, 60_000)
+
+  test("a demo that no longer matches the site does not replay, and the failure names the step", async () => {
+    const buy = results().find((r) => r.template === "shop-buy" && r.demo !== null)!
+    const task = suite.tasks.find((t) => t.id === buy.instance)!
+    const demo = await Effect.runPromise(loadDemo(buy.demo!, { tasks: new Set([task.id]) }))
+    const click = demo.steps.findIndex((s) => s.action.kind === "click")
+    const renamed = demo.steps.map((s, i) =>
+      i === click && s.action.kind === "click" ? { ...s, action: { ...s.action, target: { ...s.action.target!, name: "Some other product" } } } : s
+    )
+    const sites = startSites()
+    const dir = mkdtempSync(join(tmp, "replay-"))
+    try {
+      const replay = (steps: typeof demo.steps) =>
+        Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const env = yield* WebEnvironment.make({ screenshots: "none" })
+          const { startUrl } = yield* Effect.promise(() => episodeSource(sites.origin).open(task.site, task.siteSeed))
+          return yield* replayDemo(env, { taskId: task.id, startUrl, siteSeed: task.siteSeed }, steps).pipe(Effect.flip)
+        })).pipe(Effect.provide(Layer.merge(BrowserPool.layer(), DirectoryBlobStore.layer({ dir })))))
+      const error = await replay(renamed)
+      const original = demo.steps[click]!.action as { target: { name: string; elementId: string } }
+      expect(error.message).toBe(`step ${click + 1} (click): recorded link "Some other product" as ${original.target.elementId}, found link "${original.target.name}" on ${demo.steps[click]!.urlBefore}`)
+    } finally {
+      await sites.stop()
+    }
   }, 60_000)
 })

@@ -1,7 +1,8 @@
 /**
  * Shared specification of a suite's scripted solutions: every train instance, every path
  * family, run through the real web environment and checked by its ground-truth checker; each
- * instance's primary run is written as its expert demo.
+ * instance's primary run is written as its expert demo, which is then loaded back and
+ * replayed action by action on a fresh episode and checked again.
  * Every family must pass: none may report n/a (not applicable) on a train instance.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -44,7 +45,8 @@ export const describeSolutions = (spec: SolutionsSpec) => {
           for (const r of mine) {
             expect(`${instance} ${r.family}: ${r.outcome} ${r.reason}`).toMatch(new RegExp(`^${instance} ${r.family}: pass `))
           }
-          expect(mine[0]!.primary && mine[0]!.outcome === "pass" && mine[0]!.demo !== null).toBe(true)
+          // The primary run is written as the expert demo, loaded back and replayed step for step to success.
+          expect([mine[0]!.primary, mine[0]!.outcome, mine[0]!.demo !== null, mine[0]!.replayed]).toEqual([true, "pass", true, true])
         }
       })
     }
