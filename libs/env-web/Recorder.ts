@@ -28,7 +28,8 @@ import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
 import type { Action, Observation } from "@core/events"
 import { chromiumFlags } from "./BrowserPool.ts"
-import { extractInPage, interactableSelector, maskSecrets } from "./Elements.ts"
+import { extractInPage, interactableSelector } from "./Elements.ts"
+import { elementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
 import { InfraError, oneLine, targetOf } from "./Environment.ts"
 import type { ElementInfo } from "./Environment.ts"
@@ -249,19 +250,17 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     }
   }
 
-  const elementsBlob = (url: string, e: Extracted) => put(encoder.encode(JSON.stringify({ url, viewport: e.viewport, scroll: e.scroll, elements: e.elements })))
   const truncated = (url: string, title: string, e: Extracted) => policyView({ url, app: null, title, error: null }, e.elements).truncated
 
-  /** What WebEnvironment's observation reads (reimplemented: its `observe` is internal): elements, aria snapshot, title, screenshot. */
+  /** What WebEnvironment's observation reads: elements, then the same snapshot (aria, title, screenshot). */
   const read = async () => {
     const extracted = await label()
-    const [aria, title, png] = await Promise.all([page.ariaSnapshot({ timeout: settleMs }), page.title(), page.screenshot({ type: "png", timeout: settleMs })])
-    return { extracted, aria: maskSecrets(aria, extracted.secrets), title, png: new Uint8Array(png), url: page.url() }
+    return { extracted, ...(await snapshot(page, extracted, settleMs, true)) }
   }
 
   /** Stores what was read as blobs, as WebEnvironment does. */
   const store = async ({ extracted, aria, title, png, url }: Awaited<ReturnType<typeof read>>): Promise<Observation> => {
-    const [elements, ariaHash, screenshot] = await Promise.all([elementsBlob(url, extracted), put(encoder.encode(aria)), put(png)])
+    const [elements, ariaHash, screenshot] = await Promise.all([put(elementsBlob(url, extracted)), put(encoder.encode(aria)), png === null ? null : put(png)])
     return { url, app: null, title, screenshot, elements, aria: ariaHash, truncated: truncated(url, title, extracted), error: null }
   }
 
@@ -270,7 +269,7 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     const before = next?.before ?? null
     const url = next?.url ?? fallbackUrl
     if (before === null) return { url, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: null }
-    const elements = await elementsBlob(url, before.extracted)
+    const elements = await put(elementsBlob(url, before.extracted))
     return { url, app: null, title: before.title, screenshot: null, elements, aria: null, truncated: truncated(url, before.title, before.extracted), error: null }
   }
 

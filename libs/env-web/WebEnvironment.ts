@@ -22,7 +22,8 @@ import type { Action, Observation } from "@core/events"
 import { perform, stateChanging } from "./Actions.ts"
 import type { Lease } from "./BrowserPool.ts"
 import { BrowserPool } from "./BrowserPool.ts"
-import { extractInPage, interactableSelector, maskSecrets } from "./Elements.ts"
+import { extractInPage, interactableSelector } from "./Elements.ts"
+import { elementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
 import { Environment, InfraError, oneLine } from "./Environment.ts"
 import type { EnvTask, EnvironmentShape, EpisodeSource, FullObservation, ScreenshotPolicy } from "./Environment.ts"
@@ -168,22 +169,16 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const read = yield* Effect.tryPromise({
       try: async () => {
         const extracted = await extract(page, ep.nextId, settleMs)
-        // Independent reads of the same settled page: their round trips overlap.
-        const [snapshot, title, png] = await Promise.all([
-          page.ariaSnapshot({ timeout: timeoutMs }),
-          page.title(),
-          withScreenshot ? page.screenshot({ type: "png", timeout: timeoutMs }) : null
-        ])
-        return { extracted, aria: maskSecrets(snapshot, extracted.secrets), title, png, url: page.url() }
+        return { extracted, ...(await snapshot(page, extracted, timeoutMs, withScreenshot)) }
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
-    const { elements, viewport, scroll } = read.extracted
-    const screenshot = read.png === null ? null : new Uint8Array(read.png)
+    const { elements } = read.extracted
+    const screenshot = read.png
     const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
-      put(encoder.encode(JSON.stringify({ url: read.url, viewport, scroll, elements }))),
+      put(elementsBlob(read.url, read.extracted)),
       put(encoder.encode(read.aria)),
       screenshot === null ? Effect.succeed(null) : put(screenshot)
     ], { concurrency: "unbounded" })

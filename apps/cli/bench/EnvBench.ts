@@ -174,15 +174,8 @@ export const runEnvBench = (options: EnvBenchOptions) =>
     const log = options.progress ?? (() => undefined)
     const episodes = options.episodes
     const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
-    const newEpisode = async (): Promise<string> => {
-      const res = await fetch(`${sites.origin}/__core/episodes`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ site: "shop", seed: 1 })
-      })
-      if (res.status !== 201) throw new Error(`POST /__core/episodes answered ${res.status}`)
-      return ((await res.json()) as { startUrl: string }).startUrl
-    }
+    const source = episodeSource(sites.origin)
+    const newEpisode = async (): Promise<string> => (await source.open("shop", 1)).startUrl
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "core-bench-env-"))),
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
@@ -194,7 +187,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
     const context = yield* Layer.build(
       BrowserPool.layer({ prewarm: true }).pipe(Layer.merge(DirectoryBlobStore.layer({ dir })))
     )
-    const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all", episodes: episodeSource(sites.origin) }), context)
+    const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all", episodes: source }), context)
 
     // As a rollout would: an InfraError (crashed or stalled browser) or a step past the action timeout
     // (a machine too busy) starts the episode over, at most twice. Counted in the report.

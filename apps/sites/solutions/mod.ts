@@ -15,6 +15,7 @@ import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape } from "@core/env-web"
 import { check } from "../eval/checkers/mod.ts"
 import type { SitesServer } from "../framework/server.ts"
+import { episodeSource } from "../framework/episodeSource.ts"
 import { startSites } from "../mod.ts"
 import { forum } from "../forum/mod.ts"
 import { shop } from "../shop/mod.ts"
@@ -79,11 +80,9 @@ export interface SolutionsOptions {
   readonly progress?: (line: string) => void
 }
 
-const startEpisode = async (sites: SitesServer, site: string, seed: number): Promise<{ tenant: string; startUrl: string }> => {
-  const res = await fetch(`${sites.origin}/__core/episodes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ site, seed }) })
-  if (res.status !== 201) throw new Error(`POST /__core/episodes answered ${res.status}`)
-  return (await res.json()) as { tenant: string; startUrl: string }
-}
+/** A fresh episode of the instance's site and seed: its tenant (for the checker) and start URL. */
+const startEpisode = (sites: SitesServer, task: SuiteTask) =>
+  Effect.promise(() => episodeSource(sites.origin).open(task.site, task.siteSeed))
 
 /** The instance's scripts, each already given its parameters and its seed's site data. */
 const scriptsOf = (task: SuiteTask): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
@@ -101,9 +100,9 @@ const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, run: Scr
 const replayWritten = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, file: string) =>
   Effect.gen(function*() {
     const demo = yield* loadDemo(file, { tasks: new Set([task.id]) }).pipe(Effect.mapError((e) => new ScriptError({ message: e.message, notApplicable: false })))
-    const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
+    const episode = yield* startEpisode(sites, task)
     const run = yield* replayDemo(env, { taskId: task.id, startUrl: episode.startUrl, siteSeed: task.siteSeed }, demo.steps).pipe(Effect.ensuring(env.close()))
-    const verdict = yield* verdictOf(sites, task, episode.tenant, run)
+    const verdict = yield* verdictOf(sites, task, episode.episode, run)
     return verdict.success ? null : `the checker fails the replay: ${verdict.reason}`
   }).pipe(Effect.catchTag("ScriptError", (e) => Effect.succeed(e.message)))
 
@@ -113,13 +112,13 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
     const base = { instance: task.id, template: task.templateId, family, primary }
     const script = scriptsOf(task)?.[family]
     if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null, replayed: null } satisfies SolutionResult
-    const episode = yield* Effect.promise(() => startEpisode(sites, task.site, task.siteSeed))
+    const episode = yield* startEpisode(sites, task)
     const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
       Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
     )
     yield* env.close()
     if (run instanceof ScriptError) return { ...base, outcome: run.notApplicable ? "n/a" : "fail", reason: run.message, steps: 0, demo: null, replayed: null } satisfies SolutionResult
-    const verdict = yield* verdictOf(sites, task, episode.tenant, run)
+    const verdict = yield* verdictOf(sites, task, episode.episode, run)
     const demo = primary && out !== undefined && verdict.success
       ? yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
       : null
