@@ -105,7 +105,7 @@ export const examples = {
     description: "Click on a UI element 'Add to Wish List' on the screen.",
     code: lfCode,
     apiVersion: "1",
-    inference: { method: "model", attempts: 2, modelCallIds: [sha256("call-1"), sha256("call-2")] },
+    inference: { method: "model", evidence: "model", attempts: 2, modelCallIds: [sha256("call-1"), sha256("call-2")] },
     validation: { onDemoAtKeyStep: 1, onPrefix: false, onFailures: [{ trajectoryId: "traj-r0-t7-s3", result: -1 }] }
   } satisfies DataOf<typeof LabelFunctionInferred>,
   LabelFunctionRejected: {
@@ -207,8 +207,8 @@ export const examples = {
     source: demo,
     taskId: "shop-wishlist-7",
     keySteps: [
-      { stepIndex: 1, description: "Click on a UI element 'Add to Wish List' on the screen." },
-      { stepIndex: 2, description: "Set the task's status as 'complete'." }
+      { stepIndex: 1, description: "Click on a UI element 'Add to Wish List' on the screen.", reason: "model" },
+      { stepIndex: 2, description: "Set the task's status as 'complete'.", reason: "model" }
     ],
     method: "model",
     modelCallIds: [sha256("call-0")]

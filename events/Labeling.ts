@@ -27,7 +27,12 @@ export const StepsDescribed = defineEvent(
   })
 )
 
-export const KeyStep = Schema.Struct({ stepIndex: StepIndex, description: Schema.String })
+export const KeyStep = Schema.Struct({
+  stepIndex: StepIndex,
+  description: Schema.String,
+  /** Why it is key: "state-changing", "reaches-final-page", "final-answer", "final-status", or "model" (the model chose it). */
+  reason: Schema.String
+})
 export type KeyStep = typeof KeyStep.Type
 
 export const KeyStepsIdentified = defineEvent(
@@ -57,6 +62,8 @@ export const LabelFunctionInferred = defineEvent(
     apiVersion: Schema.String,
     inference: Schema.Struct({
       method: DerivationMethod,
+      /** What the code checks: "action+state", "action", "state" (embedded candidates), or "model". */
+      evidence: Schema.String,
       attempts: Count,
       modelCallIds: Schema.Array(Schema.String)
     }),

@@ -182,3 +182,6 @@ export const fromRecordedSteps = (
 
 /** The trajectory cut before step `end`: what validation calls the prefix before a key step. */
 export const prefixOf = (t: LfTrajectory, end: number): LfTrajectory => ({ ...t, steps: t.steps.slice(0, Math.max(0, end)) })
+
+/** The trajectory from step `from` on, indices unchanged: where an ordered check asks the next LF. */
+export const fromStep = (t: LfTrajectory, from: number): LfTrajectory => ({ ...t, steps: t.steps.filter((s) => s.index >= from) })

@@ -2,3 +2,8 @@
  * CORE's pure domain: no I/O, no services. Each paper concept under its own name.
  */
 export * from "./LfTrajectory.ts"
+export * from "./LfApi.ts"
+export * from "./StepDescriptions.ts"
+export * from "./KeySteps.ts"
+export * from "./Synthesizer.ts"
+export * from "./Validation.ts"

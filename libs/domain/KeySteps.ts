@@ -1,0 +1,105 @@
+/**
+ * Key-step identification, embedded (METHOD-NOTES, Semantic Code Abstraction step 2): the
+ * steps of a demo that a label function must see again in any trajectory that does the
+ * task. No model and no site knowledge — only what the demo shows:
+ *
+ * - dropped: scrolls, waits, focus-only clicks (a click on a field that the next step
+ *   types into or selects in), repeats (the same click again on the same page; a field
+ *   typed into again later keeps only its last value), and plain navigation (link clicks,
+ *   typed URLs, back): how one got somewhere is a path, not the task;
+ * - kept: state-changing actions (typing, selecting, pressing buttons, checking boxes,
+ *   any click that left the URL as it was), the step that reached the page the demo ended
+ *   on (when it ended somewhere other than where it started), the last answer, the last
+ *   status.
+ *
+ * @example
+ * identifyKeySteps(demo).map((k) => k.stepIndex) // [0, 2, 3, 6, 7, 8, 9, 10, 11, 12]
+ */
+import type { LfAction, LfStep, LfTrajectory } from "./LfTrajectory.ts"
+import { describeStep } from "./StepDescriptions.ts"
+
+export type KeyStepReason = "state-changing" | "reaches-final-page" | "final-answer" | "final-status"
+
+export interface IdentifiedKeyStep {
+  readonly stepIndex: number
+  readonly description: string
+  readonly reason: KeyStepReason
+}
+
+/** Roles whose click only moves focus, when typing or choosing follows. */
+const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "listbox"])
+
+const NAVIGATION = new Set(["navigate", "back", "home"])
+
+const pathOf = (url: string | null): string | null => (url === null ? null : url.split("?")[0]!)
+
+const sameTarget = (a: LfAction, b: LfAction): boolean => a.role === b.role && a.name === b.name
+
+const sameAction = (a: LfAction, b: LfAction): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+const urlChanged = (s: LfStep): boolean => s.urlAfter !== s.urlBefore
+
+/** A click whose target is a link and that took the browser somewhere else: navigation. */
+const isNavigationClick = (s: LfStep): boolean =>
+  (s.action.kind === "click" || s.action.kind === "long_press") && s.action.role === "link" && urlChanged(s)
+
+export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeyStep> => {
+  const steps = t.steps
+  const reasons = new Map<number, KeyStepReason>()
+  const lastOf = (kind: LfAction["kind"]) => steps.findLast((s) => s.action.kind === kind)
+
+  steps.forEach((s, i) => {
+    const a = s.action
+    const next = steps[i + 1]
+    switch (a.kind) {
+      case "scroll":
+      case "wait":
+      case "answer":
+      case "status":
+        return
+      case "click":
+      case "long_press": {
+        if (isNavigationClick(s)) return
+        const focusOnly = a.role !== null && FIELD_ROLES.has(a.role) && next !== undefined &&
+          (next.action.kind === "type" || next.action.kind === "select") && sameTarget(a, next.action)
+        if (focusOnly) return
+        const prev = steps[i - 1]
+        if (prev !== undefined && sameAction(prev.action, a) && prev.urlAfter === s.urlBefore && !urlChanged(s)) return
+        reasons.set(s.index, "state-changing")
+        return
+      }
+      case "type":
+      case "select": {
+        // Overwritten later on the same page: only the last value is the one that counted.
+        const overwritten = steps.slice(i + 1).some((later) =>
+          later.action.kind === a.kind && sameTarget(later.action, a) && pathOf(later.urlBefore) === pathOf(s.urlBefore))
+        if (!overwritten) reasons.set(s.index, "state-changing")
+        return
+      }
+      case "key":
+        if (urlChanged(s) || norm(a.key) === "enter") reasons.set(s.index, "state-changing")
+        return
+      case "open_app":
+        reasons.set(s.index, "state-changing")
+        return
+      default:
+        if (NAVIGATION.has(a.kind)) return
+    }
+  })
+
+  const finalUrl = steps.at(-1)?.urlAfter ?? null
+  if (finalUrl !== null && pathOf(finalUrl) !== pathOf(t.startUrl)) {
+    const reached = steps.findLast((s) => urlChanged(s) && s.action.kind !== "answer" && s.action.kind !== "status")
+    if (reached !== undefined && !reasons.has(reached.index)) reasons.set(reached.index, "reaches-final-page")
+  }
+  const answer = lastOf("answer")
+  if (answer !== undefined) reasons.set(answer.index, "final-answer")
+  const status = lastOf("status")
+  if (status !== undefined) reasons.set(status.index, "final-status")
+
+  return steps
+    .filter((s) => reasons.has(s.index))
+    .map((s) => ({ stepIndex: s.index, description: describeStep(s.action), reason: reasons.get(s.index)! }))
+}
+
+const norm = (s: string | null): string => (s ?? "").trim().toLowerCase()

@@ -1,0 +1,186 @@
+/**
+ * Label-function synthesis, embedded (METHOD-NOTES, step 3): readable JavaScript over the
+ * LF API, written from the demo alone — no site- or task-specific rules. Each key step
+ * gets candidates, strongest first; validation keeps the first that passes:
+ *
+ * 1. action evidence + state evidence: the action itself (role, name, typed text, value)
+ *    and what it left behind — the URL after it, or an element whose state it changed;
+ * 2. action evidence alone (state evidence can be unreadable, e.g. a masked password);
+ * 3. for steps that only reached a page, the page itself (`validateUrl`).
+ *
+ * Volatile parts are generalised: ids the action minted (the order number in the URL a
+ * "Place order" button led to), long numbers (timestamps), hex tokens, and counts in
+ * element names ("Cart (3)"). Ids the page linked to are content (`/product/17` is that
+ * product) and stay literal.
+ *
+ * @example
+ * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
+ * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
+ */
+import type { IdentifiedKeyStep } from "./KeySteps.ts"
+import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
+
+export interface Candidate {
+  /** "action+state", "action", "state": which evidence the code checks. */
+  readonly evidence: "action+state" | "action" | "state"
+  readonly code: string
+}
+
+const js = (s: string): string => JSON.stringify(s)
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** Digit runs that are not content ids: 5+ digits (timestamps, big counters) or hex tokens. */
+const VOLATILE = /\b[0-9a-f]{12,}\b|\d{5,}/gi
+
+const generalise = (s: string, minted: boolean): string =>
+  escapeRe(s)
+    .replace(minted ? /\d+/g : VOLATILE, (m) => (/^\d+$/.test(m) ? "\\d+" : "[0-9a-f]+"))
+
+/**
+ * A regular expression (source) for a URL's path and query: the path literally (volatile
+ * parts generalised), each query parameter required in any order, other parameters allowed.
+ */
+export const urlPattern = (url: string, options: { readonly minted?: boolean } = {}): string => {
+  const minted = options.minted === true
+  const q = url.indexOf("?")
+  const path = q < 0 ? url : url.slice(0, q)
+  const query = q < 0 ? "" : url.slice(q + 1)
+  const params = query.split("&").filter((p) => p !== "")
+  const head = `^${generalise(path, minted)}`
+  if (params.length === 0) return `${head}(\\?.*)?$`
+  const required = params.map((p) => {
+    const eq = p.indexOf("=")
+    const key = eq < 0 ? p : p.slice(0, eq)
+    const value = eq < 0 ? "" : p.slice(eq + 1)
+    return `(?=.*[?&]${escapeRe(key)}=${generalise(value, minted)}(&|$))`
+  })
+  return `${head}${required.join("")}\\?.*$`
+}
+
+const regexLiteral = (name: string): string => `/^${generalise(name, true).replace(/\//g, "\\/").replace(/ /g, "\\s+")}$/i`
+
+/** An element that appeared, as the LF matches it: a count in its name ("Cart (3)") may differ next time. */
+const appearedName = (name: string): string => (/\d/.test(name) ? regexLiteral(name) : js(name))
+
+/** A target's name is a label: literal. */
+const nameArg = js
+
+const same = (a: LfElement, b: LfElement) =>
+  a.role === b.role && a.name === b.name && a.value === b.value && a.checked === b.checked && a.text === b.text
+
+/** The elements on the page before a step: the previous step's, or the trajectory's initial ones. */
+const elementsBefore = (t: LfTrajectory, s: LfStep): ReadonlyArray<LfElement> | null => {
+  const at = t.steps.indexOf(s)
+  return at > 0 ? t.steps[at - 1]!.elements : t.initialElements
+}
+
+/**
+ * State evidence on the same page: the target's own new state (checked, value), else one
+ * element that appeared — only when the action changed little (a few new elements), so the
+ * choice is the action's effect rather than a different page's furniture.
+ */
+const elementEvidence = (t: LfTrajectory, s: LfStep): string | null => {
+  const after = s.elements
+  if (after === null) return null
+  const a = s.action
+  if (a.role !== null && a.name !== null) {
+    const own = after.find((e) => e.role === a.role && e.name === a.name)
+    if (own !== undefined && (a.kind === "click" || a.kind === "long_press") && own.checked !== null) {
+      return `hasElement(s, ${js(own.role)}, ${nameArg(own.name)}, { checked: ${own.checked} })`
+    }
+    if (own !== undefined && (a.kind === "type" || a.kind === "select") && own.value !== null && own.value !== "") {
+      return `hasElement(s, ${js(own.role)}, ${nameArg(own.name)}, { value: ${js(own.value)} })`
+    }
+  }
+  const before = elementsBefore(t, s)
+  if (before === null || a.kind === "type" || a.kind === "select") return null
+  const appeared = after.filter((e) => e.name.trim() !== "" && e.name.length <= 80 && !before.some((b) => same(b, e)))
+  if (appeared.length === 0 || appeared.length > 3) return null
+  const e = appeared[0]!
+  return `hasElement(s, ${js(e.role)}, ${appearedName(e.name)})`
+}
+
+const header = (k: IdentifiedKeyStep, lines: ReadonlyArray<string>): string =>
+  [`// Key step: ${k.description}`, ...lines.map((l) => `// ${l}`)].join("\n")
+
+const fn = (k: IdentifiedKeyStep, notes: ReadonlyArray<string>, body: string): string =>
+  `${header(k, notes)}\nfunction labelFunction(t) {\n  return ${body}\n}\n`
+
+const options = (entries: ReadonlyArray<readonly [string, string]>): string =>
+  entries.length === 0 ? "" : `, {\n${entries.map(([k, v]) => `    ${k}: ${v}`).join(",\n")}\n  }`
+
+/** Button-like clicks (not links) whose URL changed minted what they led to. */
+const mintedBy = (s: LfStep): boolean =>
+  (s.action.kind === "click" || s.action.kind === "key" || (s.action.kind === "type" && s.action.submit)) &&
+  s.action.role !== "link" && s.urlAfter !== s.urlBefore
+
+const stateEntries = (t: LfTrajectory, s: LfStep): { entries: Array<readonly [string, string]>; notes: Array<string> } => {
+  if (s.urlAfter !== null && s.urlAfter !== s.urlBefore) {
+    return {
+      entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s) }))]],
+      notes: [`State evidence: the page after it is ${s.urlAfter}.`]
+    }
+  }
+  const element = elementEvidence(t, s)
+  return element === null
+    ? { entries: [], notes: [] }
+    : { entries: [["where", `function (s) { return ${element} }`]], notes: ["State evidence: the page after it shows what the action changed."] }
+}
+
+const actionCall = (s: LfStep, extra: ReadonlyArray<readonly [string, string]>): string | null => {
+  const a = s.action
+  switch (a.kind) {
+    case "click":
+    case "long_press": {
+      // The page it was clicked on, by path: which product's "Add to cart" it was.
+      const where: Array<readonly [string, string]> = s.urlBefore === null ? [] : [["urlBefore", js(urlPattern(s.urlBefore.split("?")[0]!))]]
+      const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
+      return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
+    }
+    case "type":
+      return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options(extra)})`
+    case "select":
+      return `validateSelect(t, ${js(a.value ?? "")}, ${js(a.name ?? "")}${options(extra)})`
+    case "key":
+      return `validateKey(t, ${js(a.key ?? "")}${options(extra)})`
+    case "answer":
+      return `validateAnswer(t, ${js(a.answer ?? "")})`
+    case "status":
+      return `validateStatus(t, ${js(a.status ?? "complete")})`
+    case "open_app":
+      return `firstStep(t, null, function (s) { return s.action.kind === "open_app" && norm(s.action.app) === norm(${js(a.app ?? "")}) })`
+    default:
+      return null
+  }
+}
+
+/** Candidate LFs for one key step of `t`, strongest first (see the module doc). */
+export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep): ReadonlyArray<Candidate> => {
+  const s = t.steps.find((x) => x.index === k.stepIndex)
+  if (s === undefined) return []
+  const out: Array<Candidate> = []
+  const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
+  if (k.reason === "reaches-final-page") {
+    if (reachedPage) {
+      out.push({
+        evidence: "state",
+        code: fn(k, [`State evidence: the trajectory reaches ${s.urlAfter}, by whatever way.`],
+          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`)
+      })
+    }
+    return out
+  }
+  const state = stateEntries(t, s)
+  const withState = state.entries.length > 0 ? actionCall(s, state.entries) : null
+  if (withState !== null) out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
+  const bare = actionCall(s, [])
+  if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
+  if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {
+    out.push({
+      evidence: "state",
+      code: fn(k, [`State evidence: the trajectory reaches ${s.urlAfter}.`], `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`)
+    })
+  }
+  return out
+}
