@@ -14,6 +14,8 @@ import { runStoreBench, TARGETS } from "../bench/StoreBench.ts"
 import type { StoreBenchResult, TargetKey } from "../bench/StoreBench.ts"
 import { ENV_TARGETS, runEnvBench } from "../bench/EnvBench.ts"
 import type { EnvBenchResult } from "../bench/EnvBench.ts"
+import { runSandboxBench, SANDBOX_TARGET_EVALS_PER_S } from "../bench/SandboxBench.ts"
+import type { SandboxBenchResult } from "../bench/SandboxBench.ts"
 import { configFlags } from "./config.ts"
 
 /** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
@@ -166,5 +168,43 @@ export const benchEnv: Command = {
       }
       const result = yield* interruptOnSignal(runEnvBench({ episodes, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : envTable(result))
+    })
+}
+
+/** Ten interleaved rounds each side; a few seconds on 2 cores. */
+const DEFAULT_SANDBOX_EVALUATIONS = 50_000
+
+const sandboxTable = (r: SandboxBenchResult): string => {
+  const rows = [
+    ["evaluations/s", "measured", "target"],
+    ["sandbox: one worker process, batched", num(r.evals_per_s), `≥ ${num(r.target_evals_per_s)} ${mark(r.ok)}`],
+    ["native: new Function, same LF API", num(r.native_evals_per_s), ""],
+    ["ratio sandbox ÷ native", r.ratio.toFixed(3), ""]
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  return [
+    ...rows.map(line),
+    "",
+    `one LF (6 validate calls) over a real shop demo: ${r.trajectory_steps} steps, ${r.trajectory_elements} elements · Bun ${Bun.version}`,
+    `target ${r.ok ? "met" : "NOT met"}`
+  ].join("\n")
+}
+
+export const benchSandbox: Command = {
+  name: "bench sandbox",
+  summary: `label-function evaluations/s in one sandbox worker against native (target ${SANDBOX_TARGET_EVALS_PER_S}/s)`,
+  flags: {
+    evaluations: { kind: "number", description: `evaluations per side (default ${DEFAULT_SANDBOX_EVALUATIONS})` },
+    json: { kind: "boolean", description: "print the figures as one JSON object" }
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const evaluations = args.flags.evaluations === undefined ? DEFAULT_SANDBOX_EVALUATIONS : Number(args.flags.evaluations)
+      if (!Number.isInteger(evaluations) || evaluations < 100) {
+        return yield* new UsageError({ message: `--evaluations needs a whole number of at least 100, got ${args.flags.evaluations}` })
+      }
+      const result = yield* interruptOnSignal(runSandboxBench({ evaluations, progress: (l) => console.error(l) }))
+      console.log(args.flags.json === true ? JSON.stringify(result) : sandboxTable(result))
     })
 }
