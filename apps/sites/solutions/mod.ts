@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import type { EnvironmentShape } from "@core/env-web"
+import type { EnvironmentShape, ScreenshotPolicy } from "@core/env-web"
 import { check } from "../eval/checkers/mod.ts"
 import type { SitesServer } from "../framework/server.ts"
 import { episodeSource } from "../framework/episodeSource.ts"
@@ -32,6 +32,7 @@ import { shopSolutions } from "./shop.ts"
 import { travelSolutions } from "./travel.ts"
 
 export * from "./Runner.ts"
+export * from "./Perturb.ts"
 export { replayDemo } from "./Replay.ts"
 export { forumSolutions } from "./forum.ts"
 export { shopSolutions } from "./shop.ts"
@@ -84,17 +85,41 @@ export interface SolutionsOptions {
 const startEpisode = (sites: SitesServer, task: SuiteTask) =>
   Effect.promise(() => episodeSource(sites.origin).open(task.site, task.siteSeed))
 
-/** The instance's scripts, each already given its parameters and its seed's site data. */
-const scriptsOf = (task: SuiteTask): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
+/**
+ * The instance's scripts, each already given its seed's site data and the instance's
+ * parameters — or `parameters` of another instance (a run that does the wrong item on this seed).
+ */
+export const scriptsOf = (task: SuiteTask, parameters: Params = task.parameters): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
   const suite = bySuite[task.suite]
   const scripts = suite?.scripts[task.templateId]
   if (suite === undefined || scripts === undefined) return undefined
-  return Object.fromEntries(Object.entries(scripts).map(([family, script]) => [family, () => script(task.parameters, suite.base(task.siteSeed))]))
+  return Object.fromEntries(Object.entries(scripts).map(([family, script]) => [family, () => script(parameters, suite.base(task.siteSeed))]))
 }
 
 /** The checker's verdict on an episode after `run`. */
-const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, run: ScriptRun) =>
+export const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, run: ScriptRun) =>
   Effect.promise(() => check(task.checker, { api: sites, tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl }))
+
+/**
+ * What running scripts needs, for the scope: the sites server, a temp blob store, the
+ * browser pool and one web environment (`context` provides BlobStore and BrowserPool).
+ * With `ahead`, the environment opens site episodes itself (reset by `site` + `siteSeed`)
+ * and prepares the next one of the same seed while a script runs.
+ */
+export const solutionsRuntime = (options: { readonly screenshots: ScreenshotPolicy; readonly ahead?: boolean }) =>
+  Effect.gen(function*() {
+    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-solutions-"))),
+      (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
+    )
+    const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
+    const env = yield* Effect.provideContext(WebEnvironment.make({
+      screenshots: options.screenshots,
+      ...(options.ahead === true ? { episodes: episodeSource(sites.origin) } : {})
+    }), context)
+    return { sites, env, context }
+  })
 
 /** Loads a written demo back and replays it on a fresh episode: null when it passes its checker again, else why not. */
 const replayWritten = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, file: string) =>
@@ -138,13 +163,7 @@ export const runSolutions = (options: SolutionsOptions = {}) =>
     if (options.instance !== undefined) tasks = tasks.filter((t) => t.id === options.instance)
     if (options.instances !== undefined) tasks = options.instances(tasks)
     if (tasks.length === 0) return yield* Effect.fail(new Error(`no train instance '${options.instance ?? ""}' in suite '${suite}'`))
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-solutions-"))),
-      (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
-    )
-    const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
-    const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "key" }), context)
+    const { sites, env, context } = yield* solutionsRuntime({ screenshots: "key" })
     const results: Array<SolutionResult> = []
     for (const task of tasks) {
       for (const [i, family] of task.pathFamilies.entries()) {

@@ -1,0 +1,268 @@
+/**
+ * The evaluation trajectory set for label functions. EVALUATION CODE: every trajectory is
+ * labelled by its task's ground-truth checker on the episode's final state. Label functions
+ * are inferred and validated on the demos; they are measured on these trajectories, which
+ * no demo showed: for every train instance, its primary family's run again with other
+ * incidental moves (same-path), every other path family (other-path), the primary script
+ * with a sibling instance's parameters (wrong-item) or one value changed (wrong-value), and
+ * seeded random-policy rollouts (random). A script that breaks midway is kept: its partial
+ * trajectory is what a failing policy leaves behind, and the checker still judges it.
+ *
+ * @example
+ * const set = yield* buildLabelEvalSet({ suite: "shop", progress: console.log })
+ * labelEvalSetSummary(set).byKind["wrong-item"] // { total, positive, negative }
+ */
+import { Effect } from "effect"
+import { BlobStore } from "@core/blobstore"
+import { fromRecordedSteps, lfElements } from "@core/domain"
+import type { LfElement, LfTrajectory } from "@core/domain"
+import type { DemoStep } from "@core/events"
+import { episodeSource } from "../framework/episodeSource.ts"
+import { randomRollout, samePathVariant, seededRng, wrongValueVariant } from "../solutions/Perturb.ts"
+import { runScriptPartial } from "../solutions/Runner.ts"
+import type { PartialRun, Step } from "../solutions/Runner.ts"
+import { scriptsOf, solutionsRuntime, SOLVED_SUITES, verdictOf } from "../solutions/mod.ts"
+import { loadSuites, SITE_PARAMETERS } from "../suites/mod.ts"
+import type { SuiteTask } from "../suites/Suite.ts"
+
+export type EvalKind = "same-path" | "other-path" | "wrong-item" | "wrong-value" | "random"
+export const EVAL_KINDS: ReadonlyArray<EvalKind> = ["same-path", "other-path", "wrong-item", "wrong-value", "random"]
+
+export interface EvalTask {
+  readonly taskId: string
+  readonly suite: string
+  readonly template: string
+  readonly instruction: string
+  /** The primary family, whose run is the demo. */
+  readonly family: string
+  /** The primary family's run on a fresh episode: what `solutions run --out` writes as the demo. */
+  readonly demo: LfTrajectory
+  /** The same run as DemoIngested steps. */
+  readonly demoSteps: ReadonlyArray<DemoStep>
+  /** The checker's verdict on the demo run (false would make the task's demo useless). */
+  readonly demoChecker: boolean
+  readonly demoNote: string
+}
+
+export interface EvalTrajectory {
+  /** `${taskId}/${kind}/${family or seed}`. */
+  readonly id: string
+  /** The task whose label functions judge it and whose checker labels it. */
+  readonly taskId: string
+  readonly kind: EvalKind
+  readonly family: string | null
+  readonly trajectory: LfTrajectory
+  /** Ground truth: the task's checker on the episode's final state. */
+  readonly checker: boolean
+  /** What was varied, the checker's reason, and why a script stopped early. */
+  readonly note: string
+  /** The script broke before its end: `trajectory` holds the steps up to the break. */
+  readonly partial: boolean
+}
+
+export interface LabelEvalSet {
+  readonly tasks: ReadonlyArray<EvalTask>
+  readonly trajectories: ReadonlyArray<EvalTrajectory>
+}
+
+export interface LabelEvalSetOptions {
+  /** One suite; all solved suites by default. */
+  readonly suite?: string
+  /** Only these train instances (task ids). */
+  readonly instances?: ReadonlyArray<string>
+  /** Random-policy rollouts per task, default 1. */
+  readonly randomPerTask?: number
+  /** Same-path perturbations per task, default 1. */
+  readonly perturbedPerTask?: number
+  /** Only these kinds (the demo always runs). */
+  readonly kinds?: ReadonlyArray<EvalKind>
+  /** The seed of every draw; a fixed default so reruns are identical. */
+  readonly seed?: string
+  readonly progress?: (line: string) => void
+}
+
+/** One run to make: which script, as what. */
+interface Plan {
+  readonly kind: EvalKind
+  readonly family: string | null
+  readonly key: string
+  readonly note: string
+  /** Null when the script cannot even be built (the reason is in `note`). */
+  readonly steps: ReadonlyArray<Step> | null
+}
+
+const differing = (a: SuiteTask["parameters"], b: SuiteTask["parameters"]): string =>
+  Object.keys(b).filter((k) => a[k] !== b[k]).map((k) => `${k}=${JSON.stringify(b[k])}`).join(", ")
+
+/** Every parameter names something this seed's site has (a product of its catalog, a post of its forum…). */
+const validOn = (seed: number, site: string, parameters: SuiteTask["parameters"]): boolean =>
+  Object.entries(parameters).every(([k, v]) => SITE_PARAMETERS[site]?.[k]?.(v, seed) === null)
+
+/**
+ * The sibling whose parameters a wrong-item run uses. Items are mostly seed-specific, so
+ * one that also exists on this task's seed comes first (its run can reach the wrong item
+ * rather than break looking for it); then train siblings before held-out ones.
+ */
+const siblingOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>): SuiteTask | undefined => {
+  const others = all.filter((t) => t.templateId === task.templateId && t.id !== task.id && differing(task.parameters, t.parameters) !== "")
+  const rank = (t: SuiteTask) => (validOn(task.siteSeed, task.site, t.parameters) ? 0 : 2) + (t.split === "train" ? 0 : 1)
+  return [...others].sort((a, b) => rank(a) - rank(b))[0]
+}
+
+/** Every run of one task, in a fixed order. */
+const plansOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>, o: Required<Pick<LabelEvalSetOptions, "randomPerTask" | "perturbedPerTask" | "seed">>): ReadonlyArray<Plan> => {
+  const scripts = scriptsOf(task) ?? {}
+  const primary = task.pathFamilies[0]!.id
+  const main = scripts[primary]?.() ?? []
+  const plans: Array<Plan> = []
+  for (let i = 0; i < o.perturbedPerTask; i++) {
+    const v = samePathVariant(main, seededRng(o.seed, task.id, "same-path", i))
+    plans.push({ kind: "same-path", family: primary, key: `${primary}#${i}`, note: v.note, steps: v.steps })
+  }
+  for (const family of task.pathFamilies.slice(1)) {
+    const script = scripts[family.id]
+    plans.push({ kind: "other-path", family: family.id, key: family.id, note: script === undefined ? "no script for this family" : "", steps: script?.() ?? null })
+  }
+  const sibling = siblingOf(task, all)
+  const wrong = sibling === undefined ? undefined : scriptsOf(task, sibling.parameters)?.[primary]
+  plans.push({
+    kind: "wrong-item",
+    family: primary,
+    key: primary,
+    note: sibling === undefined ? "no sibling instance with other parameters" : `parameters of ${sibling.id} (${sibling.split}): ${differing(task.parameters, sibling.parameters)}`,
+    steps: wrong?.() ?? null
+  })
+  const value = wrongValueVariant(main, task.parameters, seededRng(o.seed, task.id, "wrong-value"))
+  plans.push({ kind: "wrong-value", family: primary, key: primary, note: value?.note ?? "nothing to change", steps: value?.steps ?? null })
+  for (let i = 0; i < o.randomPerTask; i++) {
+    plans.push({ kind: "random", family: null, key: `seed-${i}`, note: `random policy, draws ${o.seed}/${task.id}/random/${i}`, steps: randomRollout(seededRng(o.seed, task.id, "random", i)) })
+  }
+  return plans
+}
+
+/** A run of one script on a fresh episode of the task, judged by its checker. */
+interface Judged {
+  readonly run: PartialRun
+  readonly checker: boolean
+  readonly reason: string
+}
+
+/** Builds the evaluation set; see the module comment. Never fails on a failing script: that is a trajectory too. */
+export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
+  Effect.gen(function*() {
+    const log = options.progress ?? (() => undefined)
+    const o = { randomPerTask: options.randomPerTask ?? 1, perturbedPerTask: options.perturbedPerTask ?? 1, seed: options.seed ?? "core-label-eval-v1" }
+    const kinds = new Set(options.kinds ?? EVAL_KINDS)
+    const suites = (yield* loadSuites()).filter((s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite))
+    if (suites.length === 0) return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
+    const all = suites.flatMap((s) => s.tasks)
+    const wanted = options.instances === undefined ? undefined : new Set(options.instances)
+    const tasks = all.filter((t) => t.split === "train" && (wanted === undefined || wanted.has(t.id)))
+    const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
+    if (missing.length > 0) return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
+
+    const { sites, env, context } = yield* solutionsRuntime({ screenshots: "none", ahead: true })
+    const blobs = yield* Effect.provideContext(Effect.gen(function*() {
+      return yield* BlobStore
+    }), context)
+    const elementsCache = new Map<string, ReadonlyArray<LfElement> | null>()
+    const decoder = new TextDecoder()
+
+    /** The run as an LF trajectory: its element lists read from the blob store once each. */
+    const lfOf = (run: PartialRun) =>
+      Effect.gen(function*() {
+        for (const hash of [run.initial.elements, ...run.steps.map((s) => s.observation.elements)]) {
+          if (hash === null || elementsCache.has(hash)) continue
+          const bytes = yield* blobs.get(hash)
+          elementsCache.set(hash, lfElements(JSON.parse(decoder.decode(bytes))))
+        }
+        return fromRecordedSteps(run.initial, run.steps, (hash) => elementsCache.get(hash) ?? null)
+      })
+
+    const judge = (task: SuiteTask, steps: ReadonlyArray<Step>) =>
+      Effect.gen(function*() {
+        const run = yield* runScriptPartial(env, { taskId: task.id, site: task.site, siteSeed: task.siteSeed }, steps).pipe(Effect.ensuring(env.close()))
+        if (run.episode === null) return yield* Effect.die(new Error(`the environment opened no ${task.site} episode for ${task.id}`))
+        const verdict = yield* verdictOf(sites, task, run.episode, run)
+        // Hundreds of runs: the server need not keep every finished episode's state.
+        yield* Effect.promise(() => episodeSource(sites.origin).discard(run.episode!))
+        return { run, checker: verdict.success, reason: verdict.reason } satisfies Judged
+      }).pipe(
+        // A crashed browser is the platform's fault, not the script's: the pool relaunches it.
+        Effect.retry({ times: 2, while: (e) => e._tag === "InfraError" })
+      )
+
+    const evalTasks: Array<EvalTask> = []
+    const trajectories: Array<EvalTrajectory> = []
+    for (const task of tasks) {
+      const primary = task.pathFamilies[0]!.id
+      const started = performance.now()
+      const demo = yield* judge(task, scriptsOf(task)?.[primary]?.() ?? [])
+      const demoNote = [demo.reason, demo.run.error?.message].filter((x) => x !== undefined).join("; ")
+      if (!demo.checker || demo.run.error !== null) log(`demo of ${task.id} (${primary}) does not pass: ${demoNote}`)
+      evalTasks.push({
+        taskId: task.id,
+        suite: task.suite,
+        template: task.templateId,
+        instruction: task.instruction,
+        family: primary,
+        demo: yield* lfOf(demo.run),
+        demoSteps: demo.run.steps.map((s) => ({
+          action: s.action,
+          observation: { screenshot: s.observation.screenshot, elements: s.observation.elements, aria: s.observation.aria },
+          urlBefore: s.urlBefore,
+          urlAfter: s.urlAfter,
+          appBefore: null,
+          appAfter: null
+        })),
+        demoChecker: demo.checker && demo.run.error === null,
+        demoNote
+      })
+      for (const plan of plansOf(task, all, o)) {
+        if (!kinds.has(plan.kind)) continue
+        const id = `${task.id}/${plan.kind}/${plan.key}`
+        if (plan.steps === null) {
+          log(`skip ${id}: ${plan.note}`)
+          continue
+        }
+        const judged = yield* judge(task, plan.steps)
+        const broke = judged.run.error === null ? [] : [`stopped early at ${judged.run.error.message}`]
+        const note = [plan.note, ...broke, `checker: ${judged.reason}`].filter((x) => x !== "").join("; ")
+        trajectories.push({ id, taskId: task.id, kind: plan.kind, family: plan.family, trajectory: yield* lfOf(judged.run), checker: judged.checker, note, partial: judged.run.error !== null })
+        log(`${judged.checker ? "pos" : "neg"} ${id} (${judged.run.steps.length} steps): ${note}`)
+      }
+      log(`${task.id}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    }
+    return { tasks: evalTasks, trajectories } satisfies LabelEvalSet
+  }).pipe(Effect.scoped)
+
+export interface VerdictCounts {
+  readonly total: number
+  readonly positive: number
+  readonly negative: number
+}
+
+export interface LabelEvalSetSummary extends VerdictCounts {
+  readonly tasks: number
+  readonly partial: number
+  readonly byKind: Readonly<Record<EvalKind, VerdictCounts>>
+  readonly bySuite: Readonly<Record<string, VerdictCounts>>
+}
+
+const count = (ts: ReadonlyArray<EvalTrajectory>): VerdictCounts => {
+  const positive = ts.filter((t) => t.checker).length
+  return { total: ts.length, positive, negative: ts.length - positive }
+}
+
+/** Counts by kind, by suite and by checker verdict. */
+export const labelEvalSetSummary = (set: LabelEvalSet): LabelEvalSetSummary => {
+  const suiteOf = new Map(set.tasks.map((t) => [t.taskId, t.suite]))
+  const suites = [...new Set(set.tasks.map((t) => t.suite))]
+  return {
+    ...count(set.trajectories),
+    tasks: set.tasks.length,
+    partial: set.trajectories.filter((t) => t.partial).length,
+    byKind: Object.fromEntries(EVAL_KINDS.map((k) => [k, count(set.trajectories.filter((t) => t.kind === k))])) as Record<EvalKind, VerdictCounts>,
+    bySuite: Object.fromEntries(suites.map((s) => [s, count(set.trajectories.filter((t) => suiteOf.get(t.taskId) === s))]))
+  }
+}
