@@ -54,7 +54,7 @@ const obs = (url: string, name: string, extra: Partial<Observation> = {}): Obser
 
 const search = "http://shop.local/search?q=black+garlic"
 const sorted = `${search}&sort=price`
-const lfCode = `export default (t) => t.validateClick("button", "Add to Wish List")`
+const lfCode = `function labelFunction(t) {\n  return validateClick(t, "button", "Add to Wish List")\n}\n`
 const lfId = labelFunctionId(lfCode)
 const demo = { kind: "demo", id: "demo-wishlist-1" } as const
 const trajectory = { kind: "trajectory", id: "traj-r1-t7-s0" } as const
@@ -113,7 +113,7 @@ export const examples = {
     source: demo,
     keyStepIndex: 0,
     description: "Type text 'black garlic' into the 'Search'",
-    candidateCode: `export default (t) => t.validateType("black garlic", "Search") >= 0 ? 0 : -1`,
+    candidateCode: `function labelFunction(t) {\n  return validateType(t, "black garlic", "Search")\n}\n`,
     reason: "held on the prefix before its key step",
     attempts: 5,
     modelCallIds: [sha256("call-3")]
@@ -125,7 +125,7 @@ export const examples = {
     requestDigest: sha256("request-0"),
     requestBlob: blob("request-0.json"),
     prompt: { name: "lf-synthesis", version: "3", digest: sha256("prompt-lf-3") },
-    response: { text: "```js\nexport default (t) => t.validateClick(\"button\", \"Add to Wish List\")\n```", finishReason: "stop", usage: { inputTokens: 812, outputTokens: 31 } },
+    response: { text: "```javascript\nfunction labelFunction(t) {\n  return validateClick(t, \"button\", \"Add to Wish List\")\n}\n```", finishReason: "stop", usage: { inputTokens: 812, outputTokens: 31 } },
     error: null,
     latencyMs: 412.5
   } satisfies DataOf<typeof ModelCalled>,

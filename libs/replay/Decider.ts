@@ -17,11 +17,19 @@
 import type { Effect } from "effect"
 import { makeEvent } from "@core/events"
 import type { CoreEvent, CoreEventType, DataOf, EventDefinition } from "@core/events"
+import type { BlobStore } from "@core/blobstore"
+import type { Sandbox } from "@core/sandbox"
 import type { Models, Observations } from "./Services.ts"
 import type { Randomness } from "./Prng.ts"
 
-/** The services through which all nondeterminism enters a decider. */
-export type DecisionServices = Models | Observations | Randomness
+/** The services through which all nondeterminism enters a decider; replay serves them from the log. */
+export type RecordedServices = Models | Observations | Randomness
+
+/**
+ * What a decider may use: the recorded services, plus the content-addressed blob store and
+ * the LF sandbox — both deterministic, so replay uses the real ones.
+ */
+export type DecisionServices = RecordedServices | BlobStore | Sandbox
 
 /** An event a decider chose to emit, before the pipeline stamps its `recordedAt`. */
 export interface Decision {

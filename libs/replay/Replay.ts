@@ -15,7 +15,8 @@ import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { ReadError } from "@core/eventstore"
 import { stamp } from "./Decider.ts"
-import type { DeciderRegistry, DecisionServices } from "./Decider.ts"
+import type { Sandbox } from "@core/sandbox"
+import type { DeciderRegistry, DecisionServices, RecordedServices } from "./Decider.ts"
 import { Randomness } from "./Prng.ts"
 import { recordedModels, recordedObservations } from "./Recorded.ts"
 import { compareDecisions } from "./Compare.ts"
@@ -54,7 +55,7 @@ const tagOf = (e: unknown): string | undefined =>
   typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : undefined
 
 /** The recorded layers for a log: what a replay provides its deciders. */
-export const recordedServices = (events: ReadonlyArray<CoreEvent>): Layer.Layer<DecisionServices, never, BlobStore> => {
+export const recordedServices = (events: ReadonlyArray<CoreEvent>): Layer.Layer<RecordedServices, never, BlobStore> => {
   const started = events.find((e) => e.type === "RunStarted")
   return Layer.mergeAll(
     recordedModels(events),
@@ -93,14 +94,19 @@ export const rederive = Effect.fnUntraced(function*(
 /** Replays one run from the EventStore, blobs from the BlobStore. */
 export const replayRun = Effect.fn("replayRun")(function*(
   options: ReplayOptions
-): Effect.fn.Return<ReplayReport, RunNotFound | ReadError | BlobStoreError, EventStore | BlobStore> {
+): Effect.fn.Return<ReplayReport, RunNotFound | ReadError | BlobStoreError, EventStore | BlobStore | Sandbox> {
   const { runId, registry } = options
   if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
   const store = yield* EventStore
   const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
   if (read.length === 0) return yield* new RunNotFound({ runId })
-  const events = read.map((r) => r.event)
+  // Workspace facts (tasks, demos) are inputs too (DESIGN §2): those logged before the run
+  // ended, merged in at their log positions, so each decider folds what it saw live.
+  const last = read.at(-1)!.position
+  const workspace = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last)
+  const merged = [...workspace, ...read].sort((a, b) => a.position - b.position || a.index - b.index)
+  const events = merged.map((r) => r.event)
   const { rederived, failures } = yield* Effect.provide(rederive(events, registry), recordedServices(events))
   const compared = compareDecisions({ events, registry, rederived, failures, round: options.round })
-  return { runId, events: events.length, ...compared }
+  return { runId, events: read.length, ...compared }
 })

@@ -16,7 +16,7 @@ import { CliError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags } from "./config.ts"
 
-const NOT_YET = "CORE rounds (label functions, strategy graph, extrapolation) are not built yet: this demo is a store round trip"
+const NOT_YET = "CORE rounds (rollouts, strategy graph, extrapolation) are not built yet: this demo is a store round trip; label functions are (bun core infer, README: Label functions)"
 
 /** A new run id from the Clock and Random services: both are inputs, recorded in RunStarted's envelope. */
 const newRunId = Effect.gen(function* () {

@@ -3,8 +3,11 @@ import type { Command } from "../Cli.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
-import { benchEnv, benchReplay, benchStore } from "./bench.ts"
+import { benchEnv, benchReplay, benchSandbox, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
+import { auditLabelFunction } from "./audit.ts"
+import { infer } from "./infer.ts"
+import { evalLabels } from "./eval.ts"
 import { ingest } from "./ingest.ts"
 import { record } from "./record.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
@@ -21,6 +24,7 @@ export const commands: ReadonlyArray<Command> = [
   benchStore,
   benchReplay,
   benchEnv,
+  benchSandbox,
   dbMigrate,
   dbStatus,
   dbProject,
@@ -28,6 +32,9 @@ export const commands: ReadonlyArray<Command> = [
   sitesServe,
   ...tasks,
   ingest,
+  infer,
+  auditLabelFunction,
+  evalLabels,
   record,
   solutionsRun
 ]

@@ -8,10 +8,11 @@
  * bun core replay demo-m3x1-0a1b2c --json
  * // {"events":7,"projection_digest_match":null,"decision_events":6,"divergences":[]}
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { EventStore } from "@core/eventstore"
-import { coreDeciders, formatDiff, replayRun } from "@core/replay"
+import { formatDiff, replayRun } from "@core/replay"
+import { labelSandbox, pipelineDeciders } from "@core/pipeline"
 import type { DeciderRegistry, Divergence, ReplayReport } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
@@ -70,8 +71,8 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
       }
       const opened = yield* openStore(args)
       const report = yield* Effect.provide(
-        replayRun({ runId, registry: options.registry ?? coreDeciders, ...(round === undefined ? {} : { round }) }),
-        opened.layer
+        replayRun({ runId, registry: options.registry ?? pipelineDeciders, ...(round === undefined ? {} : { round }) }),
+        Layer.mergeAll(opened.layer, labelSandbox())
       )
       let projections: boolean | null = null
       if (args.flags.projections === true) {

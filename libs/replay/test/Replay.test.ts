@@ -13,6 +13,7 @@ import { Objm } from "@nats-io/obj"
 import { connect } from "@nats-io/transport-node"
 import { BlobStore, DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { EmbeddedStore, EventStore, JetStreamStore } from "@core/eventstore"
+import { Sandbox } from "@core/sandbox"
 import { replayRun } from "../mod.ts"
 import type { DeciderRegistry } from "../mod.ts"
 import { registryWith, uniqueRun, writeTestRun } from "./fixtures.ts"
@@ -64,13 +65,14 @@ const nats = (): Sut => {
 
 describe.each([["embedded", embedded], ["JetStream", nats]] as const)("decision replay on the %s store", (name, make) => {
   let sut: Sut
-  let rt: ManagedRuntime.ManagedRuntime<EventStore | BlobStore, unknown>
+  let rt: ManagedRuntime.ManagedRuntime<EventStore | BlobStore | Sandbox, unknown>
   const replay = (runId: string, registry: DeciderRegistry = registryWith(), round?: number) =>
     rt.runPromise(replayRun({ runId, registry, ...(round === undefined ? {} : { round }) }))
 
   beforeAll(async () => {
     sut = make()
-    rt = ManagedRuntime.make(sut.layer)
+    // These deciders evaluate no label functions; the sandbox is there because any decider may.
+    rt = ManagedRuntime.make(Layer.mergeAll(sut.layer, Sandbox.layer()))
   })
   afterAll(async () => {
     await rt.dispose()

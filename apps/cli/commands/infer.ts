@@ -1,0 +1,149 @@
+/**
+ * `bun core infer (--demo ID | --all) [--json]`: Semantic Code Abstraction over ingested
+ * demos. Starts an `infer` run whose label-inference decider describes each demo's steps,
+ * identifies its key steps and infers one validated label function per key step (or
+ * records why not). Embedded backends unless a model server is configured
+ * (`models.baseUrl`); every model call is recorded, so `bun core replay <run>` re-derives
+ * the run without the server.
+ */
+import { DateTime, Effect, Layer, Random, Stream } from "effect"
+import { modelOptionsFromConfig, ModelClient } from "@core/models"
+import type { ModelCalledEvent } from "@core/models"
+import { runIdentity } from "@core/config"
+import { makeEvent, RunStarted, runStream } from "@core/events"
+import type { CoreEvent } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import { drive, labelSandbox, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
+import { Randomness } from "@core/replay"
+import type { Command } from "../Cli.ts"
+import { CliError, UsageError } from "../Cli.ts"
+import { openStore } from "../Store.ts"
+import { commonConfigFlags, configFlags } from "./config.ts"
+
+const newRunId = Effect.gen(function*() {
+  const now = yield* DateTime.now
+  const r = yield* Random.nextIntBetween(0, 0xffffff)
+  return `infer-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
+})
+
+interface DemoSummary {
+  demo: string
+  task: string
+  steps: number
+  key_steps: number
+  inferred: number
+  rejected: number
+  error: string | null
+}
+
+export const infer: Command = {
+  name: "infer",
+  summary: "infer label functions from ingested demos (key steps, LF synthesis, validation in the sandbox)",
+  flags: {
+    demo: { kind: "string", description: "only this demo id" },
+    all: { kind: "boolean", description: "every ingested demo (its latest version)" },
+    json: { kind: "boolean", description: "print one JSON object { run_id, demos, label_functions, rejected, … }" },
+    ...commonConfigFlags,
+    ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"])
+  },
+  run: (args) =>
+    Effect.gen(function*() {
+      const demoFlag = args.flags.demo as string | undefined
+      const all = args.flags.all === true
+      if ((demoFlag === undefined) === !all) {
+        return yield* new UsageError({ message: "infer takes exactly one of --demo ID or --all" })
+      }
+      const opened = yield* openStore(args)
+      const server = modelOptionsFromConfig(opened.config)
+      const started = Date.now()
+
+      const program = Effect.gen(function*() {
+        const store = yield* EventStore
+        const prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
+        const demos = new Map<string, string>()
+        for (const e of prior) if (e.type === "DemoIngested") demos.set(e.data.demoId, e.data.taskId)
+        if (demos.size === 0) return yield* new CliError({ message: "no demos ingested yet: run 'bun core ingest <dir>' first" })
+        if (demoFlag !== undefined && !demos.has(demoFlag)) {
+          const known = [...demos.keys()].sort()
+          return yield* new CliError({ message: `no demo ${demoFlag} in the workspace (${known.length} ingested, e.g. ${known.slice(0, 3).join(", ")})` })
+        }
+        const count = demoFlag === undefined ? demos.size : 1
+
+        const runId = yield* newRunId
+        const identity = yield* runIdentity(opened.config)
+        const runStarted = makeEvent(RunStarted, {
+          stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
+          recordedAt: DateTime.formatIso(yield* DateTime.now),
+          data: {
+            ...identity,
+            config: { ...identity.config, "infer.demos": demoFlag === undefined ? "all" : [demoFlag] },
+            configSources: { ...identity.configSources, "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo" },
+            command: "infer"
+          }
+        })
+        console.error(`infer: run ${runId}: ${count} demo${count === 1 ? "" : "s"}, ${server === null ? "embedded backends (no model server configured)" : `model ${server.model} at ${server.baseUrl}`}`)
+
+        // Model calls are appended as they happen and handed to the driver, which places them in the fold.
+        const recorded: Array<CoreEvent> = []
+        const revisions = new Map<string, number>()
+        const record = (event: ModelCalledEvent) =>
+          Effect.gen(function*() {
+            const r = yield* store.append(event.stream, [event], { expectedRevision: revisions.get(event.stream) ?? 0 })
+            revisions.set(event.stream, r.revision)
+            recorded.push(event)
+          })
+        const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record })
+
+        const summaries = new Map<string, DemoSummary>()
+        let done = 0
+        const onEvent = (e: CoreEvent) => {
+          const demoId = e.stream.split(".").at(-1)!
+          const s = summaries.get(demoId)
+          switch (e.type) {
+            case "JobQueued":
+              summaries.set(demoId, { demo: demoId, task: e.data.taskId, steps: 0, key_steps: 0, inferred: 0, rejected: 0, error: null })
+              return
+            case "StepsDescribed":
+              if (s) s.steps = e.data.descriptions.length
+              return
+            case "KeyStepsIdentified":
+              if (s) s.key_steps = e.data.keySteps.length
+              return
+            case "LabelFunctionInferred":
+              if (s) s.inferred++
+              return
+            case "LabelFunctionRejected":
+              if (s) s.rejected++
+              return
+            case "JobCompleted":
+              done++
+              if (s) {
+                s.error = e.data.error
+                console.error(`infer: ${done}/${count} ${demoId}: ${s.error ?? `${s.key_steps} key steps, ${s.inferred} label functions, ${s.rejected} rejected`}`)
+              }
+              return
+          }
+        }
+        yield* drive({
+          registry: pipelineDeciders, runId, prior, start: [runStarted], onEvent,
+          inputs: { drain: () => recorded.splice(0) }
+        }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), models, noObservations, Randomness.layer(identity.seed))))
+        return { runId, summaries: [...summaries.values()] }
+      })
+
+      const { runId, summaries } = yield* Effect.provide(program, opened.layer)
+      const total = (k: "inferred" | "rejected" | "key_steps") => summaries.reduce((n, s) => n + s[k], 0)
+      const failed = summaries.filter((s) => s.error !== null)
+      const seconds = Math.round((Date.now() - started) / 100) / 10
+      if (args.flags.json === true) {
+        console.log(JSON.stringify({
+          run_id: runId, demos: summaries.length, key_steps: total("key_steps"), label_functions: total("inferred"),
+          rejected: total("rejected"), failed: failed.length, seconds, per_demo: summaries
+        }))
+      } else {
+        console.log(`run ${runId}: ${summaries.length} demos, ${total("key_steps")} key steps, ${total("inferred")} label functions inferred, ${total("rejected")} rejected, ${failed.length} failed (${seconds} s)`)
+        console.log(`See one: bun core audit label-function <id>   Replay: bun core replay ${runId}`)
+      }
+      if (failed.length > 0) return yield* new CliError({ message: `${failed.length} demo${failed.length === 1 ? "" : "s"} failed; first: ${failed[0]!.demo}: ${failed[0]!.error}` })
+    })
+}

@@ -1,0 +1,90 @@
+/**
+ * Runs deciders live, the way replay re-runs them (libs/replay/Replay.ts): every event is
+ * folded into every decider's state in log order, the deciders that handle it decide,
+ * and their decisions are stamped and appended — one commit per stream — then handled in
+ * turn. Inputs recorded while a decider ran (ModelCalled) enter the log before its
+ * decisions, exactly where replay will find them.
+ *
+ * @example
+ * const { events } = yield* drive({ registry, runId, prior: workspaceEvents, start: [runStarted], inputs })
+ */
+import { DateTime, Effect } from "effect"
+import type { CoreEvent } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import { stamp } from "@core/replay"
+import type { DeciderRegistry, Decision, DecisionServices } from "@core/replay"
+
+/** What a decider failed with: its own errors are typed per decider, so here only known to be something. */
+export type DecideError = unknown
+
+/** Events recorded by services while a decider ran (the live Models layer's ModelCalled). */
+export interface RecordedInputs {
+  /** Takes what was recorded since the last call. */
+  readonly drain: () => ReadonlyArray<CoreEvent>
+}
+
+export interface DriveOptions {
+  readonly registry: DeciderRegistry
+  readonly runId: string
+  /** Workspace facts already in the log (tasks, demos), in log order: folded, not handled. */
+  readonly prior: ReadonlyArray<CoreEvent>
+  /** The run's first events (RunStarted): appended, then handled. */
+  readonly start: ReadonlyArray<CoreEvent>
+  readonly inputs?: RecordedInputs
+  /** Told of every event the run appends, in order. */
+  readonly onEvent?: (e: CoreEvent) => void
+}
+
+export const drive = (options: DriveOptions) =>
+  Effect.gen(function*() {
+    const store = yield* EventStore
+    const { registry } = options
+    const states = new Map(registry.deciders.map((d) => [d.name, d.initial as unknown]))
+    const fold = (e: CoreEvent) => {
+      for (const d of registry.deciders) states.set(d.name, d.evolve(states.get(d.name), e))
+    }
+    for (const e of options.prior) fold(e)
+
+    const revisions = new Map<string, number>()
+    const appended: Array<CoreEvent> = []
+    const append = (events: ReadonlyArray<CoreEvent>) =>
+      Effect.gen(function*() {
+        // One commit per stream, in first-appearance order: a commit holds one stream's events.
+        const streams = [...new Set(events.map((e) => e.stream))]
+        for (const stream of streams) {
+          const batch = events.filter((e) => e.stream === stream)
+          const result = yield* store.append(stream, batch, { expectedRevision: revisions.get(stream) ?? 0 })
+          revisions.set(stream, result.revision)
+          for (const e of batch) {
+            appended.push(e)
+            options.onEvent?.(e)
+          }
+        }
+      })
+
+    const queue: Array<CoreEvent> = [...options.start]
+    yield* append(options.start)
+    for (let i = 0; i < queue.length; i++) {
+      const event = queue[i]!
+      fold(event)
+      const decisions: Array<Decision> = []
+      // Every handler decides on the state as of this event, as in replay.
+      for (const d of registry.handling(event.type)) {
+        const decide = d.decide(states.get(d.name), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>
+        decisions.push(...(yield* decide))
+      }
+      // Inputs recorded while deciding are already in the log, before the decisions: they
+      // join the queue there, so the fold order is the log order, as in replay.
+      for (const input of options.inputs?.drain() ?? []) {
+        queue.push(input)
+        appended.push(input)
+        options.onEvent?.(input)
+      }
+      if (decisions.length === 0) continue
+      const at = DateTime.formatIso(yield* DateTime.now)
+      const events = decisions.map((d) => stamp(d, options.runId, at))
+      yield* append(events)
+      queue.push(...events)
+    }
+    return { events: appended }
+  })
