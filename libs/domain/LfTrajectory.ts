@@ -81,6 +81,14 @@ export const sitePath = (url: string | null): string | null => {
   }
 }
 
+/**
+ * White space collapsed and trimmed: every string an LF compares arrives in this form, so the
+ * API only lower-cases the trajectory's side (lf-api.js `textTest`).
+ */
+export const collapse = (s: string): string => s.replace(/\s+/g, " ").trim()
+
+const collapsedOrNull = (s: string | null): string | null => (s === null ? null : collapse(s))
+
 /** An element list blob's elements, reduced to what an LF may read. Accepts the env-web elements blob JSON. */
 export const lfElements = (blob: unknown): ReadonlyArray<LfElement> | null => {
   const list = (blob as { elements?: unknown } | null)?.elements
@@ -89,10 +97,10 @@ export const lfElements = (blob: unknown): ReadonlyArray<LfElement> | null => {
   for (const e of list as ReadonlyArray<Record<string, unknown>>) {
     if (e.visible === false) continue
     out.push({
-      role: String(e.role ?? ""),
-      name: String(e.name ?? ""),
-      text: String(e.text ?? ""),
-      value: typeof e.value === "string" ? e.value : null,
+      role: collapse(String(e.role ?? "")),
+      name: collapse(String(e.name ?? "")),
+      text: collapse(String(e.text ?? "")),
+      value: typeof e.value === "string" ? collapse(e.value) : null,
       checked: typeof e.checked === "boolean" ? e.checked : null
     })
   }
@@ -105,15 +113,17 @@ const none = {
 } as const
 
 export const lfAction = (a: Action): LfAction => {
-  const target = "target" in a && a.target !== null ? { role: a.target.role, name: a.target.name, text: a.target.text } : {}
+  const target = "target" in a && a.target !== null
+    ? { role: collapsedOrNull(a.target.role), name: collapsedOrNull(a.target.name), text: collapsedOrNull(a.target.text) }
+    : {}
   switch (a.kind) {
     case "click":
     case "long_press":
       return { ...none, kind: a.kind, ...target }
     case "type":
-      return { ...none, kind: a.kind, ...target, typed: a.text, submit: a.submit === true }
+      return { ...none, kind: a.kind, ...target, typed: collapse(a.text), submit: a.submit === true }
     case "select":
-      return { ...none, kind: a.kind, ...target, value: a.value }
+      return { ...none, kind: a.kind, ...target, value: collapse(a.value) }
     case "scroll":
       return { ...none, kind: a.kind, ...target, direction: a.direction }
     case "key":

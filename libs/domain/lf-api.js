@@ -15,11 +15,26 @@ function norm(s) {
   return String(s == null ? "" : s).replace(/\s+/g, " ").trim().toLowerCase()
 }
 
+/**
+ * A test for one expected text, prepared once per helper call: a string matches by
+ * normalised equality, a RegExp by `test`, null/undefined matches anything. Trajectory
+ * strings arrive whitespace-collapsed (LfTrajectory.ts), so the actual side only needs
+ * lower-casing — the helpers run over every element of every step, and this is their cost.
+ */
+function textTest(expected) {
+  if (expected === undefined || expected === null) return function () { return true }
+  if (expected instanceof RegExp) return function (actual) { return expected.test(actual == null ? "" : String(actual)) }
+  var want = norm(expected)
+  return function (actual) {
+    if (actual == null) return want === ""
+    var a = String(actual)
+    return a.length >= want.length && (a === want || a.toLowerCase() === want)
+  }
+}
+
 /** A string matches by normalised equality; a RegExp by `test`; null/undefined matches anything. */
 function textMatches(actual, expected) {
-  if (expected === undefined || expected === null) return true
-  if (expected instanceof RegExp) return expected.test(String(actual == null ? "" : actual))
-  return norm(actual) === norm(expected)
+  return textTest(expected)(actual)
 }
 
 /** A URL pattern is a regular expression (source string or RegExp) over path + query. */
@@ -36,23 +51,37 @@ function numberIn(s) {
   return m ? Number(m[0]) : NaN
 }
 
-function elementMatches(e, role, name, props) {
-  if (role !== undefined && role !== null && norm(e.role) !== norm(role)) return false
-  if (!textMatches(e.name, name)) return false
-  if (props) {
-    if (props.text !== undefined && !textMatches(e.text, props.text)) return false
-    if (props.value !== undefined && !textMatches(e.value, props.value)) return false
-    if (props.checked !== undefined && e.checked !== props.checked) return false
+/** A test for elements with this role, name and state (`{ text, value, checked }`), prepared once. */
+function elementTest(role, name, props) {
+  var r = role === undefined || role === null ? null : norm(role)
+  var n = textTest(name)
+  var tx = props && props.text !== undefined ? textTest(props.text) : null
+  var v = props && props.value !== undefined ? textTest(props.value) : null
+  var c = props && props.checked !== undefined ? props.checked : undefined
+  return function (e) {
+    if (r !== null && e.role !== r && String(e.role).toLowerCase() !== r) return false
+    if (!n(e.name)) return false
+    if (tx !== null && !tx(e.text)) return false
+    if (v !== null && !v(e.value)) return false
+    if (c !== undefined && e.checked !== c) return false
+    return true
   }
-  return true
+}
+
+function elementMatches(e, role, name, props) {
+  return elementTest(role, name, props)(e)
+}
+
+function findWith(step, test) {
+  var list = step && step.elements
+  if (!list) return null
+  for (var i = 0; i < list.length; i++) if (test(list[i])) return list[i]
+  return null
 }
 
 /** The first element on the page after `step` with this role, name and state, or null. */
 function findElement(step, role, name, props) {
-  var list = step && step.elements
-  if (!list) return null
-  for (var i = 0; i < list.length; i++) if (elementMatches(list[i], role, name, props)) return list[i]
-  return null
+  return findWith(step, elementTest(role, name, props))
 }
 
 /** True when the page after `step` shows such an element. */
@@ -72,15 +101,16 @@ function previousStep(t, step) {
  */
 function firstStep(t, opts, test) {
   var from = opts && typeof opts.from === "number" ? opts.from : 0
+  var before = opts && opts.urlBefore != null ? (opts.urlBefore instanceof RegExp ? opts.urlBefore : new RegExp(opts.urlBefore)) : null
+  var after = opts && opts.urlAfter != null ? (opts.urlAfter instanceof RegExp ? opts.urlAfter : new RegExp(opts.urlAfter)) : null
+  var where = opts && opts.where ? opts.where : null
   for (var i = 0; i < t.steps.length; i++) {
     var s = t.steps[i]
     if (s.index < from) continue
     if (!test(s)) continue
-    if (opts) {
-      if (opts.urlBefore !== undefined && !urlMatches(s.urlBefore, opts.urlBefore)) continue
-      if (opts.urlAfter !== undefined && !urlMatches(s.urlAfter, opts.urlAfter)) continue
-      if (opts.where && !opts.where(s, t)) continue
-    }
+    if (before !== null && (s.urlBefore == null || !before.test(s.urlBefore))) continue
+    if (after !== null && (s.urlAfter == null || !after.test(s.urlAfter))) continue
+    if (where !== null && !where(s, t)) continue
     return s.index
   }
   return -1
@@ -89,24 +119,30 @@ function firstStep(t, opts, test) {
 /** A click (or long press with `opts.longPress`) on an element with this role and name. */
 function validateClick(t, role, name, opts) {
   var kind = opts && opts.longPress ? "long_press" : "click"
+  var r = role == null ? null : norm(role)
+  var n = textTest(name)
   return firstStep(t, opts, function (s) {
-    return s.action.kind === kind && (role == null || norm(s.action.role) === norm(role)) && textMatches(s.action.name, name)
+    return s.action.kind === kind && (r === null || (s.action.role != null && s.action.role.toLowerCase() === r)) && n(s.action.name)
   })
 }
 
 /** Typing `text` into the field named `field` (`opts.submit`: Enter must follow). */
 function validateType(t, text, field, opts) {
+  var typed = textTest(text)
+  var f = textTest(field)
   return firstStep(t, opts, function (s) {
     if (s.action.kind !== "type") return false
     if (opts && opts.submit !== undefined && s.action.submit !== opts.submit) return false
-    return textMatches(s.action.typed, text) && textMatches(s.action.name, field)
+    return typed(s.action.typed) && f(s.action.name)
   })
 }
 
 /** Choosing `value` in the select (combobox, listbox) named `field`. */
 function validateSelect(t, value, field, opts) {
+  var v = textTest(value)
+  var f = textTest(field)
   return firstStep(t, opts, function (s) {
-    return s.action.kind === "select" && textMatches(s.action.value, value) && textMatches(s.action.name, field)
+    return s.action.kind === "select" && v(s.action.value) && f(s.action.name)
   })
 }
 
@@ -120,15 +156,17 @@ function validateKey(t, key, opts) {
 
 /** The first step after which the URL (path + query) matches `pattern`. */
 function validateUrl(t, pattern, opts) {
+  var re = pattern instanceof RegExp ? pattern : new RegExp(pattern)
   return firstStep(t, opts, function (s) {
-    return urlMatches(s.urlAfter, pattern)
+    return s.urlAfter != null && re.test(s.urlAfter)
   })
 }
 
 /** The first step after which the page shows an element with this role, name and state (`{text, value, checked}`). */
 function validateElement(t, role, name, props, opts) {
+  var test = elementTest(role, name, props)
   return firstStep(t, opts, function (s) {
-    return hasElement(s, role, name, props)
+    return findWith(s, test) !== null
   })
 }
 
