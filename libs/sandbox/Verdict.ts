@@ -6,14 +6,14 @@
  * machine failed to decide (wall-clock deadline, process memory cap, a crashed worker) —
  * and callers record it as such and may ask again.
  */
-import type { LfTrajectory } from "@core/domain"
+import type { LfTrajectory, LfVerdict } from "@core/domain"
 
-export type Verdict =
-  | { readonly kind: "ok"; readonly satisfiedAt: number }
-  /** Deterministic; `reason` starts with `budget:`, `throw:`, `result:`, `memory:` or `syntax:`. */
-  | { readonly kind: "error"; readonly reason: string }
-  /** Not a verdict: `reason` starts with `deadline:`, `memory cap:`, `crash:` or `sandbox:`. */
-  | { readonly kind: "infra-error"; readonly reason: string }
+/**
+ * The domain's verdict type (validation judges these). Here, an `error` reason starts with
+ * `budget:`, `throw:`, `result:`, `memory:` or `syntax:`; an `infra-error` reason with
+ * `deadline:`, `memory cap:`, `crash:` or `sandbox:`.
+ */
+export type Verdict = LfVerdict
 
 export interface EvalRequest {
   /** A script defining `function labelFunction(t)`; no import / export. */

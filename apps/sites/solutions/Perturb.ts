@@ -7,6 +7,7 @@
  * draws applied to the page, so the same seed on the same page makes the same moves.
  */
 import { createHash } from "node:crypto"
+import { prng } from "@core/replay"
 import { targetOf } from "@core/env-web"
 import type { ElementInfo, FullObservation } from "@core/env-web"
 import type { Action } from "@core/events"
@@ -21,23 +22,11 @@ export interface Rng {
   int(min: number, max: number): number
 }
 
-/** sfc32 seeded from the sha256 of the key's parts: the same key draws the same numbers everywhere. */
+/** The replay library's sfc32, seeded from the sha256 of the key's parts: the same key draws the same numbers everywhere. */
 export const seededRng = (...key: ReadonlyArray<string | number>): Rng => {
-  const hex = createHash("sha256").update(JSON.stringify(key)).digest("hex")
-  let [a, b, c, d] = [0, 8, 16, 24].map((i) => parseInt(hex.slice(i, i + 8), 16) >>> 0) as [number, number, number, number]
-  const next = (): number => {
-    const t = (((a + b) >>> 0) + d) >>> 0
-    d = (d + 1) >>> 0
-    a = b ^ (b >>> 9)
-    b = (c + (c << 3)) >>> 0
-    c = ((c << 21) | (c >>> 11)) >>> 0
-    c = (c + t) >>> 0
-    return t
-  }
-  // The first outputs still echo the seed words.
-  for (let i = 0; i < 12; i++) next()
-  const float = () => next() / 4294967296
-  return { float, int: (min, max) => min + Math.floor(float() * (max - min)) }
+  const p = prng(createHash("sha256").update(JSON.stringify(key)).digest("hex"))
+  // An empty range draws its lower end: a page with nothing to pick is not an error here.
+  return { float: p.float, int: (min, max) => (max <= min ? min : p.int(min, max)) }
 }
 
 /** A script changed for evaluation, and what was changed (for the trajectory's note). */

@@ -7,6 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { writeDemoFolder } from "@core/demos"
+import { sitePath } from "@core/domain"
 import { targetOf } from "@core/env-web"
 import type { ElementInfo, EnvTask, EnvironmentShape, FullObservation } from "@core/env-web"
 import type { Action, Observation } from "@core/events"
@@ -83,16 +84,8 @@ export class ScriptError extends Schema.TaggedError<ScriptError>()("ScriptError"
   notApplicable: Schema.Boolean
 }) {}
 
-/** Path + query of a URL: runs on different server ports record the same URLs. */
-export const sitePath = (url: string | null): string | null => {
-  if (url === null) return null
-  try {
-    const u = new URL(url)
-    return u.pathname + u.search
-  } catch {
-    return url
-  }
-}
+/** Path + query of a URL: runs on different server ports record the same URLs (the LF trajectory's rule). */
+export { sitePath }
 
 const matches = (elements: ReadonlyArray<ElementInfo>, find: Find): ReadonlyArray<ElementInfo> => {
   const start = find.after === undefined ? 0 : elements.findIndex((e) => find.after!.test(e.name)) + 1

@@ -1,0 +1,46 @@
+/**
+ * `bun core eval labels` through the real CLI on a small slice of the evaluation set (real
+ * Chromium, real checkers, real sandbox): the report's keys and their arithmetic, the
+ * cached set on a second run, and bad input. The full figures are in the README.
+ */
+import { afterAll, expect, test } from "bun:test"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { core, expectOneLineError } from "./support/cli.ts"
+
+const dataDir = mkdtempSync(join(tmpdir(), "core-eval-labels-"))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const flags = ["--instance", "shop-wishlist-add-1,forum-upvote-1", "--data-dir", dataDir]
+
+test("labels a slice of the set against the checkers, and reads the built set from its cache the second time", async () => {
+  const r = await core(["eval", "labels", "--json", ...flags])
+  if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+  const report = JSON.parse(r.stdout)
+  for (const key of ["trajectories", "tp", "fp", "tn", "fn", "precision", "recall", "recall_same_path", "recall_other_paths"]) {
+    expect(report).toHaveProperty(key)
+  }
+  expect(report.tasks).toBe(2)
+  expect(report.tp + report.fp + report.tn + report.fn).toBe(report.trajectories)
+  // Two tasks: each demo's perturbed rerun, other families, a wrong item, a wrong value, a random rollout.
+  expect(report.trajectories).toBeGreaterThanOrEqual(10)
+  expect(report.by_kind["same-path"]).toMatchObject({ total: 2, positives: 2 })
+  expect(report.by_kind.random.total).toBe(2)
+  expect(report.label_functions).toBeGreaterThanOrEqual(4)
+  expect(report.recall_same_path).toBe(1)
+  expect(report.fp).toBe(0)
+  expect(readdirSync(join(dataDir, "eval")).filter((f) => f.startsWith("label-set-"))).toHaveLength(1)
+
+  const again = await core(["eval", "labels", "--json", ...flags])
+  expect(again.code).toBe(0)
+  expect(again.stderr).toContain("evaluation set from")
+  expect(JSON.parse(again.stdout)).toMatchObject({ tp: report.tp, fp: report.fp, tn: report.tn, fn: report.fn })
+}, 900_000)
+
+test("bad input: one-line errors", async () => {
+  expectOneLineError(await core(["eval", "labels", "--suite", "bank", "--data-dir", dataDir]), expect)
+  expectOneLineError(await core(["eval", "labels", "--random", "-1", "--data-dir", dataDir]), expect)
+  const unknown = await core(["eval", "labels", "--instance", "shop-nope-9", "--data-dir", dataDir])
+  expectOneLineError(unknown, expect)
+  expect(unknown.stderr).toContain("shop-nope-9")
+}, 120_000)
