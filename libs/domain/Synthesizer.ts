@@ -128,13 +128,26 @@ const stateEntries = (t: LfTrajectory, s: LfStep): { entries: Array<readonly [st
     : { entries: [["where", `function (s) { return ${element} }`]], notes: ["State evidence: the page after it shows what the action changed."] }
 }
 
-const actionCall = (s: LfStep, extra: ReadonlyArray<readonly [string, string]>): string | null => {
+/**
+ * The URL a click happened on, as evidence of its context. Query parameters a link or a
+ * typed address led to are context (`/forum/submit?board=books`); those an earlier button
+ * added are that button's result (`?added=cart`, `?m=saved`) and are left out, with the
+ * page's path kept.
+ */
+const pageContext = (t: LfTrajectory, s: LfStep): string => {
+  const url = s.urlBefore!
+  const at = t.steps.indexOf(s)
+  const cameFrom = t.steps.slice(0, Math.max(0, at)).findLast((p) => p.urlAfter === url && p.urlAfter !== p.urlBefore)
+  return cameFrom !== undefined && mintedBy(cameFrom) ? url.split("?")[0]! : url
+}
+
+const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>): string | null => {
   const a = s.action
   switch (a.kind) {
     case "click":
     case "long_press": {
-      // The page it was clicked on, by path: which product's "Add to cart" it was.
-      const where: Array<readonly [string, string]> = s.urlBefore === null ? [] : [["urlBefore", js(urlPattern(s.urlBefore.split("?")[0]!))]]
+      // The page it was clicked on: which product's "Add to cart", which board's "Publish".
+      const where: Array<readonly [string, string]> = s.urlBefore === null ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
     }
@@ -172,9 +185,9 @@ export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep): Rea
     return out
   }
   const state = stateEntries(t, s)
-  const withState = state.entries.length > 0 ? actionCall(s, state.entries) : null
+  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries) : null
   if (withState !== null) out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
-  const bare = actionCall(s, [])
+  const bare = actionCall(t, s, [])
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
   if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {
     out.push({
