@@ -42,12 +42,20 @@ const steps: Array<[Action, string, string, string]> = [
   [{ kind: "status", status: "complete" }, "/product/kettle?added=cart", "/product/kettle?added=cart", page(["link", "Cart (1)"])]
 ]
 
-const seed = (demoId: string, withBlobs = true) =>
+/** A demo that ends on a page it had already visited: no LF can witness reaching it. */
+const roundTrip: Array<[Action, string, string, string]> = [
+  [{ kind: "click", target: target("link", "Books") }, "/", "/books", page(["link", "Home"])],
+  [{ kind: "click", target: target("link", "Home") }, "/books", "/", page(["link", "Books"])],
+  [{ kind: "click", target: target("link", "Books") }, "/", "/books", page(["link", "Home"])],
+  [{ kind: "status", status: "complete" }, "/books", "/books", page(["link", "Home"])]
+]
+
+const seed = (demoId: string, withBlobs = true, recorded = steps) =>
   rt.runPromise(Effect.gen(function*() {
     const blobs = yield* BlobStore
     const store = yield* EventStore
     const demoSteps: Array<DemoStep> = []
-    for (const [action, before, after, elements] of steps) {
+    for (const [action, before, after, elements] of recorded) {
       const bytes = new TextEncoder().encode(`${elements}${withBlobs ? "" : demoId}`)
       const hash = withBlobs ? yield* blobs.put(bytes) : digest(`${demoId}:${before}`)
       demoSteps.push({ action, observation: { screenshot: null, elements: hash, aria: null }, urlBefore: `http://shop${before}`, urlAfter: `http://shop${after}`, appBefore: null, appAfter: null })
@@ -116,6 +124,18 @@ describe("label inference, live then replayed", () => {
     const changed = await rt.runPromise(replayRun({ runId: "infer-t1", registry: withDeciders(pipelineDeciders, [skipStatus]) }))
     expect(changed.divergences.map((d) => [d.kind, d.type])).toContainEqual(["missing", "LabelFunctionInferred"])
     expect(changed.divergences[0]!.decider).toBe("label-inference")
+  })
+
+  test("a key step no candidate can witness is rejected with the last candidate and the reason", async () => {
+    const more = await seed("books-1", true, roundTrip)
+    const run = await inferRun("infer-t3", [...prior, ...more], ["books-1"])
+    const rejected = run.flatMap((e) => (e.type === "LabelFunctionRejected" ? [e.data] : []))
+    expect(rejected).toHaveLength(1)
+    expect(rejected[0]).toMatchObject({ keyStepIndex: 2, attempts: 1, reason: "state: held at step 0, before its key step 2" })
+    expect(rejected[0]!.candidateCode).toContain(String.raw`validateUrl(t, "^/books(\\?.*)?$")`)
+    expect(run.filter((e) => e.type === "LabelFunctionInferred")).toHaveLength(1)
+    const replayed = await rt.runPromise(replayRun({ runId: "infer-t3", registry: pipelineDeciders }))
+    expect(replayed.divergences).toEqual([])
   })
 
   test("--demo selects one demo; a demo ingested after the run does not change its replay", async () => {
