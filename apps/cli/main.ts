@@ -9,7 +9,7 @@ const usage = (): string =>
   [
     "usage: bun core <command> [flags]   (bun core <command> --help for its flags)",
     "",
-    ...commands.map((c) => `  ${c.name.padEnd(18)}${c.summary}`)
+    ...commands.map((c) => `  ${c.name.padEnd(Math.max(18, ...commands.map((x) => x.name.length + 2)))}${c.summary}`)
   ].join("\n")
 
 const argv = process.argv.slice(2)
