@@ -152,7 +152,8 @@ export const examples = {
       { action: { kind: "status", status: "complete" }, observation: obs("http://shop.local/wishlist", "t12") }
     ],
     outcome: "completed",
-    infraError: null
+    infraError: null,
+    attempts: 1
   } satisfies DataOf<typeof TrajectoryRecorded>,
   TrajectoryVerified: {
     trajectoryId: "traj-r1-t7-s0",
@@ -170,7 +171,7 @@ export const examples = {
     nodeId: "n-wishlist-click",
     lfId,
     description: "Click on a UI element 'Add to Wish List' on the screen.",
-    semanticKey: { actionKind: "click", role: "button", name: "Add to Wish List", urlPattern: "http://shop.local/search?q=*" },
+    semanticKey: { actionKind: "click", role: "button", name: "add to wish list", value: null, urlPattern: "http://shop.local/search?q=*" },
     source: trajectory,
     how: "partial"
   } satisfies DataOf<typeof NodeExpanded>,

@@ -13,6 +13,8 @@ export const SemanticKey = Schema.Struct({
   actionKind: ActionKind,
   role: Schema.NullOr(Schema.String),
   name: Schema.NullOr(Schema.String),
+  /** What was typed, selected, pressed, answered or declared (normalised): typing "laptop" and "phone" into one box are different steps. */
+  value: Schema.NullOr(Schema.String),
   /** The page the step happens on, with volatile parts (ids, query values) generalised. */
   urlPattern: Schema.NullOr(Schema.String)
 })

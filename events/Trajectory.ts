@@ -109,7 +109,13 @@ export const TrajectoryRecorded = defineEvent(
     initial: Observation,
     steps: Schema.Array(TrajectoryStep),
     outcome: Schema.Literals(["completed", "budget-exhausted", "infra-error"]),
-    infraError: Schema.NullOr(Schema.String)
+    infraError: Schema.NullOr(Schema.String),
+    /**
+     * Episodes it took: an infrastructure failure restarts the episode (never a failed
+     * trajectory), and the steps recorded are the last attempt's. Replay fails the earlier
+     * attempts the same way, so the policy's draws and model calls line up.
+     */
+    attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
   })
 )
 

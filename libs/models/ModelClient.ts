@@ -3,10 +3,12 @@
  * Ollama, OpenAI, …). Every call — answered or failed for good — becomes a `ModelCalled`
  * event through `record` before the caller sees the outcome, so replay can answer the same
  * call from the log without a server, and fails where the live call failed (DESIGN §2).
+ * Images travel by hash in the request (and the event); only the bytes sent are inlined.
  *
  * @example
  * const server = modelOptionsFromConfig(config) // null: no server configured, use embedded backends
- * const layer = ModelClient.layer({ ...server, runId, record: (event) => store.append([event]) })
+ * const layer = ModelClient.layer({ ...server, runId, record: (event) => store.append([event]),
+ *   resolveImage: (hash) => blobs.get(hash) })
  */
 import { Clock, DateTime, Duration, Effect, Layer, Predicate, Schedule, Schema } from "effect"
 import { ModelCalled, makeEvent, runStream, sha256 } from "@core/events"
@@ -14,6 +16,8 @@ import type { EventOf } from "@core/events"
 import { ModelCallFailed, Models, requestDigest } from "@core/replay"
 import type { ModelAnswer, ModelRequest } from "@core/replay"
 import type { ConfigValues } from "@core/config"
+import { inlineImages } from "./Images.ts"
+import type { ResolveImage } from "./Images.ts"
 
 export type ModelCalledEvent = EventOf<typeof ModelCalled>
 
@@ -40,6 +44,11 @@ export interface ModelClientOptions<E = never> extends ModelServer {
   readonly record: (event: ModelCalledEvent) => Effect.Effect<void, E>
   /** Where the API key is looked up; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /**
+   * The bytes of an image a request names by hash (`image_ref`), e.g. from the blob store.
+   * Without it, a request with an image fails (recorded, as any failed call).
+   */
+  readonly resolveImage?: ResolveImage
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000
@@ -178,24 +187,28 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
   const complete = (request: ModelRequest) =>
     Effect.gen(function*() {
       const model = request.model !== "" ? request.model : options.model
-      const payload = JSON.stringify({ ...(model !== "" ? { model } : {}), ...(request.body as object) })
       const env = options.env ?? process.env
       const key = env[options.apiKeyEnv]
       const apiKey = key === undefined || key === "" ? undefined : key
 
       let attempts = 0
       const started = yield* Clock.currentTimeMillis
-      const outcome = yield* Effect.suspend(() => {
-        attempts++
-        return Effect.flatMap(attempt(payload, apiKey), parse)
-      }).pipe(
-        Effect.retry({ schedule, times: retries, while: (e) => e.retryable }),
+      // Images are resolved once, before any attempt; the event keeps the body's hash form.
+      const outcome = yield* inlineImages(request.body, options.resolveImage).pipe(
+        Effect.mapError((reason) => new AttemptFailed({ reason, retryable: false, retryAfterMs: null })),
+        Effect.flatMap((body) => {
+          const payload = JSON.stringify({ ...(model !== "" ? { model } : {}), ...(body as object) })
+          return Effect.suspend(() => {
+            attempts++
+            return Effect.flatMap(attempt(payload, apiKey), parse)
+          }).pipe(Effect.retry({ schedule, times: retries, while: (e) => e.retryable }))
+        }),
         Effect.result
       )
       const latencyMs = Math.max(0, (yield* Clock.currentTimeMillis) - started)
 
       const error = outcome._tag === "Failure"
-        ? `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+        ? attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`
         : null
       const event = makeEvent(ModelCalled, {
         stream: streamOf(options.runId, request.causationId),

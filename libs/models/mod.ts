@@ -1,7 +1,8 @@
 /**
  * `@core/models`: the live model client (an OpenAI-compatible server, every call recorded
- * as `ModelCalled`), versioned prompts, and the two model-driven steps of Semantic Code
- * Abstraction — key-step identification and label-function synthesis.
+ * as `ModelCalled`), versioned prompts, the two model-driven steps of Semantic Code
+ * Abstraction — key-step identification and label-function synthesis — and a multimodal
+ * policy choosing the next action of a rollout.
  *
  * @example
  * const server = modelOptionsFromConfig(config)
@@ -16,3 +17,5 @@ export * from "./Code.ts"
 export * from "./Calls.ts"
 export * from "./KeySteps.ts"
 export * from "./Synthesis.ts"
+export * from "./Images.ts"
+export * from "./Policy.ts"

@@ -33,6 +33,8 @@ export interface DriveOptions {
   readonly inputs?: RecordedInputs
   /** Told of every event the run appends, in order. */
   readonly onEvent?: (e: CoreEvent) => void
+  /** Queued events decided at once when every decider handling them says `concurrent` (rollouts); default 1. */
+  readonly concurrency?: number
 }
 
 export const drive = (options: DriveOptions) =>
@@ -64,15 +66,27 @@ export const drive = (options: DriveOptions) =>
 
     const queue: Array<CoreEvent> = [...options.start]
     yield* append(options.start)
-    for (let i = 0; i < queue.length; i++) {
-      const event = queue[i]!
-      fold(event)
-      const decisions: Array<Decision> = []
-      // Every handler decides on the state as of this event, as in replay.
-      for (const d of registry.handling(event.type)) {
-        const decide = d.decide(states.get(d.name), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>
-        decisions.push(...(yield* decide))
+    const concurrency = Math.max(1, options.concurrency ?? 1)
+    const concurrent = (e: CoreEvent) => {
+      const handlers = registry.handling(e.type)
+      return handlers.length > 0 && handlers.every((d) => d.concurrent?.(e) === true)
+    }
+    for (let i = 0; i < queue.length;) {
+      // A batch: this event alone, or a run of consecutive events that may be decided at once.
+      let end = i + 1
+      if (concurrency > 1 && concurrent(queue[i]!)) {
+        while (end < queue.length && end - i < concurrency && concurrent(queue[end]!)) end++
       }
+      // Each event is decided on the states as of itself, as in replay: fold, then snapshot.
+      const jobs: Array<Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>> = []
+      for (let k = i; k < end; k++) {
+        const event = queue[k]!
+        fold(event)
+        for (const d of registry.handling(event.type)) {
+          jobs.push(d.decide(states.get(d.name), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>)
+        }
+      }
+      const decided = yield* Effect.all(jobs, { concurrency: end - i })
       // Inputs recorded while deciding are already in the log, before the decisions: they
       // join the queue there, so the fold order is the log order, as in replay.
       for (const input of options.inputs?.drain() ?? []) {
@@ -80,6 +94,8 @@ export const drive = (options: DriveOptions) =>
         appended.push(input)
         options.onEvent?.(input)
       }
+      i = end
+      const decisions = decided.flat()
       if (decisions.length === 0) continue
       const at = DateTime.formatIso(yield* DateTime.now)
       const events = decisions.map((d) => stamp(d, options.runId, at))

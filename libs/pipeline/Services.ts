@@ -21,5 +21,6 @@ export const noModels = Layer.succeed(Models, Models.of({
 /** A run that drives no environment (inference): asking for an observation is a bug in the caller. */
 export const noObservations = Layer.succeed(Observations, Observations.of({
   reset: (trajectoryId) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step: -1 })),
-  act: (trajectoryId, step) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step }))
+  act: (trajectoryId, step) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step })),
+  end: () => Effect.void
 }))

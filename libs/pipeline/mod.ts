@@ -1,12 +1,21 @@
 /**
- * `@core/pipeline`: CORE's steps as deciders and the driver that runs them live. Today:
- * Semantic Code Abstraction (label functions inferred from demos).
+ * `@core/pipeline`: CORE's steps as deciders and the driver that runs them live —
+ * Semantic Code Abstraction (label functions from demos), rollouts, verification against
+ * the strategy graph, its expansion, and the rounds that chain them.
  *
  * @example
  * const { events } = yield* drive({ registry: pipelineDeciders, runId, prior, start: [runStarted] })
  */
 export * from "./LabelInference.ts"
 export * from "./deciders/LabelInference.ts"
+export * from "./deciders/StrategyGraph.ts"
+export * from "./deciders/Rollouts.ts"
+export * from "./deciders/Rounds.ts"
 export * from "./Deciders.ts"
 export * from "./Driver.ts"
+export * from "./LiveObservations.ts"
+export * from "./Rollout.ts"
+export * from "./RunState.ts"
 export * from "./Services.ts"
+export * from "./Trajectories.ts"
+export * from "./Verification.ts"

@@ -61,6 +61,12 @@ export interface Decider<S = unknown, E = unknown, R extends DecisionServices = 
   readonly emits: ReadonlyArray<CoreEventType>
   readonly initial: S
   // Method syntax on purpose: it is bivariant, so a typed decider fits in the registry's list.
+  /**
+   * Events it may decide at the same time as the ones queued next to them (rollout jobs):
+   * their decisions must not depend on each other. The driver still appends them in
+   * queue order, so the log is the same whatever the scheduling; replay runs them one by one.
+   */
+  readonly concurrent?: (event: CoreEvent) => boolean
   /** Folds every event of the run, in log order, before `decide` sees it. */
   evolve(state: S, event: CoreEvent): S
   decide(state: S, event: CoreEvent): Effect.Effect<ReadonlyArray<Decision>, E, R>

@@ -15,6 +15,7 @@ import type { CoreEvent, Observation } from "@core/events"
 import {
   ActionMismatch,
   BlobAltered,
+  EnvironmentFailed,
   ModelCallFailed,
   ModelCallNotRecorded,
   ModelRequestMismatch,
@@ -23,7 +24,8 @@ import {
   Observations,
   requestDigest
 } from "./Services.ts"
-import type { BlobField, ModelAnswer, Observed } from "./Services.ts"
+import type { BlobField, ModelAnswer, Observed, ObservationError } from "./Services.ts"
+import type { BlobStoreError } from "@core/blobstore"
 
 type ModelCalledEvent = Extract<CoreEvent, { type: "ModelCalled" }>
 type TrajectoryEvent = Extract<CoreEvent, { type: "TrajectoryRecorded" }>
@@ -83,7 +85,13 @@ export const recordedObservations = (events: ReadonlyArray<CoreEvent>): Layer.La
     }
 
     return Observations.of({
-      reset: (trajectoryId) => Effect.flatMap(trajectory(trajectoryId, -1), (t) => fetch(t, -1, t.data.initial)),
+      // The attempts before the recorded one failed live: they fail here too, so the decider retries as it did.
+      reset: (trajectoryId, attempt = 0) =>
+        Effect.flatMap(trajectory(trajectoryId, -1), (t): Effect.Effect<Observed, ObservationError | BlobStoreError> =>
+          attempt < t.data.attempts - 1 || t.data.outcome === "infra-error"
+            ? Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: t.data.infraError ?? "failed when recorded (an earlier attempt)" }))
+            : fetch(t, -1, t.data.initial)),
+      end: () => Effect.void,
       act: (trajectoryId, step, action) =>
         Effect.gen(function*() {
           const t = yield* trajectory(trajectoryId, step)

@@ -124,15 +124,34 @@ export class BlobAltered extends Schema.TaggedError<BlobAltered>()("BlobAltered"
   }
 }
 
-export type ObservationError = ObservationNotRecorded | ActionMismatch | BlobAltered
+/**
+ * The environment itself broke (browser crash, site timeout): the episode is restarted,
+ * never counted as a failed trajectory. Replay raises it for the attempts a run's log says
+ * failed, so a decider retries there too.
+ */
+export class EnvironmentFailed extends Schema.TaggedError<EnvironmentFailed>()("EnvironmentFailed", {
+  trajectoryId: Schema.String,
+  attempt: Schema.Number,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `trajectory ${this.trajectoryId} attempt ${this.attempt + 1}: environment failure: ${this.reason}`
+  }
+}
+
+export type ObservationError = ObservationNotRecorded | ActionMismatch | BlobAltered | EnvironmentFailed
 
 /**
- * The environment as a decider sees it. `reset` gives the observation before the first
- * action; `act(k, action)` performs step k (0-based) and gives what followed it.
+ * The environment as a decider sees it. `reset` starts attempt `attempt` (0-based) of an
+ * episode and gives the observation before the first action; `act(k, action)` performs
+ * step k (0-based) and gives what followed it; `end` frees the episode (a no-op on replay).
+ * A trajectory id names its task (see `trajectoryIdOf` in @core/pipeline), so the live
+ * environment knows where to start.
  */
 export class Observations extends Context.Service<Observations, {
-  reset(trajectoryId: string): Effect.Effect<Observed, ObservationError | BlobStoreError>
+  reset(trajectoryId: string, attempt?: number): Effect.Effect<Observed, ObservationError | BlobStoreError>
   act(trajectoryId: string, step: number, action: Action): Effect.Effect<Observed, ObservationError | BlobStoreError>
+  end(trajectoryId: string): Effect.Effect<void>
 }>()("@core/replay/Observations") {}
 
 /** Errors that mean replay's recorded inputs and the decider disagree: each is a divergence. */

@@ -12,6 +12,7 @@ import { ingest } from "./ingest.ts"
 import { record } from "./record.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
+import { run } from "./run.ts"
 import { sitesServe } from "./sites.ts"
 import { solutionsRun } from "./solutions.ts"
 import { tasks } from "./tasks.ts"
@@ -33,6 +34,7 @@ export const commands: ReadonlyArray<Command> = [
   ...tasks,
   ingest,
   infer,
+  run,
   auditLabelFunction,
   evalLabels,
   record,

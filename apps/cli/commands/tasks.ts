@@ -42,6 +42,31 @@ export const registration = (t: SuiteTask): typeof TaskRegistered.data.Type => (
   app: null
 })
 
+/** Writes a TaskRegistered for each task whose registration changed (or is new); says so per task. */
+export const registerTasks = (tasks: ReadonlyArray<SuiteTask>, progress: (line: string) => void = () => {}) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const counts = { registered: 0, updated: 0, unchanged: 0 }
+    for (const [i, t] of tasks.entries()) {
+      const stream = workspaceStream("task", t.id)
+      const data = registration(t)
+      const history = yield* store.readStream(stream)
+      const last = history.at(-1)
+      const revision = last?.position ?? 0
+      let what: keyof typeof counts = last === undefined ? "registered" : "updated"
+      if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data)) what = "unchanged"
+      else {
+        const recordedAt = DateTime.formatIso(yield* DateTime.now)
+        // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
+        const event = makeEvent(TaskRegistered, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data })
+        yield* store.append(stream, [event], { expectedRevision: revision })
+      }
+      counts[what]++
+      progress(`${i + 1}/${tasks.length} ${t.id} ${what}`)
+    }
+    return counts
+  })
+
 export const tasksList: Command = {
   name: "tasks list",
   summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
@@ -77,28 +102,7 @@ export const tasksRegister: Command = {
     Effect.gen(function* () {
       const tasks = yield* chosenTasks(args)
       const opened = yield* openStore(args)
-      const program = Effect.gen(function* () {
-        const store = yield* EventStore
-        const counts = { registered: 0, updated: 0, unchanged: 0 }
-        for (const [i, t] of tasks.entries()) {
-          const stream = workspaceStream("task", t.id)
-          const data = registration(t)
-          const history = yield* store.readStream(stream)
-          const last = history.at(-1)
-          const revision = last?.position ?? 0
-          let what: keyof typeof counts = last === undefined ? "registered" : "updated"
-          if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data)) what = "unchanged"
-          else {
-            const recordedAt = DateTime.formatIso(yield* DateTime.now)
-            // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
-            const event = makeEvent(TaskRegistered, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data })
-            yield* store.append(stream, [event], { expectedRevision: revision })
-          }
-          counts[what]++
-          console.error(`tasks: ${i + 1}/${tasks.length} ${t.id} ${what}`)
-        }
-        return counts
-      })
+      const program = registerTasks(tasks, (line) => console.error(`tasks: ${line}`))
       const c = yield* Effect.provide(program, opened.layer)
       console.log(`${tasks.length} tasks: ${c.registered} registered, ${c.updated} updated, ${c.unchanged} unchanged`)
     })

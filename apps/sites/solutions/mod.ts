@@ -152,6 +152,23 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
     return { ...base, outcome: verdict.success ? "pass" : "fail", reason: verdict.reason, steps: run.steps.length, demo, replayed: demo === null ? null : true } satisfies SolutionResult
   })
 
+/**
+ * The expert demo of one instance: its primary path family's script run on a fresh episode,
+ * kept only when the checker passes it, written as a core-demo folder under `out`
+ * (`<out>/<suite>/<instance>/demo.json`). What `bun core run` ingests for a task without a demo.
+ */
+export const expertDemo = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, out: string) =>
+  Effect.gen(function*() {
+    const family = task.pathFamilies[0]?.id
+    const script = family === undefined ? undefined : scriptsOf(task)?.[family]
+    if (script === undefined) return yield* new ScriptError({ message: `${task.id}: no scripted solution for its primary path family`, notApplicable: true })
+    const episode = yield* startEpisode(sites, task)
+    const run = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(Effect.ensuring(env.close()))
+    const verdict = yield* verdictOf(sites, task, episode.episode, run)
+    if (!verdict.success) return yield* new ScriptError({ message: `${task.id}: the scripted demo fails its checker: ${verdict.reason}`, notApplicable: false })
+    return yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
+  })
+
 /** Runs every scripted solution of the chosen train instances; never fails on a failing script (that is a result). */
 export const runSolutions = (options: SolutionsOptions = {}) =>
   Effect.gen(function*() {

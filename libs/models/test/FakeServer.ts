@@ -16,7 +16,12 @@ export const fixtureText = (name: Fixture): string => fixtures[name].choices[0]!
 
 export interface Seen {
   readonly authorization: string | null
-  readonly body: { readonly model?: string; readonly messages: Array<{ role: string; content: string }>; readonly [k: string]: unknown }
+  /** As sent: `content` is a string, or parts (text, `image_url`) for a multimodal message. */
+  readonly body: {
+    readonly model?: string
+    readonly messages: Array<{ role: string; content: string | Array<Record<string, unknown>> }>
+    readonly [k: string]: unknown
+  }
 }
 
 export interface FakeServer {

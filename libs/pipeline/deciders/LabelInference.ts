@@ -12,9 +12,7 @@
  * const [queued] = yield* labelInference.decide(state, runStarted) // JobQueued for each demo
  */
 import { Effect } from "effect"
-import { BlobStore } from "@core/blobstore"
-import { fromDemoSteps, lfElements, LF_API_VERSION } from "@core/domain"
-import type { LfElement } from "@core/domain"
+import { LF_API_VERSION } from "@core/domain"
 import {
   eventId,
   JobCompleted,
@@ -30,6 +28,7 @@ import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
 import { inferLabelFunctions } from "../LabelInference.ts"
+import { loadDemoTrajectory } from "../Trajectories.ts"
 
 type DemoData = DataOf<typeof import("@core/events").DemoIngested>
 
@@ -84,7 +83,8 @@ export const labelInference = defineDecider({
   },
   decide: (state: InferenceState, e: CoreEvent) =>
     Effect.gen(function*() {
-      if (e.type === "RunStarted" && e.data.command === "infer" && e.runId !== null) {
+      // `run` infers first too: its RunStarted names the demos of its tasks.
+      if (e.type === "RunStarted" && (e.data.command === "infer" || e.data.command === "run") && e.runId !== null) {
         return chosenDemos(e.data.config, state).map((demo, i) =>
           decision(JobQueued, {
             stream: runStream(e.runId!, "infer", demo.demoId),
@@ -174,22 +174,4 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
     }
     complete("done", null, produced)
     return made
-  })
-
-/** A demo as the LF trajectory its label functions are validated on: elements blobs read and checked. */
-export const loadDemoTrajectory = (demo: DemoData) =>
-  Effect.gen(function*() {
-    const blobs = yield* BlobStore
-    const elements = new Map<string, ReadonlyArray<LfElement> | null>()
-    for (const s of demo.steps) {
-      const hash = s.observation.elements
-      if (hash === null || elements.has(hash)) continue
-      const bytes = yield* blobs.get(hash)
-      const parsed = yield* Effect.try({
-        try: () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
-        catch: () => new Error(`elements blob ${hash.slice(0, 12)} is not JSON`)
-      })
-      elements.set(hash, lfElements(parsed))
-    }
-    return fromDemoSteps(demo.steps, (h) => elements.get(h) ?? null)
   })

@@ -116,7 +116,7 @@ export const writeTestRun = (runId: string) =>
       stream: trajS, runId, causationId: started.id, ordinal: 0, recordedAt: AT,
       data: {
         trajectoryId: "t0", taskId: "task-1", round: 1, sample: 0, policy: "test-policy",
-        initial: observation(screenshots[0]!, "https://shop.test/"), steps, outcome: "completed", infraError: null
+        initial: observation(screenshots[0]!, "https://shop.test/"), steps, outcome: "completed", infraError: null, attempts: 1
       }
     })
     const r1 = yield* store.append(trajS, [trajectory], { expectedRevision: 0 })

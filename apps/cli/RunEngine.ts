@@ -1,0 +1,195 @@
+/**
+ * A CORE run end to end, shared by `bun core run` and `bun core demo`: register the tasks,
+ * give each an expert demo (its scripted primary path, checked, written under
+ * `<dataDir>/demos` and ingested) unless one is ingested already, then drive the pipeline's
+ * deciders — inference → rounds of rollouts → verification → expansion — against the
+ * bundled sites in real Chromium, with progress on stderr.
+ *
+ * EVALUATION beside the run: when an episode ends, the site's ground-truth checker is asked
+ * about it (the sites' state API, DESIGN §8). Its answers never enter the log or any
+ * decision; they only feed the metrics (`verdict_vs_ground_truth`, verified paths).
+ */
+import { DateTime, Effect, Layer, Random, Stream } from "effect"
+import { join } from "node:path"
+import { runIdentity } from "@core/config"
+import type { LoadedConfig } from "@core/config"
+import { ingestDemo, loadDemo } from "@core/demos"
+import { sitePath } from "@core/domain"
+import { BrowserPool, WebEnvironment } from "@core/env-web"
+import type { EnvironmentShape, EnvTask } from "@core/env-web"
+import { makeEvent, RunStarted, runStream } from "@core/events"
+import type { CoreEvent } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import { ModelClient, modelOptionsFromConfig } from "@core/models"
+import type { ModelCalledEvent } from "@core/models"
+import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders } from "@core/pipeline"
+import type { EpisodeEnd } from "@core/pipeline"
+import { Randomness } from "@core/replay"
+import { episodeSource, startSites } from "@core/sites"
+import type { SitesServer } from "@core/sites"
+import { expertDemo, verdictOf } from "@core/sites/solutions"
+import type { SuiteTask } from "@core/sites/suites"
+import { demosByTask } from "@core/demos"
+import { CliError } from "./Cli.ts"
+import { registerTasks } from "./commands/tasks.ts"
+import { Progress } from "./Progress.ts"
+import type { RunMetricsInput } from "./RunMetrics.ts"
+
+export interface RunPlan {
+  readonly command: "run" | "demo"
+  readonly tasks: ReadonlyArray<SuiteTask>
+  readonly rounds: number
+  readonly samples: number
+  readonly stepBudget: number
+  readonly parallel: number
+  readonly policy: "exploration" | "model"
+  /** Flags that set the plan, as config sources ("flag:--rounds"). */
+  readonly sources: Readonly<Record<string, string>>
+}
+
+const newRunId = (prefix: string) =>
+  Effect.gen(function*() {
+    const now = yield* DateTime.now
+    const r = yield* Random.nextIntBetween(0, 0xffffff)
+    return `${prefix}-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
+  })
+
+/** Expert demos for the tasks that have none ingested: scripted, checked, written, ingested. */
+const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyArray<SuiteTask>, dataDir: string, log: (line: string) => void) =>
+  Effect.gen(function*() {
+    const have = yield* demosByTask
+    const chosen = new Map<string, string>()
+    const missing = tasks.filter((t) => (have.get(t.id) ?? []).length === 0)
+    if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
+    for (const [i, t] of missing.entries()) {
+      const file = yield* expertDemo(env, sites, t, join(dataDir, "demos")).pipe(
+        Effect.mapError((e) => new CliError({ message: `demo for ${t.id}: ${e.message}` }))
+      )
+      const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      yield* ingestDemo(loaded, file)
+      log(`demos: ${i + 1}/${missing.length} ${t.id}: ${loaded.steps.length} steps ingested`)
+    }
+    const now = yield* demosByTask
+    for (const t of tasks) {
+      const ids = now.get(t.id) ?? []
+      // The scripted expert's demo when there is one, else the first by id: a stable choice.
+      const id = ids.find((d) => d === `${t.id}-script`) ?? ids[0]
+      if (id !== undefined) chosen.set(t.id, id)
+    }
+    return chosen
+  })
+
+export interface RunOutcome extends RunMetricsInput {
+  readonly runId: string
+  readonly seconds: number
+}
+
+export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | import("@core/blobstore").BlobStore, unknown>, plan: RunPlan) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const progress = new Progress(`${plan.command}`)
+    const server = modelOptionsFromConfig(config)
+    if (plan.policy === "model" && server === null) {
+      return yield* new CliError({ message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)" })
+    }
+    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
+    const environments: Array<EnvironmentShape> = []
+    for (let i = 0; i < plan.parallel; i++) {
+      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: plan.policy === "model" ? "all" : "key", episodes: episodeSource(sites.origin) }), context))
+    }
+    const program = Effect.gen(function*() {
+      const store = yield* EventStore
+      yield* registerTasks(plan.tasks)
+      const demos = yield* ensureDemos(environments[0]!, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
+      const prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
+
+      const runId = yield* newRunId(plan.command)
+      const identity = yield* runIdentity(config)
+      const runConfig: Record<string, unknown> = {
+        "run.tasks": plan.tasks.map((t) => t.id),
+        "run.rounds": plan.rounds,
+        "run.samples": plan.samples,
+        "run.stepBudget": plan.stepBudget,
+        "run.policy": plan.policy,
+        "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
+      }
+      const runStarted = makeEvent(RunStarted, {
+        stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
+        recordedAt: DateTime.formatIso(yield* DateTime.now),
+        data: {
+          ...identity,
+          config: { ...identity.config, ...runConfig },
+          configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(runConfig).map((k) => [k, plan.sources[k] ?? "default"])) },
+          command: "run"
+        }
+      })
+      progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
+
+      const recorded: Array<CoreEvent> = []
+      const revisions = new Map<string, number>()
+      const record = (event: ModelCalledEvent) =>
+        Effect.gen(function*() {
+          const r = yield* store.append(event.stream, [event], { expectedRevision: revisions.get(event.stream) ?? 0 })
+          revisions.set(event.stream, r.revision)
+          recorded.push(event)
+        })
+      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record })
+
+      const byId = new Map(plan.tasks.map((t) => [t.id, t]))
+      const groundTruth = new Map<string, { readonly success: boolean; readonly reason: string }>()
+      const onEnd = (end: EpisodeEnd) =>
+        Effect.gen(function*() {
+          const task = byId.get(end.task.taskId)
+          const tenant = end.last?.episode ?? null
+          if (task === undefined || tenant === null) return
+          const last = (kind: "answer" | "status") => end.actions.filter((a) => a.kind === kind).at(-1)
+          const answer = last("answer")
+          const status = last("status")
+          const verdict = yield* verdictOf(sites, task, tenant, {
+            steps: [], finalUrl: sitePath(end.last?.observation.url ?? null),
+            answer: answer?.kind === "answer" ? answer.text : null,
+            status: status?.kind === "status" ? status.status : null
+          })
+          groundTruth.set(end.trajectoryId, { success: verdict.success, reason: verdict.reason })
+        })
+      const taskOf = (taskId: string): EnvTask | undefined => {
+        const t = byId.get(taskId)
+        return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
+      }
+      const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
+
+      const events: Array<CoreEvent> = []
+      const perRound = plan.tasks.length * plan.samples
+      const onEvent = (e: CoreEvent) => {
+        events.push(e)
+        switch (e.type) {
+          case "JobCompleted":
+            if (e.data.jobId.startsWith("infer-")) progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
+            return
+          case "RoundStarted":
+            progress.start(`round ${e.data.round}/${plan.rounds}`, perRound)
+            return
+          case "TrajectoryVerified":
+            progress.count(e.data.verdict)
+            return
+          case "PathAdded":
+            if (e.data.source.kind === "trajectory") progress.line(`expand: ${e.data.taskId}: a new path from ${e.data.source.id}`)
+            return
+          case "RoundCompleted":
+            progress.done(`round ${e.data.round}: ${Object.entries(e.data.counts).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+            return
+        }
+      }
+      yield* drive({
+        registry: pipelineDeciders, runId, prior, start: [runStarted], onEvent, concurrency: plan.parallel,
+        inputs: { drain: () => recorded.splice(0) }
+      }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), models, observations, Randomness.layer(identity.seed))))
+      return { runId, events, groundTruth }
+    })
+    const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)
+    for (const env of environments) yield* env.close()
+    return {
+      runId, events, groundTruth, tasks: plan.tasks, seconds: Math.round((Date.now() - started) / 100) / 10
+    } satisfies RunOutcome
+  }).pipe(Effect.scoped)

@@ -1,0 +1,79 @@
+/**
+ * A run's metrics (issue 6, "Metrics"), from its events and — EVALUATION — the ground-truth
+ * checkers' verdicts on its episodes. Pure, so it is tested on plain values.
+ *
+ * - `tasks_with_alternatives`: tasks whose suite lists ≥ 2 path families;
+ * - `tasks_with_multiple_paths`: tasks with ≥ 2 distinct *verified* paths — the demo's path
+ *   (the expert demo passed its checker when it was recorded) and every path some passing
+ *   trajectory matched while its checker agreed;
+ * - `verdict_vs_ground_truth`: CORE's `pass` against the checkers' success.
+ *
+ * @example
+ * const m = runMetrics({ runId, events, groundTruth, tasks })
+ */
+import type { CoreEvent } from "@core/events"
+import type { SuiteTask } from "@core/sites/suites"
+
+export interface RunMetricsInput {
+  readonly events: ReadonlyArray<CoreEvent>
+  readonly groundTruth: ReadonlyMap<string, { readonly success: boolean; readonly reason: string }>
+  readonly tasks: ReadonlyArray<SuiteTask>
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
+
+export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) => {
+  const verdicts = input.events.flatMap((e) => (e.type === "TrajectoryVerified" ? [e.data] : []))
+  const count = (v: string) => verdicts.filter((d) => d.verdict === v).length
+  const nodes = new Set<string>()
+  const paths = new Map<string, Map<string, { source: string }>>()
+  for (const e of input.events) {
+    if (e.type === "NodeExpanded") nodes.add(e.data.nodeId)
+    if (e.type === "PathAdded") {
+      const m = paths.get(e.data.taskId) ?? new Map<string, { source: string }>()
+      m.set(e.data.pathId, { source: e.data.source.kind })
+      paths.set(e.data.taskId, m)
+    }
+  }
+  // A path is named by its node ids in TrajectoryVerified; PathAdded gives their path id.
+  const pathIdByNodes = new Map<string, string>()
+  for (const e of input.events) if (e.type === "PathAdded") pathIdByNodes.set(`${e.data.taskId}|${e.data.nodeIds.join(",")}`, e.data.pathId)
+  const verified = new Map<string, Set<string>>()
+  for (const [taskId, m] of paths) {
+    for (const [pathId, p] of m) if (p.source === "demo") verified.set(taskId, (verified.get(taskId) ?? new Set()).add(pathId))
+  }
+  let tp = 0
+  let fp = 0
+  let fn = 0
+  for (const v of verdicts) {
+    const truth = input.groundTruth.get(v.trajectoryId)
+    if (truth === undefined || v.verdict === "infra-error") continue
+    const pass = v.verdict === "pass"
+    if (pass && truth.success) tp++
+    if (pass && !truth.success) fp++
+    if (!pass && truth.success) fn++
+    if (pass && truth.success && v.path !== null) {
+      const id = pathIdByNodes.get(`${v.taskId}|${v.path.join(",")}`)
+      if (id !== undefined) verified.set(v.taskId, (verified.get(v.taskId) ?? new Set()).add(id))
+    }
+  }
+  const taskIds = input.tasks.map((t) => t.id)
+  const pathCounts = taskIds.map((t) => paths.get(t)?.size ?? 0)
+  return {
+    run_id: input.runId,
+    tasks: taskIds.length,
+    trajectories: verdicts.length,
+    pass: count("pass"),
+    partial: count("partial"),
+    fail: count("fail"),
+    infra_errors: count("infra-error"),
+    nodes: nodes.size,
+    paths_per_task_mean: taskIds.length === 0 ? 0 : Math.round((pathCounts.reduce((a, b) => a + b, 0) / taskIds.length) * 100) / 100,
+    tasks_with_alternatives: input.tasks.filter((t) => t.pathFamilies.length >= 2).length,
+    tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length,
+    verdict_vs_ground_truth: { precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), predicted_pass: tp + fp },
+    // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).
+    recall_other_paths: null as number | null
+  }
+}
+export type RunMetrics = ReturnType<typeof runMetrics>

@@ -1,0 +1,113 @@
+/**
+ * `bun core run --suite train [--site S] [--platform web] --rounds N [--samples K] [--seed S] [--json]`:
+ * CORE's self-training rounds on the bundled tasks (RunEngine.ts): ingest → infer → per
+ * round rollouts → verify → expand, with a progress bar on stderr and the run's metrics at
+ * the end (RunMetrics.ts).
+ */
+import { Effect } from "effect"
+import { loadSuites } from "@core/sites/suites"
+import type { SuiteTask } from "@core/sites/suites"
+import { SOLVED_SUITES } from "@core/sites/solutions"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { CliError, UsageError } from "../Cli.ts"
+import { openStore } from "../Store.ts"
+import { executeRun } from "../RunEngine.ts"
+import type { RunPlan } from "../RunEngine.ts"
+import { runMetrics } from "../RunMetrics.ts"
+import type { RunMetrics } from "../RunMetrics.ts"
+import { commonConfigFlags, configFlags } from "./config.ts"
+
+const positiveInt = (args: ParsedArgs, name: string, fallback: number, min = 1): Effect.Effect<number, UsageError> => {
+  const v = args.flags[name]
+  if (v === undefined) return Effect.succeed(fallback)
+  return typeof v === "number" && Number.isInteger(v) && v >= min
+    ? Effect.succeed(v)
+    : Effect.fail(new UsageError({ message: `--${name} must be a whole number ≥ ${min}, got ${String(v)}` }))
+}
+
+/** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
+export const chooseTasks = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suite = (args.flags.suite as string | undefined) ?? "train"
+    const names = suites.map((s) => s.suite)
+    if (suite !== "train" && !names.includes(suite)) {
+      return yield* new UsageError({ message: `unknown suite '${suite}' (train = every suite's train split, or one of: ${names.join(", ")})` })
+    }
+    let tasks: ReadonlyArray<SuiteTask> = suites.filter((s) => suite === "train" || s.suite === suite).flatMap((s) => s.tasks)
+      .filter((t) => t.split === "train" && SOLVED_SUITES.includes(t.suite))
+    const site = args.flags.site as string | undefined
+    if (site !== undefined) {
+      const sites = [...new Set(tasks.map((t) => t.site))]
+      if (!sites.includes(site)) return yield* new UsageError({ message: `unknown site '${site}' (known: ${sites.join(", ")})` })
+      tasks = tasks.filter((t) => t.site === site)
+    }
+    const list = args.flags.tasks as string | undefined
+    if (list !== undefined) {
+      const wanted = list.split(",").map((s) => s.trim()).filter((s) => s !== "")
+      const unknown = wanted.filter((w) => !tasks.some((t) => t.id === w))
+      if (unknown.length > 0) return yield* new UsageError({ message: `no train task ${unknown[0]} in the chosen suite (see bun core tasks list)` })
+      tasks = tasks.filter((t) => wanted.includes(t.id))
+    }
+    return tasks
+  })
+
+/** The summary table: one line per figure. */
+export const printMetrics = (m: RunMetrics, seconds: number): void => {
+  const v = m.verdict_vs_ground_truth
+  const rows: ReadonlyArray<readonly [string, string]> = [
+    ["run", m.run_id],
+    ["tasks", String(m.tasks)],
+    ["trajectories", `${m.trajectories} (pass ${m.pass}, partial ${m.partial}, fail ${m.fail}, infra-error ${m.infra_errors})`],
+    ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
+    ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
+    ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
+    ["time", `${seconds} s`]
+  ]
+  for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
+  console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
+}
+
+export const run: Command = {
+  name: "run",
+  summary: "CORE rounds on bundled tasks: infer label functions, roll out, verify against strategy graphs, expand them",
+  flags: {
+    suite: { kind: "string", description: "train (every suite's train split, default) or one suite: shop, forum, travel" },
+    site: { kind: "string", description: "only this site's tasks" },
+    tasks: { kind: "string", description: "only these task ids (comma-separated)" },
+    platform: { kind: "string", description: "web (Android comes later)", choices: ["web", "android"] },
+    rounds: { kind: "number", description: "rounds to run (default 1)" },
+    samples: { kind: "number", description: "rollouts per task per round (default 5)" },
+    "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
+    parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
+    policy: { kind: "string", description: "exploration (seeded, no model; default) or model (models.baseUrl)", choices: ["exploration", "model"] },
+    json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
+    ...commonConfigFlags,
+    ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv"])
+  },
+  run: (args) =>
+    Effect.gen(function*() {
+      if (args.flags.platform === "android") return yield* new UsageError({ message: "--platform android: no Android environment yet (web only)" })
+      const tasks = yield* chooseTasks(args)
+      if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
+      const sources: Record<string, string> = {}
+      for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"]] as const) {
+        if (args.flags[flag] !== undefined) sources[key] = `flag:--${flag}`
+      }
+      const plan: RunPlan = {
+        command: "run",
+        tasks,
+        rounds: yield* positiveInt(args, "rounds", 1),
+        samples: yield* positiveInt(args, "samples", 5),
+        stepBudget: yield* positiveInt(args, "step-budget", 12),
+        parallel: yield* positiveInt(args, "parallel", 2),
+        policy: (args.flags.policy as "exploration" | "model" | undefined) ?? "exploration",
+        sources
+      }
+      const opened = yield* openStore(args)
+      const outcome = yield* executeRun(opened.config, opened.layer, plan)
+      const metrics = runMetrics(outcome)
+      if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
+      else printMetrics(metrics, outcome.seconds)
+    })
+}

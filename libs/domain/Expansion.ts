@@ -1,0 +1,82 @@
+/**
+ * Strategy Graph Expansion (METHOD-NOTES): which partially passing trajectories solved the
+ * task anyway, decided without a ground-truth checker, and the path such a trajectory adds.
+ *
+ * The rule ("reached the terminal key steps"): a partial trajectory counts as solved when
+ *  1. it ended with the policy's own claim of success — `status complete`, or an `answer`
+ *     where the path ends with an answer;
+ *  2. some path of the graph has its **terminal key steps** satisfied: its last node, and —
+ *     when that last node is the final status or answer — the node before it, the step that
+ *     achieved the goal (the demo's purchase, post, booking, the page it ended on);
+ *  3. those hold in order: the goal step strictly before the final status or answer.
+ * The steps before the goal are what may differ: that is the other way being learned.
+ * The agreement of three signals — the policy's claim, the goal step's LF and the final
+ * LF — stands in for the checker; an `infeasible` claim never expands a graph.
+ *
+ * @example
+ * const hit = reachedTerminal(graph, evidence, lastAction)
+ * hit?.terminal // [{ nodeId, lfId, satisfiedAt }, …] the goal step, then the final status
+ */
+import type { Action } from "@core/events"
+import type { GraphNode, StrategyGraph } from "./StrategyGraph.ts"
+
+const closing = new Set(["status", "answer"])
+
+/** A path's terminal key steps: its last node, and the one before it when the last is the final status or answer. */
+export const terminalNodes = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): ReadonlyArray<GraphNode> => {
+  const byId = new Map(g.nodes.map((n) => [n.nodeId, n]))
+  const nodes = nodeIds.map((id) => byId.get(id)).filter((n) => n !== undefined)
+  const last = nodes.at(-1)
+  if (last === undefined) return []
+  return closing.has(last.semanticKey.actionKind) && nodes.length >= 2 ? [nodes.at(-2)!, last] : [last]
+}
+
+export interface TerminalHit {
+  readonly pathId: string
+  readonly terminal: ReadonlyArray<{ readonly nodeId: string; readonly lfId: string; readonly satisfiedAt: number }>
+}
+
+/**
+ * The first path (graph order) whose terminal key steps the trajectory satisfied, given each
+ * LF's step from the verification evidence (evaluated from step 0); null when the rule fails.
+ */
+export const reachedTerminal = (
+  g: StrategyGraph,
+  evidence: ReadonlyMap<string, number>,
+  lastAction: Action | null
+): TerminalHit | null => {
+  if (lastAction === null) return null
+  const claimed = lastAction.kind === "answer" || (lastAction.kind === "status" && lastAction.status === "complete")
+  if (!claimed) return null
+  for (const path of g.paths) {
+    const terminal = terminalNodes(g, path.nodeIds)
+    if (terminal.length === 0) continue
+    const final = terminal.at(-1)!
+    // An answer path needs an answer; a status path a status: the claim must be of the same kind.
+    if (closing.has(final.semanticKey.actionKind) && final.semanticKey.actionKind !== lastAction.kind) continue
+    const steps = terminal.map((n) => evidence.get(n.lfId) ?? -1)
+    if (steps.some((s) => s < 0)) continue
+    if (steps.length === 2 && !(steps[0]! < steps[1]!)) continue
+    return { pathId: path.pathId, terminal: terminal.map((n, i) => ({ nodeId: n.nodeId, lfId: n.lfId, satisfiedAt: steps[i]! })) }
+  }
+  return null
+}
+
+/**
+ * The node sequence a solved trajectory adds: its own key steps (with their nodes), plus any
+ * terminal node it satisfied without a key step of that meaning, ordered by step; a node
+ * repeated back to back is kept once.
+ */
+export const expansionPath = (
+  keyStepNodes: ReadonlyArray<{ readonly stepIndex: number; readonly nodeId: string }>,
+  hit: TerminalHit
+): ReadonlyArray<string> => {
+  const have = new Set(keyStepNodes.map((k) => k.nodeId))
+  const all = [
+    ...keyStepNodes,
+    ...hit.terminal.filter((t) => !have.has(t.nodeId)).map((t) => ({ stepIndex: t.satisfiedAt, nodeId: t.nodeId }))
+  ].sort((a, b) => a.stepIndex - b.stepIndex)
+  const out: Array<string> = []
+  for (const k of all) if (out.at(-1) !== k.nodeId) out.push(k.nodeId)
+  return out
+}

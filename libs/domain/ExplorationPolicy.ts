@@ -1,0 +1,255 @@
+/**
+ * A seeded exploration policy that needs no model: the stand-in policy for exploration
+ * and for runs without a model server. Like any policy (METHOD-NOTES; DESIGN §8) it sees
+ * only the instruction and the observations — never the site's state or a checker.
+ *
+ * It scores each visible, enabled element by how much its name and text overlap the
+ * instruction and whether the episode already acted on it, and draws one by softmax from a
+ * random source the caller seeds — so the same input and the same draws give the same
+ * action, and replay needs nothing recorded but the seed.
+ *
+ * @example
+ * explorationAction({ instruction: "Search for 'red kettle'", url, elements, history: [], stepBudget: 10 }, prng(seed))
+ * // { kind: "type", target: { role: "searchbox", name: "Search products", … }, text: "red kettle", submit: true }
+ */
+import type { Action } from "@core/events"
+import { normalizeText } from "./StrategyGraph.ts"
+
+export interface PolicyElement {
+  readonly id: string
+  readonly role: string
+  readonly name: string
+  readonly text: string
+  readonly value: string | null
+  readonly visible: boolean
+  readonly enabled: boolean
+  readonly editable: boolean
+  readonly checked: boolean | null
+}
+
+export interface PolicyHistoryStep {
+  readonly action: Action
+  /** The URL the action led to, and the environment's complaint about it, if any. */
+  readonly url: string | null
+  readonly error: string | null
+}
+
+export interface PolicyInput {
+  readonly instruction: string
+  readonly url: string | null
+  /** The current observation's element list. */
+  readonly elements: ReadonlyArray<PolicyElement>
+  /** Earlier actions in this episode, oldest first. */
+  readonly history: ReadonlyArray<PolicyHistoryStep>
+  /** The episode's step limit (the caller stops at it). */
+  readonly stepBudget: number
+}
+
+/** Uniform in [0, 1): the caller passes a seeded PRNG (never Math.random). */
+export interface Draws { float(): number }
+
+export interface ExplorationOptions {
+  /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
+  readonly temperature?: number
+  /** Stop probability after an action whose target fully matched the instruction. Default 0.5. */
+  readonly stopBias?: number
+}
+
+const DEFAULT_TEMPERATURE = 0.6
+const DEFAULT_STOP_BIAS = 0.5
+/** Score weights: a shared word 1, a shared number 2, a quoted phrase found whole 3. */
+const WORD = 1
+const NUMBER = 2
+const PHRASE = 3
+/** Novelty: untouched elements +0.5; each earlier action on the element −1. */
+const NOVEL_BONUS = 0.5
+const REPEAT_PENALTY = 1
+/** With nothing to act on, or after an error: go back this often (else scroll down). */
+const BACK_PROBABILITY = 0.5
+
+const STOP_WORDS = new Set([
+  "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "from", "with", "into", "onto", "and", "or", "but",
+  "then", "than", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those",
+  "there", "here", "my", "me", "i", "you", "your", "we", "our", "us", "they", "them", "their", "he", "she", "him", "her", "his", "please", "can", "could", "would", "should",
+  "will", "do", "does", "did", "so", "if", "not", "up", "out", "about", "all", "any", "some", "each", "every",
+  "what", "how", "many", "much", "which", "who", "when", "where", "why", "s"
+])
+
+/** Words after which the text to type usually follows ("search for …", "a user named …"). */
+const TYPE_CUES = new Set(["search", "find", "type", "enter", "for", "named", "called", "titled", "query"])
+const ARTICLES = new Set(["a", "an", "the", "some", "up"])
+
+const wordsOf = (s: string): ReadonlyArray<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+const isNumber = (w: string): boolean => /^\p{N}+$/u.test(w)
+
+/** Quoted phrases, as written: "…", “…”, ‘…’ and '…' (an apostrophe inside a word is not a quote). */
+const quotedPhrases = (instruction: string): ReadonlyArray<string> => {
+  const re = /"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{N}])/gu
+  return [...instruction.matchAll(re)]
+    .map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").replace(/\s+/g, " ").trim())
+    .filter((p) => p !== "")
+}
+
+interface Terms { readonly words: ReadonlyArray<string>; readonly phrases: ReadonlyArray<string> }
+
+const termsOf = (instruction: string): Terms => ({
+  words: [...new Set(wordsOf(instruction).filter((w) => !STOP_WORDS.has(w)))],
+  phrases: [...new Set(quotedPhrases(instruction).map(normalizeText))]
+})
+
+/** Lower-cased words minus stop words, then the quoted phrases (lower-cased), each once. */
+export const instructionTerms = (instruction: string): ReadonlyArray<string> => {
+  const t = termsOf(instruction)
+  return [...new Set([...t.words, ...t.phrases])]
+}
+
+const totalWeight = (t: Terms): number =>
+  t.words.reduce((s, w) => s + (isNumber(w) ? NUMBER : WORD), 0) + t.phrases.length * PHRASE
+
+/** How much a label (name + text) overlaps the instruction. */
+const overlap = (t: Terms, label: string): number => {
+  const words = new Set(wordsOf(label))
+  const text = normalizeText(label)
+  return t.words.reduce((s, w) => s + (words.has(w) ? (isNumber(w) ? NUMBER : WORD) : 0), 0) +
+    t.phrases.reduce((s, p) => s + (text.includes(p) ? PHRASE : 0), 0)
+}
+
+const labelOf = (e: { readonly name: string; readonly text: string }): string => `${e.name} ${e.text}`
+
+type TargetOf = { readonly role: string | null; readonly name: string | null; readonly text: string | null }
+
+const targetOf = (a: Action): TargetOf | null => ("target" in a ? a.target : null)
+
+/** An element's identity across observations: role + normalised name ("Cart (3)" and "Cart (4)" are one). */
+const identity = (role: string | null, name: string | null): string => `${normalizeText(role ?? "")}|${normalizeText(name ?? "")}`
+
+const timesTargeted = (history: ReadonlyArray<PolicyHistoryStep>): ReadonlyMap<string, number> => {
+  const counts = new Map<string, number>()
+  for (const h of history) {
+    const t = targetOf(h.action)
+    if (t === null) continue
+    const k = identity(t.role, t.name)
+    counts.set(k, (counts.get(k) ?? 0) + 1)
+  }
+  return counts
+}
+
+/**
+ * What to type into a field: the first quoted phrase; else the longest run of words after
+ * a cue (search, find, type, enter, for, named, called, titled, query — leading articles
+ * skipped, the run ending at a stop word, another cue or punctuation); else the
+ * instruction's terms that no element on the page shows. Null when there is nothing.
+ */
+export const textToType = (instruction: string, elements: ReadonlyArray<PolicyElement>): string | null => {
+  const quoted = quotedPhrases(instruction)[0]
+  if (quoted !== undefined) return quoted
+  let best: ReadonlyArray<string> = []
+  for (const segment of instruction.split(/[,.;:!?()\n]/)) {
+    const words = segment.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []
+    words.forEach((w, i) => {
+      if (!TYPE_CUES.has(w.toLowerCase())) return
+      let j = i + 1
+      while (j < words.length && ARTICLES.has(words[j]!.toLowerCase())) j++
+      const run: Array<string> = []
+      while (j < words.length && !STOP_WORDS.has(words[j]!.toLowerCase()) && !TYPE_CUES.has(words[j]!.toLowerCase())) run.push(words[j++]!)
+      if (run.length > best.length) best = run
+    })
+  }
+  if (best.length > 0) return best.join(" ")
+  const onPage = new Set(elements.filter((e) => e.visible).flatMap((e) => wordsOf(labelOf(e))))
+  const rest = termsOf(instruction).words.filter((w) => !onPage.has(w))
+  return rest.length > 0 ? rest.join(" ") : null
+}
+
+const QUESTION = /\b(how many|how much|what is|what's|what are|what was|which|who|when|where)\b/i
+const NUMERIC_QUESTION = /\b(how many|how much|number of|count)\b/i
+
+export const isQuestion = (instruction: string): boolean => QUESTION.test(instruction) || instruction.trim().endsWith("?")
+
+/** The answer the page offers: the best-overlapping visible element's number (for "how many") or its value / text / name. */
+const answerText = (instruction: string, terms: Terms, elements: ReadonlyArray<PolicyElement>): string => {
+  let best: PolicyElement | null = null
+  let bestScore = 0
+  for (const e of elements) {
+    if (!e.visible) continue
+    const s = overlap(terms, `${labelOf(e)} ${e.value ?? ""}`)
+    if (s > bestScore) {
+      best = e
+      bestScore = s
+    }
+  }
+  if (best === null) return ""
+  const fields = [best.value ?? "", best.text, best.name].map((f) => f.replace(/\s+/g, " ").trim())
+  if (NUMERIC_QUESTION.test(instruction)) {
+    for (const f of fields) {
+      const n = f.match(/\d+(?:[.,]\d+)?/)
+      if (n !== null) return n[0]
+    }
+  }
+  return fields.find((f) => f !== "") ?? ""
+}
+
+const finish = (input: PolicyInput, terms: Terms): Action =>
+  isQuestion(input.instruction)
+    ? { kind: "answer", text: answerText(input.instruction, terms, input.elements) }
+    : { kind: "status", status: "complete" }
+
+interface Candidate { readonly action: Action; readonly score: number }
+
+const candidatesOf = (input: PolicyInput, terms: Terms): ReadonlyArray<Candidate> => {
+  const targeted = timesTargeted(input.history)
+  const typed = textToType(input.instruction, input.elements)
+  const out: Array<Candidate> = []
+  for (const e of input.elements) {
+    if (!e.visible || !e.enabled) continue
+    const target = { role: e.role, name: e.name, elementId: e.id, text: e.text === "" ? null : e.text }
+    const times = targeted.get(identity(e.role, e.name)) ?? 0
+    const score = overlap(terms, labelOf(e)) + (times === 0 ? NOVEL_BONUS : -REPEAT_PENALTY * times)
+    if (e.editable) {
+      if (typed === null || normalizeText(e.value ?? "") === normalizeText(typed)) continue
+      out.push({ action: { kind: "type", target, text: typed, submit: true }, score })
+    } else {
+      out.push({ action: { kind: "click", target }, score })
+    }
+  }
+  return out
+}
+
+/** Softmax(score / temperature) sampling with one draw. */
+const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): Action => {
+  const max = Math.max(...cs.map((c) => c.score))
+  const weights = cs.map((c) => Math.exp((c.score - max) / temperature))
+  let r = rng.float() * weights.reduce((a, b) => a + b, 0)
+  for (let i = 0; i < cs.length; i++) {
+    r -= weights[i]!
+    if (r < 0) return cs[i]!.action
+  }
+  return cs[cs.length - 1]!.action
+}
+
+/**
+ * The next action (rules in README "Exploration policy"): stop at the budget; else stop with
+ * probability stopBias × how well the last target matched the instruction (never first);
+ * with no candidate or after an error, back or scroll down; else a softmax draw over the
+ * elements. A stop is an answer when the instruction asks a question, else status complete.
+ */
+export const explorationAction = (input: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
+  const temperature = options.temperature ?? DEFAULT_TEMPERATURE
+  if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
+  const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
+  const terms = termsOf(input.instruction)
+  const history = input.history
+  if (history.length >= input.stepBudget - 1) return finish(input, terms)
+  const last = history.at(-1)
+  if (last !== undefined) {
+    const t = targetOf(last.action)
+    const weight = totalWeight(terms)
+    const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
+    if (rng.float() < stopBias * match) return finish(input, terms)
+  }
+  const cs = candidatesOf(input, terms)
+  if (cs.length === 0 || (last !== undefined && last.error !== null)) {
+    return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
+  }
+  return choose(cs, temperature, rng)
+}

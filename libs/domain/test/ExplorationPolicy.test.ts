@@ -1,0 +1,169 @@
+/**
+ * Given an instruction, a page's elements and the episode so far, when the model-free
+ * exploration policy draws its next action from a seeded PRNG, then… — counted over many
+ * seeds where the rule is a bias rather than a certainty.
+ */
+import { describe, expect, test } from "bun:test"
+import { prng } from "@core/replay"
+import type { Action } from "@core/events"
+import { explorationAction, instructionTerms, isQuestion, textToType } from "../mod.ts"
+import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "../mod.ts"
+
+const seed = (i: number): string => new Bun.CryptoHasher("sha256").update(`explore-${i}`).digest("hex")
+
+let ids = 0
+const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
+  id: `e${ids++}`, role, name, text: name, value: null, visible: true, enabled: true, editable: false, checked: null, ...more
+})
+
+const click = (role: string, name: string): PolicyHistoryStep =>
+  ({ action: { kind: "click", target: { role, name, elementId: "old", text: name } }, url: "/shop/", error: null })
+
+const input = (instruction: string, elements: ReadonlyArray<PolicyElement>, more: Partial<PolicyInput> = {}): PolicyInput =>
+  ({ instruction, url: "/shop/", elements, history: [], stepBudget: 20, ...more })
+
+/** The action for each of `n` seeds. */
+const sample = (i: PolicyInput, n = 500, options = {}): ReadonlyArray<Action> =>
+  Array.from({ length: n }, (_, k) => explorationAction(i, prng(seed(k)), options))
+
+const targetName = (a: Action): string | null => ("target" in a && a.target !== null ? a.target.name : null)
+const count = (as: ReadonlyArray<Action>, p: (a: Action) => boolean): number => as.filter(p).length
+
+const shop = [
+  el("link", "Kitchen"), el("link", "Garden Tools"), el("link", "Books"), el("link", "Toys"),
+  el("button", "Sign in"), el("link", "Help"), el("link", "Hidden", { visible: false }), el("button", "Disabled", { enabled: false })
+]
+
+describe("instruction terms", () => {
+  test("given an instruction, then lower-cased words minus stop words, then quoted phrases", () => {
+    expect(instructionTerms(`Add the 'Red Kettle' to my cart, 2 of them`)).toEqual(["add", "red", "kettle", "cart", "2", "red kettle"])
+    expect(instructionTerms(`Find the user's "Blue  Mug" review`)).toEqual(["find", "user", "blue", "mug", "review", "blue mug"])
+  })
+
+  test("given questions and orders, then questions are told apart", () => {
+    expect(isQuestion("How many items are in the cart?")).toBe(true)
+    expect(isQuestion("Which board has the most posts")).toBe(true)
+    expect(isQuestion("Is the kettle in stock?")).toBe(true)
+    expect(isQuestion("Add the kettle to the cart")).toBe(false)
+  })
+})
+
+describe("determinism", () => {
+  test("given the same input and the same draws, then the same action, without Math.random or the clock", () => {
+    const i = input("Open the Garden Tools category", shop, { history: [click("link", "Kitchen")] })
+    const random = Math.random
+    const now = Date.now
+    Math.random = () => { throw new Error("Math.random read") }
+    Date.now = () => { throw new Error("clock read") }
+    try {
+      expect(sample(i, 50)).toEqual(sample(i, 50))
+    } finally {
+      Math.random = random
+      Date.now = now
+    }
+  })
+})
+
+describe("choosing an element", () => {
+  const i = input("Open the Garden Tools category", shop, { history: [click("link", "Kitchen")] })
+  const actions = sample(i)
+
+  test("given an element overlapping the instruction, then it is chosen most of the time but not always", () => {
+    const garden = count(actions, (a) => targetName(a) === "Garden Tools")
+    expect(garden).toBeGreaterThan(300)
+    expect(garden).toBeLessThan(500)
+    expect(garden).toBeGreaterThan(5 * count(actions, (a) => targetName(a) === "Books"))
+  })
+
+  test("given an element already clicked in the episode, then it is chosen less often than an untouched one", () => {
+    const kitchen = count(actions, (a) => targetName(a) === "Kitchen")
+    expect(kitchen).toBeLessThan(count(actions, (a) => targetName(a) === "Books"))
+    expect(count(actions, (a) => targetName(a) === "Garden Tools")).toBeGreaterThan(10 * Math.max(1, kitchen))
+  })
+
+  test("given hidden and disabled elements, then they are never chosen; targets carry the element id, never empty text", () => {
+    expect(count(actions, (a) => targetName(a) === "Hidden" || targetName(a) === "Disabled")).toBe(0)
+    const a = actions.find((x) => targetName(x) === "Garden Tools")!
+    expect(a).toEqual({ kind: "click", target: { role: "link", name: "Garden Tools", elementId: shop[1]!.id, text: "Garden Tools" } })
+    const icon = el("button", "Search", { text: "" })
+    const b = sample(input("search", [icon]), 1)[0]!
+    expect(b).toEqual({ kind: "click", target: { role: "button", name: "Search", elementId: icon.id, text: null } })
+  })
+})
+
+describe("typing into an editable field", () => {
+  const box = (value: string | null) => el("searchbox", "Search products", { editable: true, value })
+
+  test("given a quoted phrase, then the field gets it, submitted", () => {
+    const typed = sample(input(`Search for "Red Kettle" and open it`, [box(""), el("link", "Home")])).filter((a) => a.kind === "type")
+    expect(typed.length).toBeGreaterThan(250)
+    for (const a of typed) expect(a).toMatchObject({ kind: "type", target: { role: "searchbox", name: "Search products" }, text: "Red Kettle", submit: true })
+  })
+
+  test("given no quotes, then the longest run after a cue word; else the terms the page does not show", () => {
+    expect(textToType("Find a user named Noor Alvarez and message them", [])).toBe("Noor Alvarez")
+    expect(textToType("Search for red kettle, then add it to the cart", [])).toBe("red kettle")
+    expect(textToType("Show blue kettles", [el("link", "Blue"), el("link", "Hidden kettles", { visible: false })])).toBe("show kettles")
+    expect(textToType("Home", [el("link", "Home")])).toBe(null)
+  })
+
+  test("given a field whose value already equals the text, then it is never typed into again", () => {
+    const as = sample(input(`Search for "Red Kettle"`, [box("red  kettle"), el("link", "Home")]), 200)
+    expect(count(as, (a) => a.kind === "type")).toBe(0)
+  })
+})
+
+describe("stopping", () => {
+  test("given the budget's last step, then status complete, whatever the draws", () => {
+    const i = input("Open the Garden Tools category", shop, { history: [click("link", "Books"), click("link", "Toys")], stepBudget: 3 })
+    expect(sample(i, 100).every((a) => a.kind === "status" && a.status === "complete")).toBe(true)
+  })
+
+  test("given a question at the budget, then an answer from the best-overlapping element (its number for 'how many')", () => {
+    const page = [el("link", "Cart (3)"), el("link", "On sale"), el("link", "Help")]
+    const i = input("How many items are in the cart?", page, { history: [click("link", "Help")], stepBudget: 2 })
+    expect(sample(i, 20).every((a) => a.kind === "answer" && a.text === "3")).toBe(true)
+    const order = input("What is the order number?", [el("status", "Order number", { text: "O-1001" }), el("link", "Home")], { history: [click("link", "Home")], stepBudget: 2 })
+    expect(explorationAction(order, prng(seed(0)))).toEqual({ kind: "answer", text: "O-1001" })
+  })
+
+  test("given no history, then never a stop, even with the highest stop bias", () => {
+    const as = sample(input("Open the Garden Tools category", shop), 300, { stopBias: 1 })
+    expect(count(as, (a) => a.kind === "status" || a.kind === "answer")).toBe(0)
+  })
+
+  test("given the last target matched the instruction well, then stops become likely; after an unrelated one, none", () => {
+    const instruction = "Open the Garden Tools category"
+    const matched = sample(input(instruction, shop, { history: [click("link", "Garden Tools category")] }))
+    const unrelated = sample(input(instruction, shop, { history: [click("link", "Books")] }))
+    const stops = (as: ReadonlyArray<Action>) => count(as, (a) => a.kind === "status")
+    expect(stops(matched)).toBeGreaterThan(150) // stopBias 0.5 × full match
+    expect(stops(matched)).toBeLessThan(350)
+    expect(stops(unrelated)).toBe(0)
+    const question = sample(input("Which garden tools category?", shop, { history: [click("link", "Garden Tools category")] }))
+    expect(count(question, (a) => a.kind === "answer")).toBeGreaterThan(150)
+    expect(count(question, (a) => a.kind === "status")).toBe(0)
+  })
+})
+
+describe("nothing to act on", () => {
+  const none = [el("link", "Hidden", { visible: false }), el("button", "Disabled", { enabled: false })]
+
+  test("given no candidates in the first step, then scroll down (there is nowhere to go back to)", () => {
+    expect(sample(input("Open Garden Tools", none), 100).every((a) => a.kind === "scroll" && a.direction === "down")).toBe(true)
+  })
+
+  test("given no candidates later, then back or scroll down, both", () => {
+    const as = sample(input("Open Garden Tools", none, { history: [click("link", "Books")] }))
+    expect(as.every((a) => a.kind === "back" || a.kind === "scroll")).toBe(true)
+    expect(count(as, (a) => a.kind === "back")).toBeGreaterThan(150)
+    expect(count(as, (a) => a.kind === "scroll")).toBeGreaterThan(150)
+  })
+
+  test("given the last action led to an error, then back or scroll down, even with candidates", () => {
+    const failed = { ...click("link", "Books"), error: "navigation failed" }
+    const as = sample(input("Open Garden Tools", shop, { history: [failed] }))
+    expect(as.every((a) => a.kind === "back" || a.kind === "scroll")).toBe(true)
+    expect(count(as, (a) => a.kind === "back")).toBeGreaterThan(150)
+  })
+})

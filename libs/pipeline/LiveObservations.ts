@@ -1,0 +1,106 @@
+/**
+ * The live `Observations` layer: rollouts act in real environments (env-web today). Each
+ * episode takes one environment from a pool for its whole life — `reset` waits for a free
+ * one, `end` gives it back — so N environments run N rollouts at once. The task an episode
+ * starts from is read off its trajectory id (`taskOfTrajectoryId`).
+ *
+ * Blobs are read back from the BlobStore by hash rather than re-encoded from memory, so a
+ * decider sees live exactly the bytes replay will fetch. A broken platform (InfraError)
+ * is `EnvironmentFailed`: the rollout restarts the episode.
+ *
+ * @example
+ * const layer = liveObservations({ environments: [env1, env2], taskOf: (id) => tasks.get(id) })
+ */
+import { Effect, Layer, Queue } from "effect"
+import { BlobStore } from "@core/blobstore"
+import type { EnvironmentShape, EnvTask, FullObservation } from "@core/env-web"
+import type { Action, Observation } from "@core/events"
+import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/replay"
+import type { Observed } from "@core/replay"
+import { taskOfTrajectoryId } from "./Rollout.ts"
+
+export interface EpisodeEnd {
+  readonly trajectoryId: string
+  readonly task: EnvTask
+  /** The last observation (null when the reset itself failed). */
+  readonly last: FullObservation | null
+  /** The actions taken, in order. */
+  readonly actions: ReadonlyArray<Action>
+}
+
+export interface LiveObservationsOptions {
+  readonly environments: ReadonlyArray<EnvironmentShape>
+  readonly taskOf: (taskId: string) => EnvTask | undefined
+  /**
+   * Told when an episode ends, before its environment is reused: where evaluation reads a
+   * site's ground truth (never CORE's labels, DESIGN §8).
+   */
+  readonly onEnd?: (end: EpisodeEnd) => Effect.Effect<void>
+  /** Told of every step taken (progress). */
+  readonly onStep?: (trajectoryId: string, step: number) => void
+}
+
+interface Episode {
+  readonly env: EnvironmentShape
+  readonly task: EnvTask
+  last: FullObservation | null
+  readonly actions: Array<Action>
+}
+
+export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<Observations, never, BlobStore> =>
+  Layer.effect(Observations, Effect.gen(function*() {
+    const blobs = yield* BlobStore
+    const free = yield* Queue.unbounded<EnvironmentShape>()
+    for (const env of options.environments) yield* Queue.offer(free, env)
+    const episodes = new Map<string, Episode>()
+
+    const observed = (trajectoryId: string, observation: Observation) =>
+      Effect.gen(function*() {
+        const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
+        const [screenshot, elements, aria] = yield* Effect.all([get(observation.screenshot), get(observation.elements), get(observation.aria)])
+        return { observation, screenshot, elements, aria } satisfies Observed
+      }).pipe(Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: 0, reason: `blob store: ${e.message}` })))
+
+    const release = (trajectoryId: string) =>
+      Effect.gen(function*() {
+        const episode = episodes.get(trajectoryId)
+        if (episode === undefined) return
+        episodes.delete(trajectoryId)
+        if (options.onEnd) yield* options.onEnd({ trajectoryId, task: episode.task, last: episode.last, actions: episode.actions })
+        yield* episode.env.close()
+        yield* Queue.offer(free, episode.env)
+      })
+
+    return Observations.of({
+      reset: (trajectoryId, attempt = 0) =>
+        Effect.gen(function*() {
+          const taskId = taskOfTrajectoryId(trajectoryId)
+          const task = taskId === null ? undefined : options.taskOf(taskId)
+          if (task === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step: -1 })
+          yield* release(trajectoryId)
+          const env = yield* Queue.take(free)
+          const episode: Episode = { env, task, last: null, actions: [] }
+          episodes.set(trajectoryId, episode)
+          const first = yield* env.reset(task).pipe(
+            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })),
+            Effect.tapError(() => release(trajectoryId))
+          )
+          episode.last = first
+          return yield* observed(trajectoryId, first.observation)
+        }),
+      act: (trajectoryId, step, action) =>
+        Effect.gen(function*() {
+          const episode = episodes.get(trajectoryId)
+          if (episode === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step })
+          const next = yield* episode.env.step(action).pipe(
+            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: 0, reason: e.reason })),
+            Effect.tapError(() => release(trajectoryId))
+          )
+          episode.last = next
+          episode.actions.push(action)
+          options.onStep?.(trajectoryId, step)
+          return yield* observed(trajectoryId, next.observation)
+        }),
+      end: (trajectoryId) => release(trajectoryId)
+    })
+  }))

@@ -1,0 +1,155 @@
+/**
+ * One rollout (METHOD-NOTES, the loop): the policy acts on a task's environment until it
+ * answers, declares a status or runs out of steps, and the whole episode becomes one
+ * TrajectoryRecorded. The policy sees only the instruction and the observation history
+ * (DESIGN §8); its randomness comes from `Randomness` and its model answers from `Models`,
+ * the environment from `Observations` — so replay re-runs the same episode from the log.
+ *
+ * An environment failure (browser crash, site timeout) restarts the episode, up to
+ * `maxAttempts`; a trajectory that never got through is `infra-error`, never a failure.
+ *
+ * @example
+ * const data = yield* rollout({ trajectoryId: trajectoryIdOf(1, "shop-cart-1", 0), taskId: "shop-cart-1", … })
+ */
+import { Effect } from "effect"
+import { explorationAction } from "@core/domain"
+import type { PolicyElement } from "@core/domain"
+import type { ElementInfo } from "@core/env-web"
+import { policyView } from "@core/env-web"
+import type { Action, Observation, TrajectoryStep } from "@core/events"
+import { modelPolicyAction } from "@core/models"
+import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
+import type { Observed } from "@core/replay"
+import type { TrajectoryData } from "./RunState.ts"
+
+/** Trajectory ids name their round, sample and task, so the live environment knows where an episode starts. */
+export const trajectoryIdOf = (round: number, taskId: string, sample: number): string => `r${round}-s${sample}-${taskId}`
+
+/** The task of a trajectory id made by `trajectoryIdOf` (or an explorer's `x…-` id); null for any other id. */
+export const taskOfTrajectoryId = (trajectoryId: string): string | null => trajectoryId.match(/^[rx]\d+-s\d+-(.+)$/)?.[1] ?? null
+
+/** Which policy acts: the seeded exploration policy (no model) or an OpenAI-compatible multimodal model. */
+export type PolicySpec =
+  | { readonly kind: "exploration" }
+  | { readonly kind: "model"; readonly model: string; readonly temperature: number; readonly topP: number }
+
+/** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
+export const policyName = (p: PolicySpec): string => (p.kind === "exploration" ? "exploration-v1" : p.model)
+
+export interface RolloutInput {
+  /** The event being handled: model calls are numbered under it. */
+  readonly causationId: string
+  readonly trajectoryId: string
+  readonly taskId: string
+  readonly instruction: string
+  readonly round: number
+  readonly sample: number
+  readonly stepBudget: number
+  readonly policy: PolicySpec
+  /** Episodes tried before the trajectory is `infra-error`; default 3. */
+  readonly maxAttempts?: number
+}
+
+const decoder = new TextDecoder()
+
+/** The element list an observation's elements blob holds (`{ url, elements }`, env-web's Snapshot). */
+export const observedElements = (o: Observed): ReadonlyArray<ElementInfo> => {
+  if (o.elements === null) return []
+  try {
+    const parsed = JSON.parse(decoder.decode(o.elements)) as { elements?: unknown }
+    return Array.isArray(parsed.elements) ? (parsed.elements as ReadonlyArray<ElementInfo>) : []
+  } catch {
+    return []
+  }
+}
+
+const policyElement = (e: ElementInfo): PolicyElement => ({
+  id: e.id, role: e.role, name: e.name, text: e.text, value: e.value,
+  visible: e.visible, enabled: e.enabled, editable: e.editable, checked: e.checked
+})
+
+const emptyObservation = (error: string): Observation => ({
+  url: null, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error
+})
+
+/** Model calls of attempt a, step k: a's block of 1000, two per step (an invalid answer is asked again once). */
+const callIndexOf = (attempt: number, step: number): number => attempt * 1000 + step * 2
+
+const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
+
+export const rollout = (input: RolloutInput) =>
+  Effect.gen(function*() {
+    const observations = yield* Observations
+    const randomness = yield* Randomness
+    const maxAttempts = input.maxAttempts ?? 3
+    let lastFailure = "no attempt made"
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const episode = Effect.gen(function*() {
+        const first = yield* observations.reset(input.trajectoryId, attempt)
+        // The same draws on every attempt: replay fails the earlier attempts before any draw.
+        const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: "policy" })
+        const steps: Array<TrajectoryStep> = []
+        let current = first
+        for (let k = 0; k < input.stepBudget; k++) {
+          const elements = observedElements(current)
+          const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
+          const o = current.observation
+          const action: Action = input.policy.kind === "exploration"
+            ? explorationAction({ instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: input.stepBudget }, rng)
+            : (yield* modelPolicyAction({
+              instruction: input.instruction,
+              url: o.url,
+              title: o.title,
+              elementsText: policyView({ url: o.url, app: o.app, title: o.title, error: o.error }, elements).text,
+              elementIds: new Map(elements.map((e) => [e.id, { role: e.role, name: e.name, text: e.text }])),
+              screenshot: o.screenshot,
+              history
+            }, {
+              model: input.policy.model, temperature: input.policy.temperature, topP: input.policy.topP,
+              causationId: input.causationId, callIndex: callIndexOf(attempt, k)
+            }).pipe(
+              // An answer the policy could not phrase twice is a wasted step, as a person's slip would be.
+              Effect.map((r) => r.action),
+              Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 }))
+            ))
+          current = yield* observations.act(input.trajectoryId, k, action)
+          steps.push({ action, observation: current.observation })
+          if (ends(action)) break
+        }
+        const last = steps.at(-1)
+        return {
+          trajectoryId: input.trajectoryId,
+          taskId: input.taskId,
+          round: input.round,
+          sample: input.sample,
+          policy: policyName(input.policy),
+          initial: first.observation,
+          steps,
+          outcome: last !== undefined && ends(last.action) ? "completed" : "budget-exhausted",
+          infraError: null,
+          attempts: attempt + 1
+        } satisfies TrajectoryData
+      })
+      const result = yield* episode.pipe(
+        Effect.catchTag("EnvironmentFailed", (e) => Effect.succeed(e)),
+        Effect.ensuring(observations.end(input.trajectoryId))
+      )
+      if (result instanceof EnvironmentFailed) {
+        lastFailure = result.reason
+        continue
+      }
+      return result
+    }
+    return {
+      trajectoryId: input.trajectoryId,
+      taskId: input.taskId,
+      round: input.round,
+      sample: input.sample,
+      policy: policyName(input.policy),
+      initial: emptyObservation(lastFailure),
+      steps: [],
+      outcome: "infra-error",
+      infraError: lastFailure,
+      attempts: maxAttempts
+    } satisfies TrajectoryData
+  })

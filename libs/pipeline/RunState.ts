@@ -1,0 +1,157 @@
+/**
+ * What a CORE run's deciders know (the loop of METHOD-NOTES): its config, the tasks, every
+ * label function inferred so far, each task's strategy graph — live, and as it stood when
+ * the current round started — and the round's trajectories and verdicts. One pure fold,
+ * shared by the graph, rollout, verification and round deciders.
+ *
+ * @example
+ * const state = events.reduce(evolveRun, initialRunState)
+ * state.graphs.get("shop-cart-1")?.paths.length
+ */
+import { addNode, addPath, emptyGraph } from "@core/domain"
+import type { StrategyGraph } from "@core/domain"
+import type { CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
+import type { PolicySpec } from "./Rollout.ts"
+
+export const RUN_COMMAND = "run"
+
+/** A `run`'s parameters, as its RunStarted config records them (set by `bun core run` / `demo`). */
+export interface RunConfig {
+  readonly tasks: ReadonlyArray<string>
+  readonly rounds: number
+  readonly samples: number
+  readonly stepBudget: number
+  readonly policy: PolicySpec
+  /** Partial trajectories a round may turn into new paths per task (expansion is inference: it costs). */
+  readonly expandPerTask: number
+  /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
+  readonly inferDemos: (demos: ReadonlyMap<string, unknown>) => number
+}
+
+export const DEFAULT_SAMPLES = 5
+export const DEFAULT_STEP_BUDGET = 12
+
+const int = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : fallback)
+const num = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isFinite(v) ? v : fallback)
+
+export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfig => {
+  const tasks = config["run.tasks"]
+  const model = config["models.model"]
+  const policy: PolicySpec = config["run.policy"] === "model" && typeof model === "string"
+    ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
+    : { kind: "exploration" }
+  return {
+    tasks: Array.isArray(tasks) ? tasks.filter((t): t is string => typeof t === "string") : [],
+    rounds: int(config["run.rounds"], 1),
+    samples: int(config["run.samples"], DEFAULT_SAMPLES),
+    stepBudget: int(config["run.stepBudget"], DEFAULT_STEP_BUDGET),
+    policy,
+    expandPerTask: int(config["run.expandPerTask"], 2),
+    inferDemos: (demos) => {
+      const wanted = config["infer.demos"]
+      if (wanted === "all") return demos.size
+      return Array.isArray(wanted) ? wanted.filter((d) => typeof d === "string" && demos.has(d)).length : 0
+    }
+  }
+}
+
+export type TrajectoryData = DataOf<typeof TrajectoryRecorded>
+export type DemoData = DataOf<typeof DemoIngested>
+
+export interface LabelFunctionInfo {
+  readonly lfId: string
+  readonly code: string
+  readonly taskId: string
+  readonly source: { readonly kind: "demo" | "trajectory"; readonly id: string }
+  readonly keyStepIndex: number
+  readonly description: string
+}
+
+export interface RunState {
+  readonly runId: string | null
+  readonly config: RunConfig | null
+  readonly instructions: ReadonlyMap<string, string>
+  readonly demos: ReadonlyMap<string, DemoData>
+  readonly lfs: ReadonlyMap<string, LabelFunctionInfo>
+  /** Per source (`demo:<id>` / `trajectory:<id>`): the LFs inferred from it, by key step. */
+  readonly inferredFrom: ReadonlyMap<string, ReadonlyArray<LabelFunctionInfo>>
+  /** Per source: key steps that got no LF. */
+  readonly rejectedFrom: ReadonlyMap<string, number>
+  readonly graphs: ReadonlyMap<string, StrategyGraph>
+  /** The graphs as the current round started: every verdict of the round uses these (scheduling cannot matter). */
+  readonly roundGraphs: ReadonlyMap<string, StrategyGraph>
+  readonly round: number
+  readonly inferJobs: { readonly queued: number; readonly done: number }
+  readonly trajectories: ReadonlyMap<string, TrajectoryData>
+  readonly verdicts: ReadonlyMap<string, { readonly taskId: string; readonly round: number; readonly verdict: string }>
+  /** Per round and task: partial trajectories already turned into paths. */
+  readonly expanded: ReadonlyMap<string, number>
+  readonly roundsCompleted: number
+}
+
+export const initialRunState: RunState = {
+  runId: null, config: null, instructions: new Map(), demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
+  graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, trajectories: new Map(),
+  verdicts: new Map(), expanded: new Map(), roundsCompleted: 0
+}
+
+export const sourceKey = (s: { readonly kind: string; readonly id: string }): string => `${s.kind}:${s.id}`
+
+const push = <K, V>(m: ReadonlyMap<K, ReadonlyArray<V>>, k: K, v: V): ReadonlyMap<K, ReadonlyArray<V>> =>
+  new Map(m).set(k, [...(m.get(k) ?? []), v])
+
+export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
+  switch (e.type) {
+    case "TaskRegistered":
+      return { ...s, instructions: new Map(s.instructions).set(e.data.taskId, e.data.instruction) }
+    case "DemoIngested":
+      return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }
+    case "RunStarted":
+      return e.data.command === RUN_COMMAND ? { ...s, runId: e.runId, config: runConfigOf(e.data.config) } : s
+    case "JobQueued":
+      return e.data.kind === "infer" && s.config !== null ? { ...s, inferJobs: { ...s.inferJobs, queued: s.inferJobs.queued + 1 } } : s
+    case "JobCompleted":
+      return e.data.jobId.startsWith("infer-") && s.config !== null ? { ...s, inferJobs: { ...s.inferJobs, done: s.inferJobs.done + 1 } } : s
+    case "LabelFunctionInferred": {
+      const info: LabelFunctionInfo = {
+        lfId: e.data.lfId, code: e.data.code, taskId: e.data.taskId, source: e.data.source,
+        keyStepIndex: e.data.keyStepIndex, description: e.data.description
+      }
+      return { ...s, lfs: new Map(s.lfs).set(info.lfId, info), inferredFrom: push(s.inferredFrom, sourceKey(e.data.source), info) }
+    }
+    case "LabelFunctionRejected": {
+      const k = sourceKey(e.data.source)
+      return { ...s, rejectedFrom: new Map(s.rejectedFrom).set(k, (s.rejectedFrom.get(k) ?? 0) + 1) }
+    }
+    case "NodeExpanded": {
+      const g = s.graphs.get(e.data.taskId) ?? emptyGraph(e.data.taskId)
+      const node = { nodeId: e.data.nodeId, lfId: e.data.lfId, description: e.data.description, semanticKey: e.data.semanticKey, how: e.data.how, source: e.data.source }
+      return { ...s, graphs: new Map(s.graphs).set(e.data.taskId, addNode(g, node)) }
+    }
+    case "PathAdded": {
+      const g = s.graphs.get(e.data.taskId) ?? emptyGraph(e.data.taskId)
+      const graphs = new Map(s.graphs).set(e.data.taskId, addPath(g, { pathId: e.data.pathId, nodeIds: e.data.nodeIds, source: e.data.source }))
+      const from = e.data.source.kind === "trajectory" ? s.trajectories.get(e.data.source.id) : undefined
+      if (from === undefined) return { ...s, graphs }
+      const k = expandedKey(from.round, e.data.taskId)
+      return { ...s, graphs, expanded: new Map(s.expanded).set(k, (s.expanded.get(k) ?? 0) + 1) }
+    }
+    case "RoundStarted":
+      return { ...s, round: e.data.round, roundGraphs: s.graphs }
+    case "RoundCompleted":
+      return { ...s, roundsCompleted: Math.max(s.roundsCompleted, e.data.round) }
+    case "TrajectoryRecorded":
+      return { ...s, trajectories: new Map(s.trajectories).set(e.data.trajectoryId, e.data) }
+    case "TrajectoryVerified": {
+      const round = s.trajectories.get(e.data.trajectoryId)?.round ?? s.round
+      return { ...s, verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { taskId: e.data.taskId, round, verdict: e.data.verdict }) }
+    }
+    default:
+      return s
+  }
+}
+
+export const expandedKey = (round: number, taskId: string): string => `${round}:${taskId}`
+
+/** The verdicts of one round so far. */
+export const roundVerdicts = (s: RunState, round: number) => [...s.verdicts.values()].filter((v) => v.round === round)

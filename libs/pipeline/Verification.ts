@@ -1,0 +1,74 @@
+/**
+ * Verification (DESIGN §6): a trajectory's graph verdict, with every label function run in
+ * the sandbox. The domain's `graphVerdict` says which LFs it needs evaluated from which
+ * step; this asks the sandbox in batches until the verdict is known.
+ *
+ * An LF asked "from step f" whose whole-trajectory answer is already at or after f keeps
+ * that answer (the rule `bun core eval labels` measures with); otherwise it runs on the
+ * trajectory from f on, so a later occurrence counts. A sandbox `error` (budget, memory, a
+ * throw) is the LF not holding, kept as evidence; an `infra-error` that survives the
+ * sandbox's own retry makes the verdict `infra-error` — never pass or fail.
+ *
+ * @example
+ * const r = yield* verifyTrajectory({ graph, codes, trajectory, key: `traj:${digest}` })
+ * r.kind === "verdict" && r.verdict.verdict // "pass" | "partial" | "fail"
+ */
+import { Effect } from "effect"
+import { fromStep, graphVerdict, queryKey } from "@core/domain"
+import type { GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph } from "@core/domain"
+import { Sandbox } from "@core/sandbox"
+
+export interface VerifyInput {
+  readonly graph: StrategyGraph
+  /** lfId → code, for every LF of the graph. */
+  readonly codes: ReadonlyMap<string, string>
+  readonly trajectory: LfTrajectory
+  /** The sandbox's cache key for the trajectory (unique per trajectory). */
+  readonly key: string
+}
+
+export type VerifyResult =
+  | { readonly kind: "verdict"; readonly verdict: GraphVerdict }
+  | { readonly kind: "infra-error"; readonly reason: string }
+
+export const verifyTrajectory = (input: VerifyInput) =>
+  Effect.gen(function*() {
+    const sandbox = yield* Sandbox
+    const known = new Map<string, LfResult>()
+    const views = new Map<number, LfTrajectory>()
+    const viewFrom = (from: number) => {
+      const v = views.get(from) ?? fromStep(input.trajectory, from)
+      views.set(from, v)
+      return v
+    }
+    for (;;) {
+      const step = graphVerdict(input.graph, (q) => known.get(queryKey(q)))
+      if (step.kind === "done") return { kind: "verdict", verdict: step.verdict } satisfies VerifyResult
+      const ask: Array<LfQuery> = []
+      for (const q of step.queries) {
+        const whole = known.get(queryKey({ lfId: q.lfId, from: 0 }))
+        if (q.from > 0 && whole !== undefined && "satisfiedAt" in whole && whole.satisfiedAt >= q.from) known.set(queryKey(q), whole)
+        else ask.push(q)
+      }
+      if (ask.length === 0) continue
+      const requests = ask.map((q) => {
+        const code = input.codes.get(q.lfId)
+        if (code === undefined) return null
+        return q.from === 0
+          ? { code, trajectory: { key: input.key, value: input.trajectory } }
+          : { code, trajectory: { key: `${input.key}@${q.from}`, value: viewFrom(q.from) } }
+      })
+      const runnable = requests.filter((r) => r !== null)
+      const verdicts = yield* sandbox.evaluateBatch(runnable)
+      let next = 0
+      for (const [i, q] of ask.entries()) {
+        if (requests[i] === null) {
+          known.set(queryKey(q), { error: `label function ${q.lfId.slice(0, 12)} has no code in this run` })
+          continue
+        }
+        const v = verdicts[next++]!
+        if (v.kind === "infra-error") return { kind: "infra-error", reason: v.reason } satisfies VerifyResult
+        known.set(queryKey(q), v.kind === "ok" ? { satisfiedAt: v.satisfiedAt } : { error: v.reason })
+      }
+    }
+  })

@@ -1,0 +1,59 @@
+/**
+ * The round decider (METHOD-NOTES, the loop): a `run` infers label functions from its
+ * tasks' demos, then plays `run.rounds` rounds of rollouts → verification → expansion.
+ * Round 1 starts when every inference job has completed (at once when there were none);
+ * a round completes when every trajectory it queued has a verdict — its expansions are
+ * decided on that same verdict, before this decider, so they are in the log first — and
+ * the next round starts right after, on the grown graphs.
+ *
+ * @example
+ * const [roundStarted] = yield* rounds.decide(state, lastInferJobCompleted)
+ */
+import { Effect } from "effect"
+import { RoundCompleted, RoundStarted, runStream } from "@core/events"
+import type { CoreEvent } from "@core/events"
+import { decision, defineDecider } from "@core/replay"
+import { policyName } from "../Rollout.ts"
+import { evolveRun, initialRunState, roundVerdicts } from "../RunState.ts"
+import type { RunState } from "../RunState.ts"
+
+const startRound = (s: RunState, e: CoreEvent, round: number, ordinal = 0) =>
+  decision(RoundStarted, {
+    stream: runStream(e.runId!, "round", String(round)),
+    causationId: e.id,
+    ordinal,
+    data: { round, taskIds: [...s.config!.tasks], policy: policyName(s.config!.policy), samplesPerTask: s.config!.samples }
+  })
+
+export const rounds = defineDecider({
+  name: "rounds",
+  version: "1",
+  handles: ["RunStarted", "JobCompleted", "TrajectoryVerified"],
+  emits: ["RoundStarted", "RoundCompleted"],
+  initial: initialRunState,
+  evolve: evolveRun,
+  decide: (s: RunState, e: CoreEvent) =>
+    Effect.sync(() => {
+      const config = s.config
+      if (config === null || e.runId === null || config.rounds === 0) return []
+      // The inference jobs this RunStarted queues are not folded yet: count the demos it names.
+      if (e.type === "RunStarted") return config.inferDemos(s.demos) === 0 ? [startRound(s, e, 1)] : []
+      if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-")) {
+        return s.round === 0 && s.inferJobs.done === s.inferJobs.queued ? [startRound(s, e, 1)] : []
+      }
+      if (e.type !== "TrajectoryVerified") return []
+      const round = s.round
+      const verdicts = roundVerdicts(s, round)
+      if (verdicts.length !== config.tasks.length * config.samples || s.roundsCompleted >= round) return []
+      const counts: Record<string, number> = { trajectories: verdicts.length, pass: 0, partial: 0, fail: 0, "infra-error": 0 }
+      for (const v of verdicts) counts[v.verdict] = (counts[v.verdict] ?? 0) + 1
+      counts.paths = [...s.graphs.values()].filter((g) => config.tasks.includes(g.taskId)).reduce((n, g) => n + g.paths.length, 0)
+      const completed = decision(RoundCompleted, {
+        stream: runStream(e.runId, "round", String(round)),
+        causationId: e.id,
+        ordinal: 0,
+        data: { round, counts, datasetDigest: null }
+      })
+      return round < config.rounds ? [completed, startRound(s, e, round + 1)] : [completed]
+    })
+})

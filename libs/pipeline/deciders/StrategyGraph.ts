@@ -1,0 +1,163 @@
+/**
+ * The strategy-graph decider (DESIGN §6): grows each task's graph.
+ *
+ * - When a demo's inference job completes, its accepted label functions become nodes (one
+ *   per meaning: `nodeIdOf(semanticKeyOf(step))`) and the demo's key-step sequence a path.
+ * - When a partially passing trajectory solved the task by the rule of `reachedTerminal`
+ *   (libs/domain Expansion.ts), it goes through Semantic Code Abstraction itself — its LFs
+ *   validated on it and against the task's failed trajectories of the run — and its path
+ *   joins the graph if it holds on the trajectory in order and is new. At most
+ *   `run.expandPerTask` paths per task and round: expansion is inference, and it costs.
+ *
+ * Everything it emits goes to `run.<runId>.graph.<taskId>`; the new paths count from the
+ * next round on (verdicts use the graph as the round started).
+ *
+ * @example
+ * const decisions = yield* strategyGraph.decide(state, jobCompleted) // NodeExpanded…, PathAdded
+ */
+import { Effect } from "effect"
+import {
+  addNode, addPath, emptyGraph, expansionPath, hasPath, LF_API_VERSION, nodeIdOf, pathIdOf, reachedTerminal, semanticKeyOf
+} from "@core/domain"
+import type { LfTrajectory, StrategyGraph } from "@core/domain"
+import { LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, runStream } from "@core/events"
+import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
+import { decision, defineDecider } from "@core/replay"
+import type { Decision } from "@core/replay"
+import { inferLabelFunctions } from "../LabelInference.ts"
+import type { KnownFailure } from "../LabelInference.ts"
+import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
+import type { RunState } from "../RunState.ts"
+import { loadDemoTrajectory, loadRecordedTrajectory } from "../Trajectories.ts"
+import { verifyTrajectory } from "../Verification.ts"
+
+/** Failed trajectories of the task a new LF must stay false on (DESIGN §5), at most this many. */
+const MAX_FAILURES = 5
+
+const emitter = (e: CoreEvent, stream: string) => {
+  const made: Array<Decision> = []
+  const ordinals = new Map<string, number>()
+  const emit = <D extends EventDefinition>(definition: D, data: DataOf<D>) => {
+    const ordinal = ordinals.get(definition.type) ?? 0
+    ordinals.set(definition.type, ordinal + 1)
+    made.push(decision(definition, { stream, causationId: e.id, ordinal, data }))
+  }
+  return { made, emit }
+}
+
+/** The nodes and path of a demo's accepted LFs, in key-step order. */
+const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) =>
+  Effect.gen(function*() {
+    const demoId = e.data.jobId.slice("infer-".length)
+    const demo = s.demos.get(demoId)
+    const lfs = [...(s.inferredFrom.get(sourceKey({ kind: "demo", id: demoId })) ?? [])].sort((a, b) => a.keyStepIndex - b.keyStepIndex)
+    if (demo === undefined || lfs.length === 0 || e.runId === null) return []
+    const t = yield* loadDemoTrajectory(demo)
+    const { made, emit } = emitter(e, runStream(e.runId, "graph", demo.taskId))
+    let g = s.graphs.get(demo.taskId) ?? emptyGraph(demo.taskId)
+    const source = { kind: "demo" as const, id: demoId }
+    const nodeIds: Array<string> = []
+    for (const lf of lfs) {
+      const semanticKey = semanticKeyOf(t, lf.keyStepIndex)
+      const nodeId = nodeIdOf(semanticKey)
+      nodeIds.push(nodeId)
+      if (g.nodes.some((n) => n.nodeId === nodeId)) continue
+      const node = { taskId: demo.taskId, nodeId, lfId: lf.lfId, description: lf.description, semanticKey, source, how: "demo" as const }
+      g = addNode(g, node)
+      emit(NodeExpanded, node)
+    }
+    if (!hasPath(g, nodeIds)) emit(PathAdded, { taskId: demo.taskId, pathId: pathIdOf(demo.taskId, nodeIds), nodeIds, source })
+    return made
+  })
+
+/** The run's failed trajectories of a task, as known failures for validating new LFs. */
+const knownFailures = (s: RunState, taskId: string) =>
+  Effect.gen(function*() {
+    const out: Array<KnownFailure> = []
+    for (const [id, v] of s.verdicts) {
+      if (out.length >= MAX_FAILURES) break
+      const data = s.trajectories.get(id)
+      if (v.taskId !== taskId || v.verdict !== "fail" || data === undefined || data.steps.length === 0) continue
+      out.push({ trajectoryId: id, key: `trajectory:${s.runId}:${id}`, trajectory: yield* loadRecordedTrajectory(data) })
+    }
+    return out
+  })
+
+/** Does `nodeIds` hold on the trajectory it came from, in order, with these LFs? */
+const holdsOn = (g: StrategyGraph, nodeIds: ReadonlyArray<string>, codes: ReadonlyMap<string, string>, t: LfTrajectory, key: string) =>
+  Effect.gen(function*() {
+    const one = addPath({ ...g, paths: [] }, { pathId: "candidate", nodeIds, source: { kind: "trajectory", id: "candidate" } })
+    const r = yield* verifyTrajectory({ graph: one, codes, trajectory: t, key })
+    return r.kind === "verdict" && r.verdict.verdict === "pass"
+  })
+
+const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerified" }>) =>
+  Effect.gen(function*() {
+    const { trajectoryId, taskId } = e.data
+    const data = s.trajectories.get(trajectoryId)
+    const config = s.config
+    if (e.data.verdict !== "partial" || data === undefined || config === null || e.runId === null) return []
+    if ((s.expanded.get(expandedKey(data.round, taskId)) ?? 0) >= config.expandPerTask) return []
+    const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
+    if (graph === undefined) return []
+    const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
+    const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null)
+    if (hit === null) return []
+
+    const t = yield* loadRecordedTrajectory(data)
+    const key = `trajectory:${e.runId}:${trajectoryId}`
+    const inferred = yield* inferLabelFunctions({
+      runId: e.runId, causationId: e.id, instruction: s.instructions.get(taskId) ?? "", demo: t, demoKey: key,
+      failures: yield* knownFailures(s, taskId), model: null
+    })
+    const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
+    const source = { kind: "trajectory" as const, id: trajectoryId }
+    let g = s.graphs.get(taskId) ?? emptyGraph(taskId)
+    const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
+    const keyStepNodes: Array<{ stepIndex: number; nodeId: string }> = []
+    const newNodes: Array<DataOf<typeof NodeExpanded>> = []
+    for (const lf of inferred.labelFunctions) {
+      const base = { taskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
+      if (lf.kind === "rejected") {
+        emit(LabelFunctionRejected, { ...base, candidateCode: lf.candidateCode, reason: lf.reason, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] })
+        continue
+      }
+      const lfId = labelFunctionId(lf.code)
+      emit(LabelFunctionInferred, {
+        ...base, lfId, code: lf.code, apiVersion: LF_API_VERSION,
+        inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
+        validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
+      })
+      codes.set(lfId, lf.code)
+      const semanticKey = semanticKeyOf(t, lf.keyStep.stepIndex)
+      const nodeId = nodeIdOf(semanticKey)
+      keyStepNodes.push({ stepIndex: lf.keyStep.stepIndex, nodeId })
+      if (g.nodes.some((n) => n.nodeId === nodeId)) continue
+      const node = { taskId, nodeId, lfId, description: lf.keyStep.description, semanticKey, source, how: "partial" as const }
+      g = addNode(g, node)
+      newNodes.push(node)
+    }
+    const nodeIds = expansionPath(keyStepNodes, hit)
+    // Nodes of an existing meaning keep their first LF: the path must hold with those, on the trajectory it came from.
+    const added = !hasPath(g, nodeIds) && (yield* holdsOn(g, nodeIds, codes, t, key))
+    if (added) {
+      for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
+      emit(PathAdded, { taskId, pathId: pathIdOf(taskId, nodeIds), nodeIds: [...nodeIds], source })
+    }
+    return made
+  })
+
+export const strategyGraph = defineDecider({
+  name: "strategy-graph",
+  version: "1",
+  handles: ["JobCompleted", "TrajectoryVerified"],
+  emits: ["NodeExpanded", "PathAdded", "LabelFunctionInferred", "LabelFunctionRejected"],
+  initial: initialRunState,
+  evolve: evolveRun,
+  decide: (s: RunState, e: CoreEvent) => {
+    if (s.config === null) return Effect.succeed([])
+    if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-") && e.data.outcome === "done") return fromDemo(s, e)
+    if (e.type === "TrajectoryVerified") return fromPartial(s, e)
+    return Effect.succeed([])
+  }
+})
