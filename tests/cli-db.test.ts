@@ -17,7 +17,7 @@ test("db status → migrate → project → status, with --json", async () => {
     expect(migrated.code).toBe(0)
     expect(JSON.parse(migrated.stdout).applied).toEqual(["0001_read_models"])
 
-    expect((await core(["demo", "--json"], env)).code).toBe(0)
+    expect((await core(["demo", "--round-trip", "--json"], env)).code).toBe(0)
     const projected = await core(["db", "project", "--json"], env)
     expect(projected.code).toBe(0)
     const after = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
@@ -38,7 +38,7 @@ test("db project --follow keeps the read models current as runs are appended", a
   const env = { CORE_DATA_DIR: dir, CORE_STORE: "embedded" }
   const follower = spawnCore(["db", "project", "--follow"], env)
   try {
-    for (let i = 0; i < 2; i++) expect((await core(["demo", "--json"], env)).code).toBe(0)
+    for (let i = 0; i < 2; i++) expect((await core(["demo", "--round-trip", "--json"], env)).code).toBe(0)
     let status = { head: 0, projections: [] as Array<{ behind: number }> }
     for (let i = 0; i < 100; i++) {
       status = JSON.parse((await core(["db", "status", "--json"], env)).stdout)

@@ -18,7 +18,7 @@ describe.each([["embedded"], ["nats"]])("replay on the %s store", (store) => {
   const flags = ["--store", store, "--data-dir", join(tmp, `data-${store}`)]
 
   test("a demo run replays with no divergence", async () => {
-    const demo = await core(["demo", "--json", ...flags])
+    const demo = await core(["demo", "--round-trip", "--json", ...flags])
     expect(demo.code).toBe(0)
     const { run_id } = JSON.parse(demo.stdout)
     const r = await core(["replay", run_id, "--json", ...flags])
@@ -41,7 +41,7 @@ describe.each([["embedded"], ["nats"]])("replay on the %s store", (store) => {
 test("an edited decision is the first divergence, with its diff", async () => {
   const dir = join(tmp, "edited")
   const flags = ["--store", "embedded", "--data-dir", dir]
-  const { run_id } = JSON.parse((await core(["demo", "--json", ...flags])).stdout)
+  const { run_id } = JSON.parse((await core(["demo", "--round-trip", "--json", ...flags])).stdout)
   const db = new Database(join(dir, "events.db"))
   const [from, to] = ['"worker":"demo"', '"worker":"elsewhere"']
   const edited = db.query("UPDATE commits SET body = replace(body, ?1, ?2) WHERE stream = ?3 AND instr(body, ?1) > 0")
@@ -75,7 +75,7 @@ describe.each([["embedded"], ["nats"]])("replay --projections on the %s store", 
   const flags = ["--store", store, "--data-dir", dir]
 
   test("live read models match a rebuild from the log; a tampered row does not", async () => {
-    const { run_id } = JSON.parse((await core(["demo", "--json", ...flags])).stdout)
+    const { run_id } = JSON.parse((await core(["demo", "--round-trip", "--json", ...flags])).stdout)
     const before = await core(["replay", run_id, "--projections", ...flags])
     expectOneLineError(before, expect)
     expect(before.stderr).toContain("run 'bun core db project' first")

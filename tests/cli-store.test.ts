@@ -29,7 +29,7 @@ describe.each([["embedded"], ["nats"]])("demo and events tail on the %s store", 
   const flags = ["--store", store, "--data-dir", dataDir]
 
   test("demo round-trips a run and says which store it used", async () => {
-    const r = await core(["demo", "--json", ...flags])
+    const r = await core(["demo", "--round-trip", "--json", ...flags])
     expect(r.code).toBe(0)
     const s: DemoSummary = JSON.parse(r.stdout)
     expect(s).toMatchObject({ store, events_written: 7, events_read: 7, round_trip: "ok" })
@@ -38,7 +38,7 @@ describe.each([["embedded"], ["nats"]])("demo and events tail on the %s store", 
   })
 
   test("events tail --no-follow prints the run's events as JSONL, filtered by type", async () => {
-    const d: DemoSummary = JSON.parse((await core(["demo", "--json", ...flags])).stdout)
+    const d: DemoSummary = JSON.parse((await core(["demo", "--round-trip", "--json", ...flags])).stdout)
     const all = await core(["events", "tail", "--no-follow", "--filter", `run.${d.run_id}.>`, ...flags])
     expect(all.code).toBe(0)
     const events = jsonl(all.stdout)
@@ -54,7 +54,7 @@ describe.each([["embedded"], ["nats"]])("demo and events tail on the %s store", 
     const tail = spawnCore(["events", "tail", "--from", String(from), "--type", "RunStarted", ...flags])
     try {
       await Bun.sleep(500)
-      const d: DemoSummary = JSON.parse((await core(["demo", "--json", ...flags])).stdout)
+      const d: DemoSummary = JSON.parse((await core(["demo", "--round-trip", "--json", ...flags])).stdout)
       const reader = tail.stdout.getReader()
       let text = ""
       const deadline = Date.now() + 15_000
@@ -75,14 +75,14 @@ test("a corrupt embedded database is a one-line error and the file is left untou
   const file = join(dir, "events.db")
   await Bun.write(file, "this is not a sqlite database, but it is somebody's file\n".repeat(100))
   const before = readFileSync(file)
-  const r = await core(["demo", "--store", "embedded", "--data-dir", dir])
+  const r = await core(["demo", "--round-trip", "--store", "embedded", "--data-dir", dir])
   expectOneLineError(r, expect)
   expect(r.stderr).toMatch(/error: event store .*events\.db is unavailable: file is not a database/)
   expect(readFileSync(file).equals(before)).toBe(true)
 })
 
 test("a configured NATS URL that does not answer is a one-line error, not a fallback", async () => {
-  const r = await core(["demo"], { NATS_URL: "nats://127.0.0.1:1" })
+  const r = await core(["demo", "--round-trip"], { NATS_URL: "nats://127.0.0.1:1" })
   expectOneLineError(r, expect)
   expect(r.stderr).toContain("error: event store nats://127.0.0.1:1 is unavailable")
   expect(r.stdout).toBe("")
@@ -90,7 +90,7 @@ test("a configured NATS URL that does not answer is a one-line error, not a fall
 
 test("an event of unknown version stops the reader with one line; everything committed stays readable", async () => {
   const dir = join(tmp, "future")
-  const d: DemoSummary = JSON.parse((await core(["demo", "--json", "--store", "embedded", "--data-dir", dir])).stdout)
+  const d: DemoSummary = JSON.parse((await core(["demo", "--round-trip", "--json", "--store", "embedded", "--data-dir", dir])).stdout)
   const db = new Database(join(dir, "events.db"))
   const commits = () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM commits").get()!.n
   const before = commits()
@@ -105,7 +105,7 @@ test("an event of unknown version stops the reader with one line; everything com
   expect(r.stderr).toMatch(/error: event at log position \d+: unknown version 7 of event 'JobQueued'/)
   expect(jsonl(r.stdout).length).toBe(7)
   // A later demo still appends: the log was not damaged by the reader's refusal.
-  const again = await core(["demo", "--json", "--store", "embedded", "--data-dir", dir])
+  const again = await core(["demo", "--round-trip", "--json", "--store", "embedded", "--data-dir", dir])
   expect(again.code).toBe(0)
   expect(commits()).toBe(before + 1 + 7)
   db.close()
@@ -117,7 +117,7 @@ test("secrets set in the environment never appear in any event; their names do",
   const password = "hunter2-TOPSECRET"
   const env = { CORE_MODEL_API_KEY: key, DATABASE_URL: `postgres://core:${password}@127.0.0.1:5432/test` }
   for (const store of ["embedded", "nats"]) {
-    const d: DemoSummary = JSON.parse((await core(["demo", "--json", "--store", store, "--data-dir", dir], env)).stdout)
+    const d: DemoSummary = JSON.parse((await core(["demo", "--round-trip", "--json", "--store", store, "--data-dir", dir], env)).stdout)
     const tail = await core(["events", "tail", "--no-follow", "--filter", `run.${d.run_id}.>`, "--store", store, "--data-dir", dir], env)
     expect(tail.code).toBe(0)
     expect(tail.stdout).not.toContain(key)

@@ -91,22 +91,31 @@ export const rederive = Effect.fnUntraced(function*(
   return { rederived, failures }
 })
 
+/**
+ * A run's log as its deciders saw it: the run's events, with the workspace facts (tasks,
+ * demos) logged before the run ended merged in at their log positions (DESIGN §2: they are
+ * inputs too).
+ */
+export const readRunLog = Effect.fn("readRunLog")(function*(
+  runId: string
+): Effect.fn.Return<{ readonly events: ReadonlyArray<CoreEvent>; readonly runEvents: number }, RunNotFound | ReadError, EventStore> {
+  if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
+  const store = yield* EventStore
+  const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+  if (read.length === 0) return yield* new RunNotFound({ runId })
+  const last = read.at(-1)!.position
+  const workspace = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last)
+  const merged = [...workspace, ...read].sort((a, b) => a.position - b.position || a.index - b.index)
+  return { events: merged.map((r) => r.event), runEvents: read.length }
+})
+
 /** Replays one run from the EventStore, blobs from the BlobStore. */
 export const replayRun = Effect.fn("replayRun")(function*(
   options: ReplayOptions
 ): Effect.fn.Return<ReplayReport, RunNotFound | ReadError | BlobStoreError, EventStore | BlobStore | Sandbox> {
   const { runId, registry } = options
-  if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
-  const store = yield* EventStore
-  const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
-  if (read.length === 0) return yield* new RunNotFound({ runId })
-  // Workspace facts (tasks, demos) are inputs too (DESIGN §2): those logged before the run
-  // ended, merged in at their log positions, so each decider folds what it saw live.
-  const last = read.at(-1)!.position
-  const workspace = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last)
-  const merged = [...workspace, ...read].sort((a, b) => a.position - b.position || a.index - b.index)
-  const events = merged.map((r) => r.event)
+  const { events, runEvents } = yield* readRunLog(runId)
   const { rederived, failures } = yield* Effect.provide(rederive(events, registry), recordedServices(events))
   const compared = compareDecisions({ events, registry, rederived, failures, round: options.round })
-  return { runId, events: read.length, ...compared }
+  return { runId, events: runEvents, ...compared }
 })

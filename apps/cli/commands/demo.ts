@@ -1,8 +1,11 @@
 /**
- * `bun core demo`: the main job. CORE's rounds are built issue by issue; until they exist
- * the demo runs what does — today a store round trip: it starts a run (RunStarted with
- * the merged config, code and tool versions), queues and completes a few jobs, stores a
- * blob, reads everything back from the log and checks it is identical.
+ * `bun core demo`: the main job — one CORE round on six bundled tasks (two per site) with
+ * zero setup: scripted expert demos recorded and ingested on first use, label functions
+ * inferred, five rollouts per task by the seeded exploration policy in real Chromium,
+ * each verified against its strategy graph, partial-but-solved runs expanding the graphs.
+ *
+ * `--round-trip` keeps the store check it started as (seconds, no browser): a run whose
+ * jobs are queued and completed, a blob stored, everything read back and compared.
  */
 import { DateTime, Effect, Random, Stream } from "effect"
 import { BlobStore } from "@core/blobstore"
@@ -11,12 +14,23 @@ import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { demoBlob, demoJobs, stamp } from "@core/replay"
-import type { Command } from "../Cli.ts"
-import { CliError } from "../Cli.ts"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { CliError, UsageError } from "../Cli.ts"
+import { loadSuites } from "@core/sites/suites"
+import { executeRun } from "../RunEngine.ts"
+import { runMetrics } from "../RunMetrics.ts"
+import { printMetrics } from "./run.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "./config.ts"
 
-const NOT_YET = "CORE rounds (rollouts, strategy graph, extrapolation) are not built yet: this demo is a store round trip; label functions are (bun core infer, README: Label functions)"
+const NOT_YET = "a store round trip only: bun core demo without --round-trip runs a CORE round"
+
+/** The demo's tasks: two per site, each with at least two path families, short demos. */
+export const DEMO_TASKS: ReadonlyArray<string> = [
+  "shop-open-category-1", "shop-open-product-1",
+  "forum-open-board-1", "forum-top-post-1",
+  "travel-open-city-1", "travel-add-traveller-1"
+]
 
 /** A new run id from the Clock and Random services: both are inputs, recorded in RunStarted's envelope. */
 const newRunId = Effect.gen(function* () {
@@ -27,12 +41,38 @@ const newRunId = Effect.gen(function* () {
 
 export const demo: Command = {
   name: "demo",
-  summary: "run what CORE has so far on bundled data with zero setup (today: a store round trip)",
+  summary: "one CORE round on six bundled tasks with zero setup (demos, label functions, rollouts, verification, expansion)",
   flags: {
     json: { kind: "boolean", description: "print one JSON object instead of the table" },
-    ...commonConfigFlags
+    samples: { kind: "number", description: "rollouts per task (default 5)" },
+    "round-trip": { kind: "boolean", description: "only the store round trip (no browser, seconds)" },
+    ...commonConfigFlags,
+    ...configFlags(["seed"])
   },
-  run: (args) =>
+  run: (args) => (args.flags["round-trip"] === true ? roundTrip(args) : coreRound(args))
+}
+
+const coreRound = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
+    const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
+    if (tasks.length !== DEMO_TASKS.length) return yield* new CliError({ message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}` })
+    const samples = args.flags.samples
+    if (samples !== undefined && (typeof samples !== "number" || !Number.isInteger(samples) || samples < 1)) {
+      return yield* new UsageError({ message: `--samples must be a whole number ≥ 1, got ${String(samples)}` })
+    }
+    const opened = yield* openStore(args)
+    const outcome = yield* executeRun(opened.config, opened.layer, {
+      command: "demo", tasks, rounds: 1, samples: (samples as number | undefined) ?? 5, stepBudget: 12, parallel: 2, policy: "exploration",
+      sources: samples === undefined ? {} : { "run.samples": "flag:--samples" }
+    })
+    const metrics = runMetrics(outcome)
+    if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))
+    else printMetrics(metrics, outcome.seconds)
+  })
+
+const roundTrip = (args: ParsedArgs) =>
     Effect.gen(function* () {
       const started = Date.now()
       const opened = yield* openStore(args)
@@ -104,4 +144,3 @@ export const demo: Command = {
       console.log(`\n${NOT_YET}.`)
       console.log(`See the events: bun core events tail --no-follow --filter 'run.${summary.run_id}.>'`)
     })
-}

@@ -12,9 +12,10 @@ import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { EventStore } from "@core/eventstore"
 import { formatDiff, replayRun } from "@core/replay"
-import { labelSandbox, pipelineDeciders } from "@core/pipeline"
+import { labelSandbox, pipelineDeciders, whatIf } from "@core/pipeline"
+import { readFileSync } from "node:fs"
 import type { DeciderRegistry, Divergence, ReplayReport } from "@core/replay"
-import type { Command } from "../Cli.ts"
+import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import type { OpenedStore } from "../Store.ts"
@@ -54,6 +55,7 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
   positionals: ["runId"],
   flags: {
     round: { kind: "number", description: "compare only the decision events of this round" },
+    "with-lf": { kind: "string", description: "what-if: <lf-id>=<file> re-scores the run's trajectories with that LF's code replaced and lists the verdicts that flip" },
     projections: { kind: "boolean", description: "also rebuild the read models and compare their digest" },
     json: { kind: "boolean", description: "print { events, projection_digest_match, decision_events, divergences }" },
     ...commonConfigFlags,
@@ -69,6 +71,8 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
       if (round !== undefined && (!Number.isInteger(round) || round < 0)) {
         return yield* new UsageError({ message: `--round must be a round number ≥ 0, got ${round}` })
       }
+      const withLf = args.flags["with-lf"] as string | undefined
+      if (withLf !== undefined) return yield* whatIfCommand(runId, withLf, args)
       const opened = yield* openStore(args)
       const report = yield* Effect.provide(
         replayRun({ runId, registry: options.registry ?? pipelineDeciders, ...(round === undefined ? {} : { round }) }),
@@ -104,6 +108,27 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
       if (projections === false) return yield* new CliError({ message: `run ${runId}: the rebuilt read models' digest differs` })
     })
 })
+
+/** `replay <run> --with-lf <id>=<file>`: the verdicts a changed label function flips. */
+const whatIfCommand = (runId: string, spec: string, args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const m = spec.match(/^([0-9a-fA-F]{6,64})=(.+)$/)
+    if (m === null) return yield* new UsageError({ message: `--with-lf takes <lf-id>=<file> (an id or a prefix of at least 6 hex digits), got ${JSON.stringify(spec)}` })
+    const [, lfId, file] = m as unknown as [string, string, string]
+    const code = yield* Effect.try({
+      try: () => readFileSync(file, "utf8"),
+      catch: (e) => new CliError({ message: `--with-lf: cannot read ${file} (${e instanceof Error ? e.message.split("\n")[0] : String(e)})` })
+    })
+    if (!/function\s+labelFunction\s*\(/.test(code)) return yield* new CliError({ message: `--with-lf: ${file} defines no function labelFunction(t)` })
+    const opened = yield* openStore(args, { quiet: args.flags.json === true })
+    const report = yield* Effect.provide(whatIf({ runId, replace: new Map([[lfId, code]]) }), Layer.mergeAll(opened.layer, labelSandbox()))
+    if (args.flags.json === true) {
+      console.log(JSON.stringify({ run_id: runId, replaced: report.replaced, trajectories: report.trajectories, flips: report.flips }))
+      return
+    }
+    console.log(`what-if: run ${runId}, label function ${report.replaced[0]!.slice(0, 12)} replaced by ${file}: ${report.trajectories} trajectories re-scored, ${report.flips.length} verdict${report.flips.length === 1 ? "" : "s"} flip`)
+    for (const f of report.flips) console.log(`  ${f.trajectoryId.padEnd(40)} ${f.logged} → ${f.rederived}`)
+  })
 
 /**
  * Level 1 of replay: the live read models (as far as their projectors have read) against a
