@@ -22,7 +22,7 @@ import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import type { ModelCalledEvent } from "@core/models"
-import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders } from "@core/pipeline"
+import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders, resumeLayers } from "@core/pipeline"
 import type { EpisodeEnd } from "@core/pipeline"
 import { Randomness } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
@@ -45,6 +45,8 @@ export interface RunPlan {
   readonly policy: "exploration" | "model"
   /** Flags that set the plan, as config sources ("flag:--rounds"). */
   readonly sources: Readonly<Record<string, string>>
+  /** Continue this logged run instead of starting one (the plan is then the run's own). */
+  readonly resume?: { readonly runId: string; readonly seed: string }
 }
 
 const newRunId = (prefix: string) =>
@@ -100,31 +102,48 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     }
     const program = Effect.gen(function*() {
       const store = yield* EventStore
-      yield* registerTasks(plan.tasks)
-      const demos = yield* ensureDemos(environments[0]!, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
-      const prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
-
-      const runId = yield* newRunId(plan.command)
-      const identity = yield* runIdentity(config)
-      const runConfig: Record<string, unknown> = {
-        "run.tasks": plan.tasks.map((t) => t.id),
-        "run.rounds": plan.rounds,
-        "run.samples": plan.samples,
-        "run.stepBudget": plan.stepBudget,
-        "run.policy": plan.policy,
-        "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
-      }
-      const runStarted = makeEvent(RunStarted, {
-        stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
-        recordedAt: DateTime.formatIso(yield* DateTime.now),
-        data: {
-          ...identity,
-          config: { ...identity.config, ...runConfig },
-          configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(runConfig).map((k) => [k, plan.sources[k] ?? "default"])) },
-          command: "run"
+      let runId: string
+      let seed: string
+      let prior: ReadonlyArray<CoreEvent>
+      let start: ReadonlyArray<CoreEvent> = []
+      let resume: { events: ReadonlyArray<CoreEvent>; revisions: ReadonlyMap<string, number> } | undefined
+      if (plan.resume !== undefined) {
+        runId = plan.resume.runId
+        const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+        const last = read.at(-1)?.position ?? 0
+        prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last).map((r) => r.event)
+        const revisions = new Map<string, number>()
+        for (const r of read) revisions.set(r.event.stream, r.position)
+        resume = { events: read.map((r) => r.event), revisions }
+        seed = plan.resume.seed
+        progress.line(`run ${runId}: resuming after ${read.length} logged events (${plan.tasks.length} tasks, ${plan.rounds} rounds × ${plan.samples} samples)`)
+      } else {
+        yield* registerTasks(plan.tasks)
+        const demos = yield* ensureDemos(environments[0]!, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
+        prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
+        runId = yield* newRunId(plan.command)
+        const identity = yield* runIdentity(config)
+        seed = identity.seed
+        const runConfig: Record<string, unknown> = {
+          "run.tasks": plan.tasks.map((t) => t.id),
+          "run.rounds": plan.rounds,
+          "run.samples": plan.samples,
+          "run.stepBudget": plan.stepBudget,
+          "run.policy": plan.policy,
+          "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         }
-      })
-      progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
+        start = [makeEvent(RunStarted, {
+          stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
+          recordedAt: DateTime.formatIso(yield* DateTime.now),
+          data: {
+            ...identity,
+            config: { ...identity.config, ...runConfig },
+            configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(runConfig).map((k) => [k, plan.sources[k] ?? "default"])) },
+            command: "run"
+          }
+        })]
+        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
+      }
 
       const recorded: Array<CoreEvent> = []
       const revisions = new Map<string, number>()
@@ -159,7 +178,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       }
       const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
 
-      const events: Array<CoreEvent> = []
+      const events: Array<CoreEvent> = [...(resume?.events ?? [])]
       const perRound = plan.tasks.length * plan.samples
       const onEvent = (e: CoreEvent) => {
         events.push(e)
@@ -181,10 +200,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             return
         }
       }
+      const environment = resume === undefined
+        ? Layer.merge(models, observations)
+        : resumeLayers(resume.events, { observations, models })
       yield* drive({
-        registry: pipelineDeciders, runId, prior, start: [runStarted], onEvent, concurrency: plan.parallel,
-        inputs: { drain: () => recorded.splice(0) }
-      }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), models, observations, Randomness.layer(identity.seed))))
+        registry: pipelineDeciders, runId, prior, start, onEvent, concurrency: plan.parallel,
+        inputs: { drain: () => recorded.splice(0) },
+        ...(resume === undefined ? {} : { resume })
+      }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), environment, Randomness.layer(seed))))
       return { runId, events, groundTruth }
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)

@@ -33,6 +33,12 @@ export interface DriveOptions {
   readonly inputs?: RecordedInputs
   /** Told of every event the run appends, in order. */
   readonly onEvent?: (e: CoreEvent) => void
+  /**
+   * Resuming a run: its logged events (in log order) are re-decided instead of `start`
+   * being appended; decisions the log already holds (same id) are not appended again, and
+   * appends continue from each stream's logged revision.
+   */
+  readonly resume?: { readonly events: ReadonlyArray<CoreEvent>; readonly revisions: ReadonlyMap<string, number> }
   /** Queued events decided at once when every decider handling them says `concurrent` (rollouts); default 1. */
   readonly concurrency?: number
 }
@@ -47,7 +53,8 @@ export const drive = (options: DriveOptions) =>
     }
     for (const e of options.prior) fold(e)
 
-    const revisions = new Map<string, number>()
+    const revisions = new Map<string, number>(options.resume?.revisions ?? [])
+    const logged = new Set((options.resume?.events ?? []).map((e) => e.id))
     const appended: Array<CoreEvent> = []
     const append = (events: ReadonlyArray<CoreEvent>) =>
       Effect.gen(function*() {
@@ -64,8 +71,8 @@ export const drive = (options: DriveOptions) =>
         }
       })
 
-    const queue: Array<CoreEvent> = [...options.start]
-    yield* append(options.start)
+    const queue: Array<CoreEvent> = options.resume === undefined ? [...options.start] : [...options.resume.events]
+    if (options.resume === undefined) yield* append(options.start)
     const concurrency = Math.max(1, options.concurrency ?? 1)
     const concurrent = (e: CoreEvent) => {
       const handlers = registry.handling(e.type)
@@ -98,7 +105,8 @@ export const drive = (options: DriveOptions) =>
       const decisions = decided.flat()
       if (decisions.length === 0) continue
       const at = DateTime.formatIso(yield* DateTime.now)
-      const events = decisions.map((d) => stamp(d, options.runId, at))
+      const events = decisions.map((d) => stamp(d, options.runId, at)).filter((e) => !logged.has(e.id))
+      if (events.length === 0) continue
       yield* append(events)
       queue.push(...events)
     }

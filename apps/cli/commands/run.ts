@@ -4,7 +4,9 @@
  * round rollouts → verify → expand, with a progress bar on stderr and the run's metrics at
  * the end (RunMetrics.ts).
  */
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
+import { EventStore } from "@core/eventstore"
+import { runConfigOf } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
@@ -68,6 +70,47 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
   console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
 }
 
+/** `run --resume <id>`: the plan is the logged run's own (its RunStarted config), only the parallelism is new. */
+const resumeRun = (args: ParsedArgs, runId: string) =>
+  Effect.gen(function*() {
+    if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new UsageError({ message: `--resume takes a run id, got ${JSON.stringify(runId)}` })
+    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site"]) {
+      if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
+    }
+    const opened = yield* openStore(args)
+    const started = yield* Effect.provide(Effect.gen(function*() {
+      const store = yield* EventStore
+      const events = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+      return {
+        started: events.map((r) => r.event).find((e) => e.type === "RunStarted"),
+        completed: events.filter((r) => r.event.type === "RoundCompleted").length
+      }
+    }), opened.layer)
+    const first = started.started
+    if (first === undefined || first.type !== "RunStarted") return yield* new CliError({ message: `run ${runId} not found: no events under run.${runId}.>` })
+    if (first.data.command !== "run") return yield* new CliError({ message: `run ${runId} is a '${first.data.command}' run, not a CORE run (bun core run)` })
+    const config = runConfigOf(first.data.config)
+    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
+    const missing = config.tasks.filter((t) => !byId.has(t))
+    if (missing.length > 0) return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
+    if (started.completed >= config.rounds) console.error(`run: run ${runId} already completed its ${config.rounds} round${config.rounds === 1 ? "" : "s"}; nothing to resume`)
+    const outcome = yield* executeRun(opened.config, opened.layer, {
+      command: "run",
+      tasks: config.tasks.map((t) => byId.get(t)!),
+      rounds: config.rounds,
+      samples: config.samples,
+      stepBudget: config.stepBudget,
+      parallel: yield* positiveInt(args, "parallel", 2),
+      policy: config.policy.kind,
+      sources: {},
+      resume: { runId, seed: first.data.seed }
+    })
+    const metrics = runMetrics(outcome)
+    if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
+    else printMetrics(metrics, outcome.seconds)
+  })
+
 export const run: Command = {
   name: "run",
   summary: "CORE rounds on bundled tasks: infer label functions, roll out, verify against strategy graphs, expand them",
@@ -81,6 +124,7 @@ export const run: Command = {
     "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
     parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
     policy: { kind: "string", description: "exploration (seeded, no model; default) or model (models.baseUrl)", choices: ["exploration", "model"] },
+    resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
     ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv"])
@@ -88,6 +132,7 @@ export const run: Command = {
   run: (args) =>
     Effect.gen(function*() {
       if (args.flags.platform === "android") return yield* new UsageError({ message: "--platform android: no Android environment yet (web only)" })
+      if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
       const tasks = yield* chooseTasks(args)
       if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
       const sources: Record<string, string> = {}

@@ -1,0 +1,136 @@
+/**
+ * `bun core run` as a user meets it: two rounds on real bundled tasks in real Chromium —
+ * scripted expert demos ingested, label functions inferred, rollouts by the seeded
+ * exploration policy, verdicts against the strategy graphs, expansion — on the embedded
+ * store and on real NATS; then replayed with 0 divergences, the graphs rebuilt from the log
+ * by the projection, a what-if with a changed label function, and the same seed giving the
+ * same trajectories whatever the parallelism.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { core, expectOneLineError } from "./support/cli.ts"
+
+const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+const oneLineError = (r: { code: number; stderr: string; stdout: string }, message: RegExp) => {
+  expectOneLineError(r, expect)
+  expect(r.stderr).toMatch(message)
+}
+const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const TASKS = "shop-open-category-1,forum-open-board-1"
+
+const tail = async (flags: ReadonlyArray<string>, filter: string, type?: string) => {
+  const r = await core(["events", "tail", "--no-follow", "--filter", filter, ...(type ? ["--type", type] : []), ...flags])
+  expect(r.code).toBe(0)
+  return jsonl(r.stdout)
+}
+
+describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) => {
+  const dir = join(tmp, store)
+  const flags = ["--store", store, "--data-dir", dir]
+  let metrics: any
+  let stderr = ""
+  beforeAll(async () => {
+    const seed = `cli-run-${store}-${Date.now()}`
+    const r = await core(["run", "--tasks", TASKS, "--rounds", "2", "--samples", "3", "--seed", seed, "--json", ...flags])
+    stderr = r.stderr
+    if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
+    metrics = JSON.parse(r.stdout)
+  }, 600_000)
+
+  test("every rollout is verified, the rounds complete, progress is on stderr", async () => {
+    expect(metrics.tasks).toBe(2)
+    expect(metrics.trajectories).toBe(2 * 3 * 2)
+    expect(metrics.pass + metrics.partial + metrics.fail + metrics.infra_errors).toBe(12)
+    expect(metrics.tasks_with_alternatives).toBe(2)
+    expect(stderr).toMatch(/round 1\/2 \[#+\] 6\/6 trajectories/)
+    expect(stderr).toContain(`store: ${store}`)
+    const rounds = await tail(flags, `run.${metrics.run_id}.round.*`, "RoundCompleted")
+    expect(rounds.map((e) => e.data.round)).toEqual([1, 2])
+    expect(rounds.map((e) => e.data.counts.trajectories)).toEqual([6, 6])
+    const verified = await tail(flags, `run.${metrics.run_id}.traj.*`, "TrajectoryVerified")
+    expect(verified).toHaveLength(12)
+    // A pass names the path whose LFs held in order; anything else names none.
+    for (const v of verified) expect(v.data.path === null).toBe(v.data.verdict !== "pass")
+    expect(metrics.verdict_vs_ground_truth.predicted_pass).toBe(metrics.pass)
+  }, 120_000)
+
+  test("replay re-derives the run with 0 divergences", async () => {
+    const r = await core(["replay", metrics.run_id, "--json", ...flags])
+    expect(r.stderr).not.toContain("error")
+    const report = JSON.parse(r.stdout)
+    expect(report.divergences).toEqual([])
+    expect(report.decision_events).toBeGreaterThan(12 * 3)
+    expect(r.code).toBe(0)
+  }, 300_000)
+
+  test("the graph tables rebuilt from the log hold every node and path the run added", async () => {
+    const db = ["--database-url", `sqlite:${join(dir, "projections.db")}`]
+    expect((await core(["db", "project", ...db, ...flags])).code).toBe(0)
+    const check = await core(["replay", metrics.run_id, "--projections", "--json", ...db, ...flags])
+    expect(JSON.parse(check.stdout).projection_digest_match).toBe(true)
+    const paths = await tail(flags, `run.${metrics.run_id}.graph.*`, "PathAdded")
+    expect(paths.length).toBeGreaterThanOrEqual(2)
+    const { Database } = await import("bun:sqlite")
+    const sqlite = new Database(join(dir, "projections.db"), { readonly: true })
+    try {
+      const rows = sqlite.query("select task_id, path_id, node_ids from graph_paths where run_id = ? order by task_id, path_id").all(metrics.run_id) as Array<any>
+      const logged = paths.map((p) => ({ task_id: p.data.taskId, path_id: p.data.pathId, node_ids: JSON.stringify(p.data.nodeIds) }))
+        .sort((a, b) => (a.task_id + a.path_id < b.task_id + b.path_id ? -1 : 1))
+      expect(rows.map((r) => ({ ...r, node_ids: JSON.stringify(JSON.parse(r.node_ids)) }))).toEqual(logged)
+    } finally {
+      sqlite.close()
+    }
+  }, 300_000)
+})
+
+test("what-if: a final-status LF that never holds turns every pass that needs it into a partial, and nothing else flips", async () => {
+  const flags = ["--store", "embedded", "--data-dir", join(tmp, "embedded")]
+  const runs = await tail(flags, "run.*.run.*", "RunStarted")
+  const runId = runs.at(-1)!.runId as string
+  const verified = await tail(flags, `run.${runId}.traj.*`, "TrajectoryVerified")
+  const nodes = await tail(flags, `run.${runId}.graph.*`, "NodeExpanded")
+  const passing = verified.find((v) => v.data.verdict === "pass")
+  expect(passing).toBeDefined()
+  // Every path ends with the task's final status (demos and expansions alike): its LF is the one replaced.
+  const node = nodes.find((n) => n.data.nodeId === passing.data.path.at(-1) && n.data.taskId === passing.data.taskId)
+  expect(node.data.semanticKey.actionKind).toBe("status")
+  const tasksWithIt = new Set(nodes.filter((n) => n.data.lfId === node.data.lfId).map((n) => n.data.taskId))
+  const file = join(tmp, "never.js")
+  writeFileSync(file, "function labelFunction(t) {\n  return -1\n}\n")
+  const r = await core(["replay", runId, "--with-lf", `${node.data.lfId.slice(0, 12)}=${file}`, "--json", ...flags])
+  expect(r.code).toBe(0)
+  const report = JSON.parse(r.stdout)
+  expect(report.replaced).toEqual([node.data.lfId])
+  expect(report.trajectories).toBe(verified.length)
+  const expected = verified.filter((v) => v.data.verdict === "pass" && tasksWithIt.has(v.data.taskId)).map((v) => v.data.trajectoryId).sort()
+  expect(report.flips.map((f: any) => f.trajectoryId).sort()).toEqual(expected)
+  for (const f of report.flips) expect([f.logged, f.rederived]).toEqual(["pass", "partial"])
+  oneLineError(await core(["replay", runId, "--with-lf", "zzz=nofile", ...flags]), /--with-lf takes <lf-id>=<file>/)
+  oneLineError(await core(["replay", runId, "--with-lf", `abcdef0123=${file}`, ...flags]), /has no label function abcdef0123/)
+}, 300_000)
+
+test("the same seed gives the same trajectories with one browser context or two", async () => {
+  const actions = async (parallel: string) => {
+    const flags = ["--store", "embedded", "--data-dir", join(tmp, `parallel-${parallel}`)]
+    const r = await core(["run", "--tasks", "shop-open-product-1", "--samples", "3", "--seed", "same-seed", "--parallel", parallel, "--json", ...flags])
+    if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+    const recorded = await tail(flags, `run.${JSON.parse(r.stdout).run_id}.traj.*`, "TrajectoryRecorded")
+    return recorded.map((e) => [e.data.trajectoryId, e.data.steps.map((s: any) => s.action)])
+  }
+  const one = await actions("1")
+  expect(one).toHaveLength(3)
+  expect(await actions("2")).toEqual(one)
+}, 600_000)
+
+test("bad input: one-line errors", async () => {
+  const flags = ["--store", "embedded", "--data-dir", join(tmp, "bad")]
+  oneLineError(await core(["run", "--rounds", "0", ...flags]), /--rounds must be a whole number ≥ 1, got 0/)
+  oneLineError(await core(["run", "--suite", "nope", ...flags]), /unknown suite 'nope'/)
+  oneLineError(await core(["run", "--platform", "android", ...flags]), /no Android environment yet/)
+  oneLineError(await core(["run", "--tasks", "shop-nope-1", ...flags]), /no train task shop-nope-1/)
+  oneLineError(await core(["run", "--site", "mars", ...flags]), /unknown site 'mars'/)
+}, 60_000)
