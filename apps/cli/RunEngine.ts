@@ -189,8 +189,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           case "RoundStarted":
             progress.start(`round ${e.data.round}/${plan.rounds}`, perRound)
             return
-          case "TrajectoryVerified":
-            progress.count(e.data.verdict)
+          // Rollouts finish before their verdicts (verification follows the round's rollouts): the bar counts rollouts.
+          case "TrajectoryRecorded":
+            progress.count(e.data.outcome)
             return
           case "PathAdded":
             if (e.data.source.kind === "trajectory") progress.line(`expand: ${e.data.taskId}: a new path from ${e.data.source.id}`)

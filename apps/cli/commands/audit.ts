@@ -10,6 +10,7 @@ import { EventStore } from "@core/eventstore"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
+import { readEvents } from "../RunLog.ts"
 import { commonConfigFlags } from "./config.ts"
 
 type Of<T extends CoreEvent["type"]> = Extract<CoreEvent, { type: T }>
@@ -38,15 +39,17 @@ export const auditLabelFunction: Command = {
       const opened = yield* openStore(args, { quiet: args.flags.json === true })
       const found = yield* Effect.provide(
         Effect.gen(function*() {
-          const inferred = (yield* collect("run.*.infer.>")).filter((e): e is Of<"LabelFunctionInferred"> =>
+          // Inference writes LFs to `run.*.infer.>`, strategy-graph expansion to `run.*.graph.>`.
+          const inferred = (yield* readEvents(["run.*.infer.>", "run.*.graph.>"])).filter((e): e is Of<"LabelFunctionInferred"> =>
             e.type === "LabelFunctionInferred" && e.data.lfId.startsWith(id))
           const ids = [...new Set(inferred.map((e) => e.data.lfId))]
-          if (ids.length === 0) return yield* new CliError({ message: `no label function ${id} in the log (bun core infer writes them)` })
+          if (ids.length === 0) return yield* new CliError({ message: `no label function ${id} in the log (bun core infer and bun core run write them)` })
           if (ids.length > 1) return yield* new CliError({ message: `${id} is ambiguous: ${ids.length} label functions start with it (${ids.slice(0, 3).map((x) => x.slice(0, 12)).join(", ")})` })
           const latest = inferred.at(-1)!
           const runId = latest.runId!
           const run = yield* collect(`run.${runId}.>`)
-          const keySteps = run.find((e): e is Of<"KeyStepsIdentified"> => e.type === "KeyStepsIdentified" && e.stream === latest.stream)
+          const keySteps = run.findLast((e): e is Of<"KeyStepsIdentified"> =>
+            e.type === "KeyStepsIdentified" && e.data.source.kind === latest.data.source.kind && e.data.source.id === latest.data.source.id)
           const task = (yield* collect(`ws.task.>`)).findLast((e): e is Of<"TaskRegistered"> => e.type === "TaskRegistered" && e.data.taskId === latest.data.taskId)
           const calls = new Set(latest.data.inference.modelCallIds)
           const modelCalls = run.filter((e): e is Of<"ModelCalled"> => e.type === "ModelCalled" && calls.has(e.id))

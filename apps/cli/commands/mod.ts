@@ -6,6 +6,8 @@ import { doctor } from "./doctor.ts"
 import { benchEnv, benchReplay, benchSandbox, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { auditLabelFunction } from "./audit.ts"
+import { auditTrajectory } from "./auditTrajectory.ts"
+import { graphShow } from "./graph.ts"
 import { infer } from "./infer.ts"
 import { evalLabels } from "./eval.ts"
 import { ingest } from "./ingest.ts"
@@ -36,6 +38,8 @@ export const commands: ReadonlyArray<Command> = [
   infer,
   run,
   auditLabelFunction,
+  auditTrajectory,
+  graphShow,
   evalLabels,
   record,
   solutionsRun

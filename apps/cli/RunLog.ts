@@ -1,0 +1,86 @@
+/**
+ * Reading runs back from the log for the commands that explain them (`graph show`, `audit
+ * trajectory`): which runs have a stream, which run is the latest, and a run's events merged
+ * with the workspace facts logged before it ended — the same input a replay folds
+ * (libs/replay Replay.ts), so what these commands show is what the deciders saw.
+ *
+ * @example
+ * const runs = yield* runsWith("run.*.graph.shop-cart-1") // oldest first
+ * const log = yield* runLog(runs.at(-1)!)
+ */
+import { Effect, Stream } from "effect"
+import type { CoreEvent } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import type { RecordedEvent } from "@core/eventstore"
+import { CliError } from "./Cli.ts"
+
+/** A run id, task id or trajectory id is one subject token: no dots, no wildcards. */
+export const isToken = (s: string): boolean => /^[A-Za-z0-9_-]+$/.test(s)
+
+/** The events of every filter, in log order (a commit's events in their order). */
+export const readLog = (filters: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const store = yield* EventStore
+    const all: Array<RecordedEvent> = []
+    for (const filter of filters) all.push(...(yield* Stream.runCollect(store.readAll({ filter }))))
+    return all.sort((a, b) => a.position - b.position || a.index - b.index)
+  })
+
+/** Just the events. */
+export const readEvents = (filters: ReadonlyArray<string>) =>
+  Effect.map(readLog(filters), (rs) => rs.map((r) => r.event))
+
+/** `run.<runId>.…` → runId. */
+export const runIdOfStream = (stream: string): string | null => (stream.startsWith("run.") ? stream.split(".")[1] ?? null : null)
+
+/**
+ * The runs with at least one event under `filter` (a `run.*.…` pattern), oldest first: by
+ * where their RunStarted sits in the log (the first event seen when there is none).
+ */
+export const runsWith = (filter: string) =>
+  Effect.gen(function*() {
+    const hits = yield* readLog([filter])
+    const first = new Map<string, number>()
+    for (const r of hits) {
+      const id = r.event.runId ?? runIdOfStream(r.event.stream)
+      if (id !== null && !first.has(id)) first.set(id, r.position)
+    }
+    if (first.size === 0) return []
+    const started = yield* readLog(["run.*.run.*"])
+    const at = new Map<string, number>()
+    for (const r of started) {
+      const id = r.event.runId ?? runIdOfStream(r.event.stream)
+      if (r.event.type === "RunStarted" && id !== null && !at.has(id)) at.set(id, r.position)
+    }
+    return [...first.keys()].sort((a, b) => (at.get(a) ?? first.get(a)!) - (at.get(b) ?? first.get(b)!))
+  })
+
+/** Does the run exist (any event under `run.<runId>.>`)? */
+export const runExists = (runId: string) =>
+  Effect.gen(function*() {
+    if (!isToken(runId)) return false
+    const store = yield* EventStore
+    const one = yield* Stream.runCollect(Stream.take(store.readAll({ filter: `run.${runId}.>` }), 1))
+    return one.length > 0
+  })
+
+/** A `--run` value that names no run: one line. */
+export const unknownRun = (runId: string): CliError =>
+  new CliError({
+    message: isToken(runId)
+      ? `run ${runId} not found: no events under run.${runId}.> (bun core run starts one)`
+      : `${JSON.stringify(runId)} is not a run id (letters, digits, '-' and '_')`
+  })
+
+/**
+ * A run's events with the workspace facts (tasks, demos) logged before its last event,
+ * merged at their log positions: what its deciders folded live.
+ */
+export const runLog = (runId: string) =>
+  Effect.gen(function*() {
+    const run = yield* readLog([`run.${runId}.>`])
+    if (run.length === 0) return [] as ReadonlyArray<CoreEvent>
+    const last = run.at(-1)!.position
+    const workspace = (yield* readLog(["ws.>"])).filter((r) => r.position < last)
+    return [...workspace, ...run].sort((a, b) => a.position - b.position || a.index - b.index).map((r) => r.event)
+  })
