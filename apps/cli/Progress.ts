@@ -30,6 +30,11 @@ export class Progress {
     this.draw()
   }
 
+  /** More work joined the current bar. */
+  expect(n: number): void {
+    this.total += n
+  }
+
   /** One environment step (shows the bar is alive between trajectories). */
   tick(): void {
     this.steps++
@@ -44,6 +49,7 @@ export class Progress {
   done(text: string): void {
     this.clear()
     this.total = 0
+    this.label = ""
     process.stderr.write(`${this.prefix}: ${text}\n`)
   }
 
@@ -56,13 +62,13 @@ export class Progress {
   private text(): string {
     const n = this.finished()
     const width = 24
-    const filled = this.total === 0 ? 0 : Math.round((n / this.total) * width)
+    const filled = this.total === 0 ? 0 : Math.max(0, Math.min(width, Math.round((n / this.total) * width)))
     const kinds = [...this.counts.entries()].map(([k, v]) => `${k} ${v}`).join(", ")
     return `${this.prefix}: ${this.label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${n}/${this.total} trajectories${kinds === "" ? "" : ` (${kinds})`}, ${this.steps} steps`
   }
 
   private draw(): void {
-    if (this.total === 0) return
+    if (this.total === 0 || this.label === "") return
     if (this.tty) {
       process.stderr.write(`\r\x1b[2K${this.text()}`)
       return

@@ -179,7 +179,6 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
 
       const events: Array<CoreEvent> = [...(resume?.events ?? [])]
-      const perRound = plan.tasks.length * plan.samples
       const onEvent = (e: CoreEvent) => {
         events.push(e)
         switch (e.type) {
@@ -187,7 +186,10 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             if (e.data.jobId.startsWith("infer-")) progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
             return
           case "RoundStarted":
-            progress.start(`round ${e.data.round}/${plan.rounds}`, perRound)
+            progress.start(`round ${e.data.round}/${plan.rounds}`, 0)
+            return
+          case "JobQueued":
+            if (e.data.kind === "rollout" || e.data.kind === "explore") progress.expect(1)
             return
           // Rollouts finish before their verdicts (verification follows the round's rollouts): the bar counts rollouts.
           case "TrajectoryRecorded":

@@ -62,8 +62,12 @@ export const normalizeKey = (k: SemanticKey): SemanticKey => ({
   urlPattern: k.urlPattern === null || k.urlPattern === "" ? null : k.urlPattern
 })
 
-/** Kinds whose meaning does not depend on the page they happen on: "answer 42" is the same answer anywhere. */
-const PLACELESS = new Set(["navigate", "open_app", "home", "answer", "status"])
+/**
+ * Kinds whose meaning does not depend on the page they happen on: "answer 42" is the same
+ * answer anywhere. A status does: "complete" declared on the cart page and on a product page
+ * are different endings (its LF checks the page, see Synthesizer).
+ */
+const PLACELESS = new Set(["navigate", "open_app", "home", "answer"])
 
 /** Mirrors Synthesizer's `mintedBy`: a button-like action that moved the page minted what it led to. */
 const minted = (s: LfStep): boolean =>

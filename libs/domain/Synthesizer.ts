@@ -141,6 +141,13 @@ const pageContext = (t: LfTrajectory, s: LfStep): string => {
   return cameFrom !== undefined && mintedBy(cameFrom) ? url.split("?")[0]! : url
 }
 
+/** The page a status was declared on, as a pattern: ids the step that led there minted are generalised (a new order each time). */
+const statusPage = (t: LfTrajectory, s: LfStep): string => {
+  const at = t.steps.indexOf(s)
+  const cameFrom = t.steps.slice(0, Math.max(0, at)).findLast((p) => p.urlAfter === s.urlBefore && p.urlAfter !== p.urlBefore)
+  return cameFrom !== undefined && mintedBy(cameFrom) ? urlPattern(s.urlBefore!, { minted: true }) : urlPattern(pageContext(t, s))
+}
+
 const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>): string | null => {
   const a = s.action
   switch (a.kind) {
@@ -160,7 +167,7 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
     case "answer":
       return `validateAnswer(t, ${js(a.answer ?? "")})`
     case "status":
-      return `validateStatus(t, ${js(a.status ?? "complete")})`
+      return `validateStatus(t, ${js(a.status ?? "complete")}${options(extra)})`
     case "open_app":
       return `firstStep(t, null, function (s) { return s.action.kind === "open_app" && norm(s.action.app) === norm(${js(a.app ?? "")}) })`
     default:
@@ -184,7 +191,11 @@ export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep): Rea
     }
     return out
   }
-  const state = stateEntries(t, s)
+  // A status's state evidence is where it was declared: the goal's page, not wherever a run
+  // wandered off to after reaching it.
+  const state = s.action.kind === "status"
+    ? (s.urlBefore === null ? { entries: [], notes: [] } : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] })
+    : stateEntries(t, s)
   const withState = state.entries.length > 0 ? actionCall(t, s, state.entries) : null
   if (withState !== null) out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
   const bare = actionCall(t, s, [])

@@ -190,12 +190,18 @@ function validateAnswer(t, expected, opts) {
   return -1
 }
 
-/** The step that set the task's status ("complete" or "infeasible"); only the last status counts. */
+/**
+ * The step that set the task's status ("complete" or "infeasible"); only the last status
+ * counts. `urlBefore` (a pattern) asks that it was declared on that page: a run that
+ * reached the goal and wandered off before saying "complete" did not finish there.
+ */
 function validateStatus(t, status, opts) {
+  var before = opts && opts.urlBefore != null ? (opts.urlBefore instanceof RegExp ? opts.urlBefore : new RegExp(opts.urlBefore)) : null
   for (var i = t.steps.length - 1; i >= 0; i--) {
     var s = t.steps[i]
     if (s.action.kind !== "status") continue
     if (opts && typeof opts.from === "number" && s.index < opts.from) return -1
+    if (before !== null && (s.urlBefore == null || !before.test(s.urlBefore))) return -1
     return norm(s.action.status) === norm(status) ? s.index : -1
   }
   return -1

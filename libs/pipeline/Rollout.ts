@@ -12,7 +12,7 @@
  * const data = yield* rollout({ trajectoryId: trajectoryIdOf(1, "shop-cart-1", 0), taskId: "shop-cart-1", … })
  */
 import { Effect } from "effect"
-import { explorationAction } from "@core/domain"
+import { collapse, explorationAction } from "@core/domain"
 import type { PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/env-web"
 import { policyView } from "@core/env-web"
@@ -24,6 +24,9 @@ import type { TrajectoryData } from "./RunState.ts"
 
 /** Trajectory ids name their round, sample and task, so the live environment knows where an episode starts. */
 export const trajectoryIdOf = (round: number, taskId: string, sample: number): string => `r${round}-s${sample}-${taskId}`
+
+/** An explorer episode's trajectory id (`x` for explore): its own namespace beside the rollouts'. */
+export const explorerIdOf = (round: number, taskId: string, index: number): string => `x${round}-s${index}-${taskId}`
 
 /** The task of a trajectory id made by `trajectoryIdOf` (or an explorer's `x…-` id); null for any other id. */
 export const taskOfTrajectoryId = (trajectoryId: string): string | null => trajectoryId.match(/^[rx]\d+-s\d+-(.+)$/)?.[1] ?? null
@@ -48,6 +51,16 @@ export interface RolloutInput {
   readonly policy: PolicySpec
   /** Episodes tried before the trajectory is `infra-error`; default 3. */
   readonly maxAttempts?: number
+  /**
+   * The explorer's start (Strategy Graph Expansion b): actions replayed first to reach a
+   * graph node's state — their targets found again by role and name — before the policy
+   * acts for `stepBudget` more steps. Replayed steps are part of the trajectory.
+   */
+  readonly prefix?: ReadonlyArray<Action>
+  /** What the policy's draws are for (default "policy"; the explorer's are "explore"). */
+  readonly purpose?: string
+  /** The element the policy may not choose at its first step (role + name): the known way on. */
+  readonly avoid?: { readonly role: string; readonly name: string } | null
 }
 
 const decoder = new TextDecoder()
@@ -77,6 +90,17 @@ const callIndexOf = (attempt: number, step: number): number => attempt * 1000 + 
 
 const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
 
+const same = (a: string | null | undefined, b: string | null | undefined) => collapse(a ?? "").toLowerCase() === collapse(b ?? "").toLowerCase()
+
+/** A replayed action aimed at this episode's element of the same role and name; null when the page has none. */
+export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): Action | null => {
+  if (!("target" in action) || action.target === null) return action
+  const t = action.target
+  const found = elements.find((e) => e.visible && same(e.role, t.role) && same(e.name, t.name))
+  if (found === undefined) return null
+  return { ...action, target: { role: found.role, name: found.name, elementId: found.id, text: found.text === "" ? null : found.text } } as Action
+}
+
 export const rollout = (input: RolloutInput) =>
   Effect.gen(function*() {
     const observations = yield* Observations
@@ -87,15 +111,25 @@ export const rollout = (input: RolloutInput) =>
       const episode = Effect.gen(function*() {
         const first = yield* observations.reset(input.trajectoryId, attempt)
         // The same draws on every attempt: replay fails the earlier attempts before any draw.
-        const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: "policy" })
+        const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: input.purpose ?? "policy" })
         const steps: Array<TrajectoryStep> = []
         let current = first
-        for (let k = 0; k < input.stepBudget; k++) {
-          const elements = observedElements(current)
+        for (const planned of input.prefix ?? []) {
+          const action = retarget(planned, observedElements(current))
+          // The node's state could not be reached this time: explore from where the episode is.
+          if (action === null || ends(action)) break
+          current = yield* observations.act(input.trajectoryId, steps.length, action)
+          steps.push({ action, observation: current.observation })
+          if (current.observation.error !== null) break
+        }
+        const replayed = steps.length
+        for (let k = replayed; k < replayed + input.stepBudget; k++) {
+          const avoid = k === replayed ? input.avoid ?? null : null
+          const elements = observedElements(current).filter((e) => avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name)))
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
           const action: Action = input.policy.kind === "exploration"
-            ? explorationAction({ instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: input.stepBudget }, rng)
+            ? explorationAction({ instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: replayed + input.stepBudget }, rng)
             : (yield* modelPolicyAction({
               instruction: input.instruction,
               url: o.url,

@@ -24,6 +24,8 @@ export interface RunConfig {
   readonly policy: PolicySpec
   /** Partial trajectories a round may turn into new paths per task (expansion is inference: it costs). */
   readonly expandPerTask: number
+  /** Explorer episodes per task and round (Strategy Graph Expansion b). */
+  readonly explorePerTask: number
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
   readonly inferDemos: (demos: ReadonlyMap<string, unknown>) => number
 }
@@ -47,6 +49,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     stepBudget: int(config["run.stepBudget"], DEFAULT_STEP_BUDGET),
     policy,
     expandPerTask: int(config["run.expandPerTask"], 2),
+    explorePerTask: int(config["run.explorePerTask"], 1),
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]
       if (wanted === "all") return demos.size
@@ -82,6 +85,8 @@ export interface RunState {
   readonly roundGraphs: ReadonlyMap<string, StrategyGraph>
   readonly round: number
   readonly inferJobs: { readonly queued: number; readonly done: number }
+  /** Per round: rollout and explorer episodes queued (each ends in one verdict). */
+  readonly episodesQueued: ReadonlyMap<number, number>
   readonly trajectories: ReadonlyMap<string, TrajectoryData>
   readonly verdicts: ReadonlyMap<string, { readonly taskId: string; readonly round: number; readonly verdict: string }>
   /** Per round and task: partial trajectories already turned into paths. */
@@ -91,7 +96,7 @@ export interface RunState {
 
 export const initialRunState: RunState = {
   runId: null, config: null, instructions: new Map(), demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
-  graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, trajectories: new Map(),
+  graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, episodesQueued: new Map(), trajectories: new Map(),
   verdicts: new Map(), expanded: new Map(), roundsCompleted: 0
 }
 
@@ -109,7 +114,12 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     case "RunStarted":
       return e.data.command === RUN_COMMAND ? { ...s, runId: e.runId, config: runConfigOf(e.data.config) } : s
     case "JobQueued":
-      return e.data.kind === "infer" && s.config !== null ? { ...s, inferJobs: { ...s.inferJobs, queued: s.inferJobs.queued + 1 } } : s
+      if (s.config === null) return s
+      if (e.data.kind === "infer") return { ...s, inferJobs: { ...s.inferJobs, queued: s.inferJobs.queued + 1 } }
+      if (e.data.kind === "rollout" || e.data.kind === "explore") {
+        return { ...s, episodesQueued: new Map(s.episodesQueued).set(e.data.round, (s.episodesQueued.get(e.data.round) ?? 0) + 1) }
+      }
+      return s
     case "JobCompleted":
       return e.data.jobId.startsWith("infer-") && s.config !== null ? { ...s, inferJobs: { ...s.inferJobs, done: s.inferJobs.done + 1 } } : s
     case "LabelFunctionInferred": {

@@ -13,18 +13,43 @@
  */
 import { Effect } from "effect"
 import { JobCompleted, JobQueued, eventId, runStream, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
-import type { CoreEvent, DataOf } from "@core/events"
+import type { Action, CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
-import { rollout, trajectoryIdOf } from "../Rollout.ts"
-import { evolveRun, initialRunState } from "../RunState.ts"
+import { explorerIdOf, rollout, trajectoryIdOf } from "../Rollout.ts"
+import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
 import { verifyTrajectory } from "../Verification.ts"
 
 export const ROLLOUT_JOB_KIND = "rollout"
+export const EXPLORE_JOB_KIND = "explore"
 
 const isRolloutJob = (e: CoreEvent): e is Extract<CoreEvent, { type: "JobQueued" }> =>
-  e.type === "JobQueued" && e.data.kind === ROLLOUT_JOB_KIND && typeof e.data.params.trajectoryId === "string"
+  e.type === "JobQueued" && (e.data.kind === ROLLOUT_JOB_KIND || e.data.kind === EXPLORE_JOB_KIND) && typeof e.data.params.trajectoryId === "string"
+
+/**
+ * The explorer's jobs for a task (Strategy Graph Expansion b): from the state at a node of
+ * the demo's path — the demo replayed through that node's key step — the policy tries
+ * something other than the demo's next action. Successive jobs and rounds start from
+ * successive nodes (the start state first), so every node gets its turn.
+ */
+export const explorerStarts = (s: RunState, taskId: string, round: number) => {
+  const config = s.config!
+  const demoPath = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
+  const demo = demoPath === undefined ? undefined : s.demos.get(demoPath.source.id)
+  if (demo === undefined || config.explorePerTask === 0) return []
+  const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? []).map((lf) => lf.keyStepIndex).sort((a, b) => a - b)
+  // -1 is the start state; the last key step is the final status: nothing to explore after it.
+  const nodes = [-1, ...keySteps.slice(0, -1)]
+  return Array.from({ length: config.explorePerTask }, (_, j) => {
+    const from = nodes[((round - 1) * config.explorePerTask + j) % nodes.length]!
+    const prefix = demo.steps.slice(0, from + 1).map((st) => st.action)
+    const next = demo.steps[from + 1]?.action
+    const target = next !== undefined && "target" in next ? next.target : null
+    const avoid = target !== null && target.role !== null && target.name !== null ? { role: target.role, name: target.name } : null
+    return { index: j, fromStep: from, prefix, avoid }
+  })
+}
 
 export const rollouts = defineDecider({
   name: "rollouts",
@@ -41,16 +66,19 @@ export const rollouts = defineDecider({
       const runId = e.runId
       if (e.type === "RoundStarted") {
         let ordinal = 0
-        return e.data.taskIds.flatMap((taskId) =>
-          Array.from({ length: e.data.samplesPerTask }, (_, sample) => {
-            const trajectoryId = trajectoryIdOf(e.data.round, taskId, sample)
-            return decision(JobQueued, {
-              stream: runStream(runId, "traj", trajectoryId),
-              causationId: e.id,
-              ordinal: ordinal++,
-              data: { jobId: `rollout-${trajectoryId}`, kind: ROLLOUT_JOB_KIND, round: e.data.round, taskId, params: { trajectoryId, sample, stepBudget: config.stepBudget } }
-            })
-          }))
+        const round = e.data.round
+        const queue = (trajectoryId: string, kind: string, taskId: string, params: Record<string, unknown>) =>
+          decision(JobQueued, {
+            stream: runStream(runId, "traj", trajectoryId),
+            causationId: e.id,
+            ordinal: ordinal++,
+            data: { jobId: `${kind}-${trajectoryId}`, kind: kind as typeof ROLLOUT_JOB_KIND, round, taskId, params: { trajectoryId, stepBudget: config.stepBudget, ...params } }
+          })
+        return e.data.taskIds.flatMap((taskId) => [
+          ...Array.from({ length: e.data.samplesPerTask }, (_, sample) => queue(trajectoryIdOf(round, taskId, sample), ROLLOUT_JOB_KIND, taskId, { sample })),
+          ...explorerStarts(s, taskId, round).map((x) =>
+            queue(explorerIdOf(round, taskId, x.index), EXPLORE_JOB_KIND, taskId, { sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid }))
+        ])
       }
       if (!isRolloutJob(e)) return []
       const trajectoryId = e.data.params.trajectoryId as string
@@ -62,7 +90,11 @@ export const rollouts = defineDecider({
         round: e.data.round,
         sample: Number(e.data.params.sample ?? 0),
         stepBudget: Number(e.data.params.stepBudget ?? config.stepBudget),
-        policy: config.policy
+        policy: config.policy,
+        // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
+        ...(e.data.kind === EXPLORE_JOB_KIND
+          ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null, policy: { kind: "exploration" as const }, purpose: "explore" }
+          : {})
       })
       const recorded = eventId({ runId, causationId: e.id, type: "TrajectoryRecorded", ordinal: 0 })
       return [

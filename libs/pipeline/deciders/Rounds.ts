@@ -44,7 +44,7 @@ export const rounds = defineDecider({
       if (e.type !== "TrajectoryVerified") return []
       const round = s.round
       const verdicts = roundVerdicts(s, round)
-      if (verdicts.length !== config.tasks.length * config.samples || s.roundsCompleted >= round) return []
+      if (verdicts.length !== (s.episodesQueued.get(round) ?? 0) || s.roundsCompleted >= round) return []
       const counts: Record<string, number> = { trajectories: verdicts.length, pass: 0, partial: 0, fail: 0, "infra-error": 0 }
       for (const v of verdicts) counts[v.verdict] = (counts[v.verdict] ?? 0) + 1
       counts.paths = [...s.graphs.values()].filter((g) => config.tasks.includes(g.taskId)).reduce((n, g) => n + g.paths.length, 0)
