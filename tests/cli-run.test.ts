@@ -34,7 +34,7 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
   let metrics: any
   let stderr = ""
   beforeAll(async () => {
-    const seed = `cli-run-${store}-${Date.now()}`
+    const seed = `cli-run-${store}-1`
     const r = await core(["run", "--tasks", TASKS, "--rounds", "2", "--samples", "3", "--seed", seed, "--json", ...flags])
     stderr = r.stderr
     if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
@@ -43,16 +43,18 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
 
   test("every rollout is verified, the rounds complete, progress is on stderr", async () => {
     expect(metrics.tasks).toBe(2)
-    expect(metrics.trajectories).toBe(2 * 3 * 2)
-    expect(metrics.pass + metrics.partial + metrics.fail + metrics.infra_errors).toBe(12)
+    // Per task and round: 3 rollouts and 1 explorer episode.
+    expect(metrics.trajectories).toBe(2 * 4 * 2)
+    expect(metrics.pass + metrics.partial + metrics.fail + metrics.infra_errors).toBe(16)
     expect(metrics.tasks_with_alternatives).toBe(2)
-    expect(stderr).toMatch(/round 1\/2 \[#+\] 6\/6 trajectories/)
+    expect(stderr).toMatch(/round 1\/2 \[#+\] 8\/8 trajectories/)
     expect(stderr).toContain(`store: ${store}`)
     const rounds = await tail(flags, `run.${metrics.run_id}.round.*`, "RoundCompleted")
     expect(rounds.map((e) => e.data.round)).toEqual([1, 2])
-    expect(rounds.map((e) => e.data.counts.trajectories)).toEqual([6, 6])
+    expect(rounds.map((e) => e.data.counts.trajectories)).toEqual([8, 8])
     const verified = await tail(flags, `run.${metrics.run_id}.traj.*`, "TrajectoryVerified")
-    expect(verified).toHaveLength(12)
+    expect(verified).toHaveLength(16)
+    expect(verified.filter((v) => v.data.trajectoryId.startsWith("x")).length).toBe(4)
     // A pass names the path whose LFs held in order; anything else names none.
     for (const v of verified) expect(v.data.path === null).toBe(v.data.verdict !== "pass")
     expect(metrics.verdict_vs_ground_truth.predicted_pass).toBe(metrics.pass)
@@ -63,7 +65,7 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     expect(r.stderr).not.toContain("error")
     const report = JSON.parse(r.stdout)
     expect(report.divergences).toEqual([])
-    expect(report.decision_events).toBeGreaterThan(12 * 3)
+    expect(report.decision_events).toBeGreaterThan(16 * 3)
     expect(r.code).toBe(0)
   }, 300_000)
 
@@ -87,7 +89,7 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
   }, 300_000)
 })
 
-test("what-if: a final-status LF that never holds turns every pass that needs it into a partial, and nothing else flips", async () => {
+test("what-if: a final-status LF that never holds turns the passes that need it into partials, and nothing else flips", async () => {
   const flags = ["--store", "embedded", "--data-dir", join(tmp, "embedded")]
   const runs = await tail(flags, "run.*.run.*", "RunStarted")
   const runId = runs.at(-1)!.runId as string
@@ -98,7 +100,6 @@ test("what-if: a final-status LF that never holds turns every pass that needs it
   // Every path ends with the task's final status (demos and expansions alike): its LF is the one replaced.
   const node = nodes.find((n) => n.data.nodeId === passing.data.path.at(-1) && n.data.taskId === passing.data.taskId)
   expect(node.data.semanticKey.actionKind).toBe("status")
-  const tasksWithIt = new Set(nodes.filter((n) => n.data.lfId === node.data.lfId).map((n) => n.data.taskId))
   const file = join(tmp, "never.js")
   writeFileSync(file, "function labelFunction(t) {\n  return -1\n}\n")
   const r = await core(["replay", runId, "--with-lf", `${node.data.lfId.slice(0, 12)}=${file}`, "--json", ...flags])
@@ -106,9 +107,18 @@ test("what-if: a final-status LF that never holds turns every pass that needs it
   const report = JSON.parse(r.stdout)
   expect(report.replaced).toEqual([node.data.lfId])
   expect(report.trajectories).toBe(verified.length)
-  const expected = verified.filter((v) => v.data.verdict === "pass" && tasksWithIt.has(v.data.taskId)).map((v) => v.data.trajectoryId).sort()
-  expect(report.flips.map((f: any) => f.trajectoryId).sort()).toEqual(expected)
+  const paths = await tail(flags, `run.${runId}.graph.*`, "PathAdded")
+  const nodesWithIt = new Set(nodes.filter((n) => n.data.lfId === node.data.lfId).map((n) => `${n.data.taskId}|${n.data.nodeId}`))
+  const needs = (taskId: string, nodeIds: ReadonlyArray<string>) => nodeIds.some((id) => nodesWithIt.has(`${taskId}|${id}`))
+  const flipped = new Set(report.flips.map((f: any) => f.trajectoryId))
   for (const f of report.flips) expect([f.logged, f.rederived]).toEqual(["pass", "partial"])
+  for (const v of verified.filter((v) => v.data.verdict === "pass")) {
+    // Every path of its task needs the LF: the pass must flip. Its own path does not: it cannot.
+    const taskPaths = paths.filter((p) => p.data.taskId === v.data.taskId).map((p) => p.data.nodeIds)
+    if (taskPaths.every((ids) => needs(v.data.taskId, ids))) expect(flipped.has(v.data.trajectoryId)).toBe(true)
+    if (!needs(v.data.taskId, v.data.path)) expect(flipped.has(v.data.trajectoryId)).toBe(false)
+  }
+  expect(flipped.has(passing.data.trajectoryId) || paths.some((p) => p.data.taskId === passing.data.taskId && !needs(p.data.taskId, p.data.nodeIds))).toBe(true)
   oneLineError(await core(["replay", runId, "--with-lf", "zzz=nofile", ...flags]), /--with-lf takes <lf-id>=<file>/)
   oneLineError(await core(["replay", runId, "--with-lf", `abcdef0123=${file}`, ...flags]), /has no label function abcdef0123/)
 }, 300_000)
@@ -122,7 +132,7 @@ test("the same seed gives the same trajectories with one browser context or two"
     return recorded.map((e) => [e.data.trajectoryId, e.data.steps.map((s: any) => s.action)])
   }
   const one = await actions("1")
-  expect(one).toHaveLength(3)
+  expect(one).toHaveLength(4)
   expect(await actions("2")).toEqual(one)
 }, 600_000)
 
@@ -157,7 +167,7 @@ test("an interrupted run resumes where its log ends, and the resumed run replays
   expect(r.stderr).toContain(`resuming after ${before.length} logged events`)
   const metrics = JSON.parse(r.stdout)
   expect(metrics.run_id).toBe(runId)
-  expect(metrics.trajectories).toBe(4)
+  expect(metrics.trajectories).toBe(6)
   const after = await tail(flags, `run.${runId}.>`)
   // Nothing logged before was written again.
   expect(new Set(after.map((e) => e.id)).size).toBe(after.length)
