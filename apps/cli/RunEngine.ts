@@ -11,6 +11,7 @@
  */
 import { DateTime, Effect, Layer, Random, Stream } from "effect"
 import { join } from "node:path"
+import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { ingestDemo, loadDemo } from "@core/demos"
@@ -86,7 +87,7 @@ export interface RunOutcome extends RunMetricsInput {
   readonly seconds: number
 }
 
-export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | import("@core/blobstore").BlobStore, unknown>, plan: RunPlan) =>
+export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: RunPlan) =>
   Effect.gen(function*() {
     const started = Date.now()
     const progress = new Progress(`${plan.command}`)
@@ -153,7 +154,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           revisions.set(event.stream, r.revision)
           recorded.push(event)
         })
-      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record })
+      const blobs = yield* BlobStore
+      // Screenshots travel to the model as data: URLs, read from the blob store by hash at send time.
+      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) })
 
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
       const groundTruth = new Map<string, { readonly success: boolean; readonly reason: string }>()

@@ -144,7 +144,9 @@ export const rollout = (input: RolloutInput) =>
             }).pipe(
               // An answer the policy could not phrase twice is a wasted step, as a person's slip would be.
               Effect.map((r) => r.action),
-              Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 }))
+              Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 })),
+              // A model server that failed after its retries is infrastructure: the episode is tried again.
+              Effect.catchTag("ModelCallFailed", (e) => Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` })))
             ))
           current = yield* observations.act(input.trajectoryId, k, action)
           steps.push({ action, observation: current.observation })
