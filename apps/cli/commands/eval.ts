@@ -12,12 +12,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { loadConfig } from "@core/config"
 import { digest } from "@core/events"
-import { labelSandbox, noModels } from "@core/pipeline"
-import { buildLabelEvalSet, labelEvalSetSummary, labelTasks, labelTrajectories, scoreLabels } from "@core/sites/eval"
+import { evolveRun, initialRunState, labelSandbox, noModels } from "@core/pipeline"
+import { readRunLog } from "@core/replay"
+import { buildLabelEvalSet, labelEvalSetSummary, labelTasks, labelTrajectories, labelTrajectoriesWithGraphs, scoreLabels } from "@core/sites/eval"
 import type { LabelEvalSet } from "@core/sites/eval"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
-import type { Command } from "../Cli.ts"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { openStore } from "../Store.ts"
 import { configFlags } from "./config.ts"
 
 /** Bump when the set's construction changes, so stale caches are not read. */
@@ -40,6 +42,15 @@ const cachedSet = (path: string, build: Effect.Effect<LabelEvalSet, unknown>, re
     return set
   })
 
+/** A run's final strategy graphs and the code of every LF they name, folded from its log. */
+const runGraphs = (args: ParsedArgs, runId: string) =>
+  Effect.gen(function*() {
+    const opened = yield* openStore(args, { quiet: args.flags.json === true })
+    const { events } = yield* Effect.provide(readRunLog(runId), opened.layer).pipe(Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) })))
+    const state = events.reduce(evolveRun, initialRunState)
+    return { graphs: state.graphs, codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])) }
+  })
+
 export const evalLabels: Command = {
   name: "eval labels",
   summary: "label-function accuracy against the ground-truth checkers (precision, recall, per kind of trajectory)",
@@ -49,8 +60,9 @@ export const evalLabels: Command = {
     random: { kind: "number", description: "random-policy rollouts per task (default 1)" },
     perturbed: { kind: "number", description: "same-path perturbed runs per task (default 1)" },
     rebuild: { kind: "boolean", description: "build the evaluation set again instead of reading the cache" },
+    run: { kind: "string", description: "label by this run's strategy graphs (every verified path) instead of each demo's LFs alone" },
     json: { kind: "boolean", description: "print one JSON object { trajectories, tp, fp, tn, fn, precision, recall, recall_same_path, recall_other_paths, … }" },
-    ...configFlags(["dataDir"])
+    ...configFlags(["dataDir", "store", "nats.url"])
   },
   run: (args) =>
     Effect.gen(function*() {
@@ -78,11 +90,21 @@ export const evalLabels: Command = {
       const summary = labelEvalSetSummary(set)
       progress(`${set.tasks.length} tasks, ${set.trajectories.length} trajectories (${summary.positive} checker-positive)`)
 
+      const runId = args.flags.run as string | undefined
+      const graphs = runId === undefined ? null : yield* runGraphs(args, runId)
       const { tasks, labels } = yield* Effect.scoped(Effect.gen(function*() {
+        if (graphs !== null) {
+          const labels = yield* labelTrajectoriesWithGraphs(set, graphs.graphs, graphs.codes, progress)
+          const tasks = [...graphs.graphs.values()].filter((g) => set.tasks.some((t) => t.taskId === g.taskId)).map((g) => ({
+            taskId: g.taskId, keySteps: g.nodes.length, lfs: g.nodes.map((n) => ({ stepIndex: -1, lfId: n.lfId, code: graphs.codes.get(n.lfId) ?? "", evidence: n.how })), rejected: []
+          }))
+          return { tasks, labels }
+        }
         const tasks = yield* labelTasks(set, progress)
         const labels = yield* labelTrajectories(set, tasks, progress)
         return { tasks, labels }
       })).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), noModels)))
+      if (graphs !== null && labels.length === 0) return yield* new CliError({ message: `run ${runId} has no graph for any task of the evaluation set` })
       const score = scoreLabels(labels)
       const lfCount = tasks.reduce((n, t) => n + t.lfs.length, 0)
       const rejected = tasks.reduce((n, t) => n + t.rejected.length, 0)

@@ -12,8 +12,8 @@
 import { Effect } from "effect"
 import { fromStep } from "@core/domain"
 import { labelFunctionId } from "@core/events"
-import type { LfTrajectory } from "@core/domain"
-import { inferLabelFunctions } from "@core/pipeline"
+import type { LfTrajectory, StrategyGraph } from "@core/domain"
+import { inferLabelFunctions, verifyTrajectory } from "@core/pipeline"
 import { Sandbox } from "@core/sandbox"
 import type { EvalKind, LabelEvalSet } from "./LabelEvalSet.ts"
 
@@ -130,6 +130,31 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
       }
       out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
       if ((n + 1) % 25 === 0 || n + 1 === set.trajectories.length) progress(`labels: judged ${n + 1}/${set.trajectories.length} trajectories`)
+    }
+    return out
+  })
+
+/**
+ * CORE's label for each trajectory by a run's strategy graphs (`eval labels --run`): a pass
+ * when some path of its task's graph holds in order (DESIGN §6) — after expansion a task
+ * may have several. Trajectories of tasks the run has no graph for are left out.
+ */
+export const labelTrajectoriesWithGraphs = (
+  set: LabelEvalSet,
+  graphs: ReadonlyMap<string, StrategyGraph>,
+  codes: ReadonlyMap<string, string>,
+  progress: (line: string) => void = () => {}
+) =>
+  Effect.gen(function*() {
+    const out: Array<TrajectoryLabel> = []
+    const chosen = set.trajectories.filter((e) => (graphs.get(e.taskId)?.paths.length ?? 0) > 0)
+    for (const [n, e] of chosen.entries()) {
+      const r = yield* verifyTrajectory({ graph: graphs.get(e.taskId)!, codes, trajectory: e.trajectory, key: `eval:${e.id}` })
+      const errors = r.kind === "infra-error" ? [`infra-error: ${r.reason}`] : r.verdict.evidence.flatMap((ev) => (ev.error === null ? [] : [`error: ${ev.error}`]))
+      const pass = r.kind === "verdict" && r.verdict.verdict === "pass"
+      const steps = r.kind === "verdict" ? r.verdict.matched.map((m) => m.satisfiedAt) : []
+      out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
+      if ((n + 1) % 25 === 0 || n + 1 === chosen.length) progress(`labels: judged ${n + 1}/${chosen.length} trajectories by the run's graphs`)
     }
     return out
   })
