@@ -22,7 +22,6 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
-import type { ModelCalledEvent } from "@core/models"
 import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders, resumeLayers } from "@core/pipeline"
 import type { EpisodeEnd } from "@core/pipeline"
 import { Randomness } from "@core/replay"
@@ -32,6 +31,7 @@ import { expertDemo, verdictOf } from "@core/sites/solutions"
 import type { SuiteTask } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
 import { CliError } from "./Cli.ts"
+import { modelCallRecorder } from "./ModelRecording.ts"
 import { registerTasks } from "./commands/tasks.ts"
 import { Progress } from "./Progress.ts"
 import type { RunMetricsInput } from "./RunMetrics.ts"
@@ -146,17 +146,10 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
       }
 
-      const recorded: Array<CoreEvent> = []
-      const revisions = new Map<string, number>()
-      const record = (event: ModelCalledEvent) =>
-        Effect.gen(function*() {
-          const r = yield* store.append(event.stream, [event], { expectedRevision: revisions.get(event.stream) ?? 0 })
-          revisions.set(event.stream, r.revision)
-          recorded.push(event)
-        })
+      const calls = modelCallRecorder(store)
       const blobs = yield* BlobStore
       // Screenshots travel to the model as data: URLs, read from the blob store by hash at send time.
-      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) })
+      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record: calls.record, resolveImage: (hash: string) => blobs.get(hash) })
 
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
       const groundTruth = new Map<string, { readonly success: boolean; readonly reason: string }>()
@@ -211,7 +204,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         : resumeLayers(resume.events, { observations, models })
       yield* drive({
         registry: pipelineDeciders, runId, prior, start, onEvent, concurrency: plan.parallel,
-        inputs: { drain: () => recorded.splice(0) },
+        inputs: calls,
         ...(resume === undefined ? {} : { resume })
       }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), environment, Randomness.layer(seed))))
       return { runId, events, groundTruth }

@@ -101,6 +101,18 @@ export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): 
   return { ...action, target: { role: found.role, name: found.name, elementId: found.id, text: found.text === "" ? null : found.text } } as Action
 }
 
+const trajectoryData = (
+  input: RolloutInput,
+  episode: Pick<TrajectoryData, "initial" | "steps" | "outcome" | "infraError" | "attempts">
+): TrajectoryData => ({
+  trajectoryId: input.trajectoryId,
+  taskId: input.taskId,
+  round: input.round,
+  sample: input.sample,
+  policy: policyName(input.policy),
+  ...episode
+})
+
 export const rollout = (input: RolloutInput) =>
   Effect.gen(function*() {
     const observations = yield* Observations
@@ -153,18 +165,13 @@ export const rollout = (input: RolloutInput) =>
           if (ends(action)) break
         }
         const last = steps.at(-1)
-        return {
-          trajectoryId: input.trajectoryId,
-          taskId: input.taskId,
-          round: input.round,
-          sample: input.sample,
-          policy: policyName(input.policy),
+        return trajectoryData(input, {
           initial: first.observation,
           steps,
           outcome: last !== undefined && ends(last.action) ? "completed" : "budget-exhausted",
           infraError: null,
           attempts: attempt + 1
-        } satisfies TrajectoryData
+        })
       })
       const result = yield* episode.pipe(
         Effect.catchTag("EnvironmentFailed", (e) => Effect.succeed(e)),
@@ -176,16 +183,5 @@ export const rollout = (input: RolloutInput) =>
       }
       return result
     }
-    return {
-      trajectoryId: input.trajectoryId,
-      taskId: input.taskId,
-      round: input.round,
-      sample: input.sample,
-      policy: policyName(input.policy),
-      initial: emptyObservation(lastFailure),
-      steps: [],
-      outcome: "infra-error",
-      infraError: lastFailure,
-      attempts: maxAttempts
-    } satisfies TrajectoryData
+    return trajectoryData(input, { initial: emptyObservation(lastFailure), steps: [], outcome: "infra-error", infraError: lastFailure, attempts: maxAttempts })
   })

@@ -8,7 +8,6 @@
  */
 import { DateTime, Effect, Layer, Random, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
-import type { ModelCalledEvent } from "@core/models"
 import { runIdentity } from "@core/config"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
@@ -18,6 +17,7 @@ import { Randomness } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
+import { modelCallRecorder } from "../ModelRecording.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
 const newRunId = Effect.gen(function*() {
@@ -84,15 +84,8 @@ export const infer: Command = {
         console.error(`infer: run ${runId}: ${count} demo${count === 1 ? "" : "s"}, ${server === null ? "embedded backends (no model server configured)" : `model ${server.model} at ${server.baseUrl}`}`)
 
         // Model calls are appended as they happen and handed to the driver, which places them in the fold.
-        const recorded: Array<CoreEvent> = []
-        const revisions = new Map<string, number>()
-        const record = (event: ModelCalledEvent) =>
-          Effect.gen(function*() {
-            const r = yield* store.append(event.stream, [event], { expectedRevision: revisions.get(event.stream) ?? 0 })
-            revisions.set(event.stream, r.revision)
-            recorded.push(event)
-          })
-        const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record })
+        const calls = modelCallRecorder(store)
+        const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record: calls.record })
 
         const summaries = new Map<string, DemoSummary>()
         let done = 0
@@ -126,7 +119,7 @@ export const infer: Command = {
         }
         yield* drive({
           registry: pipelineDeciders, runId, prior, start: [runStarted], onEvent,
-          inputs: { drain: () => recorded.splice(0) }
+          inputs: calls
         }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), models, noObservations, Randomness.layer(identity.seed))))
         return { runId, summaries: [...summaries.values()] }
       })
