@@ -7,9 +7,11 @@
  */
 import type { Migration, MigrationProvider } from "kysely/migration"
 import * as m0001 from "./0001_read_models.ts"
+import * as m0002 from "./0002_graph_node_value.ts"
 
 export const migrations: Record<string, Migration> = {
-  "0001_read_models": m0001
+  "0001_read_models": m0001,
+  "0002_graph_node_value": m0002
 }
 
 /** Listed statically rather than read from the directory, so it works from any cwd and in a bundle. */

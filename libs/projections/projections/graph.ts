@@ -19,6 +19,7 @@ export const graph = defineProjection("graph", ["graph_nodes", "graph_paths", "g
           action_kind: e.data.semanticKey.actionKind,
           role: e.data.semanticKey.role,
           name: e.data.semanticKey.name,
+          value: e.data.semanticKey.value,
           url_pattern: e.data.semanticKey.urlPattern,
           source_kind: e.data.source.kind,
           source_id: e.data.source.id,

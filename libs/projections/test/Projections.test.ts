@@ -82,7 +82,7 @@ describe("graph", () => {
       insertIfAbsent("graph_edges", { ...key, from_node: "@start", to_node: "n-wishlist-click" }, { first_path_id: "p-2" }),
       insertIfAbsent("graph_edges", { ...key, from_node: "n-wishlist-click", to_node: "n-status-complete" }, { first_path_id: "p-2" }),
       insertIfAbsent("graph_edges", { ...key, from_node: "n-status-complete", to_node: "@end" }, { first_path_id: "p-2" })
-    ]).thenRows("graph_nodes", [expect.objectContaining({ node_id: "n-wishlist-click", action_kind: "click", role: "button", how: "partial" })])
+    ]).thenRows("graph_nodes", [expect.objectContaining({ node_id: "n-wishlist-click", action_kind: "click", role: "button", value: null, how: "partial" })])
   })
 })
 
