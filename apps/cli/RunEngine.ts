@@ -10,7 +10,8 @@
  * decision; they only feed the metrics (`verdict_vs_ground_truth`, verified paths).
  */
 import { DateTime, Effect, Layer, Random, Stream } from "effect"
-import { join } from "node:path"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
@@ -211,6 +212,12 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)
     for (const env of environments) yield* env.close()
+    // Kept beside the log, never in it: what the checkers said of each episode, for later analysis.
+    const file = join(config.values.dataDir, "eval", `run-${runId}-ground-truth.json`)
+    yield* Effect.sync(() => {
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, JSON.stringify(Object.fromEntries(groundTruth)))
+    })
     return {
       runId, events, groundTruth, tasks: plan.tasks, seconds: Math.round((Date.now() - started) / 100) / 10
     } satisfies RunOutcome

@@ -3,9 +3,11 @@
  * checkers' verdicts on its episodes. Pure, so it is tested on plain values.
  *
  * - `tasks_with_alternatives`: tasks whose suite lists ≥ 2 path families;
- * - `tasks_with_multiple_paths`: tasks with ≥ 2 distinct *verified* paths — the demo's path
- *   (the expert demo passed its checker when it was recorded) and every path some passing
- *   trajectory matched while its checker agreed;
+ * - `tasks_with_multiple_paths`: tasks with ≥ 2 distinct *verified* paths — a path is
+ *   verified when a trajectory along it passes its checker: the demo's path (the expert demo
+ *   passed its checker when it was recorded), a path an expansion built from a trajectory
+ *   the checker passes (the path holds on it in order: the decider checked), and every path
+ *   a passing trajectory matched while its checker agreed;
  * - `verdict_vs_ground_truth`: CORE's `pass` against the checkers' success.
  *
  * @example
@@ -39,8 +41,10 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   const pathIdByNodes = new Map<string, string>()
   for (const e of input.events) if (e.type === "PathAdded") pathIdByNodes.set(`${e.data.taskId}|${e.data.nodeIds.join(",")}`, e.data.pathId)
   const verified = new Map<string, Set<string>>()
-  for (const [taskId, m] of paths) {
-    for (const [pathId, p] of m) if (p.source === "demo") verified.set(taskId, (verified.get(taskId) ?? new Set()).add(pathId))
+  for (const e of input.events) {
+    if (e.type !== "PathAdded") continue
+    const along = e.data.source.kind === "demo" || input.groundTruth.get(e.data.source.id)?.success === true
+    if (along) verified.set(e.data.taskId, (verified.get(e.data.taskId) ?? new Set()).add(e.data.pathId))
   }
   let tp = 0
   let fp = 0
