@@ -43,6 +43,7 @@ export interface LiveObservationsOptions {
 interface Episode {
   readonly env: EnvironmentShape
   readonly task: EnvTask
+  readonly attempt: number
   last: FullObservation | null
   readonly actions: Array<Action>
 }
@@ -54,12 +55,12 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
     for (const env of options.environments) yield* Queue.offer(free, env)
     const episodes = new Map<string, Episode>()
 
-    const observed = (trajectoryId: string, observation: Observation) =>
+    const observed = (trajectoryId: string, attempt: number, observation: Observation) =>
       Effect.gen(function*() {
         const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
         const [screenshot, elements, aria] = yield* Effect.all([get(observation.screenshot), get(observation.elements), get(observation.aria)])
         return { observation, screenshot, elements, aria } satisfies Observed
-      }).pipe(Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: 0, reason: `blob store: ${e.message}` })))
+      }).pipe(Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })))
 
     const release = (trajectoryId: string) =>
       Effect.gen(function*() {
@@ -79,27 +80,27 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
           if (task === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step: -1 })
           yield* release(trajectoryId)
           const env = yield* Queue.take(free)
-          const episode: Episode = { env, task, last: null, actions: [] }
+          const episode: Episode = { env, task, attempt, last: null, actions: [] }
           episodes.set(trajectoryId, episode)
           const first = yield* env.reset(task).pipe(
             Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })),
             Effect.tapError(() => release(trajectoryId))
           )
           episode.last = first
-          return yield* observed(trajectoryId, first.observation)
+          return yield* observed(trajectoryId, attempt, first.observation)
         }),
       act: (trajectoryId, step, action) =>
         Effect.gen(function*() {
           const episode = episodes.get(trajectoryId)
           if (episode === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step })
           const next = yield* episode.env.step(action).pipe(
-            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: 0, reason: e.reason })),
+            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: episode.attempt, reason: e.reason })),
             Effect.tapError(() => release(trajectoryId))
           )
           episode.last = next
           episode.actions.push(action)
           options.onStep?.(trajectoryId, step)
-          return yield* observed(trajectoryId, next.observation)
+          return yield* observed(trajectoryId, episode.attempt, next.observation)
         }),
       end: (trajectoryId) => release(trajectoryId)
     })
