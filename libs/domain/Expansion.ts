@@ -8,7 +8,9 @@
  *  2. some path of the graph has its **terminal key steps** satisfied: its last node, and —
  *     when that last node is the final status or answer — the node before it, the step that
  *     achieved the goal (the demo's purchase, post, booking, the page it ended on);
- *  3. those hold in order: the goal step strictly before the final status or answer.
+ *  3. those hold in order: the goal step strictly before the final status or answer;
+ *  4. nothing changed state between them (`undoneAfterGoal`): a run that upvoted, then
+ *     downvoted, then said "complete" reached the goal step and undid it.
  * The steps before the goal are what may differ: that is the other way being learned.
  * The agreement of three signals — the policy's claim, the goal step's LF and the final
  * LF — stands in for the checker; an `infeasible` claim never expands a graph.
@@ -18,6 +20,7 @@
  * hit?.terminal // [{ nodeId, lfId, satisfiedAt }, …] the goal step, then the final status
  */
 import type { Action } from "@core/events"
+import type { IdentifiedKeyStep } from "./KeySteps.ts"
 import type { GraphNode, StrategyGraph } from "./StrategyGraph.ts"
 
 const closing = new Set(["status", "answer"])
@@ -60,6 +63,17 @@ export const reachedTerminal = (
     return { pathId: path.pathId, terminal: terminal.map((n, i) => ({ nodeId: n.nodeId, lfId: n.lfId, satisfiedAt: steps[i]! })) }
   }
   return null
+}
+
+/**
+ * Rule 4: a state-changing key step of the trajectory (KeySteps.ts) strictly between the
+ * goal step and the final status or answer — what the goal did may have been undone.
+ */
+export const undoneAfterGoal = (keySteps: ReadonlyArray<IdentifiedKeyStep>, hit: TerminalHit): boolean => {
+  if (hit.terminal.length < 2) return false
+  const goal = hit.terminal[0]!.satisfiedAt
+  const final = hit.terminal.at(-1)!.satisfiedAt
+  return keySteps.some((k) => k.reason === "state-changing" && k.stepIndex > goal && k.stepIndex < final)
 }
 
 /**

@@ -4,7 +4,8 @@
  * - When a demo's inference job completes, its accepted label functions become nodes (one
  *   per meaning: `nodeIdOf(semanticKeyOf(step))`) and the demo's key-step sequence a path.
  * - When a partially passing trajectory solved the task by the rule of `reachedTerminal`
- *   (libs/domain Expansion.ts), it goes through Semantic Code Abstraction itself — its LFs
+ *   and did not change state again before its final claim (`undoneAfterGoal`, libs/domain
+ *   Expansion.ts), it goes through Semantic Code Abstraction itself — its LFs
  *   validated on it and against the task's failed trajectories of the run — and its path
  *   joins the graph if it holds on the trajectory in order and is new. At most
  *   `run.expandPerTask` paths per task and round: expansion is inference, and it costs.
@@ -17,7 +18,8 @@
  */
 import { Effect } from "effect"
 import {
-  addNode, addPath, emptyGraph, expansionPath, hasPath, LF_API_VERSION, nodeIdOf, pathIdOf, reachedTerminal, semanticKeyOf
+  addNode, addPath, emptyGraph, expansionPath, hasPath, identifyKeySteps, LF_API_VERSION, nodeIdOf, pathIdOf, reachedTerminal, semanticKeyOf,
+  undoneAfterGoal
 } from "@core/domain"
 import type { LfTrajectory, StrategyGraph } from "@core/domain"
 import { LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, runStream } from "@core/events"
@@ -105,6 +107,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     if (hit === null) return []
 
     const t = yield* loadRecordedTrajectory(data)
+    if (undoneAfterGoal(identifyKeySteps(t), hit)) return []
     const key = `trajectory:${e.runId}:${trajectoryId}`
     const inferred = yield* inferLabelFunctions({
       runId: e.runId, causationId: e.id, instruction: s.instructions.get(taskId) ?? "", demo: t, demoKey: key,
