@@ -25,7 +25,7 @@ import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders, resumeLayers } from "@core/pipeline"
 import type { EpisodeEnd } from "@core/pipeline"
-import { Randomness } from "@core/replay"
+import { Randomness, readRunLog } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
 import type { SitesServer } from "@core/sites"
 import { expertDemo, verdictOf } from "@core/sites/solutions"
@@ -111,9 +111,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       let resume: { events: ReadonlyArray<CoreEvent>; revisions: ReadonlyMap<string, number> } | undefined
       if (plan.resume !== undefined) {
         runId = plan.resume.runId
-        const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
-        const last = read.at(-1)?.position ?? 0
-        prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last).map((r) => r.event)
+        const log = yield* readRunLog(runId).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        const read = log.run
+        prior = log.workspace
         const revisions = new Map<string, number>()
         for (const r of read) revisions.set(r.event.stream, r.position)
         resume = { events: read.map((r) => r.event), revisions }

@@ -12,6 +12,7 @@ import { Effect, Stream } from "effect"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { RecordedEvent } from "@core/eventstore"
+import { readRunLog } from "@core/replay"
 import { CliError } from "./Cli.ts"
 
 /** A run id, task id or trajectory id is one subject token: no dots, no wildcards. */
@@ -72,15 +73,9 @@ export const unknownRun = (runId: string): CliError =>
       : `${JSON.stringify(runId)} is not a run id (letters, digits, '-' and '_')`
   })
 
-/**
- * A run's events with the workspace facts (tasks, demos) logged before its last event,
- * merged at their log positions: what its deciders folded live.
- */
+/** A run's events with the workspace facts logged before its last event (`readRunLog`, as replay reads it); empty when there is no such run. */
 export const runLog = (runId: string) =>
-  Effect.gen(function*() {
-    const run = yield* readLog([`run.${runId}.>`])
-    if (run.length === 0) return [] as ReadonlyArray<CoreEvent>
-    const last = run.at(-1)!.position
-    const workspace = (yield* readLog(["ws.>"])).filter((r) => r.position < last)
-    return [...workspace, ...run].sort((a, b) => a.position - b.position || a.index - b.index).map((r) => r.event)
-  })
+  readRunLog(runId).pipe(
+    Effect.map((log) => log.events),
+    Effect.catchTag("RunNotFound", () => Effect.succeed([] as ReadonlyArray<CoreEvent>))
+  )

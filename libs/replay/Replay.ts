@@ -13,7 +13,7 @@ import { Effect, Layer, Result, Schema, Stream } from "effect"
 import type { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import type { ReadError } from "@core/eventstore"
+import type { ReadError, RecordedEvent } from "@core/eventstore"
 import { stamp } from "./Decider.ts"
 import type { Sandbox } from "@core/sandbox"
 import type { DeciderRegistry, DecisionServices, RecordedServices } from "./Decider.ts"
@@ -91,6 +91,17 @@ export const rederive = Effect.fnUntraced(function*(
   return { rederived, failures }
 })
 
+export interface RunLog {
+  /** The run's events and the workspace facts before its end, merged in log order. */
+  readonly events: ReadonlyArray<CoreEvent>
+  /** How many of them are the run's own. */
+  readonly runEvents: number
+  /** The run's own events with their log positions (a resumed run appends after them). */
+  readonly run: ReadonlyArray<RecordedEvent>
+  /** The workspace facts alone. */
+  readonly workspace: ReadonlyArray<CoreEvent>
+}
+
 /**
  * A run's log as its deciders saw it: the run's events, with the workspace facts (tasks,
  * demos) logged before the run ended merged in at their log positions (DESIGN §2: they are
@@ -98,7 +109,7 @@ export const rederive = Effect.fnUntraced(function*(
  */
 export const readRunLog = Effect.fn("readRunLog")(function*(
   runId: string
-): Effect.fn.Return<{ readonly events: ReadonlyArray<CoreEvent>; readonly runEvents: number }, RunNotFound | ReadError, EventStore> {
+): Effect.fn.Return<RunLog, RunNotFound | ReadError, EventStore> {
   if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
   const store = yield* EventStore
   const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
@@ -106,7 +117,7 @@ export const readRunLog = Effect.fn("readRunLog")(function*(
   const last = read.at(-1)!.position
   const workspace = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).filter((r) => r.position < last)
   const merged = [...workspace, ...read].sort((a, b) => a.position - b.position || a.index - b.index)
-  return { events: merged.map((r) => r.event), runEvents: read.length }
+  return { events: merged.map((r) => r.event), runEvents: read.length, run: read, workspace: workspace.map((r) => r.event) }
 })
 
 /** Replays one run from the EventStore, blobs from the BlobStore. */

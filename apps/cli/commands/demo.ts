@@ -15,11 +15,11 @@ import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
-import { CliError, UsageError } from "../Cli.ts"
+import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
 import { executeRun } from "../RunEngine.ts"
 import { runMetrics } from "../RunMetrics.ts"
-import { printMetrics } from "./run.ts"
+import { positiveInt, printMetrics } from "./run.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
@@ -58,14 +58,11 @@ const coreRound = (args: ParsedArgs) =>
     const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
     if (tasks.length !== DEMO_TASKS.length) return yield* new CliError({ message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}` })
-    const samples = args.flags.samples
-    if (samples !== undefined && (typeof samples !== "number" || !Number.isInteger(samples) || samples < 1)) {
-      return yield* new UsageError({ message: `--samples must be a whole number ≥ 1, got ${String(samples)}` })
-    }
+    const samples = yield* positiveInt(args, "samples", 5)
     const opened = yield* openStore(args)
     const outcome = yield* executeRun(opened.config, opened.layer, {
-      command: "demo", tasks, rounds: 1, samples: (samples as number | undefined) ?? 5, stepBudget: 12, parallel: 2, policy: "exploration",
-      sources: samples === undefined ? {} : { "run.samples": "flag:--samples" }
+      command: "demo", tasks, rounds: 1, samples, stepBudget: 12, parallel: 2, policy: "exploration",
+      sources: args.flags.samples === undefined ? {} : { "run.samples": "flag:--samples" }
     })
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))

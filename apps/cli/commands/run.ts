@@ -19,7 +19,8 @@ import { runMetrics } from "../RunMetrics.ts"
 import type { RunMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
-const positiveInt = (args: ParsedArgs, name: string, fallback: number, min = 1): Effect.Effect<number, UsageError> => {
+/** A whole-number flag of at least `min`, or the default; a one-line usage error otherwise. */
+export const positiveInt = (args: ParsedArgs, name: string, fallback: number, min = 1): Effect.Effect<number, UsageError> => {
   const v = args.flags[name]
   if (v === undefined) return Effect.succeed(fallback)
   return typeof v === "number" && Number.isInteger(v) && v >= min
@@ -78,12 +79,13 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
     }
     const opened = yield* openStore(args)
+    // Only its RunStarted and round streams: the whole log is read once, by the resumed run.
     const started = yield* Effect.provide(Effect.gen(function*() {
       const store = yield* EventStore
-      const events = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+      const read = (filter: string) => Effect.map(Stream.runCollect(store.readAll({ filter })), (rs) => rs.map((r) => r.event))
       return {
-        started: events.map((r) => r.event).find((e) => e.type === "RunStarted"),
-        completed: events.filter((r) => r.event.type === "RoundCompleted").length
+        started: (yield* read(`run.${runId}.run.${runId}`)).find((e) => e.type === "RunStarted"),
+        completed: (yield* read(`run.${runId}.round.*`)).filter((e) => e.type === "RoundCompleted").length
       }
     }), opened.layer)
     const first = started.started
