@@ -78,17 +78,21 @@ export const undoneAfterGoal = (keySteps: ReadonlyArray<IdentifiedKeyStep>, hit:
 
 /**
  * The node sequence a solved trajectory adds: its own key steps (with their nodes), plus any
- * terminal node it satisfied without a key step of that meaning, ordered by step; a node
- * repeated back to back is kept once.
+ * terminal node it satisfied at a step that is not one of its key steps, ordered by step; a
+ * node repeated back to back is kept once. A terminal node satisfied at a key step is that
+ * key step by another meaning (the product page reached from the home page instead of from
+ * the search results): the key step's own node stands for it, since two nodes cannot hold
+ * at one step in a path.
  */
 export const expansionPath = (
   keyStepNodes: ReadonlyArray<{ readonly stepIndex: number; readonly nodeId: string }>,
   hit: TerminalHit
 ): ReadonlyArray<string> => {
   const have = new Set(keyStepNodes.map((k) => k.nodeId))
+  const at = new Set(keyStepNodes.map((k) => k.stepIndex))
   const all = [
     ...keyStepNodes,
-    ...hit.terminal.filter((t) => !have.has(t.nodeId)).map((t) => ({ stepIndex: t.satisfiedAt, nodeId: t.nodeId }))
+    ...hit.terminal.filter((t) => !have.has(t.nodeId) && !at.has(t.satisfiedAt)).map((t) => ({ stepIndex: t.satisfiedAt, nodeId: t.nodeId }))
   ].sort((a, b) => a.stepIndex - b.stepIndex)
   const out: Array<string> = []
   for (const k of all) if (out.at(-1) !== k.nodeId) out.push(k.nodeId)

@@ -28,6 +28,9 @@ export const trajectoryIdOf = (round: number, taskId: string, sample: number): s
 /** An explorer episode's trajectory id (`x` for explore): its own namespace beside the rollouts'. */
 export const explorerIdOf = (round: number, taskId: string, index: number): string => `x${round}-s${index}-${taskId}`
 
+/** Is this an explorer episode's trajectory id? */
+export const isExplorerId = (trajectoryId: string): boolean => /^x\d+-s\d+-/.test(trajectoryId)
+
 /** The task of a trajectory id made by `trajectoryIdOf` (or an explorer's `x…-` id); null for any other id. */
 export const taskOfTrajectoryId = (trajectoryId: string): string | null => trajectoryId.match(/^[rx]\d+-s\d+-(.+)$/)?.[1] ?? null
 
@@ -59,8 +62,18 @@ export interface RolloutInput {
   readonly prefix?: ReadonlyArray<Action>
   /** What the policy's draws are for (default "policy"; the explorer's are "explore"). */
   readonly purpose?: string
-  /** The element the policy may not choose at its first step (role + name): the known way on. */
+  /** The element the policy may not choose while it explores (role + name): the known way on. */
   readonly avoid?: { readonly role: string; readonly name: string } | null
+  /**
+   * Where the explorer may rejoin the known way: the demo's steps after the node, each with
+   * the page it was taken on. Once exploring has led to a page the demo acted on later —
+   * other than the page exploring started from — the demo's actions from there are replayed
+   * (targets found again by role and name), so a detour that got somewhere ends with the task
+   * done, and its path can join the graph (Strategy Graph Expansion b).
+   */
+  readonly rejoin?: ReadonlyArray<{ readonly urlBefore: string | null; readonly action: Action }>
+  /** Stop bias of the exploration policy (ExplorationOptions); its default when absent. */
+  readonly stopBias?: number
 }
 
 const decoder = new TextDecoder()
@@ -89,6 +102,30 @@ const emptyObservation = (error: string): Observation => ({
 const callIndexOf = (attempt: number, step: number): number => attempt * 1000 + step * 2
 
 const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
+
+/**
+ * What the explorer may use before it rejoins: links and search boxes move; a detour that
+ * changed state on the way (an upvote, a review) would teach the graph a path that depends on it.
+ */
+const MOVES = new Set(["link", "searchbox"])
+
+/** A URL as the demos record it: path and query, without the origin. */
+export const pageOf = (url: string | null): string | null => {
+  if (url === null) return null
+  try {
+    const u = new URL(url)
+    return u.pathname + u.search
+  } catch {
+    return url
+  }
+}
+
+/** The first demo step after the node (not the next one: that is the way being avoided) taken on this page. */
+export const rejoinAt = (
+  rejoin: ReadonlyArray<{ readonly urlBefore: string | null }>,
+  startPage: string | null,
+  page: string | null
+): number => (page === null || page === startPage ? -1 : rejoin.findIndex((r, j) => j > 0 && r.urlBefore === page))
 
 const same = (a: string | null | undefined, b: string | null | undefined) => collapse(a ?? "").toLowerCase() === collapse(b ?? "").toLowerCase()
 
@@ -134,14 +171,23 @@ export const rollout = (input: RolloutInput) =>
           steps.push({ action, observation: current.observation })
           if (current.observation.error !== null) break
         }
-        const replayed = steps.length
-        for (let k = replayed; k < replayed + input.stepBudget; k++) {
-          const avoid = k === replayed ? input.avoid ?? null : null
-          const elements = observedElements(current).filter((e) => avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name)))
+        const startPage = pageOf(current.observation.url)
+        let rejoined = input.rejoin === undefined
+        for (let explored = 0; explored < input.stepBudget; explored++) {
+          const k = steps.length
+          const detour = input.rejoin !== undefined && !rejoined
+          // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
+          const avoid = input.rejoin !== undefined && (rejoined || pageOf(current.observation.url) !== startPage) ? null : input.avoid ?? null
+          const elements = observedElements(current).filter((e) =>
+            (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role)))
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
           const action: Action = input.policy.kind === "exploration"
-            ? explorationAction({ instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: replayed + input.stepBudget }, rng)
+            ? explorationAction(
+              { instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: k - explored + input.stepBudget },
+              rng,
+              input.stopBias === undefined ? {} : { stopBias: input.stopBias }
+            )
             : (yield* modelPolicyAction({
               instruction: input.instruction,
               url: o.url,
@@ -163,6 +209,19 @@ export const rollout = (input: RolloutInput) =>
           current = yield* observations.act(input.trajectoryId, k, action)
           steps.push({ action, observation: current.observation })
           if (ends(action)) break
+          if (rejoined || current.observation.error !== null) continue
+          const at = rejoinAt(input.rejoin!, startPage, pageOf(current.observation.url))
+          if (at < 0) continue
+          // Once only: if the known way fails from here, the policy goes on exploring.
+          rejoined = true
+          for (const step of input.rejoin!.slice(at)) {
+            const planned = retarget(step.action, observedElements(current))
+            if (planned === null) break
+            current = yield* observations.act(input.trajectoryId, steps.length, planned)
+            steps.push({ action: planned, observation: current.observation })
+            if (ends(planned) || current.observation.error !== null) break
+          }
+          if (ends(steps.at(-1)!.action)) break
         }
         const last = steps.at(-1)
         return trajectoryData(input, {

@@ -49,7 +49,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     stepBudget: int(config["run.stepBudget"], DEFAULT_STEP_BUDGET),
     policy,
     expandPerTask: int(config["run.expandPerTask"], 2),
-    explorePerTask: int(config["run.explorePerTask"], 1),
+    explorePerTask: int(config["run.explorePerTask"], 3),
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]
       if (wanted === "all") return demos.size

@@ -90,4 +90,10 @@ describe("undoneAfterGoal and the path a solved run adds", () => {
     const path = expansionPath([{ stepIndex: 0, nodeId: OPEN.nodeId }, { stepIndex: 1, nodeId: OPEN.nodeId }, { stepIndex: 5, nodeId: DONE.nodeId }], hit)
     expect(path).toEqual([OPEN.nodeId, UPVOTE.nodeId, DONE.nodeId])
   })
+
+  test("given a key step at the goal's step (the page reached another way), then its own node stands for the goal", () => {
+    const other = node("open-from-home")
+    const path = expansionPath([{ stepIndex: 2, nodeId: other.nodeId }, { stepIndex: 5, nodeId: DONE.nodeId }], hit)
+    expect(path).toEqual([other.nodeId, DONE.nodeId])
+  })
 })

@@ -16,6 +16,7 @@ import { JobCompleted, JobQueued, eventId, runStream, TrajectoryRecorded, Trajec
 import type { Action, CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { explorerIdOf, rollout, trajectoryIdOf } from "../Rollout.ts"
+import type { RolloutInput } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
@@ -24,14 +25,22 @@ import { verifyTrajectory } from "../Verification.ts"
 export const ROLLOUT_JOB_KIND = "rollout"
 export const EXPLORE_JOB_KIND = "explore"
 
+/** The explorer stops on its own less often than a rollout: the demo's suffix ends its episode once it rejoins. */
+const EXPLORER_STOP_BIAS = 0.2
+
+/** Explorer jobs per task and round that start from the start state. */
+const FROM_START = 2
+
 const isRolloutJob = (e: CoreEvent): e is Extract<CoreEvent, { type: "JobQueued" }> =>
   e.type === "JobQueued" && (e.data.kind === ROLLOUT_JOB_KIND || e.data.kind === EXPLORE_JOB_KIND) && typeof e.data.params.trajectoryId === "string"
 
 /**
  * The explorer's jobs for a task (Strategy Graph Expansion b): from the state at a node of
  * the demo's path — the demo replayed through that node's key step — the policy tries
- * something other than the demo's next action. Successive jobs and rounds start from
- * successive nodes (the start state first), so every node gets its turn.
+ * something other than the demo's next action, and rejoins the demo where the detour meets
+ * a page the demo acted on later (Rollout's `rejoin`). The first two jobs of every round
+ * start from the start state, where the other entry points are; the others take the
+ * remaining nodes in turn, round after round.
  */
 export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const config = s.config!
@@ -39,15 +48,18 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const demo = demoPath === undefined ? undefined : s.demos.get(demoPath.source.id)
   if (demo === undefined || config.explorePerTask === 0) return []
   const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? []).map((lf) => lf.keyStepIndex).sort((a, b) => a - b)
-  // -1 is the start state; the last key step is the final status: nothing to explore after it.
-  const nodes = [-1, ...keySteps.slice(0, -1)]
+  // The last key step is the final status: nothing to explore after it.
+  const later = keySteps.slice(0, -1)
+  const fromStart = Math.min(config.explorePerTask, FROM_START)
+  const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {
-    const from = nodes[((round - 1) * config.explorePerTask + j) % nodes.length]!
+    const from = j < fromStart || later.length === 0 ? -1 : later[((round - 1) * others + j - fromStart) % later.length]!
     const prefix = demo.steps.slice(0, from + 1).map((st) => st.action)
     const next = demo.steps[from + 1]?.action
     const target = next !== undefined && "target" in next ? next.target : null
     const avoid = target !== null && target.role !== null && target.name !== null ? { role: target.role, name: target.name } : null
-    return { index: j, fromStep: from, prefix, avoid }
+    const rejoin = demo.steps.slice(from + 1).map((st) => ({ urlBefore: st.urlBefore, action: st.action }))
+    return { index: j, fromStep: from, prefix, avoid, rejoin }
   })
 }
 
@@ -77,7 +89,7 @@ export const rollouts = defineDecider({
         return e.data.taskIds.flatMap((taskId) => [
           ...Array.from({ length: e.data.samplesPerTask }, (_, sample) => queue(trajectoryIdOf(round, taskId, sample), ROLLOUT_JOB_KIND, taskId, { sample })),
           ...explorerStarts(s, taskId, round).map((x) =>
-            queue(explorerIdOf(round, taskId, x.index), EXPLORE_JOB_KIND, taskId, { sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid }))
+            queue(explorerIdOf(round, taskId, x.index), EXPLORE_JOB_KIND, taskId, { sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid, rejoin: x.rejoin }))
         ])
       }
       if (!isRolloutJob(e)) return []
@@ -93,7 +105,9 @@ export const rollouts = defineDecider({
         policy: config.policy,
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(e.data.kind === EXPLORE_JOB_KIND
-          ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null, policy: { kind: "exploration" as const }, purpose: "explore" }
+          ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null,
+            ...(Array.isArray(e.data.params.rejoin) ? { rejoin: e.data.params.rejoin as RolloutInput["rejoin"] & object } : {}),
+            policy: { kind: "exploration" as const }, purpose: "explore", stopBias: EXPLORER_STOP_BIAS }
           : {})
       })
       const recorded = eventId({ runId, causationId: e.id, type: "TrajectoryRecorded", ordinal: 0 })

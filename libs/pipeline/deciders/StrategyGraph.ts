@@ -3,7 +3,8 @@
  *
  * - When a demo's inference job completes, its accepted label functions become nodes (one
  *   per meaning: `nodeIdOf(semanticKeyOf(step))`) and the demo's key-step sequence a path.
- * - When a partially passing trajectory solved the task by the rule of `reachedTerminal`
+ * - When a partially passing trajectory — or a passing explorer episode, which may have
+ *   reached a node's LF another way — solved the task by the rule of `reachedTerminal`
  *   and did not change state again before its final claim (`undoneAfterGoal`, libs/domain
  *   Expansion.ts), it goes through Semantic Code Abstraction itself — its LFs
  *   validated on it and against the task's failed trajectories of the run — and its path
@@ -30,6 +31,7 @@ import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
+import { isExplorerId } from "../Rollout.ts"
 import { loadDemoTrajectory, loadRecordedTrajectory } from "../Trajectories.ts"
 import { verifyTrajectory } from "../Verification.ts"
 
@@ -98,7 +100,9 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const { trajectoryId, taskId } = e.data
     const data = s.trajectories.get(trajectoryId)
     const config = s.config
-    if (e.data.verdict !== "partial" || data === undefined || config === null || e.runId === null) return []
+    // A passing explorer episode may have reached a node's LF another way (Expansion b): its own key steps say.
+    const candidate = e.data.verdict === "partial" || (e.data.verdict === "pass" && isExplorerId(trajectoryId))
+    if (!candidate || data === undefined || config === null || e.runId === null) return []
     if ((s.expanded.get(expandedKey(data.round, taskId)) ?? 0) >= config.expandPerTask) return []
     const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
     if (graph === undefined) return []
