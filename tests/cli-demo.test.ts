@@ -20,14 +20,14 @@ test("one round on six tasks: every episode verified, the figures on stdout, and
   const m = JSON.parse(r.stdout)
   expect(m.store).toBe("embedded")
   expect(m.tasks).toBe(6)
-  // Two rollouts and one explorer episode per task.
-  expect(m.trajectories).toBe(18)
+  // Two rollouts and three explorer episodes per task.
+  expect(m.trajectories).toBe(30)
   expect(m.pass + m.partial + m.fail + m.infra_errors).toBe(18)
   expect(m.tasks_with_alternatives).toBe(6)
   expect(Object.keys(m)).toEqual(expect.arrayContaining(["run_id", "nodes", "paths_per_task_mean", "tasks_with_multiple_paths", "verdict_vs_ground_truth", "recall_other_paths", "seconds"]))
   expect(r.stderr).toContain("store: embedded")
   expect(r.stderr).toMatch(/demos: 6\/6 travel-add-traveller-1: \d+ steps ingested/)
-  expect(r.stderr).toMatch(/round 1\/1 \[#+\] 18\/18 trajectories/)
+  expect(r.stderr).toMatch(/round 1\/1 \[#+\] 30\/30 trajectories/)
   const replay = JSON.parse((await core(["replay", m.run_id, "--json", ...flags])).stdout)
   expect(replay.divergences).toEqual([])
   // The human table names the run and says where to look next.

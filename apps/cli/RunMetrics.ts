@@ -8,12 +8,15 @@
  *   passed its checker when it was recorded), a path an expansion built from a trajectory
  *   the checker passes (the path holds on it in order: the decider checked), and every path
  *   a passing trajectory matched while its checker agreed;
- * - `verdict_vs_ground_truth`: CORE's `pass` against the checkers' success.
+ * - `verdict_vs_ground_truth`: CORE's `pass` against the checkers' success, over every
+ *   trajectory of the run, and (`rollouts`) over the policy's rollouts alone — the explorer's
+ *   episodes replay the demo once they rejoin it, so they pass more easily.
  *
  * @example
  * const m = runMetrics({ runId, events, groundTruth, tasks })
  */
 import type { CoreEvent } from "@core/events"
+import { isExplorerId } from "@core/pipeline"
 import type { SuiteTask } from "@core/sites/suites"
 
 export interface RunMetricsInput {
@@ -23,6 +26,9 @@ export interface RunMetricsInput {
 }
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
+
+const scores = (c: { readonly tp: number; readonly fp: number; readonly fn: number }) =>
+  ({ precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.tp + c.fn), predicted_pass: c.tp + c.fp })
 
 export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) => {
   const verdicts = input.events.flatMap((e) => (e.type === "TrajectoryVerified" ? [e.data] : []))
@@ -46,16 +52,17 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     const along = e.data.source.kind === "demo" || input.groundTruth.get(e.data.source.id)?.success === true
     if (along) verified.set(e.data.taskId, (verified.get(e.data.taskId) ?? new Set()).add(e.data.pathId))
   }
-  let tp = 0
-  let fp = 0
-  let fn = 0
+  const all = { tp: 0, fp: 0, fn: 0 }
+  const policy = { tp: 0, fp: 0, fn: 0 }
   for (const v of verdicts) {
     const truth = input.groundTruth.get(v.trajectoryId)
     if (truth === undefined || v.verdict === "infra-error") continue
     const pass = v.verdict === "pass"
-    if (pass && truth.success) tp++
-    if (pass && !truth.success) fp++
-    if (!pass && truth.success) fn++
+    for (const c of isExplorerId(v.trajectoryId) ? [all] : [all, policy]) {
+      if (pass && truth.success) c.tp++
+      if (pass && !truth.success) c.fp++
+      if (!pass && truth.success) c.fn++
+    }
     if (pass && truth.success && v.path !== null) {
       const id = pathIdByNodes.get(`${v.taskId}|${v.path.join(",")}`)
       if (id !== undefined) verified.set(v.taskId, (verified.get(v.taskId) ?? new Set()).add(id))
@@ -75,7 +82,7 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     paths_per_task_mean: taskIds.length === 0 ? 0 : Math.round((pathCounts.reduce((a, b) => a + b, 0) / taskIds.length) * 100) / 100,
     tasks_with_alternatives: input.tasks.filter((t) => t.pathFamilies.length >= 2).length,
     tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length,
-    verdict_vs_ground_truth: { precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), predicted_pass: tp + fp },
+    verdict_vs_ground_truth: { ...scores(all), rollouts: scores(policy) },
     // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).
     recall_other_paths: null as number | null
   }

@@ -12,7 +12,7 @@
  * const data = yield* rollout({ trajectoryId: trajectoryIdOf(1, "shop-cart-1", 0), taskId: "shop-cart-1", … })
  */
 import { Effect } from "effect"
-import { collapse, explorationAction } from "@core/domain"
+import { collapse, explorationAction, sitePath } from "@core/domain"
 import type { PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/env-web"
 import { policyView } from "@core/env-web"
@@ -110,15 +110,7 @@ const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
 const MOVES = new Set(["link", "searchbox"])
 
 /** A URL as the demos record it: path and query, without the origin. */
-export const pageOf = (url: string | null): string | null => {
-  if (url === null) return null
-  try {
-    const u = new URL(url)
-    return u.pathname + u.search
-  } catch {
-    return url
-  }
-}
+export const pageOf = sitePath
 
 /** The first demo step after the node (not the next one: that is the way being avoided) taken on this page. */
 export const rejoinAt = (

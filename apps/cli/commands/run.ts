@@ -65,6 +65,7 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
     ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
     ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
     ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
+    ["  rollouts only", `precision ${v.rollouts.precision ?? "n/a"}, recall ${v.rollouts.recall ?? "n/a"}, ${v.rollouts.predicted_pass} predicted passes`],
     ["time", `${seconds} s`]
   ]
   for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)

@@ -36,6 +36,8 @@ test("given paths, verdicts and the checkers' answers, then the counts, verified
     verdict("r1-s2-t1", "t1", "pass", ["n1", "n2"]),
     verdict("r1-s0-t2", "t2", "fail"),
     verdict("r1-s1-t2", "t2", "infra-error"),
+    // An explorer episode: counted over the whole run, not among the policy's rollouts.
+    verdict("x1-s0-t1", "t1", "pass", ["n1", "n2"]),
     // Built from a partial run the checker passes: a trajectory along it passed, so verified.
     path("t1", "p2", ["n3", "n2"], { kind: "trajectory", id: "r1-s1-t1" }),
     // Built from one the checker fails: not verified.
@@ -45,18 +47,20 @@ test("given paths, verdicts and the checkers' answers, then the counts, verified
     ["r1-s0-t1", { success: true, reason: "" }],
     ["r1-s1-t1", { success: true, reason: "" }],
     ["r1-s2-t1", { success: false, reason: "wandered" }],
-    ["r1-s0-t2", { success: false, reason: "" }]
+    ["r1-s0-t2", { success: false, reason: "" }],
+    ["x1-s0-t1", { success: true, reason: "" }]
   ])
   const m = runMetrics({ runId: "r", events, groundTruth, tasks: [task("t1", 2), task("t2", 1)] })
   expect(m).toMatchObject({
-    run_id: "r", tasks: 2, trajectories: 5, pass: 2, partial: 1, fail: 1, infra_errors: 1,
+    run_id: "r", tasks: 2, trajectories: 6, pass: 3, partial: 1, fail: 1, infra_errors: 1,
     nodes: 3, paths_per_task_mean: 2, tasks_with_alternatives: 1, tasks_with_multiple_paths: 1,
-    verdict_vs_ground_truth: { precision: 0.5, recall: 0.5, predicted_pass: 2 }
+    verdict_vs_ground_truth: { precision: 0.6667, recall: 0.6667, predicted_pass: 3, rollouts: { precision: 0.5, recall: 0.5, predicted_pass: 2 } }
   })
 })
 
 test("given no verdicts, then no ratios rather than a division by zero", () => {
   const m = runMetrics({ runId: "r", events: [], groundTruth: new Map(), tasks: [] })
-  expect(m.verdict_vs_ground_truth).toEqual({ precision: null, recall: null, predicted_pass: 0 })
+  const none = { precision: null, recall: null, predicted_pass: 0 }
+  expect(m.verdict_vs_ground_truth).toEqual({ ...none, rollouts: none })
   expect(m.paths_per_task_mean).toBe(0)
 })

@@ -13,7 +13,7 @@ import { Randomness, recordedObservations } from "@core/replay"
 import { chromiumChildren, startRuntime, startSite } from "../../env-web/test/fixtures.ts"
 import { liveObservations } from "../LiveObservations.ts"
 import type { RolloutInput } from "../Rollout.ts"
-import { rollout, trajectoryIdOf } from "../Rollout.ts"
+import { explorerIdOf, pageOf, rejoinAt, rollout, trajectoryIdOf } from "../Rollout.ts"
 import type { TrajectoryData } from "../RunState.ts"
 import { noModels } from "../Services.ts"
 
@@ -52,12 +52,12 @@ const inputOf = (taskId: string, more: Partial<RolloutInput> = {}): RolloutInput
 type Runtime = ReturnType<typeof startRuntime>
 
 /** The rollout live: one WebEnvironment in the pool, the task's start page on the fixture site. */
-const live = (rt: Runtime, input: RolloutInput, onStep?: (trajectoryId: string, step: number) => void) =>
+const live = (rt: Runtime, input: RolloutInput, onStep?: (trajectoryId: string, step: number) => void, startPath = "/form") =>
   rt.withEnv({ screenshots: "key", settleMs: 500 }, (env) =>
     rollout(input).pipe(Effect.provide(Layer.mergeAll(
       liveObservations({
         environments: [env],
-        taskOf: (taskId) => (taskId === input.taskId ? { taskId, startUrl: site.url("/form") } : undefined),
+        taskOf: (taskId) => (taskId === input.taskId ? { taskId, startUrl: site.url(startPath) } : undefined),
         ...(onStep === undefined ? {} : { onStep })
       }),
       Randomness.layer(SEED),
@@ -163,4 +163,48 @@ describe("a rollout, live in Chromium then replayed from its record", () => {
     }
     await noChromiumLeft()
   }, TIMEOUT)
+
+  test("an explorer's detour that reaches a page the demo acted on later rejoins the demo there and ends with its steps", async () => {
+    const rt = startRuntime()
+    try {
+      // The demo went /next → Form (via home) → Press me → complete; the explorer starts on /next
+      // barred from nothing: its only way on is the one link, "Back home", which reaches /.
+      const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
+      const rejoin = [
+        { urlBefore: "/next", action: click("link", "Back home") },
+        { urlBefore: "/", action: click("link", "Form") },
+        { urlBefore: "/form", action: click("button", "Press me") },
+        { urlBefore: "/form", action: { kind: "status" as const, status: "complete" as const } }
+      ]
+      const input = inputOf("next-explore", { trajectoryId: explorerIdOf(1, "next-explore", 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0 })
+      const data = await live(rt, input, undefined, "/next")
+      const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
+      expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
+      expect(data.outcome).toBe("completed")
+      expect(data.steps.map((s) => pageOf(s.observation.url))).toEqual(["/", "/form", "/form", "/form"])
+      expect(await replay(rt, input, [recorded(data)])).toEqual(data)
+    } finally {
+      await rt.dispose()
+    }
+    await noChromiumLeft()
+  }, TIMEOUT)
+})
+
+describe("where an explorer rejoins", () => {
+  const demo = [{ urlBefore: "/" }, { urlBefore: "/search?q=x" }, { urlBefore: "/item/1" }, { urlBefore: "/item/1" }]
+  test("at the first later step taken on the page it reached, never at the step it was barred from", () => {
+    expect(rejoinAt(demo, "/", "/item/1")).toBe(2)
+    expect(rejoinAt(demo, "/", "/search?q=x")).toBe(1)
+    expect(rejoinAt([{ urlBefore: "/item/1" }, { urlBefore: "/item/1" }], "/", "/item/1")).toBe(1)
+  })
+  test("nowhere from the page it started on, nor from a page the demo never acted on", () => {
+    expect(rejoinAt(demo, "/item/1", "/item/1")).toBe(-1)
+    expect(rejoinAt(demo, "/", "/cart")).toBe(-1)
+    expect(rejoinAt(demo, "/", null)).toBe(-1)
+  })
+  test("pages compare as the demos record them: path and query, no origin", () => {
+    expect(pageOf("http://127.0.0.1:8123/shop/search?q=red")).toBe("/shop/search?q=red")
+    expect(pageOf("/shop/")).toBe("/shop/")
+    expect(pageOf(null)).toBeNull()
+  })
 })

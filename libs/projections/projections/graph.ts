@@ -1,6 +1,10 @@
-/** Strategy graphs per run and task: nodes, the paths through them, and the edges those paths imply. */
+/**
+ * Strategy graphs per run and task: nodes, the paths through them, and the edges those paths imply.
+ * The first fact of a node or path wins, as in the live graph (`addNode`, `addPath`): two
+ * episodes of one round can find the same new node before either expansion is in the log.
+ */
 import { defineProjection, json, runOf } from "../Projection.ts"
-import { insertIfAbsent, upsert } from "../RowOp.ts"
+import { insertIfAbsent } from "../RowOp.ts"
 import type { RowOp } from "../RowOp.ts"
 
 /** The virtual start and end every path implicitly runs between (DESIGN §6). */
@@ -13,7 +17,7 @@ export const graph = defineProjection("graph", ["graph_nodes", "graph_paths", "g
   switch (e.type) {
     case "NodeExpanded":
       return [
-        upsert("graph_nodes", { run_id, task_id: e.data.taskId, node_id: e.data.nodeId }, {
+        insertIfAbsent("graph_nodes", { run_id, task_id: e.data.taskId, node_id: e.data.nodeId }, {
           lf_id: e.data.lfId,
           description: e.data.description,
           action_kind: e.data.semanticKey.actionKind,
@@ -34,7 +38,7 @@ export const graph = defineProjection("graph", ["graph_nodes", "graph_paths", "g
         edges.push(insertIfAbsent("graph_edges", { run_id, task_id: e.data.taskId, from_node: hops[i]!, to_node: hops[i + 1]! }, { first_path_id: e.data.pathId }))
       }
       return [
-        upsert("graph_paths", { run_id, task_id: e.data.taskId, path_id: e.data.pathId }, {
+        insertIfAbsent("graph_paths", { run_id, task_id: e.data.taskId, path_id: e.data.pathId }, {
           node_ids: json(e.data.nodeIds),
           source_kind: e.data.source.kind,
           source_id: e.data.source.id,

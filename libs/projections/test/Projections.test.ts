@@ -78,11 +78,18 @@ describe("graph", () => {
   test("PathAdded stores the path and the edges from the virtual start to the virtual end", () => {
     const key = { run_id, task_id: "shop-wishlist-7" }
     given(graph, s.NodeExpanded).when(s.PathAdded).then([
-      upsert("graph_paths", { ...key, path_id: "p-2" }, { node_ids: '["n-wishlist-click","n-status-complete"]', source_kind: "trajectory", source_id: "traj-r1-t7-s0", recorded_at: s.PathAdded.recordedAt }),
+      insertIfAbsent("graph_paths", { ...key, path_id: "p-2" }, { node_ids: '["n-wishlist-click","n-status-complete"]', source_kind: "trajectory", source_id: "traj-r1-t7-s0", recorded_at: s.PathAdded.recordedAt }),
       insertIfAbsent("graph_edges", { ...key, from_node: "@start", to_node: "n-wishlist-click" }, { first_path_id: "p-2" }),
       insertIfAbsent("graph_edges", { ...key, from_node: "n-wishlist-click", to_node: "n-status-complete" }, { first_path_id: "p-2" }),
       insertIfAbsent("graph_edges", { ...key, from_node: "n-status-complete", to_node: "@end" }, { first_path_id: "p-2" })
     ]).thenRows("graph_nodes", [expect.objectContaining({ node_id: "n-wishlist-click", action_kind: "click", role: "button", value: null, how: "partial" })])
+  })
+
+  test("a node found again by a second episode before the first was logged keeps its first LF and source", () => {
+    const again = { ...s.NodeExpanded, data: { ...s.NodeExpanded.data, lfId: "lf-second", source: { kind: "trajectory" as const, id: "x1-s1-other" } } }
+    given(graph, s.NodeExpanded).when(again).thenRows("graph_nodes", [
+      expect.objectContaining({ node_id: s.NodeExpanded.data.nodeId, lf_id: s.NodeExpanded.data.lfId, source_id: s.NodeExpanded.data.source.id })
+    ])
   })
 })
 
