@@ -22,7 +22,7 @@ test("one round on six tasks: every episode verified, the figures on stdout, and
   expect(m.tasks).toBe(6)
   // Two rollouts and three explorer episodes per task.
   expect(m.trajectories).toBe(30)
-  expect(m.pass + m.partial + m.fail + m.infra_errors).toBe(18)
+  expect(m.pass + m.partial + m.fail + m.infra_errors).toBe(30)
   expect(m.tasks_with_alternatives).toBe(6)
   expect(Object.keys(m)).toEqual(expect.arrayContaining(["run_id", "nodes", "paths_per_task_mean", "tasks_with_multiple_paths", "verdict_vs_ground_truth", "recall_other_paths", "seconds"]))
   expect(r.stderr).toContain("store: embedded")

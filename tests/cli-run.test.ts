@@ -169,7 +169,8 @@ test("an interrupted run resumes where its log ends, and the resumed run replays
   expect(r.stderr).toContain(`resuming after ${before.length} logged events`)
   const metrics = JSON.parse(r.stdout)
   expect(metrics.run_id).toBe(runId)
-  expect(metrics.trajectories).toBe(6)
+  // One task, two rounds, each with 2 rollouts and 3 explorer episodes.
+  expect(metrics.trajectories).toBe(10)
   const after = await tail(flags, `run.${runId}.>`)
   // Nothing logged before was written again.
   expect(new Set(after.map((e) => e.id)).size).toBe(after.length)
