@@ -29,7 +29,7 @@ export const trajectoryIdOf = (round: number, taskId: string, sample: number): s
 export const explorerIdOf = (round: number, taskId: string, index: number): string => `x${round}-s${index}-${taskId}`
 
 /** Is this an explorer episode's trajectory id? */
-export const isExplorerId = (trajectoryId: string): boolean => /^x\d+-s\d+-/.test(trajectoryId)
+export const isExplorerId = (trajectoryId: string): boolean => trajectoryId.startsWith("x") && taskOfTrajectoryId(trajectoryId) !== null
 
 /** The task of a trajectory id made by `trajectoryIdOf` (or an explorer's `x…-` id); null for any other id. */
 export const taskOfTrajectoryId = (trajectoryId: string): string | null => trajectoryId.match(/^[rx]\d+-s\d+-(.+)$/)?.[1] ?? null
@@ -109,9 +109,6 @@ const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
  */
 const MOVES = new Set(["link", "searchbox"])
 
-/** A URL as the demos record it: path and query, without the origin. */
-export const pageOf = sitePath
-
 /** The first demo step after the node (not the next one: that is the way being avoided) taken on this page. */
 export const rejoinAt = (
   rejoin: ReadonlyArray<{ readonly urlBefore: string | null }>,
@@ -163,13 +160,15 @@ export const rollout = (input: RolloutInput) =>
           steps.push({ action, observation: current.observation })
           if (current.observation.error !== null) break
         }
-        const startPage = pageOf(current.observation.url)
-        let rejoined = input.rejoin === undefined
+        // Demo pages are recorded as path and query: the episode's are compared the same way.
+        const startPage = sitePath(current.observation.url)
+        const rejoin = input.rejoin
+        let rejoined = false
         for (let explored = 0; explored < input.stepBudget; explored++) {
           const k = steps.length
-          const detour = input.rejoin !== undefined && !rejoined
+          const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
-          const avoid = input.rejoin !== undefined && (rejoined || pageOf(current.observation.url) !== startPage) ? null : input.avoid ?? null
+          const avoid = rejoin === undefined || (detour && sitePath(current.observation.url) === startPage) ? input.avoid ?? null : null
           const elements = observedElements(current).filter((e) =>
             (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role)))
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
@@ -201,12 +200,12 @@ export const rollout = (input: RolloutInput) =>
           current = yield* observations.act(input.trajectoryId, k, action)
           steps.push({ action, observation: current.observation })
           if (ends(action)) break
-          if (rejoined || current.observation.error !== null) continue
-          const at = rejoinAt(input.rejoin!, startPage, pageOf(current.observation.url))
+          if (!detour || current.observation.error !== null) continue
+          const at = rejoinAt(rejoin, startPage, sitePath(current.observation.url))
           if (at < 0) continue
           // Once only: if the known way fails from here, the policy goes on exploring.
           rejoined = true
-          for (const step of input.rejoin!.slice(at)) {
+          for (const step of rejoin.slice(at)) {
             const planned = retarget(step.action, observedElements(current))
             if (planned === null) break
             current = yield* observations.act(input.trajectoryId, steps.length, planned)

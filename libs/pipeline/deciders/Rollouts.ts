@@ -106,7 +106,7 @@ export const rollouts = defineDecider({
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(e.data.kind === EXPLORE_JOB_KIND
           ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null,
-            ...(Array.isArray(e.data.params.rejoin) ? { rejoin: e.data.params.rejoin as RolloutInput["rejoin"] & object } : {}),
+            ...(Array.isArray(e.data.params.rejoin) ? { rejoin: e.data.params.rejoin as NonNullable<RolloutInput["rejoin"]> } : {}),
             policy: { kind: "exploration" as const }, purpose: "explore", stopBias: EXPLORER_STOP_BIAS }
           : {})
       })

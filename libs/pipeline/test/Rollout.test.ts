@@ -13,7 +13,8 @@ import { Randomness, recordedObservations } from "@core/replay"
 import { chromiumChildren, startRuntime, startSite } from "../../env-web/test/fixtures.ts"
 import { liveObservations } from "../LiveObservations.ts"
 import type { RolloutInput } from "../Rollout.ts"
-import { explorerIdOf, pageOf, rejoinAt, rollout, trajectoryIdOf } from "../Rollout.ts"
+import { sitePath } from "@core/domain"
+import { explorerIdOf, rejoinAt, rollout, trajectoryIdOf } from "../Rollout.ts"
 import type { TrajectoryData } from "../RunState.ts"
 import { noModels } from "../Services.ts"
 
@@ -181,7 +182,7 @@ describe("a rollout, live in Chromium then replayed from its record", () => {
       const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
       expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
       expect(data.outcome).toBe("completed")
-      expect(data.steps.map((s) => pageOf(s.observation.url))).toEqual(["/", "/form", "/form", "/form"])
+      expect(data.steps.map((s) => sitePath(s.observation.url))).toEqual(["/", "/form", "/form", "/form"])
       expect(await replay(rt, input, [recorded(data)])).toEqual(data)
     } finally {
       await rt.dispose()
@@ -203,8 +204,8 @@ describe("where an explorer rejoins", () => {
     expect(rejoinAt(demo, "/", null)).toBe(-1)
   })
   test("pages compare as the demos record them: path and query, no origin", () => {
-    expect(pageOf("http://127.0.0.1:8123/shop/search?q=red")).toBe("/shop/search?q=red")
-    expect(pageOf("/shop/")).toBe("/shop/")
-    expect(pageOf(null)).toBeNull()
+    expect(sitePath("http://127.0.0.1:8123/shop/search?q=red")).toBe("/shop/search?q=red")
+    expect(sitePath("/shop/")).toBe("/shop/")
+    expect(sitePath(null)).toBeNull()
   })
 })
