@@ -13,7 +13,7 @@ import { JobCompleted, JobQueued } from "./Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import { ModelCalled } from "./Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
-import { TaskExtrapolated } from "./Task.ts"
+import { TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
 import { TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
 import { DemoIngested, DemoRejected, TaskRegistered, TaskRegisteredV1 } from "./Workspace.ts"
 
@@ -37,6 +37,7 @@ export const definitions = [
   NodeExpanded,
   PathAdded,
   TaskExtrapolated,
+  TaskExtrapolationRejected,
   DatasetRecordEmitted,
   DatasetSealed
 ] as const

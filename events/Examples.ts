@@ -14,7 +14,7 @@ import { labelFunctionId } from "./Labeling.ts"
 import type { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import type { ModelCalled } from "./Models.ts"
 import type { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
-import type { TaskExtrapolated } from "./Task.ts"
+import type { TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
 import type { Observation, TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
 import type { DemoIngested, DemoRejected, DemoStep, TaskRegistered } from "./Workspace.ts"
 
@@ -181,8 +181,19 @@ export const examples = {
     instruction: "Sort the black garlic search results by price",
     generator: "failure-relabel",
     lineage: { parentTrajectoryIds: ["traj-r1-t7-s3"], parentTaskId: "shop-wishlist-7", generatorVersion: "1", promptDigest: sha256("prompt-relabel-1") },
-    pseudoDemoTrajectoryId: "traj-r1-t7-s3"
+    pseudoDemoTrajectoryId: "traj-r1-t7-s3",
+    pseudoDemoSteps: 4,
+    template: { id: "shop-sort", parameters: { query: "black garlic" } }
   } satisfies DataOf<typeof TaskExtrapolated>,
+  TaskExtrapolationRejected: {
+    instruction: "Open the Kitchen category page.",
+    generator: "failure-relabel",
+    parentTaskId: "shop-open-category-1",
+    parentTrajectoryIds: ["r1-s2-shop-open-category-1"],
+    rule: "template-parameters",
+    closestTaskId: "shop-open-category-3",
+    similarity: 1
+  } satisfies DataOf<typeof TaskExtrapolationRejected>,
   DatasetRecordEmitted: {
     recordId: digest({ format: "sft", body: sftBody }),
     round: 1,

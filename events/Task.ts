@@ -24,6 +24,30 @@ export const TaskExtrapolated = defineEvent(
       promptDigest: Schema.NullOr(Sha256)
     }),
     /** The trajectory that serves as the new task's demo. */
-    pseudoDemoTrajectoryId: Schema.String
+    pseudoDemoTrajectoryId: Schema.String,
+    /** How many of its steps the pseudo-demo keeps: a sub-goal reached part-way is a prefix. */
+    pseudoDemoSteps: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+    /** The parent's template with the values the trajectory used, for the contamination guard and grouping. */
+    template: Schema.NullOr(Schema.Struct({ id: Schema.String, parameters: Schema.Record(Schema.String, Schema.Json) }))
+  })
+)
+
+/**
+ * A generated task that was not kept: too close to a held-out task (the contamination
+ * guard), or a duplicate of a task the run already has. Logged so an audit can see what
+ * the generators proposed and why the pool did not take it.
+ */
+export const TaskExtrapolationRejected = defineEvent(
+  "TaskExtrapolationRejected",
+  1,
+  Schema.Struct({
+    instruction: Schema.String,
+    generator: Schema.Literals(["success-augmentation", "failure-relabel"]),
+    parentTaskId: Schema.String,
+    parentTrajectoryIds: Schema.Array(Schema.String),
+    rule: Schema.Literals(["template-parameters", "wording", "duplicate"]),
+    /** The held-out task (contamination) or the run's task (duplicate) it came too close to. */
+    closestTaskId: Schema.String,
+    similarity: Schema.Number
   })
 )

@@ -14,7 +14,7 @@ import { JobCompleted, JobQueued } from "../Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "../Labeling.ts"
 import { ModelCalled } from "../Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "../Run.ts"
-import { TaskExtrapolated } from "../Task.ts"
+import { TaskExtrapolated, TaskExtrapolationRejected } from "../Task.ts"
 import { TrajectoryRecorded, TrajectoryVerified } from "../Trajectory.ts"
 import { DemoIngested, DemoRejected, TaskRegistered } from "../Workspace.ts"
 
@@ -50,6 +50,7 @@ export const samples: Samples = {
   NodeExpanded: inRun(NodeExpanded, "graph", "shop-wishlist-7", examples.NodeExpanded),
   PathAdded: inRun(PathAdded, "graph", "shop-wishlist-7", examples.PathAdded),
   TaskExtrapolated: inRun(TaskExtrapolated, "task", "x-shop-sort-1", examples.TaskExtrapolated),
+  TaskExtrapolationRejected: inRun(TaskExtrapolationRejected, "task", "rejected-1", examples.TaskExtrapolationRejected),
   DatasetRecordEmitted: inRun(DatasetRecordEmitted, "dataset", "1", examples.DatasetRecordEmitted),
   DatasetSealed: inRun(DatasetSealed, "dataset", "1", examples.DatasetSealed)
 }
