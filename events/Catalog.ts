@@ -13,7 +13,7 @@ import { JobCompleted, JobQueued } from "./Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import { ModelCalled } from "./Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
-import { TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
+import { RoundExtrapolated, TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
 import { TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
 import { DemoIngested, DemoRejected, TaskRegistered, TaskRegisteredV1 } from "./Workspace.ts"
 
@@ -38,6 +38,7 @@ export const definitions = [
   PathAdded,
   TaskExtrapolated,
   TaskExtrapolationRejected,
+  RoundExtrapolated,
   DatasetRecordEmitted,
   DatasetSealed
 ] as const

@@ -14,7 +14,7 @@ import { labelFunctionId } from "./Labeling.ts"
 import type { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import type { ModelCalled } from "./Models.ts"
 import type { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "./Run.ts"
-import type { TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
+import type { RoundExtrapolated, TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
 import type { Observation, TrajectoryRecorded, TrajectoryVerified } from "./Trajectory.ts"
 import type { DemoIngested, DemoRejected, DemoStep, TaskRegistered } from "./Workspace.ts"
 
@@ -194,6 +194,7 @@ export const examples = {
     closestTaskId: "shop-open-category-3",
     similarity: 1
   } satisfies DataOf<typeof TaskExtrapolationRejected>,
+  RoundExtrapolated: { round: 1, newTaskIds: ["x-shop-sort-1"], refused: 1 } satisfies DataOf<typeof RoundExtrapolated>,
   DatasetRecordEmitted: {
     recordId: digest({ format: "sft", body: sftBody }),
     round: 1,

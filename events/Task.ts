@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { Sha256 } from "./Envelope.ts"
 import { defineEvent } from "./Event.ts"
+import { Count } from "./Trajectory.ts"
 
 export const TaskExtrapolated = defineEvent(
   "TaskExtrapolated",
@@ -49,5 +50,20 @@ export const TaskExtrapolationRejected = defineEvent(
     /** The held-out task (contamination) or the run's task (duplicate) it came too close to. */
     closestTaskId: Schema.String,
     similarity: Schema.Number
+  })
+)
+
+/**
+ * A round's extrapolation is done: the tasks it added (each a TaskExtrapolated before this)
+ * and how many proposals it refused. The round's dataset is built after it, so the
+ * pseudo-demos of the new tasks are in it.
+ */
+export const RoundExtrapolated = defineEvent(
+  "RoundExtrapolated",
+  1,
+  Schema.Struct({
+    round: Count,
+    newTaskIds: Schema.Array(Schema.String),
+    refused: Count
   })
 )

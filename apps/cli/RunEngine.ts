@@ -29,6 +29,7 @@ import { Randomness, readRunLog } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
 import type { SitesServer } from "@core/sites"
 import { expertDemo, verdictOf } from "@core/sites/solutions"
+import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
 import { CliError } from "./Cli.ts"
@@ -47,6 +48,8 @@ export interface RunPlan {
   readonly policy: "exploration" | "model"
   /** Flags that set the plan, as config sources ("flag:--rounds"). */
   readonly sources: Readonly<Record<string, string>>
+  /** More RunStarted config (e.g. `run.extrapolatePerTask: 0` for an ablation), recorded like the rest. */
+  readonly extra?: Readonly<Record<string, unknown>>
   /** Continue this logged run instead of starting one (the plan is then the run's own). */
   readonly resume?: { readonly runId: string; readonly seed: string }
 }
@@ -121,6 +124,11 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         progress.line(`run ${runId}: resuming after ${read.length} logged events (${plan.tasks.length} tasks, ${plan.rounds} rounds × ${plan.samples} samples)`)
       } else {
         yield* registerTasks(plan.tasks)
+        // Held-out tasks of the same sites are registered too: the contamination guard keeps generated tasks away from them.
+        const planSites = new Set(plan.tasks.map((t) => t.site))
+        const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        const heldOut = suites.flatMap((s) => s.tasks).filter((t) => t.split === "held-out" && planSites.has(t.site))
+        yield* registerTasks(heldOut)
         const demos = yield* ensureDemos(environments[0]!, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
         prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
         runId = yield* newRunId(plan.command)
@@ -132,6 +140,8 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           "run.samples": plan.samples,
           "run.stepBudget": plan.stepBudget,
           "run.policy": plan.policy,
+          "run.heldOut": heldOut.map((t) => t.id),
+          ...(plan.extra ?? {}),
           "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         }
         start = [makeEvent(RunStarted, {
@@ -169,8 +179,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           })
           groundTruth.set(end.trajectoryId, { success: verdict.success, reason: verdict.reason })
         })
+      // Extrapolated tasks start where their parent does (TaskExtrapolated's lineage).
+      const parents = new Map<string, string>()
+      const noteParent = (e: CoreEvent) => {
+        if (e.type === "TaskExtrapolated") parents.set(e.data.newTaskId, e.data.lineage.parentTaskId)
+      }
+      for (const e of resume?.events ?? []) noteParent(e)
       const taskOf = (taskId: string): EnvTask | undefined => {
-        const t = byId.get(taskId)
+        const t = byId.get(taskId) ?? byId.get(parents.get(taskId) ?? "")
         return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
       }
       const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
@@ -178,7 +194,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       const events: Array<CoreEvent> = [...(resume?.events ?? [])]
       const onEvent = (e: CoreEvent) => {
         events.push(e)
+        noteParent(e)
         switch (e.type) {
+          case "TaskExtrapolated":
+            progress.line(`extrapolate: ${e.data.lineage.parentTaskId}: "${e.data.instruction}" (${e.data.generator}, from ${e.data.pseudoDemoTrajectoryId})`)
+            return
+          case "DatasetSealed":
+            progress.line(`dataset: round ${e.data.round} sealed, ${e.data.recordCount} new records (sft ${e.data.counts.sft}, dpo ${e.data.counts.dpo}, rollout ${e.data.counts.rollout})`)
+            return
           case "JobCompleted":
             if (e.data.jobId.startsWith("infer-")) progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
             return

@@ -10,7 +10,10 @@
  *   a passing trajectory matched while its checker agreed;
  * - `verdict_vs_ground_truth`: CORE's `pass` against the checkers' success, over every
  *   trajectory of the run, and (`rollouts`) over the policy's rollouts alone — the explorer's
- *   episodes replay the demo once they rejoin it, so they pass more easily.
+ *   episodes replay the demo once they rejoin it, so they pass more easily;
+ * - `extrapolated`: tasks Trajectory-Guided Extrapolation added (and refused), and their
+ *   rollouts — kept out of every figure above, since no checker knows those tasks;
+ * - `datasets`: what the rounds' seals counted.
  *
  * @example
  * const m = runMetrics({ runId, events, groundTruth, tasks })
@@ -31,7 +34,12 @@ const scores = (c: { readonly tp: number; readonly fp: number; readonly fn: numb
   ({ precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.tp + c.fn), predicted_pass: c.tp + c.fp })
 
 export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) => {
-  const verdicts = input.events.flatMap((e) => (e.type === "TrajectoryVerified" ? [e.data] : []))
+  const own = new Set(input.tasks.map((t) => t.id))
+  const everyVerdict = input.events.flatMap((e) => (e.type === "TrajectoryVerified" ? [e.data] : []))
+  // The figures below are about the run's own tasks; extrapolated tasks are counted apart (no checker knows them).
+  const verdicts = everyVerdict.filter((v) => own.has(v.taskId))
+  const extrapolated = everyVerdict.filter((v) => !own.has(v.taskId))
+  const seals = input.events.flatMap((e) => (e.type === "DatasetSealed" ? [e.data] : []))
   const count = (v: string) => verdicts.filter((d) => d.verdict === v).length
   const nodes = new Set<string>()
   const paths = new Map<string, Map<string, { source: string }>>()
@@ -84,7 +92,20 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length,
     verdict_vs_ground_truth: { ...scores(all), rollouts: scores(policy) },
     // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).
-    recall_other_paths: null as number | null
+    recall_other_paths: null as number | null,
+    extrapolated: {
+      tasks: input.events.filter((e) => e.type === "TaskExtrapolated").length,
+      refused: input.events.filter((e) => e.type === "TaskExtrapolationRejected").length,
+      trajectories: extrapolated.length,
+      pass: extrapolated.filter((v) => v.verdict === "pass").length
+    },
+    datasets: {
+      rounds_sealed: seals.length,
+      records: seals.reduce((n, s) => n + s.recordCount, 0),
+      sft: seals.reduce((n, s) => n + s.counts.sft, 0),
+      dpo: seals.reduce((n, s) => n + s.counts.dpo, 0),
+      rollout: seals.reduce((n, s) => n + s.counts.rollout, 0)
+    }
   }
 }
 export type RunMetrics = ReturnType<typeof runMetrics>

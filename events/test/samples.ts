@@ -14,7 +14,7 @@ import { JobCompleted, JobQueued } from "../Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "../Labeling.ts"
 import { ModelCalled } from "../Models.ts"
 import { PolicyTrained, RoundCompleted, RoundStarted, RunStarted } from "../Run.ts"
-import { TaskExtrapolated, TaskExtrapolationRejected } from "../Task.ts"
+import { RoundExtrapolated, TaskExtrapolated, TaskExtrapolationRejected } from "../Task.ts"
 import { TrajectoryRecorded, TrajectoryVerified } from "../Trajectory.ts"
 import { DemoIngested, DemoRejected, TaskRegistered } from "../Workspace.ts"
 
@@ -51,6 +51,7 @@ export const samples: Samples = {
   PathAdded: inRun(PathAdded, "graph", "shop-wishlist-7", examples.PathAdded),
   TaskExtrapolated: inRun(TaskExtrapolated, "task", "x-shop-sort-1", examples.TaskExtrapolated),
   TaskExtrapolationRejected: inRun(TaskExtrapolationRejected, "task", "rejected-1", examples.TaskExtrapolationRejected),
+  RoundExtrapolated: inRun(RoundExtrapolated, "round", "1", examples.RoundExtrapolated),
   DatasetRecordEmitted: inRun(DatasetRecordEmitted, "dataset", "1", examples.DatasetRecordEmitted),
   DatasetSealed: inRun(DatasetSealed, "dataset", "1", examples.DatasetSealed)
 }

@@ -6,10 +6,10 @@
  * page.", category = "Electronics") and an expert demo whose key steps are known. A key
  * step that acted on a parameter value (clicked the link named "Electronics", typed
  * "Electronics") is a *parameter step*; the others are *fixed*. The demo's key steps are
- * matched, in order and from the end (the latest occurrence), against the trajectory's actions: a fixed step needs the same action
- * kind, role, name and text on a page of the same shape; a parameter step needs the same
- * kind and role on such a page, and binds the parameter to whatever the trajectory used
- * there. When every non-final key step matched and some parameter is bound to another
+ * matched, in order and from the end (the latest occurrence), against the trajectory's
+ * actions: a fixed step needs the same action kind, role, name and text, taken on a page
+ * of the same shape and leading to one; a parameter step needs the same kind and role
+ * between such pages, and binds the parameter to whatever the trajectory used there. When every non-final key step matched and some parameter is bound to another
  * value, the trajectory (up to its last matched step, and its closing status when it has
  * one right after) is a demo of the template with those values: a new task.
  *
@@ -29,10 +29,11 @@
 import type { Action } from "@core/events"
 import { collapse, sitePath } from "./LfTrajectory.ts"
 
-/** One step as the matcher reads it: the action and the page it was taken on. */
+/** One step as the matcher reads it: the action, the page it was taken on and the page it led to. */
 export interface ExtrapolationStep {
   readonly action: Action
   readonly urlBefore: string | null
+  readonly urlAfter: string | null
 }
 
 export interface TemplateTask {
@@ -66,11 +67,17 @@ const MAX_VALUE_LENGTH = 60
 
 const norm = (s: string | null | undefined): string => collapse(s ?? "").toLowerCase()
 
-/** A page's shape: its path with numbers generalised and no query (a search's query is its parameter). */
+/**
+ * A page's shape: its path without the query (a search's query is its parameter), numbers
+ * generalised, and every segment after the second a wildcard — `/shop/category/kitchen`
+ * and `/shop/category/3` are both `/shop/category/*`: the kind of page, not which one.
+ */
 export const pageShape = (url: string | null): string => {
   const path = sitePath(url) ?? ""
   const q = path.indexOf("?")
-  return (q < 0 ? path : path.slice(0, q)).replace(/\d+/g, "#")
+  const segments = (q < 0 ? path : path.slice(0, q)).replace(/\d+/g, "#").split("/")
+  // ["", site, kind, value, …]
+  return segments.map((seg, i) => (i >= 3 && seg !== "" ? "*" : seg)).join("/")
 }
 
 const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
@@ -105,7 +112,8 @@ const matchStep = (
   bound: ReadonlyMap<string, string>
 ): { readonly parameter: string; readonly value: string } | "fixed" | null => {
   if (d.action.kind !== t.action.kind || roleOf(d.action) !== roleOf(t.action) || fieldOf(d.action) !== fieldOf(t.action)) return null
-  if (pageShape(d.urlBefore) !== pageShape(t.urlBefore)) return null
+  // Both ends: a link to a post is not a link to a board, though both sit on the home page.
+  if (pageShape(d.urlBefore) !== pageShape(t.urlBefore) || pageShape(d.urlAfter) !== pageShape(t.urlAfter)) return null
   const dv = valueOf(d.action)
   const tv = valueOf(t.action)
   const parameter = dv === null ? undefined : params.find(([, v]) => norm(v) === norm(dv))

@@ -1,8 +1,8 @@
 /**
  * Runs deciders live, the way replay re-runs them (libs/replay/Replay.ts): every event is
  * folded into every decider's state in log order, the deciders that handle it decide,
- * and their decisions are stamped and appended — one commit per stream — then handled in
- * turn. Inputs recorded while a decider ran (ModelCalled) enter the log before its
+ * and their decisions are stamped and appended — one commit per stream, or several when
+ * they would not fit one message — then handled in turn. Inputs recorded while a decider ran (ModelCalled) enter the log before its
  * decisions, exactly where replay will find them.
  *
  * @example
@@ -10,7 +10,7 @@
  */
 import { DateTime, Effect } from "effect"
 import type { CoreEvent } from "@core/events"
-import { EventStore } from "@core/eventstore"
+import { EventStore, MAX_COMMIT_BYTES } from "@core/eventstore"
 import { stamp } from "@core/replay"
 import type { DeciderRegistry, Decision, DecisionServices } from "@core/replay"
 
@@ -43,6 +43,28 @@ export interface DriveOptions {
   readonly concurrency?: number
 }
 
+/** Below the store's message limit with room for the envelope: a round's dataset is far larger than one message. */
+const COMMIT_BUDGET = MAX_COMMIT_BYTES - 64 * 1024
+
+/** A stream's decisions as consecutive commits, each under the message limit. */
+export const commitsOf = (events: ReadonlyArray<CoreEvent>): ReadonlyArray<ReadonlyArray<CoreEvent>> => {
+  const out: Array<Array<CoreEvent>> = []
+  let current: Array<CoreEvent> = []
+  let bytes = 0
+  for (const e of events) {
+    const size = Buffer.byteLength(JSON.stringify(e))
+    if (current.length > 0 && bytes + size > COMMIT_BUDGET) {
+      out.push(current)
+      current = []
+      bytes = 0
+    }
+    current.push(e)
+    bytes += size
+  }
+  if (current.length > 0) out.push(current)
+  return out
+}
+
 export const drive = (options: DriveOptions) =>
   Effect.gen(function*() {
     const store = yield* EventStore
@@ -61,12 +83,13 @@ export const drive = (options: DriveOptions) =>
         // One commit per stream, in first-appearance order: a commit holds one stream's events.
         const streams = [...new Set(events.map((e) => e.stream))]
         for (const stream of streams) {
-          const batch = events.filter((e) => e.stream === stream)
-          const result = yield* store.append(stream, batch, { expectedRevision: revisions.get(stream) ?? 0 })
-          revisions.set(stream, result.revision)
-          for (const e of batch) {
-            appended.push(e)
-            options.onEvent?.(e)
+          for (const batch of commitsOf(events.filter((e) => e.stream === stream))) {
+            const result = yield* store.append(stream, batch, { expectedRevision: revisions.get(stream) ?? 0 })
+            revisions.set(stream, result.revision)
+            for (const e of batch) {
+              appended.push(e)
+              options.onEvent?.(e)
+            }
           }
         }
       })
@@ -106,6 +129,10 @@ export const drive = (options: DriveOptions) =>
       if (decisions.length === 0) continue
       const at = DateTime.formatIso(yield* DateTime.now)
       const events = decisions.map((d) => stamp(d, options.runId, at)).filter((e) => !logged.has(e.id))
+      // Ids are (causation, type, ordinal): two alike would be one event to replay and a lost one to the log.
+      const ids = new Set<string>()
+      const twice = events.find((e) => ids.size === ids.add(e.id).size)
+      if (twice !== undefined) return yield* Effect.die(new Error(`decider bug: two ${twice.type} decisions of ${twice.causationId?.slice(0, 12)} share ordinal and id ${twice.id.slice(0, 12)}`))
       if (events.length === 0) continue
       yield* append(events)
       queue.push(...events)

@@ -26,6 +26,12 @@ export interface RunConfig {
   readonly expandPerTask: number
   /** Explorer episodes per task and round (Strategy Graph Expansion b). */
   readonly explorePerTask: number
+  /** New tasks Trajectory-Guided Extrapolation may add per parent task and round (0: none, the ablation). */
+  readonly extrapolatePerTask: number
+  /** Rollouts per extrapolated task and round: they join the pool, at a smaller share. */
+  readonly extrapolatedSamples: number
+  /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
+  readonly heldOut: ReadonlyArray<string>
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
   readonly inferDemos: (demos: ReadonlyMap<string, unknown>) => number
 }
@@ -36,6 +42,8 @@ export const DEFAULT_STEP_BUDGET = 12
 const int = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : fallback)
 const num = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isFinite(v) ? v : fallback)
 
+const strings = (v: unknown): ReadonlyArray<string> => (Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [])
+
 export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfig => {
   const tasks = config["run.tasks"]
   const model = config["models.model"]
@@ -43,13 +51,16 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
     : { kind: "exploration" }
   return {
-    tasks: Array.isArray(tasks) ? tasks.filter((t): t is string => typeof t === "string") : [],
+    tasks: strings(tasks),
     rounds: int(config["run.rounds"], 1),
     samples: int(config["run.samples"], DEFAULT_SAMPLES),
     stepBudget: int(config["run.stepBudget"], DEFAULT_STEP_BUDGET),
     policy,
     expandPerTask: int(config["run.expandPerTask"], 2),
     explorePerTask: int(config["run.explorePerTask"], 3),
+    extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
+    extrapolatedSamples: int(config["run.extrapolatedSamples"], 2),
+    heldOut: strings(config["run.heldOut"]),
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]
       if (wanted === "all") return demos.size
@@ -70,10 +81,35 @@ export interface LabelFunctionInfo {
   readonly description: string
 }
 
+/** A task as the workspace registered it: what extrapolation and the contamination guard may read. */
+export interface TaskInfo {
+  readonly taskId: string
+  readonly site: string
+  readonly instruction: string
+  readonly template: { readonly id: string; readonly parameters: Readonly<Record<string, unknown>> } | null
+}
+
+/** A task Trajectory-Guided Extrapolation added to the pool. */
+export interface ExtrapolatedInfo {
+  readonly taskId: string
+  readonly parentTaskId: string
+  readonly round: number
+  readonly instruction: string
+  readonly pseudoDemoTrajectoryId: string
+  readonly pseudoDemoSteps: number
+}
+
 export interface RunState {
   readonly runId: string | null
   readonly config: RunConfig | null
   readonly instructions: ReadonlyMap<string, string>
+  readonly tasks: ReadonlyMap<string, TaskInfo>
+  /** In log order. */
+  readonly extrapolated: ReadonlyMap<string, ExtrapolatedInfo>
+  /** Instructions the generators proposed and the pool refused, already logged. */
+  readonly refused: ReadonlySet<string>
+  /** Dataset records emitted so far (a record is emitted once per run). */
+  readonly records: ReadonlySet<string>
   readonly demos: ReadonlyMap<string, DemoData>
   readonly lfs: ReadonlyMap<string, LabelFunctionInfo>
   /** Per source (`demo:<id>` / `trajectory:<id>`): the LFs inferred from it, by key step. */
@@ -89,15 +125,17 @@ export interface RunState {
   readonly episodesQueued: ReadonlyMap<number, number>
   readonly trajectories: ReadonlyMap<string, TrajectoryData>
   readonly verdicts: ReadonlyMap<string, { readonly taskId: string; readonly round: number; readonly verdict: string }>
+  /** Per trajectory: the step at which each LF of its verdict first held (-1: never, or an LF error). */
+  readonly evidence: ReadonlyMap<string, ReadonlyArray<number>>
   /** Per round and task: partial trajectories already turned into paths. */
   readonly expanded: ReadonlyMap<string, number>
   readonly roundsCompleted: number
 }
 
 export const initialRunState: RunState = {
-  runId: null, config: null, instructions: new Map(), demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
+  runId: null, config: null, instructions: new Map(), tasks: new Map(), extrapolated: new Map(), refused: new Set(), records: new Set(), demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
   graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, episodesQueued: new Map(), trajectories: new Map(),
-  verdicts: new Map(), expanded: new Map(), roundsCompleted: 0
+  verdicts: new Map(), evidence: new Map(), expanded: new Map(), roundsCompleted: 0
 }
 
 export const sourceKey = (s: { readonly kind: string; readonly id: string }): string => `${s.kind}:${s.id}`
@@ -107,8 +145,26 @@ const push = <K, V>(m: ReadonlyMap<K, ReadonlyArray<V>>, k: K, v: V): ReadonlyMa
 
 export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
   switch (e.type) {
-    case "TaskRegistered":
-      return { ...s, instructions: new Map(s.instructions).set(e.data.taskId, e.data.instruction) }
+    case "TaskRegistered": {
+      const info: TaskInfo = { taskId: e.data.taskId, site: e.data.site, instruction: e.data.instruction, template: e.data.template }
+      return { ...s, instructions: new Map(s.instructions).set(e.data.taskId, e.data.instruction), tasks: new Map(s.tasks).set(e.data.taskId, info) }
+    }
+    case "TaskExtrapolated": {
+      const from = s.trajectories.get(e.data.pseudoDemoTrajectoryId)
+      const info: ExtrapolatedInfo = {
+        taskId: e.data.newTaskId, parentTaskId: e.data.lineage.parentTaskId, round: from?.round ?? s.round, instruction: e.data.instruction,
+        pseudoDemoTrajectoryId: e.data.pseudoDemoTrajectoryId, pseudoDemoSteps: e.data.pseudoDemoSteps
+      }
+      return {
+        ...s,
+        instructions: new Map(s.instructions).set(info.taskId, info.instruction),
+        extrapolated: new Map(s.extrapolated).set(info.taskId, info)
+      }
+    }
+    case "TaskExtrapolationRejected":
+      return { ...s, refused: new Set(s.refused).add(e.data.instruction) }
+    case "DatasetRecordEmitted":
+      return { ...s, records: new Set(s.records).add(e.data.recordId) }
     case "DemoIngested":
       return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }
     case "RunStarted":
@@ -154,7 +210,11 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       return { ...s, trajectories: new Map(s.trajectories).set(e.data.trajectoryId, e.data) }
     case "TrajectoryVerified": {
       const round = s.trajectories.get(e.data.trajectoryId)?.round ?? s.round
-      return { ...s, verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { taskId: e.data.taskId, round, verdict: e.data.verdict }) }
+      return {
+        ...s,
+        verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { taskId: e.data.taskId, round, verdict: e.data.verdict }),
+        evidence: new Map(s.evidence).set(e.data.trajectoryId, e.data.evidence.map((ev) => (ev.error === null ? ev.satisfiedAt : -1)))
+      }
     }
     default:
       return s
@@ -162,6 +222,12 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
 }
 
 export const expandedKey = (round: number, taskId: string): string => `${round}:${taskId}`
+
+/** The tasks a round plays: the run's own, then those extrapolated before it started that have a path. */
+export const poolOf = (s: RunState): ReadonlyArray<string> => [
+  ...s.config!.tasks,
+  ...[...s.extrapolated.keys()].filter((id) => (s.graphs.get(id)?.paths.length ?? 0) > 0)
+]
 
 /** The verdicts of one round so far. */
 export const roundVerdicts = (s: RunState, round: number) => [...s.verdicts.values()].filter((v) => v.round === round)

@@ -142,7 +142,9 @@ export interface TrajectoryAudit {
     readonly candidates: ReadonlyArray<{ readonly path_id: string; readonly node_ids: ReadonlyArray<string>; readonly held_in_order: number }>
   }
   readonly label: Verified["verdict"] | null
-  readonly dataset_records: ReadonlyArray<never>
+  /** The records it is in (a dpo record names it as chosen or rejected), and the tasks extrapolated from it. */
+  readonly dataset_records: ReadonlyArray<{ readonly record_id: string; readonly format: string; readonly round: number; readonly task_id: string; readonly as: string | null }>
+  readonly extrapolated: ReadonlyArray<{ readonly task_id: string; readonly instruction: string; readonly generator: string; readonly pseudo_demo_steps: number }>
 }
 
 /** `nodeIds` walked with from-0 evidence: each node's step if it comes after the previous one's. */
@@ -261,7 +263,15 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
       candidates: graph.paths.map((p) => ({ path_id: p.pathId, node_ids: [...p.nodeIds], held_in_order: heldInOrder(walkEvidence(graph, p.nodeIds, at)) }))
     },
     label: verified?.verdict ?? null,
-    dataset_records: []
+    dataset_records: events.flatMap((e) =>
+      e.type === "DatasetRecordEmitted" && e.data.trajectoryIds.includes(trajectoryId)
+        ? [{ record_id: e.data.recordId, format: e.data.format, round: e.data.round, task_id: e.data.taskId,
+          as: e.data.format === "dpo" ? (e.data.trajectoryIds[0] === trajectoryId ? "chosen" : "rejected") : null }]
+        : []),
+    extrapolated: events.flatMap((e) =>
+      e.type === "TaskExtrapolated" && e.data.lineage.parentTrajectoryIds.includes(trajectoryId)
+        ? [{ task_id: e.data.newTaskId, instruction: e.data.instruction, generator: e.data.generator, pseudo_demo_steps: e.data.pseudoDemoSteps }]
+        : [])
   }
 }
 
@@ -329,7 +339,10 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
     lines.push(`  none matched${p.candidates.length === 0 ? " (the graph had no path)" : ""}`)
     for (const c of p.candidates) lines.push(`    ${c.path_id}: ${c.held_in_order} of ${plural(c.node_ids.length, "node")} held in order from the start`)
   }
-  lines.push("", `label        ${a.label ?? "not verified yet"}`, "dataset records: none yet (issue 7)")
+  lines.push("", `label        ${a.label ?? "not verified yet"}`, "", "dataset records")
+  if (a.dataset_records.length === 0) lines.push("  none (records are emitted when the round's dataset is sealed)")
+  for (const r of a.dataset_records) lines.push(`  ${r.record_id.slice(0, 12)} ${r.format}${r.as === null ? "" : ` (${r.as})`}, round ${r.round}, task ${r.task_id}`)
+  for (const x of a.extrapolated) lines.push(`  extrapolated: ${x.task_id} ${quote(x.instruction)} (${x.generator}, its first ${plural(x.pseudo_demo_steps, "step")} as the demo)`)
   return lines
 }
 

@@ -5,6 +5,7 @@ import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
 import { benchEnv, benchReplay, benchSandbox, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
+import { datasetExport, datasetFollow } from "./dataset.ts"
 import { auditLabelFunction } from "./audit.ts"
 import { auditTrajectory } from "./auditTrajectory.ts"
 import { graphShow } from "./graph.ts"
@@ -40,6 +41,8 @@ export const commands: ReadonlyArray<Command> = [
   auditLabelFunction,
   auditTrajectory,
   graphShow,
+  datasetExport,
+  datasetFollow,
   evalLabels,
   record,
   solutionsRun

@@ -86,8 +86,10 @@ export const rollouts = defineDecider({
             ordinal: ordinal++,
             data: { jobId: `${kind}-${trajectoryId}`, kind: kind as typeof ROLLOUT_JOB_KIND, round, taskId, params: { trajectoryId, stepBudget: config.stepBudget, ...params } }
           })
+        // Extrapolated tasks join the pool at their own, smaller share of rollouts.
+        const samplesOf = (taskId: string) => (config.tasks.includes(taskId) ? e.data.samplesPerTask : config.extrapolatedSamples)
         return e.data.taskIds.flatMap((taskId) => [
-          ...Array.from({ length: e.data.samplesPerTask }, (_, sample) => queue(trajectoryIdOf(round, taskId, sample), ROLLOUT_JOB_KIND, taskId, { sample })),
+          ...Array.from({ length: samplesOf(taskId) }, (_, sample) => queue(trajectoryIdOf(round, taskId, sample), ROLLOUT_JOB_KIND, taskId, { sample })),
           ...explorerStarts(s, taskId, round).map((x) =>
             queue(explorerIdOf(round, taskId, x.index), EXPLORE_JOB_KIND, taskId, { sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid, rejoin: x.rejoin }))
         ])

@@ -2,9 +2,10 @@
  * The round decider (METHOD-NOTES, the loop): a `run` infers label functions from its
  * tasks' demos, then plays `run.rounds` rounds of rollouts → verification → expansion.
  * Round 1 starts when every inference job has completed (at once when there were none);
- * a round completes when every trajectory it queued has a verdict — its expansions are
- * decided on that same verdict, before this decider, so they are in the log first — and
- * the next round starts right after, on the grown graphs.
+ * a round completes when every trajectory it queued has a verdict — its expansions and
+ * extrapolations are decided on that same verdict, before this decider, so they are in the
+ * log first — and the next round starts once the round's dataset is sealed, on the grown
+ * graphs and the grown task pool.
  *
  * @example
  * const [roundStarted] = yield* rounds.decide(state, lastInferJobCompleted)
@@ -14,7 +15,7 @@ import { RoundCompleted, RoundStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { policyName } from "../Rollout.ts"
-import { evolveRun, initialRunState, roundVerdicts } from "../RunState.ts"
+import { evolveRun, initialRunState, poolOf, roundVerdicts } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 
 const startRound = (s: RunState, e: CoreEvent, round: number, ordinal = 0) =>
@@ -22,13 +23,13 @@ const startRound = (s: RunState, e: CoreEvent, round: number, ordinal = 0) =>
     stream: runStream(e.runId!, "round", String(round)),
     causationId: e.id,
     ordinal,
-    data: { round, taskIds: [...s.config!.tasks], policy: policyName(s.config!.policy), samplesPerTask: s.config!.samples }
+    data: { round, taskIds: [...poolOf(s)], policy: policyName(s.config!.policy), samplesPerTask: s.config!.samples }
   })
 
 export const rounds = defineDecider({
   name: "rounds",
   version: "1",
-  handles: ["RunStarted", "JobCompleted", "TrajectoryVerified"],
+  handles: ["RunStarted", "JobCompleted", "TrajectoryVerified", "DatasetSealed"],
   emits: ["RoundStarted", "RoundCompleted"],
   initial: initialRunState,
   evolve: evolveRun,
@@ -41,6 +42,8 @@ export const rounds = defineDecider({
       if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-")) {
         return s.round === 0 && s.inferJobs.done === s.inferJobs.queued ? [startRound(s, e, 1)] : []
       }
+      // A round's data is sealed (Datasets) before the next round plays.
+      if (e.type === "DatasetSealed") return e.data.round < config.rounds && e.data.round === s.roundsCompleted ? [startRound(s, e, e.data.round + 1)] : []
       if (e.type !== "TrajectoryVerified") return []
       const round = s.round
       const verdicts = roundVerdicts(s, round)
@@ -54,6 +57,6 @@ export const rounds = defineDecider({
         ordinal: 0,
         data: { round, counts, datasetDigest: null }
       })
-      return round < config.rounds ? [completed, startRound(s, e, round + 1)] : [completed]
+      return [completed]
     })
 })

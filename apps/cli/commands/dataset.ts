@@ -1,0 +1,169 @@
+/**
+ * `bun core dataset export` and `bun core dataset follow`: the run's training data
+ * (DatasetRecordEmitted, DESIGN §2) as JSONL plus PNG files, once from the log or live
+ * through a durable JetStream consumer. Line format and semantics: apps/cli/DATASETS.md.
+ */
+import { Effect, Stream } from "effect"
+import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"
+import { EventStore } from "@core/eventstore"
+import { mkdirSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import type { Command, ParsedArgs } from "../Cli.ts"
+import { CliError, UsageError } from "../Cli.ts"
+import { imageHashes, makeImageWriter, recordLine, runIdOf, syncDir, writeFileDurably } from "../DatasetFiles.ts"
+import type { RecordData } from "../DatasetFiles.ts"
+import { followDataset } from "../DatasetFollow.ts"
+import { isToken } from "../RunLog.ts"
+import { openStore } from "../Store.ts"
+import { commonConfigFlags } from "./config.ts"
+
+const FORMATS: ReadonlyArray<DatasetFormat> = ["sft", "dpo", "rollout"]
+
+const required = (args: ParsedArgs, name: string, command: string) =>
+  typeof args.flags[name] === "string" && args.flags[name] !== ""
+    ? Effect.succeed(args.flags[name] as string)
+    : Effect.fail(new UsageError({ message: `--${name} is required; see 'bun core ${command} --help'` }))
+
+const checkRun = (run: string) =>
+  isToken(run) ? Effect.void : Effect.fail(new UsageError({ message: `--run ${JSON.stringify(run)} is not a run id (letters, digits, '-' and '_')` }))
+
+const list = (ns: Iterable<number>) => [...ns].join(", ")
+
+export const datasetExport: Command = {
+  name: "dataset export",
+  summary: "write a run's dataset records of one format as JSONL with their images",
+  flags: {
+    run: { kind: "string", description: "the run whose records to export (required)" },
+    round: { kind: "number", description: "only this round (default: every round of the run)" },
+    format: { kind: "string", description: "record format (required)", choices: FORMATS },
+    out: { kind: "string", description: "JSONL file to write; images go to images/ beside it (default: stdout, images as hashes)" },
+    json: { kind: "boolean", description: "print { run, format, rounds, records, images, out, sealed } on stdout" },
+    ...commonConfigFlags
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const run = yield* required(args, "run", "dataset export")
+      yield* checkRun(run)
+      const format = (yield* required(args, "format", "dataset export")) as DatasetFormat
+      const round = args.flags.round as number | undefined
+      if (round !== undefined && (!Number.isInteger(round) || round < 0)) {
+        return yield* new UsageError({ message: `--round must be a round number ≥ 0, got ${round}` })
+      }
+      const out = typeof args.flags.out === "string" ? resolve(args.flags.out) : undefined
+      if (args.flags.json === true && out === undefined) {
+        return yield* new UsageError({ message: "--json needs --out: without it the records themselves go to stdout" })
+      }
+
+      const opened = yield* openStore(args)
+      const program = Effect.gen(function* () {
+        const store = yield* EventStore
+        const records: Array<{ runId: string; data: RecordData }> = []
+        const seals = new Map<number, DataOf<typeof DatasetSealed>>()
+        const rounds = new Set<number>()
+        yield* store.readAll({ filter: `run.${run}.dataset.*` }).pipe(
+          Stream.runForEach((r) =>
+            Effect.sync(() => {
+              const e = r.event
+              if (e.type === "DatasetRecordEmitted") {
+                rounds.add(e.data.round)
+                records.push({ runId: runIdOf(e), data: e.data })
+              } else if (e.type === "DatasetSealed") {
+                rounds.add(e.data.round)
+                seals.set(e.data.round, e.data)
+              }
+            })
+          )
+        )
+        if (rounds.size === 0) return yield* new CliError({ message: `no dataset records for run ${run} (no events under run.${run}.dataset.*)` })
+        if (round !== undefined && !rounds.has(round)) {
+          return yield* new CliError({ message: `run ${run} has no dataset round ${round} (rounds: ${list([...rounds].sort((a, b) => a - b))})` })
+        }
+        const included = round !== undefined ? [round] : [...rounds].sort((a, b) => a - b)
+
+        // A record id is a digest of format and body, so the same record emitted in two
+        // rounds is one line — as `dataset follow` writes it.
+        const seen = new Set<string>()
+        const selected = records.filter((r) => {
+          if (r.data.format !== format || (round !== undefined && r.data.round !== round) || seen.has(r.data.recordId)) return false
+          seen.add(r.data.recordId)
+          return true
+        })
+        for (const r of included) {
+          const seal = seals.get(r)
+          const n = records.filter((x) => x.data.round === r && x.data.format === format).length
+          if (seal && seal.counts[format] !== n) console.error(`warning: round ${r} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`)
+        }
+
+        let images = 0
+        if (out === undefined) {
+          const text = selected.map((r) => `${recordLine(r.runId, r.data, "hashes")}\n`).join("")
+          yield* Effect.promise(() => Bun.write(Bun.stdout, text))
+          images = new Set(selected.flatMap((r) => imageHashes(r.data.body))).size
+        } else {
+          const dir = dirname(out)
+          yield* Effect.try({ try: () => mkdirSync(dir, { recursive: true }), catch: (e) => new CliError({ message: `cannot create ${dir}: ${(e as Error).message}` }) })
+          const writer = makeImageWriter(dir)
+          for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
+          yield* writer.sync
+          yield* Effect.try({
+            try: () => {
+              writeFileDurably(out, selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`))
+              syncDir(dir)
+            },
+            catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
+          })
+          images = writer.referenced()
+        }
+
+        const unsealed = included.filter((r) => !seals.has(r))
+        const sealed = unsealed.length === 0
+        console.error(
+          `dataset export: ${selected.length} ${format} records from round${included.length === 1 ? "" : "s"} ${list(included)} of run ${run}, ` +
+            `${images} images${out ? ` → ${out}` : ""}; ${sealed ? "sealed" : `round${unsealed.length === 1 ? "" : "s"} ${list(unsealed)} not sealed yet (more records may come)`}`
+        )
+        if (args.flags.json === true) {
+          console.log(JSON.stringify({ run, format, rounds: included, records: selected.length, images, out: out ?? null, sealed }))
+        }
+      })
+      yield* Effect.provide(program, opened.layer)
+    })
+}
+
+export const datasetFollow: Command = {
+  name: "dataset follow",
+  summary: "append dataset records as they are emitted, through a durable NATS consumer (exactly once in the file)",
+  flags: {
+    consumer: { kind: "string", description: "durable consumer name: a restart with the same name resumes where it left off (required)" },
+    format: { kind: "string", description: "only records of this format (default: every format)", choices: FORMATS },
+    run: { kind: "string", description: "only this run's records (default: every run's)" },
+    out: { kind: "string", description: "JSONL file to append to, fsynced before each ack; images go to images/ beside it (default: stdout, images as hashes)" },
+    "ack-wait": { kind: "number", description: "seconds before an unacknowledged delivery is redelivered, e.g. after a crash (default 30)" },
+    ...commonConfigFlags
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const consumer = yield* required(args, "consumer", "dataset follow")
+      if (!isToken(consumer)) return yield* new UsageError({ message: `--consumer ${JSON.stringify(consumer)} may only hold letters, digits, '-' and '_'` })
+      const run = typeof args.flags.run === "string" ? args.flags.run : undefined
+      if (run !== undefined) yield* checkRun(run)
+      const ackWait = (args.flags["ack-wait"] as number | undefined) ?? 30
+      if (!Number.isInteger(ackWait) || ackWait < 1) return yield* new UsageError({ message: `--ack-wait must be a whole number of seconds ≥ 1, got ${ackWait}` })
+      const opened = yield* openStore(args)
+      if (opened.choice.kind !== "nats") {
+        return yield* new CliError({
+          message: `dataset follow needs the NATS store: it reads through a durable JetStream consumer (store chosen: embedded, ${opened.choice.reason}; start nats-server -js or pass --store nats / NATS_URL)`
+        })
+      }
+      yield* Effect.provide(
+        followDataset({
+          url: opened.choice.url,
+          consumer,
+          format: args.flags.format as DatasetFormat | undefined,
+          run,
+          out: typeof args.flags.out === "string" ? resolve(args.flags.out) : undefined,
+          ackWaitSeconds: ackWait
+        }),
+        opened.layer
+      )
+    })
+}

@@ -1,0 +1,134 @@
+/**
+ * The dataset decider (DESIGN §1.4; issue 7): when a round is complete and extrapolated, its verified
+ * trajectories become records (libs/domain Datasets) — sft from passing trajectories and
+ * from the pseudo-demos of tasks extrapolated in the round (with the new instruction),
+ * dpo pairs of a pass and a non-pass of one task from a shared state, a step-reward
+ * rollout record per trajectory — then the round's `DatasetSealed`. Records already
+ * emitted by the run (same content, same id) are not emitted again. The next round starts
+ * on the seal (Rounds), so a trainer following the log has a round's data before the
+ * round after it is played.
+ *
+ * Everything goes to `run.<runId>.dataset.<round>`, the subject a trainer follows
+ * (`core.run.*.dataset.*`); the driver splits it into commits under the message limit.
+ *
+ * @example
+ * const decisions = yield* datasets.decide(state, roundExtrapolated) // DatasetRecordEmitted…, DatasetSealed
+ */
+import { Effect } from "effect"
+import { BlobStore } from "@core/blobstore"
+import { dpoRecord, rolloutRecord, sealOf, sftRecords, sitePath } from "@core/domain"
+import type { DatasetRecord, RecordStep, RecordTrajectory } from "@core/domain"
+import { policyView } from "@core/env-web"
+import type { ElementInfo } from "@core/env-web"
+import { DatasetRecordEmitted, DatasetSealed, runStream } from "@core/events"
+import type { CoreEvent, Observation } from "@core/events"
+import { decision, defineDecider } from "@core/replay"
+import { evolveRun, initialRunState } from "../RunState.ts"
+import type { RunState, TrajectoryData } from "../RunState.ts"
+
+/** Preference pairs per passing trajectory: enough contrast, without one pass dominating a task. */
+export const DPO_PER_PASS = 3
+
+const decoder = new TextDecoder()
+
+/** The policy view of each distinct elements blob, read once. */
+const viewsOf = (observations: ReadonlyArray<Observation>) =>
+  Effect.gen(function*() {
+    const blobs = yield* BlobStore
+    const views = new Map<string, string>()
+    for (const o of observations) {
+      if (o.elements === null || views.has(o.elements)) continue
+      const bytes = yield* blobs.get(o.elements)
+      let elements: ReadonlyArray<ElementInfo> = []
+      try {
+        const parsed = JSON.parse(decoder.decode(bytes)) as { elements?: unknown }
+        if (Array.isArray(parsed.elements)) elements = parsed.elements as ReadonlyArray<ElementInfo>
+      } catch {
+        // An unreadable list shows as an empty page: the record still says what was done.
+      }
+      views.set(o.elements, policyView({ url: o.url, app: o.app, title: o.title, error: null }, elements).text)
+    }
+    return views
+  })
+
+/** A recorded trajectory (its first `steps` steps) as records show it: each action with the page it was taken on. */
+export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId = t.taskId, steps = t.steps.length) =>
+  Effect.gen(function*() {
+    const kept = t.steps.slice(0, steps)
+    const before = [t.initial, ...kept.map((s) => s.observation)].slice(0, kept.length)
+    const views = yield* viewsOf(before)
+    const out: Array<RecordStep> = kept.map((s, k) => {
+      const o = before[k]!
+      return {
+        // Path and query only: the sites' origin (its port) changes from run to run, the example does not.
+        url: sitePath(o.url), title: o.title, view: o.elements === null ? "" : views.get(o.elements) ?? "", screenshot: o.screenshot,
+        action: s.action, error: s.observation.error
+      }
+    })
+    return { trajectoryId: t.trajectoryId, taskId, instruction, steps: out } satisfies RecordTrajectory
+  })
+
+const roundRecords = (s: RunState, round: number) =>
+  Effect.gen(function*() {
+    const records: Array<DatasetRecord> = []
+    const byTask = new Map<string, { pass: Array<RecordTrajectory>; other: Array<RecordTrajectory> }>()
+    const ids = [...s.trajectories.keys()].filter((id) => s.trajectories.get(id)!.round === round).sort()
+    for (const id of ids) {
+      const data = s.trajectories.get(id)!
+      const verdict = s.verdicts.get(id)
+      const evidence = s.evidence.get(id)
+      if (verdict === undefined || verdict.verdict === "infra-error" || data.steps.length === 0) continue
+      const t = yield* recordTrajectory(data, s.instructions.get(data.taskId) ?? "")
+      if (verdict.verdict === "pass") records.push(...sftRecords(t))
+      records.push(rolloutRecord(t, verdict.verdict, evidence ?? []))
+      const group = byTask.get(data.taskId) ?? { pass: [], other: [] }
+      ;(verdict.verdict === "pass" ? group.pass : group.other).push(t)
+      byTask.set(data.taskId, group)
+    }
+    for (const taskId of [...byTask.keys()].sort()) {
+      const { pass, other } = byTask.get(taskId)!
+      for (const chosen of pass) {
+        let made = 0
+        for (const rejected of other) {
+          if (made >= DPO_PER_PASS) break
+          const r = dpoRecord(chosen, rejected)
+          if (r !== null) {
+            records.push(r)
+            made++
+          }
+        }
+      }
+    }
+    // Each task extrapolated from this round's trajectories: its pseudo-demo, under its own instruction.
+    for (const x of s.extrapolated.values()) {
+      const data = s.trajectories.get(x.pseudoDemoTrajectoryId)
+      if (x.round !== round || data === undefined) continue
+      records.push(...sftRecords(yield* recordTrajectory(data, x.instruction, x.taskId, x.pseudoDemoSteps)))
+    }
+    const seen = new Set(s.records)
+    return records.filter((r) => (seen.has(r.recordId) ? false : (seen.add(r.recordId), true)))
+  })
+
+export const datasets = defineDecider({
+  name: "datasets",
+  version: "1",
+  handles: ["RoundExtrapolated"],
+  emits: ["DatasetRecordEmitted", "DatasetSealed"],
+  initial: initialRunState,
+  evolve: evolveRun,
+  decide: (s: RunState, e: CoreEvent) =>
+    Effect.gen(function*() {
+      if (e.type !== "RoundExtrapolated" || s.config === null || e.runId === null) return []
+      const round = e.data.round
+      const stream = runStream(e.runId, "dataset", String(round))
+      const records = yield* roundRecords(s, round)
+      return [
+        ...records.map((r, ordinal) =>
+          decision(DatasetRecordEmitted, {
+            stream, causationId: e.id, ordinal,
+            data: { recordId: r.recordId, round, format: r.format, trajectoryIds: [...r.trajectoryIds], taskId: r.taskId, body: r.body as never, blobs: [...r.blobs] }
+          })),
+        decision(DatasetSealed, { stream, causationId: e.id, ordinal: 0, data: { round, ...sealOf(records) } })
+      ]
+    })
+})
