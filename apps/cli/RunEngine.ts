@@ -45,7 +45,7 @@ export interface RunPlan {
   readonly samples: number
   readonly stepBudget: number
   readonly parallel: number
-  readonly policy: "exploration" | "model"
+  readonly policy: "exploration" | "embedded" | "model"
   /** Flags that set the plan, as config sources ("flag:--rounds"). */
   readonly sources: Readonly<Record<string, string>>
   /** More RunStarted config (e.g. `run.extrapolatePerTask: 0` for an ablation), recorded like the rest. */
@@ -154,7 +154,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             command: "run"
           }
         })]
-        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
+        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
       }
 
       const calls = modelCallRecorder(store)
@@ -206,7 +206,10 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             if (e.data.jobId.startsWith("infer-")) progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
             return
           case "RoundStarted":
-            progress.start(`round ${e.data.round}/${plan.rounds}`, 0)
+            if (e.data.round > 0) progress.start(`round ${e.data.round}/${plan.rounds}`, 0)
+            return
+          case "PolicyTrained":
+            progress.line(`policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`)
             return
           case "JobQueued":
             if (e.data.kind === "rollout" || e.data.kind === "explore") progress.expect(1)
@@ -219,6 +222,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             if (e.data.source.kind === "trajectory") progress.line(`expand: ${e.data.taskId}: a new path from ${e.data.source.id}`)
             return
           case "RoundCompleted":
+            if (e.data.round === 0) return
             progress.done(`round ${e.data.round}: ${Object.entries(e.data.counts).map(([k, v]) => `${k} ${v}`).join(", ")}`)
             return
         }

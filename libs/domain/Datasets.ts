@@ -81,10 +81,22 @@ const userTurn = (instruction: string, steps: ReadonlyArray<RecordStep>, k: numb
 
 const assistant = (a: Action) => ({ role: "assistant", content: JSON.stringify({ action: policyAnswer(a) }) })
 
+/** Structured: what an embedded learner reads (the action with its target's role and name, the history as described). */
 const meta = (t: RecordTrajectory, k: number) => {
   const s = t.steps[k]!
-  const target = "target" in s.action && s.action.target !== null ? { role: s.action.target.role, name: s.action.target.name } : null
-  return { task_id: t.taskId, instruction: t.instruction, step: k, url: s.url, action: { ...policyAnswer(s.action), target } }
+  return {
+    task_id: t.taskId, instruction: t.instruction, step: k, url: s.url, action: s.action as unknown,
+    history: t.steps.slice(0, k).map((p) => describeStep(lfAction(p.action)))
+  }
+}
+
+/** An sft record's `meta`, read back; null when the body is not one. */
+export const sftMeta = (body: unknown): { instruction: string; url: string | null; step: number; history: ReadonlyArray<string>; action: Action } | null => {
+  const m = (body as { meta?: Record<string, unknown> } | null)?.meta
+  if (m === undefined || typeof m.instruction !== "string" || typeof m.step !== "number" || !Array.isArray(m.history)) return null
+  const action = m.action as Action | undefined
+  if (action === undefined || typeof action !== "object" || action === null || typeof action.kind !== "string") return null
+  return { instruction: m.instruction, url: typeof m.url === "string" ? m.url : null, step: m.step, history: m.history.map(String), action }
 }
 
 const make = (format: DatasetFormat, taskId: string, trajectoryIds: ReadonlyArray<string>, body: Record<string, unknown>, blobs: ReadonlyArray<string>): DatasetRecord => ({

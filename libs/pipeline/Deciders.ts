@@ -13,6 +13,7 @@ import { rollouts, verification } from "./deciders/Rollouts.ts"
 import { rounds } from "./deciders/Rounds.ts"
 import { datasets } from "./deciders/Datasets.ts"
 import { extrapolation } from "./deciders/Extrapolation.ts"
+import { policyTraining } from "./deciders/PolicyTraining.ts"
 import { strategyGraph } from "./deciders/StrategyGraph.ts"
 
-export const pipelineDeciders = withDeciders(coreDeciders, [labelInference, strategyGraph, extrapolation, rollouts, verification, rounds, datasets])
+export const pipelineDeciders = withDeciders(coreDeciders, [labelInference, strategyGraph, extrapolation, rollouts, verification, rounds, datasets, policyTraining])

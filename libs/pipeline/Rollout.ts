@@ -18,6 +18,8 @@ import type { ElementInfo } from "@core/env-web"
 import { policyView } from "@core/env-web"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
 import { modelPolicyAction } from "@core/models"
+import { retrievalAction } from "@core/policy"
+import type { RetrievalModel } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
 import type { TrajectoryData } from "./RunState.ts"
@@ -37,10 +39,12 @@ export const taskOfTrajectoryId = (trajectoryId: string): string | null => traje
 /** Which policy acts: the seeded exploration policy (no model) or an OpenAI-compatible multimodal model. */
 export type PolicySpec =
   | { readonly kind: "exploration" }
+  /** The retrieval policy (libs/policy) trained on the run's sft records so far; the seeded exploration policy where it has no confident match. */
+  | { readonly kind: "embedded" }
   | { readonly kind: "model"; readonly model: string; readonly temperature: number; readonly topP: number }
 
 /** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
-export const policyName = (p: PolicySpec): string => (p.kind === "exploration" ? "exploration-v1" : p.model)
+export const policyName = (p: PolicySpec): string => (p.kind === "exploration" ? "exploration-v1" : p.kind === "embedded" ? "retrieval-v1" : p.model)
 
 export interface RolloutInput {
   /** The event being handled: model calls are numbered under it. */
@@ -74,6 +78,8 @@ export interface RolloutInput {
   readonly rejoin?: ReadonlyArray<{ readonly urlBefore: string | null; readonly action: Action }>
   /** Stop bias of the exploration policy (ExplorationOptions); its default when absent. */
   readonly stopBias?: number
+  /** The embedded policy's trained model (policy kind "embedded"); without one it explores. */
+  readonly retrieval?: RetrievalModel | null
 }
 
 const decoder = new TextDecoder()
@@ -173,12 +179,12 @@ export const rollout = (input: RolloutInput) =>
             (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role)))
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
+          const seen = { instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: k - explored + input.stepBudget }
+          const explore = () => explorationAction(seen, rng, input.stopBias === undefined ? {} : { stopBias: input.stopBias })
           const action: Action = input.policy.kind === "exploration"
-            ? explorationAction(
-              { instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: k - explored + input.stepBudget },
-              rng,
-              input.stopBias === undefined ? {} : { stopBias: input.stopBias }
-            )
+            ? explore()
+            : input.policy.kind === "embedded"
+            ? (input.retrieval == null ? null : retrievalAction(input.retrieval, seen, rng)) ?? explore()
             : (yield* modelPolicyAction({
               instruction: input.instruction,
               url: o.url,

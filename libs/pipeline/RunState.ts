@@ -10,7 +10,8 @@
  */
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
-import type { CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
+import { sftMeta } from "@core/domain"
+import type { Action, CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
 import type { PolicySpec } from "./Rollout.ts"
 
 export const RUN_COMMAND = "run"
@@ -49,7 +50,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
   const model = config["models.model"]
   const policy: PolicySpec = config["run.policy"] === "model" && typeof model === "string"
     ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
-    : { kind: "exploration" }
+    : config["run.policy"] === "embedded" ? { kind: "embedded" } : { kind: "exploration" }
   return {
     tasks: strings(tasks),
     rounds: int(config["run.rounds"], 1),
@@ -89,6 +90,16 @@ export interface TaskInfo {
   readonly template: { readonly id: string; readonly parameters: Readonly<Record<string, unknown>> } | null
 }
 
+/** One decision of an sft record (its `meta`), with the round whose dataset holds it. */
+export interface SftExample {
+  readonly round: number
+  readonly instruction: string
+  readonly url: string | null
+  readonly step: number
+  readonly history: ReadonlyArray<string>
+  readonly action: Action
+}
+
 /** A task Trajectory-Guided Extrapolation added to the pool. */
 export interface ExtrapolatedInfo {
   readonly taskId: string
@@ -110,6 +121,12 @@ export interface RunState {
   readonly refused: ReadonlySet<string>
   /** Dataset records emitted so far (a record is emitted once per run). */
   readonly records: ReadonlySet<string>
+  /** The sft records' decisions, in log order: what the embedded policy learns from. */
+  readonly examples: ReadonlyArray<SftExample>
+  /** Per round: its dataset's content digest. */
+  readonly seals: ReadonlyMap<number, string>
+  /** The last PolicyTrained: the round it covers and the dataset digest it names. */
+  readonly trained: { readonly round: number; readonly datasetDigest: string } | null
   readonly demos: ReadonlyMap<string, DemoData>
   readonly lfs: ReadonlyMap<string, LabelFunctionInfo>
   /** Per source (`demo:<id>` / `trajectory:<id>`): the LFs inferred from it, by key step. */
@@ -129,13 +146,14 @@ export interface RunState {
   readonly evidence: ReadonlyMap<string, ReadonlyArray<number>>
   /** Per round and task: partial trajectories already turned into paths. */
   readonly expanded: ReadonlyMap<string, number>
+  /** The last round completed (0: the demos' round); -1 before. */
   readonly roundsCompleted: number
 }
 
 export const initialRunState: RunState = {
-  runId: null, config: null, instructions: new Map(), tasks: new Map(), extrapolated: new Map(), refused: new Set(), records: new Set(), demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
+  runId: null, config: null, instructions: new Map(), tasks: new Map(), extrapolated: new Map(), refused: new Set(), records: new Set(), examples: [], seals: new Map(), trained: null, demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
   graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, episodesQueued: new Map(), trajectories: new Map(),
-  verdicts: new Map(), evidence: new Map(), expanded: new Map(), roundsCompleted: 0
+  verdicts: new Map(), evidence: new Map(), expanded: new Map(), roundsCompleted: -1
 }
 
 export const sourceKey = (s: { readonly kind: string; readonly id: string }): string => `${s.kind}:${s.id}`
@@ -163,8 +181,15 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     }
     case "TaskExtrapolationRejected":
       return { ...s, refused: new Set(s.refused).add(e.data.instruction) }
-    case "DatasetRecordEmitted":
-      return { ...s, records: new Set(s.records).add(e.data.recordId) }
+    case "DatasetRecordEmitted": {
+      const records = new Set(s.records).add(e.data.recordId)
+      const meta = e.data.format === "sft" ? sftMeta(e.data.body) : null
+      return { ...s, records, examples: meta === null ? s.examples : [...s.examples, { round: e.data.round, ...meta }] }
+    }
+    case "DatasetSealed":
+      return { ...s, seals: new Map(s.seals).set(e.data.round, e.data.contentDigest) }
+    case "PolicyTrained":
+      return { ...s, trained: { round: e.data.round, datasetDigest: e.data.datasetDigest } }
     case "DemoIngested":
       return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }
     case "RunStarted":

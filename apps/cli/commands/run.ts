@@ -55,6 +55,20 @@ export const chooseTasks = (args: ParsedArgs) =>
     return tasks
   })
 
+/** The expansion and extrapolation knobs (ablations turn them to 0), as RunStarted config. */
+const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
+  Effect.gen(function*() {
+    const extra: Record<string, number> = {}
+    for (const [flag, key] of [["explore-per-task", "run.explorePerTask"], ["expand-per-task", "run.expandPerTask"], ["extrapolate-per-task", "run.extrapolatePerTask"]] as const) {
+      const v = args.flags[flag]
+      if (v === undefined) continue
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return yield* new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` })
+      extra[key] = v
+      sources[key] = `flag:--${flag}`
+    }
+    return extra
+  })
+
 /** The summary table: one line per figure. */
 export const printMetrics = (m: RunMetrics, seconds: number): void => {
   const v = m.verdict_vs_ground_truth
@@ -79,7 +93,7 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
 const resumeRun = (args: ParsedArgs, runId: string) =>
   Effect.gen(function*() {
     if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new UsageError({ message: `--resume takes a run id, got ${JSON.stringify(runId)}` })
-    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site"]) {
+    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site", "explore-per-task", "expand-per-task", "extrapolate-per-task"]) {
       if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
     }
     const opened = yield* openStore(args)
@@ -89,7 +103,8 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       const read = (filter: string) => Effect.map(Stream.runCollect(store.readAll({ filter })), (rs) => rs.map((r) => r.event))
       return {
         started: (yield* read(`run.${runId}.run.${runId}`)).find((e) => e.type === "RunStarted"),
-        completed: (yield* read(`run.${runId}.round.*`)).filter((e) => e.type === "RoundCompleted").length
+        // Round 0 (the demos) completes too, but is not one of the run's rounds.
+        completed: (yield* read(`run.${runId}.round.*`)).filter((e) => e.type === "RoundCompleted" && e.data.round > 0).length
       }
     }), opened.layer)
     const first = started.started
@@ -129,7 +144,10 @@ export const run: Command = {
     samples: { kind: "number", description: "rollouts per task per round (default 5)" },
     "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
     parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
-    policy: { kind: "string", description: "exploration (seeded, no model; default) or model (models.baseUrl)", choices: ["exploration", "model"] },
+    policy: { kind: "string", description: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)", choices: ["exploration", "embedded", "model"] },
+    "explore-per-task": { kind: "number", description: "explorer episodes per task and round (default 3; 0 with --expand-per-task 0: no expansion)" },
+    "expand-per-task": { kind: "number", description: "paths expansion may add per task and round (default 2)" },
+    "extrapolate-per-task": { kind: "number", description: "tasks extrapolation may add per task and round (default 1; 0: no extrapolation)" },
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
@@ -152,8 +170,9 @@ export const run: Command = {
         samples: yield* positiveInt(args, "samples", 5),
         stepBudget: yield* positiveInt(args, "step-budget", 12),
         parallel: yield* positiveInt(args, "parallel", 2),
-        policy: (args.flags.policy as "exploration" | "model" | undefined) ?? "exploration",
-        sources
+        policy: (args.flags.policy as RunPlan["policy"] | undefined) ?? "exploration",
+        sources,
+        extra: yield* tuning(args, sources)
       }
       const opened = yield* openStore(args)
       const outcome = yield* executeRun(opened.config, opened.layer, plan)

@@ -1,5 +1,6 @@
 /**
- * The dataset decider (DESIGN §1.4; issue 7): when a round is complete and extrapolated, its verified
+ * The dataset decider (DESIGN §1.4; issue 7): round 0's dataset is the run's demos as sft
+ * records; for every later round, when it is complete and extrapolated, its verified
  * trajectories become records (libs/domain Datasets) — sft from passing trajectories and
  * from the pseudo-demos of tasks extrapolated in the round (with the new instruction),
  * dpo pairs of a pass and a non-pass of one task from a shared state, a step-reward
@@ -24,7 +25,7 @@ import { DatasetRecordEmitted, DatasetSealed, runStream } from "@core/events"
 import type { CoreEvent, Observation } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { evolveRun, initialRunState } from "../RunState.ts"
-import type { RunState, TrajectoryData } from "../RunState.ts"
+import type { DemoData, RunState, TrajectoryData } from "../RunState.ts"
 
 /** Preference pairs per passing trajectory: enough contrast, without one pass dominating a task. */
 export const DPO_PER_PASS = 3
@@ -68,8 +69,35 @@ export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId 
     return { trajectoryId: t.trajectoryId, taskId, instruction, steps: out } satisfies RecordTrajectory
   })
 
+/** A demo as records show it: each step's page is the one the step before it left (the first one's is not recorded). */
+export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
+  Effect.gen(function*() {
+    const views = yield* viewsOf(demo.steps.map((st) => ({ ...st.observation, url: st.urlAfter, app: st.appAfter, title: null, truncated: false, error: null })))
+    const steps: Array<RecordStep> = demo.steps.map((st, k) => {
+      const before = k === 0 ? null : demo.steps[k - 1]!.observation
+      return {
+        url: sitePath(st.urlBefore), title: null, view: before?.elements == null ? "" : views.get(before.elements) ?? "",
+        screenshot: before?.screenshot ?? null, action: st.action, error: null
+      }
+    })
+    return { trajectoryId: `demo:${demo.demoId}`, taskId: demo.taskId, instruction, steps } satisfies RecordTrajectory
+  })
+
+/** Round 0: the demos of the run's tasks (those its graphs start from), as sft records — what behaviour cloning learns. */
+const demoRecords = (s: RunState) =>
+  Effect.gen(function*() {
+    const records: Array<DatasetRecord> = []
+    for (const taskId of s.config!.tasks) {
+      const path = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
+      const demo = path === undefined ? undefined : s.demos.get(path.source.id)
+      if (demo !== undefined) records.push(...sftRecords(yield* demoRecordTrajectory(demo, s.instructions.get(taskId) ?? "")))
+    }
+    return records
+  })
+
 const roundRecords = (s: RunState, round: number) =>
   Effect.gen(function*() {
+    if (round === 0) return dedupe(s, yield* demoRecords(s))
     const records: Array<DatasetRecord> = []
     const byTask = new Map<string, { pass: Array<RecordTrajectory>; other: Array<RecordTrajectory> }>()
     const ids = [...s.trajectories.keys()].filter((id) => s.trajectories.get(id)!.round === round).sort()
@@ -105,9 +133,14 @@ const roundRecords = (s: RunState, round: number) =>
       if (x.round !== round || data === undefined) continue
       records.push(...sftRecords(yield* recordTrajectory(data, x.instruction, x.taskId, x.pseudoDemoSteps)))
     }
-    const seen = new Set(s.records)
-    return records.filter((r) => (seen.has(r.recordId) ? false : (seen.add(r.recordId), true)))
+    return dedupe(s, records)
   })
+
+/** A record already emitted by the run (same content, same id) is not emitted again. */
+const dedupe = (s: RunState, records: ReadonlyArray<DatasetRecord>): ReadonlyArray<DatasetRecord> => {
+  const seen = new Set(s.records)
+  return records.filter((r) => (seen.has(r.recordId) ? false : (seen.add(r.recordId), true)))
+}
 
 export const datasets = defineDecider({
   name: "datasets",

@@ -20,6 +20,7 @@ import type { RolloutInput } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
+import { currentModel } from "./PolicyTraining.ts"
 import { verifyTrajectory } from "../Verification.ts"
 
 export const ROLLOUT_JOB_KIND = "rollout"
@@ -105,6 +106,7 @@ export const rollouts = defineDecider({
         sample: Number(e.data.params.sample ?? 0),
         stepBudget: Number(e.data.params.stepBudget ?? config.stepBudget),
         policy: config.policy,
+        ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(e.data.kind === EXPLORE_JOB_KIND
           ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null,

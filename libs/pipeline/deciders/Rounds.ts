@@ -26,10 +26,22 @@ const startRound = (s: RunState, e: CoreEvent, round: number, ordinal = 0) =>
     data: { round, taskIds: [...poolOf(s)], policy: policyName(s.config!.policy), samplesPerTask: s.config!.samples }
   })
 
+/**
+ * Round 0 is the demos: nothing to roll out, but it completes like any round, so its
+ * dataset (the demos as sft records) is built and sealed — what behaviour cloning trains on.
+ */
+const demoRound = (s: RunState, e: CoreEvent) => {
+  const stream = runStream(e.runId!, "round", "0")
+  return [
+    decision(RoundStarted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, taskIds: [], policy: policyName(s.config!.policy), samplesPerTask: 0 } }),
+    decision(RoundCompleted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, counts: { demos: s.config!.inferDemos(s.demos) }, datasetDigest: null } })
+  ]
+}
+
 export const rounds = defineDecider({
   name: "rounds",
   version: "1",
-  handles: ["RunStarted", "JobCompleted", "TrajectoryVerified", "DatasetSealed"],
+  handles: ["RunStarted", "JobCompleted", "TrajectoryVerified", "DatasetSealed", "PolicyTrained"],
   emits: ["RoundStarted", "RoundCompleted"],
   initial: initialRunState,
   evolve: evolveRun,
@@ -38,12 +50,15 @@ export const rounds = defineDecider({
       const config = s.config
       if (config === null || e.runId === null || config.rounds === 0) return []
       // The inference jobs this RunStarted queues are not folded yet: count the demos it names.
-      if (e.type === "RunStarted") return config.inferDemos(s.demos) === 0 ? [startRound(s, e, 1)] : []
+      if (e.type === "RunStarted") return config.inferDemos(s.demos) === 0 ? demoRound(s, e) : []
       if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-")) {
-        return s.round === 0 && s.inferJobs.done === s.inferJobs.queued ? [startRound(s, e, 1)] : []
+        return s.round === 0 && s.roundsCompleted < 0 && s.inferJobs.done === s.inferJobs.queued ? demoRound(s, e) : []
       }
-      // A round's data is sealed (Datasets) before the next round plays.
-      if (e.type === "DatasetSealed") return e.data.round < config.rounds && e.data.round === s.roundsCompleted ? [startRound(s, e, e.data.round + 1)] : []
+      // A round's data is sealed (Datasets) — and, for the embedded policy, learned from — before the next round plays.
+      const next = config.policy.kind === "embedded" ? "PolicyTrained" : "DatasetSealed"
+      if (e.type === "DatasetSealed" || e.type === "PolicyTrained") {
+        return e.type === next && e.data.round < config.rounds && e.data.round === s.roundsCompleted ? [startRound(s, e, e.data.round + 1)] : []
+      }
       if (e.type !== "TrajectoryVerified") return []
       const round = s.round
       const verdicts = roundVerdicts(s, round)
