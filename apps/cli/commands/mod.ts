@@ -11,6 +11,7 @@ import { auditTrajectory } from "./auditTrajectory.ts"
 import { graphShow } from "./graph.ts"
 import { infer } from "./infer.ts"
 import { evalLabels } from "./eval.ts"
+import { evalPolicy } from "./evalPolicy.ts"
 import { ingest } from "./ingest.ts"
 import { record } from "./record.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
@@ -44,6 +45,7 @@ export const commands: ReadonlyArray<Command> = [
   datasetExport,
   datasetFollow,
   evalLabels,
+  evalPolicy,
   record,
   solutionsRun
 ]

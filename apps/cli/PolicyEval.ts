@@ -1,0 +1,103 @@
+/**
+ * EVALUATION (DESIGN §8): the embedded policy on held-out tasks, judged by the sites'
+ * ground-truth checkers. The episodes are the pipeline's own `rollout` — the policy acts
+ * exactly as in a run's rounds (retrieval, exploring where it has no confident match) — in
+ * real Chromium; nothing is written to the log: the checkers' answers are not CORE's.
+ *
+ * The model is rebuilt from a run's log: the retrieval policy trained on the sft records of
+ * rounds 0..N (`retrievalModelOf`), round 0 being the demos alone (behaviour cloning).
+ *
+ * @example
+ * const r = yield* evaluatePolicy({ tasks: heldOut, model, seed: "s1", samples: 1, stepBudget: 12, parallel: 2 }, layer)
+ */
+import { Effect, Layer } from "effect"
+import type { BlobStore } from "@core/blobstore"
+import { sitePath } from "@core/domain"
+import { BrowserPool, WebEnvironment } from "@core/env-web"
+import type { EnvironmentShape, EnvTask } from "@core/env-web"
+import type { CoreEvent } from "@core/events"
+import type { EventStore } from "@core/eventstore"
+import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
+import type { EpisodeEnd, RunState } from "@core/pipeline"
+import type { RetrievalModel } from "@core/policy"
+import { Randomness } from "@core/replay"
+import { episodeSource, startSites } from "@core/sites"
+import { verdictOf } from "@core/sites/solutions"
+import type { SuiteTask } from "@core/sites/suites"
+
+export interface PolicyEvalOptions {
+  readonly tasks: ReadonlyArray<SuiteTask>
+  /** null: no trained model, the embedded policy only explores. */
+  readonly model: RetrievalModel | null
+  readonly seed: string
+  readonly samples: number
+  readonly stepBudget: number
+  readonly parallel: number
+  readonly onEpisode?: (taskId: string, success: boolean) => void
+}
+
+export interface PolicyEvalResult {
+  readonly episodes: number
+  readonly successes: number
+  readonly success_rate: number
+  /** Per task: the share of its episodes the checker accepted. */
+  readonly per_task: Readonly<Record<string, number>>
+}
+
+/** The model a run had trained through `round` (0 = the demos), from its log. */
+export const modelAtRound = (events: ReadonlyArray<CoreEvent>, round: number): { readonly model: RetrievalModel; readonly examples: number } | string => {
+  const s: RunState = events.reduce(evolveRun, initialRunState)
+  if (s.config === null) return "it is not a CORE run (bun core run)"
+  if (!s.seals.has(round)) return `its round ${round} dataset is not sealed (sealed: ${[...s.seals.keys()].sort((a, b) => a - b).join(", ") || "none"})`
+  return { model: retrievalModelOf(s, round), examples: s.examples.filter((x) => x.round <= round).length }
+}
+
+export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
+  Effect.gen(function*() {
+    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
+    const environments: Array<EnvironmentShape> = []
+    for (let i = 0; i < o.parallel; i++) {
+      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "key", episodes: episodeSource(sites.origin) }), context))
+    }
+    const byId = new Map(o.tasks.map((t) => [t.id, t]))
+    const outcomes = new Map<string, boolean>()
+    const onEnd = (end: EpisodeEnd) =>
+      Effect.gen(function*() {
+        const task = byId.get(end.task.taskId)
+        const tenant = end.last?.episode ?? null
+        if (task === undefined) return
+        const last = (kind: "answer" | "status") => end.actions.filter((a) => a.kind === kind).at(-1)
+        const answer = last("answer")
+        const status = last("status")
+        const verdict = tenant === null ? { success: false } : yield* verdictOf(sites, task, tenant, {
+          steps: [], finalUrl: sitePath(end.last?.observation.url ?? null),
+          answer: answer?.kind === "answer" ? answer.text : null,
+          status: status?.kind === "status" ? status.status : null
+        })
+        outcomes.set(end.trajectoryId, verdict.success)
+        o.onEpisode?.(task.id, verdict.success)
+      })
+    const taskOf = (taskId: string): EnvTask | undefined => {
+      const t = byId.get(taskId)
+      return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
+    }
+    const observations = liveObservations({ environments, taskOf, onEnd })
+    const jobs = o.tasks.flatMap((t) => Array.from({ length: o.samples }, (_, sample) => ({ t, sample })))
+    yield* Effect.forEach(jobs, ({ t, sample }) =>
+      rollout({
+        causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.instruction,
+        round: 1, sample, stepBudget: o.stepBudget, policy: { kind: "embedded" }, retrieval: o.model
+      }), { concurrency: o.parallel, discard: true }).pipe(
+        Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),
+        Effect.provideContext(context)
+      )
+    for (const env of environments) yield* env.close()
+    const per_task: Record<string, number> = {}
+    for (const t of o.tasks) {
+      const mine = Array.from({ length: o.samples }, (_, s) => outcomes.get(trajectoryIdOf(1, t.id, s)) === true)
+      per_task[t.id] = mine.filter(Boolean).length / o.samples
+    }
+    const successes = [...outcomes.values()].filter(Boolean).length
+    return { episodes: jobs.length, successes, success_rate: jobs.length === 0 ? 0 : successes / jobs.length, per_task } satisfies PolicyEvalResult
+  }).pipe(Effect.scoped)
