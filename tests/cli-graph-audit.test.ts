@@ -147,7 +147,11 @@ describe("audit trajectory", () => {
     expect(a.trajectory).toMatchObject({ id, run_id: runId, round: recorded.round, sample: recorded.sample, policy: recorded.policy, outcome: recorded.outcome })
     expect(a.trajectory.steps.map((s: any) => s.action)).toEqual(recorded.steps.map((s: any) => s.action))
     expect(a.label).toBe(verified.verdict)
-    expect(a.dataset_records).toEqual([])
+    // The records the round's dataset made of it, as the log has them.
+    const records = events.filter((e) => e.type === "DatasetRecordEmitted" && e.data.trajectoryIds.includes(id))
+    expect(a.dataset_records.map((r: any) => [r.record_id, r.format, r.round]).sort()).toEqual(records.map((e) => [e.data.recordId, e.data.format, e.data.round]).sort())
+    // Every verified trajectory gets a step-reward rollout record.
+    expect(a.dataset_records.some((r: any) => r.format === "rollout")).toBe(recorded.steps.length > 0 && verified.verdict !== "infra-error")
     // Every LF the verdict evaluated is there, with the verdict's own evidence.
     expect(a.label_functions.map((lf: any) => lf.lf_id).sort()).toEqual(verified.evidence.map((ev: any) => ev.lfId).sort())
     for (const lf of a.label_functions) {
@@ -198,7 +202,7 @@ describe("audit trajectory", () => {
     expect(text.stdout).toContain(`trajectory ${id} — run ${runId}`)
     expect(text.stdout).toContain(`matched ${path.pathId}: the verdict's path is start → ${verified.path.join(" → ")} → end`)
     expect(text.stdout).toMatch(/^label\s+pass$/m)
-    expect(text.stdout).toContain("dataset records: none yet (issue 7)")
+    expect(text.stdout).toMatch(/^dataset records\n  [0-9a-f]{12} /m)
     const first = a.path.steps[0]
     const action = recordedOf(id).steps[first.step].action
     const shown = action.kind === "type"

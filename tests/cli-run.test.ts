@@ -21,6 +21,7 @@ const oneLineError = (r: { code: number; stderr: string; stdout: string }, messa
 }
 const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
 const TASKS = "shop-open-category-1,forum-open-board-1"
+const own = new Set(TASKS.split(","))
 
 const tail = async (flags: ReadonlyArray<string>, filter: string, type?: string) => {
   const r = await core(["events", "tail", "--no-follow", "--filter", filter, ...(type ? ["--type", type] : []), ...flags])
@@ -49,15 +50,51 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     expect(metrics.tasks_with_alternatives).toBe(2)
     expect(stderr).toMatch(/round 1\/2 \[#+\] 12\/12 trajectories/)
     expect(stderr).toContain(`store: ${store}`)
+    // Round 0 is the demos' round: it completes at once, with its dataset.
     const rounds = await tail(flags, `run.${metrics.run_id}.round.*`, "RoundCompleted")
-    expect(rounds.map((e) => e.data.round)).toEqual([1, 2])
-    expect(rounds.map((e) => e.data.counts.trajectories)).toEqual([12, 12])
-    const verified = await tail(flags, `run.${metrics.run_id}.traj.*`, "TrajectoryVerified")
+    expect(rounds.map((e) => e.data.round)).toEqual([0, 1, 2])
+    const extrapolated = await tail(flags, `run.${metrics.run_id}.round.*`, "RoundExtrapolated")
+    expect(extrapolated.map((e) => e.data.round)).toEqual([0, 1, 2])
+    // Tasks extrapolated from round 1 join round 2's pool with 2 rollouts each.
+    expect(rounds.map((e) => e.data.counts.trajectories)).toEqual([undefined, 12, 12 + 2 * extrapolated[1].data.newTaskIds.length])
+    const verified = (await tail(flags, `run.${metrics.run_id}.traj.*`, "TrajectoryVerified")).filter((v) => own.has(v.data.taskId))
     expect(verified).toHaveLength(24)
     expect(verified.filter((v) => v.data.trajectoryId.startsWith("x")).length).toBe(12)
     // A pass names the path whose LFs held in order; anything else names none.
     for (const v of verified) expect(v.data.path === null).toBe(v.data.verdict !== "pass")
     expect(metrics.verdict_vs_ground_truth.predicted_pass).toBe(metrics.pass)
+  }, 120_000)
+
+  test("each round's dataset is sealed before the next round starts, with every record it counts; extrapolated tasks name their lineage", async () => {
+    const log = await tail(flags, `run.${metrics.run_id}.>`)
+    const at = (type: string, round: number) => log.findIndex((e) => e.type === type && e.data.round === round)
+    for (const round of [0, 1, 2]) {
+      const seal = log[at("DatasetSealed", round)]
+      expect(seal).toBeDefined()
+      const records = log.filter((e) => e.type === "DatasetRecordEmitted" && e.data.round === round)
+      expect(records.length).toBe(seal.data.recordCount)
+      for (const f of ["sft", "dpo", "rollout"]) expect(records.filter((r) => r.data.format === f).length).toBe(seal.data.counts[f])
+      expect(at("DatasetSealed", round)).toBeGreaterThan(log.findLastIndex((e) => e.type === "DatasetRecordEmitted" && e.data.round === round))
+      if (round < 2) expect(at("DatasetSealed", round)).toBeLessThan(at("RoundStarted", round + 1))
+    }
+    const ids = log.filter((e) => e.type === "DatasetRecordEmitted").map((e) => e.data.recordId)
+    expect(new Set(ids).size).toBe(ids.length)
+    // Round 0 is the demos as sft records; later rounds have rollout records for every verified trajectory.
+    expect(log.filter((e) => e.type === "DatasetRecordEmitted" && e.data.round === 0).every((e) => e.data.format === "sft")).toBe(true)
+    expect(metrics.datasets.rounds_sealed).toBe(3)
+    const trajectories = new Set(log.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.trajectoryId))
+    const tasks = log.filter((e) => e.type === "TaskExtrapolated")
+    expect(tasks.length).toBe(metrics.extrapolated.tasks)
+    for (const t of tasks) {
+      expect(own.has(t.data.lineage.parentTaskId)).toBe(true)
+      expect(t.data.lineage.parentTrajectoryIds.every((id: string) => trajectories.has(id))).toBe(true)
+      // Its pseudo-demo went through Semantic Code Abstraction: a path of its own.
+      expect(log.some((e) => e.type === "PathAdded" && e.data.taskId === t.data.newTaskId)).toBe(true)
+    }
+    // The audit of a trajectory lists the records it is in.
+    const record = log.find((e) => e.type === "DatasetRecordEmitted" && e.data.format === "rollout")
+    const audit = JSON.parse((await core(["audit", "trajectory", record.data.trajectoryIds[0], "--run", metrics.run_id, "--json", ...flags])).stdout)
+    expect(audit.dataset_records.map((r: any) => r.record_id)).toContain(record.data.recordId)
   }, 120_000)
 
   test("replay re-derives the run with 0 divergences", async () => {
@@ -163,21 +200,70 @@ test("an interrupted run resumes where its log ends, and the resumed run replays
   await proc.exited
   const runId = err.match(/run (run-[a-z0-9-]+):/)![1]!
   const before = await tail(flags, `run.${runId}.>`)
-  expect(before.filter((e) => e.type === "RoundCompleted").map((e) => e.data.round)).toEqual([1])
+  expect(before.filter((e) => e.type === "RoundCompleted").map((e) => e.data.round)).toEqual([0, 1])
   const r = await core(["run", "--resume", runId, "--json", ...flags])
   if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
   expect(r.stderr).toContain(`resuming after ${before.length} logged events`)
   const metrics = JSON.parse(r.stdout)
   expect(metrics.run_id).toBe(runId)
-  // One task, two rounds, each with 2 rollouts and 3 explorer episodes.
+  // One task, two rounds, each with 2 rollouts and 3 explorer episodes (extrapolated tasks apart).
   expect(metrics.trajectories).toBe(10)
   const after = await tail(flags, `run.${runId}.>`)
   // Nothing logged before was written again.
   expect(new Set(after.map((e) => e.id)).size).toBe(after.length)
   expect(after.slice(0, before.length).map((e) => e.id)).toEqual(before.map((e) => e.id))
-  expect(after.filter((e) => e.type === "RoundCompleted").map((e) => e.data.round)).toEqual([1, 2])
+  expect(after.filter((e) => e.type === "RoundCompleted").map((e) => e.data.round)).toEqual([0, 1, 2])
   const replay = JSON.parse((await core(["replay", runId, "--json", ...flags])).stdout)
   expect(replay.divergences).toEqual([])
   oneLineError(await core(["run", "--resume", "run-nope", ...flags]), /run run-nope not found/)
   oneLineError(await core(["run", "--resume", runId, "--rounds", "3", ...flags]), /--rounds cannot change it/)
 }, 600_000)
+
+describe("eval", () => {
+  const flags = ["--store", "embedded", "--data-dir", join(tmp, "embedded")]
+
+  test("the policy a run trained, through round 0 (the demos) and its last round, on the held-out tasks of its sites, by the checkers", async () => {
+    const runs = await tail(flags, "run.*.run.*", "RunStarted")
+    const runId = runs.at(-1)!.runId as string
+    const [bc, last] = await Promise.all([0, 2].map(async (round) => {
+      const r = await core(["eval", "--suite", "held-out", "--policy", "embedded", "--round", String(round), "--run", runId, "--parallel", "1", "--json", ...flags])
+      if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+      return JSON.parse(r.stdout)
+    }))
+    for (const r of [bc, last]) {
+      expect(r.run).toBe(runId)
+      // shop and forum held-out instances (15 each), one episode each
+      expect(Object.keys(r.per_task).length).toBe(30)
+      expect(Object.keys(r.per_task).every((t) => /^(shop|forum)-/.test(t))).toBe(true)
+      expect(r.episodes).toBe(30)
+      expect(r.successes).toBe(Object.values(r.per_task).filter((x) => x === 1).length)
+    }
+    // Round 0 is the two demos; the last round learned from the rounds' verified trajectories too.
+    expect(bc.examples).toBeGreaterThan(0)
+    expect(last.examples).toBeGreaterThan(bc.examples)
+    oneLineError(await core(["eval", "--round", "9", "--run", runId, ...flags]), /round 9 dataset is not sealed/)
+    oneLineError(await core(["eval", "--run", "run-nope", ...flags]), /run run-nope/)
+  }, 600_000)
+
+  test("--report on a mini-suite: bc, the rounds and both ablations, each with a bootstrap interval", async () => {
+    const r = await core(["eval", "--report", "--seeds", "1", "--rounds", "1", "--site", "shop", "--tasks", "shop-open-category-1", "--report-samples", "1",
+      "--held-out", "shop-open-category-3,shop-open-product-3", "--json", "--store", "embedded", "--data-dir", join(tmp, "report")])
+    if (r.code !== 0) throw new Error(r.stderr.slice(-3000))
+    const report = JSON.parse(r.stdout)
+    for (const arm of [report.bc, ...report.rounds, report.no_expansion, report.no_extrapolation]) {
+      expect(Object.keys(arm).sort()).toEqual(["ci_high", "ci_low", "mean"])
+      expect(arm.ci_low).toBeLessThanOrEqual(arm.mean)
+      expect(arm.mean).toBeLessThanOrEqual(arm.ci_high)
+      expect(arm.ci_high).toBeLessThanOrEqual(1)
+    }
+    expect(report.rounds).toHaveLength(1)
+    expect(report.config).toMatchObject({ train_tasks: 1, held_out_tasks: 2, seeds: 1, rounds: 1 })
+    expect(report.runs).toHaveLength(1)
+    // The ablations are runs of their own: no explorer episode, no extrapolated task.
+    const log = async (runId: string, type: string) =>
+      jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${runId}.>`, "--type", type, "--store", "embedded", "--data-dir", join(tmp, "report")])).stdout)
+    expect((await log(report.runs[0].no_expansion, "TrajectoryRecorded")).some((e) => e.data.trajectoryId.startsWith("x"))).toBe(false)
+    expect(await log(report.runs[0].no_extrapolation, "TaskExtrapolated")).toEqual([])
+    expect(r.stderr).toMatch(/eval report: seed report-1: bc: \d+\/2 held-out episodes succeeded/)
+  }, 900_000)
+})

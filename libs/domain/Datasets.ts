@@ -9,7 +9,7 @@
  * - **dpo**: a passing and a non-passing trajectory of the same task that were in the same
  *   state (same page, same actions so far) and then acted differently: `prompt`, `chosen`,
  *   `rejected` continuations.
- * - **rollout**: one record per trajectory with per-step rewards from label-function
+ * - **rollout**: one record per trajectory (its id in the body) with per-step rewards from label-function
  *   satisfaction (each LF that first held at a step adds 1 / the number of LFs) and the
  *   trajectory's reward (1 for a pass, else the sum of its step rewards).
  *
@@ -167,7 +167,8 @@ export const rolloutRecord = (t: RecordTrajectory, verdict: string, satisfiedAt:
     return { url: s.url, action: policyAnswer(s.action), description: describeStep(lfAction(s.action)), image, error: s.error, reward: rewards[k]! }
   })
   const sum = Math.round(rewards.reduce((a, b) => a + b, 0) * 1e6) / 1e6
-  const body = { instruction: t.instruction, task_id: t.taskId, verdict, reward: verdict === "pass" ? 1 : sum, steps, images }
+  // The trajectory's id is part of it: a rollout record is one episode, even when another went the same way.
+  const body = { instruction: t.instruction, task_id: t.taskId, trajectory_id: t.trajectoryId, verdict, reward: verdict === "pass" ? 1 : sum, steps, images }
   return make("rollout", t.taskId, [t.trajectoryId], body, images)
 }
 

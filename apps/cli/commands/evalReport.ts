@@ -31,7 +31,8 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
   site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
   tasks: { kind: "string", description: "with --report: train task ids (comma-separated) instead of the site's train split" },
-  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 2)" }
+  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 2)" },
+  "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated) instead of the site's held-out split (a mini-suite)" }
 }
 
 export interface Interval { readonly mean: number; readonly ci_low: number; readonly ci_high: number }
@@ -68,7 +69,9 @@ export const evalReport = (args: ParsedArgs) =>
     const wanted = typeof args.flags.tasks === "string" ? args.flags.tasks.split(",").map((s) => s.trim()).filter(Boolean) : null
     const train = all.filter((t) => t.split === "train" && (wanted === null || wanted.includes(t.id)))
     if (wanted !== null && train.length !== wanted.length) return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks` })
-    const heldOut = all.filter((t) => t.split === "held-out")
+    const only = typeof args.flags["held-out"] === "string" ? args.flags["held-out"].split(",").map((s) => s.trim()).filter(Boolean) : null
+    const heldOut = all.filter((t) => t.split === "held-out" && (only === null || only.includes(t.id)))
+    if (only !== null && heldOut.length !== only.length) return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks` })
     const opened = yield* openStore(args)
     const base = (args.flags.seed as string | undefined) ?? "report"
     const arms = { bc: [] as Array<Record<string, number>>, rounds: Array.from({ length: rounds }, () => [] as Array<Record<string, number>>), no_expansion: [] as Array<Record<string, number>>, no_extrapolation: [] as Array<Record<string, number>> }
