@@ -120,7 +120,7 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     try {
       const rows = sqlite.query("select task_id, path_id, node_ids from graph_paths where run_id = ? order by task_id, path_id").all(metrics.run_id) as Array<any>
       const logged = paths.map((p) => ({ task_id: p.data.taskId, path_id: p.data.pathId, node_ids: JSON.stringify(p.data.nodeIds) }))
-        .sort((a, b) => (a.task_id + a.path_id < b.task_id + b.path_id ? -1 : 1))
+        .sort((a, b) => (a.task_id !== b.task_id ? (a.task_id < b.task_id ? -1 : 1) : a.path_id < b.path_id ? -1 : 1))
       expect(rows.map((r) => ({ ...r, node_ids: JSON.stringify(JSON.parse(r.node_ids)) }))).toEqual(logged)
     } finally {
       sqlite.close()
