@@ -12,7 +12,6 @@
  */
 import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
-import { sitePath } from "@core/domain"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/env-web"
 import type { CoreEvent } from "@core/events"
@@ -22,8 +21,8 @@ import type { EpisodeEnd, RunState } from "@core/pipeline"
 import type { RetrievalModel } from "@core/policy"
 import { Randomness } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
-import { verdictOf } from "@core/sites/solutions"
 import type { SuiteTask } from "@core/sites/suites"
+import { episodeVerdict } from "./GroundTruth.ts"
 
 export interface PolicyEvalOptions {
   readonly tasks: ReadonlyArray<SuiteTask>
@@ -45,11 +44,18 @@ export interface PolicyEvalResult {
 }
 
 /** The model a run had trained through `round` (0 = the demos), from its log. */
-export const modelAtRound = (events: ReadonlyArray<CoreEvent>, round: number): { readonly model: RetrievalModel; readonly examples: number } | string => {
+export const modelAtRound = (
+  events: ReadonlyArray<CoreEvent>,
+  round: number | null
+): { readonly model: RetrievalModel; readonly round: number; readonly examples: number; readonly sites: ReadonlySet<string> } | string => {
   const s: RunState = events.reduce(evolveRun, initialRunState)
   if (s.config === null) return "it is not a CORE run (bun core run)"
-  if (!s.seals.has(round)) return `its round ${round} dataset is not sealed (sealed: ${[...s.seals.keys()].sort((a, b) => a - b).join(", ") || "none"})`
-  return { model: retrievalModelOf(s, round), examples: s.examples.filter((x) => x.round <= round).length }
+  const sealed = [...s.seals.keys()].sort((a, b) => a - b)
+  // Default: the last round whose data it learned.
+  const at = round ?? sealed.at(-1) ?? 0
+  if (!s.seals.has(at)) return `its round ${at} dataset is not sealed (sealed: ${sealed.join(", ") || "none"})`
+  const sites = new Set(s.config.tasks.flatMap((t) => s.tasks.get(t)?.site ?? []))
+  return { model: retrievalModelOf(s, at), round: at, examples: s.examples.filter((x) => x.round <= at).length, sites }
 }
 
 export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
@@ -65,16 +71,8 @@ export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventSto
     const onEnd = (end: EpisodeEnd) =>
       Effect.gen(function*() {
         const task = byId.get(end.task.taskId)
-        const tenant = end.last?.episode ?? null
         if (task === undefined) return
-        const last = (kind: "answer" | "status") => end.actions.filter((a) => a.kind === kind).at(-1)
-        const answer = last("answer")
-        const status = last("status")
-        const verdict = tenant === null ? { success: false } : yield* verdictOf(sites, task, tenant, {
-          steps: [], finalUrl: sitePath(end.last?.observation.url ?? null),
-          answer: answer?.kind === "answer" ? answer.text : null,
-          status: status?.kind === "status" ? status.status : null
-        })
+        const verdict = yield* episodeVerdict(sites, task, end)
         outcomes.set(end.trajectoryId, verdict.success)
         o.onEpisode?.(task.id, verdict.success)
       })

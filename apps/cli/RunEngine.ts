@@ -16,7 +16,6 @@ import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { ingestDemo, loadDemo } from "@core/demos"
-import { sitePath } from "@core/domain"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/env-web"
 import { makeEvent, RunStarted, runStream } from "@core/events"
@@ -28,13 +27,14 @@ import type { EpisodeEnd } from "@core/pipeline"
 import { Randomness, readRunLog } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
 import type { SitesServer } from "@core/sites"
-import { expertDemo, verdictOf } from "@core/sites/solutions"
+import { expertDemo } from "@core/sites/solutions"
 import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
 import { CliError } from "./Cli.ts"
 import { modelCallRecorder } from "./ModelRecording.ts"
 import { registerTasks } from "./commands/tasks.ts"
+import { episodeVerdict } from "./GroundTruth.ts"
 import { Progress } from "./Progress.ts"
 import type { RunMetricsInput } from "./RunMetrics.ts"
 
@@ -167,16 +167,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function*() {
           const task = byId.get(end.task.taskId)
-          const tenant = end.last?.episode ?? null
-          if (task === undefined || tenant === null) return
-          const last = (kind: "answer" | "status") => end.actions.filter((a) => a.kind === kind).at(-1)
-          const answer = last("answer")
-          const status = last("status")
-          const verdict = yield* verdictOf(sites, task, tenant, {
-            steps: [], finalUrl: sitePath(end.last?.observation.url ?? null),
-            answer: answer?.kind === "answer" ? answer.text : null,
-            status: status?.kind === "status" ? status.status : null
-          })
+          // Not an episode of a suite task (an extrapolated one), or it never reached the site: nothing to check.
+          if (task === undefined || end.last?.episode == null) return
+          const verdict = yield* episodeVerdict(sites, task, end)
           groundTruth.set(end.trajectoryId, { success: verdict.success, reason: verdict.reason })
         })
       // Extrapolated tasks start where their parent does (TaskExtrapolated's lineage).

@@ -61,14 +61,10 @@ export const evalPolicy: Command = {
         if (runId === undefined) return yield* new CliError({ message: "no CORE run in the log: start one with bun core run --policy embedded" })
         return { runId, events: yield* runLog(runId) }
       }), opened.layer)
-      const started = events.find((e) => e.type === "RunStarted" && e.runId === runId)
-      const sealed = events.filter((e) => e.type === "DatasetSealed").map((e) => (e.type === "DatasetSealed" ? e.data.round : 0))
-      const at = round ?? Math.max(0, ...sealed)
-      const trained = modelAtRound(events, at)
+      const trained = modelAtRound(events, round ?? null)
       if (typeof trained === "string") return yield* new CliError({ message: `run ${runId}: ${trained}` })
-      const runTasks = started?.type === "RunStarted" && Array.isArray(started.data.config["run.tasks"]) ? started.data.config["run.tasks"] as ReadonlyArray<string> : []
-      const sites = new Set(runTasks.map((t) => t.split("-")[0]!))
-      const tasks: ReadonlyArray<SuiteTask> = yield* heldOutTasks(sites.size === 0 ? null : sites)
+      const at = trained.round
+      const tasks: ReadonlyArray<SuiteTask> = yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)
       const seed = (args.flags.seed as string | undefined) ?? "eval"
       const progress = new Progress("eval")
       progress.line(`eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks × ${samples}`)
