@@ -21,7 +21,7 @@ describe("bun core doctor", () => {
     const { stdout, code } = await core(["doctor", "--json"])
     const report = JSON.parse(stdout) as DoctorReport
     const byName = new Map(report.checks.map((c) => [c.name, c]))
-    for (const name of ["bun", "config", "nats", "store", "chromium", "chromedriver", "nats-server", "postgresql"]) {
+    for (const name of ["bun", "config", "nats", "store", "chromium", "headless shell", "chromedriver", "nats-server", "postgresql"]) {
       expect(byName.has(name)).toBe(true)
     }
     for (const c of report.checks) {
@@ -35,6 +35,8 @@ describe("bun core doctor", () => {
     expect(byName.get("store")?.status).toBe("ok")
     expect(byName.get("store")?.detail).toContain("NATS JetStream at nats://127.0.0.1:4222")
     expect(byName.get("postgresql")?.status).toBe("ok")
+    // scripts/setup installs Debian's headless shell; rollouts run in it
+    expect(byName.get("headless shell")?.detail).toMatch(/^Chromium \d+.* at \/usr\/lib\/chromium\/chromium-headless-shell$/)
     expect(report.ok).toBe(true)
     expect(code).toBe(0)
   })

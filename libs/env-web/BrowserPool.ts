@@ -9,10 +9,22 @@
  * yield* lease.release
  * // provided with BrowserPool.layer()
  */
+import { existsSync } from "node:fs"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import { chromium } from "playwright-core"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { InfraError, oneLine } from "./Environment.ts"
+
+/** Debian's `chromium-headless-shell`: Chromium's headless-only build, as Playwright itself runs headless. */
+export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+/**
+ * The Chromium that headless episodes use: Debian's headless shell when it is installed,
+ * else Debian's full `chromium` in its new headless mode. The full browser runs its whole
+ * UI process and WebUI renderers without a screen: on 2 cores the same 15 held-out
+ * episodes took 40 s there and 19 s in the shell, with the same results.
+ */
+export const headlessChromium = (): string => (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium")
 
 /** DESIGN §3: Debian's Chromium, never a Playwright-downloaded one. */
 export const chromiumFlags: ReadonlyArray<string> = [
@@ -65,7 +77,7 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
   const launch = Effect.tryPromise({
     try: async () => {
       const launched = await chromium.launch({
-        executablePath: options.executablePath ?? "/usr/bin/chromium",
+        executablePath: options.executablePath ?? headlessChromium(),
         args: [...chromiumFlags]
       })
       launched.on("disconnected", () => {

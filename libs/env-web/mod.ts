@@ -1,5 +1,5 @@
 export * from "./Environment.ts"
-export { BrowserPool, chromiumFlags } from "./BrowserPool.ts"
+export { BrowserPool, chromiumFlags, HEADLESS_SHELL, headlessChromium } from "./BrowserPool.ts"
 export type { BrowserPoolOptions, Lease } from "./BrowserPool.ts"
 export * as WebEnvironment from "./WebEnvironment.ts"
 export type { WebEnvironmentOptions } from "./WebEnvironment.ts"

@@ -22,7 +22,7 @@ import { join } from "node:path"
 import { chromium } from "playwright-core"
 import type { Browser, Page } from "playwright-core"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { BrowserPool, chromiumFlags, targetOf, WebEnvironment } from "@core/env-web"
+import { BrowserPool, chromiumFlags, headlessChromium, targetOf, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, FullObservation } from "@core/env-web"
 import { episodeSource, startSites } from "@core/sites"
 import { peakRssMb, ratio, shares } from "./Measure.ts"
@@ -181,7 +181,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
     const raw = yield* Effect.acquireRelease(
-      promise("launch chromium", () => chromium.launch({ executablePath: "/usr/bin/chromium", args: [...chromiumFlags] })),
+      promise("launch chromium", () => chromium.launch({ executablePath: headlessChromium(), args: [...chromiumFlags] })),
       (b) => Effect.promise(() => b.close().catch(() => undefined))
     )
     const context = yield* Layer.build(

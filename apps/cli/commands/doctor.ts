@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path"
 import { loadConfig, programVersion, redactUrl, storeSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { chooseStore, probeNats } from "@core/eventstore"
+import { HEADLESS_SHELL } from "@core/env-web"
 import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { commonConfigFlags } from "./config.ts"
@@ -154,18 +155,19 @@ export const doctor: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const { check: cfg, config } = yield* configCheck(args)
-      const [nats, store, chromium, driver, natsServer, postgres] = yield* Effect.all(
+      const [nats, store, chromium, shell, driver, natsServer, postgres] = yield* Effect.all(
         [
           natsCheck(config),
           storeCheck(config),
           binaryCheck("chromium", config.values["chromium.path"], "CORE_CHROMIUM or chromium.path", "web rollouts"),
+          binaryCheck("headless shell", HEADLESS_SHELL, "apt-get install chromium-headless-shell", "fast headless rollouts; without it they use chromium, about half as fast"),
           binaryCheck("chromedriver", config.values["chromedriver.path"], "CORE_CHROMEDRIVER or chromedriver.path", "mobile-web rollouts"),
           natsServerCheck(),
           postgresCheck(config)
         ],
         { concurrency: "unbounded" }
       )
-      const checks = [bunCheck(), cfg, nats, store, chromium, matchDrivers(chromium, driver), natsServer, postgres]
+      const checks = [bunCheck(), cfg, nats, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres]
       const failed = checks.filter((c) => c.required && c.status === "fail")
       const ok = failed.length === 0
       if (args.flags.json === true) {
