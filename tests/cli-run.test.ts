@@ -245,8 +245,8 @@ describe("eval", () => {
     oneLineError(await core(["eval", "--run", "run-nope", ...flags]), /run run-nope/)
   }, 600_000)
 
-  test("--report on a mini-suite: bc, the rounds and both ablations, each with a bootstrap interval", async () => {
-    const r = await core(["eval", "--report", "--seeds", "1", "--rounds", "1", "--site", "shop", "--tasks", "shop-open-category-1", "--report-samples", "1",
+  test("--report on a mini-suite: bc, the rounds and both ablations, each with a bootstrap interval; a model already evaluated is not played again", async () => {
+    const r = await core(["eval", "--report", "--seeds", "2", "--rounds", "1", "--site", "shop", "--tasks", "shop-open-category-1", "--report-samples", "1",
       "--held-out", "shop-open-category-3,shop-open-product-3", "--json", "--store", "embedded", "--data-dir", join(tmp, "report")])
     if (r.code !== 0) throw new Error(r.stderr.slice(-3000))
     const report = JSON.parse(r.stdout)
@@ -257,13 +257,16 @@ describe("eval", () => {
       expect(arm.ci_high).toBeLessThanOrEqual(1)
     }
     expect(report.rounds).toHaveLength(1)
-    expect(report.config).toMatchObject({ train_tasks: 1, held_out_tasks: 2, seeds: 1, rounds: 1 })
-    expect(report.runs).toHaveLength(1)
+    expect(report.config).toMatchObject({ train_tasks: 1, held_out_tasks: 2, seeds: 2, rounds: 1, eval_seed: "report-eval" })
+    expect(report.runs).toHaveLength(2)
     // The ablations are runs of their own: no explorer episode, no extrapolated task.
     const log = async (runId: string, type: string) =>
       jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${runId}.>`, "--type", type, "--store", "embedded", "--data-dir", join(tmp, "report")])).stdout)
     expect((await log(report.runs[0].no_expansion, "TrajectoryRecorded")).some((e) => e.data.trajectoryId.startsWith("x"))).toBe(false)
     expect(await log(report.runs[0].no_extrapolation, "TaskExtrapolated")).toEqual([])
     expect(r.stderr).toMatch(/eval report: seed report-1: bc: \d+\/2 held-out episodes succeeded/)
+    // behaviour cloning learns from the demos alone: seed 2's is seed 1's model, scored once
+    expect(r.stderr).toMatch(/eval report: seed report-2: bc: the same model as one evaluated before: \d+\/2/)
+    expect(report.runs[1].core).not.toBe(report.runs[0].core)
   }, 900_000)
 })

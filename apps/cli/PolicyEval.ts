@@ -2,7 +2,8 @@
  * EVALUATION (DESIGN §8): the embedded policy on held-out tasks, judged by the sites'
  * ground-truth checkers. The episodes are the pipeline's own `rollout` — the policy acts
  * exactly as in a run's rounds (retrieval, exploring where it has no confident match) — in
- * real Chromium; nothing is written to the log: the checkers' answers are not CORE's.
+ * real Chromium; nothing is written to the log: the checkers' answers are not CORE's. No
+ * screenshots are taken: the embedded policy reads none, and they are half a step's time.
  *
  * The model is rebuilt from a run's log: the retrieval policy trained on the sft records of
  * rounds 0..N (`retrievalModelOf`), round 0 being the demos alone (behaviour cloning).
@@ -33,6 +34,7 @@ export interface PolicyEvalOptions {
   readonly stepBudget: number
   readonly parallel: number
   readonly onEpisode?: (taskId: string, success: boolean) => void
+  readonly onStep?: () => void
 }
 
 export interface PolicyEvalResult {
@@ -58,44 +60,62 @@ export const modelAtRound = (
   return { model: retrievalModelOf(s, at), round: at, examples: s.examples.filter((x) => x.round <= at).length, sites }
 }
 
-export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
+/**
+ * Several models on the same tasks and seed, one after another in one browser and one sites
+ * server (their start-up is paid once): each model's episodes draw from a fresh `seed`, so
+ * the arms of a comparison see the same randomness.
+ */
+export const evaluatePolicies = (
+  o: Omit<PolicyEvalOptions, "model"> & { readonly models: ReadonlyArray<RetrievalModel | null>; readonly onModel?: (index: number, result: PolicyEvalResult) => void },
+  layer: Layer.Layer<EventStore | BlobStore, unknown>
+) =>
   Effect.gen(function*() {
     const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const environments: Array<EnvironmentShape> = []
     for (let i = 0; i < o.parallel; i++) {
-      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "key", episodes: episodeSource(sites.origin) }), context))
+      // Every reset is of another task: an episode prepared ahead would only be discarded.
+      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false, episodes: episodeSource(sites.origin) }), context))
     }
     const byId = new Map(o.tasks.map((t) => [t.id, t]))
-    const outcomes = new Map<string, boolean>()
-    const onEnd = (end: EpisodeEnd) =>
-      Effect.gen(function*() {
-        const task = byId.get(end.task.taskId)
-        if (task === undefined) return
-        const verdict = yield* episodeVerdict(sites, task, end)
-        outcomes.set(end.trajectoryId, verdict.success)
-        o.onEpisode?.(task.id, verdict.success)
-      })
     const taskOf = (taskId: string): EnvTask | undefined => {
       const t = byId.get(taskId)
       return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
     }
-    const observations = liveObservations({ environments, taskOf, onEnd })
     const jobs = o.tasks.flatMap((t) => Array.from({ length: o.samples }, (_, sample) => ({ t, sample })))
-    yield* Effect.forEach(jobs, ({ t, sample }) =>
-      rollout({
-        causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.instruction,
-        round: 1, sample, stepBudget: o.stepBudget, policy: { kind: "embedded" }, retrieval: o.model
-      }), { concurrency: o.parallel, discard: true }).pipe(
-        Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),
-        Effect.provideContext(context)
-      )
-    for (const env of environments) yield* env.close()
-    const per_task: Record<string, number> = {}
-    for (const t of o.tasks) {
-      const mine = Array.from({ length: o.samples }, (_, s) => outcomes.get(trajectoryIdOf(1, t.id, s)) === true)
-      per_task[t.id] = mine.filter(Boolean).length / o.samples
+    const results: Array<PolicyEvalResult> = []
+    for (const [index, model] of o.models.entries()) {
+      const outcomes = new Map<string, boolean>()
+      const onEnd = (end: EpisodeEnd) =>
+        Effect.gen(function*() {
+          const task = byId.get(end.task.taskId)
+          if (task === undefined) return
+          const verdict = yield* episodeVerdict(sites, task, end)
+          outcomes.set(end.trajectoryId, verdict.success)
+          o.onEpisode?.(task.id, verdict.success)
+        })
+      const observations = liveObservations({ environments, taskOf, onEnd, ...(o.onStep === undefined ? {} : { onStep: o.onStep }) })
+      yield* Effect.forEach(jobs, ({ t, sample }) =>
+        rollout({
+          causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.instruction,
+          round: 1, sample, stepBudget: o.stepBudget, policy: { kind: "embedded" }, retrieval: model
+        }), { concurrency: o.parallel, discard: true }).pipe(
+          Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),
+          Effect.provideContext(context)
+        )
+      const per_task: Record<string, number> = {}
+      for (const t of o.tasks) {
+        const mine = Array.from({ length: o.samples }, (_, s) => outcomes.get(trajectoryIdOf(1, t.id, s)) === true)
+        per_task[t.id] = mine.filter(Boolean).length / o.samples
+      }
+      const successes = [...outcomes.values()].filter(Boolean).length
+      const result = { episodes: jobs.length, successes, success_rate: jobs.length === 0 ? 0 : successes / jobs.length, per_task } satisfies PolicyEvalResult
+      results.push(result)
+      o.onModel?.(index, result)
     }
-    const successes = [...outcomes.values()].filter(Boolean).length
-    return { episodes: jobs.length, successes, success_rate: jobs.length === 0 ? 0 : successes / jobs.length, per_task } satisfies PolicyEvalResult
+    for (const env of environments) yield* env.close()
+    return results
   }).pipe(Effect.scoped)
+
+export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
+  Effect.map(evaluatePolicies({ ...o, models: [o.model] }, layer), (results) => results[0]!)

@@ -17,7 +17,7 @@ import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { ingestDemo, loadDemo } from "@core/demos"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import type { EnvironmentShape, EnvTask } from "@core/env-web"
+import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/env-web"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
@@ -50,6 +50,13 @@ export interface RunPlan {
   readonly sources: Readonly<Record<string, string>>
   /** More RunStarted config (e.g. `run.extrapolatePerTask: 0` for an ablation), recorded like the rest. */
   readonly extra?: Readonly<Record<string, unknown>>
+  /**
+   * Which observations carry a screenshot; default "all" for a model policy (it reads them),
+   * else "key" (after state-changing actions: what the dataset's images need). "none" is for
+   * runs whose only consumer is the embedded policy, which reads no pixels (eval --report):
+   * a screenshot is about half of a step's time here. Demos are always recorded with them.
+   */
+  readonly screenshots?: ScreenshotPolicy
   /** Continue this logged run instead of starting one (the plan is then the run's own). */
   readonly resume?: { readonly runId: string; readonly seed: string }
 }
@@ -101,10 +108,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     }
     const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
+    const screenshots = plan.screenshots ?? (plan.policy === "model" ? "all" : "key")
+    // A worker's next episode is of the same task only when a task has more rollouts than there are workers.
+    const prepareAhead = plan.samples > plan.parallel
+    const makeEnvironment = (policy: ScreenshotPolicy) => Effect.provideContext(WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites.origin) }), context)
     const environments: Array<EnvironmentShape> = []
-    for (let i = 0; i < plan.parallel; i++) {
-      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: plan.policy === "model" ? "all" : "key", episodes: episodeSource(sites.origin) }), context))
-    }
+    for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots))
+    // A demo's screenshots are part of what it records, whatever the rollouts skip.
+    const demoEnvironment = screenshots === "none" ? yield* makeEnvironment("key") : environments[0]!
     const program = Effect.gen(function*() {
       const store = yield* EventStore
       let runId: string
@@ -129,7 +140,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
         const heldOut = suites.flatMap((s) => s.tasks).filter((t) => t.split === "held-out" && planSites.has(t.site))
         yield* registerTasks(heldOut)
-        const demos = yield* ensureDemos(environments[0]!, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
+        const demos = yield* ensureDemos(demoEnvironment, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
         prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
         runId = yield* newRunId(plan.command)
         const identity = yield* runIdentity(config)
@@ -231,7 +242,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       return { runId, events, groundTruth }
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)
-    for (const env of environments) yield* env.close()
+    for (const env of new Set([...environments, demoEnvironment])) yield* env.close()
     // Kept beside the log, never in it: what the checkers said of each episode, for later analysis.
     const file = join(config.values.dataDir, "eval", `run-${runId}-ground-truth.json`)
     yield* Effect.sync(() => {

@@ -44,6 +44,13 @@ export interface WebEnvironmentOptions {
    * background, so the next `reset` of it only observes (a reset of anything else discards it).
    */
   readonly episodes?: EpisodeSource
+  /**
+   * Open the next episode of the same site and seed ahead (above); default true. Off when
+   * every reset is of another task (an evaluation, one episode per task): each prepared
+   * episode would be discarded, and its context and first load cost Chromium as much CPU
+   * as a short episode.
+   */
+  readonly prepareAhead?: boolean
 }
 
 interface Episode {
@@ -283,7 +290,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     episode = started.ep
     const first = yield* observe(started.ep, started.error, screenshots !== "none", started.timing)
     // Runs while the policy works on this episode: the same task is the likeliest next reset.
-    if (key !== null) ahead = Effect.runPromise(start(task, true).pipe(Effect.catch(() => Effect.succeed(null))))
+    if (key !== null && options.prepareAhead !== false) ahead = Effect.runPromise(start(task, true).pipe(Effect.catch(() => Effect.succeed(null))))
     return first
   }, Effect.tapError(() => close()))
 

@@ -70,7 +70,7 @@ export const evalPolicy: Command = {
       progress.line(`eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks × ${samples}`)
       progress.start("held-out", tasks.length * samples)
       const result = yield* evaluatePolicy({
-        tasks, model: trained.model, seed, samples, stepBudget, parallel, onEpisode: (_, ok) => progress.count(ok ? "success" : "failure")
+        tasks, model: trained.model, seed, samples, stepBudget, parallel, onEpisode: (_, ok) => progress.count(ok ? "success" : "failure"), onStep: () => progress.tick()
       }, opened.layer)
       progress.done(`held-out: ${result.successes}/${result.episodes} succeeded`)
       const out = { run: runId, round: at, policy: "embedded", suite: "held-out", examples: trained.examples, ...result }

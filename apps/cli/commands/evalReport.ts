@@ -12,6 +12,11 @@
  * round 0 with the full run (it is the demos only), so they fork from it. Each figure is the
  * mean over seeds with a 95% bootstrap interval over held-out tasks (per-task success
  * averaged over seeds, 2,000 resamples from a fixed seed).
+ *
+ * Sized for 25 minutes on 2 cores at the defaults: one train and one held-out instance per
+ * template, one rollout and one explorer episode per task and round, one rollout per
+ * extrapolated task, no screenshots in the runs (the embedded policy reads none), and each
+ * distinct model evaluated once, all with one evaluation seed.
  */
 import { Effect } from "effect"
 import type { ParsedArgs } from "../Cli.ts"
@@ -19,10 +24,14 @@ import { CliError, UsageError } from "../Cli.ts"
 import type { FlagSpec } from "../Cli.ts"
 import { loadConfig } from "@core/config"
 import { loadSuites } from "@core/sites/suites"
+import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
 import { openStore } from "../Store.ts"
 import { executeRun } from "../RunEngine.ts"
-import { evaluatePolicy, modelAtRound } from "../PolicyEval.ts"
+import { evaluatePolicies, modelAtRound } from "../PolicyEval.ts"
+import type { PolicyEvalResult } from "../PolicyEval.ts"
+import { modelDigestInput } from "@core/policy"
+import { sha256 } from "@core/events"
 import { positiveInt } from "./run.ts"
 
 export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
@@ -30,9 +39,9 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seeds: { kind: "number", description: "with --report: seeds (default 3)" },
   rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
   site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
-  tasks: { kind: "string", description: "with --report: train task ids (comma-separated) instead of the site's train split" },
-  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 2)" },
-  "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated) instead of the site's held-out split (a mini-suite)" }
+  tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template", },
+  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
+  "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template" }
 }
 
 export interface Interval { readonly mean: number; readonly ci_low: number; readonly ci_high: number }
@@ -53,12 +62,32 @@ export const summarise = (perSeed: ReadonlyArray<Readonly<Record<string, number>
   }
 }
 
+/**
+ * The report's tasks of one split: the named ones (or the unknown names, as a string), else
+ * the first instance of each template. For train, the demos then teach every template once
+ * and the time goes to the rounds; for held-out, a template's instances succeed or fail
+ * together (same procedure, other values), so three of one would narrow an interval over
+ * tasks without adding evidence.
+ */
+export const reportTasks = (all: ReadonlyArray<SuiteTask>, split: SuiteTask["split"], named: ReadonlyArray<string> | null): ReadonlyArray<SuiteTask> | string => {
+  const mine = all.filter((t) => t.split === split)
+  if (named !== null) {
+    const unknown = named.filter((id) => !mine.some((t) => t.id === id))
+    return unknown.length > 0 ? unknown.join(", ") : mine.filter((t) => named.includes(t.id))
+  }
+  return mine.filter((t) => mine.find((u) => u.templateId === t.templateId) === t)
+}
+
+/** Each task's success averaged over seeds. */
+export const perTaskMean = (perSeed: ReadonlyArray<Readonly<Record<string, number>>>): Record<string, number> =>
+  Object.fromEntries(Object.keys(perSeed[0] ?? {}).sort().map((t) => [t, Math.round((perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length) * 1000) / 1000]))
+
 export const evalReport = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const started = Date.now()
     const seeds = yield* positiveInt(args, "seeds", 3)
     const rounds = yield* positiveInt(args, "rounds", 3)
-    const samples = yield* positiveInt(args, "report-samples", 2)
+    const samples = yield* positiveInt(args, "report-samples", 1)
     const evalSamples = yield* positiveInt(args, "samples", 1)
     const stepBudget = yield* positiveInt(args, "step-budget", 12)
     const parallel = yield* positiveInt(args, "parallel", 2)
@@ -66,16 +95,20 @@ export const evalReport = (args: ParsedArgs) =>
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const all = suites.flatMap((s) => s.tasks).filter((t) => SOLVED_SUITES.includes(t.suite) && t.site === site)
     if (all.length === 0) return yield* new UsageError({ message: `--site ${site}: no such site with scripted demos (shop, forum, travel)` })
-    const wanted = typeof args.flags.tasks === "string" ? args.flags.tasks.split(",").map((s) => s.trim()).filter(Boolean) : null
-    const train = all.filter((t) => t.split === "train" && (wanted === null || wanted.includes(t.id)))
-    if (wanted !== null && train.length !== wanted.length) return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks` })
-    const only = typeof args.flags["held-out"] === "string" ? args.flags["held-out"].split(",").map((s) => s.trim()).filter(Boolean) : null
-    const heldOut = all.filter((t) => t.split === "held-out" && (only === null || only.includes(t.id)))
-    if (only !== null && heldOut.length !== only.length) return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks` })
+    const list = (flag: string) => (typeof args.flags[flag] === "string" ? (args.flags[flag] as string).split(",").map((x) => x.trim()).filter(Boolean) : null)
+    const train = reportTasks(all, "train", list("tasks"))
+    if (typeof train === "string") return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks: ${train}` })
+    const heldOut = reportTasks(all, "held-out", list("held-out"))
+    if (typeof heldOut === "string") return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks: ${heldOut}` })
     const opened = yield* openStore(args)
     const base = (args.flags.seed as string | undefined) ?? "report"
     const arms = { bc: [] as Array<Record<string, number>>, rounds: Array.from({ length: rounds }, () => [] as Array<Record<string, number>>), no_expansion: [] as Array<Record<string, number>>, no_extrapolation: [] as Array<Record<string, number>> }
     const runs: Array<Record<string, string>> = []
+    // Every arm's held-out episodes draw from one evaluation seed (common random numbers):
+    // arms differ only in their models, and a model evaluated once is not evaluated again —
+    // behaviour cloning's, a function of the demos alone, is the same in every seed.
+    const evalSeed = `${base}-eval`
+    const evaluated = new Map<string, PolicyEvalResult>()
     const log = (line: string) => console.error(`eval report: ${line}`)
     for (let i = 0; i < seeds; i++) {
       const seed = `${base}-${i + 1}`
@@ -84,33 +117,54 @@ export const evalReport = (args: ParsedArgs) =>
         Effect.gen(function*() {
           log(`seed ${seed}: ${label} run (${train.length} tasks, ${rounds} rounds × ${samples} samples)`)
           return yield* executeRun(config, opened.layer, {
-            command: "run", tasks: train, rounds, samples, stepBudget, parallel, policy: "embedded", extra: { "run.explorePerTask": 1, ...extra },
+            command: "run", tasks: train, rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
+            extra: { "run.explorePerTask": 1, "run.extrapolatedSamples": 1, ...extra },
             sources: { "run.policy": "flag:--report" }
           })
-        })
-      const score = (events: Parameters<typeof modelAtRound>[0], round: number, label: string) =>
-        Effect.gen(function*() {
-          const m = modelAtRound(events, round)
-          if (typeof m === "string") return yield* new CliError({ message: `${label}: ${m}` })
-          const r = yield* evaluatePolicy({ tasks: heldOut, model: m.model, seed, samples: evalSamples, stepBudget, parallel }, opened.layer)
-          log(`seed ${seed}: ${label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
-          return r.per_task
         })
       const full = yield* play({}, "CORE")
       const noExpansion = yield* play({ "run.explorePerTask": 0, "run.expandPerTask": 0 }, "no-expansion")
       const noExtrapolation = yield* play({ "run.extrapolatePerTask": 0 }, "no-extrapolation")
       runs.push({ seed, core: full.runId, no_expansion: noExpansion.runId, no_extrapolation: noExtrapolation.runId })
-      arms.bc.push(yield* score(full.events, 0, "bc"))
-      for (let r = 1; r <= rounds; r++) arms.rounds[r - 1]!.push(yield* score(full.events, r, `round ${r}`))
-      arms.no_expansion.push(yield* score(noExpansion.events, rounds, "no-expansion"))
-      arms.no_extrapolation.push(yield* score(noExtrapolation.events, rounds, "no-extrapolation"))
+      const arm = (events: Parameters<typeof modelAtRound>[0], round: number, label: string) => {
+        const m = modelAtRound(events, round)
+        return typeof m === "string" ? Effect.fail(new CliError({ message: `${label}: ${m}` })) : Effect.succeed({ label, model: m.model })
+      }
+      const models = yield* Effect.all([
+        arm(full.events, 0, "bc"),
+        ...Array.from({ length: rounds }, (_, k) => arm(full.events, k + 1, `round ${k + 1}`)),
+        arm(noExpansion.events, rounds, "no-expansion"),
+        arm(noExtrapolation.events, rounds, "no-extrapolation")
+      ])
+      const digests = models.map((m) => sha256(modelDigestInput(m.model)))
+      const fresh = models.flatMap((m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
+      const results = yield* evaluatePolicies({
+        tasks: heldOut, models: fresh.map((i) => models[i]!.model), seed: evalSeed, samples: evalSamples, stepBudget, parallel,
+        onModel: (k, r) => log(`seed ${seed}: ${models[fresh[k]!]!.label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
+      }, opened.layer)
+      fresh.forEach((i, k) => evaluated.set(digests[i]!, results[k]!))
+      for (const [i, m] of models.entries()) {
+        if (!fresh.includes(i)) log(`seed ${seed}: ${m.label}: the same model as one evaluated before: ${evaluated.get(digests[i]!)!.successes}/${heldOut.length * evalSamples}`)
+      }
+      const perTask = (i: number) => evaluated.get(digests[i]!)!.per_task
+      arms.bc.push(perTask(0))
+      for (let r = 1; r <= rounds; r++) arms.rounds[r - 1]!.push(perTask(r))
+      arms.no_expansion.push(perTask(rounds + 1))
+      arms.no_extrapolation.push(perTask(rounds + 2))
     }
     const report = {
       bc: summarise(arms.bc),
       rounds: arms.rounds.map((r) => summarise(r)),
       no_expansion: summarise(arms.no_expansion),
       no_extrapolation: summarise(arms.no_extrapolation),
-      config: { site, train_tasks: train.length, held_out_tasks: heldOut.length, seeds, rounds, samples, eval_samples: evalSamples, step_budget: stepBudget },
+      // which held-out tasks each arm solves (share of seeds): where the arms differ, if they do
+      per_task: {
+        bc: perTaskMean(arms.bc),
+        rounds: arms.rounds.map(perTaskMean),
+        no_expansion: perTaskMean(arms.no_expansion),
+        no_extrapolation: perTaskMean(arms.no_extrapolation)
+      },
+      config: { site, train_tasks: train.length, train: train.map((t) => t.id), held_out: heldOut.map((t) => t.id), held_out_tasks: heldOut.length, seeds, rounds, samples, eval_samples: evalSamples, eval_seed: evalSeed, step_budget: stepBudget },
       runs,
       seconds: Math.round((Date.now() - started) / 1000)
     }
@@ -125,5 +179,11 @@ export const evalReport = (args: ParsedArgs) =>
     report.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))
     row("no expansion", report.no_expansion)
     row("no extrapolation", report.no_extrapolation)
+    const armsPerTask = [report.per_task.bc, ...report.per_task.rounds, report.per_task.no_expansion, report.per_task.no_extrapolation]
+    const ids = heldOut.map((t) => t.id)
+    const never = ids.filter((t) => armsPerTask.every((a) => (a[t] ?? 0) === 0))
+    const differ = ids.filter((t) => new Set(armsPerTask.map((a) => a[t] ?? 0)).size > 1)
+    console.log(`solved by no arm: ${never.join(", ") || "none"}`)
+    console.log(`where the arms differ: ${differ.join(", ") || "nowhere"}`)
     console.log(`${report.seconds} s`)
   })
