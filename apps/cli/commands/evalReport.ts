@@ -39,22 +39,28 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seeds: { kind: "number", description: "with --report: seeds (default 3)" },
   rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
   site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
-  tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template", },
+  tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
   "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
   "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template" }
 }
 
 export interface Interval { readonly mean: number; readonly ci_low: number; readonly ci_high: number }
 
+type PerSeed = ReadonlyArray<Readonly<Record<string, number>>>
+
+/** Each task's success averaged over seeds, tasks sorted. */
+const taskMeans = (perSeed: PerSeed): Array<readonly [string, number]> =>
+  Object.keys(perSeed[0] ?? {}).sort().map((t) => [t, perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length] as const)
+
+const round = (x: number) => Math.round(x * 1000) / 1000
+
 /** Mean of per-seed rates, and a 95% bootstrap interval over tasks (each task's success averaged over seeds). */
-export const summarise = (perSeed: ReadonlyArray<Readonly<Record<string, number>>>, resamples = 2000): Interval => {
-  const tasks = Object.keys(perSeed[0] ?? {}).sort()
-  const byTask = tasks.map((t) => perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length)
+export const summarise = (perSeed: PerSeed, resamples = 2000): Interval => {
+  const byTask = taskMeans(perSeed).map(([, m]) => m)
   const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
   let state = 0x2545f491
   const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32)
   const means = Array.from({ length: resamples }, () => mean(byTask.map(() => byTask[Math.floor(next() * byTask.length)]!))).sort((a, b) => a - b)
-  const round = (x: number) => Math.round(x * 1000) / 1000
   return {
     mean: round(mean(perSeed.map((s) => mean(Object.values(s))))),
     ci_low: round(means[Math.floor(resamples * 0.025)] ?? 0),
@@ -78,9 +84,8 @@ export const reportTasks = (all: ReadonlyArray<SuiteTask>, split: SuiteTask["spl
   return mine.filter((t) => mine.find((u) => u.templateId === t.templateId) === t)
 }
 
-/** Each task's success averaged over seeds. */
-export const perTaskMean = (perSeed: ReadonlyArray<Readonly<Record<string, number>>>): Record<string, number> =>
-  Object.fromEntries(Object.keys(perSeed[0] ?? {}).sort().map((t) => [t, Math.round((perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length) * 1000) / 1000]))
+/** Each task's success averaged over seeds, as the report prints it. */
+export const perTaskMean = (perSeed: PerSeed): Record<string, number> => Object.fromEntries(taskMeans(perSeed).map(([t, m]) => [t, round(m)]))
 
 export const evalReport = (args: ParsedArgs) =>
   Effect.gen(function*() {
@@ -144,7 +149,8 @@ export const evalReport = (args: ParsedArgs) =>
       }, opened.layer)
       fresh.forEach((i, k) => evaluated.set(digests[i]!, results[k]!))
       for (const [i, m] of models.entries()) {
-        if (!fresh.includes(i)) log(`seed ${seed}: ${m.label}: the same model as one evaluated before: ${evaluated.get(digests[i]!)!.successes}/${heldOut.length * evalSamples}`)
+        const r = evaluated.get(digests[i]!)!
+        if (!fresh.includes(i)) log(`seed ${seed}: ${m.label}: the same model as one evaluated before: ${r.successes}/${r.episodes}`)
       }
       const perTask = (i: number) => evaluated.get(digests[i]!)!.per_task
       arms.bc.push(perTask(0))
