@@ -22,7 +22,9 @@ export const TaskExtrapolated = defineEvent(
       parentTaskId: Schema.String,
       generatorVersion: Schema.String,
       /** The prompt that inferred the intent; null for generators that use no model. */
-      promptDigest: Schema.NullOr(Sha256)
+      promptDigest: Schema.NullOr(Sha256),
+      /** The ModelCalled events that inferred it (absent before model relabelling existed). */
+      modelCallIds: Schema.optionalKey(Schema.Array(Schema.String))
     }),
     /** The trajectory that serves as the new task's demo. */
     pseudoDemoTrajectoryId: Schema.String,
@@ -35,8 +37,9 @@ export const TaskExtrapolated = defineEvent(
 
 /**
  * A generated task that was not kept: too close to a held-out task (the contamination
- * guard), or a duplicate of a task the run already has. Logged so an audit can see what
- * the generators proposed and why the pool did not take it.
+ * guard), a duplicate of a task the run already has, or a model's intent that broke the
+ * reference's rules (marked INVALID, over 1000 characters, two words or fewer). Logged so
+ * an audit can see what the generators proposed and why the pool did not take it.
  */
 export const TaskExtrapolationRejected = defineEvent(
   "TaskExtrapolationRejected",
@@ -46,10 +49,12 @@ export const TaskExtrapolationRejected = defineEvent(
     generator: Schema.Literals(["success-augmentation", "failure-relabel"]),
     parentTaskId: Schema.String,
     parentTrajectoryIds: Schema.Array(Schema.String),
-    rule: Schema.Literals(["template-parameters", "wording", "duplicate"]),
-    /** The held-out task (contamination) or the run's task (duplicate) it came too close to. */
-    closestTaskId: Schema.String,
-    similarity: Schema.Number
+    rule: Schema.Literals(["template-parameters", "wording", "duplicate", "invalid", "too-long", "too-short"]),
+    /** The held-out task (contamination) or the run's task (duplicate) it came too close to; null for a model's intent refused by rule. */
+    closestTaskId: Schema.NullOr(Schema.String),
+    similarity: Schema.Number,
+    /** The ModelCalled event whose answer was refused (absent for the embedded generator). */
+    modelCallIds: Schema.optionalKey(Schema.Array(Schema.String))
   })
 )
 

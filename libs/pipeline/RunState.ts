@@ -33,6 +33,8 @@ export interface RunConfig {
   readonly extrapolatedSamples: number
   /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
   readonly heldOut: ReadonlyArray<string>
+  /** The configured model (`models.baseUrl` set), which relabels failures the templates cannot; null without one. */
+  readonly model: string | null
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
   readonly inferDemos: (demos: ReadonlyMap<string, unknown>) => number
 }
@@ -62,6 +64,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
     extrapolatedSamples: int(config["run.extrapolatedSamples"], 2),
     heldOut: strings(config["run.heldOut"]),
+    model: config["models.baseUrl"] && typeof model === "string" ? model : null,
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]
       if (wanted === "all") return demos.size

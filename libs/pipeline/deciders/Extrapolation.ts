@@ -5,9 +5,14 @@
  *
  * - **failure-relabel**: a partial or failed trajectory is laid over its own task's demo,
  *   then the same site's other tasks' (libs/domain Extrapolation: the template with the
- *   values the run used);
+ *   values the run used); when no template explains it and the run has a model, the model
+ *   is asked what the actions did (libs/models Relabel, the reference's rejection rules) —
+ *   the only generator that can name a task of a template the run has no demo of;
  * - **success-augmentation**: a passing trajectory or an explorer episode is laid over the
  *   same site's other tasks' demos — sub-goals it reached on the way with other values.
+ *
+ * The model is asked at most `RELABEL_CALLS_PER_TASK` times per parent task and round, and
+ * never twice about the same prompt in a round (greedy: the answer would be the same).
  *
  * A found task that is near a held-out task (the contamination guard) or repeats one the
  * run already has is refused, and the refusal logged once. A kept task goes through
@@ -27,9 +32,10 @@
  */
 import { Effect } from "effect"
 import {
-  contaminationOf, extrapolate, extrapolatedTaskId, LF_API_VERSION, nodeIdOf, pathIdOf, semanticKeyOf
+  contaminationOf, describeStep, extrapolate, extrapolatedTaskId, LF_API_VERSION, nodeIdOf, pathIdOf, relabelSteps, screenSummary, semanticKeyOf
 } from "@core/domain"
-import type { ExtrapolatedTask, ExtrapolationStep, HeldOutTask, TemplateTask } from "@core/domain"
+import type { ExtrapolationStep, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
+import { modelRelabel } from "@core/models"
 import {
   LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, RoundExtrapolated, runStream, sha256, TaskExtrapolated,
   TaskExtrapolationRejected
@@ -45,6 +51,24 @@ import type { RunState, TrajectoryData } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
 
 export const GENERATOR_VERSION = "embedded-template-v1"
+export const MODEL_GENERATOR_VERSION = "model-relabel-v1"
+/** A parent's failures tend to be alike: a second ask finds what a third would. */
+export const RELABEL_CALLS_PER_TASK = 2
+
+/** A task a generator proposes: its instruction, template (none for a model's intent) and pseudo-demo length. */
+interface Proposal {
+  readonly instruction: string
+  readonly template: { readonly id: string; readonly parameters: Readonly<Record<string, string | number>> } | null
+  readonly steps: number
+}
+
+/** Who proposed it: recorded in TaskExtrapolated's lineage. */
+interface Provenance {
+  readonly generator: Generator
+  readonly generatorVersion: string
+  readonly promptDigest: string | null
+  readonly modelCallIds: ReadonlyArray<string>
+}
 
 const norm = (s: string): string => collapse(s).toLowerCase()
 
@@ -108,16 +132,47 @@ export const extrapolation = defineDecider({
       const perParent = new Map<string, number>()
       const ordinals = new Map<string, number>()
       let refusals = 0
-      const refuse = (x: ExtrapolatedTask, generator: Generator, parent: TrajectoryData, rule: "template-parameters" | "wording" | "duplicate", closestTaskId: string, similarity: number) => {
-        if (refused.has(x.instruction)) return
-        refused.add(x.instruction)
+      const relabelCalls = new Map<string, number>()
+      const asked = new Set<string>()
+      let callIndex = 0
+      const refuse = (
+        instruction: string, generator: Generator, parent: TrajectoryData, rule: "template-parameters" | "wording" | "duplicate" | IntentRule,
+        closestTaskId: string | null, similarity: number, modelCallIds: ReadonlyArray<string> = []
+      ) => {
+        if (refused.has(instruction)) return
+        refused.add(instruction)
         made.push(decision(TaskExtrapolationRejected, {
-          stream: runStream(runId, "task", `refused-${sha256(x.instruction).slice(0, 12)}`),
+          stream: runStream(runId, "task", `refused-${sha256(instruction).slice(0, 12)}`),
           causationId: e.id,
           ordinal: refusals++,
-          data: { instruction: x.instruction, generator, parentTaskId: parent.taskId, parentTrajectoryIds: [parent.trajectoryId], rule, closestTaskId, similarity }
+          data: {
+            instruction, generator, parentTaskId: parent.taskId, parentTrajectoryIds: [parent.trajectoryId], rule, closestTaskId, similarity,
+            ...(modelCallIds.length === 0 ? {} : { modelCallIds: [...modelCallIds] })
+          }
         }))
       }
+      /** Refused (and logged), or kept: its pseudo-demo's LFs, nodes and path decided. True when kept. */
+      const consider = (x: Proposal, provenance: Provenance, data: TrajectoryData) =>
+        Effect.gen(function*() {
+          const same = known.get(norm(x.instruction))
+          if (same !== undefined) {
+            // Finding a task again says nothing new; finding one of the run's own tasks is worth a line.
+            if (config.tasks.includes(same)) refuse(x.instruction, provenance.generator, data, "duplicate", same, 1, provenance.modelCallIds)
+            return false
+          }
+          const contaminated = contaminationOf({ instruction: x.instruction, templateId: x.template?.id ?? null, parameters: x.template?.parameters ?? null }, heldOut)
+          if (contaminated !== null) {
+            refuse(x.instruction, provenance.generator, data, contaminated.rule, contaminated.heldOutId, contaminated.similarity, provenance.modelCallIds)
+            return false
+          }
+          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals)
+          if (kept.decisions.length === 0) return false
+          made.push(...kept.decisions)
+          added.push(kept.taskId)
+          known.set(norm(x.instruction), kept.taskId)
+          perParent.set(data.taskId, (perParent.get(data.taskId) ?? 0) + 1)
+          return true
+        })
       // Decided once per round, over its trajectories in id order, so the caps are exact and the order replayable.
       const ids = config.extrapolatePerTask === 0 ? [] : [...s.trajectories.keys()].filter((id) => s.trajectories.get(id)!.round === round).sort()
       for (const trajectoryId of ids) {
@@ -134,29 +189,41 @@ export const extrapolation = defineDecider({
         const siblings = config.tasks.filter((t) => t !== taskId && s.tasks.get(t)?.site === site).sort()
         const candidates = verdict === "pass" && !explorer ? siblings : [taskId, ...siblings]
         const steps = extrapolationSteps(data)
+        const embedded: Provenance = { generator, generatorVersion: GENERATOR_VERSION, promptDigest: null, modelCallIds: [] }
+        let kept = false
         for (const candidate of candidates) {
           const template = templateTask(s, candidate)
           const x = template === null ? null : extrapolate(steps, template)
           if (x === null) continue
-          const same = known.get(norm(x.instruction))
-          if (same !== undefined) {
-            // Finding a task again says nothing new; finding one of the run's own tasks is worth a line.
-            if (config.tasks.includes(same)) refuse(x, generator, data, "duplicate", same, 1)
-            continue
-          }
-          const contaminated = contaminationOf({ instruction: x.instruction, templateId: x.template.id, parameters: x.template.parameters }, heldOut)
-          if (contaminated !== null) {
-            refuse(x, generator, data, contaminated.rule, contaminated.heldOutId, contaminated.similarity)
-            continue
-          }
-          const kept = yield* pseudoDemo(e, data, x, generator, ordinals)
-          if (kept.decisions.length === 0) continue
-          made.push(...kept.decisions)
-          added.push(kept.taskId)
-          known.set(norm(x.instruction), kept.taskId)
-          perParent.set(taskId, (perParent.get(taskId) ?? 0) + 1)
-          break
+          kept = yield* consider(x, embedded, data)
+          if (kept) break
         }
+        if (kept || generator !== "failure-relabel" || config.model === null || (relabelCalls.get(taskId) ?? 0) >= RELABEL_CALLS_PER_TASK) continue
+        const keep = relabelSteps(data.steps.map((st) => st.action))
+        if (keep === 0) continue
+        const t = yield* loadRecordedTrajectory(data)
+        const request = {
+          runId, causationId: e.id, callIndex, model: config.model, site: site ?? "unknown",
+          instruction: s.instructions.get(taskId) ?? s.tasks.get(taskId)?.instruction ?? "",
+          steps: t.steps.slice(0, keep).map((st) => ({ text: describeStep(st.action), urlBefore: st.urlBefore, urlAfter: st.urlAfter })),
+          screen: screenSummary(t.steps[keep - 1]?.elements ?? null)
+        }
+        const key = sha256(JSON.stringify({ ...request, callIndex: 0 }))
+        if (asked.has(key)) continue
+        asked.add(key)
+        relabelCalls.set(taskId, (relabelCalls.get(taskId) ?? 0) + 1)
+        const relabel = yield* modelRelabel(request)
+        callIndex++
+        const provenance: Provenance = {
+          generator, generatorVersion: MODEL_GENERATOR_VERSION, promptDigest: relabel.promptDigest, modelCallIds: [relabel.modelCallId]
+        }
+        if (relabel.relabelled.kind === "rejected") {
+          // The answer itself is the record's instruction; a long one is cut, the ModelCalled event has it whole.
+          const text = relabel.relabelled.text.length > 300 ? `${relabel.relabelled.text.slice(0, 300)}…` : relabel.relabelled.text
+          refuse(text, generator, data, relabel.relabelled.rule, null, 0, provenance.modelCallIds)
+          continue
+        }
+        yield* consider({ instruction: relabel.relabelled.intent, template: null, steps: keep }, provenance, data)
       }
       made.push(decision(RoundExtrapolated, {
         stream: runStream(runId, "round", String(round)), causationId: e.id, ordinal: 0, data: { round, newTaskIds: added, refused: refusals }
@@ -167,7 +234,7 @@ export const extrapolation = defineDecider({
 
 /** Semantic Code Abstraction on the pseudo-demo, then the new task, its LFs, nodes and path. */
 /** `ordinals`: per event type, shared by every task of the decision — event ids are (causation, type, ordinal). */
-const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: ExtrapolatedTask, generator: Generator, ordinals: Map<string, number>) =>
+const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>) =>
   Effect.gen(function*() {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
@@ -186,8 +253,11 @@ const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: ExtrapolatedTask, gen
       made.push(decision(definition, { stream, causationId: e.id, ordinal, data: d }))
     }
     emit(TaskExtrapolated, runStream(runId, "task", newTaskId), {
-      newTaskId, instruction: x.instruction, generator,
-      lineage: { parentTrajectoryIds: [data.trajectoryId], parentTaskId: data.taskId, generatorVersion: GENERATOR_VERSION, promptDigest: null },
+      newTaskId, instruction: x.instruction, generator: provenance.generator,
+      lineage: {
+        parentTrajectoryIds: [data.trajectoryId], parentTaskId: data.taskId, generatorVersion: provenance.generatorVersion, promptDigest: provenance.promptDigest,
+        ...(provenance.modelCallIds.length === 0 ? {} : { modelCallIds: [...provenance.modelCallIds] })
+      },
       pseudoDemoTrajectoryId: data.trajectoryId, pseudoDemoSteps: x.steps, template: x.template
     })
     const graphStream = runStream(runId, "graph", newTaskId)
