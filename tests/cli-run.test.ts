@@ -179,7 +179,7 @@ test("bad input: one-line errors", async () => {
   const flags = ["--store", "embedded", "--data-dir", join(tmp, "bad")]
   oneLineError(await core(["run", "--rounds", "0", ...flags]), /--rounds must be a whole number ≥ 1, got 0/)
   oneLineError(await core(["run", "--suite", "nope", ...flags]), /unknown suite 'nope'/)
-  oneLineError(await core(["run", "--platform", "android", ...flags]), /no Android environment yet/)
+  oneLineError(await core(["run", "--platform", "android", ...flags]), /--platform android: the bundled tasks are web sites/)
   oneLineError(await core(["run", "--tasks", "shop-nope-1", ...flags]), /no train task shop-nope-1/)
   oneLineError(await core(["run", "--site", "mars", ...flags]), /unknown site 'mars'/)
 }, 60_000)

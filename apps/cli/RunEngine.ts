@@ -16,6 +16,7 @@ import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { ingestDemo, loadDemo } from "@core/demos"
+import { MobileWebEnvironment } from "@core/env-android"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/env-web"
 import { makeEvent, RunStarted, runStream } from "@core/events"
@@ -59,7 +60,17 @@ export interface RunPlan {
   readonly screenshots?: ScreenshotPolicy
   /** Continue this logged run instead of starting one (the plan is then the run's own). */
   readonly resume?: { readonly runId: string; readonly seed: string }
+  /** Default "web". "mobile-web": every episode, demos included, in a phone-emulating Chromium over WebDriver. */
+  readonly platform?: "web" | "mobile-web"
 }
+
+/** The id of a task's scripted demo on a platform: web demos keep the id they always had. */
+export const scriptedDemoId = (taskId: string, platform: "web" | "mobile-web"): string =>
+  platform === "web" ? `${taskId}-script` : `${taskId}-${platform}-script`
+
+/** Whether a demo was recorded on the platform: mobile-web demos are only the scripted ones made for it. */
+const demoOfPlatform = (demoId: string, platform: "web" | "mobile-web"): boolean =>
+  platform === "web" ? !demoId.endsWith("-mobile-web-script") : demoId.endsWith("-mobile-web-script")
 
 const newRunId = (prefix: string) =>
   Effect.gen(function*() {
@@ -69,14 +80,16 @@ const newRunId = (prefix: string) =>
   })
 
 /** Expert demos for the tasks that have none ingested: scripted, checked, written, ingested. */
-const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyArray<SuiteTask>, dataDir: string, log: (line: string) => void) =>
+const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyArray<SuiteTask>, dataDir: string, platform: "web" | "mobile-web", log: (line: string) => void) =>
   Effect.gen(function*() {
     const have = yield* demosByTask
     const chosen = new Map<string, string>()
-    const missing = tasks.filter((t) => (have.get(t.id) ?? []).length === 0)
+    const demosOf = (taskId: string) => (have.get(taskId) ?? []).filter((d) => demoOfPlatform(d, platform))
+    const missing = tasks.filter((t) => demosOf(t.id).length === 0)
     if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
     for (const [i, t] of missing.entries()) {
-      const file = yield* expertDemo(env, sites, t, join(dataDir, "demos")).pipe(
+      const out = platform === "web" ? join(dataDir, "demos") : join(dataDir, "demos", platform)
+      const file = yield* expertDemo(env, sites, t, out, { demoId: scriptedDemoId(t.id, platform) }).pipe(
         Effect.mapError((e) => new CliError({ message: `demo for ${t.id}: ${e.message}` }))
       )
       const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
@@ -85,9 +98,9 @@ const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyA
     }
     const now = yield* demosByTask
     for (const t of tasks) {
-      const ids = now.get(t.id) ?? []
+      const ids = (now.get(t.id) ?? []).filter((d) => demoOfPlatform(d, platform))
       // The scripted expert's demo when there is one, else the first by id: a stable choice.
-      const id = ids.find((d) => d === `${t.id}-script`) ?? ids[0]
+      const id = ids.find((d) => d === scriptedDemoId(t.id, platform)) ?? ids[0]
       if (id !== undefined) chosen.set(t.id, id)
     }
     return chosen
@@ -111,7 +124,16 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     const screenshots = plan.screenshots ?? (plan.policy === "model" ? "all" : "key")
     // A worker's next episode is of the same task only when a task has more rollouts than there are workers.
     const prepareAhead = plan.samples > plan.parallel
-    const makeEnvironment = (policy: ScreenshotPolicy) => Effect.provideContext(WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites.origin) }), context)
+    const platform = plan.platform ?? "web"
+    const makeEnvironment = (policy: ScreenshotPolicy) =>
+      Effect.provideContext(
+        platform === "mobile-web"
+          ? MobileWebEnvironment.make({
+            screenshots: policy, episodes: episodeSource(sites.origin), chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
+          })
+          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites.origin) }),
+        context
+      )
     const environments: Array<EnvironmentShape> = []
     for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots))
     // A demo's screenshots are part of what it records, whatever the rollouts skip.
@@ -140,7 +162,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
         const heldOut = suites.flatMap((s) => s.tasks).filter((t) => t.split === "held-out" && planSites.has(t.site))
         yield* registerTasks(heldOut)
-        const demos = yield* ensureDemos(demoEnvironment, sites, plan.tasks, config.values.dataDir, (l) => progress.line(l))
+        const demos = yield* ensureDemos(demoEnvironment, sites, plan.tasks, config.values.dataDir, platform, (l) => progress.line(l))
         prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
         runId = yield* newRunId(plan.command)
         const identity = yield* runIdentity(config)
@@ -152,6 +174,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           "run.stepBudget": plan.stepBudget,
           "run.policy": plan.policy,
           "run.heldOut": heldOut.map((t) => t.id),
+          "run.platform": platform,
           ...(plan.extra ?? {}),
           "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         }
@@ -165,7 +188,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             command: "run"
           }
         })]
-        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} browser contexts`)
+        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${platform === "mobile-web" ? "mobile-web sessions (chromedriver, phone emulation)" : "browser contexts"}`)
       }
 
       const calls = modelCallRecorder(store)

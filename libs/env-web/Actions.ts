@@ -46,7 +46,7 @@ const scrollDelta = (direction: "up" | "down" | "left" | "right") =>
   direction === "up" ? [0, -1] : direction === "down" ? [0, 1] : direction === "left" ? [-1, 0] : [1, 0]
 
 /** Runs in the page: scrolls the nearest scrollable box around the element (or the page) by ~80% of it. */
-const scrollInPage = (el: any, args: { dx: number; dy: number; hasElement: boolean }): void => {
+export const scrollInPage = (el: any, args: { dx: number; dy: number; hasElement: boolean }): void => {
   const win: any = globalThis
   const scrollable = (node: any): boolean => {
     const style = win.getComputedStyle(node)

@@ -33,6 +33,8 @@ export interface RunConfig {
   readonly extrapolatedSamples: number
   /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
   readonly heldOut: ReadonlyArray<string>
+  /** Where the run's episodes play: desktop Chromium (web) or a phone-emulating Chromium over WebDriver (mobile-web). */
+  readonly platform: "web" | "mobile-web"
   /** The configured model (`models.baseUrl` set), which relabels failures the templates cannot; null without one. */
   readonly model: string | null
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
@@ -64,6 +66,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
     extrapolatedSamples: int(config["run.extrapolatedSamples"], 2),
     heldOut: strings(config["run.heldOut"]),
+    platform: config["run.platform"] === "mobile-web" ? "mobile-web" : "web",
     model: config["models.baseUrl"] && typeof model === "string" ? model : null,
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]

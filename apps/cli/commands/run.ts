@@ -1,5 +1,5 @@
 /**
- * `bun core run --suite train [--site S] [--platform web] --rounds N [--samples K] [--seed S] [--json]`:
+ * `bun core run --suite train [--site S] [--platform web|mobile-web] --rounds N [--samples K] [--seed S] [--json]`:
  * CORE's self-training rounds on the bundled tasks (RunEngine.ts): ingest → infer → per
  * round rollouts → verify → expand, with a progress bar on stderr and the run's metrics at
  * the end (RunMetrics.ts).
@@ -93,7 +93,7 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
 const resumeRun = (args: ParsedArgs, runId: string) =>
   Effect.gen(function*() {
     if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new UsageError({ message: `--resume takes a run id, got ${JSON.stringify(runId)}` })
-    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site", "explore-per-task", "expand-per-task", "extrapolate-per-task"]) {
+    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site", "platform", "explore-per-task", "expand-per-task", "extrapolate-per-task"]) {
       if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
     }
     const opened = yield* openStore(args)
@@ -125,7 +125,8 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       parallel: yield* positiveInt(args, "parallel", 2),
       policy: config.policy.kind,
       sources: {},
-      resume: { runId, seed: first.data.seed }
+      resume: { runId, seed: first.data.seed },
+      platform: config.platform
     })
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
@@ -139,7 +140,7 @@ export const run: Command = {
     suite: { kind: "string", description: "train (every suite's train split, default) or one suite: shop, forum, travel" },
     site: { kind: "string", description: "only this site's tasks" },
     tasks: { kind: "string", description: "only these task ids (comma-separated)" },
-    platform: { kind: "string", description: "web (Android comes later)", choices: ["web", "android"] },
+    platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); android needs a device (libs/env-android)", choices: ["web", "mobile-web", "android"] },
     rounds: { kind: "number", description: "rounds to run (default 1)" },
     samples: { kind: "number", description: "rollouts per task per round (default 5)" },
     "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
@@ -155,12 +156,14 @@ export const run: Command = {
   },
   run: (args) =>
     Effect.gen(function*() {
-      if (args.flags.platform === "android") return yield* new UsageError({ message: "--platform android: no Android environment yet (web only)" })
+      if (args.flags.platform === "android") {
+        return yield* new UsageError({ message: "--platform android: the bundled tasks are web sites, and no device or emulator is configured; use --platform mobile-web here, or see libs/env-android/README.md for a device" })
+      }
       if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
       const tasks = yield* chooseTasks(args)
       if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
       const sources: Record<string, string> = {}
-      for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"]] as const) {
+      for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"], ["platform", "run.platform"]] as const) {
         if (args.flags[flag] !== undefined) sources[key] = `flag:--${flag}`
       }
       const plan: RunPlan = {
@@ -171,6 +174,7 @@ export const run: Command = {
         stepBudget: yield* positiveInt(args, "step-budget", 12),
         parallel: yield* positiveInt(args, "parallel", 2),
         policy: (args.flags.policy as RunPlan["policy"] | undefined) ?? "exploration",
+        platform: args.flags.platform === "mobile-web" ? "mobile-web" : "web",
         sources,
         extra: yield* tuning(args, sources)
       }

@@ -157,7 +157,8 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
  * kept only when the checker passes it, written as a core-demo folder under `out`
  * (`<out>/<suite>/<instance>/demo.json`). What `bun core run` ingests for a task without a demo.
  */
-export const expertDemo = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, out: string) =>
+/** `demoId` defaults to `<task>-script`; a demo recorded on another platform needs its own id. */
+export const expertDemo = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, out: string, options: { readonly demoId?: string } = {}) =>
   Effect.gen(function*() {
     const family = task.pathFamilies[0]?.id
     const script = family === undefined ? undefined : scriptsOf(task)?.[family]
@@ -166,7 +167,7 @@ export const expertDemo = (env: EnvironmentShape, sites: SitesServer, task: Suit
     const run = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(Effect.ensuring(env.close()))
     const verdict = yield* verdictOf(sites, task, episode.episode, run)
     if (!verdict.success) return yield* new ScriptError({ message: `${task.id}: the scripted demo fails its checker: ${verdict.reason}`, notApplicable: false })
-    return yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
+    return yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: options.demoId ?? `${task.id}-script`, taskId: task.id })
   })
 
 /** Runs every scripted solution of the chosen train instances; never fails on a failing script (that is a result). */

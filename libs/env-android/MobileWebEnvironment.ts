@@ -1,0 +1,424 @@
+/**
+ * Mobile web: the `Environment` on WebDriver (WebdriverIO 9, classic protocol) against
+ * Debian's `/usr/bin/chromedriver` driving `/usr/bin/chromium` in Chrome's mobile
+ * emulation — a phone viewport, a mobile user agent and touch input. The same driver code
+ * that talks to Appium talks to chromedriver here, so this is the WebDriver path a device
+ * run takes, on a platform that exists on these machines.
+ *
+ * Both binaries are set explicitly: WebdriverIO otherwise downloads a Chrome for Testing
+ * and a matching driver. One browser session per environment (worker); each episode gets
+ * a new window (its own history, so `back` cannot leave the episode) with the cookies and
+ * storage of the last one cleared. Taps are touches at the element's centre, as a finger
+ * would make them (see `tap`); element discovery, ids and the policy view are the web
+ * environment's (`extractInPage` runs through `execute`), so a page gives the same element
+ * list on both web platforms and label functions read both alike. The aria blob is the
+ * page's text outline in the aria snapshot's shape (Outline.ts): Playwright's accessibility
+ * tree is not available over WebDriver.
+ *
+ * @example
+ * const env = yield* MobileWebEnvironment.make({ screenshots: "key", episodes: episodeSource(origin) })
+ * const first = yield* env.reset({ taskId: "shop-open-category-1", site: "shop", siteSeed: 1 })
+ */
+import { accessSync, constants, statSync } from "node:fs"
+import { Effect, Layer } from "effect"
+import { remote } from "webdriverio"
+import { BlobStore } from "@core/blobstore"
+import type { Action, Observation } from "@core/events"
+import {
+  chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, maxWaitMs, oneLine,
+  policyView, scrollInPage, stateChanging
+} from "@core/env-web"
+import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, FullObservation, ScreenshotPolicy } from "@core/env-web"
+import { outlineInPage } from "./Outline.ts"
+
+/** A phone as Chrome's device toolbar offers it (CSS pixels); pixel ratio 1 keeps screenshots small. */
+export const PHONE = {
+  width: 412,
+  height: 915,
+  pixelRatio: 1,
+  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36"
+} as const
+
+export interface MobileWebOptions {
+  /** Default "all". */
+  readonly screenshots?: ScreenshotPolicy
+  /** Default `/usr/bin/chromium`. */
+  readonly chromium?: string
+  /** Default `/usr/bin/chromedriver`. */
+  readonly chromedriver?: string
+  /** Per action and page load, default 5000 ms. */
+  readonly actionTimeoutMs?: number
+  /** Upper bound on waiting for the document to finish loading after an action, default 1000 ms. */
+  readonly settleMs?: number
+  readonly elementLimit?: number
+  readonly episodes?: EpisodeSource
+  readonly device?: { readonly width: number; readonly height: number; readonly pixelRatio: number; readonly userAgent: string }
+}
+
+type Browser = Awaited<ReturnType<typeof remote>>
+
+interface Episode {
+  readonly episode: string | null
+  readonly issued: Set<string>
+  nextId: number
+  done: boolean
+}
+
+const isExecutable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK)
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+const messageOf = (cause: unknown): string =>
+  oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
+
+/** The session or the browser is gone, not just the page unhappy. */
+const sessionGone = (cause: unknown): boolean =>
+  /invalid session id|session deleted|chrome not reachable|disconnected|ECONNREFUSED|no such window|target window already closed|session not created/i.test(messageOf(cause))
+
+/** Keys as the policy names them (Playwright's names) → WebDriver's key code points. */
+const KEYS: Readonly<Record<string, string>> = {
+  Enter: "\uE007", Tab: "\uE004", Escape: "\uE00C", Backspace: "\uE003", Delete: "\uE017", Space: " ",
+  ArrowUp: "\uE013", ArrowDown: "\uE015", ArrowLeft: "\uE012", ArrowRight: "\uE014", PageUp: "\uE00E", PageDown: "\uE00F", Home: "\uE011", End: "\uE010"
+}
+
+/**
+ * One round trip per observation: the elements, title and URL — and a mark on the document
+ * that says when it starts to unload, which is how `settle` tells a tap that navigates from
+ * one that does not (WebDriver's actions return before a navigation they cause begins).
+ */
+const READ = `return (function(args){
+  if (!window.__coreMark) { window.__coreMark = 1; addEventListener('beforeunload', function () { window.__coreLeaving = 1 }) }
+  var r = (${extractInPage.toString()})(args);
+  return { extracted: r, outline: (${outlineInPage.toString()})(), title: document.title, url: location.href } })(arguments[0])`
+
+/** Where a document stands after an action: the observed one, still or leaving, or a new one. */
+const PROBE = "return [!!window.__coreMark, !!window.__coreLeaving, document.readyState]"
+
+/** The longest a tap's click may lag it: the browser's double-tap wait, and some. */
+const CLICK_DELAY_MS = 450
+
+/** How long an action's navigation may take to begin: a tap's click and a form's submit are a task away. */
+const NAVIGATION_GRACE_MS = 40
+
+const encoder = new TextEncoder()
+
+/** The capabilities of a mobile-emulation session on Debian's Chromium and chromedriver. */
+export const capabilities = (options: MobileWebOptions) => {
+  const device = options.device ?? PHONE
+  return {
+    browserName: "chrome",
+    // BiDi would add a second channel to keep in step; the classic protocol is what Appium speaks too.
+    "wdio:enforceWebDriverClassic": true,
+    "wdio:chromedriverOptions": { binary: options.chromedriver ?? "/usr/bin/chromedriver" },
+    "goog:chromeOptions": {
+      binary: options.chromium ?? "/usr/bin/chromium",
+      // The window as large as the phone: a smaller one shifts where touches land on the emulated screen.
+      args: [...chromiumFlags.map((f) => (f === "--headless" ? "--headless=new" : f)), "--disable-dev-shm-usage", `--window-size=${device.width},${device.height}`],
+      mobileEmulation: {
+        deviceMetrics: { width: device.width, height: device.height, pixelRatio: device.pixelRatio, touch: true, mobile: true },
+        userAgent: device.userAgent
+      }
+    },
+    timeouts: { pageLoad: options.actionTimeoutMs ?? 5000, script: options.actionTimeoutMs ?? 5000, implicit: 0 }
+  }
+}
+
+export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) {
+  const blobs = yield* BlobStore
+  const screenshots = options.screenshots ?? "all"
+  const timeoutMs = options.actionTimeoutMs ?? 5000
+  const settleMs = options.settleMs ?? 1000
+  const limit = options.elementLimit ?? defaultElementLimit
+  const source = options.episodes
+  let browser: Browser | null = null
+  let episode: Episode | null = null
+
+  const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
+
+  const session = Effect.tryPromise({
+    try: async () => {
+      if (browser !== null) return browser
+      // WebdriverIO reports a missing binary as an unhandled spawn error event, not as a rejection.
+      for (const [what, path] of [["chromedriver", options.chromedriver ?? "/usr/bin/chromedriver"], ["chromium", options.chromium ?? "/usr/bin/chromium"]]) {
+        if (!isExecutable(path!)) throw new Error(`${what} ${path} is not an executable file (bun core doctor)`)
+      }
+      browser = await remote({ logLevel: "silent", connectionRetryCount: 0, connectionRetryTimeout: 60_000, capabilities: capabilities(options) })
+      return browser
+    },
+    catch: (cause) => new InfraError({ reason: `cannot start a mobile-web session (chromedriver ${options.chromedriver ?? "/usr/bin/chromedriver"}): ${messageOf(cause)}` })
+  })
+
+  /** Ends the browser session; a dead one has nothing left to end. */
+  const quit = Effect.promise(async () => {
+    const b = browser
+    browser = null
+    episode = null
+    if (b !== null) await b.deleteSession().catch(() => undefined)
+  })
+
+  const infra = (what: string) => (cause: unknown) => new InfraError({ reason: `${what}: ${messageOf(cause)}` })
+
+  /**
+   * Waits, at most `settleMs`, until the action's effect has landed: the observed document
+   * stayed (and did not start to unload), or a new one finished loading.
+   */
+  const settle = (b: Browser) =>
+    Effect.promise(async () => {
+      const until = performance.now() + settleMs
+      await new Promise((resolve) => setTimeout(resolve, NAVIGATION_GRACE_MS))
+      while (performance.now() < until) {
+        const probe = (await b.execute(PROBE).catch(() => null)) as unknown as [boolean, boolean, string] | null
+        if (probe !== null) {
+          const [marked, leaving, state] = probe
+          if (state === "complete" && !(marked && leaving)) return
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    })
+
+  const observe = Effect.fnUntraced(function*(b: Browser, ep: Episode, error: string | null, withScreenshot: boolean, timing: { actionMs: number; settleMs: number }) {
+    const started = performance.now()
+    const read = yield* Effect.tryPromise({
+      try: async () => {
+        let page: { extracted: Extracted; outline: string; title: string; url: string } | undefined
+        for (let attempt = 0; page === undefined; attempt++) {
+          try {
+            page = (await b.execute(READ, { selector: interactableSelector, nextId: ep.nextId })) as unknown as { extracted: Extracted; outline: string; title: string; url: string }
+          } catch (cause) {
+            // A navigation racing the read: read the new document.
+            if (attempt >= 2 || sessionGone(cause)) throw cause
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        }
+        const png = withScreenshot ? Buffer.from(await b.takeScreenshot(), "base64") : null
+        return { ...page, png: png === null ? null : new Uint8Array(png) }
+      },
+      catch: infra("cannot observe the page")
+    })
+    ep.nextId = read.extracted.nextId
+    for (const e of read.extracted.elements) ep.issued.add(e.id)
+    const { elements } = read.extracted
+    const aria = maskSecrets(read.outline, read.extracted.secrets)
+    const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
+      put(elementsBlob(read.url, read.extracted)),
+      put(encoder.encode(aria)),
+      read.png === null ? Effect.succeed(null) : put(read.png)
+    ], { concurrency: "unbounded" })
+    const view = policyView({ url: read.url, app: null, title: read.title, error }, elements, limit)
+    const observation: Observation = {
+      url: read.url, app: null, title: read.title, screenshot: screenshotHash, elements: elementsHash, aria: ariaHash, truncated: view.truncated, error
+    }
+    return {
+      observation, elements, aria, screenshot: read.png, view,
+      timings: { ...timing, observeMs: Math.round(performance.now() - started) },
+      done: ep.done,
+      episode: ep.episode
+    } satisfies FullObservation
+  })
+
+  const close = () =>
+    Effect.suspend(() => {
+      const ep = episode
+      episode = null
+      if (ep?.episode == null || source === undefined) return Effect.void
+      return Effect.promise(() => source.discard(ep.episode!).catch(() => undefined))
+    })
+
+  const reset = Effect.fn("MobileWebEnvironment.reset")(function*(task: EnvTask) {
+    yield* close()
+    const b = yield* session
+    const opened = task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined
+      ? yield* Effect.tryPromise({ try: () => source.open(task.site!, task.siteSeed!), catch: infra(`cannot open a ${task.site} episode`) })
+      : null
+    const ep: Episode = { episode: opened?.episode ?? null, issued: new Set(), nextId: 1, done: false }
+    episode = ep
+    const startUrl = opened?.startUrl ?? task.startUrl
+    const started = performance.now()
+    const error = yield* Effect.tryPromise({
+      try: async () => {
+        // A fresh window: the last episode's history must not be one `back` away.
+        const old = await b.getWindowHandles()
+        await b.deleteAllCookies().catch(() => undefined)
+        const fresh = await b.createWindow("tab")
+        await b.switchToWindow(fresh.handle)
+        for (const h of old) {
+          await b.switchToWindow(h)
+          await b.closeWindow()
+        }
+        await b.switchToWindow(fresh.handle)
+        if (startUrl === undefined) return "the mobile-web platform needs a startUrl (or a site and siteSeed with an episode source)"
+        // Storage outlives windows: the start origin's is cleared before its page can read it.
+        await cdp(b, "Storage.clearDataForOrigin", { origin: new URL(startUrl).origin, storageTypes: "all" }).catch(() => undefined)
+        try {
+          await b.url(startUrl)
+        } catch (cause) {
+          if (sessionGone(cause)) throw cause
+          return `navigate failed: ${messageOf(cause)}`
+        }
+        return null
+      },
+      catch: (cause) => cause
+    }).pipe(Effect.catch((cause) => Effect.andThen(quit, Effect.fail(infra("cannot start a mobile-web episode")(cause)))))
+    const actionMs = Math.round(performance.now() - started)
+    const settled = performance.now()
+    yield* settle(b)
+    return yield* observe(b, ep, error, screenshots !== "none", { actionMs, settleMs: Math.round(performance.now() - settled) })
+  }, Effect.tapError(() => close()))
+
+  const step = Effect.fn("MobileWebEnvironment.step")(function*(action: Action) {
+    const ep = episode
+    const b = browser
+    if (ep === null || b === null) return yield* new InfraError({ reason: "no episode in progress: call reset first" })
+    const noTiming = { actionMs: 0, settleMs: 0 }
+    if (ep.done) return yield* observe(b, ep, "the episode has ended (answer or status was given)", false, noTiming)
+    const started = performance.now()
+    const error = yield* Effect.tryPromise({ try: () => perform(b, action, ep.issued), catch: (cause) => cause }).pipe(
+      Effect.timeoutOrElse({
+        duration: timeoutMs + (action.kind === "wait" ? Math.min(action.ms, maxWaitMs) : 1000),
+        orElse: () => Effect.succeed(`${action.kind} timed out after ${timeoutMs} ms`)
+      }),
+      Effect.catch((cause) =>
+        sessionGone(cause)
+          ? Effect.andThen(quit, Effect.fail(new InfraError({ reason: `browser lost during ${action.kind}: ${messageOf(cause)}` })))
+          : Effect.succeed(`${action.kind} failed: ${messageOf(cause)}`)
+      )
+    )
+    const actionMs = Math.round(performance.now() - started)
+    if (action.kind === "answer" || action.kind === "status") ep.done = true
+    const settled = performance.now()
+    if (stateChanging.has(action.kind)) yield* settle(b)
+    const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
+    return yield* observe(b, ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+  })
+
+  yield* Effect.addFinalizer(() => Effect.andThen(close(), quit))
+
+  return Environment.of({ reset, step, close }) satisfies EnvironmentShape
+})
+
+/**
+ * A Chrome DevTools command through chromedriver's `goog/cdp/execute` endpoint, which the
+ * classic protocol has and WebdriverIO does not wrap.
+ */
+const cdp = async (b: Browser, cmd: string, params: Record<string, unknown>): Promise<unknown> => {
+  const base = `${b.options.protocol ?? "http"}://${b.options.hostname}:${b.options.port}${b.options.path ?? "/"}`.replace(/\/$/, "")
+  const response = await fetch(`${base}/session/${b.sessionId}/goog/cdp/execute`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ cmd, params })
+  })
+  if (!response.ok) throw new Error(`${cmd}: HTTP ${response.status}`)
+  return ((await response.json()) as { value: unknown }).value
+}
+
+/** The element an action names, or why not: an id issued in this episode that is gone is stale, any other unknown. */
+const resolve = async (b: Browser, id: string | null, issued: ReadonlySet<string>, kind: string): Promise<{ readonly el: WebdriverIO.Element } | { readonly error: string }> => {
+  if (id === null) return { error: `${kind} needs a target element id` }
+  if (!/^e\d+$/.test(id)) return { error: `unknown element id ${JSON.stringify(id)}` }
+  const el = await b.$(`[data-core-id="${id}"]`).getElement()
+  if (!(await el.isExisting())) return { error: issued.has(id) ? `stale element id ${id}: the element is no longer on the page` : `unknown element id ${id}` }
+  return { el }
+}
+
+/**
+ * A finger's tap (or press held for `holdMs`) at the element's centre: a touch start and end
+ * through DevTools, from which Chrome makes the click a real tap makes. WebDriver's touch
+ * pointer actions (and DevTools' synthesized tap gesture) send the touch events but, here,
+ * no click, so a button would never be pressed. Touches land in the visual viewport, which
+ * a phone's emulated toolbar offsets from the layout viewport the element's box is in
+ * (by 54 px once the page scrolled; chromedriver's own touch actions miss by as much). On a page without a mobile viewport tag the click follows the
+ * tap by up to ~300 ms (the browser waits to rule out a double tap), so the tap waits for
+ * it — or for the document to start unloading — before the observation reads the page.
+ */
+const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise<void> => {
+  const [x, y, clicks] = (await b.execute(
+    `var e = arguments[0]; e.scrollIntoView({ block: 'center', inline: 'center' }); var r = e.getBoundingClientRect(), v = visualViewport;
+     if (window.__coreClicks === undefined) { window.__coreClicks = 0; addEventListener('click', function () { window.__coreClicks++ }, true) }
+     return [(r.left + r.width / 2 - v.offsetLeft) * v.scale, (r.top + r.height / 2 - v.offsetTop) * v.scale, window.__coreClicks]`,
+    el
+  )) as unknown as [number, number, number]
+  await cdp(b, "Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: Math.round(x), y: Math.round(y) }] })
+  await new Promise((resolve) => setTimeout(resolve, holdMs > 0 ? holdMs : 50))
+  await cdp(b, "Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] })
+  const until = performance.now() + CLICK_DELAY_MS
+  while (performance.now() < until) {
+    const landed = await b.execute("return window.__coreClicks === undefined || window.__coreClicks > arguments[0] || !!window.__coreLeaving", clicks).catch(() => true)
+    if (landed === true) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** The action vocabulary over WebDriver; resolves to the policy's error, or null. */
+const perform = async (b: Browser, action: Action, issued: ReadonlySet<string>): Promise<string | null> => {
+  switch (action.kind) {
+    case "click":
+    case "long_press": {
+      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
+      if ("error" in r) return r.error
+      await tap(b, r.el, action.kind === "click" ? 0 : 800)
+      return null
+    }
+    case "type": {
+      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
+      if ("error" in r) return r.error
+      await r.el.clearValue()
+      await r.el.addValue(action.text)
+      if (action.submit === true) await r.el.addValue(KEYS.Enter!)
+      return null
+    }
+    case "select": {
+      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
+      if ("error" in r) return r.error
+      // As on the web: the option's value or its label.
+      const chosen: unknown = await b.execute(
+        "var s = arguments[0], v = arguments[1]; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === v || o.label === v || o.text.trim() === v) { s.selectedIndex = i; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); return true } } return false",
+        r.el, action.value
+      )
+      return chosen === true ? null : `no option ${JSON.stringify(action.value)} in the ${action.target?.name ?? "list"}`
+    }
+    case "scroll": {
+      const [dx, dy] = action.direction === "up" ? [0, -1] : action.direction === "down" ? [0, 1] : action.direction === "left" ? [-1, 0] : [1, 0]
+      const id = action.target?.elementId ?? null
+      if (id === null) {
+        await b.execute(`(${scrollInPage.toString()})(null, arguments[0])`, { dx, dy, hasElement: false })
+        return null
+      }
+      const r = await resolve(b, id, issued, action.kind)
+      if ("error" in r) return r.error
+      await b.execute(`(${scrollInPage.toString()})(arguments[0], arguments[1])`, r.el, { dx, dy, hasElement: true })
+      return null
+    }
+    case "key": {
+      const key = KEYS[action.key] ?? (action.key.length === 1 ? action.key : undefined)
+      if (key === undefined) return `unknown key ${JSON.stringify(action.key)}`
+      await b.keys(key)
+      return null
+    }
+    case "navigate":
+      await b.url(action.url)
+      return null
+    case "back": {
+      const before = await b.getUrl()
+      await b.back()
+      const after = await b.getUrl()
+      // The episode's window opened on about:blank: that entry is not a page of the episode.
+      if (after.startsWith("about:")) await b.forward()
+      return after === before || after.startsWith("about:") ? "there is no previous page to go back to" : null
+    }
+    case "wait":
+      await new Promise((r) => setTimeout(r, Math.min(action.ms, maxWaitMs)))
+      return null
+    case "home":
+    case "open_app":
+      return `${action.kind} is not available on the mobile-web platform`
+    case "answer":
+    case "status":
+      return null
+  }
+}
+
+export const layer = (options: MobileWebOptions = {}): Layer.Layer<Environment, never, BlobStore> =>
+  Layer.effect(Environment, make(options))

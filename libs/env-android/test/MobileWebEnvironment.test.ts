@@ -1,0 +1,179 @@
+/**
+ * The WebDriver path end to end: WebdriverIO → Debian's chromedriver → Chromium in mobile
+ * emulation, against a small page served here. The pages report what the browser is (its
+ * viewport, touch support, user agent) and which input events arrived, so a tap is shown to
+ * be a touch and not a mouse click.
+ */
+import { afterAll, expect, test } from "bun:test"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, ManagedRuntime } from "effect"
+import type { Scope } from "effect"
+import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
+import type { Action } from "@core/events"
+import { targetOf } from "@core/env-web"
+import type { EnvironmentShape, FullObservation } from "@core/env-web"
+import * as MobileWebEnvironment from "../MobileWebEnvironment.ts"
+
+const html = (title: string, body: string) =>
+  new Response(`<!doctype html><html><head><title>${title}</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>${body}</body></html>`, {
+    headers: { "content-type": "text/html; charset=utf-8" }
+  })
+
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch(req) {
+    const url = new URL(req.url)
+    switch (url.pathname) {
+      case "/":
+        return html("Phone", `<h1>Phone</h1>
+          <input id="facts" aria-label="Facts" readonly>
+          <script>document.getElementById('facts').value = 'width ' + innerWidth + ' touch ' + ('ontouchstart' in window) + ' mobile ' + /Mobile/.test(navigator.userAgent) + ' cookie [' + document.cookie + '] stored [' + (localStorage.getItem('k') || '') + ']'
+          document.cookie = 'seen=1'; localStorage.setItem('k', 'v')</script>
+          <button id="tap" ontouchstart="this.dataset.t = Date.now()" ontouchend="this.textContent = Date.now() - this.dataset.t > 500 ? 'Held by touch' : 'Tapped by touch'">Tap me</button>
+          <form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'sent ' + this.q.value">
+            <input name="q" aria-label="Query">
+            <select aria-label="Size" onchange="document.getElementById('out').textContent = 'size ' + this.value"><option value="s">Small</option><option value="l">Large</option></select>
+          </form>
+          <p id="out"></p>
+          <a href="/next">Next page</a>
+          <p>Blue Mug <span>$12.00</span></p><input type="password" aria-label="PIN" value="4711">
+          <div style="height:1500px"></div>
+          ${Array.from({ length: 60 }, (_, i) => `<button style="display:block;height:20px;margin:0" onclick="this.textContent = 'Row ${i} pressed'">Row ${i}</button>`).join("")}
+          <div style="height:1500px"></div><a href="/">Bottom link</a>`)
+      case "/next":
+        return html("Next", `<h1>Next</h1><a href="/">Home</a>`)
+      default:
+        return new Response("not found", { status: 404 })
+    }
+  }
+})
+const origin = `http://127.0.0.1:${server.port}`
+
+const blobDir = mkdtempSync(join(tmpdir(), "core-mobile-web-"))
+const runtime = ManagedRuntime.make(DirectoryBlobStore.layer({ dir: blobDir }))
+afterAll(async () => {
+  await runtime.dispose()
+  server.stop(true)
+  rmSync(blobDir, { recursive: true, force: true })
+})
+
+const withEnv = <A>(body: (env: EnvironmentShape) => Effect.Effect<A, unknown, BlobStore | Scope.Scope>) =>
+  runtime.runPromise(Effect.scoped(Effect.gen(function*() {
+    const env = yield* MobileWebEnvironment.make({ screenshots: "key" })
+    return yield* body(env)
+  })) as Effect.Effect<A, unknown, BlobStore>)
+
+const find = (obs: FullObservation, role: string, name: string) => {
+  const e = obs.elements.find((x) => x.role === role && x.name === name)
+  if (e === undefined) throw new Error(`no ${role} "${name}" in ${obs.elements.map((x) => `${x.role} "${x.name}"`).join(", ")}`)
+  return e
+}
+
+test("a reset opens the page in a phone: 412 px wide, touch, a mobile user agent; the blobs are stored", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+      expect(obs.observation).toMatchObject({ url: `${origin}/`, app: null, title: "Phone", error: null })
+      const blobs = yield* BlobStore
+      const elements = JSON.parse(new TextDecoder().decode(yield* blobs.get(obs.observation.elements!)))
+      expect(elements.viewport.width).toBe(412)
+      const page = yield* blobs.get(obs.observation.screenshot!)
+      // A PNG whose IHDR width is the phone's.
+      expect(Array.from(page.slice(1, 4))).toEqual([0x50, 0x4e, 0x47])
+      expect(new DataView(page.buffer, page.byteOffset).getUint32(16)).toBe(412)
+      // The aria blob is the page's outline in the snapshot's shape, text included, secrets masked.
+      const aria = new TextDecoder().decode(yield* blobs.get(obs.observation.aria!))
+      expect(aria).toContain('- heading "Phone" [level=1]\n')
+      expect(aria).toContain('- button "Tap me"\n')
+      expect(aria).toContain("- text: Blue Mug\n- text: $12.00\n")
+      expect(aria).toContain('- textbox "PIN": ••••')
+      expect(aria).not.toContain("4711")
+      expect(find(obs, "button", "Tap me").box!.width).toBeGreaterThan(0)
+      // What the page itself saw, in its own text.
+      expect(find(obs, "textbox", "Facts").value).toStartWith("width 412 touch true mobile true")
+    }))
+})
+
+test("taps and long presses arrive as touches; type with submit, select and key act on the page", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+      const tapped = yield* env.step({ kind: "click", target: targetOf(find(obs, "button", "Tap me")) })
+      expect(tapped.observation.error).toBeNull()
+      expect(find(tapped, "button", "Tapped by touch").id).toBe(find(obs, "button", "Tap me").id)
+      const held = yield* env.step({ kind: "long_press", target: targetOf(find(tapped, "button", "Tapped by touch")) })
+      expect(find(held, "button", "Held by touch")).toBeDefined()
+      // Taps on links navigate; one row of sixty 20 px buttons far down the page is pressed, not its neighbour.
+      const next = yield* env.step({ kind: "click", target: targetOf(find(held, "link", "Next page")) })
+      const home = yield* env.step({ kind: "click", target: targetOf(find(next, "link", "Home")) })
+      const deep = yield* env.step({ kind: "click", target: targetOf(find(home, "button", "Row 30")) })
+      expect(deep.elements.filter((e) => e.name.endsWith("pressed")).map((e) => e.name)).toEqual(["Row 30 pressed"])
+
+      const typed = yield* env.step({ kind: "type", target: targetOf(find(deep, "textbox", "Query")), text: "blue mug", submit: true })
+      expect(typed.observation.error).toBeNull()
+      expect(find(typed, "textbox", "Query").value).toBe("blue mug")
+      const selected = yield* env.step({ kind: "select", target: targetOf(find(typed, "combobox", "Size")), value: "Large" })
+      expect(find(selected, "combobox", "Size").value).toBe("l")
+      const missing = yield* env.step({ kind: "select", target: targetOf(find(selected, "combobox", "Size")), value: "Huge" })
+      expect(missing.observation.error).toBe('no option "Huge" in the Size')
+      const key = yield* env.step({ kind: "key", key: "Tab" })
+      expect(key.observation.error).toBeNull()
+      const unknownKey = yield* env.step({ kind: "key", key: "Hyper" })
+      expect(unknownKey.observation.error).toBe('unknown key "Hyper"')
+    }))
+})
+
+test("navigate, back, scroll and wait; stale and unknown ids are error observations; a new episode has no history, cookies or storage", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      const first = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+      expect(find(first, "textbox", "Facts").value).toEndWith("cookie [] stored []")
+      const noBack = yield* env.step({ kind: "back" })
+      expect(noBack.observation.error).toBe("there is no previous page to go back to")
+      const next = yield* env.step({ kind: "click", target: targetOf(find(noBack, "link", "Next page")) })
+      expect(next.observation.url).toBe(`${origin}/next`)
+      const stale = yield* env.step({ kind: "click", target: targetOf(find(noBack, "button", "Tap me")) })
+      expect(stale.observation.error).toMatch(/^stale element id e\d+: the element is no longer on the page$/)
+      const unknown = yield* env.step({ kind: "click", target: { role: "button", name: "x", elementId: "e999", text: null } })
+      expect(unknown.observation.error).toBe("unknown element id e999")
+      const back = yield* env.step({ kind: "back" })
+      expect(back.observation.url).toBe(`${origin}/`)
+      const scrolled = yield* env.step({ kind: "scroll", target: null, direction: "down" })
+      expect(find(scrolled, "link", "Bottom link").inViewport || scrolled.observation.error === null).toBe(true)
+      const navigated = yield* env.step({ kind: "navigate", url: `${origin}/next` })
+      expect(navigated.observation.title).toBe("Next")
+      const waited = yield* env.step({ kind: "wait", ms: 10 })
+      expect(waited.observation.error).toBeNull()
+
+      const second = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+      expect(find(second, "textbox", "Facts").value).toEndWith("cookie [] stored []")
+      expect((yield* env.step({ kind: "back" })).observation.error).toBe("there is no previous page to go back to")
+    }))
+})
+
+test("home and open_app are rejected on mobile web; answer and status end the episode", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+      for (const action of [{ kind: "home" }, { kind: "open_app", app: "com.android.chrome" }] satisfies ReadonlyArray<Action>) {
+        expect((yield* env.step(action)).observation.error).toBe(`${action.kind} is not available on the mobile-web platform`)
+      }
+      const answered = yield* env.step({ kind: "answer", text: "42" })
+      expect(answered.done).toBe(true)
+      const after = yield* env.step({ kind: "click", target: null })
+      expect(after.observation.error).toBe("the episode has ended (answer or status was given)")
+    }))
+})
+
+test("a chromedriver that does not exist is one clear InfraError, not a hang", async () => {
+  const error = await runtime.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
+    const env = yield* MobileWebEnvironment.make({ chromedriver: "/nonexistent/chromedriver" })
+    return yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+  }))))
+  expect(error._tag).toBe("InfraError")
+  expect(error.message).toMatch(/^environment infrastructure error: cannot start a mobile-web session \(chromedriver \/nonexistent\/chromedriver\): .+$/)
+  expect(error.message).not.toContain("\n")
+})
