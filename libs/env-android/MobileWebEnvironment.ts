@@ -26,9 +26,11 @@ import { BlobStore } from "@core/blobstore"
 import type { Action, Observation } from "@core/events"
 import {
   chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, maxWaitMs, oneLine,
-  policyView, scrollInPage, stateChanging
+  policyView, stateChanging
 } from "@core/env-web"
 import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, FullObservation, ScreenshotPolicy } from "@core/env-web"
+import { cdp, perform } from "./MobileWebActions.ts"
+import type { Browser } from "./MobileWebActions.ts"
 import { outlineInPage } from "./Outline.ts"
 
 /** A phone as Chrome's device toolbar offers it (CSS pixels); pixel ratio 1 keeps screenshots small. */
@@ -55,8 +57,6 @@ export interface MobileWebOptions {
   readonly device?: { readonly width: number; readonly height: number; readonly pixelRatio: number; readonly userAgent: string }
 }
 
-type Browser = Awaited<ReturnType<typeof remote>>
-
 interface Episode {
   readonly episode: string | null
   readonly issued: Set<string>
@@ -80,12 +80,6 @@ const messageOf = (cause: unknown): string =>
 const sessionGone = (cause: unknown): boolean =>
   /invalid session id|session deleted|chrome not reachable|disconnected|ECONNREFUSED|no such window|target window already closed|session not created/i.test(messageOf(cause))
 
-/** Keys as the policy names them (Playwright's names) → WebDriver's key code points. */
-const KEYS: Readonly<Record<string, string>> = {
-  Enter: "\uE007", Tab: "\uE004", Escape: "\uE00C", Backspace: "\uE003", Delete: "\uE017", Space: " ",
-  ArrowUp: "\uE013", ArrowDown: "\uE015", ArrowLeft: "\uE012", ArrowRight: "\uE014", PageUp: "\uE00E", PageDown: "\uE00F", Home: "\uE011", End: "\uE010"
-}
-
 /**
  * One round trip per observation: the elements, title and URL — and a mark on the document
  * that says when it starts to unload, which is how `settle` tells a tap that navigates from
@@ -98,9 +92,6 @@ const READ = `return (function(args){
 
 /** Where a document stands after an action: the observed one, still or leaving, or a new one. */
 const PROBE = "return [!!window.__coreMark, !!window.__coreLeaving, document.readyState]"
-
-/** The longest a tap's click may lag it: the browser's double-tap wait, and some. */
-const CLICK_DELAY_MS = 450
 
 /** How long an action's navigation may take to begin: a tap's click and a form's submit are a task away. */
 const NAVIGATION_GRACE_MS = 40
@@ -300,125 +291,6 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
 
   return Environment.of({ reset, step, close }) satisfies EnvironmentShape
 })
-
-/**
- * A Chrome DevTools command through chromedriver's `goog/cdp/execute` endpoint, which the
- * classic protocol has and WebdriverIO does not wrap.
- */
-const cdp = async (b: Browser, cmd: string, params: Record<string, unknown>): Promise<unknown> => {
-  const base = `${b.options.protocol ?? "http"}://${b.options.hostname}:${b.options.port}${b.options.path ?? "/"}`.replace(/\/$/, "")
-  const response = await fetch(`${base}/session/${b.sessionId}/goog/cdp/execute`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ cmd, params })
-  })
-  if (!response.ok) throw new Error(`${cmd}: HTTP ${response.status}`)
-  return ((await response.json()) as { value: unknown }).value
-}
-
-/** The element an action names, or why not: an id issued in this episode that is gone is stale, any other unknown. */
-const resolve = async (b: Browser, id: string | null, issued: ReadonlySet<string>, kind: string): Promise<{ readonly el: WebdriverIO.Element } | { readonly error: string }> => {
-  if (id === null) return { error: `${kind} needs a target element id` }
-  if (!/^e\d+$/.test(id)) return { error: `unknown element id ${JSON.stringify(id)}` }
-  const el = await b.$(`[data-core-id="${id}"]`).getElement()
-  if (!(await el.isExisting())) return { error: issued.has(id) ? `stale element id ${id}: the element is no longer on the page` : `unknown element id ${id}` }
-  return { el }
-}
-
-/**
- * A finger's tap (or press held for `holdMs`) at the element's centre: a touch start and end
- * through DevTools, from which Chrome makes the click a real tap makes. WebDriver's touch
- * pointer actions (and DevTools' synthesized tap gesture) send the touch events but, here,
- * no click, so a button would never be pressed. Touches land in the visual viewport, which
- * a phone's emulated toolbar offsets from the layout viewport the element's box is in
- * (by 54 px once the page scrolled; chromedriver's own touch actions miss by as much). On a page without a mobile viewport tag the click follows the
- * tap by up to ~300 ms (the browser waits to rule out a double tap), so the tap waits for
- * it — or for the document to start unloading — before the observation reads the page.
- */
-const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise<void> => {
-  const [x, y, clicks] = (await b.execute(
-    `var e = arguments[0]; e.scrollIntoView({ block: 'center', inline: 'center' }); var r = e.getBoundingClientRect(), v = visualViewport;
-     if (window.__coreClicks === undefined) { window.__coreClicks = 0; addEventListener('click', function () { window.__coreClicks++ }, true) }
-     return [(r.left + r.width / 2 - v.offsetLeft) * v.scale, (r.top + r.height / 2 - v.offsetTop) * v.scale, window.__coreClicks]`,
-    el
-  )) as unknown as [number, number, number]
-  await cdp(b, "Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: Math.round(x), y: Math.round(y) }] })
-  await new Promise((resolve) => setTimeout(resolve, holdMs > 0 ? holdMs : 50))
-  await cdp(b, "Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] })
-  const until = performance.now() + CLICK_DELAY_MS
-  while (performance.now() < until) {
-    const landed = await b.execute("return window.__coreClicks === undefined || window.__coreClicks > arguments[0] || !!window.__coreLeaving", clicks).catch(() => true)
-    if (landed === true) return
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/** The action vocabulary over WebDriver; resolves to the policy's error, or null. */
-const perform = async (b: Browser, action: Action, issued: ReadonlySet<string>): Promise<string | null> => {
-  switch (action.kind) {
-    case "click":
-    case "long_press": {
-      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
-      if ("error" in r) return r.error
-      await tap(b, r.el, action.kind === "click" ? 0 : 800)
-      return null
-    }
-    case "type": {
-      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
-      if ("error" in r) return r.error
-      await r.el.clearValue()
-      await r.el.addValue(action.text)
-      if (action.submit === true) await r.el.addValue(KEYS.Enter!)
-      return null
-    }
-    case "select": {
-      const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
-      if ("error" in r) return r.error
-      // As on the web: the option's value or its label.
-      const chosen: unknown = await b.execute(
-        "var s = arguments[0], v = arguments[1]; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === v || o.label === v || o.text.trim() === v) { s.selectedIndex = i; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); return true } } return false",
-        r.el, action.value
-      )
-      return chosen === true ? null : `no option ${JSON.stringify(action.value)} in the ${action.target?.name ?? "list"}`
-    }
-    case "scroll": {
-      const [dx, dy] = action.direction === "up" ? [0, -1] : action.direction === "down" ? [0, 1] : action.direction === "left" ? [-1, 0] : [1, 0]
-      const id = action.target?.elementId ?? null
-      if (id === null) {
-        await b.execute(`(${scrollInPage.toString()})(null, arguments[0])`, { dx, dy, hasElement: false })
-        return null
-      }
-      const r = await resolve(b, id, issued, action.kind)
-      if ("error" in r) return r.error
-      await b.execute(`(${scrollInPage.toString()})(arguments[0], arguments[1])`, r.el, { dx, dy, hasElement: true })
-      return null
-    }
-    case "key": {
-      const key = KEYS[action.key] ?? (action.key.length === 1 ? action.key : undefined)
-      if (key === undefined) return `unknown key ${JSON.stringify(action.key)}`
-      await b.keys(key)
-      return null
-    }
-    case "navigate":
-      await b.url(action.url)
-      return null
-    case "back": {
-      const before = await b.getUrl()
-      await b.back()
-      const after = await b.getUrl()
-      // The episode's window opened on about:blank: that entry is not a page of the episode.
-      if (after.startsWith("about:")) await b.forward()
-      return after === before || after.startsWith("about:") ? "there is no previous page to go back to" : null
-    }
-    case "wait":
-      await new Promise((r) => setTimeout(r, Math.min(action.ms, maxWaitMs)))
-      return null
-    case "home":
-    case "open_app":
-      return `${action.kind} is not available on the mobile-web platform`
-    case "answer":
-    case "status":
-      return null
-  }
-}
 
 export const layer = (options: MobileWebOptions = {}): Layer.Layer<Environment, never, BlobStore> =>
   Layer.effect(Environment, make(options))

@@ -12,7 +12,7 @@ body{font-family:system-ui,sans-serif;margin:0;color:#222}header,main,footer{pad
 header{background:#f3f0ea;border-bottom:1px solid #ddd}header nav ul{list-style:none;padding:0;margin:0.5rem 0;display:flex;gap:1rem;flex-wrap:wrap}
 .products{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}
 .products li{border:1px solid #ddd;padding:0.75rem;border-radius:6px}.error{color:#b00020}[role=status]{background:#e8f5e9;padding:0.5rem}
-table{border-collapse:collapse}td,th{padding:0.3rem 0.6rem;border-bottom:1px solid #eee;text-align:left}
+textarea,input,select{max-width:100%;box-sizing:border-box}table{border-collapse:collapse}td,th{padding:0.3rem 0.6rem;border-bottom:1px solid #eee;text-align:left}
 </style>`
 
 export const stars = (rating: number | null, count: number): Html =>
