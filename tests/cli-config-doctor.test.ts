@@ -3,7 +3,7 @@
  * child process, against the real nats-server on 127.0.0.1:4222.
  */
 import { afterAll, describe, expect, test } from "bun:test"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core } from "./support/cli.ts"
@@ -21,7 +21,7 @@ describe("bun core doctor", () => {
     const { stdout, code } = await core(["doctor", "--json"])
     const report = JSON.parse(stdout) as DoctorReport
     const byName = new Map(report.checks.map((c) => [c.name, c]))
-    for (const name of ["bun", "config", "nats", "store", "chromium", "headless shell", "chromedriver", "nats-server", "postgresql"]) {
+    for (const name of ["bun", "config", "nats", "store", "chromium", "headless shell", "chromedriver", "nats-server", "postgresql", "adb", "appium", "uiautomator2 driver"]) {
       expect(byName.has(name)).toBe(true)
     }
     for (const c of report.checks) {
@@ -50,6 +50,41 @@ describe("bun core doctor", () => {
     expect(report.ok).toBe(false)
     expect(code).not.toBe(0)
     expect(stderr.trim()).toBe("error: doctor: required check failed: store")
+  })
+
+  test("given the project's Appium and UiAutomator2 driver, when checked, then both are ok and adb says how to get it", async () => {
+    const { stdout, code } = await core(["doctor", "--json"])
+    expect(code).toBe(0)
+    const byName = new Map((JSON.parse(stdout) as DoctorReport).checks.map((c) => [c.name, c]))
+    // Dev dependencies of the repository (package.json), found without starting Appium.
+    expect(byName.get("appium")).toMatchObject({ status: "ok", detail: expect.stringMatching(/^Appium 3\.\d+\.\d+ in .*node_modules\/appium /) })
+    expect(byName.get("uiautomator2 driver")).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(/^appium-uiautomator2-driver \d+\.\d+\.\d+ in .*node_modules\/appium-uiautomator2-driver$/)
+    })
+    // No Android device path is needed for the rest: adb is a warning at worst, never a failure.
+    const adb = byName.get("adb")!
+    if (Bun.which("adb") === null && !process.env.ANDROID_HOME && !process.env.ANDROID_SDK_ROOT) {
+      expect(adb).toEqual({ name: "adb", status: "warn", detail: "not found on PATH (apt-get install adb, or the Android SDK platform-tools); needed only for Android devices and emulators" })
+    } else {
+      expect(["ok", "warn"]).toContain(adb.status)
+    }
+  })
+
+  test("given an SDK directory with adb, when checked, then adb is ok with its version and where ANDROID_HOME points", async () => {
+    // adb is not installed on these machines: a stand-in that answers 'adb version' as adb 1.0.41 does.
+    const sdk = join(tmp, "sdk")
+    mkdirSync(join(sdk, "platform-tools"), { recursive: true })
+    const adb = join(sdk, "platform-tools", "adb")
+    writeFileSync(adb, "#!/bin/sh\necho 'Android Debug Bridge version 1.0.41'\necho 'Version 35.0.2-12147458'\n")
+    chmodSync(adb, 0o755)
+    const { stdout } = await core(["doctor", "--json"], { ANDROID_HOME: sdk, PATH: "/usr/bin:/bin" })
+    const check = (JSON.parse(stdout) as DoctorReport).checks.find((c) => c.name === "adb")
+    if (Bun.which("adb", { PATH: "/usr/bin:/bin" }) === null) {
+      expect(check).toEqual({ name: "adb", status: "ok", detail: `adb 1.0.41 at ${adb} (ANDROID_HOME ${sdk})` })
+    } else {
+      expect(check?.status).toBe("ok")
+    }
   })
 
   test("--store embedded is honoured and the human table marks each check", async () => {

@@ -27,6 +27,26 @@ const EnvVarName = Schema.String.check(
   Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be the NAME of an environment variable holding the key, not the key itself" })
 )
 
+/**
+ * The complaint when `text` is not JSON for an object (nor an array, nor null). It never
+ * quotes the text, not even the parser's view of it: capabilities may hold a password.
+ */
+const jsonObjectIssue = (text: string): string | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return "must be a JSON object of Appium capabilities (this is not valid JSON)"
+  }
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? undefined : "must be a JSON object of Appium capabilities"
+}
+
+/**
+ * Appium capabilities as JSON text: a config value stays a plain string (printable by
+ * `config show`, scrubbed by `forRecording` like any other); `androidSettings` parses it.
+ */
+const CapabilitiesJson = Schema.String.check(Schema.makeFilter(jsonObjectIssue))
+
 /** The typed shape of a merged config. Keys are flat dotted names. */
 export const ConfigValues = Schema.Struct({
   store: Schema.Literals(["auto", "embedded", "nats"]),
@@ -38,7 +58,9 @@ export const ConfigValues = Schema.Struct({
   "models.model": Schema.NullOr(Schema.NonEmptyString),
   "models.apiKeyEnv": EnvVarName,
   "chromium.path": Schema.NonEmptyString,
-  "chromedriver.path": Schema.NonEmptyString
+  "chromedriver.path": Schema.NonEmptyString,
+  "android.appiumUrl": Schema.NonEmptyString,
+  "android.capabilities": CapabilitiesJson
 })
 export type ConfigValues = typeof ConfigValues.Type
 export type ConfigKey = keyof ConfigValues
@@ -63,13 +85,22 @@ export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
   "models.model": { env: "CORE_MODEL", flag: "model", description: "model name at the model server" },
   "models.apiKeyEnv": { env: "CORE_MODEL_API_KEY_ENV", flag: "model-api-key-env", description: "NAME of the env var holding the model API key" },
   "chromium.path": { env: "CORE_CHROMIUM", flag: "chromium", description: "Chromium binary" },
-  "chromedriver.path": { env: "CORE_CHROMEDRIVER", flag: "chromedriver", description: "chromedriver binary" }
+  "chromedriver.path": { env: "CORE_CHROMEDRIVER", flag: "chromedriver", description: "chromedriver binary" },
+  "android.appiumUrl": { env: "CORE_APPIUM_URL", flag: "appium-url", description: "Appium server for Android devices and emulators" },
+  "android.capabilities": {
+    env: "CORE_ANDROID_CAPABILITIES",
+    flag: "android-capabilities",
+    description: "Appium capabilities as a JSON object (appium:udid, appium:appPackage, …)"
+  }
 }
 export const configKeys = Object.keys(CONFIG_KEYS) as ReadonlyArray<ConfigKey>
 
 /** Env var that points at a config file other than `<root>/core.config.json`. */
 export const CONFIG_PATH_ENV = "CORE_CONFIG"
 export const CONFIG_FILE_NAME = "core.config.json"
+
+/** What a UiAutomator2 session needs at least; a device is picked by Appium unless `appium:udid` names one. */
+export const DEFAULT_ANDROID_CAPABILITIES = JSON.stringify({ platformName: "Android", "appium:automationName": "UiAutomator2" })
 
 const defaultsFor = (dataDir: string): ConfigValues => ({
   store: "auto",
@@ -81,7 +112,9 @@ const defaultsFor = (dataDir: string): ConfigValues => ({
   "models.model": null,
   "models.apiKeyEnv": "CORE_MODEL_API_KEY",
   "chromium.path": "/usr/bin/chromium",
-  "chromedriver.path": "/usr/bin/chromedriver"
+  "chromedriver.path": "/usr/bin/chromedriver",
+  "android.appiumUrl": "http://127.0.0.1:4723",
+  "android.capabilities": DEFAULT_ANDROID_CAPABILITIES
 })
 
 // The file may be nested (`{"nats": {"url": …}}`) or flat (`{"nats.url": …}`); both flatten to the same keys.
@@ -98,7 +131,10 @@ const FileValues = Schema.Struct({
   "models.model": Schema.optional(ConfigValues.fields["models.model"]),
   "models.apiKeyEnv": Schema.optional(ConfigValues.fields["models.apiKeyEnv"]),
   "chromium.path": Schema.optional(ConfigValues.fields["chromium.path"]),
-  "chromedriver.path": Schema.optional(ConfigValues.fields["chromedriver.path"])
+  "chromedriver.path": Schema.optional(ConfigValues.fields["chromedriver.path"]),
+  "android.appiumUrl": Schema.optional(ConfigValues.fields["android.appiumUrl"]),
+  // In the file, the natural form is the object itself; it is kept as its JSON text.
+  "android.capabilities": Schema.optional(Schema.Union([CapabilitiesJson, Schema.Record(Schema.String, Schema.Unknown)]))
 })
 
 export interface LoadedConfig {
@@ -196,7 +232,7 @@ export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}
     let source: ConfigSource = "default"
     if (file && key in file) {
       const v = file[key]
-      value = typeof v === "number" ? String(v) : v
+      value = typeof v === "number" ? String(v) : isRecord(v) ? JSON.stringify(v) : v
       source = "file"
     }
     // An empty variable (`NATS_URL= bun core …`) means "unset", as most tools treat it.
@@ -245,6 +281,16 @@ export const storeSettings = (config: LoadedConfig): {
   natsUrl: config.values["nats.url"],
   natsUrlConfigured: config.sources["nats.url"] !== "default",
   dataDir: config.values.dataDir
+})
+
+/** What `AppiumEnvironment` (libs/env-android) needs: the server and the capabilities as an object. */
+export const androidSettings = (config: LoadedConfig): {
+  readonly appiumUrl: string
+  readonly capabilities: Readonly<Record<string, unknown>>
+} => ({
+  appiumUrl: config.values["android.appiumUrl"],
+  // Validated as a JSON object when the config was loaded.
+  capabilities: JSON.parse(config.values["android.capabilities"]) as Record<string, unknown>
 })
 
 /** The loaded config as a service, for Effect programs that would rather not thread it. */

@@ -2,13 +2,14 @@
  * `bun core doctor [--json]`: is this machine ready to run CORE, and what will it use?
  * Every check reports ok / warn / fail with one line of detail; only a failed *required*
  * check (Bun, the config, a usable event store) makes the exit code non-zero, because
- * Chromium, chromedriver and PostgreSQL are needed only by some commands.
+ * Chromium, chromedriver, PostgreSQL and the Android tools (adb, Appium, its UiAutomator2
+ * driver) are needed only by some commands.
  */
 import { Effect } from "effect"
 import { SQL } from "bun"
-import { accessSync, constants, existsSync } from "node:fs"
-import { dirname, resolve } from "node:path"
-import { loadConfig, programVersion, redactUrl, storeSettings } from "@core/config"
+import { accessSync, constants, existsSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { loadConfig, programVersion, redactUrl, runProgram, storeSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { chooseStore, probeNats } from "@core/eventstore"
 import { HEADLESS_SHELL } from "@core/env-web"
@@ -117,6 +118,67 @@ const natsServerCheck = (): Effect.Effect<Check> => {
   return Effect.map(programVersion(path), (v) => (v === null ? check("nats-server", "warn", `found at ${path} but '--version' failed`) : check("nats-server", "ok", `${v.replace(/^nats-server:\s*/, "")} at ${path}`)))
 }
 
+const ANDROID_USE = "needed only for Android devices and emulators"
+
+/**
+ * adb talks to devices; Appium finds it through ANDROID_HOME (or ANDROID_SDK_ROOT), not
+ * PATH, so an adb without either is a warning too.
+ */
+const adbCheck = (env: Readonly<Record<string, string | undefined>> = process.env): Effect.Effect<Check> => {
+  const sdk = env.ANDROID_HOME || env.ANDROID_SDK_ROOT || null
+  const inSdk = sdk === null ? null : [join(sdk, "platform-tools", "adb"), join(sdk, "adb")].find((p) => existsSync(p)) ?? null
+  const path = Bun.which("adb") ?? inSdk
+  if (path === null) return Effect.succeed(check("adb", "warn", `not found on PATH${sdk === null ? "" : ` or in ${sdk}`} (apt-get install adb, or the Android SDK platform-tools); ${ANDROID_USE}`))
+  return Effect.map(programVersion(path, ["version"]), (v) => {
+    if (v === null) return check("adb", "warn", `found at ${path} but '${path} version' failed`)
+    const version = v.replace(/^Android Debug Bridge version\s*/i, "adb ")
+    return sdk === null
+      ? check("adb", "warn", `${version} at ${path}, but ANDROID_HOME is not set: Appium needs it (an SDK directory holding platform-tools/adb)`)
+      : check("adb", "ok", `${version} at ${path} (ANDROID_HOME ${sdk})`)
+  })
+}
+
+/** The version of an npm package as the project installed it, or null when it is not installed. */
+const installedVersion = (name: string): { readonly version: string; readonly dir: string } | null => {
+  try {
+    const manifest = Bun.resolveSync(`${name}/package.json`, import.meta.dir)
+    const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown }).version
+    return typeof version === "string" ? { version, dir: dirname(manifest) } : null
+  } catch {
+    return null
+  }
+}
+
+/** The project's Appium (a dev dependency), else one on PATH. */
+const appiumCheck = (): Effect.Effect<Check> => {
+  const local = installedVersion("appium")
+  if (local !== null) return Effect.succeed(check("appium", "ok", `Appium ${local.version} in ${local.dir} (start: node node_modules/appium/index.js)`))
+  const global = Bun.which("appium")
+  if (global === null) return Effect.succeed(check("appium", "warn", `not installed (bun install); ${ANDROID_USE}`))
+  return Effect.map(programVersion(global), (v) =>
+    v === null ? check("appium", "warn", `found at ${global} but '--version' failed`) : check("appium", "ok", `Appium ${v} at ${global}`))
+}
+
+/**
+ * Resolving the driver's package is instant; `appium driver list --installed --json` takes
+ * seconds, so it is asked only of an Appium from outside the project.
+ */
+const uiautomator2Check = (): Effect.Effect<Check> => {
+  const local = installedVersion("appium-uiautomator2-driver")
+  if (local !== null) return Effect.succeed(check("uiautomator2 driver", "ok", `appium-uiautomator2-driver ${local.version} in ${local.dir}`))
+  const global = Bun.which("appium")
+  const missing = check("uiautomator2 driver", "warn", `not installed (bun install, or: appium driver install uiautomator2); ${ANDROID_USE}`)
+  if (global === null || installedVersion("appium") !== null) return Effect.succeed(missing)
+  return Effect.map(runProgram([global, "driver", "list", "--installed", "--json"], { timeoutMs: 20_000 }), (out) => {
+    try {
+      const driver = (JSON.parse(out?.stdout ?? "") as Record<string, { version?: string; installed?: boolean }>).uiautomator2
+      return driver?.installed === true ? check("uiautomator2 driver", "ok", `uiautomator2 ${driver.version ?? ""} (appium driver list)`.trim()) : missing
+    } catch {
+      return missing
+    }
+  })
+}
+
 const DEFAULT_POSTGRES = "postgres://127.0.0.1:5432/postgres"
 
 const postgresCheck = (config: LoadedConfig): Effect.Effect<Check> =>
@@ -147,7 +209,7 @@ const MARK: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗" }
 
 export const doctor: Command = {
   name: "doctor",
-  summary: "check Bun, NATS, the event store, Chromium, chromedriver and PostgreSQL",
+  summary: "check Bun, NATS, the event store, Chromium, chromedriver, PostgreSQL and the Android tools",
   flags: {
     json: { kind: "boolean", description: "print { checks, ok } as JSON" },
     ...commonConfigFlags
@@ -155,7 +217,7 @@ export const doctor: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const { check: cfg, config } = yield* configCheck(args)
-      const [nats, store, chromium, shell, driver, natsServer, postgres] = yield* Effect.all(
+      const [nats, store, chromium, shell, driver, natsServer, postgres, adb, appium, uiautomator2] = yield* Effect.all(
         [
           natsCheck(config),
           storeCheck(config),
@@ -163,11 +225,14 @@ export const doctor: Command = {
           binaryCheck("headless shell", HEADLESS_SHELL, "apt-get install chromium-headless-shell", "fast headless rollouts; without it they use chromium, about half as fast"),
           binaryCheck("chromedriver", config.values["chromedriver.path"], "CORE_CHROMEDRIVER or chromedriver.path", "mobile-web rollouts"),
           natsServerCheck(),
-          postgresCheck(config)
+          postgresCheck(config),
+          adbCheck(),
+          appiumCheck(),
+          uiautomator2Check()
         ],
         { concurrency: "unbounded" }
       )
-      const checks = [bunCheck(), cfg, nats, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres]
+      const checks = [bunCheck(), cfg, nats, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres, adb, appium, uiautomator2]
       const failed = checks.filter((c) => c.required && c.status === "fail")
       const ok = failed.length === 0
       if (args.flags.json === true) {

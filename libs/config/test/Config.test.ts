@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { codeVersion, forRecording, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
+import { androidSettings, codeVersion, forRecording, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
 import type { LoadOptions } from "../mod.ts"
 
 const REPO = join(import.meta.dir, "../../..")
@@ -41,7 +41,9 @@ describe("loadConfig", () => {
       "models.model": null,
       "models.apiKeyEnv": "CORE_MODEL_API_KEY",
       "chromium.path": "/usr/bin/chromium",
-      "chromedriver.path": "/usr/bin/chromedriver"
+      "chromedriver.path": "/usr/bin/chromedriver",
+      "android.appiumUrl": "http://127.0.0.1:4723",
+      "android.capabilities": `{"platformName":"Android","appium:automationName":"UiAutomator2"}`
     })
     expect(new Set(Object.values(c.sources))).toEqual(new Set(["default"]))
   })
@@ -98,6 +100,43 @@ describe("loadConfig", () => {
     expect(plain).toEqual({ store: "auto", natsUrl: "nats://127.0.0.1:4222", natsUrlConfigured: false, dataDir: ".core" })
     const fromEnv = storeSettings(await load({ root: project(), env: { NATS_URL: "nats://127.0.0.1:4222" } }))
     expect(fromEnv.natsUrlConfigured).toBe(true)
+  })
+})
+
+describe("android settings", () => {
+  test("given no settings, when loaded, then Appium is on 127.0.0.1:4723 with UiAutomator2 capabilities", async () => {
+    const android = androidSettings(await load({ root: project() }))
+    expect(android).toEqual({
+      appiumUrl: "http://127.0.0.1:4723",
+      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" }
+    })
+  })
+
+  test("given capabilities as an object in the file, when loaded, then they are kept as their JSON text", async () => {
+    const caps = { platformName: "Android", "appium:automationName": "UiAutomator2", "appium:udid": "emulator-5554", "appium:appPackage": "com.android.settings" }
+    const c = await load({ root: project(JSON.stringify({ android: { appiumUrl: "http://10.0.0.2:4723", capabilities: caps } })) })
+    expect(c.values["android.capabilities"]).toBe(JSON.stringify(caps))
+    expect(c.sources["android.capabilities"]).toBe("file")
+    expect(androidSettings(c)).toEqual({ appiumUrl: "http://10.0.0.2:4723", capabilities: caps })
+  })
+
+  test("given CORE_ANDROID_CAPABILITIES and --appium-url, when loaded, then they win over the file", async () => {
+    const root = project(JSON.stringify({ "android.capabilities": { "appium:udid": "from-file" } }))
+    const c = await load({ root, env: { CORE_ANDROID_CAPABILITIES: `{"appium:udid":"from-env"}` }, flags: { "appium-url": "http://127.0.0.1:4800" } })
+    expect(androidSettings(c)).toEqual({ appiumUrl: "http://127.0.0.1:4800", capabilities: { "appium:udid": "from-env" } })
+    expect(c.sources["android.capabilities"]).toBe("env:CORE_ANDROID_CAPABILITIES")
+    expect(c.sources["android.appiumUrl"]).toBe("flag:--appium-url")
+  })
+
+  test("given capabilities that are not a JSON object, when loaded, then one line names the variable and the key", async () => {
+    for (const bad of ["udid=emulator-5554", "[1, 2]", "null"]) {
+      const e = await loadError({ root: project(), env: { CORE_ANDROID_CAPABILITIES: bad } })
+      expect(e.message).toStartWith("environment variable CORE_ANDROID_CAPABILITIES (android.capabilities): must be a JSON object of Appium capabilities")
+      expect(e.message).not.toContain("\n")
+      expect(e.message).not.toContain("udid")
+    }
+    const e = await loadError({ root: project(JSON.stringify({ android: { capabilities: 42 } })) })
+    expect(e.message).toMatch(/core\.config\.json: key "android\.capabilities": /)
   })
 })
 

@@ -1,0 +1,161 @@
+/**
+ * The action vocabulary (DESIGN §7) on an Android device through Appium UiAutomator2.
+ * Like the web's `perform`, it resolves to an error message for what the policy got wrong
+ * or the platform cannot do (null when the action went through) and throws only what the
+ * caller must classify: WebDriver errors, a dead session.
+ *
+ * Taps and swipes are W3C touch pointer actions at the coordinates the last observation
+ * gave (see Gestures.ts), so an element needs no WebDriver lookup: its id resolves through
+ * the ids that observation issued. System keys are `mobile: pressKey` key codes.
+ */
+import type { ElementInfo } from "@core/env-web"
+import { longPressMs, maxWaitMs } from "@core/env-web"
+import type { Action, Target } from "@core/events"
+import type { PointerActions, Viewport } from "./Gestures.ts"
+import { contentArea, scrollSwipe, swipeActions, tapActions, tapPoint } from "./Gestures.ts"
+
+/**
+ * What the vocabulary needs from a session: a narrow slice of WebdriverIO's browser, so
+ * the mapping from actions to device commands can be exercised without a device.
+ */
+export interface Device {
+  performActions(actions: ReadonlyArray<PointerActions>): Promise<unknown>
+  /** `mobile:` extension commands (`mobile: pressKey`, `mobile: activateApp`, …). */
+  mobile(command: string, args: Record<string, unknown>): Promise<unknown>
+  back(): Promise<unknown>
+  /** The WebDriver id of the element with input focus, or null when none has it. */
+  focusedElement(): Promise<string | null>
+}
+
+export interface ActionContext {
+  /** Ids handed out in this episode: an issued id missing from `current` is stale, any other unknown. */
+  readonly issued: ReadonlySet<string>
+  /** The elements of the last observation by id: what a target id means now. */
+  readonly current: ReadonlyMap<string, ElementInfo>
+  readonly viewport: Viewport
+}
+
+/**
+ * Android key codes for the key names a policy uses (the web's names where they exist:
+ * "Home" and "End" move the cursor, as on the web; the home button is the `home` action).
+ */
+export const KEYCODES: Readonly<Record<string, number>> = {
+  Enter: 66, Tab: 61, Backspace: 67, Delete: 112, Escape: 111, Space: 62,
+  ArrowUp: 19, ArrowDown: 20, ArrowLeft: 21, ArrowRight: 22, PageUp: 92, PageDown: 93,
+  Home: 122, End: 123, Back: 4, Search: 84, Menu: 82, AppSwitch: 187
+}
+
+export const HOME_KEYCODE = 3
+
+/** Actions after which the screen may look different: the web's, plus the system ones. */
+export const androidStateChanging: ReadonlySet<Action["kind"]> = new Set([
+  "click", "long_press", "type", "scroll", "key", "back", "home", "open_app"
+])
+
+export type AppTarget =
+  | { readonly kind: "activity"; readonly intent: string; readonly appId: string }
+  | { readonly kind: "package"; readonly appId: string }
+
+const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/
+const ACTIVITY = /^\.?[A-Za-z][A-Za-z0-9_$]*(\.[A-Za-z0-9_$]+)*$/
+
+/** `com.android.settings` (a package) or `com.android.settings/.Settings` (an activity); null for anything else. */
+export const appTarget = (app: string): AppTarget | null => {
+  const [pkg, activity, ...rest] = app.trim().split("/")
+  if (pkg === undefined || !PACKAGE.test(pkg) || rest.length > 0) return null
+  if (activity === undefined) return { kind: "package", appId: pkg }
+  return ACTIVITY.test(activity) ? { kind: "activity", intent: `${pkg}/${activity}`, appId: pkg } : null
+}
+
+type Resolved = { readonly element: ElementInfo } | { readonly error: string }
+
+const resolveTarget = (target: Target | null, ctx: ActionContext, kind: string): Resolved => {
+  const id = target?.elementId ?? null
+  if (id === null) return { error: `${kind} needs a target element id` }
+  if (!/^e\d+$/.test(id)) return { error: `unknown element id ${JSON.stringify(id)}` }
+  const element = ctx.current.get(id)
+  if (element === undefined) {
+    return { error: ctx.issued.has(id) ? `stale element id ${id}: the element is no longer on the screen` : `unknown element id ${id}` }
+  }
+  return { element }
+}
+
+type Aimed = { readonly element: ElementInfo; readonly x: number; readonly y: number } | { readonly error: string }
+
+/** The element and the point to touch it at: the centre of its part on the screen. */
+const aim = (target: Target | null, ctx: ActionContext, kind: string): Aimed => {
+  const r = resolveTarget(target, ctx, kind)
+  if ("error" in r) return r
+  const { element } = r
+  if (element.box === null || !element.visible) return { error: `element ${element.id} is not visible` }
+  const point = tapPoint(element.box, ctx.viewport)
+  if (point === null) return { error: `element ${element.id} is off the screen: scroll to it first` }
+  return { element, ...point }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export const perform = async (device: Device, action: Action, ctx: ActionContext): Promise<string | null> => {
+  switch (action.kind) {
+    case "click":
+    case "long_press": {
+      const a = aim(action.target, ctx, action.kind)
+      if ("error" in a) return a.error
+      await device.performActions([tapActions(a, action.kind === "long_press" ? longPressMs : 0)])
+      return null
+    }
+    case "type": {
+      const a = aim(action.target, ctx, action.kind)
+      if ("error" in a) return a.error
+      await device.performActions([tapActions(a)])
+      // The tap gives the field focus (and may move it when the keyboard opens): type into whatever has focus now.
+      const focused = await device.focusedElement()
+      if (focused === null) return `tapping ${a.element.id} focused no text field: nothing to type into`
+      // Replaces the text, as the web's fill does.
+      await device.mobile("mobile: replaceElementValue", { elementId: focused, text: action.text })
+      if (action.submit === true) await device.mobile("mobile: pressKey", { keycode: KEYCODES.Enter })
+      return null
+    }
+    case "scroll": {
+      let area = contentArea(ctx.viewport)
+      if (action.target !== null && action.target.elementId !== null) {
+        const r = resolveTarget(action.target, ctx, action.kind)
+        if ("error" in r) return r.error
+        if (r.element.box === null) return `element ${r.element.id} is not visible`
+        area = r.element.box
+      }
+      const { from, to } = scrollSwipe(action.direction, area, ctx.viewport)
+      await device.performActions([swipeActions(from, to)])
+      return null
+    }
+    case "key": {
+      const keycode = KEYCODES[action.key]
+      if (keycode === undefined) return `key ${JSON.stringify(action.key)} is not available on Android (known: ${Object.keys(KEYCODES).join(", ")})`
+      await device.mobile("mobile: pressKey", { keycode })
+      return null
+    }
+    case "back":
+      await device.back()
+      return null
+    case "home":
+      await device.mobile("mobile: pressKey", { keycode: HOME_KEYCODE })
+      return null
+    case "open_app": {
+      const app = appTarget(action.app)
+      if (app === null) return `open_app needs a package (com.example.app) or an activity (com.example.app/.MainActivity), got ${JSON.stringify(action.app)}`
+      if (app.kind === "activity") await device.mobile("mobile: startActivity", { intent: app.intent, wait: true })
+      else await device.mobile("mobile: activateApp", { appId: app.appId })
+      return null
+    }
+    case "wait":
+      await sleep(Math.min(action.ms, maxWaitMs))
+      return null
+    case "select":
+      return "select is not available on Android: click the dropdown, then click the option"
+    case "navigate":
+      return "navigate is not available on the Android device platform: open an app with open_app"
+    case "answer":
+    case "status":
+      return null
+  }
+}
