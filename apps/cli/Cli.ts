@@ -3,7 +3,7 @@
  * runner that turns any failure into `error: …` on stderr and a non-zero exit — never a
  * stack trace for bad input (set CORE_DEBUG=1 to see one for a defect).
  */
-import { Cause, Effect, Exit, Schema } from "effect"
+import { Cause, Effect, Exit, Fiber, Schema } from "effect"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -32,6 +32,8 @@ export interface Command {
   /** Names of positional arguments, for help; `run` checks them. */
   readonly positionals?: ReadonlyArray<string>
   readonly run: (args: ParsedArgs) => Effect.Effect<void, unknown>
+  /** The command handles SIGINT and SIGTERM itself (a follower: stopping is its normal end). */
+  readonly ownSignals?: boolean
 }
 
 export interface ParsedArgs {
@@ -102,13 +104,32 @@ export const oneLine = (error: unknown): string => {
   return text.replace(/\s*\n\s*/g, "; ").trim()
 }
 
-/** Runs a command to completion and exits: 0 on success, 2 on usage errors, 1 otherwise. */
+/**
+ * The first SIGINT or SIGTERM interrupts the command, so its finalizers run: browsers,
+ * drivers and servers are closed and a store's open commit completes or never happened (an
+ * interrupted run resumes with `run --resume`). A second signal exits at once.
+ */
+const stopOnSignals = (fiber: Fiber.Fiber<unknown, unknown>): void => {
+  let received = 0
+  const on = (signal: NodeJS.Signals) => {
+    received++
+    if (received > 1) process.exit(130)
+    console.error(`interrupted (${signal}): stopping — send it again to stop at once`)
+    Effect.runFork(Fiber.interrupt(fiber))
+  }
+  process.on("SIGINT", on)
+  process.on("SIGTERM", on)
+}
+
+/** Runs a command to completion and exits: 0 on success, 2 on usage errors, 1 otherwise, 130 when interrupted. */
 export const runCommand = async (command: Command, argv: ReadonlyArray<string>): Promise<never> => {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(helpText(command))
     process.exit(0)
   }
-  const exit = await Effect.runPromiseExit(Effect.flatMap(parseArgs(command, argv), command.run))
+  const fiber = Effect.runFork(Effect.flatMap(parseArgs(command, argv), command.run))
+  if (command.ownSignals !== true) stopOnSignals(fiber)
+  const exit = await Effect.runPromise(Fiber.await(fiber))
   if (Exit.isSuccess(exit)) process.exit(0)
   const cause = exit.cause
   if (Cause.hasInterruptsOnly(cause)) process.exit(130)

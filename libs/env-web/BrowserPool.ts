@@ -78,7 +78,12 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
     try: async () => {
       const launched = await chromium.launch({
         executablePath: options.executablePath ?? headlessChromium(),
-        args: [...chromiumFlags]
+        args: [...chromiumFlags],
+        // Playwright would close the browser on a signal and leave the process running, and
+        // the pool would launch another: the command's interruption closes it instead.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false
       })
       launched.on("disconnected", () => {
         if (browser === launched) browser = null

@@ -131,6 +131,7 @@ export const datasetExport: Command = {
 
 export const datasetFollow: Command = {
   name: "dataset follow",
+  ownSignals: true,
   summary: "append dataset records as they are emitted, through a durable NATS consumer (exactly once in the file)",
   flags: {
     consumer: { kind: "string", description: "durable consumer name: a restart with the same name resumes where it left off (required)" },
