@@ -33,9 +33,9 @@
 import { Effect, Layer, Result } from "effect"
 import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
-import type { ElementInfo, EnvTask, EnvironmentShape, FullObservation, ScreenshotPolicy } from "@core/env-web"
-import { defaultElementLimit, Environment, InfraError, oneLine, policyView } from "@core/env-web"
-import type { Action, Observation } from "@core/events"
+import type { ElementInfo, EnvTask, EnvironmentShape, ScreenshotPolicy } from "@core/env-web"
+import { defaultElementLimit, Environment, InfraError, oneLine, storeObservation } from "@core/env-web"
+import type { Action } from "@core/events"
 import type { Device } from "./AppiumActions.ts"
 import { androidStateChanging, appTarget, HOME_KEYCODE, perform } from "./AppiumActions.ts"
 import type { Viewport } from "./Gestures.ts"
@@ -170,7 +170,6 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
   let browser: Browser | null = null
   let episode: Episode | null = null
 
-  const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
 
   /** A device call bounded by `ms`: a hung server is a timeout, not a hang. */
   const bounded = <A>(what: string, ms: number, run: () => Promise<A>) =>
@@ -222,33 +221,10 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     const app = reported ?? foregroundPackage(page.tree)
     const screenshot = png === null ? null : new Uint8Array(Buffer.from(png, "base64"))
     const aria = maskedHierarchy(page.tree)
-    const elementsJson = JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements })
-    const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
-      put(encoder.encode(elementsJson)),
-      put(encoder.encode(aria)),
-      screenshot === null ? Effect.succeed(null) : put(screenshot)
-    ], { concurrency: "unbounded" })
-    const view = policyView({ url: null, app, title: null, error }, page.elements, limit)
-    const observation: Observation = {
-      url: null,
-      app,
-      title: null,
-      screenshot: screenshotHash,
-      elements: elementsHash,
-      aria: ariaHash,
-      truncated: view.truncated,
-      error
-    }
-    return {
-      observation,
-      elements: page.elements,
-      aria,
-      screenshot,
-      view,
-      timings: { ...timing, observeMs: Math.round(performance.now() - started) },
-      done: ep.done,
-      episode: null
-    } satisfies FullObservation
+    const elementsBytes = encoder.encode(JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements }))
+    return yield* storeObservation(blobs, {
+      url: null, app, title: null, elements: page.elements, elementsBytes, aria, screenshot, error, limit, timing, startedAt: started, done: ep.done, episode: null
+    })
   })
 
   /**

@@ -23,12 +23,12 @@ import { accessSync, constants, statSync } from "node:fs"
 import { Effect, Layer } from "effect"
 import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
-import type { Action, Observation } from "@core/events"
+import type { Action } from "@core/events"
 import {
   chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, maxWaitMs, oneLine,
-  policyView, stateChanging
+  stateChanging, storeObservation
 } from "@core/env-web"
-import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, FullObservation, ScreenshotPolicy } from "@core/env-web"
+import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, ScreenshotPolicy } from "@core/env-web"
 import { cdp, perform } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
 import { outlineInPage } from "./Outline.ts"
@@ -96,8 +96,6 @@ const PROBE = "return [!!window.__coreMark, !!window.__coreLeaving, document.rea
 /** How long an action's navigation may take to begin: a tap's click and a form's submit are a task away. */
 const NAVIGATION_GRACE_MS = 40
 
-const encoder = new TextEncoder()
-
 /** The capabilities of a mobile-emulation session on Debian's Chromium and chromedriver. */
 export const capabilities = (options: MobileWebOptions) => {
   const device = options.device ?? PHONE
@@ -128,8 +126,6 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
   const source = options.episodes
   let browser: Browser | null = null
   let episode: Episode | null = null
-
-  const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
 
   const session = Effect.tryPromise({
     try: async () => {
@@ -193,23 +189,10 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
-    const { elements } = read.extracted
-    const aria = maskSecrets(read.outline, read.extracted.secrets)
-    const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
-      put(elementsBlob(read.url, read.extracted)),
-      put(encoder.encode(aria)),
-      read.png === null ? Effect.succeed(null) : put(read.png)
-    ], { concurrency: "unbounded" })
-    const view = policyView({ url: read.url, app: null, title: read.title, error }, elements, limit)
-    const observation: Observation = {
-      url: read.url, app: null, title: read.title, screenshot: screenshotHash, elements: elementsHash, aria: ariaHash, truncated: view.truncated, error
-    }
-    return {
-      observation, elements, aria, screenshot: read.png, view,
-      timings: { ...timing, observeMs: Math.round(performance.now() - started) },
-      done: ep.done,
-      episode: ep.episode
-    } satisfies FullObservation
+    return yield* storeObservation(blobs, {
+      url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
+      aria: maskSecrets(read.outline, read.extracted.secrets), screenshot: read.png, error, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
+    })
   })
 
   const close = () =>

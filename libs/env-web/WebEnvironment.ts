@@ -18,7 +18,7 @@
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
 import { BlobStore } from "@core/blobstore"
-import type { Action, Observation } from "@core/events"
+import type { Action } from "@core/events"
 import { perform, stateChanging } from "./Actions.ts"
 import type { Lease } from "./BrowserPool.ts"
 import { BrowserPool } from "./BrowserPool.ts"
@@ -26,8 +26,9 @@ import { extractInPage, interactableSelector } from "./Elements.ts"
 import { elementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
 import { Environment, InfraError, oneLine } from "./Environment.ts"
-import type { EnvTask, EnvironmentShape, EpisodeSource, FullObservation, ScreenshotPolicy } from "./Environment.ts"
-import { defaultElementLimit, policyView } from "./View.ts"
+import type { EnvTask, EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "./Environment.ts"
+import { storeObservation } from "./Observation.ts"
+import { defaultElementLimit } from "./View.ts"
 
 export interface WebEnvironmentOptions {
   /** Default "all". */
@@ -149,8 +150,6 @@ const stopLoading = async (page: Page): Promise<void> => {
   }
 }
 
-const encoder = new TextEncoder()
-
 export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions = {}) {
   const pool = yield* BrowserPool
   const blobs = yield* BlobStore
@@ -160,9 +159,6 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
   const limit = options.elementLimit ?? defaultElementLimit
   const source = options.episodes
   let episode: Episode | null = null
-
-  const put = (bytes: Uint8Array) =>
-    blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
 
   /** Reads the page and stores its blobs; `error` is the action's complaint, if any. */
   const observe = Effect.fnUntraced(function*(
@@ -182,34 +178,10 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
-    const { elements } = read.extracted
-    const screenshot = read.png
-    const [elementsHash, ariaHash, screenshotHash] = yield* Effect.all([
-      put(elementsBlob(read.url, read.extracted)),
-      put(encoder.encode(read.aria)),
-      screenshot === null ? Effect.succeed(null) : put(screenshot)
-    ], { concurrency: "unbounded" })
-    const view = policyView({ url: read.url, app: null, title: read.title, error }, elements, limit)
-    const observation: Observation = {
-      url: read.url,
-      app: null,
-      title: read.title,
-      screenshot: screenshotHash,
-      elements: elementsHash,
-      aria: ariaHash,
-      truncated: view.truncated,
-      error
-    }
-    return {
-      observation,
-      elements,
-      aria: read.aria,
-      screenshot,
-      view,
-      timings: { ...timing, observeMs: Math.round(performance.now() - started) },
-      done: ep.done,
-      episode: ep.episode
-    } satisfies FullObservation
+    return yield* storeObservation(blobs, {
+      url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
+      aria: read.aria, screenshot: read.png, error, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
+    })
   })
 
   const close = () =>
