@@ -175,3 +175,47 @@ describe("a model server (serving recorded completions)", () => {
     expect(seen.length).toBe(before)
   }, 120_000)
 })
+
+describe("a model server that answers nothing useful", () => {
+  const server = Bun.serve({
+    port: 0,
+    async fetch(req) {
+      const body = await req.json() as { model: string }
+      const text = "I cannot help with that."
+      return Response.json({
+        id: "chatcmpl-refusal", object: "chat.completion", created: 1764700000, model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+      })
+    }
+  })
+  afterAll(() => server.stop(true))
+
+  test("a key-step answer that names no step but the closing one leaves the embedded key steps, and the LFs fall back to embedded ones", async () => {
+    const embeddedFlags = await workspace("refusing-model-baseline")
+    const embeddedRun = JSON.parse((await core(["infer", "--all", "--json", ...embeddedFlags])).stdout)
+    const embeddedEvents = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${embeddedRun.run_id}.>`, ...embeddedFlags])).stdout)
+    const embeddedKeys = embeddedEvents.find((e) => e.type === "KeyStepsIdentified").data.keySteps.map((k: any) => k.stepIndex)
+
+    const flags = await workspace("refusing-model")
+    const r = await core(["infer", "--demo", DEMO, "--json", "--model-base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "unhelpful", ...flags])
+    expect(r.code).toBe(0)
+    const run = JSON.parse(r.stdout)
+    const events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${run.run_id}.>`, ...flags])).stdout)
+    const keys = events.find((e) => e.type === "KeyStepsIdentified").data
+    // The model was asked (the audit shows its answer), and its answer did not stand.
+    expect(keys.method).toBe("embedded")
+    expect(keys.modelCallIds).toHaveLength(1)
+    expect(keys.keySteps.map((k: any) => k.stepIndex)).toEqual(embeddedKeys)
+    expect(embeddedKeys.length).toBeGreaterThan(1)
+    const lfs = events.filter((e) => e.type === "LabelFunctionInferred")
+    expect(lfs).toHaveLength(embeddedKeys.length)
+    // Each LF: five model answers without code, then the embedded synthesizer's candidate.
+    for (const lf of lfs) {
+      expect(lf.data.inference.method).toBe("embedded")
+      expect(lf.data.inference.modelCallIds).toHaveLength(5)
+      expect(lf.data.inference.attempts).toBeGreaterThan(5)
+    }
+    expect(run).toMatchObject({ key_steps: embeddedKeys.length, label_functions: embeddedKeys.length, failed: 0 })
+  }, 120_000)
+})

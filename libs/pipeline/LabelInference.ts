@@ -6,7 +6,8 @@
  *
  * Without a model every step is embedded (deterministic). With one, the model picks key
  * steps and writes LFs (up to 5 attempts each, validated); a key step the model could not
- * get right falls back to the embedded synthesizer, and the record says so.
+ * get right falls back to the embedded synthesizer, and the record says so — as does a
+ * key-step answer that names no step but the closing one.
  *
  * @example
  * const result = yield* inferLabelFunctions({ runId, causationId, instruction, demo, demoKey, failures: [], model: null })
@@ -140,6 +141,7 @@ export const inferLabelFunctions = (input: InferenceInput) =>
     const descriptions = describeSteps(input.demo)
     const embeddedKeys = identifyKeySteps(input.demo)
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
+    let keyStepMethod: "embedded" | "model" = "embedded"
     let keyStepModelCallIds: ReadonlyArray<string> = []
     let callIndex = 0
     if (input.model !== null) {
@@ -148,11 +150,18 @@ export const inferLabelFunctions = (input: InferenceInput) =>
         instruction: input.instruction,
         descriptions: descriptions.map((d) => ({ ...d, kind: input.demo.steps.find((s) => s.index === d.stepIndex)!.action.kind }))
       })
-      // The model chooses which steps; what kind of evidence each needs is still read off the step.
-      keySteps = picked.keySteps.map((k) => embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
-        stepIndex: k.stepIndex, description: k.description, reason: "state-changing" as const
-      })
       keyStepModelCallIds = picked.modelCallIds
+      // An answer that snapped to no step but the closing one (a refusal, prose) would leave a
+      // demo whose only LF is "said complete": the embedded choice stands, and says so.
+      const closing = input.demo.steps.at(-1)?.action.kind
+      const onlyClosing = picked.keySteps.every((k) => k.stepIndex === input.demo.steps.at(-1)?.index && (closing === "status" || closing === "answer"))
+      if (!onlyClosing || input.demo.steps.length <= 1) {
+        // The model chooses which steps; what kind of evidence each needs is still read off the step.
+        keySteps = picked.keySteps.map((k) => embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
+          stepIndex: k.stepIndex, description: k.description, reason: "state-changing" as const
+        })
+        keyStepMethod = "model"
+      }
     }
 
     const labelFunctions: Array<LabelOutcome> = []
@@ -193,7 +202,7 @@ export const inferLabelFunctions = (input: InferenceInput) =>
     return {
       descriptions,
       keySteps,
-      keyStepMethod: input.model === null ? "embedded" : "model",
+      keyStepMethod,
       keyStepModelCallIds,
       labelFunctions
     } satisfies InferenceResult
