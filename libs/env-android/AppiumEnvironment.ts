@@ -34,7 +34,7 @@ import { Effect, Layer, Result } from "effect"
 import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
 import type { ElementInfo, EnvTask, EnvironmentShape, ScreenshotPolicy } from "@core/env-web"
-import { defaultElementLimit, Environment, InfraError, oneLine, storeObservation } from "@core/env-web"
+import { defaultElementLimit, Environment, InfraError, maxWaitMs, oneLine, storeObservation } from "@core/env-web"
 import type { Action } from "@core/events"
 import type { Device } from "./AppiumActions.ts"
 import { androidStateChanging, appTarget, HOME_KEYCODE, perform } from "./AppiumActions.ts"
@@ -279,7 +279,7 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     const noTiming = { actionMs: 0, settleMs: 0 }
     if (ep.done) return yield* observe(b, ep, "the episode has ended (answer or status was given)", false, noTiming)
     const started = performance.now()
-    const budget = timeoutMs + (action.kind === "wait" ? Math.min(action.ms, 30_000) : 1000)
+    const budget = timeoutMs + (action.kind === "wait" ? Math.min(action.ms, maxWaitMs) : 1000)
     const error = yield* bounded(action.kind, budget, () => perform(deviceOf(b), action, { issued: ep.issued, current: ep.current, viewport: ep.viewport })).pipe(
       Effect.catch((cause) => classify(cause, action.kind))
     )
