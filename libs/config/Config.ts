@@ -47,10 +47,44 @@ const jsonObjectIssue = (text: string): string | undefined => {
  */
 const CapabilitiesJson = Schema.String.check(Schema.makeFilter(jsonObjectIssue))
 
+const BYTE_UNITS: Readonly<Record<string, number>> = { "": 1, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }
+
+/** `"16MiB"` → 16777216; a whole number of bytes, KiB, MiB or GiB. Undefined when not that shape or not positive. */
+export const parseByteSize = (text: string): number | undefined => {
+  const m = /^(\d{1,15})\s*(B|KiB|MiB|GiB)?$/.exec(text.trim())
+  const n = m ? Number(m[1]) * BYTE_UNITS[m[2] ?? ""]! : 0
+  return n > 0 && Number.isSafeInteger(n) ? n : undefined
+}
+
+/** A size limit, kept as the text the user wrote (`config show` prints it as given); `ingestLimits` reads it. */
+const ByteSize = Schema.String.check(
+  Schema.makeFilter((s: string) => (parseByteSize(s) === undefined ? "must be a positive size in bytes, e.g. 16777216 or 16MiB" : undefined))
+)
+
+/**
+ * A NATS URL: credentials in it would be printed and recorded with it, so they are refused
+ * (the complaint never quotes the URL) in favour of environment variables the config names.
+ */
+const NatsUrl = Schema.NonEmptyString.check(Schema.makeFilter((url: string) =>
+  /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)
+    ? "must not carry credentials: set nats.userEnv and nats.passwordEnv (or nats.tokenEnv, nats.credsFileEnv) to the NAMES of environment variables holding them"
+    : undefined
+))
+
+/** Milliseconds, kept as the decimal text the user wrote; `natsSettings` reads it. */
+const Milliseconds = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,11}$/, { message: "must be a whole number of milliseconds" }))
+
+const NullableEnvVarName = Schema.NullOr(EnvVarName)
+
 /** The typed shape of a merged config. Keys are flat dotted names. */
 export const ConfigValues = Schema.Struct({
   store: Schema.Literals(["auto", "embedded", "nats"]),
-  "nats.url": Schema.NonEmptyString,
+  "nats.url": NatsUrl,
+  "nats.outageLimitMs": Milliseconds,
+  "nats.userEnv": NullableEnvVarName,
+  "nats.passwordEnv": NullableEnvVarName,
+  "nats.tokenEnv": NullableEnvVarName,
+  "nats.credsFileEnv": NullableEnvVarName,
   dataDir: Schema.NonEmptyString,
   seed: Schema.NonEmptyString,
   "database.url": Schema.NonEmptyString,
@@ -60,7 +94,9 @@ export const ConfigValues = Schema.Struct({
   "chromium.path": Schema.NonEmptyString,
   "chromedriver.path": Schema.NonEmptyString,
   "android.appiumUrl": Schema.NonEmptyString,
-  "android.capabilities": CapabilitiesJson
+  "android.capabilities": CapabilitiesJson,
+  "ingest.maxBlobBytes": ByteSize,
+  "ingest.maxDemoBytes": ByteSize
 })
 export type ConfigValues = typeof ConfigValues.Type
 export type ConfigKey = keyof ConfigValues
@@ -77,7 +113,12 @@ export interface KeySpec {
 
 export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
   store: { env: "CORE_STORE", flag: "store", description: "event store: auto, embedded or nats", choices: ["auto", "embedded", "nats"] },
-  "nats.url": { env: "NATS_URL", flag: "nats-url", description: "NATS server URL" },
+  "nats.url": { env: "NATS_URL", flag: "nats-url", description: "NATS server URL (no credentials: see nats.userEnv)" },
+  "nats.outageLimitMs": { env: "CORE_NATS_OUTAGE_LIMIT_MS", flag: "nats-outage-limit-ms", description: "how long work waits for a lost NATS server to return before failing" },
+  "nats.userEnv": { env: "CORE_NATS_USER_ENV", flag: "nats-user-env", description: "NAME of the env var holding the NATS user" },
+  "nats.passwordEnv": { env: "CORE_NATS_PASSWORD_ENV", flag: "nats-password-env", description: "NAME of the env var holding the NATS password" },
+  "nats.tokenEnv": { env: "CORE_NATS_TOKEN_ENV", flag: "nats-token-env", description: "NAME of the env var holding the NATS token" },
+  "nats.credsFileEnv": { env: "CORE_NATS_CREDS_FILE_ENV", flag: "nats-creds-file-env", description: "NAME of the env var holding the path of a NATS .creds file" },
   dataDir: { env: "CORE_DATA_DIR", flag: "data-dir", description: "directory for the embedded store, blobs and read models" },
   seed: { env: "CORE_SEED", flag: "seed", description: "run seed for every random draw" },
   "database.url": { env: "DATABASE_URL", flag: "database-url", description: "read-model database (sqlite:<file> or postgres://…)" },
@@ -91,7 +132,9 @@ export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
     env: "CORE_ANDROID_CAPABILITIES",
     flag: "android-capabilities",
     description: "Appium capabilities as a JSON object (appium:udid, appium:appPackage, …)"
-  }
+  },
+  "ingest.maxBlobBytes": { env: "CORE_INGEST_MAX_BLOB_BYTES", flag: "max-blob-bytes", description: "largest file `ingest` reads: a blob or demo.json (bytes, or KiB/MiB/GiB)" },
+  "ingest.maxDemoBytes": { env: "CORE_INGEST_MAX_DEMO_BYTES", flag: "max-demo-bytes", description: "largest demo `ingest` reads: demo.json and its blobs together" }
 }
 export const configKeys = Object.keys(CONFIG_KEYS) as ReadonlyArray<ConfigKey>
 
@@ -105,6 +148,11 @@ export const DEFAULT_ANDROID_CAPABILITIES = JSON.stringify({ platformName: "Andr
 const defaultsFor = (dataDir: string): ConfigValues => ({
   store: "auto",
   "nats.url": "nats://127.0.0.1:4222",
+  "nats.outageLimitMs": "600000",
+  "nats.userEnv": null,
+  "nats.passwordEnv": null,
+  "nats.tokenEnv": null,
+  "nats.credsFileEnv": null,
   dataDir: ".core",
   seed: "0",
   "database.url": `sqlite:${join(dataDir, "projections.db")}`,
@@ -114,7 +162,9 @@ const defaultsFor = (dataDir: string): ConfigValues => ({
   "chromium.path": "/usr/bin/chromium",
   "chromedriver.path": "/usr/bin/chromedriver",
   "android.appiumUrl": "http://127.0.0.1:4723",
-  "android.capabilities": DEFAULT_ANDROID_CAPABILITIES
+  "android.capabilities": DEFAULT_ANDROID_CAPABILITIES,
+  "ingest.maxBlobBytes": "16MiB",
+  "ingest.maxDemoBytes": "256MiB"
 })
 
 // The file may be nested (`{"nats": {"url": …}}`) or flat (`{"nats.url": …}`); both flatten to the same keys.
@@ -123,6 +173,11 @@ const GROUPS = new Set(configKeys.filter((k) => k.includes(".")).map((k) => k.sl
 const FileValues = Schema.Struct({
   store: Schema.optional(ConfigValues.fields.store),
   "nats.url": Schema.optional(ConfigValues.fields["nats.url"]),
+  "nats.outageLimitMs": Schema.optional(Schema.Union([Milliseconds, Schema.Int])),
+  "nats.userEnv": Schema.optional(NullableEnvVarName),
+  "nats.passwordEnv": Schema.optional(NullableEnvVarName),
+  "nats.tokenEnv": Schema.optional(NullableEnvVarName),
+  "nats.credsFileEnv": Schema.optional(NullableEnvVarName),
   dataDir: Schema.optional(ConfigValues.fields.dataDir),
   // A number is the natural way to write a seed in JSON; it is kept as its decimal string.
   seed: Schema.optional(Schema.Union([Schema.NonEmptyString, Schema.Int])),
@@ -134,7 +189,10 @@ const FileValues = Schema.Struct({
   "chromedriver.path": Schema.optional(ConfigValues.fields["chromedriver.path"]),
   "android.appiumUrl": Schema.optional(ConfigValues.fields["android.appiumUrl"]),
   // In the file, the natural form is the object itself; it is kept as its JSON text.
-  "android.capabilities": Schema.optional(Schema.Union([CapabilitiesJson, Schema.Record(Schema.String, Schema.Unknown)]))
+  "android.capabilities": Schema.optional(Schema.Union([CapabilitiesJson, Schema.Record(Schema.String, Schema.Unknown)])),
+  // Like seed: a number of bytes in JSON is kept as its decimal string.
+  "ingest.maxBlobBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int])),
+  "ingest.maxDemoBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int]))
 })
 
 export interface LoadedConfig {
@@ -157,7 +215,10 @@ export interface LoadOptions {
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, unknown> = {}): Record<string, unknown> => {
+// A prototype-less target: in a plain `{}`, assigning the own key "__proto__" that JSON.parse
+// produces would set the prototype instead, hiding the key from the unknown-key check and
+// letting the keys of its value pass for settings.
+const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, unknown> = Object.create(null)): Record<string, unknown> => {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix ? `${prefix}.${k}` : k
     if (!prefix && GROUPS.has(k) && isRecord(v)) flatten(v, key, out)
@@ -167,7 +228,9 @@ const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, 
 }
 
 // Values of these keys may carry credentials, so a complaint about them never quotes the value.
-const QUIET_KEYS: ReadonlySet<string> = new Set(["database.url", "models.baseUrl", "models.apiKeyEnv"])
+const QUIET_KEYS: ReadonlySet<string> = new Set([
+  "database.url", "models.baseUrl", "models.apiKeyEnv", "nats.userEnv", "nats.passwordEnv", "nats.tokenEnv", "nats.credsFileEnv"
+])
 
 const issueLine = (error: Schema.SchemaError, input: unknown): { key: string; text: string } => {
   const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
@@ -283,6 +346,9 @@ export const storeSettings = (config: LoadedConfig): {
   dataDir: config.values.dataDir
 })
 
+/** How long NATS work waits for a lost server to come back before it fails (validated when loaded). */
+export const natsOutageLimitMs = (config: LoadedConfig): number => Number(config.values["nats.outageLimitMs"])
+
 /** What `AppiumEnvironment` (libs/env-android) needs: the server and the capabilities as an object. */
 export const androidSettings = (config: LoadedConfig): {
   readonly appiumUrl: string
@@ -291,6 +357,12 @@ export const androidSettings = (config: LoadedConfig): {
   appiumUrl: config.values["android.appiumUrl"],
   // Validated as a JSON object when the config was loaded.
   capabilities: JSON.parse(config.values["android.capabilities"]) as Record<string, unknown>
+})
+
+/** What the demo loader (libs/demos) needs: the read limits in bytes, validated when the config was loaded. */
+export const ingestLimits = (config: LoadedConfig): { readonly maxBlobBytes: number; readonly maxDemoBytes: number } => ({
+  maxBlobBytes: parseByteSize(config.values["ingest.maxBlobBytes"])!,
+  maxDemoBytes: parseByteSize(config.values["ingest.maxDemoBytes"])!
 })
 
 /** The loaded config as a service, for Effect programs that would rather not thread it. */

@@ -15,6 +15,7 @@ import { ModelCalled, makeEvent, runStream, sha256 } from "@core/events"
 import type { EventOf } from "@core/events"
 import { ModelCallFailed, Models, requestDigest } from "@core/replay"
 import type { ModelAnswer, ModelRequest } from "@core/replay"
+import { scrubSecrets, secretEnvNames, secretsIn } from "@core/config"
 import type { ConfigValues } from "@core/config"
 import { inlineImages } from "./Images.ts"
 import type { ResolveImage } from "./Images.ts"
@@ -29,6 +30,12 @@ export interface ModelServer {
   readonly model: string
   /** The NAME of the environment variable holding the API key; the key itself is read per call. */
   readonly apiKeyEnv: string
+  /**
+   * NAMES of further variables holding secrets (the config's `*Env` keys). Their values,
+   * read per call like the key, are scrubbed from everything recorded: a server may echo
+   * the request's headers, or a prompt may carry a secret, into its answer.
+   */
+  readonly secretEnvs?: ReadonlyArray<string>
 }
 
 export interface ModelClientOptions<E = never> extends ModelServer {
@@ -134,11 +141,9 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
     )
   )
 
-  const attempt = (body: string, apiKey: string | undefined) => {
+  const attempt = (body: string, apiKey: string | undefined, scrub: (text: string) => string) => {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" }
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`
-    // A server's error text may quote the request's headers back; the key must not reach the log.
-    const scrub = (text: string) => apiKey === undefined ? text : text.split(apiKey).join("***")
     return Effect.tryPromise({
       try: async (signal) => {
         const response = await fetch(url, { method: "POST", headers, body, signal })
@@ -190,6 +195,10 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
       const env = options.env ?? process.env
       const key = env[options.apiKeyEnv]
       const apiKey = key === undefined || key === "" ? undefined : key
+      // The log is immutable: a secret a server quotes back (its error, or an answer echoing
+      // the headers) must be gone before the event is made. The key is scrubbed at any length.
+      const secrets = [...(apiKey === undefined ? [] : [apiKey]), ...secretsIn(options.secretEnvs ?? [], env)]
+      const scrub = (text: string) => scrubSecrets(text, secrets)
 
       let attempts = 0
       const started = yield* Clock.currentTimeMillis
@@ -200,15 +209,17 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
           const payload = JSON.stringify({ ...(model !== "" ? { model } : {}), ...(body as object) })
           return Effect.suspend(() => {
             attempts++
-            return Effect.flatMap(attempt(payload, apiKey), parse)
+            return Effect.flatMap(attempt(payload, apiKey, scrub), parse)
           }).pipe(Effect.retry({ schedule, times: retries, while: (e) => e.retryable }))
         }),
+        // The caller gets the scrubbed answer too: replay serves the recorded one, and the two must agree.
+        Effect.map((answer): ModelAnswer => ({ ...answer, text: scrub(answer.text), finishReason: scrub(answer.finishReason) })),
         Effect.result
       )
       const latencyMs = Math.max(0, (yield* Clock.currentTimeMillis) - started)
 
       const error = outcome._tag === "Failure"
-        ? attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+        ? scrub(attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`)
         : null
       const event = makeEvent(ModelCalled, {
         stream: streamOf(options.runId, request.causationId),
@@ -218,7 +229,7 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
         recordedAt: DateTime.formatIso(yield* DateTime.now),
         data: {
           callIndex: request.callIndex,
-          model,
+          model: scrub(model),
           purpose: request.purpose,
           requestDigest: requestDigest(request),
           requestBlob: null,
@@ -247,9 +258,10 @@ export const layer = <E>(options: ModelClientOptions<E>): Layer.Layer<Models> =>
  * servers accept: the field is then left out of the request.
  */
 export const modelOptionsFromConfig = (config: {
+  /** The whole of the config's values: every `*Env` key among them names a secret to scrub. */
   readonly values: Pick<ConfigValues, "models.baseUrl" | "models.model" | "models.apiKeyEnv">
 }): ModelServer | null => {
   const baseUrl = config.values["models.baseUrl"]
   if (baseUrl === null) return null
-  return { baseUrl, model: config.values["models.model"] ?? "", apiKeyEnv: config.values["models.apiKeyEnv"] }
+  return { baseUrl, model: config.values["models.model"] ?? "", apiKeyEnv: config.values["models.apiKeyEnv"], secretEnvs: secretEnvNames(config.values) }
 }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { androidSettings, codeVersion, forRecording, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
+import { androidSettings, codeVersion, configuredSecrets, forRecording, natsCredentials, natsOutageLimitMs, scrubSecrets, ingestLimits, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
 import type { LoadOptions } from "../mod.ts"
 
 const REPO = join(import.meta.dir, "../../..")
@@ -34,6 +34,11 @@ describe("loadConfig", () => {
     expect(c.values).toEqual({
       store: "auto",
       "nats.url": "nats://127.0.0.1:4222",
+      "nats.outageLimitMs": "600000",
+      "nats.userEnv": null,
+      "nats.passwordEnv": null,
+      "nats.tokenEnv": null,
+      "nats.credsFileEnv": null,
       dataDir: ".core",
       seed: "0",
       "database.url": "sqlite:.core/projections.db",
@@ -43,7 +48,9 @@ describe("loadConfig", () => {
       "chromium.path": "/usr/bin/chromium",
       "chromedriver.path": "/usr/bin/chromedriver",
       "android.appiumUrl": "http://127.0.0.1:4723",
-      "android.capabilities": `{"platformName":"Android","appium:automationName":"UiAutomator2"}`
+      "android.capabilities": `{"platformName":"Android","appium:automationName":"UiAutomator2"}`,
+      "ingest.maxBlobBytes": "16MiB",
+      "ingest.maxDemoBytes": "256MiB"
     })
     expect(new Set(Object.values(c.sources))).toEqual(new Set(["default"]))
   })
@@ -103,6 +110,18 @@ describe("loadConfig", () => {
   })
 })
 
+describe("ingest limits", () => {
+  test("16 MiB per file and 256 MiB per demo by default; a number in the file, a size with a unit from env or flag; junk is one line", async () => {
+    expect(ingestLimits(await load({ root: project() }))).toEqual({ maxBlobBytes: 16 * 1024 ** 2, maxDemoBytes: 256 * 1024 ** 2 })
+    const root = project(JSON.stringify({ ingest: { maxBlobBytes: 65536 } }))
+    const c = await load({ root, env: { CORE_INGEST_MAX_DEMO_BYTES: "1GiB" } })
+    expect(ingestLimits(c)).toEqual({ maxBlobBytes: 65536, maxDemoBytes: 1024 ** 3 })
+    expect(ingestLimits(await load({ root, flags: { "max-blob-bytes": "2 KiB" } })).maxBlobBytes).toBe(2048)
+    const e = await loadError({ root: project(), env: { CORE_INGEST_MAX_BLOB_BYTES: "-5" } })
+    expect(e.message).toBe("environment variable CORE_INGEST_MAX_BLOB_BYTES (ingest.maxBlobBytes): must be a positive size in bytes, e.g. 16777216 or 16MiB")
+  })
+})
+
 describe("android settings", () => {
   test("given no settings, when loaded, then Appium is on 127.0.0.1:4723 with UiAutomator2 capabilities", async () => {
     const android = androidSettings(await load({ root: project() }))
@@ -159,6 +178,16 @@ describe("malformed configuration is one line naming the file and the key", () =
     })
   }
 
+  // JSON.parse makes "__proto__" an own key; copied into a plain object it became the prototype
+  // instead, vanished from the excess-key check and leaked its own keys in as settings.
+  for (const text of [`{ "__proto__": { "store": "nats", "nats.url": "nats://elsewhere:4222" } }`, `{ "__proto__": 1 }`, `{ "constructor": {} }`, `{ "prototype": 1 }`, `{ "nats": { "__proto__": { "url": "x" } } }`]) {
+    test(`an object-machinery key is an unknown key, not a way in: ${text}`, async () => {
+      const e = await loadError({ root: project(text) })
+      expect(e.message).toMatch(/core\.config\.json: key "(nats\.)?(__proto__|constructor|prototype)": unknown key/)
+      expect(e.message).not.toContain("\n")
+    })
+  }
+
   test("a bad environment variable names the variable and the key", async () => {
     const e = await loadError({ root: project(), env: { CORE_STORE: "kafka" } })
     expect(e.message).toBe(`environment variable CORE_STORE (store): expected "auto" | "embedded" | "nats", got "kafka"`)
@@ -210,6 +239,15 @@ describe("secrets", () => {
     expect(json).not.toContain(PASSWORD)
   })
 
+  test("configuredSecrets: the value of every variable a `*Env` key names, set and long enough to scrub", async () => {
+    const c = await load({ root: project(), env: { CORE_MODEL_API_KEY_ENV: "MY_KEY" } })
+    expect(configuredSecrets(c.values, { MY_KEY: KEY })).toEqual([KEY])
+    // A key added later is covered by its name alone.
+    const values = { ...c.values, "nats.passwordEnv": "NATS_PW", "nats.tokenEnv": "NATS_TOKEN", "nats.userEnv": "NATS_USER" }
+    expect(configuredSecrets(values, { MY_KEY: KEY, NATS_PW: PASSWORD, NATS_TOKEN: "", NATS_USER: "ab" }).toSorted()).toEqual([KEY, PASSWORD].toSorted())
+    expect(scrubSecrets(`key ${KEY}, password ${PASSWORD}`, [KEY, PASSWORD])).toBe("key ***, password ***")
+  })
+
   test("redactUrl", () => {
     expect(redactUrl("postgres://user:pw@host/db")).toBe("postgres://user:***@host/db")
     expect(redactUrl("postgres://user:p@ss/w0rd@host:5432/db?sslmode=require")).toBe("postgres://user:***@host:5432/db?sslmode=require")
@@ -217,6 +255,44 @@ describe("secrets", () => {
     expect(redactUrl("host=h user=u password=pw dbname=d")).toBe("host=h user=u password=*** dbname=d")
     expect(redactUrl("sqlite:.core/projections.db")).toBe("sqlite:.core/projections.db")
     expect(redactUrl("nats://127.0.0.1:4222")).toBe("nats://127.0.0.1:4222")
+  })
+})
+
+describe("NATS URLs and credentials", () => {
+  // What `forRecording` makes of nats.url: a secret is hidden and the host and port are never touched.
+  const recorded: ReadonlyArray<readonly [string, string]> = [
+    ["nats://127.0.0.1:4222", "nats://127.0.0.1:4222"],
+    ["nats://127.0.0.1:4222/?token=abc", "nats://127.0.0.1:4222/?token=***"],
+    ["nats://127.0.0.1:4222?token=s3cr3t-tok", "nats://127.0.0.1:4222?token=***"],
+    ["nats://127.0.0.1:4222/?password=4222", "nats://127.0.0.1:4222/?password=***"],
+    ["nats://nats.example:14222/?x=1", "nats://nats.example:14222/?x=1"]
+  ]
+  for (const [url, want] of recorded) {
+    test(`${url} is recorded as ${want}`, async () => {
+      const c = await load({ root: project(), env: { NATS_URL: url } })
+      expect(forRecording(c, {}).config["nats.url"]).toBe(want)
+    })
+  }
+
+  test("a NATS URL with a user and password is refused in one line that does not echo the password", async () => {
+    for (const url of ["nats://u:hunter2-pw@127.0.0.1:4222", "nats://hunter2-token@127.0.0.1:4222"]) {
+      const e = await loadError({ root: project(), env: { NATS_URL: url } })
+      expect(e.message).toContain("NATS_URL (nats.url)")
+      expect(e.message).toContain("nats.passwordEnv")
+      expect(e.message).not.toContain("hunter2")
+      expect(e.message).not.toContain("\n")
+    }
+  })
+
+  test("natsCredentials reads the variables the config names, and names an unset one without a value", async () => {
+    const none = await load({ root: project() })
+    expect(natsCredentials(none, { NATS_PW: "x" })).toEqual({})
+    const c = await load({ root: project(), env: { CORE_NATS_USER_ENV: "NATS_U", CORE_NATS_PASSWORD_ENV: "NATS_PW" } })
+    expect(natsCredentials(c, { NATS_U: "core", NATS_PW: "pw-123" })).toEqual({ user: "core", password: "pw-123" })
+    expect(natsCredentials(c, { NATS_U: "core" })).toEqual({ missing: "nats.passwordEnv names NATS_PW, which is not set in the environment" })
+    expect(natsOutageLimitMs(c)).toBe(600_000)
+    const e = await loadError({ root: project(), env: { CORE_NATS_PASSWORD_ENV: "pw-itself=x" } })
+    expect(e.message).not.toContain("pw-itself")
   })
 })
 

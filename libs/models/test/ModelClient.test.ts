@@ -192,6 +192,26 @@ test("a server echoing the key in an error does not get it into the log", async 
   expect(rec.events[0]!.data.error).toBe("HTTP 401 Unauthorized: invalid key Bearer *** (1 attempt)")
 })
 
+test("a server echoing the key or another configured secret in its answer does not get them into the log", async () => {
+  const KEY = "sk-secret-echoed-4242"
+  const NATS_PASSWORD = "nats-pw-7fe2c9"
+  const server = serve((seen) => Response.json({
+    choices: [{ message: { content: `you sent ${seen.authorization} and ${NATS_PASSWORD}` }, finish_reason: `stop ${KEY}` }]
+  }))
+  const rec = recorder()
+  const secrets = { apiKeyEnv: "K", secretEnvs: ["NATS_PW"], env: { K: KEY, NATS_PW: NATS_PASSWORD } }
+  const live = await run(options(server, rec, secrets), complete(request))
+
+  const logged = JSON.stringify(rec.events)
+  expect(logged).not.toContain(KEY)
+  expect(logged).not.toContain(NATS_PASSWORD)
+  expect(rec.events[0]!.data.response?.text).toBe("you sent Bearer *** and ***")
+  // The caller sees what the log holds, so replay answers exactly as the live call did.
+  expect(live).toEqual(Exit.succeed(rec.events[0]!.data.response!))
+  const replayed = await Effect.runPromiseExit(Effect.provide(complete(request), recordedModels(rec.asLog())))
+  expect(replayed).toEqual(live)
+})
+
 test("an empty request model falls back to the configured one; a malformed completion is not retried", async () => {
   const server = serve((_, n) => n === 0 ? completion("greeting") : Response.json({ choices: [] }))
   const rec = recorder()
@@ -222,5 +242,5 @@ test("modelOptionsFromConfig: null without a base URL, else the server to use", 
   const values = { "models.baseUrl": null, "models.model": null, "models.apiKeyEnv": "CORE_MODEL_API_KEY" }
   expect(modelOptionsFromConfig({ values })).toBeNull()
   expect(modelOptionsFromConfig({ values: { ...values, "models.baseUrl": "http://127.0.0.1:8000/v1", "models.model": "qwen" } }))
-    .toEqual({ baseUrl: "http://127.0.0.1:8000/v1", model: "qwen", apiKeyEnv: "CORE_MODEL_API_KEY" })
+    .toEqual({ baseUrl: "http://127.0.0.1:8000/v1", model: "qwen", apiKeyEnv: "CORE_MODEL_API_KEY", secretEnvs: ["CORE_MODEL_API_KEY"] })
 })
