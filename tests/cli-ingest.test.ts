@@ -1,6 +1,6 @@
 /** `bun core ingest` through the real CLI, on the embedded store in a temp data dir. */
 import { afterAll, describe, expect, test } from "bun:test"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sha256 } from "@core/events"
@@ -49,7 +49,7 @@ describe("bun core ingest", () => {
 
     const again = await core(["ingest", file, "--json", ...flags])
     expect(again.code).toBe(0)
-    expect(JSON.parse(again.stdout)).toEqual({ ingested: 0, skipped: 1, rejected: [] })
+    expect(JSON.parse(again.stdout)).toEqual({ ingested: 0, skipped: 1, rejected: [], failed: [] })
     expect(await events()).toHaveLength(1)
   })
 
@@ -79,7 +79,37 @@ describe("bun core ingest", () => {
 
     const json = await core(["ingest", file, "--json", ...flags])
     expect(json.code).toBe(1)
-    expect(JSON.parse(json.stdout)).toEqual({ ingested: 0, skipped: 0, rejected: [{ file, reason: evs[0].data.reason }] })
+    expect(JSON.parse(json.stdout)).toEqual({ ingested: 0, skipped: 0, rejected: [{ file, reason: evs[0].data.reason }], failed: [] })
+  })
+
+  test("a linked blob and a blob over --max-blob-bytes are refused in one line each; the other demos are still ingested", async () => {
+    const root = join(tmp, "hostile")
+    const secret = join(tmp, "secret.txt")
+    writeFileSync(secret, "do-not-ingest")
+    const linked = validDemo()
+    linked.demoId = "hostile-linked"
+    const linkedFile = writeDemo(join(root, "a-linked"), linked)
+    unlinkSync(join(root, "a-linked", "a0.txt"))
+    symlinkSync(secret, join(root, "a-linked", "a0.txt"))
+    const big = validDemo()
+    big.demoId = "hostile-big"
+    writeDemo(join(root, "b-big"), big)
+    writeFileSync(join(root, "b-big", "e0.json"), JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: `e${i}` }))))
+    const ok = validDemo()
+    ok.demoId = "hostile-ok"
+    writeDemo(join(root, "c-ok"), ok)
+    const r = await core(["ingest", root, "--json", "--max-blob-bytes", "2KiB", ...flags])
+    expectOneLineError(r, expect)
+    expect(r.code).toBe(1)
+    const s = JSON.parse(r.stdout)
+    expect(s).toMatchObject({ ingested: 1, skipped: 0, failed: [] })
+    expect(s.rejected.map((x: any) => x.reason)).toEqual([
+      `blobs["a0.txt"]: 'a0.txt' is a symbolic link, not a file`,
+      expect.stringMatching(/^blobs\["e0\.json"\]: 'e0\.json' is \d\.\d KiB, over the 2 KiB limit per blob \(ingest\.maxBlobBytes\)$/)
+    ])
+    expect(r.stderr).toContain(`error: 2 of 3 demo files rejected or failed; first: ${linkedFile}: blobs["a0.txt"]`)
+    const stored = blobFiles().map((f) => readFileSync(join(dataDir, "blobs", f.slice(0, 2), f), "latin1"))
+    expect(stored.join("")).not.toContain("do-not-ingest")
   })
 
   test("bad usage: no path, a missing path", async () => {

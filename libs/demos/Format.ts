@@ -36,6 +36,16 @@ export type DemoFileV1 = typeof DemoFileV1.Type
 export const DEMO_FORMAT = "core-demo"
 export const DEMO_VERSION = 1
 
+/**
+ * `text` fit for one line of a terminal: line breaks become `; `, other control characters
+ * `?`, and anything past `max` characters is cut — a key, a path or a folder name in a
+ * hostile demo can hold any of them.
+ */
+export const oneLine = (text: string, max = 300): string => {
+  const flat = text.replace(/\s*[\n\r\u2028\u2029]+\s*/g, "; ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat
+}
+
 /** A demo file that cannot be ingested: `<file>: <json path>: <problem>`, one line. */
 export class DemoFileError extends Schema.TaggedError<DemoFileError>()("DemoFileError", {
   file: Schema.String,
@@ -46,7 +56,7 @@ export class DemoFileError extends Schema.TaggedError<DemoFileError>()("DemoFile
   stepIndex: Schema.NullOr(Schema.Int)
 }) {
   override get message() {
-    return `${this.file}: ${this.reason}`
+    return `${oneLine(this.file, 1000)}: ${this.reason}`
   }
   /** The message without the file (DemoRejected carries the file as its source). */
   get reason() {

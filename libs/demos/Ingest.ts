@@ -4,13 +4,15 @@
  * event never points at a missing blob. Both writes skip when the identical event is
  * already the last of its stream (re-ingesting is a no-op).
  */
-import { DateTime, Effect, Stream } from "effect"
+import { Cause, DateTime, Effect, Stream } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { canonicalJson, DemoIngested, DemoRejected, digest, makeEvent, sha256, workspaceStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
+import { oneLine } from "./Format.ts"
 import type { DemoFileError } from "./Format.ts"
-import type { LoadedDemo } from "./Loader.ts"
+import { loadDemo } from "./Loader.ts"
+import type { LoadedDemo, LoadOptions } from "./Loader.ts"
 
 export type WriteOutcome = "written" | "unchanged"
 
@@ -61,6 +63,59 @@ export const rejectDemo = (error: DemoFileError, sourceRef: string) =>
     reason: error.reason,
     line: null,
     stepIndex: error.stepIndex
+  })
+
+export interface IngestSummary {
+  readonly ingested: number
+  readonly skipped: number
+  /** Files that are not valid demos, each recorded as a DemoRejected. */
+  readonly rejected: ReadonlyArray<{ readonly file: string; readonly reason: string }>
+  /** Valid or not, files that could not be written (a store error, another writer first): nothing recorded, worth trying again. */
+  readonly failed: ReadonlyArray<{ readonly file: string; readonly error: string }>
+}
+
+const ingestOne = (file: string, options: LoadOptions) =>
+  Effect.gen(function*() {
+    const loaded = yield* Effect.result(loadDemo(file, options))
+    if (loaded._tag === "Failure") {
+      yield* rejectDemo(loaded.failure, file)
+      return { kind: "rejected", reason: loaded.failure.reason } as const
+    }
+    return { kind: yield* ingestDemo(loaded.success, file), demo: loaded.success } as const
+  })
+
+/**
+ * Loads and ingests each file in turn, `log`ging one line per file. One file's failure —
+ * even a defect — is that file's line in the summary: the files after it are still tried.
+ */
+export const ingestFiles = (files: ReadonlyArray<string>, options: LoadOptions, log: (line: string) => void) =>
+  Effect.gen(function*() {
+    let ingested = 0
+    let skipped = 0
+    const rejected: Array<{ file: string; reason: string }> = []
+    const failed: Array<{ file: string; error: string }> = []
+    for (const [i, file] of files.entries()) {
+      const at = `${i + 1}/${files.length} ${oneLine(file, 1000)}`
+      const exit = yield* Effect.exit(ingestOne(file, options))
+      if (exit._tag === "Failure") {
+        const e = Cause.squash(exit.cause)
+        const error = oneLine(e instanceof Error ? e.message : String(e), 500)
+        failed.push({ file, error })
+        log(`${at} failed: ${error}`)
+        continue
+      }
+      const r = exit.value
+      if (r.kind === "rejected") {
+        rejected.push({ file, reason: r.reason })
+        log(`${at} rejected: ${r.reason}`)
+        continue
+      }
+      if (r.kind === "written") ingested++
+      else skipped++
+      const d = r.demo
+      log(`${at} ${d.demoId} (${d.taskId}, ${d.steps.length} steps, ${d.blobs.length} blobs) ${r.kind === "written" ? "ingested" : "unchanged"}`)
+    }
+    return { ingested, skipped, rejected, failed } satisfies IngestSummary
   })
 
 /** Ingested demos by task id (demo ids, sorted), from the last DemoIngested of every `ws.demo.*` stream. */

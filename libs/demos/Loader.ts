@@ -1,19 +1,34 @@
 /**
  * Reading demo files: decode (Effect Schema), then the checks a schema cannot make — the
  * task exists, the demo ends with `status` or `answer`, every blob file exists inside the
- * demo's folder and matches its sha256 name. Any problem is ONE `DemoFileError`.
+ * demo's folder and matches its sha256 name. Any problem is ONE `DemoFileError`. Files are
+ * read through `folderReader` (SafeRead.ts): no links, no FIFOs or devices, sizes capped.
  */
 import { Effect, Schema, SchemaIssue } from "effect"
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { dirname, isAbsolute, join, normalize, sep } from "node:path"
+import { readdirSync, statSync } from "node:fs"
+import { basename, dirname, isAbsolute, join, normalize, sep } from "node:path"
 import { Action, digest, sha256 } from "@core/events"
 import type { DemoStep } from "@core/events"
-import { DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath } from "./Format.ts"
+import { DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath, oneLine } from "./Format.ts"
+import { folderReader } from "./SafeRead.ts"
+import type { ReadLimit } from "./SafeRead.ts"
 
 export interface LoadOptions {
   /** Task ids a demo may name (the bundled suites' instances). */
   readonly tasks: ReadonlySet<string>
+  /** Largest file read, demo.json or one blob; default `DEFAULT_MAX_BLOB_BYTES` (config `ingest.maxBlobBytes`). */
+  readonly maxBlobBytes?: number
+  /** Largest demo, demo.json and its blobs together; default `DEFAULT_MAX_DEMO_BYTES` (config `ingest.maxDemoBytes`). */
+  readonly maxDemoBytes?: number
 }
+
+export const DEFAULT_MAX_BLOB_BYTES = 16 * 1024 ** 2
+export const DEFAULT_MAX_DEMO_BYTES = 256 * 1024 ** 2
+
+const limitsOf = (options: LoadOptions): { readonly perFile: number; readonly perDemo: ReadLimit } => ({
+  perFile: options.maxBlobBytes ?? DEFAULT_MAX_BLOB_BYTES,
+  perDemo: { bytes: options.maxDemoBytes ?? DEFAULT_MAX_DEMO_BYTES, name: "per demo (ingest.maxDemoBytes)" }
+})
 
 export interface DemoBlob {
   readonly name: string
@@ -57,14 +72,17 @@ const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null =>
 
 /** Decodes and checks a demo's JSON text; `file` names it in errors and locates its blobs. */
 export const parseDemo = (text: string, file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
+  parseWith(text, file, options, folderReader(dirname(file), limitsOf(options).perDemo, new TextEncoder().encode(text).length))
+
+const parseWith = (text: string, file: string, options: LoadOptions, reader: ReturnType<typeof folderReader>): Effect.Effect<LoadedDemo, DemoFileError> =>
   Effect.gen(function* () {
     let demoId: string | null = null
     const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
       new DemoFileError({
         file,
         demoId,
-        path: jsonPath(path),
-        problem: problem.replace(/\s*\n\s*/g, "; "),
+        path: oneLine(jsonPath(path), 200),
+        problem: oneLine(problem, 500),
         stepIndex: path[0] === "steps" && typeof path[1] === "number" ? path[1] : null
       })
     const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
@@ -88,17 +106,19 @@ export const parseDemo = (text: string, file: string, options: LoadOptions): Eff
     }
 
     // Blobs: inside the demo's folder, present, and true to a sha256 name.
-    const dir = dirname(file)
+    const perBlob: ReadLimit = { bytes: limitsOf(options).perFile, name: "per blob (ingest.maxBlobBytes)" }
     const blobs = new Map<string, DemoBlob>()
     for (const [name, rel] of Object.entries(demo.blobs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const clean = normalize(rel)
-      if (rel === "" || isAbsolute(rel) || clean === ".." || clean.startsWith(`..${sep}`)) return yield* fail(["blobs", name], `'${rel}' is not a path inside the demo's folder`)
-      const bytes = yield* Effect.try({
-        try: () => new Uint8Array(readFileSync(join(dir, clean))),
-        catch: () => fail(["blobs", name], `blob file '${rel}' not found beside the demo`)
-      })
+      // A path in a message is cut short: the problem after it must stay visible.
+      const shown = `'${oneLine(rel, 120)}'`
+      if (rel === "" || isAbsolute(rel) || clean === ".." || clean.startsWith(`..${sep}`)) return yield* fail(["blobs", name], `${shown} is not a path inside the demo's folder`)
+      if (clean === "." || clean === `.${sep}`) return yield* fail(["blobs", name], `${shown} is the demo's folder, not a file`)
+      const read = reader.read(clean, shown, perBlob)
+      if (!read.ok) return yield* fail(["blobs", name], read.missing ? `blob file ${shown} not found beside the demo` : read.problem)
+      const bytes = read.bytes
       const hash = sha256(bytes)
-      if (SHA256.test(name) && name !== hash) return yield* fail(["blobs", name], `blob file '${rel}' hashes to ${hash}, not to its name`)
+      if (SHA256.test(name) && name !== hash) return yield* fail(["blobs", name], `blob file ${shown} hashes to ${hash}, not to its name`)
       blobs.set(name, { name, hash, bytes })
     }
     const used = new Set<string>()
@@ -137,13 +157,26 @@ export const parseDemo = (text: string, file: string, options: LoadOptions): Eff
     } satisfies LoadedDemo
   })
 
+// Fatal: bytes that are not UTF-8 are refused rather than silently replaced inside ids and text.
+const UTF8 = new TextDecoder("utf-8", { fatal: true })
+
 /** Reads and checks one demo file. */
 export const loadDemo = (file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
-  Effect.try({
-    try: () => readFileSync(file, "utf8"),
-    catch: (e) =>
-      new DemoFileError({ file, demoId: null, path: "$", problem: `cannot read (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`, stepIndex: null })
-  }).pipe(Effect.flatMap((text) => parseDemo(text, file, options)))
+  Effect.suspend(() => {
+    const limits = limitsOf(options)
+    const reader = folderReader(dirname(file), limits.perDemo)
+    const fail = (problem: string) => new DemoFileError({ file, demoId: null, path: "$", problem: oneLine(problem, 500), stepIndex: null })
+    const read = reader.read(basename(file), basename(file), { bytes: limits.perFile, name: "per file (ingest.maxBlobBytes)" })
+    if (!read.ok) return Effect.fail(fail(read.problem))
+    let text: string
+    try {
+      text = UTF8.decode(read.bytes)
+    } catch {
+      return Effect.fail(fail("not UTF-8 text"))
+    }
+    return parseWith(text, file, options, reader)
+  })
+
 
 /** The demo files a path names: the file itself, or every `demo.json` under a directory (sorted). */
 export const findDemoFiles = (path: string): ReadonlyArray<string> => {

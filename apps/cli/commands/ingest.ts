@@ -2,17 +2,20 @@
  * `bun core ingest <file|dir> [--json]`: expert demos (libs/demos/README.md) into the log.
  * Each valid demo: its blobs into the blob store first, then one DemoIngested on
  * `ws.demo.<demoId>` (skipped when identical to the stream's last event). Each invalid one:
- * a one-line error and a DemoRejected. Exit 1 when any file was rejected.
+ * a one-line error and a DemoRejected. A file that cannot be written (store error, another
+ * writer first) is its own line, and the rest are still tried. Exit 1 when any file was
+ * rejected or failed. Reads are capped by `ingest.maxBlobBytes` / `ingest.maxDemoBytes`.
  */
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { isAbsolute, relative, resolve } from "node:path"
 import { loadSuites } from "@core/sites/suites"
-import { findDemoFiles, ingestDemo, loadDemo, rejectDemo } from "@core/demos"
+import { ingestLimits } from "@core/config"
+import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "./config.ts"
 
 /** How a file is named in events and messages: relative to the working directory when inside it. */
 const displayPath = (file: string): string => {
@@ -25,8 +28,9 @@ export const ingest: Command = {
   summary: "ingest expert demos: a demo.json file, or every demo.json under a directory (format: libs/demos/README.md)",
   positionals: ["file|dir"],
   flags: {
-    json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected } instead of a summary line" },
-    ...commonConfigFlags
+    json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected, failed } instead of a summary line" },
+    ...commonConfigFlags,
+    ...configFlags(["ingest.maxBlobBytes", "ingest.maxDemoBytes"])
   },
   run: (args) =>
     Effect.gen(function* () {
@@ -38,35 +42,18 @@ export const ingest: Command = {
       const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const tasks = new Set(suites.flatMap((s) => s.tasks.map((t) => t.id)))
       const opened = yield* openStore(args)
-      const program = Effect.gen(function* () {
-        const summary = { ingested: 0, skipped: 0, rejected: [] as Array<{ file: string; reason: string }> }
-        for (const [i, file] of files.entries()) {
-          const loaded = yield* Effect.result(loadDemo(file, { tasks }))
-          if (loaded._tag === "Failure") {
-            const error = loaded.failure
-            yield* rejectDemo(error, file)
-            console.error(`ingest: ${i + 1}/${files.length} ${file} rejected: ${error.reason}`)
-            summary.rejected.push({ file, reason: error.reason })
-            continue
-          }
-          const demo = loaded.success
-          const outcome = yield* ingestDemo(demo, file).pipe(
-            Effect.mapError((e) => new CliError({ message: `${file}: ${e instanceof Error ? e.message : String(e)}` }))
-          )
-          if (outcome === "written") summary.ingested++
-          else summary.skipped++
-          console.error(`ingest: ${i + 1}/${files.length} ${file} ${demo.demoId} (${demo.taskId}, ${demo.steps.length} steps, ${demo.blobs.length} blobs) ${outcome === "written" ? "ingested" : "unchanged"}`)
-        }
-        return summary
-      })
+      const program = ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`))
       const s = yield* Effect.provide(program, opened.layer)
       if (args.flags.json === true) console.log(JSON.stringify(s))
-      else console.log(`${files.length} demo files: ${s.ingested} ingested, ${s.skipped} unchanged, ${s.rejected.length} rejected`)
-      const [first] = s.rejected
+      else {
+        const failed = s.failed.length > 0 ? `, ${s.failed.length} failed` : ""
+        console.log(`${files.length} demo files: ${s.ingested} ingested, ${s.skipped} unchanged, ${s.rejected.length} rejected${failed}`)
+      }
+      const problems = [...s.rejected.map((r) => `${r.file}: ${r.reason}`), ...s.failed.map((f) => `${f.file}: ${f.error}`)].map((l) => oneLine(l, 1000))
+      const [first] = problems
       if (first !== undefined) {
-        // The one `error:` line: the rejection itself, or the first of several.
-        const line = `${first.file}: ${first.reason}`
-        return yield* new CliError({ message: s.rejected.length === 1 ? line : `${s.rejected.length} of ${files.length} demo files rejected; first: ${line}` })
+        // The one `error:` line: the problem itself, or the first of several.
+        return yield* new CliError({ message: problems.length === 1 ? first : `${problems.length} of ${files.length} demo files rejected or failed; first: ${first}` })
       }
     })
 }

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore, BlobStoreError, DirectoryBlobStore } from "@core/blobstore"
 import { EmbeddedStore, EventStore } from "@core/eventstore"
-import { demosByTask, demoStream, DemoFileError, ingestDemo, loadDemo, rejectDemo, rejectedStream } from "../mod.ts"
-import { writeDemo } from "./fixture.ts"
+import { demosByTask, demoStream, DemoFileError, ingestDemo, ingestFiles, loadDemo, rejectDemo, rejectedStream } from "../mod.ts"
+import { validDemo, writeDemo } from "./fixture.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-demos-ingest-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -55,4 +55,45 @@ test("a failed blob put appends no event", async () => {
   const r = await Effect.runPromise(Effect.provide(program, layer))
   expect(r.result).toBeInstanceOf(BlobStoreError)
   expect(r.head).toBe(0)
+})
+
+test("another writer first on one demo's stream: that file fails in one line, the next file is still ingested", async () => {
+  const first = writeDemo(join(tmp, "race", "a"))
+  const second = validDemo()
+  second.demoId = "shop-wishlist-add-1-b"
+  const other = writeDemo(join(tmp, "race", "b"), second)
+  const real = EmbeddedStore.layer({ path: join(tmp, "race.db") })
+  const blobs = DirectoryBlobStore.layer({ dir: join(tmp, "race-blobs") })
+  // A real race, made deterministic: just before the first append to demo a's stream, another ingest of demo a (from another path) commits.
+  const racing = Layer.effect(
+    EventStore,
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const blobStore = yield* BlobStore
+      let raced = false
+      return EventStore.of({
+        ...store,
+        append: (stream, events, options) =>
+          Effect.gen(function*() {
+            if (!raced && stream === demoStream("shop-wishlist-add-1-a")) {
+              raced = true
+              const demo = yield* loadDemo(first, { tasks }).pipe(Effect.orDie)
+              yield* ingestDemo(demo, "elsewhere/demo.json").pipe(Effect.provideService(EventStore, store), Effect.provideService(BlobStore, blobStore), Effect.orDie)
+            }
+            return yield* store.append(stream, events, options)
+          })
+      })
+    })
+  ).pipe(Layer.provide(Layer.mergeAll(real, blobs)))
+  const lines: Array<string> = []
+  const program = Effect.gen(function*() {
+    const summary = yield* ingestFiles([first, other], { tasks }, (l) => lines.push(l))
+    return { summary, b: yield* (yield* EventStore).readStream(demoStream("shop-wishlist-add-1-b")) }
+  })
+  const r = await Effect.runPromise(Effect.provide(program, Layer.mergeAll(racing, blobs)))
+  expect(r.summary).toMatchObject({ ingested: 1, skipped: 0, rejected: [] })
+  expect(r.summary.failed).toEqual([{ file: first, error: expect.stringContaining("another writer appended first") }])
+  expect(lines[0]).toStartWith(`1/2 ${first} failed: stream ws.demo.shop-wishlist-add-1-a is at revision`)
+  expect(lines[1]).toEndWith("ingested")
+  expect(r.b.map((e) => e.event.type)).toEqual(["DemoIngested"])
 })
