@@ -154,7 +154,7 @@ export class Realm {
   private get run() { return this.helpers[3]! }
   private get describeFn() { return this.helpers[4]! }
   private get noLf() { return this.helpers[5]! }
-  private get freeze() { return this.helpers[6]! }
+  private get harden() { return this.helpers[6]! }
 
   /**
    * A one-line description of a thrown value, without running the LF's getters; its proxy
@@ -237,8 +237,8 @@ export class Realm {
         compiled = { syntax: this.describe(wrapped.error) }
         wrapped.error.dispose()
       } else {
-        // The factory object itself is the one thing all its evaluations share.
-        this.vm.unwrapResult(this.vm.callFunction(this.freeze, this.vm.undefined, wrapped.value)).dispose()
+        // The factory and its `prototype` are the only objects all its evaluations share.
+        this.vm.unwrapResult(this.vm.callFunction(this.harden, this.vm.undefined, wrapped.value)).dispose()
         compiled = { factory: wrapped.value }
       }
     }
