@@ -32,6 +32,9 @@ describe("bun core doctor", () => {
     expect(byName.get("nats")?.status).toBe("ok")
     expect(byName.get("nats")?.detail).toContain("JetStream enabled")
     expect(byName.get("nats")?.detail).toContain("2.9")
+    // The shared test server lets anyone in: worth a warning, never a failure.
+    expect(byName.get("nats auth")?.status).toBe("warn")
+    expect(byName.get("nats auth")?.detail).toContain("accepts anonymous clients")
     expect(byName.get("store")?.status).toBe("ok")
     expect(byName.get("store")?.detail).toContain("NATS JetStream at nats://127.0.0.1:4222")
     expect(byName.get("postgresql")?.status).toBe("ok")

@@ -4,13 +4,13 @@
  * record ids skipped. Delivery is at-least-once (a crash between the fsync and the ack
  * redelivers the commit); dedupe by record id makes the file exactly-once.
  */
-import { connect } from "@nats-io/transport-node"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream"
 import type { ConsumerInfo, JetStreamManager, JsMsg } from "@nats-io/jetstream"
 import { Effect, Queue, Result, Schedule } from "effect"
 import type { DatasetFormat } from "@core/events"
-import { decodeCommit, EventStore, natsErrorLine } from "@core/eventstore"
+import { connectNats, decodeCommit, displayNatsUrl, EventStore, natsErrorLine } from "@core/eventstore"
+import type { NatsCredentials } from "@core/eventstore"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { CliError } from "./Cli.ts"
@@ -25,6 +25,7 @@ const PROGRESS_EVERY = "1 second"
 
 export interface FollowOptions {
   readonly url: string
+  readonly credentials?: NatsCredentials
   readonly consumer: string
   readonly format: DatasetFormat | undefined
   readonly run: string | undefined
@@ -70,7 +71,7 @@ const ensureConsumer = (jsm: JetStreamManager, o: FollowOptions, filter: string)
       if (c.ack_wait !== nanos(o.ackWaitSeconds)) return await jsm.consumers.update(STREAM_NAME, o.consumer, { ack_wait: nanos(o.ackWaitSeconds) })
       return existing
     },
-    catch: (e) => (e instanceof CliError ? e : new CliError({ message: `cannot set up consumer ${o.consumer} on ${o.url} stream ${STREAM_NAME}: ${natsErrorLine(e)}` }))
+    catch: (e) => (e instanceof CliError ? e : new CliError({ message: `cannot set up consumer ${o.consumer} on ${displayNatsUrl(o.url)} stream ${STREAM_NAME}: ${natsErrorLine(e)}` }))
   })
 
 /** Resolves on the first SIGINT or SIGTERM: stopping is the normal end of a follower. */
@@ -106,13 +107,13 @@ export const followDataset = (o: FollowOptions) =>
 
     const nc: NatsConnection = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => connect({ servers: o.url, timeout: 3000, name: `core-dataset-follow-${o.consumer}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250 }),
-        catch: (e) => new CliError({ message: `cannot connect to NATS at ${o.url}: ${natsErrorLine(e)}` })
+        try: () => connectNats(o.url, o.credentials ?? {}, `core-dataset-follow-${o.consumer}`),
+        catch: (e) => new CliError({ message: `cannot connect to NATS at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
       }),
       // Flush first: acks are fire-and-forget, and one lost here only means a redelivery that dedupe absorbs.
       (c) => Effect.promise(() => c.flush().then(() => c.close()).catch(() => undefined))
     )
-    const jsm = yield* Effect.tryPromise({ try: () => jetstreamManager(nc), catch: (e) => new CliError({ message: `JetStream at ${o.url}: ${natsErrorLine(e)}` }) })
+    const jsm = yield* Effect.tryPromise({ try: () => jetstreamManager(nc), catch: (e) => new CliError({ message: `JetStream at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` }) })
     yield* ensureConsumer(jsm, o, filter)
     console.error(`follow: consumer ${o.consumer} on ${filter}${o.format ? `, format ${o.format}` : ""} → ${o.out ?? "stdout"}`)
 

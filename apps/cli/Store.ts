@@ -7,10 +7,10 @@
 import { Effect, Layer } from "effect"
 import { DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
 import type { BlobStore } from "@core/blobstore"
-import { loadConfig, storeSettings } from "@core/config"
+import { ConfigError, loadConfig, natsCredentials, natsOutageLimitMs, storeSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { chooseStore, EmbeddedStore, JetStreamStore } from "@core/eventstore"
-import type { EventStore, StoreChoice } from "@core/eventstore"
+import { chooseStore, displayNatsUrl, EmbeddedStore, JetStreamStore } from "@core/eventstore"
+import type { EventStore, NatsCredentials, StoreChoice } from "@core/eventstore"
 import { join } from "node:path"
 import type { ParsedArgs } from "./Cli.ts"
 
@@ -18,21 +18,30 @@ export interface OpenedStore {
   readonly config: LoadedConfig
   readonly choice: StoreChoice
   readonly layer: Layer.Layer<EventStore | BlobStore, unknown>
+  /** What every NATS connection of the command authenticates with (never printed). */
+  readonly credentials: NatsCredentials
 }
 
 export const describeChoice = (c: StoreChoice): string =>
   c.kind === "nats"
-    ? `store: nats ${c.url}${c.version ? ` (nats-server ${c.version})` : ""} — ${c.reason}`
+    ? `store: nats ${displayNatsUrl(c.url)}${c.version ? ` (nats-server ${c.version})` : ""} — ${c.reason}`
     : `store: embedded ${c.path} — ${c.reason}`
 
 export const openStore = (args: ParsedArgs, options: { quiet?: boolean } = {}) =>
   Effect.gen(function* () {
     const config = yield* loadConfig({ flags: args.flags })
-    const choice = yield* chooseStore(storeSettings(config))
+    const found = natsCredentials(config)
+    if ("missing" in found) return yield* new ConfigError({ message: found.missing })
+    const credentials: NatsCredentials = found
+    const choice = yield* chooseStore(storeSettings(config), credentials)
     if (!options.quiet) console.error(describeChoice(choice))
+    const outageLimitMs = natsOutageLimitMs(config)
     const layer: Layer.Layer<EventStore | BlobStore, unknown> =
       choice.kind === "nats"
-        ? Layer.mergeAll(JetStreamStore.layer({ url: choice.url }), JetStreamBlobStore.layer({ url: choice.url }))
+        ? Layer.mergeAll(
+          JetStreamStore.layer({ url: choice.url, credentials, outageLimitMs }),
+          JetStreamBlobStore.layer({ url: choice.url, credentials, outageLimitMs })
+        )
         : Layer.mergeAll(EmbeddedStore.layer({ path: choice.path }), DirectoryBlobStore.layer({ dir: join(config.values.dataDir, "blobs") }))
-    return { config, choice, layer } satisfies OpenedStore
+    return { config, choice, layer, credentials } satisfies OpenedStore
   })

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto"
 import { Objm, StorageType } from "@nats-io/obj"
 import type { ObjectInfo, ObjectStore } from "@nats-io/obj"
-import { connect } from "@nats-io/transport-node"
+import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
+import type { NatsCredentials } from "@core/eventstore"
 import { Effect, Layer } from "effect"
 import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause, sha256Hex } from "./BlobStore.ts"
 
@@ -16,6 +17,9 @@ export interface JetStreamBlobStoreOptions {
   readonly url?: string
   /** Object store bucket, created (file storage) if missing. Default `core-blobs`. */
   readonly bucket?: string
+  readonly credentials?: NatsCredentials
+  /** How long a put or get waits through an outage for the server to come back; default 10 minutes. */
+  readonly outageLimitMs?: number
 }
 
 export const defaultUrl = "nats://127.0.0.1:4222"
@@ -27,17 +31,36 @@ const objectDigest = (bytes: Uint8Array): string =>
 
 const present = (info: ObjectInfo | null): info is ObjectInfo => info !== null && !info.deleted
 
+/** A backstop for a request the client never answers; its own request timeout (5 s) comes first. */
+const ATTEMPT_TIMEOUT_MS = 30_000
+
+const bounded = <A>(run: () => Promise<A>): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ATTEMPT_TIMEOUT_MS} ms (timeout)`)), ATTEMPT_TIMEOUT_MS)
+    run().then(resolve, reject).finally(() => clearTimeout(timer))
+  })
+
 export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptions = {}) {
-  const url = options.url ?? defaultUrl
+  const url = displayNatsUrl(options.url ?? defaultUrl)
   const bucket = options.bucket ?? defaultBucket
+  const outageLimitMs = options.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS
 
   const nc = yield* Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => connect({ servers: url, name: "core-blobstore" }),
+      try: () => connectNats(options.url ?? defaultUrl, options.credentials ?? {}, "core-blobstore"),
       catch: (cause) => new BlobStoreError({ reason: `cannot connect to NATS at ${url}: ${describeCause(cause)}` })
     }),
     (nc) => Effect.tryPromise(() => nc.close()).pipe(Effect.ignore)
   )
+  const link = watchLink(nc)
+  // A blob put or read during an outage waits for the server (the work pauses), and one that
+  // timed out on a busy server is tried again: failing it would fail a whole episode or replay.
+  const patiently = <A>(run: () => Promise<A>) =>
+    throughOutages(Effect.tryPromise({ try: () => bounded(run), catch: (cause) => cause }), {
+      link,
+      outageLimitMs,
+      transient: isTransientNatsError
+    })
 
   const os: ObjectStore = yield* Effect.tryPromise({
     try: () => new Objm(nc).create(bucket, { storage: StorageType.File }),
@@ -48,11 +71,11 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
   })
 
   const attempt = <A>(what: string, run: () => Promise<A>) =>
-    Effect.tryPromise({
-      try: run,
-      catch: (cause) =>
+    patiently(run).pipe(
+      Effect.mapError((cause) =>
         new BlobStoreError({ reason: `${what} in bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}` })
-    })
+      )
+    )
 
   const put = Effect.fn("JetStreamBlobStore.put")(function*(bytes: Uint8Array) {
     const hash = sha256Hex(bytes)
@@ -75,9 +98,8 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
 
   const get = Effect.fn("JetStreamBlobStore.get")(function*(hash: string) {
     yield* checkHash(hash)
-    const bytes = yield* Effect.tryPromise({
-      try: () => os.getBlob(hash),
-      catch: (cause) => {
+    const bytes = yield* patiently(() => os.getBlob(hash)).pipe(
+      Effect.mapError((cause) => {
         const text = describeCause(cause)
         // The object store checks the chunks against the object's digest while streaming.
         if (text.includes("digests do not match")) {
@@ -86,8 +108,8 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
         return new BlobStoreError({
           reason: `cannot read blob ${hash} in bucket ${JSON.stringify(bucket)} at ${url}: ${text}`
         })
-      }
-    })
+      })
+    )
     if (bytes === null) return yield* new BlobNotFound({ hash })
     // The object digest only proves the chunks match the metadata; the name is checked too.
     const actual = sha256Hex(bytes)

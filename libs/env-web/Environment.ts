@@ -34,6 +34,11 @@ export interface EnvTask {
   readonly site?: string
   /** Seed for a bundled site's generated data. */
   readonly siteSeed?: number
+  /**
+   * The only origins the episode may reach (`http://host:port`): navigations elsewhere are
+   * error observations and requests elsewhere are blocked. Default: the start URL's origin.
+   */
+  readonly origins?: ReadonlyArray<string>
 }
 
 /**
@@ -107,11 +112,22 @@ export interface FullObservation {
   readonly done: boolean
   /** The site episode the environment opened for this task (its tenant, for evaluation); null when the caller gave a `startUrl`. */
   readonly episode: string | null
+  /**
+   * The action as a trajectory must record it, when that is not the action asked for: text
+   * typed into a password field, sealed (`sealTyped`) so it never reaches a log in clear.
+   */
+  readonly performed?: Action
 }
 
 /** The platform itself failed (browser crash, closed page, blob store down): retry the episode. */
 export class InfraError extends Schema.TaggedError<InfraError>()("InfraError", {
-  reason: Schema.String
+  reason: Schema.String,
+  /**
+   * The blob store, not the platform, failed (after waiting out an outage): retrying the
+   * episode cannot help, and recording it as an infra-error would keep a store outage in the
+   * training data for good, so the rollout stops instead.
+   */
+  storeUnavailable: Schema.optional(Schema.Boolean)
 }) {
   get retryable(): true {
     return true

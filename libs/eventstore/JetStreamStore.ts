@@ -8,7 +8,6 @@
  * @example
  * const layer = JetStreamStore.layer({ url: "nats://127.0.0.1:4222" })
  */
-import { connect } from "@nats-io/transport-node"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { AckPolicy, DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream"
 import type { JetStreamClient, JetStreamManager, JsMsg } from "@nats-io/jetstream"
@@ -17,6 +16,8 @@ import type { CoreEvent } from "@core/events"
 import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
 import { ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
 import type { AppendError, AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
+import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, isTransientNatsError } from "./Connection.ts"
+import type { NatsCredentials } from "./Connection.ts"
 import { makePublisher, PublishRefused, PublishUnanswered } from "./Publisher.ts"
 import { natsErrorLine } from "./Select.ts"
 
@@ -28,8 +29,9 @@ export interface JetStreamStoreOptions {
   readonly prefix?: string
   /** How long the server remembers commit ids; default 2 minutes. Retries beyond it are resolved by reading. */
   readonly duplicateWindowMs?: number
-  /** How long an append keeps retrying through a disconnect before giving up; default 60 s. */
-  readonly retryForMs?: number
+  /** How long an append waits through an outage for the server to come back; default 10 minutes. */
+  readonly outageLimitMs?: number
+  readonly credentials?: NatsCredentials
 }
 
 const WRONG_LAST_SEQUENCE = 10071
@@ -39,15 +41,12 @@ const nanos = (ms: number) => ms * 1_000_000
 const isTransient = (e: unknown): boolean => {
   if (e instanceof PublishUnanswered) return true
   if (e instanceof PublishRefused) return e.errCode !== WRONG_LAST_SEQUENCE && (e.status === 503 || e.status === 408)
-  const name = (e as Error | null)?.name ?? ""
-  const msg = (e as Error | null)?.message ?? ""
-  return /Timeout|NoResponders|ConnectionError|ClosedConnection|RequestError/i.test(name) ||
-    /timeout|no responders|disconnect|closed|reconnect|503/i.test(msg)
+  return isTransientNatsError(e)
 }
 
 export const make = (options: JetStreamStoreOptions) =>
   Effect.gen(function* () {
-    const url = options.url
+    const url = displayNatsUrl(options.url)
     const streamName = options.streamName ?? "CORE"
     const prefix = options.prefix ?? "core"
     const where = `${url} stream ${streamName}`
@@ -55,9 +54,7 @@ export const make = (options: JetStreamStoreOptions) =>
 
     const nc: NatsConnection = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        // noAsyncTraces: otherwise every request allocates two Errors for their stack traces,
-        // a measurable share of an append's client work; we report errors in one line anyway.
-        try: () => connect({ servers: url, timeout: 3000, name: "core", reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true }),
+        try: () => connectNats(options.url, options.credentials ?? {}, "core"),
         catch: unavailable
       }),
       (c) => Effect.promise(() => c.close().catch(() => undefined))
@@ -96,9 +93,9 @@ export const make = (options: JetStreamStoreOptions) =>
 
     const subject = (stream: string) => `${prefix}.${stream}`
     const filterSubject = (filter: string | undefined) => (filter === undefined ? `${prefix}.>` : `${prefix}.${filter}`)
-    // Back off from 100 ms to at most 2 s between tries, for up to `retryForMs`.
+    // Back off from 100 ms to at most 2 s between tries, through an outage of up to `outageLimitMs`.
     const retry = Schedule.min([Schedule.exponential("100 millis", 1.5), Schedule.spaced("2 seconds")]).pipe(
-      Schedule.upTo({ duration: `${options.retryForMs ?? 60_000} millis` })
+      Schedule.upTo({ duration: `${options.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS} millis` })
     )
 
     /** The commit at the stream's first revision after `expected`, if it is ours. */

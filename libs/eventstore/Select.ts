@@ -8,6 +8,8 @@
 import { connect } from "@nats-io/transport-node"
 import { Effect } from "effect"
 import { join } from "node:path"
+import { displayNatsUrl, natsOptions } from "./Connection.ts"
+import type { NatsCredentials } from "./Connection.ts"
 import { StoreUnavailable } from "./EventStore.ts"
 
 export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
@@ -22,10 +24,10 @@ export interface NatsProbe {
 }
 
 /** Connects once with a short timeout and no reconnects, and reports what answered. */
-export const probeNats = (url: string, timeoutMs = 1500): Effect.Effect<NatsProbe> =>
+export const probeNats = (url: string, timeoutMs = 1500, credentials: NatsCredentials = {}): Effect.Effect<NatsProbe> =>
   Effect.promise(async () => {
     try {
-      const nc = await connect({ servers: url, timeout: timeoutMs, reconnect: false, maxReconnectAttempts: 0, name: "core-probe" })
+      const nc = await connect({ ...natsOptions(url, credentials, "core-probe"), timeout: timeoutMs, reconnect: false, maxReconnectAttempts: 0 })
       const info = nc.info
       await nc.close()
       const jetstream = info?.jetstream === true
@@ -62,12 +64,12 @@ export type StoreChoice =
 
 export const embeddedPath = (dataDir: string): string => join(dataDir, "events.db")
 
-export const chooseStore = (settings: StoreSettings): Effect.Effect<StoreChoice, StoreUnavailable> =>
+export const chooseStore = (settings: StoreSettings, credentials: NatsCredentials = {}): Effect.Effect<StoreChoice, StoreUnavailable> =>
   Effect.gen(function* () {
     const embedded = (reason: string): StoreChoice => ({ kind: "embedded", path: embeddedPath(settings.dataDir), reason })
     if (settings.store === "embedded") return embedded("--store embedded")
     const asked = settings.store === "nats" || settings.natsUrlConfigured
-    const probe = yield* probeNats(settings.natsUrl)
+    const probe = yield* probeNats(settings.natsUrl, undefined, credentials)
     if (probe.reachable && probe.jetstream) {
       return {
         kind: "nats" as const,
@@ -76,6 +78,6 @@ export const chooseStore = (settings: StoreSettings): Effect.Effect<StoreChoice,
         reason: settings.store === "nats" ? "--store nats" : settings.natsUrlConfigured ? "configured NATS URL" : "NATS with JetStream answered on the default URL"
       }
     }
-    if (asked) return yield* new StoreUnavailable({ store: settings.natsUrl, reason: probe.error ?? "no answer" })
-    return embedded(`no NATS with JetStream at ${settings.natsUrl}`)
+    if (asked) return yield* new StoreUnavailable({ store: displayNatsUrl(settings.natsUrl), reason: probe.error ?? "no answer" })
+    return embedded(`no NATS with JetStream at ${displayNatsUrl(settings.natsUrl)}`)
   })

@@ -6,13 +6,14 @@
  *
  * Blobs are read back from the BlobStore by hash rather than re-encoded from memory, so a
  * decider sees live exactly the bytes replay will fetch. A broken platform (InfraError)
- * is `EnvironmentFailed`: the rollout restarts the episode.
+ * is `EnvironmentFailed`: the rollout restarts the episode. The blob store being unavailable
+ * is not: it fails the rollout, so the episode is never recorded and a resumed run plays it.
  *
  * @example
  * const layer = liveObservations({ environments: [env1, env2], taskOf: (id) => tasks.get(id) })
  */
 import { Effect, Layer, Queue } from "effect"
-import { BlobStore } from "@core/blobstore"
+import { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { EnvironmentShape, EnvTask, FullObservation } from "@core/env-web"
 import type { Action, Observation } from "@core/events"
 import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/replay"
@@ -60,7 +61,21 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
         const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
         const [screenshot, elements, aria] = yield* Effect.all([get(observation.screenshot), get(observation.elements), get(observation.aria)])
         return { observation, screenshot, elements, aria } satisfies Observed
-      }).pipe(Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })))
+      }).pipe(Effect.catchTags({
+        BlobNotFound: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })),
+        BlobCorrupt: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` }))
+      }))
+
+    /**
+     * A platform failure restarts the episode. The blob store being unavailable (it already
+     * waited out the outage limit) stops the rollout instead: an episode recorded as an
+     * infra-error would be kept by `--resume` and stand in the log for good, while one never
+     * recorded is simply run again.
+     */
+    const failed = (trajectoryId: string, attempt: number) => (e: { readonly reason: string; readonly storeUnavailable?: boolean | undefined }) =>
+      e.storeUnavailable === true
+        ? new BlobStoreError({ reason: e.reason.replace(/^blob store: /, "") })
+        : new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })
 
     const release = (trajectoryId: string) =>
       Effect.gen(function*() {
@@ -83,7 +98,7 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
           const episode: Episode = { env, task, attempt, last: null, actions: [] }
           episodes.set(trajectoryId, episode)
           const first = yield* env.reset(task).pipe(
-            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })),
+            Effect.mapError(failed(trajectoryId, attempt)),
             Effect.tapError(() => release(trajectoryId))
           )
           episode.last = first
@@ -94,13 +109,14 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
           const episode = episodes.get(trajectoryId)
           if (episode === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step })
           const next = yield* episode.env.step(action).pipe(
-            Effect.mapError((e) => new EnvironmentFailed({ trajectoryId, attempt: episode.attempt, reason: e.reason })),
+            Effect.mapError(failed(trajectoryId, episode.attempt)),
             Effect.tapError(() => release(trajectoryId))
           )
           episode.last = next
           episode.actions.push(action)
           options.onStep?.(trajectoryId, step)
-          return yield* observed(trajectoryId, episode.attempt, next.observation)
+          const seen = yield* observed(trajectoryId, episode.attempt, next.observation)
+          return next.performed === undefined ? seen : { ...seen, performed: next.performed }
         }),
       end: (trajectoryId) => release(trajectoryId)
     })

@@ -9,9 +9,10 @@ import { Effect } from "effect"
 import { SQL } from "bun"
 import { accessSync, constants, existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
-import { loadConfig, programVersion, redactUrl, runProgram, storeSettings } from "@core/config"
+import { loadConfig, natsCredentials, programVersion, redactUrl, runProgram, storeSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { chooseStore, probeNats } from "@core/eventstore"
+import { chooseStore, displayNatsUrl, probeNats } from "@core/eventstore"
+import type { NatsCredentials } from "@core/eventstore"
 import { HEADLESS_SHELL } from "@core/env-web"
 import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
@@ -63,13 +64,39 @@ const configCheck = (args: ParsedArgs): Effect.Effect<{ check: Check; config: Lo
     return { check: check("config", "fail", `${full.failure.message} (other checks use defaults)`, true), config: fallback }
   })
 
-const natsCheck = (config: LoadedConfig): Effect.Effect<Check> =>
-  Effect.map(probeNats(config.values["nats.url"]), (p) => {
+/** The configured NATS credentials, or the line saying which named variable is unset. */
+const credentialsOf = (config: LoadedConfig): NatsCredentials | string => {
+  const found = natsCredentials(config)
+  return "missing" in found ? found.missing : found
+}
+
+const natsCheck = (config: LoadedConfig): Effect.Effect<Check> => {
+  const credentials = credentialsOf(config)
+  if (typeof credentials === "string") return Effect.succeed(check("nats", "warn", credentials))
+  return Effect.map(probeNats(config.values["nats.url"], undefined, credentials), (p) => {
     const server = p.version === null ? "" : `nats-server ${p.version} `
-    if (!p.reachable) return check("nats", "warn", `not reachable at ${p.url}: ${p.error ?? "no answer"}`)
-    if (!p.jetstream) return check("nats", "warn", `${server}reachable at ${p.url} but JetStream is not enabled (start it with -js)`)
-    if (p.version !== null && !atLeast(p.version, [2, 9])) return check("nats", "warn", `${server}at ${p.url} is older than 2.9, which CORE needs`)
-    return check("nats", "ok", `${server}reachable at ${p.url}, JetStream enabled`)
+    const url = displayNatsUrl(p.url)
+    if (!p.reachable) return check("nats", "warn", `not reachable at ${url}: ${p.error ?? "no answer"}`)
+    if (!p.jetstream) return check("nats", "warn", `${server}reachable at ${url} but JetStream is not enabled (start it with -js)`)
+    if (p.version !== null && !atLeast(p.version, [2, 9])) return check("nats", "warn", `${server}at ${url} is older than 2.9, which CORE needs`)
+    return check("nats", "ok", `${server}reachable at ${url}, JetStream enabled`)
+  })
+}
+
+/**
+ * Whether a client without credentials gets in. The log is the training data and its
+ * provenance: anyone who can reach a server that admits anonymous clients can read it and
+ * append to it. A warning, not a failure — a server on the loopback of a one-person
+ * machine is a fair choice.
+ */
+const natsAuthCheck = (config: LoadedConfig): Effect.Effect<Check> =>
+  Effect.map(probeNats(config.values["nats.url"]), (p) => {
+    const url = displayNatsUrl(p.url)
+    if (p.reachable) {
+      return check("nats auth", "warn", `${url} accepts anonymous clients: anyone who can reach it can read and append to the log (enable authorization and set nats.userEnv/nats.passwordEnv, nats.tokenEnv or nats.credsFileEnv)`)
+    }
+    if (/authori[sz]ation|authentication/i.test(p.error ?? "")) return check("nats auth", "ok", `${url} refuses anonymous clients`)
+    return check("nats auth", "warn", `not checked: ${url} is not reachable`)
   })
 
 /** The nearest existing directory at or above `dir` must be writable for the embedded store to be created. */
@@ -85,9 +112,12 @@ const writableDir = (dir: string): string | null => {
 }
 
 const storeCheck = (config: LoadedConfig): Effect.Effect<Check> =>
-  chooseStore(storeSettings(config)).pipe(
+  Effect.suspend(() => {
+    const credentials = credentialsOf(config)
+    return typeof credentials === "string" ? Effect.fail(new Error(credentials)) : chooseStore(storeSettings(config), credentials)
+  }).pipe(
     Effect.map((choice) => {
-      if (choice.kind === "nats") return check("store", "ok", `NATS JetStream at ${choice.url} (${choice.reason})`, true)
+      if (choice.kind === "nats") return check("store", "ok", `NATS JetStream at ${displayNatsUrl(choice.url)} (${choice.reason})`, true)
       const blocked = writableDir(config.values.dataDir)
       return blocked === null
         ? check("store", "ok", `embedded at ${choice.path} (${choice.reason})`, true)
@@ -217,9 +247,10 @@ export const doctor: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const { check: cfg, config } = yield* configCheck(args)
-      const [nats, store, chromium, shell, driver, natsServer, postgres, adb, appium, uiautomator2] = yield* Effect.all(
+      const [nats, natsAuth, store, chromium, shell, driver, natsServer, postgres, adb, appium, uiautomator2] = yield* Effect.all(
         [
           natsCheck(config),
+          natsAuthCheck(config),
           storeCheck(config),
           binaryCheck("chromium", config.values["chromium.path"], "CORE_CHROMIUM or chromium.path", "web rollouts"),
           binaryCheck("headless shell", HEADLESS_SHELL, "apt-get install chromium-headless-shell", "fast headless rollouts; without it they use chromium, about half as fast"),
@@ -232,7 +263,7 @@ export const doctor: Command = {
         ],
         { concurrency: "unbounded" }
       )
-      const checks = [bunCheck(), cfg, nats, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres, adb, appium, uiautomator2]
+      const checks = [bunCheck(), cfg, nats, natsAuth, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres, adb, appium, uiautomator2]
       const failed = checks.filter((c) => c.required && c.status === "fail")
       const ok = failed.length === 0
       if (args.flags.json === true) {

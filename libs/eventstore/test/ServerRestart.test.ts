@@ -50,7 +50,7 @@ test("a server killed during appends and restarted loses no acknowledged append 
   const port = await freePort()
   await start(port)
   const url = `nats://127.0.0.1:${port}`
-  const rt = ManagedRuntime.make(JetStreamStore.layer({ url, streamName: "CORE", prefix: "core", retryForMs: 60_000 }) as Layer.Layer<EventStore, unknown>)
+  const rt = ManagedRuntime.make(JetStreamStore.layer({ url, streamName: "CORE", prefix: "core", outageLimitMs: 60_000 }) as Layer.Layer<EventStore, unknown>)
   const r = uniqueRun()
   const acked: Array<{ id: string; position: number }> = []
   const appender = (k: number) =>
