@@ -7,8 +7,10 @@
 import { Effect } from "effect"
 import { BlobStore, isBlobHash } from "@core/blobstore"
 import type { CoreEvent, DatasetRecordEmitted, DataOf } from "@core/events"
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from "node:fs"
-import { join } from "node:path"
+import {
+  chmodSync, closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync
+} from "node:fs"
+import { basename, dirname, join } from "node:path"
 import { CliError } from "./Cli.ts"
 
 export type RecordData = DataOf<typeof DatasetRecordEmitted>
@@ -70,11 +72,21 @@ const writeAll = (fd: number, data: Uint8Array | string): void => {
   while (off < bytes.byteLength) off += writeSync(fd, bytes, off, bytes.byteLength - off)
 }
 
-/** Writes `path` through `<path>.tmp` and a rename, so no reader ever sees half of it. */
+/**
+ * Creates `dir` for its owner only when missing (an existing directory keeps its mode):
+ * exported records hold what the agent saw and typed.
+ */
+export const mkdirPrivate = (dir: string): void => {
+  // mkdir's mode passes through the umask; chmod makes 0700 exact whatever it is.
+  if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dir, 0o700)
+}
+
+/** Writes `path` (mode 0600) through `<path>.tmp` and a rename, so no reader ever sees half of it. */
 export const writeFileDurably = (path: string, chunks: Iterable<Uint8Array | string>): void => {
   const tmp = `${path}.tmp`
-  const fd = openSync(tmp, "w")
+  const fd = openSync(tmp, "w", 0o600)
   try {
+    fchmodSync(fd, 0o600)
     for (const c of chunks) writeAll(fd, c)
     fsyncSync(fd)
   } finally {
@@ -85,9 +97,10 @@ export const writeFileDurably = (path: string, chunks: Iterable<Uint8Array | str
 
 /**
  * The images directory beside a JSONL file. An image file exists only complete (written
- * through a rename), so "present" means "done" and a restart skips it.
+ * through a rename), so "present" means "done" and a restart skips it — also when present
+ * beside `alreadyIn`, the final place a staged export will move its images to.
  */
-export const makeImageWriter = (dir: string) => {
+export const makeImageWriter = (dir: string, alreadyIn?: string) => {
   const imagesDir = join(dir, IMAGES_DIR)
   const known = new Set<string>()
   let written = 0
@@ -97,13 +110,13 @@ export const makeImageWriter = (dir: string) => {
     for (const hash of hashes) {
       if (known.has(hash)) continue
       const path = join(imagesDir, `${hash}.png`)
-      if (!existsSync(path)) {
+      if (!existsSync(path) && (alreadyIn === undefined || !existsSync(join(alreadyIn, IMAGES_DIR, `${hash}.png`)))) {
         const bytes = yield* blobs.get(hash).pipe(
           Effect.mapError((e) => new CliError({ message: `image ${hash} of record ${recordId}: ${e.message}` }))
         )
         yield* Effect.try({
           try: () => {
-            mkdirSync(imagesDir, { recursive: true })
+            mkdirPrivate(imagesDir)
             writeFileDurably(path, [bytes])
           },
           catch: fsError(`cannot write ${path}`)
@@ -162,7 +175,7 @@ export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; t
 /** An append-only JSONL file: each `append` is on disk before it returns. */
 export const openAppendFile = (path: string) =>
   Effect.acquireRelease(
-    Effect.try({ try: () => openSync(path, "a"), catch: fsError(`cannot open ${path}`) }),
+    Effect.try({ try: () => openSync(path, "a", 0o600), catch: fsError(`cannot open ${path}`) }),
     (fd) => Effect.sync(() => closeSync(fd))
   ).pipe(
     Effect.map((fd) => ({
@@ -175,4 +188,37 @@ export const openAppendFile = (path: string) =>
           catch: fsError(`cannot append to ${path}`)
         })
     }))
+  )
+
+/** Moves a finished staging directory's images and JSONL into place beside `out`. */
+const publish = (staging: string, out: string): void => {
+  const dir = dirname(out)
+  const staged = join(staging, IMAGES_DIR)
+  const images = join(dir, IMAGES_DIR)
+  if (existsSync(staged)) {
+    if (!existsSync(images)) renameSync(staged, images)
+    // Content-addressed names: replacing an existing image replaces it with the same bytes.
+    else for (const name of readdirSync(staged)) renameSync(join(staged, name), join(images, name))
+    syncDir(images)
+  }
+  renameSync(join(staging, basename(out)), out)
+  syncDir(dir)
+}
+
+/**
+ * Runs `write` against a staging directory beside `out` (same file system, so moving is a
+ * rename) and moves what it wrote into place only when it succeeds: a failed export leaves
+ * neither a partial JSONL nor a half-filled `images/`. The staging directory goes either way.
+ */
+export const writeStaged = <A, E, R>(out: string, write: (staging: string) => Effect.Effect<A, E, R>): Effect.Effect<A, E | CliError, R> =>
+  Effect.acquireUseRelease(
+    Effect.try({
+      try: () => {
+        mkdirPrivate(dirname(out))
+        return mkdtempSync(join(dirname(out), `.${basename(out)}.staging-`))
+      },
+      catch: fsError(`cannot create ${dirname(out)}`)
+    }),
+    (staging) => Effect.tap(write(staging), () => Effect.try({ try: () => publish(staging, out), catch: fsError(`cannot write ${out}`) })),
+    (staging) => Effect.sync(() => rmSync(staging, { recursive: true, force: true }))
   )

@@ -1,8 +1,11 @@
 /**
  * Blobs as files: `<dir>/<first 2 hex>/<sha256>`. The embedded default, needing no server.
+ * A write goes through `<dir>/.tmp/` and a rename; what a crash strands there is swept when
+ * a store is next opened. Directories are made 0700 and files 0600: blobs are screenshots
+ * of whatever the agent saw, for their owner alone.
  */
 import { randomUUID } from "node:crypto"
-import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises"
+import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises"
 import { dirname, join, resolve } from "node:path"
 import { Effect, Layer } from "effect"
 import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause, sha256Hex } from "./BlobStore.ts"
@@ -13,6 +16,39 @@ export interface DirectoryBlobStoreOptions {
 }
 
 export const defaultDir = ".core/blobs"
+
+/** Where writes stage their bytes; on the same file system as the blobs, so the rename is atomic. */
+const TEMP_DIR = ".tmp"
+
+/**
+ * A temp file older than this is a crashed write's. Younger ones are left alone: another
+ * process sharing the directory may be writing it right now.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000
+
+/** Creates `dir` and any missing parents for the owner only; an existing directory keeps its mode. */
+const mkdirPrivate = async (dir: string): Promise<string | undefined> => {
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 })
+  // mkdir's mode passes through the umask; the chmod makes 0700 exact whatever it is.
+  if (created !== undefined) {
+    for (let d = resolve(dir); ; d = dirname(d)) {
+      await chmod(d, 0o700)
+      if (d === resolve(created) || d === dirname(d)) break
+    }
+  }
+  return created
+}
+
+/** Removes the stale temp files in `dir`; one that vanishes meanwhile was another sweeper's. */
+const sweepTemps = async (dir: string, now: number): Promise<void> => {
+  const names = await readdir(dir).catch((cause) => isNotFound(cause) ? [] : Promise.reject(cause))
+  for (const name of names) {
+    if (!name.startsWith(".tmp-")) continue
+    const path = join(dir, name)
+    const stats = await stat(path).catch(() => undefined)
+    if (stats?.isFile() && now - stats.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => undefined)
+  }
+}
 
 const isNotFound = (cause: unknown): boolean =>
   typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
@@ -27,14 +63,15 @@ const syncDir = async (path: string): Promise<void> => {
   }
 }
 
-const writeAtomically = async (path: string, bytes: Uint8Array): Promise<void> => {
+const writeAtomically = async (path: string, bytes: Uint8Array, tempDir: string): Promise<void> => {
   const parent = dirname(path)
-  const created = await mkdir(parent, { recursive: true })
+  const created = await mkdirPrivate(parent)
   // A dot-prefixed, non-hex name is never mistaken for a blob, even if a crash strands it.
-  const temp = join(parent, `.tmp-${process.pid}-${randomUUID()}`)
+  const temp = join(tempDir, `.tmp-${process.pid}-${randomUUID()}`)
   try {
-    const handle = await open(temp, "wx")
+    const handle = await open(temp, "wx", 0o600)
     try {
+      await handle.chmod(0o600)
       await handle.writeFile(bytes)
       await handle.sync()
     } finally {
@@ -51,8 +88,13 @@ const writeAtomically = async (path: string, bytes: Uint8Array): Promise<void> =
 
 export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptions = {}) {
   const root = resolve(options.dir ?? defaultDir)
+  const tempDir = join(root, TEMP_DIR)
   yield* Effect.tryPromise({
-    try: () => mkdir(root, { recursive: true }),
+    try: async () => {
+      await mkdirPrivate(tempDir)
+      // Best effort: leftovers cost disk space, and must not keep the store from opening.
+      await sweepTemps(tempDir, Date.now()).catch(() => undefined)
+    },
     catch: (cause) => new BlobStoreError({ reason: `cannot create blob directory ${root}: ${describeCause(cause)}` })
   })
 
@@ -69,7 +111,7 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
         // Same size under a content address is taken as present; a file of the wrong size
         // can only be damage, so it is rewritten rather than left to fail every get.
         if (existing?.isFile() && existing.size === bytes.byteLength) return
-        await writeAtomically(path, bytes)
+        await writeAtomically(path, bytes, tempDir)
       },
       catch: failure(`cannot write blob ${hash}`)
     })

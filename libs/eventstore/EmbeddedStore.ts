@@ -9,8 +9,8 @@
  * const layer = EmbeddedStore.layer({ path: ".core/events.db" })
  */
 import { Database } from "bun:sqlite"
-import { mkdirSync } from "node:fs"
-import { dirname } from "node:path"
+import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import { dirname, resolve } from "node:path"
 import { Effect, Layer, Result } from "effect"
 import type { CoreEvent } from "@core/events"
 import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
@@ -36,6 +36,39 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT OR IGNORE INTO meta (key, value) VALUES ('format', 'core-events/1');
 `
 
+const FORMAT = "core-events/1"
+
+class ForeignDatabase extends Error {}
+
+/**
+ * Refuses, before anything is written, a database that holds tables but is not a CORE log:
+ * pointed at someone else's file by mistake, the store would add its tables and switch it
+ * to WAL. Reading `sqlite_master` writes nothing (and creates no `-wal` on a rollback-journal file).
+ */
+const refuseForeign = (d: Database): void => {
+  const tables = d.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all().map((t) => t.name)
+  if (tables.length === 0) return
+  const format = tables.includes("meta") ? d.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'format'").get()?.value : undefined
+  // Another version's log is still CORE's: the format check after this names its version.
+  if (format?.startsWith("core-events/")) return
+  const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", …" : "")
+  throw new ForeignDatabase(`it is an SQLite database but not a CORE event log (it has tables ${shown}); nothing was written to it — point dataDir elsewhere`)
+}
+
+/**
+ * The log's directory (the data dir) and any missing parent, for the owner only: the log
+ * holds everything the agent saw and typed. An existing directory keeps the mode its owner gave it.
+ */
+const mkdirPrivate = (dir: string): void => {
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (created === undefined) return
+  // mkdir's mode passes through the umask; chmod makes 0700 exact whatever it is.
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    chmodSync(d, 0o700)
+    if (d === resolve(created) || d === dirname(d)) break
+  }
+}
+
 /** The literal part of a stream filter before its first wildcard, for an indexed range scan. */
 const literalPrefix = (filter: string | undefined): string => {
   if (filter === undefined) return ""
@@ -60,21 +93,27 @@ export const make = (options: EmbeddedStoreOptions) =>
     const pollMs = options.pollMs ?? 50
     const unavailable = (e: unknown) => {
       const msg = e instanceof Error ? e.message : String(e)
+      if (e instanceof ForeignDatabase) return new StoreUnavailable({ store: path, reason: msg })
       const hint = /not a database|malformed|corrupt/i.test(msg) ? " — the file is damaged; move it aside to start a new log (nothing was written to it)" : ""
       return new StoreUnavailable({ store: path, reason: `${msg}${hint}` })
     }
     const db = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
-          mkdirSync(dirname(path), { recursive: true })
+          mkdirPrivate(dirname(path))
+          const fresh = !existsSync(path)
           const d = new Database(path, { create: true, strict: true })
           try {
+            // Before WAL mode is set: SQLite gives the -wal and -shm files the database file's mode.
+            if (fresh) chmodSync(path, 0o600)
             d.run("PRAGMA busy_timeout = 10000")
+            refuseForeign(d)
             d.run("PRAGMA journal_mode = WAL")
             d.run("PRAGMA synchronous = NORMAL")
-            d.run(SCHEMA)
+            // One transaction: a crash half way must not leave tables without the stamp, which would read as foreign.
+            d.transaction(() => d.run(SCHEMA))()
             const format = d.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'format'").get()
-            if (format?.value !== "core-events/1") throw new Error(`unknown log format ${format?.value ?? "(none)"}`)
+            if (format?.value !== FORMAT) throw new Error(`unknown log format ${format?.value ?? "(none)"}`)
             d.query("PRAGMA quick_check").all()
           } catch (e) {
             d.close()

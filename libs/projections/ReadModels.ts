@@ -13,7 +13,7 @@ import type { Scope } from "effect"
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely"
 import { Migrator } from "kysely/migration"
 import pg from "pg"
-import { mkdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { migrationProvider } from "../../migrations/mod.ts"
 import { bunSqliteDatabase } from "./BunSqlite.ts"
@@ -56,8 +56,12 @@ const makeKysely = (url: string): Pick<ReadModels, "db" | "dialect" | "sqlite"> 
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length)
     if (path === "") throw new Error("sqlite URL needs a path, e.g. sqlite:.core/projections.db")
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
+    // Read models copy what the log holds (typed text included): the owner's alone, like the log.
+    const created = path === ":memory:" ? undefined : mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    if (created !== undefined) chmodSync(dirname(path), 0o700)
+    const fresh = path !== ":memory:" && !existsSync(path)
     const sqlite = new Database(path, { create: true })
+    if (fresh) chmodSync(path, 0o600)
     sqlite.run("PRAGMA busy_timeout = 10000")
     sqlite.run("PRAGMA journal_mode = WAL")
     // In WAL mode NORMAL never corrupts and loses nothing on a process crash; a power loss may

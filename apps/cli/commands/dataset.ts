@@ -6,11 +6,10 @@
 import { Effect, Stream } from "effect"
 import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { mkdirSync } from "node:fs"
-import { dirname, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { imageHashes, makeImageWriter, recordLine, runIdOf, syncDir, writeFileDurably } from "../DatasetFiles.ts"
+import { imageHashes, makeImageWriter, recordLine, runIdOf, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
 import type { RecordData } from "../DatasetFiles.ts"
 import { followDataset } from "../DatasetFollow.ts"
 import { isToken } from "../RunLog.ts"
@@ -100,19 +99,17 @@ export const datasetExport: Command = {
           yield* Effect.promise(() => Bun.write(Bun.stdout, text))
           images = new Set(selected.flatMap((r) => imageHashes(r.data.body))).size
         } else {
-          const dir = dirname(out)
-          yield* Effect.try({ try: () => mkdirSync(dir, { recursive: true }), catch: (e) => new CliError({ message: `cannot create ${dir}: ${(e as Error).message}` }) })
-          const writer = makeImageWriter(dir)
-          for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
-          yield* writer.sync
-          yield* Effect.try({
-            try: () => {
-              writeFileDurably(out, selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`))
-              syncDir(dir)
-            },
-            catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
-          })
-          images = writer.referenced()
+          images = yield* writeStaged(out, (staging) =>
+            Effect.gen(function* () {
+              const writer = makeImageWriter(staging, dirname(out))
+              for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
+              yield* Effect.try({
+                try: () => writeFileDurably(join(staging, basename(out)), selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)),
+                catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
+              })
+              return writer.referenced()
+            })
+          )
         }
 
         const unsealed = included.filter((r) => !seals.has(r))
@@ -158,6 +155,7 @@ export const datasetFollow: Command = {
       yield* Effect.provide(
         followDataset({
           url: opened.choice.url,
+          credentials: opened.credentials,
           consumer,
           format: args.flags.format as DatasetFormat | undefined,
           run,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, expect, test } from "bun:test"
@@ -39,4 +39,40 @@ test("a tampered file fails get with BlobCorrupt", async () => {
   )
   expect(error._tag).toBe("BlobCorrupt")
   expect(error.message).toContain(hash)
+})
+
+const put = (dir: string, text: string) =>
+  Effect.runPromise(Effect.provide(BlobStore.use((store) => store.put(new TextEncoder().encode(text))), DirectoryBlobStore.layer({ dir })))
+
+test("opening the store sweeps the temp files crashed writes left, but not one that may still be being written", async () => {
+  const dir = tempDir()
+  await put(dir, "first")
+  const temps = join(dir, ".tmp")
+  const stale = join(temps, `.tmp-4242-${crypto.randomUUID()}`)
+  const fresh = join(temps, `.tmp-4243-${crypto.randomUUID()}`)
+  mkdirSync(temps, { recursive: true })
+  writeFileSync(stale, "half a blob")
+  writeFileSync(fresh, "half another")
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+  utimesSync(stale, twoHoursAgo, twoHoursAgo)
+
+  await put(dir, "second")
+  expect(existsSync(stale)).toBe(false)
+  expect(existsSync(fresh)).toBe(true)
+})
+
+test("a new blob directory and its blobs are readable by their owner only, whatever the umask", async () => {
+  const dir = join(tempDir(), "data", "blobs")
+  const previous = process.umask(0o000)
+  let hash: string
+  try {
+    hash = await put(dir, "private")
+  } finally {
+    process.umask(previous)
+  }
+  const mode = (p: string) => statSync(p).mode & 0o777
+  expect(mode(join(dir, ".."))).toBe(0o700)
+  expect(mode(dir)).toBe(0o700)
+  expect(mode(join(dir, hash.slice(0, 2)))).toBe(0o700)
+  expect(mode(join(dir, hash.slice(0, 2), hash))).toBe(0o600)
 })
