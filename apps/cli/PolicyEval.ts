@@ -75,7 +75,7 @@ export const evaluatePolicies = (
     const environments: Array<EnvironmentShape> = []
     for (let i = 0; i < o.parallel; i++) {
       // Every reset is of another task: an episode prepared ahead would only be discarded.
-      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false, episodes: episodeSource(sites.origin) }), context))
+      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false, episodes: episodeSource(sites) }), context))
     }
     const byId = new Map(o.tasks.map((t) => [t.id, t]))
     const taskOf = (taskId: string): EnvTask | undefined => {

@@ -129,9 +129,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       Effect.provideContext(
         platform === "mobile-web"
           ? MobileWebEnvironment.make({
-            screenshots: policy, episodes: episodeSource(sites.origin), chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
+            screenshots: policy, episodes: episodeSource(sites), chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
           })
-          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites.origin) }),
+          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites) }),
         context
       )
     const environments: Array<EnvironmentShape> = []

@@ -11,7 +11,7 @@ import { sites } from "./registry.ts"
 export const startSites = (options: Partial<StartOptions> = {}): SitesServer => createSitesServer({ ...options, sites: options.sites ?? sites })
 
 export { sites, siteByName } from "./registry.ts"
-export { createSitesServer, STATE_TOKEN_HEADER, TENANT_COOKIE } from "./framework/server.ts"
+export { createSitesServer, EPISODE_TOKEN_HEADER, STATE_TOKEN_HEADER, TENANT_COOKIE } from "./framework/server.ts"
 export { episodeSource } from "./framework/episodeSource.ts"
 export type { SitesServer, StartOptions } from "./framework/server.ts"
 export { defineSite, matchPath, safePath } from "./framework/site.ts"

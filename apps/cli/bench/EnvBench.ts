@@ -174,7 +174,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
     const log = options.progress ?? (() => undefined)
     const episodes = options.episodes
     const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
-    const source = episodeSource(sites.origin)
+    const source = episodeSource(sites)
     const newEpisode = async (): Promise<string> => (await source.open("shop", 1)).startUrl
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "core-bench-env-"))),

@@ -185,7 +185,7 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
         if (run.episode === null) return yield* Effect.die(new Error(`the environment opened no ${task.site} episode for ${task.id}`))
         const verdict = yield* verdictOf(sites, task, run.episode, run)
         // Hundreds of runs: the server need not keep every finished episode's state.
-        yield* Effect.promise(() => episodeSource(sites.origin).discard(run.episode!))
+        yield* Effect.promise(() => episodeSource(sites).discard(run.episode!))
         return { run, checker: verdict.success, reason: verdict.reason } satisfies Judged
       }).pipe(
         // A crashed browser is the platform's fault, not the script's: the pool relaunches it.

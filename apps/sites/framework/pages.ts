@@ -7,22 +7,18 @@ export const noEpisodePage = (reason: string): Response =>
     documentHtml({
       title: "No episode",
       body: html`<main><h1>No episode</h1><p role="alert">${reason}</p>
-<p>These sites run inside a CORE episode. Start one with <code>POST /__core/episodes</code> (JSON <code>{"site": "shop", "seed": 1}</code>) and open the <code>startUrl</code> it returns, or use the <a href="/">start page</a>.</p></main>`
+<p>These sites run inside a CORE episode, which the harness starts. To browse one yourself, open an enter URL that <code>bun core sites serve</code> printed.</p></main>`
     }),
     400
   )
 
+/** No way to start an episode here: a page any browser can reach must not be able to start one. */
 export const indexPage = (sites: ReadonlyArray<AnySite>): Response =>
   htmlResponse(
     documentHtml({
       title: "CORE sites",
       body: html`<main><h1>CORE sites</h1>
-<p>Each form starts a fresh episode of a site with the given seed.</p>
-${sites.map(
-  (s) => html`<section aria-labelledby="site-${s.name}"><h2 id="site-${s.name}">${s.title}</h2>
-<form method="post" action="/__core/episodes"><input type="hidden" name="site" value="${s.name}">
-<label for="seed-${s.name}">Seed</label> <input id="seed-${s.name}" name="seed" type="number" min="0" value="1" required>
-<button type="submit">Start ${s.title} episode</button></form></section>`
-)}</main>`
+<p>Sites served here: ${sites.map((s) => s.title).join(", ")}.</p>
+<p>Each runs inside an episode that the harness starts. To browse one, open an enter URL that <code>bun core sites serve</code> printed.</p></main>`
     })
   )

@@ -2,8 +2,14 @@
  * One loopback Bun server for every bundled site, each under its own path prefix, plus the
  * `/__core/…` control routes (episodes, state API). Only the browser's `core_tenant` cookie
  * says which episode a site request belongs to, so one browser context = one episode.
+ *
+ * The browser in it is the agent's, and any page it visits may talk to loopback: so starting,
+ * resetting and ending episodes takes the episode token (a header no form or cross-origin
+ * page can send, and that no response ever contains), and a request naming any other host
+ * than this server's loopback address is refused, which defeats DNS rebinding.
  */
-import { Episodes, isSeed } from "./episodes.ts"
+import { timingSafeEqual } from "node:crypto"
+import { defaultLimits, Episodes, isSeed } from "./episodes.ts"
 import type { Episode } from "./episodes.ts"
 import { Html, htmlResponse } from "./html.ts"
 import { noEpisodePage, indexPage } from "./pages.ts"
@@ -13,6 +19,8 @@ import type { AnySite, Ctx, Reply } from "./site.ts"
 export const TENANT_COOKIE = "core_tenant"
 /** Header carrying the state token; without it the state API answers 403. */
 export const STATE_TOKEN_HEADER = "x-core-state-token"
+/** Header carrying the episode token; without it starting, resetting or ending an episode answers 403. */
+export const EPISODE_TOKEN_HEADER = "x-core-episode-token"
 
 export interface StartOptions {
   /** 0 (the default) picks a free port. */
@@ -20,6 +28,12 @@ export interface StartOptions {
   readonly sites: ReadonlyArray<AnySite>
   /** Secret for the state API; a random one when absent. */
   readonly stateToken?: string
+  /** Secret for starting, resetting and ending episodes; a random one when absent. */
+  readonly episodeToken?: string
+  /** Live episodes at most (default 2000): when full, the least recently used one is dropped for a new one. */
+  readonly maxEpisodes?: number
+  /** An episode with no request for this long is dropped (default 30 minutes). */
+  readonly idleMs?: number
   /** Where handler crashes are reported (they also answer 500); stderr by default. */
   readonly onError?: (error: unknown, req: Request) => void
 }
@@ -31,6 +45,8 @@ export interface SitesServer {
   readonly siteUrl: (site: string) => string
   /** Only evaluation code gets this: it is what keeps an agent's browser away from the ground truth. */
   readonly stateToken: string
+  /** The harness's secret for the episode routes: never given to a browser. */
+  readonly episodeToken: string
   readonly episodes: Episodes
   readonly stop: () => Promise<void>
 }
@@ -46,57 +62,70 @@ const readCookie = (req: Request, name: string): string | undefined => {
   return undefined
 }
 
-const readEpisodeRequest = async (req: Request): Promise<{ site: unknown; seed: unknown; path: unknown; form: boolean }> => {
-  const type = req.headers.get("content-type") ?? ""
-  if (type.includes("application/x-www-form-urlencoded")) {
-    const f = new URLSearchParams(await req.text())
-    const seed = f.get("seed")
-    return { site: f.get("site"), seed: seed === null || seed.trim() === "" ? null : Number(seed), path: f.get("path") ?? undefined, form: true }
-  }
+const readEpisodeRequest = async (req: Request): Promise<{ site: unknown; seed: unknown; path: unknown }> => {
   const body: unknown = await req.json().catch(() => null)
-  if (typeof body !== "object" || body === null) return { site: undefined, seed: undefined, path: undefined, form: false }
+  if (typeof body !== "object" || body === null) return { site: undefined, seed: undefined, path: undefined }
   const b = body as Record<string, unknown>
-  return { site: b.site, seed: b.seed, path: b.path, form: false }
+  return { site: b.site, seed: b.seed, path: b.path }
+}
+
+/** Constant-time, so response timing does not leak how much of a guessed token was right. */
+const sameSecret = (given: string | null, secret: string): boolean => {
+  if (given === null) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(secret)
+  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 export const createSitesServer = (options: StartOptions): SitesServer => {
   const list = options.sites
   const sites = new Map(list.map((s) => [s.name, s] as const))
   if (sites.size !== list.length) throw new Error("two sites share a name")
-  const episodes = new Episodes(sites)
+  const episodes = new Episodes(sites, { maxEpisodes: options.maxEpisodes ?? defaultLimits.maxEpisodes, idleMs: options.idleMs ?? defaultLimits.idleMs })
   const stateToken = options.stateToken ?? crypto.randomUUID()
+  const episodeToken = options.episodeToken ?? crypto.randomUUID()
+
+  /** The routes that start, reset and end episodes; null when the request is for none of them. */
+  const episodeRoutes = async (req: Request, url: URL): Promise<Response | null> => {
+    const path = url.pathname
+    const create = path === "/__core/episodes" && req.method === "POST"
+    const reset = req.method === "POST" ? matchPath("/__core/episodes/:tenant/reset", path) : null
+    const one = req.method === "DELETE" ? matchPath("/__core/episodes/:tenant", path) : null
+    if (!create && !reset && !one) return null
+    if (!sameSecret(req.headers.get(EPISODE_TOKEN_HEADER), episodeToken)) return json({ error: `episodes are started by the harness: send the ${EPISODE_TOKEN_HEADER} header` }, 403)
+    if (reset) return episodes.reset(reset.tenant!) ? json({ tenant: reset.tenant }) : json({ error: "no such episode" }, 404)
+    if (one) return episodes.delete(one.tenant!) ? new Response(null, { status: 204 }) : json({ error: "no such episode" }, 404)
+    const r = await readEpisodeRequest(req)
+    if (typeof r.site !== "string" || !sites.has(r.site)) return json({ error: `site must be one of: ${[...sites.keys()].join(", ")}` }, 400)
+    if (!isSeed(r.seed)) return json({ error: "seed must be an integer in [0, 2^32)" }, 400)
+    if (r.path !== undefined && (typeof r.path !== "string" || safePath(r.path, "") === "")) return json({ error: "path must be a site-relative path starting with '/'" }, 400)
+    if (!episodes.makeRoom()) return json({ error: "every live episode is pinned: no room for another" }, 503)
+    const e = episodes.create(r.site, r.seed)
+    const enter = `/__core/enter/${e.tenant}${typeof r.path === "string" ? `?path=${encodeURIComponent(r.path)}` : ""}`
+    return json({ tenant: e.tenant, site: e.site.name, seed: e.seed, startUrl: `${url.origin}${enter}` }, 201)
+  }
 
   const control = async (req: Request, url: URL): Promise<Response> => {
     const path = url.pathname
     if (path === "/__core/health") return json({ ok: true, sites: [...sites.keys()], episodes: episodes.size })
     if (path === "/__core/sites") return json([...sites.values()].map((s) => ({ name: s.name, title: s.title, url: `${url.origin}/${s.name}/` })))
-    if (path === "/__core/episodes" && req.method === "POST") {
-      const r = await readEpisodeRequest(req)
-      if (typeof r.site !== "string" || !sites.has(r.site)) return json({ error: `site must be one of: ${[...sites.keys()].join(", ")}` }, 400)
-      if (!isSeed(r.seed)) return json({ error: "seed must be an integer in [0, 2^32)" }, 400)
-      if (r.path !== undefined && (typeof r.path !== "string" || safePath(r.path, "") === "")) return json({ error: "path must be a site-relative path starting with '/'" }, 400)
-      const e = episodes.create(r.site, r.seed)
-      const enter = `/__core/enter/${e.tenant}${typeof r.path === "string" ? `?path=${encodeURIComponent(r.path)}` : ""}`
-      if (r.form) return new Response(null, { status: 303, headers: { location: enter } })
-      return json({ tenant: e.tenant, site: e.site.name, seed: e.seed, startUrl: `${url.origin}${enter}` }, 201)
-    }
+    const episodeReply = await episodeRoutes(req, url)
+    if (episodeReply) return episodeReply
     const enter = matchPath("/__core/enter/:tenant", path)
     if (enter && req.method === "GET") {
       const e = episodes.get(enter.tenant!)
       if (!e) return noEpisodePage("This episode does not exist or has ended.")
-      const target = `/${e.site.name}${safePath(url.searchParams.get("path"), "/")}`
+      const inside = safePath(url.searchParams.get("path") ?? "/", "")
+      if (inside === "") return new Response("path must be a path inside the site\n", { status: 400, headers: { "content-type": "text/plain" } })
+      const target = `/${e.site.name}${inside}`
       return new Response(null, {
         status: 303,
         headers: { location: target, "set-cookie": `${TENANT_COOKIE}=${e.tenant}; Path=/; HttpOnly; SameSite=Lax`, "cache-control": "no-store" }
       })
     }
-    const reset = matchPath("/__core/episodes/:tenant/reset", path)
-    if (reset && req.method === "POST") return episodes.reset(reset.tenant!) ? json({ tenant: reset.tenant }) : json({ error: "no such episode" }, 404)
-    const one = matchPath("/__core/episodes/:tenant", path)
-    if (one && req.method === "DELETE") return episodes.delete(one.tenant!) ? new Response(null, { status: 204 }) : json({ error: "no such episode" }, 404)
     const state = matchPath("/__core/state/:tenant", path)
     if (state && req.method === "GET") {
-      if (req.headers.get(STATE_TOKEN_HEADER) !== stateToken) return json({ error: `the state API is for evaluation code only: send the ${STATE_TOKEN_HEADER} header` }, 403)
+      if (!sameSecret(req.headers.get(STATE_TOKEN_HEADER), stateToken)) return json({ error: `the state API is for evaluation code only: send the ${STATE_TOKEN_HEADER} header` }, 403)
       const e = episodes.get(state.tenant!)
       if (!e) return json({ error: "no such episode" }, 404)
       const withBase = url.searchParams.get("base") === "1"
@@ -135,10 +164,15 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     return nf.status === 200 ? new Response(nf.body, { status: 404, headers: nf.headers }) : nf
   }
 
+  // Filled in once the port is known; requests cannot arrive before.
+  let hosts = new Set<string>()
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: options.port ?? 0,
     fetch: async (req) => {
+      if (!hosts.has((req.headers.get("host") ?? "").toLowerCase())) {
+        return new Response(`misdirected request: this server answers only to ${[...hosts].join(", ")}\n`, { status: 421, headers: { "content-type": "text/plain" } })
+      }
       const url = new URL(req.url)
       try {
         if (url.pathname === "/") return indexPage([...sites.values()])
@@ -153,6 +187,7 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     }
   })
   const origin = `http://127.0.0.1:${server.port}`
+  hosts = new Set([`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`])
   return {
     origin,
     port: server.port!,
@@ -161,6 +196,7 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
       return `${origin}/${name}/`
     },
     stateToken,
+    episodeToken,
     episodes,
     stop: () => server.stop(true)
   }

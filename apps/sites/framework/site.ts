@@ -77,6 +77,22 @@ export const matchPath = (pattern: string, path: string): Record<string, string>
   return params
 }
 
-/** A site-relative path from user input (a `return` field…), or the fallback: never another origin. */
-export const safePath = (candidate: string | null, fallback: string): string =>
-  candidate !== null && candidate.startsWith("/") && !candidate.startsWith("//") && !candidate.includes("\\") ? candidate : fallback
+/**
+ * A site-relative path from user input (a `return` field, an episode's start path…), or the
+ * fallback: never another origin and never above the site's prefix. Browsers treat `\` as
+ * `/`, drop tabs and newlines, and resolve `%2e%2e` like `..`, so all of those are refused.
+ */
+export const safePath = (candidate: string | null, fallback: string): string => {
+  if (candidate === null || !candidate.startsWith("/") || candidate.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(candidate)) return fallback
+  const pathPart = candidate.split(/[?#]/, 1)[0]!
+  for (const segment of pathPart.split("/")) {
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(segment)
+    } catch {
+      return fallback
+    }
+    if (decoded === "." || decoded === ".." || /[/\\]/.test(decoded)) return fallback
+  }
+  return candidate
+}

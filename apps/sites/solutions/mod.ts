@@ -83,7 +83,7 @@ export interface SolutionsOptions {
 
 /** A fresh episode of the instance's site and seed: its tenant (for the checker) and start URL. */
 const startEpisode = (sites: SitesServer, task: SuiteTask) =>
-  Effect.promise(() => episodeSource(sites.origin).open(task.site, task.siteSeed))
+  Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
 
 /**
  * The instance's scripts, each already given its seed's site data and the instance's
@@ -116,7 +116,7 @@ export const solutionsRuntime = (options: { readonly screenshots: ScreenshotPoli
     const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
     const env = yield* Effect.provideContext(WebEnvironment.make({
       screenshots: options.screenshots,
-      ...(options.ahead === true ? { episodes: episodeSource(sites.origin) } : {})
+      ...(options.ahead === true ? { episodes: episodeSource(sites) } : {})
     }), context)
     return { sites, env, context }
   })

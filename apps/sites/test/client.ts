@@ -1,5 +1,5 @@
 /** A tiny cookie-keeping HTTP client that behaves like a browser without JS: follows redirects, POSTs forms. */
-import { startSites } from "../mod.ts"
+import { EPISODE_TOKEN_HEADER, startSites } from "../mod.ts"
 import type { SitesServer } from "../mod.ts"
 
 export interface Page {
@@ -51,7 +51,11 @@ export class Browser {
 }
 
 export const startEpisode = async (server: SitesServer, site: string, seed: number, path?: string): Promise<{ tenant: string; browser: Browser; first: Page }> => {
-  const res = await fetch(`${server.origin}/__core/episodes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ site, seed, path }) })
+  const res = await fetch(`${server.origin}/__core/episodes`, {
+    method: "POST",
+    headers: { "content-type": "application/json", [EPISODE_TOKEN_HEADER]: server.episodeToken },
+    body: JSON.stringify({ site, seed, path })
+  })
   if (res.status !== 201) throw new Error(`episode: ${res.status} ${await res.text()}`)
   const { tenant, startUrl } = (await res.json()) as { tenant: string; startUrl: string }
   const browser = new Browser(server.origin)

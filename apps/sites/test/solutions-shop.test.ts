@@ -56,7 +56,7 @@ describe("shop scripted solutions: the written demos", () => {
       const replay = (steps: typeof demo.steps) =>
         Effect.runPromise(Effect.scoped(Effect.gen(function*() {
           const env = yield* WebEnvironment.make({ screenshots: "none" })
-          const { startUrl } = yield* Effect.promise(() => episodeSource(sites.origin).open(task.site, task.siteSeed))
+          const { startUrl } = yield* Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
           return yield* replayDemo(env, { taskId: task.id, startUrl, siteSeed: task.siteSeed }, steps).pipe(Effect.flip)
         })).pipe(Effect.provide(Layer.merge(BrowserPool.layer(), DirectoryBlobStore.layer({ dir })))))
       const error = await replay(renamed)
