@@ -41,6 +41,9 @@ export type Target = typeof Target.Type
 
 const target = Schema.NullOr(Target)
 
+/** The name of an environment variable holding a secret (never the secret itself). */
+export const SecretEnvName = Schema.String.check(Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/))
+
 export const ScrollDirection = Schema.Literals(["up", "down", "left", "right"])
 
 /**
@@ -55,7 +58,12 @@ export const Action = Schema.Union([
     target,
     text: Schema.String,
     /** Press Enter after typing: the reference's separate `keyboard_enter` folded in. */
-    submit: Schema.optionalKey(Schema.Boolean)
+    submit: Schema.optionalKey(Schema.Boolean),
+    /**
+     * A secret typed by reference: `text` is "" and the environment types this variable's
+     * value, so a password never sits in a log, a demo or a dataset in clear.
+     */
+    secretEnv: Schema.optionalKey(SecretEnvName)
   }),
   Schema.Struct({ kind: Schema.Literal("select"), target, value: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("scroll"), target, direction: ScrollDirection }),

@@ -107,6 +107,15 @@ const emptyObservation = (error: string): Observation => ({
 /** Model calls of attempt a, step k: a's block of 1000, two per step (an invalid answer is asked again once). */
 const callIndexOf = (attempt: number, step: number): number => attempt * 1000 + step * 2
 
+/**
+ * The step as recorded: the action as the environment says to record it (a password typed,
+ * sealed), so neither the log nor the policy's own history holds it in clear.
+ */
+export const stepOf = (action: Action, observed: Observed): TrajectoryStep => ({
+  action: observed.performed ?? action,
+  observation: observed.observation
+})
+
 const ends = (a: Action): boolean => a.kind === "answer" || a.kind === "status"
 
 /**
@@ -163,7 +172,7 @@ export const rollout = (input: RolloutInput) =>
           // The node's state could not be reached this time: explore from where the episode is.
           if (action === null || ends(action)) break
           current = yield* observations.act(input.trajectoryId, steps.length, action)
-          steps.push({ action, observation: current.observation })
+          steps.push(stepOf(action, current))
           if (current.observation.error !== null) break
         }
         // Demo pages are recorded as path and query: the episode's are compared the same way.
@@ -204,7 +213,7 @@ export const rollout = (input: RolloutInput) =>
               Effect.catchTag("ModelCallFailed", (e) => Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` })))
             ))
           current = yield* observations.act(input.trajectoryId, k, action)
-          steps.push({ action, observation: current.observation })
+          steps.push(stepOf(action, current))
           if (ends(action)) break
           if (!detour || current.observation.error !== null) continue
           const at = rejoinAt(rejoin, startPage, sitePath(current.observation.url))
@@ -215,7 +224,7 @@ export const rollout = (input: RolloutInput) =>
             const planned = retarget(step.action, observedElements(current))
             if (planned === null) break
             current = yield* observations.act(input.trajectoryId, steps.length, planned)
-            steps.push({ action: planned, observation: current.observation })
+            steps.push(stepOf(planned, current))
             if (ends(planned) || current.observation.error !== null) break
           }
           if (ends(steps.at(-1)!.action)) break

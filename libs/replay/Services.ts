@@ -79,6 +79,8 @@ export interface Observed {
   readonly screenshot: Uint8Array | null
   readonly elements: Uint8Array | null
   readonly aria: Uint8Array | null
+  /** The action as the trajectory records it, when not the one asked for: a password typed, sealed. */
+  readonly performed?: Action
 }
 
 export type BlobField = "screenshot" | "elements" | "aria"

@@ -165,7 +165,8 @@ export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: R
         if (obs.observation.error !== null && !ends && !tolerateError) {
           return yield* new ScriptError({ message: `step ${steps.length + 1} (${action.kind}): ${obs.observation.error}`, notApplicable: false })
         }
-        steps.push({ action, urlBefore, urlAfter, observation: obs.observation })
+        // The environment seals a password typed: the demo records it as the environment says.
+        steps.push({ action: obs.performed ?? action, urlBefore, urlAfter, observation: obs.observation })
       })
     const find = (f: Find) =>
       Effect.gen(function*() {
