@@ -9,7 +9,7 @@
  * the ids that observation issued. System keys are `mobile: pressKey` key codes.
  */
 import type { ElementInfo } from "@core/env-web"
-import { longPressMs, maxWaitMs } from "@core/env-web"
+import { longPressMs, maxWaitMs, typedText } from "@core/env-web"
 import type { Action, Target } from "@core/events"
 import type { PointerActions, Viewport } from "./Gestures.ts"
 import { contentArea, scrollSwipe, swipeActions, tapActions, tapPoint } from "./Gestures.ts"
@@ -107,12 +107,14 @@ export const perform = async (device: Device, action: Action, ctx: ActionContext
     case "type": {
       const a = aim(action.target, ctx, action.kind)
       if ("error" in a) return a.error
+      const text = typedText(action)
+      if (typeof text !== "string") return text.error
       await device.performActions([tapActions(a)])
       // The tap gives the field focus (and may move it when the keyboard opens): type into whatever has focus now.
       const focused = await device.focusedElement()
       if (focused === null) return `tapping ${a.element.id} focused no text field: nothing to type into`
       // Replaces the text, as the web's fill does.
-      await device.mobile("mobile: replaceElementValue", { elementId: focused, text: action.text })
+      await device.mobile("mobile: replaceElementValue", { elementId: focused, text })
       if (action.submit === true) await device.mobile("mobile: pressKey", { keycode: KEYCODES.Enter })
       return null
     }

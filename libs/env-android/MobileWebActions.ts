@@ -6,7 +6,8 @@
  */
 import type { remote } from "webdriverio"
 import type { Action } from "@core/events"
-import { maxWaitMs, scrollInPage } from "@core/env-web"
+import { checkNavigation, knownSecrets, maxWaitMs, scrollInPage, typedText } from "@core/env-web"
+import { sealTyped } from "@core/events"
 
 export type Browser = Awaited<ReturnType<typeof remote>>
 
@@ -69,8 +70,23 @@ const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise
   }
 }
 
+/**
+ * The action as the trajectory records it (env-web's `recordedAction` over WebDriver): text
+ * typed into a password field sealed. Asked before the action: a submit may leave the page.
+ */
+export const recordedAction = async (b: Browser, action: Action): Promise<Action> => {
+  if (action.kind !== "type") return action
+  const id = action.target?.elementId ?? null
+  if (id === null || !/^e\d+$/.test(id)) return action
+  const password: unknown = await b.execute(
+    "var el = document.querySelector('[data-core-id=\"' + arguments[0] + '\"]'); return !!el && el.tagName === 'INPUT' && String(el.type).toLowerCase() === 'password'",
+    id
+  )
+  return password === true || action.secretEnv !== undefined ? sealTyped(action, knownSecrets({})) : action
+}
+
 /** The action vocabulary over WebDriver; resolves to the policy's error, or null. */
-export const perform = async (b: Browser, action: Action, issued: ReadonlySet<string>): Promise<string | null> => {
+export const perform = async (b: Browser, action: Action, issued: ReadonlySet<string>, origins: ReadonlyArray<string>): Promise<string | null> => {
   switch (action.kind) {
     case "click":
     case "long_press": {
@@ -82,8 +98,10 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
     case "type": {
       const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
       if ("error" in r) return r.error
+      const text = typedText(action)
+      if (typeof text !== "string") return text.error
       await r.el.clearValue()
-      await r.el.addValue(action.text)
+      await r.el.addValue(text)
       if (action.submit === true) await r.el.addValue(KEYS.Enter!)
       return null
     }
@@ -115,9 +133,12 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
       await b.keys(key)
       return null
     }
-    case "navigate":
-      await b.url(action.url)
+    case "navigate": {
+      const checked = checkNavigation(action.url, origins, await b.getUrl())
+      if ("error" in checked) return checked.error
+      await b.url(checked.url)
       return null
+    }
     case "back": {
       const before = await b.getUrl()
       await b.back()

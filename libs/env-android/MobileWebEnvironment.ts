@@ -16,7 +16,7 @@
  * tree is not available over WebDriver.
  *
  * @example
- * const env = yield* MobileWebEnvironment.make({ screenshots: "key", episodes: episodeSource(origin) })
+ * const env = yield* MobileWebEnvironment.make({ screenshots: "key", episodes: episodeSource(sites) })
  * const first = yield* env.reset({ taskId: "shop-open-category-1", site: "shop", siteSeed: 1 })
  */
 import { accessSync, constants, statSync } from "node:fs"
@@ -25,11 +25,11 @@ import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
 import type { Action } from "@core/events"
 import {
-  chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, maxWaitMs, oneLine,
+  appOrigins, chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, isAllowed, maxWaitMs, oneLine, openSink, proxyBypass, refusal,
   stateChanging, storeObservation
 } from "@core/env-web"
 import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, ScreenshotPolicy } from "@core/env-web"
-import { cdp, perform } from "./MobileWebActions.ts"
+import { cdp, perform, recordedAction } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
 import { outlineInPage } from "./Outline.ts"
 
@@ -60,6 +60,8 @@ export interface MobileWebOptions {
 interface Episode {
   readonly episode: string | null
   readonly issued: Set<string>
+  /** The app's origins (env-web's Origins.ts): the only ones its actions and requests may reach. */
+  readonly origins: ReadonlyArray<string>
   nextId: number
   done: boolean
 }
@@ -97,8 +99,15 @@ const PROBE = "return [!!window.__coreMark, !!window.__coreLeaving, document.rea
 const NAVIGATION_GRACE_MS = 40
 
 /** The capabilities of a mobile-emulation session on Debian's Chromium and chromedriver. */
-export const capabilities = (options: MobileWebOptions) => {
+export const capabilities = (options: MobileWebOptions, confined?: { readonly origins: ReadonlyArray<string>; readonly sinkPort: number }) => {
   const device = options.device ?? PHONE
+  // Everything but the app's origins goes to a dead-end proxy (loopback too, which Chromium
+  // would otherwise never proxy): enforced by Chromium's network stack for links,
+  // redirects, frames, fetches, popups and WebSockets alike.
+  const proxy = confined === undefined ? [] : [
+    `--proxy-server=http://127.0.0.1:${confined.sinkPort}`,
+    `--proxy-bypass-list=<-loopback>;${proxyBypass(confined.origins).replaceAll(",", ";")}`
+  ]
   return {
     browserName: "chrome",
     // BiDi would add a second channel to keep in step; the classic protocol is what Appium speaks too.
@@ -107,7 +116,7 @@ export const capabilities = (options: MobileWebOptions) => {
     "goog:chromeOptions": {
       binary: options.chromium ?? "/usr/bin/chromium",
       // The window as large as the phone: a smaller one shifts where touches land on the emulated screen.
-      args: [...chromiumFlags.map((f) => (f === "--headless" ? "--headless=new" : f)), "--disable-dev-shm-usage", `--window-size=${device.width},${device.height}`],
+      args: [...chromiumFlags.map((f) => (f === "--headless" ? "--headless=new" : f)), "--disable-dev-shm-usage", `--window-size=${device.width},${device.height}`, ...proxy],
       mobileEmulation: {
         deviceMetrics: { width: device.width, height: device.height, pixelRatio: device.pixelRatio, touch: true, mobile: true },
         userAgent: device.userAgent
@@ -127,14 +136,23 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
   let browser: Browser | null = null
   let episode: Episode | null = null
 
-  const session = Effect.tryPromise({
+  /** The origins the running session is confined to: the browser's proxy is fixed at launch. */
+  let confinedTo = ""
+  let sink: { readonly port: number; stop(closeActive?: boolean): void } | null = null
+  // Registered first, so it runs after the session has quit.
+  yield* Effect.addFinalizer(() => Effect.sync(() => sink?.stop(true)))
+  const session = (origins: ReadonlyArray<string>) => Effect.tryPromise({
     try: async () => {
-      if (browser !== null) return browser
+      if (browser !== null && confinedTo === JSON.stringify(origins)) return browser
+      if (browser !== null) await browser.deleteSession().catch(() => undefined)
+      browser = null
+      confinedTo = JSON.stringify(origins)
+      sink ??= openSink()
       // WebdriverIO reports a missing binary as an unhandled spawn error event, not as a rejection.
       for (const [what, path] of [["chromedriver", options.chromedriver ?? "/usr/bin/chromedriver"], ["chromium", options.chromium ?? "/usr/bin/chromium"]]) {
         if (!isExecutable(path!)) throw new Error(`${what} ${path} is not an executable file (bun core doctor)`)
       }
-      browser = await remote({ logLevel: "silent", connectionRetryCount: 0, connectionRetryTimeout: 60_000, capabilities: capabilities(options) })
+      browser = await remote({ logLevel: "silent", connectionRetryCount: 0, connectionRetryTimeout: 60_000, capabilities: capabilities(options, { origins, sinkPort: sink.port }) })
       return browser
     },
     catch: (cause) => new InfraError({ reason: `cannot start a mobile-web session (chromedriver ${options.chromedriver ?? "/usr/bin/chromedriver"}): ${messageOf(cause)}` })
@@ -189,9 +207,11 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
+    // A link or redirect the browser blocked leaves an error page: say why.
+    const strayed = error === null && read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? refusal(read.url, ep.origins) : error
     return yield* storeObservation(blobs, {
       url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
-      aria: maskSecrets(read.outline, read.extracted.secrets), screenshot: read.png, error, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
+      aria: maskSecrets(read.outline, read.extracted.secrets), screenshot: read.png, error: strayed, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
     })
   })
 
@@ -205,13 +225,13 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
 
   const reset = Effect.fn("MobileWebEnvironment.reset")(function*(task: EnvTask) {
     yield* close()
-    const b = yield* session
     const opened = task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined
       ? yield* Effect.tryPromise({ try: () => source.open(task.site!, task.siteSeed!), catch: infra(`cannot open a ${task.site} episode`) })
       : null
-    const ep: Episode = { episode: opened?.episode ?? null, issued: new Set(), nextId: 1, done: false }
-    episode = ep
     const startUrl = opened?.startUrl ?? task.startUrl
+    const ep: Episode = { episode: opened?.episode ?? null, issued: new Set(), origins: appOrigins(startUrl, task.origins), nextId: 1, done: false }
+    episode = ep
+    const b = yield* session(ep.origins)
     const started = performance.now()
     const error = yield* Effect.tryPromise({
       try: async () => {
@@ -226,6 +246,7 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
         }
         await b.switchToWindow(fresh.handle)
         if (startUrl === undefined) return "the mobile-web platform needs a startUrl (or a site and siteSeed with an episode source)"
+        if (!isAllowed(startUrl, ep.origins)) return refusal(startUrl, ep.origins)
         // Storage outlives windows: the start origin's is cleared before its page can read it.
         await cdp(b, "Storage.clearDataForOrigin", { origin: new URL(startUrl).origin, storageTypes: "all" }).catch(() => undefined)
         try {
@@ -251,7 +272,14 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
     const noTiming = { actionMs: 0, settleMs: 0 }
     if (ep.done) return yield* observe(b, ep, "the episode has ended (answer or status was given)", false, noTiming)
     const started = performance.now()
-    const error = yield* Effect.tryPromise({ try: () => perform(b, action, ep.issued), catch: (cause) => cause }).pipe(
+    let performed: Action = action
+    const error = yield* Effect.tryPromise({
+      try: async () => {
+        performed = await recordedAction(b, action)
+        return perform(b, action, ep.issued, ep.origins)
+      },
+      catch: (cause) => cause
+    }).pipe(
       Effect.timeoutOrElse({
         duration: timeoutMs + (action.kind === "wait" ? Math.min(action.ms, maxWaitMs) : 1000),
         orElse: () => Effect.succeed(`${action.kind} timed out after ${timeoutMs} ms`)
@@ -267,7 +295,8 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
     const settled = performance.now()
     if (stateChanging.has(action.kind)) yield* settle(b)
     const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
-    return yield* observe(b, ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+    const observed = yield* observe(b, ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+    return performed === action ? observed : { ...observed, performed }
   })
 
   yield* Effect.addFinalizer(() => Effect.andThen(close(), quit))

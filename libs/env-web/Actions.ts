@@ -6,11 +6,18 @@
  */
 import type { Locator, Page } from "playwright-core"
 import type { Action, Target } from "@core/events"
+import { checkNavigation } from "./Origins.ts"
+import { typedText } from "./Secrets.ts"
+import type { ReadSecret } from "./Secrets.ts"
 
 export interface ActionContext {
   readonly timeoutMs: number
   /** Ids handed out in this episode: an issued id that is gone is stale, any other is unknown. */
   readonly issued: ReadonlySet<string>
+  /** Where a `type` by reference (`secretEnv`) finds its value; default the process environment. */
+  readonly readSecret?: ReadSecret
+  /** The app's origins: `navigate` goes nowhere else (Origins.ts). */
+  readonly origins: ReadonlyArray<string>
 }
 
 /** `wait` is capped so a policy cannot park a browser context indefinitely. */
@@ -76,7 +83,9 @@ export const perform = async (page: Page, action: Action, ctx: ActionContext): P
     case "type": {
       const r = await resolveTarget(page, action.target, ctx, action.kind)
       if ("error" in r) return r.error
-      await r.locator.fill(action.text, { timeout })
+      const text = typedText(action, ctx.readSecret)
+      if (typeof text !== "string") return text.error
+      await r.locator.fill(text, { timeout })
       if (action.submit === true) await r.locator.press("Enter", { timeout })
       return null
     }
@@ -101,9 +110,12 @@ export const perform = async (page: Page, action: Action, ctx: ActionContext): P
     case "key":
       await page.keyboard.press(action.key)
       return null
-    case "navigate":
-      await page.goto(action.url, { timeout, waitUntil: "domcontentloaded" })
+    case "navigate": {
+      const checked = checkNavigation(action.url, ctx.origins, page.url())
+      if ("error" in checked) return checked.error
+      await page.goto(checked.url, { timeout, waitUntil: "domcontentloaded" })
       return null
+    }
     case "back": {
       const before = page.url()
       const response = await page.goBack({ timeout, waitUntil: "domcontentloaded" })

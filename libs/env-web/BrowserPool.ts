@@ -14,6 +14,7 @@ import { Context, Effect, Layer, Semaphore } from "effect"
 import { chromium } from "playwright-core"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { InfraError, oneLine } from "./Environment.ts"
+import { proxyBypass } from "./Origins.ts"
 
 /** Debian's `chromium-headless-shell`: Chromium's headless-only build, as Playwright itself runs headless. */
 export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
@@ -53,7 +54,11 @@ export interface Lease {
 }
 
 export class BrowserPool extends Context.Service<BrowserPool, {
-  acquire(): Effect.Effect<Lease, InfraError>
+  /**
+   * A fresh context and page. With `origins`, the context's network reaches only those
+   * origins (see `confinedProxy`); without, it reaches anything.
+   */
+  acquire(origins?: ReadonlyArray<string>): Effect.Effect<Lease, InfraError>
   /** How many times Chromium was launched: more than one means it died and was relaunched. */
   readonly launches: Effect.Effect<number>
 }>()("@core/env-web/BrowserPool") {
@@ -66,11 +71,30 @@ const infra = (what: string) => (cause: unknown) =>
 
 const closeQuietly = (target: { close(): Promise<void> }): Promise<void> => target.close().catch(() => undefined)
 
+/** A local port that closes every connection: where a confined browser's foreign requests end. */
+export const openSink = (): { readonly port: number; stop(closeActive?: boolean): void } =>
+  Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (socket) => void socket.end(), data: () => undefined } })
+
+/**
+ * The proxy settings that confine a context to `origins`: their hosts and ports go direct,
+ * everything else (loopback included: Playwright adds `<-loopback>`) to `sink`, a local port
+ * that closes every connection. Chromium's network stack applies them to every request of
+ * the context — redirects, frames, workers, popups, WebSockets — at no cost per request,
+ * where routing through Playwright would pause each request (and cannot see redirects).
+ */
+const confinedProxy = (origins: ReadonlyArray<string>, sinkPort: number) => ({ server: `http://127.0.0.1:${sinkPort}`, bypass: proxyBypass(origins) })
+
 export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
   const viewport = options.viewport ?? { width: 1280, height: 800 }
   let browser: Browser | null = null
   let launches = 0
-  let spare: Promise<{ context: BrowserContext; page: Page }> | null = null
+  /** The context opened ahead for the next `acquire`, and the origins it is confined to ("" for none). */
+  let spare: { readonly key: string; readonly opened: Promise<{ context: BrowserContext; page: Page }> } | null = null
+  let sink: { readonly port: number; stop(closeActive?: boolean): void } | null = null
+  const sinkPort = (): number => {
+    sink ??= openSink()
+    return sink.port
+  }
   // Two episodes resetting at once must not launch two browsers.
   const lock = yield* Semaphore.make(1)
 
@@ -101,8 +125,8 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
     return browser
   }))
 
-  const open = (b: Browser) => async () => {
-    const context = await b.newContext({ viewport })
+  const open = (b: Browser, origins: ReadonlyArray<string> | undefined) => async () => {
+    const context = await b.newContext({ viewport, ...(origins === undefined ? {} : { proxy: confinedProxy(origins, sinkPort()) }) })
     try {
       return { context, page: await context.newPage() }
     } catch (cause) {
@@ -111,23 +135,25 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
     }
   }
 
-  const acquire = Effect.fn("BrowserPool.acquire")(function*() {
+  const acquire = Effect.fn("BrowserPool.acquire")(function*(origins?: ReadonlyArray<string>) {
     const b = yield* current
+    const key = origins === undefined ? "" : JSON.stringify(origins)
     const warmed = spare
     spare = null
-    const reused = warmed === null ? null : yield* Effect.promise(() => warmed.then((o) => o, () => null))
+    const reused = warmed === null ? null : yield* Effect.promise(() => warmed.opened.then((o) => o, () => null))
     let opened: { context: BrowserContext; page: Page }
     // A spare from a browser that died since is useless: open a fresh one instead.
-    if (reused !== null && reused.context.browser() === b && b.isConnected() && !reused.page.isClosed()) {
+    // A spare confined to other origins is as useless.
+    if (reused !== null && warmed!.key === key && reused.context.browser() === b && b.isConnected() && !reused.page.isClosed()) {
       opened = reused
     } else {
       if (reused !== null) yield* Effect.promise(() => closeQuietly(reused.context))
-      opened = yield* Effect.tryPromise({ try: open(b), catch: infra("cannot open a browser context") })
+      opened = yield* Effect.tryPromise({ try: open(b, origins), catch: infra("cannot open a browser context") })
     }
     if (options.prewarm === true) {
-      const next = open(b)()
+      const next = open(b, origins)()
       next.catch(() => undefined)
-      spare = next
+      spare = { key, opened: next }
     }
     return {
       ...opened,
@@ -141,6 +167,8 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
       browser = null
       spare = null
       if (b !== null) await closeQuietly(b)
+      sink?.stop(true)
+      sink = null
     })
   )
 

@@ -39,7 +39,7 @@ const encoder = new TextEncoder()
 
 export const storeObservation = (blobs: BlobStore["Service"], parts: ObservationParts): Effect.Effect<FullObservation, InfraError> =>
   Effect.gen(function*() {
-    const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message })))
+    const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message, storeUnavailable: true })))
     const [elements, aria, screenshot] = yield* Effect.all([
       put(parts.elementsBytes),
       put(encoder.encode(parts.aria)),

@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
+import { defaultSecretEnv } from "@core/events"
 import type { Action, Observation } from "@core/events"
 import { chromiumFlags } from "./BrowserPool.ts"
 import { extractInPage, interactableSelector } from "./Elements.ts"
@@ -33,6 +34,8 @@ import { elementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
 import { InfraError, oneLine, targetOf } from "./Environment.ts"
 import type { ElementInfo } from "./Environment.ts"
+import { readEnvSecret, typedAction } from "./Secrets.ts"
+import type { ReadSecret } from "./Secrets.ts"
 import { policyView } from "./View.ts"
 
 export interface RecorderOptions {
@@ -46,6 +49,12 @@ export interface RecorderOptions {
   readonly cdpPort?: number
   /** Each step as it is recorded (index from 1), for progress. */
   readonly onStep?: (step: RecordedStep, index: number) => void
+  /** The variable a typed password is recorded as (`secretEnv`), default CORE_DEMO_PASSWORD. */
+  readonly secretEnv?: string
+  /** Where that variable is read, to warn when it would not replay the password; default the process environment. */
+  readonly readSecret?: ReadSecret
+  /** A line for the person (a password its variable would not replay). */
+  readonly onWarning?: (line: string) => void
 }
 
 /** One step as in a demo file, with urls as path + query and observation blobs as hashes. */
@@ -110,7 +119,8 @@ const captureInPage = (args: { selector: string; binding: string }, label: (floo
     const text = String(el.value)
     if (!submit && committed.get(el) === text) return false
     committed.set(el, text)
-    return send("type", el, { text, submit })
+    // Node records a password by reference to a variable, never its text.
+    return send("type", el, { text, submit, password: el.tagName === "INPUT" && String(el.type).toLowerCase() === "password" })
   }
   win.addEventListener("focusin", (e: any) => {
     if (e.target && isTextField(e.target)) committed.set(e.target, String(e.target.value))
@@ -146,6 +156,7 @@ const Captured = Schema.Struct({
   kind: Schema.Literals(["click", "type", "select"]),
   text: Schema.optionalKey(Schema.String),
   submit: Schema.optionalKey(Schema.Boolean),
+  password: Schema.optionalKey(Schema.Boolean),
   value: Schema.optionalKey(Schema.String),
   element: Schema.NullOr(Schema.Struct({ id: Schema.String, role: Schema.String, name: Schema.String, text: Schema.String })),
   url: Schema.String,
@@ -164,9 +175,13 @@ interface Input {
   readonly before: { readonly extracted: Extracted; readonly title: string } | null
 }
 
-const toAction = (c: Captured): Action => {
+const toAction = (c: Captured, secrets: { readonly secretEnv: string; readonly read: ReadSecret; readonly warn: (line: string) => void }): Action => {
   const target = c.element === null ? null : targetOf(c.element as ElementInfo)
-  if (c.kind === "type") return { kind: "type", target, text: c.text ?? "", submit: c.submit === true }
+  if (c.kind === "type") {
+    const { action, warning } = typedAction(target, { text: c.text ?? "", submit: c.submit === true, password: c.password === true }, secrets.secretEnv, secrets.read)
+    if (warning !== null) secrets.warn(warning)
+    return action
+  }
   if (c.kind === "select") return { kind: "select", target, value: c.value ?? "" }
   return { kind: "click", target }
 }
@@ -181,6 +196,7 @@ const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? 
 export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
   const blobs = yield* BlobStore
   const settleMs = options.settleMs ?? 3000
+  const secrets = { secretEnv: options.secretEnv ?? defaultSecretEnv, read: options.readSecret ?? readEnvSecret, warn: options.onWarning ?? (() => undefined) }
   const closed = yield* Deferred.make<void>()
   const context = yield* Effect.acquireRelease(
     Effect.tryPromise({
@@ -355,7 +371,7 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
         if (decoded._tag === "None") return
         const c = decoded.value
         nextId = Math.max(nextId, c.nextId)
-        enqueue({ action: toAction(c), url: c.url, before: { extracted: c.before as Extracted, title: c.title } })
+        enqueue({ action: toAction(c, secrets), url: c.url, before: { extracted: c.before as Extracted, title: c.title } })
       })
       await context.addInitScript({ content: `(${captureInPage.toString()})(${JSON.stringify({ selector: interactableSelector, binding })}, ${labelSource})` })
       cdp = await context.newCDPSession(page)

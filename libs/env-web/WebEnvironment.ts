@@ -16,7 +16,7 @@
  * ))
  */
 import { Effect, Layer } from "effect"
-import type { Page } from "playwright-core"
+import type { Page, Request } from "playwright-core"
 import { BlobStore } from "@core/blobstore"
 import type { Action } from "@core/events"
 import { perform, stateChanging } from "./Actions.ts"
@@ -28,9 +28,12 @@ import type { Extracted } from "./Elements.ts"
 import { Environment, InfraError, oneLine } from "./Environment.ts"
 import type { EnvTask, EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "./Environment.ts"
 import { storeObservation } from "./Observation.ts"
+import { appOrigins, isAllowed, refusal } from "./Origins.ts"
 import { defaultElementLimit } from "./View.ts"
+import { recordedAction } from "./Secrets.ts"
+import type { SecretOptions } from "./Secrets.ts"
 
-export interface WebEnvironmentOptions {
+export interface WebEnvironmentOptions extends SecretOptions {
   /** Default "all". */
   readonly screenshots?: ScreenshotPolicy
   /** Per action, default 5000: a slower action is an error observation. */
@@ -60,6 +63,10 @@ interface Episode {
   readonly episode: string | null
   readonly issued: Set<string>
   readonly net: Network
+  /** The app's origins (Origins.ts): the only ones its actions and requests may reach. */
+  readonly origins: ReadonlyArray<string>
+  /** The last top-level navigation the browser blocked, until the next action. */
+  blocked: string | null
   nextId: number
   done: boolean
   crashed: boolean
@@ -137,6 +144,27 @@ const extract = async (page: Page, nextId: number, settleMs: number): Promise<Ex
   }
 }
 
+/** Whether `request` is for the page's own top frame (a popup's first request has no frame yet). */
+const mainFrameOf = (request: Request, page: Page): boolean => {
+  try {
+    return request.frame() === page.mainFrame()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The pool's context already fails requests outside the app's origins (BrowserPool's
+ * `confinedProxy`); a top-level one leaves chrome-error:// on the page, so remember where
+ * it tried to go for the observation to say.
+ */
+const watchBlocked = (ep: Episode): void => {
+  const page = ep.lease.page
+  page.on("requestfailed", (request) => {
+    if (request.isNavigationRequest() && mainFrameOf(request, page) && !isAllowed(request.url(), ep.origins)) ep.blocked = request.url()
+  })
+}
+
 /**
  * A navigation still pending after its timeout makes every later evaluate wait for it;
  * stopping it leaves the policy on the page it was on, as a user pressing Esc would.
@@ -178,9 +206,11 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     })
     ep.nextId = read.extracted.nextId
     for (const e of read.extracted.elements) ep.issued.add(e.id)
+    // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
+    const strayed = ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
     return yield* storeObservation(blobs, {
       url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
-      aria: read.aria, screenshot: read.png, error, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
+      aria: read.aria, screenshot: read.png, error: strayed, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
     })
   })
 
@@ -204,25 +234,30 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined ? `${task.site}#${task.siteSeed}` : null
 
   const start = Effect.fnUntraced(function*(task: EnvTask, ahead = false) {
-    const lease = yield* pool.acquire()
     const site = keyOf(task) === null || source === undefined
       ? null
       : yield* Effect.tryPromise({
         try: () => source.open(task.site!, task.siteSeed!),
         catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${messageOf(cause)}` })
-      }).pipe(Effect.tapError(() => lease.release))
-    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), nextId: 1, done: false, crashed: false }
+      })
+    const startUrl = site?.startUrl ?? task.startUrl
+    const origins = appOrigins(startUrl, task.origins)
+    const lease = yield* pool.acquire(origins).pipe(
+      Effect.tapError(() => site === null || source === undefined ? Effect.void : Effect.promise(() => source.discard(site.episode).catch(() => undefined)))
+    )
+    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), origins, blocked: null, nextId: 1, done: false, crashed: false }
+    watchBlocked(ep)
     lease.page.on("crash", () => {
       ep.crashed = true
     })
     // A modal dialog would block every later action; the policy sees its effect, not the dialog.
     lease.page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined))
     lease.page.setDefaultTimeout(timeoutMs)
-    const startUrl = site?.startUrl ?? task.startUrl
     const started = performance.now()
     const error = yield* Effect.tryPromise({
       try: async () => {
         if (startUrl === undefined) return "the web platform needs a startUrl (or a site and siteSeed with an episode source)"
+        if (!isAllowed(startUrl, origins)) return refusal(startUrl, origins)
         await lease.page.goto(startUrl, { timeout: timeoutMs, waitUntil: "domcontentloaded" })
         return null
       },
@@ -281,8 +316,13 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const noTiming = { actionMs: 0, settleMs: 0 }
     if (ep.done) return yield* observe(ep, "the episode has ended (answer or status was given)", false, noTiming)
     const started = performance.now()
+    ep.blocked = null
+    let performed: Action = action
     const error = yield* Effect.tryPromise({
-      try: () => perform(ep.lease.page, action, { timeoutMs, issued: ep.issued }),
+      try: async () => {
+        performed = await recordedAction(ep.lease.page, action, options)
+        return perform(ep.lease.page, action, { timeoutMs, issued: ep.issued, origins: ep.origins, ...(options.readSecret ? { readSecret: options.readSecret } : {}) })
+      },
       catch: (cause) => cause
     }).pipe(
       // Backstop for calls without their own timeout (keyboard, evaluate on a busy page).
@@ -297,7 +337,8 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const settled = performance.now()
     if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs, ep.net))
     const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
-    return yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+    const observed = yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+    return performed === action ? observed : { ...observed, performed }
   })
 
   yield* Effect.addFinalizer(() => Effect.andThen(close(), takeAhead(null)))

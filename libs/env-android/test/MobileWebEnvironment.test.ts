@@ -16,6 +16,11 @@ import { targetOf } from "@core/env-web"
 import type { EnvironmentShape, FullObservation } from "@core/env-web"
 import * as MobileWebEnvironment from "../MobileWebEnvironment.ts"
 
+/** A service on this machine that is not the app: every request it receives is a leak. */
+const hits: Array<string> = []
+const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => (hits.push(req.url), new Response("other")) })
+const foreign = `http://127.0.0.1:${other.port}`
+
 const html = (title: string, body: string) =>
   new Response(`<!doctype html><html><head><title>${title}</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>${body}</body></html>`, {
     headers: { "content-type": "text/html; charset=utf-8" }
@@ -45,6 +50,12 @@ const server = Bun.serve({
           <div style="height:1500px"></div><a href="/">Bottom link</a>`)
       case "/next":
         return html("Next", `<h1>Next</h1><a href="/">Home</a>`)
+      case "/hostile":
+        return html("Hostile", `<p id="out"></p><img src="${foreign}/img"><iframe src="${foreign}/frame"></iframe>
+          <a href="${foreign}/link">Other link</a> <a href="/redirect">Redirect</a>
+          <script>fetch('${foreign}/fetch').catch(() => document.getElementById('out').textContent = 'fetch blocked')</script>`)
+      case "/redirect":
+        return Response.redirect(`${foreign}/redirected`, 302)
       default:
         return new Response("not found", { status: 404 })
     }
@@ -57,6 +68,7 @@ const runtime = ManagedRuntime.make(DirectoryBlobStore.layer({ dir: blobDir }))
 afterAll(async () => {
   await runtime.dispose()
   server.stop(true)
+  other.stop(true)
   rmSync(blobDir, { recursive: true, force: true })
 })
 
@@ -151,6 +163,26 @@ test("navigate, back, scroll and wait; stale and unknown ids are error observati
       const second = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       expect(find(second, "textbox", "Facts").value).toEndWith("cookie [] stored []")
       expect((yield* env.step({ kind: "back" })).observation.error).toBe("there is no previous page to go back to")
+    }))
+})
+
+test("the episode stays on its app's origins: navigations elsewhere are refused, the page's requests elsewhere blocked", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      const first = yield* env.reset({ taskId: "t", startUrl: `${origin}/hostile` })
+      for (const url of ["file:///etc/passwd", `${foreign}/navigate`, "chrome://version"]) {
+        const refused = yield* env.step({ kind: "navigate", url })
+        expect(refused.observation).toMatchObject({ error: `navigate refused: ${url} is outside this app's origins (${origin})`, url: `${origin}/hostile` })
+      }
+      expect(find(yield* env.step({ kind: "wait", ms: 100 }), "link", "Other link").text).toBe("Other link")
+      const link = yield* env.step({ kind: "click", target: targetOf(find(first, "link", "Other link")) })
+      expect(link.observation.error).toStartWith("navigate refused: ")
+      const back = yield* env.step({ kind: "navigate", url: `${origin}/hostile` })
+      expect(back.observation).toMatchObject({ error: null, url: `${origin}/hostile` })
+      expect(back.aria).toContain("fetch blocked")
+      const redirect = yield* env.step({ kind: "click", target: targetOf(find(back, "link", "Redirect")) })
+      expect(redirect.observation.error).toStartWith("navigate refused: ")
+      expect(hits).toEqual([])
     }))
 })
 
