@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -42,15 +42,59 @@ interface Recorder {
   exit(): Promise<{ code: number; stdout: string; stderr: string }>
 }
 
-const recorders: Array<{ proc: { exitCode: number | null; kill(): void; stdin: { end(): unknown } }; browser: Browser | null }> = []
-afterAll(async () => {
-  // A test that failed half-way: end stdin (the recorder discards and exits), then make sure.
-  for (const r of recorders) {
-    if (r.proc.exitCode !== null) continue
-    r.proc.stdin.end()
-    await Bun.sleep(3000)
-    if (r.proc.exitCode === null) r.proc.kill()
+/**
+ * Set in the environment of every recorder this file starts, and so inherited by xvfb-run's
+ * Xvfb, `bun core record` and its Chromium: how the tests find what they started, and only that.
+ */
+const TAG = `CORE_RECORD_TEST_TAG=${crypto.randomUUID()}`
+
+/** The live processes carrying TAG (a zombie's environ reads empty, so it does not count). */
+const tagged = (): Array<string> =>
+  readdirSync("/proc").flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return []
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(TAG)) return []
+      return [`${readFileSync(`/proc/${pid}/comm`, "utf8").trim()} (${pid})`]
+    } catch {
+      return [] // gone meanwhile
+    }
+  })
+
+/** Polls until every tagged process has exited (xvfb-run stops its Xvfb without waiting); returns any left. */
+const survivors = async (): Promise<Array<string>> => {
+  for (let i = 0; i < 100 && tagged().length > 0; i++) await Bun.sleep(100)
+  return tagged()
+}
+
+interface Running {
+  readonly proc: { readonly pid: number; readonly exitCode: number | null; readonly exited: Promise<number>; stdin: { end(): unknown } }
+  browser: Browser | null
+}
+
+/**
+ * Ends a recorder still running: stdin closed (it discards and exits), then, if it has not
+ * exited within `graceMs`, its whole process group terminated. Killing only xvfb-run would
+ * orphan its Xvfb and the recorder: the script's clean-up does not run on SIGTERM.
+ */
+const stop = async (r: Running, graceMs: number): Promise<void> => {
+  if (r.proc.exitCode !== null) return
+  r.proc.stdin.end()
+  await Promise.race([r.proc.exited, Bun.sleep(graceMs)])
+  if (r.proc.exitCode === null) {
+    try {
+      process.kill(-r.proc.pid, "SIGTERM")
+    } catch {
+      // the group is already gone
+    }
+    await r.proc.exited
   }
+}
+
+const recorders: Array<Running> = []
+afterAll(async () => {
+  // A test that failed half-way: stop what it left running, then whatever of it survived.
+  for (const r of recorders) await stop(r, 3000)
+  for (const p of await survivors()) process.kill(Number(/\((\d+)\)$/.exec(p)![1]), "SIGKILL")
 })
 
 /** `xvfb-run -a bun core record …` with DevTools on a free port, once it says it is recording. */
@@ -59,12 +103,14 @@ const startRecorder = async (args: ReadonlyArray<string>): Promise<Recorder> => 
   const port = await freePort()
   const proc = Bun.spawn([XVFB_RUN, "-a", "bun", "apps/cli/main.ts", "record", ...args, "--cdp-port", String(port)], {
     cwd: REPO,
-    env: cleanEnv(),
+    env: { ...cleanEnv(), [TAG.split("=")[0]!]: TAG.split("=")[1]! },
+    // Its own process group, so `stop` reaches xvfb-run, Xvfb and the recorder at once.
+    detached: true,
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe"
   })
-  const entry: (typeof recorders)[number] = { proc, browser: null }
+  const entry: Running = { proc, browser: null }
   recorders.push(entry)
   let stderr = ""
   const decoder = new TextDecoder()
@@ -223,6 +269,19 @@ describe("bun core record", () => {
     expect(result.stderr).toContain("browser window was closed")
     expect(existsSync(out)).toBe(false)
   }, 120_000)
+
+  test("a recorder stopped half way leaves no Xvfb, recorder or Chromium behind", async () => {
+    const r = await startRecorder(["--task", TASK, "--out", join(tmp, "stopped")])
+    expect(tagged().some((p) => p.startsWith("Xvfb "))).toBe(true)
+    // No grace: the path a hung recorder takes.
+    await stop(recorders.at(-1)!, 0)
+    await r.exit()
+    expect(await survivors()).toEqual([])
+  }, 120_000)
+
+  test("every recorder these tests started has exited with its Xvfb", async () => {
+    expect(await survivors()).toEqual([])
+  }, 30_000)
 
   test("no display: one line saying how to get one", async () => {
     const r = await core(["record", "--task", TASK, "--out", join(tmp, "nodisplay")], { DISPLAY: "", WAYLAND_DISPLAY: "" })

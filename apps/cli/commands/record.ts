@@ -1,5 +1,5 @@
 /**
- * `bun core record --task T [--site S] [--out DIR] [--demo-id ID] [--force] [--json]`: a
+ * `bun core record --task T [--site S] [--out DIR] [--demo-id ID] [--secret-env NAME] [--force] [--json]`: a
  * person demonstrates a bundled task instance in a headed Chromium (libs/env-web Recorder)
  * and the demonstration is written as a core-demo v1 folder, recordedWith "recorder" —
  * the format scripted solutions write, so `bun core ingest` takes either.
@@ -13,7 +13,7 @@
  * xvfb-run -a bun core record --task shop-wishlist-add-1
  * // stderr: the instruction and the commands; stdout: demos/shop/shop-wishlist-add-1/demo.json
  */
-import { DateTime, Effect, Queue } from "effect"
+import { DateTime, Effect, Queue, Schema } from "effect"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,6 +22,7 @@ import { DirectoryBlobStore } from "@core/blobstore"
 import { loadDemo, writeDemoFolder } from "@core/demos"
 import { Recorder } from "@core/env-web"
 import type { RecordedStep } from "@core/env-web"
+import { defaultSecretEnv, SecretEnvName } from "@core/events"
 import type { Action } from "@core/events"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
@@ -37,7 +38,7 @@ export const describeAction = (a: Action): string => {
   const on = "target" in a && a.target !== null ? ` ${a.target.role ?? "?"} ${JSON.stringify(a.target.name ?? "")}` : ""
   switch (a.kind) {
     case "type":
-      return `type${on} ${JSON.stringify(a.text)}${a.submit === true ? " + Enter" : ""}`
+      return `type${on} ${a.secretEnv === undefined ? JSON.stringify(a.text) : `$${a.secretEnv}`}${a.submit === true ? " + Enter" : ""}`
     case "select":
       return `select${on} ${JSON.stringify(a.value)}`
     case "navigate":
@@ -75,6 +76,7 @@ export const record: Command = {
     "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>)" },
     force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
     json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },
+    "secret-env": { kind: "string", description: `the environment variable a typed password is recorded as, never its text (default ${defaultSecretEnv}); set it to the password so the demo replays` },
     "cdp-port": { kind: "number", description: "advanced: also serve DevTools on this port (how tests drive the browser)" }
   },
   run: (args) =>
@@ -90,6 +92,8 @@ export const record: Command = {
       if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
       const demoId = (args.flags["demo-id"] as string | undefined) ?? `${task.id}-rec-${yield* stamp}`
       if (!/^[A-Za-z0-9_-]+$/.test(demoId)) return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
+      const secretEnv = (args.flags["secret-env"] as string | undefined) ?? defaultSecretEnv
+      if (!Schema.is(SecretEnvName)(secretEnv)) return yield* new UsageError({ message: `--secret-env must name an environment variable (letters, digits, '_', not starting with a digit), got '${secretEnv}'` })
       const port = args.flags["cdp-port"] as number | undefined
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return yield* new UsageError({ message: `--cdp-port must be an integer in 1..65535, got ${port}` })
       const out = (args.flags.out as string | undefined) ?? join("demos", task.suite, task.id)
@@ -106,7 +110,7 @@ export const record: Command = {
           (s) => Effect.promise(() => s.stop())
         )
         const episode = yield* Effect.tryPromise({
-          try: () => episodeSource(sites.origin).open(task.site, task.siteSeed),
+          try: () => episodeSource(sites).open(task.site, task.siteSeed),
           catch: (e) => new CliError({ message: `cannot open a ${task.site} episode: ${e instanceof Error ? e.message : String(e)}` })
         })
         // Observations go to a scratch blob store first: only a finished recording is copied out of it.
@@ -119,6 +123,8 @@ export const record: Command = {
         say(`task: ${task.instruction}`)
         const recording = yield* Recorder.open({
           startUrl: episode.startUrl,
+          secretEnv,
+          onWarning: say,
           ...(port === undefined ? {} : { cdpPort: port }),
           onStep: (s: RecordedStep, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
         }).pipe(Effect.provide(blobs), Effect.mapError((e) => new CliError({ message: `cannot start the recorder: ${e.reason}` })))
