@@ -4,53 +4,18 @@
  * killing it touches nobody else.
  */
 import { afterAll, expect, test } from "bun:test"
-import type { Subprocess } from "bun"
-import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime, Stream } from "effect"
 import { runStream } from "@core/events"
 import { EventStore } from "../EventStore.ts"
 import { JetStreamStore } from "../JetStreamStore.ts"
-import { probeNats } from "../Select.ts"
 import { job, uniqueRun } from "./conformance.ts"
+import { testServer } from "./natsServer.ts"
 
-const natsServer = Bun.which("nats-server") ?? "/usr/sbin/nats-server"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer()
-    srv.once("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
-  })
-
-const dir = mkdtempSync(join(tmpdir(), "core-nats-restart-"))
-let server: Subprocess | null = null
-
-const start = async (port: number) => {
-  server = Bun.spawn([natsServer, "-js", "-a", "127.0.0.1", "-p", String(port), "-sd", dir], { stdout: "ignore", stderr: "ignore" })
-  for (let i = 0; i < 100; i++) {
-    const p = await Effect.runPromise(probeNats(`nats://127.0.0.1:${port}`, 500))
-    if (p.reachable && p.jetstream) return
-    await Bun.sleep(100)
-  }
-  throw new Error(`nats-server on port ${port} did not start`)
-}
-
-afterAll(() => {
-  server?.kill("SIGKILL")
-  rmSync(dir, { recursive: true, force: true })
-})
+const server = await testServer()
+afterAll(() => server.dispose())
 
 test("a server killed during appends and restarted loses no acknowledged append and duplicates none", async () => {
-  const port = await freePort()
-  await start(port)
-  const url = `nats://127.0.0.1:${port}`
-  const rt = ManagedRuntime.make(JetStreamStore.layer({ url, streamName: "CORE", prefix: "core", outageLimitMs: 60_000 }) as Layer.Layer<EventStore, unknown>)
+  const rt = ManagedRuntime.make(JetStreamStore.layer({ url: server.url, streamName: "CORE", prefix: "core", outageLimitMs: 60_000 }) as Layer.Layer<EventStore, unknown>)
   const r = uniqueRun()
   const acked: Array<{ id: string; position: number }> = []
   const appender = (k: number) =>
@@ -68,10 +33,9 @@ test("a server killed during appends and restarted loses no acknowledged append 
     })
   const chaos = Effect.gen(function* () {
     while (acked.length < 40) yield* Effect.sleep("5 millis")
-    server!.kill("SIGKILL")
-    yield* Effect.promise(() => server!.exited)
+    yield* Effect.promise(() => server.stop())
     yield* Effect.sleep("1 second")
-    yield* Effect.promise(() => start(port))
+    yield* Effect.promise(() => server.start())
   })
   try {
     await rt.runPromise(Effect.all([appender(0), appender(1), appender(2), appender(3), chaos], { concurrency: "unbounded", discard: true }))
