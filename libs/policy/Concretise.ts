@@ -49,8 +49,13 @@ export const concretise = (a: Action, subs: ReadonlyArray<Substitution>, input: 
       }
       case "type": {
         const g = grounded(true)
+        if (g === null) return null
+        // A password recorded by reference types its variable again: its value is unknown here, so never "already typed".
+        if (a.secretEnv !== undefined) {
+          return { action: { kind: "type", target: targetOf(g.element), text: "", secretEnv: a.secretEnv, ...(a.submit === undefined ? {} : { submit: a.submit }) }, grounding: g.quality }
+        }
         const text = sub(a.text).text
-        if (g === null || normalizeText(g.element.value ?? "") === normalizeText(text)) return null
+        if (normalizeText(g.element.value ?? "") === normalizeText(text)) return null
         const action: Action = a.submit === undefined
           ? { kind: "type", target: targetOf(g.element), text }
           : { kind: "type", target: targetOf(g.element), text, submit: a.submit }

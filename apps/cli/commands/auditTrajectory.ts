@@ -45,7 +45,7 @@ export const actionText = (a: Action): string => {
     case "long_press":
       return `${a.kind} ${targetText(a.target)}`
     case "type":
-      return `type ${quote(a.text)} into ${targetText(a.target)}${a.submit === true ? " and press Enter" : ""}`
+      return `type ${a.secretEnv === undefined ? quote(a.text) : `$${a.secretEnv}`} into ${targetText(a.target)}${a.submit === true ? " and press Enter" : ""}`
     case "select":
       return `select ${quote(a.value)} in ${targetText(a.target)}`
     case "scroll":

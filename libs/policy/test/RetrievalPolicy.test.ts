@@ -226,3 +226,21 @@ describe("draws", () => {
     }
   })
 })
+
+describe("passwords", () => {
+  const login = (prefix: string) => {
+    const base = { text: "", visible: true, enabled: true, checked: null }
+    return {
+      url: "http://127.0.0.1:5200/shop/login",
+      elements: [
+        { ...base, id: `${prefix}1`, role: "textbox", name: "Password", value: "", editable: true },
+        { ...base, id: `${prefix}2`, role: "button", name: "Sign in", text: "Sign in", value: null, editable: false }
+      ]
+    }
+  }
+  test("a password recorded by reference is typed by reference again, into an empty field too", () => {
+    const typed = (elementId: string): Action => ({ kind: "type", target: { role: "textbox", name: "Password", elementId, text: null }, text: "", secretEnv: "CORE_DEMO_PASSWORD" })
+    const m = trainRetrieval([{ instruction: "Sign in to the shop.", url: login("r-").url, step: 0, history: [], action: typed("r-1") }])
+    expect(decide(m, at("Sign in to the shop.", login("l-")))).toEqual(typed("l-1"))
+  })
+})
