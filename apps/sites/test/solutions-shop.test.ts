@@ -37,7 +37,7 @@ describe("shop scripted solutions: the written demos", () => {
     const flags = ["--store", "embedded", "--data-dir", join(tmp, "data")]
     const ingest = await core(["ingest", out, "--json", ...flags])
     expect(ingest.stderr).not.toContain("error:")
-    expect(JSON.parse(ingest.stdout)).toEqual({ ingested: demos.length, skipped: 0, rejected: [] })
+    expect(JSON.parse(ingest.stdout)).toEqual({ ingested: demos.length, skipped: 0, rejected: [], failed: [] })
     const rows = (await core(["tasks", "list", "--json", "--suite", "shop", ...flags])).stdout.trim().split("\n").map((l) => JSON.parse(l))
     expect(rows.find((r: { id: string }) => r.id === buy.instance)).toMatchObject({ demo: true, demoIds: [`${buy.instance}-script`] })
   }, 60_000)
