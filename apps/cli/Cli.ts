@@ -82,6 +82,15 @@ export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect
     return Effect.succeed({ flags, positionals, given })
   })
 
+/** A whole-number flag of at least `min`, or the default; a one-line usage error otherwise. */
+export const positiveInt = (args: ParsedArgs, name: string, fallback: number, min = 1): Effect.Effect<number, UsageError> => {
+  const v = args.flags[name]
+  if (v === undefined) return Effect.succeed(fallback)
+  return typeof v === "number" && Number.isInteger(v) && v >= min
+    ? Effect.succeed(v)
+    : Effect.fail(new UsageError({ message: `--${name} must be a whole number ≥ ${min}, got ${String(v)}` }))
+}
+
 export const helpText = (command: Command): string => {
   const lines = [`bun core ${command.name}${(command.positionals ?? []).map((p) => ` <${p}>`).join("")} — ${command.summary}`]
   const names = Object.keys(command.flags)

@@ -23,7 +23,7 @@ import type { RetrievalModel } from "@core/policy"
 import { Randomness } from "@core/replay"
 import { episodeSource, startSites } from "@core/sites"
 import type { SuiteTask } from "@core/sites/suites"
-import { episodeVerdict } from "./GroundTruth.ts"
+import { episodeVerdict } from "@core/sites/app"
 
 export interface PolicyEvalOptions {
   readonly tasks: ReadonlyArray<SuiteTask>

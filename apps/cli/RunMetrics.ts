@@ -109,3 +109,23 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   }
 }
 export type RunMetrics = ReturnType<typeof runMetrics>
+
+/** The summary table: one line per figure. */
+export const printMetrics = (m: RunMetrics, seconds: number): void => {
+  const v = m.verdict_vs_ground_truth
+  const rows: ReadonlyArray<readonly [string, string]> = [
+    ["run", m.run_id],
+    ["tasks", String(m.tasks)],
+    ["trajectories", `${m.trajectories} (pass ${m.pass}, partial ${m.partial}, fail ${m.fail}, infra-error ${m.infra_errors})`],
+    ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
+    ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
+    ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
+    ["  rollouts only", `precision ${v.rollouts.precision ?? "n/a"}, recall ${v.rollouts.recall ?? "n/a"}, ${v.rollouts.predicted_pass} predicted passes`],
+    ["extrapolated", `${m.extrapolated.tasks} new tasks (${m.extrapolated.refused} refused), ${m.extrapolated.trajectories} rollouts, ${m.extrapolated.pass} pass`],
+    ["datasets", `${m.datasets.records} records in ${m.datasets.rounds_sealed} sealed rounds (sft ${m.datasets.sft}, dpo ${m.datasets.dpo}, rollout ${m.datasets.rollout})`],
+    ["time", `${seconds} s`]
+  ]
+  for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
+  console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
+  console.log(`Data: bun core dataset export --run ${m.run_id} --format sft|dpo|rollout --out FILE`)
+}

@@ -17,9 +17,9 @@ import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
-import { executeRun } from "../RunEngine.ts"
-import { runMetrics } from "../RunMetrics.ts"
-import { positiveInt, printMetrics } from "./run.ts"
+import { runOnBundledSites } from "../BundledRun.ts"
+import { printMetrics, runMetrics } from "../RunMetrics.ts"
+import { positiveInt } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
@@ -60,7 +60,7 @@ const coreRound = (args: ParsedArgs) =>
     if (tasks.length !== DEMO_TASKS.length) return yield* new CliError({ message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}` })
     const samples = yield* positiveInt(args, "samples", 5)
     const opened = yield* openStore(args)
-    const outcome = yield* executeRun(opened.config, opened.layer, {
+    const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
       command: "demo", tasks, rounds: 1, samples, stepBudget: 12, parallel: 2, policy: "exploration",
       sources: args.flags.samples === undefined ? {} : { "run.samples": "flag:--samples" }
     })

@@ -15,7 +15,7 @@ import { evaluatePolicy, modelAtRound } from "../PolicyEval.ts"
 import { Progress } from "../Progress.ts"
 import { isToken, runLog, runsWith } from "../RunLog.ts"
 import { commonConfigFlags } from "./config.ts"
-import { positiveInt } from "./run.ts"
+import { positiveInt } from "../Cli.ts"
 import { evalReport, REPORT_FLAGS } from "./evalReport.ts"
 
 /** The held-out instances of the given sites (all sites when none is given). */

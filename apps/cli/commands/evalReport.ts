@@ -27,12 +27,12 @@ import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
 import { openStore } from "../Store.ts"
-import { executeRun } from "../RunEngine.ts"
+import { runOnBundledSites } from "../BundledRun.ts"
 import { evaluatePolicies, modelAtRound } from "../PolicyEval.ts"
 import type { PolicyEvalResult } from "../PolicyEval.ts"
 import { modelDigestInput } from "@core/policy"
 import { sha256 } from "@core/events"
-import { positiveInt } from "./run.ts"
+import { positiveInt } from "../Cli.ts"
 
 export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   report: { kind: "boolean", description: "compare behaviour cloning, CORE rounds and two ablations over several seeds" },
@@ -121,7 +121,7 @@ export const evalReport = (args: ParsedArgs) =>
       const play = (extra: Record<string, number>, label: string) =>
         Effect.gen(function*() {
           log(`seed ${seed}: ${label} run (${train.length} tasks, ${rounds} rounds × ${samples} samples)`)
-          return yield* executeRun(config, opened.layer, {
+          return yield* runOnBundledSites(config, opened.layer, {
             command: "run", tasks: train, rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
             extra: { "run.explorePerTask": 1, "run.extrapolatedSamples": 1, ...extra },
             sources: { "run.policy": "flag:--report" }

@@ -12,12 +12,11 @@ import { runIdentity } from "@core/config"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { drive, labelSandbox, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
+import { drive, labelSandbox, modelCallRecorder, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
 import { Randomness } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { modelCallRecorder } from "../ModelRecording.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
 const newRunId = Effect.gen(function*() {

@@ -1,6 +1,6 @@
 /**
  * `bun core run --suite train [--site S] [--platform web|mobile-web] --rounds N [--samples K] [--seed S] [--json]`:
- * CORE's self-training rounds on the bundled tasks (RunEngine.ts): ingest → infer → per
+ * CORE's self-training rounds on the bundled tasks (the engine is `executeRun` of @core/pipeline): ingest → infer → per
  * round rollouts → verify → expand, with a progress bar on stderr and the run's metrics at
  * the end (RunMetrics.ts).
  */
@@ -13,20 +13,11 @@ import { SOLVED_SUITES } from "@core/sites/solutions"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { executeRun } from "../RunEngine.ts"
-import type { RunPlan } from "../RunEngine.ts"
-import { runMetrics } from "../RunMetrics.ts"
-import type { RunMetrics } from "../RunMetrics.ts"
+import { runOnBundledSites } from "../BundledRun.ts"
+import type { BundledPlan } from "../BundledRun.ts"
+import { positiveInt } from "../Cli.ts"
+import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
-
-/** A whole-number flag of at least `min`, or the default; a one-line usage error otherwise. */
-export const positiveInt = (args: ParsedArgs, name: string, fallback: number, min = 1): Effect.Effect<number, UsageError> => {
-  const v = args.flags[name]
-  if (v === undefined) return Effect.succeed(fallback)
-  return typeof v === "number" && Number.isInteger(v) && v >= min
-    ? Effect.succeed(v)
-    : Effect.fail(new UsageError({ message: `--${name} must be a whole number ≥ ${min}, got ${String(v)}` }))
-}
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
 export const chooseTasks = (args: ParsedArgs) =>
@@ -69,26 +60,6 @@ const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
     return extra
   })
 
-/** The summary table: one line per figure. */
-export const printMetrics = (m: RunMetrics, seconds: number): void => {
-  const v = m.verdict_vs_ground_truth
-  const rows: ReadonlyArray<readonly [string, string]> = [
-    ["run", m.run_id],
-    ["tasks", String(m.tasks)],
-    ["trajectories", `${m.trajectories} (pass ${m.pass}, partial ${m.partial}, fail ${m.fail}, infra-error ${m.infra_errors})`],
-    ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
-    ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
-    ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
-    ["  rollouts only", `precision ${v.rollouts.precision ?? "n/a"}, recall ${v.rollouts.recall ?? "n/a"}, ${v.rollouts.predicted_pass} predicted passes`],
-    ["extrapolated", `${m.extrapolated.tasks} new tasks (${m.extrapolated.refused} refused), ${m.extrapolated.trajectories} rollouts, ${m.extrapolated.pass} pass`],
-    ["datasets", `${m.datasets.records} records in ${m.datasets.rounds_sealed} sealed rounds (sft ${m.datasets.sft}, dpo ${m.datasets.dpo}, rollout ${m.datasets.rollout})`],
-    ["time", `${seconds} s`]
-  ]
-  for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
-  console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
-  console.log(`Data: bun core dataset export --run ${m.run_id} --format sft|dpo|rollout --out FILE`)
-}
-
 /** `run --resume <id>`: the plan is the logged run's own (its RunStarted config), only the parallelism is new. */
 const resumeRun = (args: ParsedArgs, runId: string) =>
   Effect.gen(function*() {
@@ -116,7 +87,7 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
     const missing = config.tasks.filter((t) => !byId.has(t))
     if (missing.length > 0) return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
     if (started.completed >= config.rounds) console.error(`run: run ${runId} already completed its ${config.rounds} round${config.rounds === 1 ? "" : "s"}; nothing to resume`)
-    const outcome = yield* executeRun(opened.config, opened.layer, {
+    const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
       command: "run",
       tasks: config.tasks.map((t) => byId.get(t)!),
       rounds: config.rounds,
@@ -166,20 +137,20 @@ export const run: Command = {
       for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"], ["platform", "run.platform"]] as const) {
         if (args.flags[flag] !== undefined) sources[key] = `flag:--${flag}`
       }
-      const plan: RunPlan = {
+      const plan: BundledPlan = {
         command: "run",
         tasks,
         rounds: yield* positiveInt(args, "rounds", 1),
         samples: yield* positiveInt(args, "samples", 5),
         stepBudget: yield* positiveInt(args, "step-budget", 12),
         parallel: yield* positiveInt(args, "parallel", 2),
-        policy: (args.flags.policy as RunPlan["policy"] | undefined) ?? "exploration",
+        policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? "exploration",
         platform: args.flags.platform === "mobile-web" ? "mobile-web" : "web",
         sources,
         extra: yield* tuning(args, sources)
       }
       const opened = yield* openStore(args)
-      const outcome = yield* executeRun(opened.config, opened.layer, plan)
+      const outcome = yield* runOnBundledSites(opened.config, opened.layer, plan)
       const metrics = runMetrics(outcome)
       if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
       else printMetrics(metrics, outcome.seconds)

@@ -3,12 +3,12 @@
  * sites (apps/sites/suites/*.json), listed, and written to the log as one TaskRegistered
  * per instance (stream `ws.task.<id>`). Registering again writes only what changed.
  */
-import { DateTime, Effect } from "effect"
-import { canonicalJson, digest, makeEvent, TaskRegistered, workspaceStream } from "@core/events"
-import { EventStore } from "@core/eventstore"
+import { Effect } from "effect"
+import { registerTasks } from "@core/pipeline"
+import { registrationOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
-import type { Suite, SuiteTask } from "@core/sites/suites"
+import type { Suite } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
@@ -25,46 +25,6 @@ const chosenTasks = (args: ParsedArgs) =>
       return yield* new UsageError({ message: `unknown suite '${name}' (known: ${suites.map((s) => s.suite).join(", ")})` })
     }
     return suites.filter((s) => name === undefined || s.suite === name).flatMap((s) => s.tasks)
-  })
-
-/** What TaskRegistered records of an instance: its instruction and how to start it — never how to check it beyond the checker's name. */
-export const registration = (t: SuiteTask): typeof TaskRegistered.data.Type => ({
-  taskId: t.id,
-  site: t.site,
-  suite: t.suite,
-  template: { id: t.templateId, parameters: t.parameters },
-  instruction: t.instruction,
-  siteSeed: t.siteSeed,
-  checker: t.checker,
-  platform: "web",
-  // Relative to the sites server, whose origin differs per run.
-  startUrl: `/${t.site}/`,
-  app: null
-})
-
-/** Writes a TaskRegistered for each task whose registration changed (or is new); says so per task. */
-export const registerTasks = (tasks: ReadonlyArray<SuiteTask>, progress: (line: string) => void = () => {}) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const counts = { registered: 0, updated: 0, unchanged: 0 }
-    for (const [i, t] of tasks.entries()) {
-      const stream = workspaceStream("task", t.id)
-      const data = registration(t)
-      const history = yield* store.readStream(stream)
-      const last = history.at(-1)
-      const revision = last?.position ?? 0
-      let what: keyof typeof counts = last === undefined ? "registered" : "updated"
-      if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data)) what = "unchanged"
-      else {
-        const recordedAt = DateTime.formatIso(yield* DateTime.now)
-        // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
-        const event = makeEvent(TaskRegistered, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data })
-        yield* store.append(stream, [event], { expectedRevision: revision })
-      }
-      counts[what]++
-      progress(`${i + 1}/${tasks.length} ${t.id} ${what}`)
-    }
-    return counts
   })
 
 export const tasksList: Command = {
@@ -102,7 +62,7 @@ export const tasksRegister: Command = {
     Effect.gen(function* () {
       const tasks = yield* chosenTasks(args)
       const opened = yield* openStore(args)
-      const program = registerTasks(tasks, (line) => console.error(`tasks: ${line}`))
+      const program = registerTasks(tasks.map(registrationOf), (line) => console.error(`tasks: ${line}`))
       const c = yield* Effect.provide(program, opened.layer)
       console.log(`${tasks.length} tasks: ${c.registered} registered, ${c.updated} updated, ${c.unchanged} unchanged`)
     })

@@ -1,21 +1,23 @@
 /**
- * A CORE run end to end, shared by `bun core run` and `bun core demo`: register the tasks,
- * give each an expert demo (its scripted primary path, checked, written under
- * `<dataDir>/demos` and ingested) unless one is ingested already, then drive the pipeline's
- * deciders — inference → rounds of rollouts → verification → expansion — against the
- * bundled sites in real Chromium, with progress on stderr.
+ * A CORE run end to end, on any app (`RunApp`): register the tasks, give each a demo
+ * unless one is ingested already (the app plays it, the engine ingests it), then drive the
+ * pipeline's deciders — inference → rounds of rollouts → verification → expansion — in
+ * real Chromium, telling `progress` as it goes.
  *
- * EVALUATION beside the run: when an episode ends, the site's ground-truth checker is asked
- * about it (the sites' state API, DESIGN §8). Its answers never enter the log or any
- * decision; they only feed the metrics (`verdict_vs_ground_truth`, verified paths).
+ * MEASUREMENT beside the run: when an episode ends, the app's own judgement is asked for
+ * (`RunApp.judge`: a bundled site's checker, a pack's `evaluate`). Its answers never enter
+ * the log or any decision; they only feed the metrics.
+ *
+ * @example
+ * const outcome = yield* executeRun(config, storeLayer, plan, app, progress)
  */
-import { DateTime, Effect, Layer, Random, Stream } from "effect"
+import { DateTime, Effect, Layer, Random, Schema, Stream } from "effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { ingestDemo, loadDemo } from "@core/demos"
+import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
 import { MobileWebEnvironment } from "@core/env-android"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/env-web"
@@ -23,25 +25,33 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
-import { drive, labelSandbox, liveObservations, noModels, pipelineDeciders, resumeLayers } from "@core/pipeline"
-import type { EpisodeEnd } from "@core/pipeline"
 import { Randomness, readRunLog } from "@core/replay"
-import { episodeSource, startSites } from "@core/sites"
-import type { SitesServer } from "@core/sites"
-import { expertDemo } from "@core/sites/solutions"
-import { loadSuites } from "@core/sites/suites"
-import type { SuiteTask } from "@core/sites/suites"
-import { demosByTask } from "@core/demos"
-import { CliError } from "./Cli.ts"
-import { modelCallRecorder } from "./ModelRecording.ts"
-import { registerTasks } from "./commands/tasks.ts"
-import { episodeVerdict } from "./GroundTruth.ts"
-import { Progress } from "./Progress.ts"
-import type { RunMetricsInput } from "./RunMetrics.ts"
+import { pipelineDeciders } from "./Deciders.ts"
+import { drive } from "./Driver.ts"
+import { liveObservations } from "./LiveObservations.ts"
+import type { EpisodeEnd } from "./LiveObservations.ts"
+import { modelCallRecorder } from "./ModelCalls.ts"
+import { registerTasks } from "./Registration.ts"
+import { resumeLayers } from "./Resume.ts"
+import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
+import { labelSandbox, noModels } from "./Services.ts"
+
+/** The run could not start or go on (bad plan, unreadable log, a demo that cannot be made): one line. */
+export class RunError extends Schema.TaggedError<RunError>()("RunError", { message: Schema.String }) {}
+
+/** Where the engine tells what it is doing; `bun core` draws it as a progress bar. */
+export interface RunProgress {
+  line(text: string): void
+  start(label: string, total: number): void
+  expect(n: number): void
+  tick(): void
+  count(outcome: string): void
+  done(text: string): void
+}
 
 export interface RunPlan {
   readonly command: "run" | "demo"
-  readonly tasks: ReadonlyArray<SuiteTask>
+  readonly tasks: ReadonlyArray<RunTask>
   readonly rounds: number
   readonly samples: number
   readonly stepBudget: number
@@ -79,8 +89,8 @@ const newRunId = (prefix: string) =>
     return `${prefix}-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
   })
 
-/** Expert demos for the tasks that have none ingested: scripted, checked, written, ingested. */
-const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyArray<SuiteTask>, dataDir: string, platform: "web" | "mobile-web", log: (line: string) => void) =>
+/** Demos for the tasks that have none ingested: played by the app, written, ingested. */
+const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<RunTask>, dataDir: string, platform: "web" | "mobile-web", log: (line: string) => void) =>
   Effect.gen(function*() {
     const have = yield* demosByTask
     const chosen = new Map<string, string>()
@@ -89,10 +99,10 @@ const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyA
     if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
     for (const [i, t] of missing.entries()) {
       const out = platform === "web" ? join(dataDir, "demos") : join(dataDir, "demos", platform)
-      const file = yield* expertDemo(env, sites, t, out, { demoId: scriptedDemoId(t.id, platform) }).pipe(
-        Effect.mapError((e) => new CliError({ message: `demo for ${t.id}: ${e.message}` }))
+      const file = yield* app.demo(env, t, out, scriptedDemoId(t.id, platform)).pipe(
+        Effect.mapError((e) => new RunError({ message: `demo for ${t.id}: ${e.message}` }))
       )
-      const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
       yield* ingestDemo(loaded, file)
       log(`demos: ${i + 1}/${missing.length} ${t.id}: ${loaded.steps.length} steps ingested`)
     }
@@ -106,20 +116,21 @@ const ensureDemos = (env: EnvironmentShape, sites: SitesServer, tasks: ReadonlyA
     return chosen
   })
 
-export interface RunOutcome extends RunMetricsInput {
+export interface RunOutcome {
   readonly runId: string
+  readonly events: ReadonlyArray<CoreEvent>
+  /** The app's judgement of each episode it could judge, by trajectory id (measurement only). */
+  readonly groundTruth: ReadonlyMap<string, EpisodeJudgement>
   readonly seconds: number
 }
 
-export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: RunPlan) =>
+export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: RunPlan, app: RunApp, progress: RunProgress) =>
   Effect.gen(function*() {
     const started = Date.now()
-    const progress = new Progress(`${plan.command}`)
     const server = modelOptionsFromConfig(config)
     if (plan.policy === "model" && server === null) {
-      return yield* new CliError({ message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)" })
+      return yield* new RunError({ message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)" })
     }
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const screenshots = plan.screenshots ?? (plan.policy === "model" ? "all" : "key")
     // A worker's next episode is of the same task only when a task has more rollouts than there are workers.
@@ -129,9 +140,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       Effect.provideContext(
         platform === "mobile-web"
           ? MobileWebEnvironment.make({
-            screenshots: policy, episodes: episodeSource(sites), chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
+            screenshots: policy, episodes: app.episodes, chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
           })
-          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: episodeSource(sites) }),
+          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: app.episodes }),
         context
       )
     const environments: Array<EnvironmentShape> = []
@@ -147,7 +158,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       let resume: { events: ReadonlyArray<CoreEvent>; revisions: ReadonlyMap<string, number> } | undefined
       if (plan.resume !== undefined) {
         runId = plan.resume.runId
-        const log = yield* readRunLog(runId).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        const log = yield* readRunLog(runId).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
         const read = log.run
         prior = log.workspace
         const revisions = new Map<string, number>()
@@ -156,13 +167,11 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         seed = plan.resume.seed
         progress.line(`run ${runId}: resuming after ${read.length} logged events (${plan.tasks.length} tasks, ${plan.rounds} rounds × ${plan.samples} samples)`)
       } else {
-        yield* registerTasks(plan.tasks)
-        // Held-out tasks of the same sites are registered too: the contamination guard keeps generated tasks away from them.
-        const planSites = new Set(plan.tasks.map((t) => t.site))
-        const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-        const heldOut = suites.flatMap((s) => s.tasks).filter((t) => t.split === "held-out" && planSites.has(t.site))
-        yield* registerTasks(heldOut)
-        const demos = yield* ensureDemos(demoEnvironment, sites, plan.tasks, config.values.dataDir, platform, (l) => progress.line(l))
+        yield* registerTasks(plan.tasks.map((t) => t.registration))
+        // Held-out tasks of the same apps are registered too: the contamination guard keeps generated tasks away from them.
+        const heldOut = yield* app.heldOut(plan.tasks).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
+        yield* registerTasks(heldOut.map((t) => t.registration))
+        const demos = yield* ensureDemos(app, demoEnvironment, plan.tasks, config.values.dataDir, platform, (l) => progress.line(l))
         prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
         runId = yield* newRunId(plan.command)
         const identity = yield* runIdentity(config)
@@ -197,14 +206,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record: calls.record, resolveImage: (hash: string) => blobs.get(hash) })
 
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
-      const groundTruth = new Map<string, { readonly success: boolean; readonly reason: string }>()
+      const groundTruth = new Map<string, EpisodeJudgement>()
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function*() {
           const task = byId.get(end.task.taskId)
-          // Not an episode of a suite task (an extrapolated one), or it never reached the site: nothing to check.
+          // Not an episode of one of the app's tasks (an extrapolated one), or it never reached the app: nothing to judge.
           if (task === undefined || end.last?.episode == null) return
-          const verdict = yield* episodeVerdict(sites, task, end)
-          groundTruth.set(end.trajectoryId, { success: verdict.success, reason: verdict.reason })
+          const verdict = yield* app.judge(task, end)
+          if (verdict !== null) groundTruth.set(end.trajectoryId, verdict)
         })
       // Extrapolated tasks start where their parent does (TaskExtrapolated's lineage).
       const parents = new Map<string, string>()
@@ -214,7 +223,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
       for (const e of resume?.events ?? []) noteParent(e)
       const taskOf = (taskId: string): EnvTask | undefined => {
         const t = byId.get(taskId) ?? byId.get(parents.get(taskId) ?? "")
-        return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
+        return t === undefined ? undefined : { ...t.start, taskId }
       }
       const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
 
@@ -266,13 +275,11 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)
     for (const env of new Set([...environments, demoEnvironment])) yield* env.close()
-    // Kept beside the log, never in it: what the checkers said of each episode, for later analysis.
+    // Kept beside the log, never in it: what the app judged of each episode, for later analysis.
     const file = join(config.values.dataDir, "eval", `run-${runId}-ground-truth.json`)
     yield* Effect.sync(() => {
       mkdirSync(dirname(file), { recursive: true })
       writeFileSync(file, JSON.stringify(Object.fromEntries(groundTruth)))
     })
-    return {
-      runId, events, groundTruth, tasks: plan.tasks, seconds: Math.round((Date.now() - started) / 100) / 10
-    } satisfies RunOutcome
+    return { runId, events, groundTruth, seconds: Math.round((Date.now() - started) / 100) / 10 } satisfies RunOutcome
   }).pipe(Effect.scoped)
