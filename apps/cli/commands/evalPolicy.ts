@@ -16,7 +16,7 @@ import { Progress } from "../Progress.ts"
 import { isToken, runLog, runsWith } from "../RunLog.ts"
 import { commonConfigFlags } from "./config.ts"
 import { positiveInt } from "../Cli.ts"
-import { evalReport, REPORT_FLAGS } from "./evalReport.ts"
+import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
 
 /** The held-out instances of the given sites (all sites when none is given). */
 export const heldOutTasks = (sites: ReadonlySet<string> | null) =>

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test"
 import { Effect } from "effect"
 import { loadSuites } from "@core/sites/suites"
-import { perTaskMean, reportTasks, summarise } from "../commands/evalReport.ts"
+import { perTaskMean, reportTasks, summarise } from "../EvalReport.ts"
 
 const shop = (await Effect.runPromise(loadSuites())).flatMap((s) => s.tasks).filter((t) => t.site === "shop")
 

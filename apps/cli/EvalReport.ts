@@ -19,20 +19,20 @@
  * distinct model evaluated once, all with one evaluation seed.
  */
 import { Effect } from "effect"
-import type { ParsedArgs } from "../Cli.ts"
-import { CliError, UsageError } from "../Cli.ts"
-import type { FlagSpec } from "../Cli.ts"
+import type { ParsedArgs } from "./Cli.ts"
+import { CliError, UsageError } from "./Cli.ts"
+import type { FlagSpec } from "./Cli.ts"
 import { loadConfig } from "@core/config"
 import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
-import { openStore } from "../Store.ts"
-import { runOnBundledSites } from "../BundledRun.ts"
-import { evaluatePolicies, modelAtRound } from "../PolicyEval.ts"
-import type { PolicyEvalResult } from "../PolicyEval.ts"
+import { openStore } from "./Store.ts"
+import { runOnBundledSites } from "./BundledRun.ts"
+import { evaluatePolicies, modelAtRound } from "./PolicyEval.ts"
+import type { PolicyEvalResult } from "./PolicyEval.ts"
 import { modelDigestInput } from "@core/policy"
 import { sha256 } from "@core/events"
-import { positiveInt } from "../Cli.ts"
+import { positiveInt } from "./Cli.ts"
 
 export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   report: { kind: "boolean", description: "compare behaviour cloning, CORE rounds and two ablations over several seeds" },
