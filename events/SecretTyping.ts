@@ -35,10 +35,11 @@ export const isSealed = (action: Action): boolean =>
 
 /**
  * Replay's check for a sealed record: the decider asks for a `type` on the same target,
- * with the same Enter — its text cannot be compared with what the log never held.
+ * with the same Enter and mode — its text cannot be compared with what the log never held.
  */
 export const matchesSealed = (recorded: Action, requested: Action): boolean =>
   isSealed(recorded) && recorded.kind === "type" && requested.kind === "type" &&
   canonicalJson(recorded.target) === canonicalJson(requested.target) &&
   (recorded.submit === true) === (requested.submit === true) &&
+  (recorded.mode ?? "fill") === (requested.mode ?? "fill") &&
   (requested.secretEnv === undefined || requested.secretEnv === recorded.secretEnv)

@@ -47,6 +47,13 @@ export const SecretEnvName = Schema.String.check(Schema.isPattern(/^[A-Za-z_][A-
 export const ScrollDirection = Schema.Literals(["up", "down", "left", "right"])
 
 /**
+ * How a `type` puts its text in the field. Absent is `fill`, so actions written before modes
+ * existed decode, encode and digest unchanged.
+ */
+export const TypeMode = Schema.Literals(["fill", "insert"])
+export type TypeMode = typeof TypeMode.Type
+
+/**
  * One action of the shared vocabulary. A platform that cannot perform one (e.g. `home`
  * on the web) answers with an error observation rather than being unable to record it.
  */
@@ -63,10 +70,22 @@ export const Action = Schema.Union([
      * A secret typed by reference: `text` is "" and the environment types this variable's
      * value, so a password never sits in a log, a demo or a dataset in clear.
      */
-    secretEnv: Schema.optionalKey(SecretEnvName)
+    secretEnv: Schema.optionalKey(SecretEnvName),
+    /**
+     * `fill` (absent) replaces the field's whole content; `insert` types at the field's caret,
+     * replacing its selection if any, and keeps the rest: an appended line is that line, not
+     * the page re-typed. Caret and selection come from `key` steps (`Control+End`, `Shift+Home`).
+     */
+    mode: Schema.optionalKey(TypeMode)
   }),
   Schema.Struct({ kind: Schema.Literal("select"), target, value: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("scroll"), target, direction: ScrollDirection }),
+  /**
+   * A key or chord on whatever has focus, in Playwright's names: `Enter`, `Tab`, `Escape`,
+   * `Backspace`, `Delete`, the arrows, `Home` / `End` (line), `Control+Home` / `Control+End`
+   * (whole text), `Shift+…` to select, `Control+Shift+ArrowLeft` / `ArrowRight` (by word),
+   * `Control+a`. Each platform says which it cannot press.
+   */
   Schema.Struct({ kind: Schema.Literal("key"), key: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("navigate"), url: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("back") }),

@@ -3,10 +3,11 @@
  * steps of a demo that a label function must see again in any trajectory that does the
  * task. No model and no site knowledge — only what the demo shows:
  *
- * - dropped: scrolls, waits, focus-only clicks (a click on a field that the next step
- *   types into or selects in), repeats (the same click again on the same page; a field
- *   typed into again later keeps only its last value), and plain navigation (link clicks,
- *   typed URLs, back): how one got somewhere is a path, not the task;
+ * - dropped: scrolls, waits, focus-only clicks (a click on a field that the next step —
+ *   past any caret keys — types into or selects in), caret keys, repeats (the same click
+ *   again on the same page; a field filled again later keeps only its last value, while an
+ *   insert adds to what was there and stays), and plain navigation (link clicks, typed
+ *   URLs, back): how one got somewhere is a path, not the task;
  * - kept: state-changing actions (typing, selecting, pressing buttons, checking boxes,
  *   any click that left the URL as it was), the step that reached the page the demo ended
  *   on (when it ended somewhere other than where it started), the last answer, the last
@@ -31,6 +32,11 @@ const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "
 
 const NAVIGATION = new Set(["navigate", "back", "home"])
 
+/** Keys that only move the caret or the selection in a field: where an insert goes, not a step of the task. */
+const CARET_KEY = /^((Control\+)?(Shift\+)?(Control\+)?(Home|End|ArrowLeft|ArrowRight|ArrowUp|ArrowDown)|Control\+a)$/
+
+const isCaretKey = (s: LfStep | undefined): boolean => s !== undefined && s.action.kind === "key" && CARET_KEY.test(s.action.key ?? "")
+
 const pathOf = (url: string | null): string | null => (url === null ? null : url.split("?")[0]!)
 
 const sameTarget = (a: LfAction, b: LfAction): boolean => a.role === b.role && a.name === b.name
@@ -50,7 +56,6 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
 
   steps.forEach((s, i) => {
     const a = s.action
-    const next = steps[i + 1]
     switch (a.kind) {
       case "scroll":
       case "wait":
@@ -60,8 +65,11 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
       case "click":
       case "long_press": {
         if (isNavigationClick(s)) return
-        const focusOnly = a.role !== null && FIELD_ROLES.has(a.role) && next !== undefined &&
-          (next.action.kind === "type" || next.action.kind === "select") && sameTarget(a, next.action)
+        let j = i + 1
+        while (isCaretKey(steps[j])) j++
+        const typedNext = steps[j]
+        const focusOnly = a.role !== null && FIELD_ROLES.has(a.role) && typedNext !== undefined &&
+          (typedNext.action.kind === "type" || typedNext.action.kind === "select") && sameTarget(a, typedNext.action)
         if (focusOnly) return
         const prev = steps[i - 1]
         if (prev !== undefined && sameAction(prev.action, a) && prev.urlAfter === s.urlBefore && !urlChanged(s)) return
@@ -71,8 +79,9 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
       case "type":
       case "select": {
         // Overwritten later on the same page: only the last value is the one that counted.
+        // An insert adds to what is there: it overwrites nothing.
         const overwritten = steps.slice(i + 1).some((later) =>
-          later.action.kind === a.kind && sameTarget(later.action, a) && pathOf(later.urlBefore) === pathOf(s.urlBefore))
+          later.action.kind === a.kind && later.action.mode !== "insert" && sameTarget(later.action, a) && pathOf(later.urlBefore) === pathOf(s.urlBefore))
         if (!overwritten) reasons.set(s.index, "state-changing")
         return
       }

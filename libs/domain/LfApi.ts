@@ -9,6 +9,7 @@
  */
 import source from "./lf-api.js" with { type: "text" }
 import docs from "./LF-API.md" with { type: "text" }
+import docsV1 from "./LF-API.v1.md" with { type: "text" }
 import type { LfTrajectory } from "./LfTrajectory.ts"
 
 /** The API's source, evaluated before any LF (the sandbox prelude). */
@@ -16,6 +17,19 @@ export const LF_API_SOURCE: string = source
 
 /** The API guide with examples (LF-API.md): what a model is shown when it writes an LF. */
 export const LF_API_DOCS: string = docs
+
+/**
+ * Every guide a run may have shown a model, by version. The guide is part of a recorded
+ * prompt, so a run records the version it used (`infer.lfGuide`) and replaying an older
+ * run rebuilds its prompts from the guide it saw. Version 2 documents typing at the cursor.
+ */
+export const LF_API_GUIDES: Readonly<Record<string, string>> = { "1": docsV1, "2": docs }
+
+/** The guide new runs show; bump with a new entry in LF_API_GUIDES when LF-API.md changes. */
+export const LF_API_GUIDE_VERSION = "2"
+
+/** The guide of a version; runs from before versions were recorded saw version 1. */
+export const lfApiGuide = (version: unknown): string => (typeof version === "string" ? LF_API_GUIDES[version] : undefined) ?? LF_API_GUIDES["1"]!
 
 /** Bump when a helper's meaning changes: LabelFunctionInferred records the version its code was written against. */
 export const LF_API_VERSION = "1"

@@ -29,9 +29,14 @@ export interface LfAction {
   readonly name: string | null
   /** The target's visible text (not what was typed: that is `typed`). */
   readonly text: string | null
-  /** `type`: the text typed; `submit` when Enter followed. */
+  /** `type`: the text typed (an insert's inserted text only); `submit` when Enter followed. */
   readonly typed: string | null
   readonly submit: boolean
+  /**
+   * `type`: "insert" when the text went in at the caret, keeping the rest of the field;
+   * absent for a fill, so trajectories without inserts read exactly as before.
+   */
+  readonly mode?: "insert"
   /** `select`: the option chosen. */
   readonly value: string | null
   /** `key`: the key pressed. */
@@ -121,7 +126,7 @@ export const lfAction = (a: Action): LfAction => {
     case "long_press":
       return { ...none, kind: a.kind, ...target }
     case "type":
-      return { ...none, kind: a.kind, ...target, typed: collapse(a.text), submit: a.submit === true }
+      return { ...none, kind: a.kind, ...target, typed: collapse(a.text), submit: a.submit === true, ...(a.mode === "insert" ? { mode: "insert" as const } : {}) }
     case "select":
       return { ...none, kind: a.kind, ...target, value: collapse(a.value) }
     case "scroll":

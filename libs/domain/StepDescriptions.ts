@@ -28,7 +28,10 @@ export const describeStep = (a: LfAction): string => {
     case "long_press":
       return `Long press on ${element(a)} on the screen.`
     case "type":
-      return `Type text ${quoted(a.typed)} into the ${field(a)}${a.submit ? " and press Enter" : ""}.`
+      // A fill's sentence is in recorded prompts and dataset records: it never changes.
+      return a.mode === "insert"
+        ? `Insert text ${quoted(a.typed)} at the cursor in the ${field(a)}${a.submit ? " and press Enter" : ""}.`
+        : `Type text ${quoted(a.typed)} into the ${field(a)}${a.submit ? " and press Enter" : ""}.`
     case "select":
       return `Select ${quoted(a.value)} in the ${field(a)}.`
     case "scroll":

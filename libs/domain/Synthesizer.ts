@@ -4,7 +4,8 @@
  * gets candidates, strongest first; validation keeps the first that passes:
  *
  * 1. action evidence + state evidence: the action itself (role, name, typed text, value)
- *    and what it left behind — the URL after it, or an element whose state it changed;
+ *    and what it left behind — the URL after it, or an element whose state it changed (an
+ *    insert: its text in the field, not the field's whole content);
  * 2. action evidence alone (state evidence can be unreadable, e.g. a masked password);
  * 3. for steps that only reached a page, the page itself (`validateUrl`).
  *
@@ -60,6 +61,9 @@ export const urlPattern = (url: string, options: { readonly minted?: boolean } =
 
 const regexLiteral = (name: string): string => `/^${generalise(name, true).replace(/\//g, "\\/").replace(/ /g, "\\s+")}$/i`
 
+/** A case-blind RegExp literal for text found anywhere in a value (an insert's text in its field). */
+const containsLiteral = (text: string): string => `/${escapeRe(text).replace(/\//g, "\\/").replace(/ /g, "\\s+")}/i`
+
 /** An element that appeared, as the LF matches it: a count in its name ("Cart (3)") may differ next time. */
 const appearedName = (name: string): string => (/\d/.test(name) ? regexLiteral(name) : js(name))
 
@@ -88,6 +92,12 @@ const elementEvidence = (t: LfTrajectory, s: LfStep): string | null => {
     const own = after.find((e) => e.role === a.role && e.name === a.name)
     if (own !== undefined && (a.kind === "click" || a.kind === "long_press") && own.checked !== null) {
       return `hasElement(s, ${js(own.role)}, ${nameArg(own.name)}, { checked: ${own.checked} })`
+    }
+    if (own !== undefined && a.kind === "type" && a.mode === "insert") {
+      // The field holds the inserted text among the rest; a long field's value may be cut before it shows.
+      return a.typed !== null && a.typed !== "" && own.value !== null && own.value.toLowerCase().includes(a.typed.toLowerCase())
+        ? `hasElement(s, ${js(own.role)}, ${nameArg(own.name)}, { value: ${containsLiteral(a.typed)} })`
+        : null
     }
     if (own !== undefined && (a.kind === "type" || a.kind === "select") && own.value !== null && own.value !== "") {
       return `hasElement(s, ${js(own.role)}, ${nameArg(own.name)}, { value: ${js(own.value)} })`
@@ -158,8 +168,11 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
     }
-    case "type":
-      return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options(extra)})`
+    case "type": {
+      // An insert is checked by the text it inserted, never the field's whole content.
+      const mode = a.mode === "insert" ? [["mode", js("insert")] as const] : []
+      return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options([...mode, ...extra])})`
+    }
     case "select":
       return `validateSelect(t, ${js(a.value ?? "")}, ${js(a.name ?? "")}${options(extra)})`
     case "key":

@@ -126,13 +126,19 @@ function validateClick(t, role, name, opts) {
   })
 }
 
-/** Typing `text` into the field named `field` (`opts.submit`: Enter must follow). */
+/**
+ * Typing `text` into the field named `field` (`opts.submit`: Enter must follow). An insert
+ * matches by the text it inserted, never the field's whole content; `opts.mode` ("fill" or
+ * "insert") asks for one kind of typing.
+ */
 function validateType(t, text, field, opts) {
   var typed = textTest(text)
   var f = textTest(field)
+  var mode = opts && opts.mode != null ? String(opts.mode) : null
   return firstStep(t, opts, function (s) {
     if (s.action.kind !== "type") return false
     if (opts && opts.submit !== undefined && s.action.submit !== opts.submit) return false
+    if (mode !== null && (s.action.mode === "insert" ? "insert" : "fill") !== mode) return false
     return typed(s.action.typed) && f(s.action.name)
   })
 }

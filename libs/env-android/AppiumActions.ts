@@ -8,7 +8,7 @@
  * gave (see Gestures.ts), so an element needs no WebDriver lookup: its id resolves through
  * the ids that observation issued. System keys are `mobile: pressKey` key codes.
  */
-import type { ElementInfo } from "@core/env-web"
+import type { Box, ElementInfo } from "@core/env-web"
 import { longPressMs, maxWaitMs, typedText } from "@core/env-web"
 import type { Action, Target } from "@core/events"
 import type { PointerActions, Viewport } from "./Gestures.ts"
@@ -25,6 +25,8 @@ export interface Device {
   back(): Promise<unknown>
   /** The WebDriver id of the element with input focus, or null when none has it. */
   focusedElement(): Promise<string | null>
+  /** Where an element (by WebDriver id) is on the screen: tells the focused field from the target. */
+  elementRect(elementId: string): Promise<Box>
 }
 
 export interface ActionContext {
@@ -46,6 +48,29 @@ export const KEYCODES: Readonly<Record<string, number>> = {
 }
 
 export const HOME_KEYCODE = 3
+
+/** Android meta states (left key + either key) for the modifiers a chord names. */
+const META: Readonly<Record<string, number>> = { Shift: 0x41, Alt: 0x12, Control: 0x3000, Meta: 0x30000 }
+
+/**
+ * A key or chord (`Control+Shift+ArrowLeft`, `Control+a`) as `mobile: pressKey` arguments:
+ * the key code with the modifiers' meta state (left out when none); null when Android has
+ * no code for a part. A text view moves or selects as the web does — `Control+End` to the
+ * end of the text, `Shift+…` extending the selection — as far as the app's view honours it.
+ */
+export const androidKey = (key: string): { readonly keycode: number; readonly metastate?: number } | null => {
+  const parts = key.split("+")
+  const last = parts.at(-1)!
+  const keycode = KEYCODES[last] ??
+    (/^[a-zA-Z]$/.test(last) ? 29 + last.toLowerCase().charCodeAt(0) - 97 : /^[0-9]$/.test(last) ? 7 + Number(last) : undefined)
+  if (keycode === undefined || parts.slice(0, -1).some((m) => META[m] === undefined)) return null
+  const metastate = parts.slice(0, -1).reduce((acc, m) => acc | META[m]!, 0)
+  return metastate === 0 ? { keycode } : { keycode, metastate }
+}
+
+/** Bounds from the dump and from WebDriver name the same pixels; allow a pixel of rounding. */
+const sameBox = (a: Box, b: Box): boolean =>
+  Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.width - b.width) <= 1 && Math.abs(a.height - b.height) <= 1
 
 /** Actions after which the screen may look different: the web's, plus the system ones. */
 export const androidStateChanging: ReadonlySet<Action["kind"]> = new Set([
@@ -95,6 +120,25 @@ const aim = (target: Target | null, ctx: ActionContext, kind: string): Aimed => 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * `type` with `mode: "insert"`: the text at the field's cursor, through the keyboard
+ * (`mobile: type`, Appium Settings' IME), nothing cleared. A target that already has focus
+ * is not tapped — a tap moves Android's cursor to the finger — so the cursor the `key` steps
+ * placed stays; one without focus is tapped, then its cursor moved to the end, as on the web.
+ */
+const insert = async (device: Device, a: { readonly element: ElementInfo; readonly x: number; readonly y: number }, text: string, submit: boolean): Promise<string | null> => {
+  const before = await device.focusedElement()
+  const onTarget = before !== null && a.element.box !== null && sameBox(await device.elementRect(before), a.element.box)
+  if (!onTarget) {
+    await device.performActions([tapActions(a)])
+    if ((await device.focusedElement()) === null) return `tapping ${a.element.id} focused no text field: nothing to type into`
+    await device.mobile("mobile: pressKey", { keycode: KEYCODES.End, metastate: META.Control })
+  }
+  await device.mobile("mobile: type", { text })
+  if (submit) await device.mobile("mobile: pressKey", { keycode: KEYCODES.Enter })
+  return null
+}
+
 export const perform = async (device: Device, action: Action, ctx: ActionContext): Promise<string | null> => {
   switch (action.kind) {
     case "click":
@@ -109,6 +153,7 @@ export const perform = async (device: Device, action: Action, ctx: ActionContext
       if ("error" in a) return a.error
       const text = typedText(action)
       if (typeof text !== "string") return text.error
+      if (action.mode === "insert") return insert(device, a, text, action.submit === true)
       await device.performActions([tapActions(a)])
       // The tap gives the field focus (and may move it when the keyboard opens): type into whatever has focus now.
       const focused = await device.focusedElement()
@@ -131,9 +176,11 @@ export const perform = async (device: Device, action: Action, ctx: ActionContext
       return null
     }
     case "key": {
-      const keycode = KEYCODES[action.key]
-      if (keycode === undefined) return `key ${JSON.stringify(action.key)} is not available on Android (known: ${Object.keys(KEYCODES).join(", ")})`
-      await device.mobile("mobile: pressKey", { keycode })
+      const pressed = androidKey(action.key)
+      if (pressed === null) {
+        return `key ${JSON.stringify(action.key)} is not available on Android (known: ${Object.keys(KEYCODES).join(", ")}, letters and digits, with Control, Shift, Alt, Meta)`
+      }
+      await device.mobile("mobile: pressKey", pressed)
       return null
     }
     case "back":

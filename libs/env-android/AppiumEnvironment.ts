@@ -144,7 +144,8 @@ const deviceOf = (b: Browser): Device => ({
     const ref = (await b.findElement("xpath", "//*[@focused='true']")) as unknown as Record<string, unknown>
     const id = ref?.[WEB_ELEMENT] ?? ref?.ELEMENT
     return typeof id === "string" ? id : null
-  }
+  },
+  elementRect: (elementId) => b.getElementRect(elementId)
 })
 
 /** `package/activity` as Appium reports them; null when it does not say. */

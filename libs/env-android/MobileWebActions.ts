@@ -17,6 +17,21 @@ const KEYS: Readonly<Record<string, string>> = {
   ArrowUp: "\uE013", ArrowDown: "\uE015", ArrowLeft: "\uE012", ArrowRight: "\uE014", PageUp: "\uE00E", PageDown: "\uE00F", Home: "\uE011", End: "\uE010"
 }
 
+const MODIFIERS: Readonly<Record<string, string>> = { Control: "\uE009", Shift: "\uE008", Alt: "\uE00A", Meta: "\uE03D" }
+
+/**
+ * A key or chord (`Control+Shift+ArrowLeft`) as WebDriver code points, pressed together and
+ * released together by `keys`; null when a part has no code point.
+ */
+export const keyChord = (key: string): ReadonlyArray<string> | null => {
+  // "+" alone, or as the chord's last part ("Control++"), is the plus key.
+  const parts = key === "+" ? ["+"] : key.endsWith("++") ? [...key.slice(0, -2).split("+"), "+"] : key.split("+")
+  const last = parts.at(-1)!
+  const main = KEYS[last] ?? (last.length === 1 ? last : undefined)
+  const mods = parts.slice(0, -1).map((m) => MODIFIERS[m])
+  return main === undefined || mods.some((m) => m === undefined) ? null : [...(mods as Array<string>), main]
+}
+
 /** The longest a tap's click may lag it: the browser's double-tap wait, and some. */
 const CLICK_DELAY_MS = 450
 
@@ -100,7 +115,9 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
       if ("error" in r) return r.error
       const text = typedText(action)
       if (typeof text !== "string") return text.error
-      await r.el.clearValue()
+      // chromedriver focuses a field that lacks focus with the caret at its end and leaves a
+      // focused one's caret and selection as they are: `insert`'s rule, as on the web.
+      if (action.mode !== "insert") await r.el.clearValue()
       await r.el.addValue(text)
       if (action.submit === true) await r.el.addValue(KEYS.Enter!)
       return null
@@ -128,9 +145,9 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
       return null
     }
     case "key": {
-      const key = KEYS[action.key] ?? (action.key.length === 1 ? action.key : undefined)
-      if (key === undefined) return `unknown key ${JSON.stringify(action.key)}`
-      await b.keys(key)
+      const chord = keyChord(action.key)
+      if (chord === null) return `unknown key ${JSON.stringify(action.key)}`
+      await b.keys([...chord])
       return null
     }
     case "navigate": {

@@ -70,6 +70,37 @@ export const scrollInPage = (el: any, args: { dx: number; dy: number; hasElement
   }
 }
 
+/**
+ * Runs in the page: readies a text field for an insert. A field that has focus keeps its caret
+ * and selection (the `key` steps before put them there); one that does not gets focus with
+ * the caret at the end — Chromium's `focus()` would restore the field's last selection
+ * instead (the start, for a field never edited), which no trajectory records. Resolves to
+ * an error, "end-key" when the field has no selection API (email, number) and End must
+ * place the caret, or null.
+ */
+export const focusForInsert = (el: any): string | null => {
+  const doc = el.ownerDocument
+  const notText = ["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"]
+  const field = el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && !notText.includes(String(el.type).toLowerCase()))
+  if (!field && !el.isContentEditable) return "type: mode insert needs a text field (input, textarea or contenteditable)"
+  if (field && (el.disabled || el.readOnly)) return "type: the field is not editable"
+  const active = doc.activeElement
+  if (active === el || (el.isContentEditable && el.contains(active))) return null
+  el.focus()
+  if (!field) {
+    const selection = doc.getSelection()
+    selection.selectAllChildren(el)
+    selection.collapseToEnd()
+    return null
+  }
+  try {
+    el.setSelectionRange(el.value.length, el.value.length)
+    return null
+  } catch {
+    return "end-key"
+  }
+}
+
 export const perform = async (page: Page, action: Action, ctx: ActionContext): Promise<string | null> => {
   const timeout = ctx.timeoutMs
   switch (action.kind) {
@@ -85,7 +116,13 @@ export const perform = async (page: Page, action: Action, ctx: ActionContext): P
       if ("error" in r) return r.error
       const text = typedText(action, ctx.readSecret)
       if (typeof text !== "string") return text.error
-      await r.locator.fill(text, { timeout })
+      if (action.mode === "insert") {
+        const ready = await r.locator.evaluate(focusForInsert, undefined, { timeout })
+        if (ready === "end-key") await page.keyboard.press("End")
+        else if (ready !== null) return ready
+        // As an IME commits text: no key events, so no shortcut fires and a newline is text.
+        await page.keyboard.insertText(text)
+      } else await r.locator.fill(text, { timeout })
       if (action.submit === true) await r.locator.press("Enter", { timeout })
       return null
     }

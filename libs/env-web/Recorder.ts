@@ -2,10 +2,10 @@
  * Recording a person's demonstration in a headed Chromium, as steps of the shared action
  * vocabulary with the observation after each (README "Recording").
  *
- * Capture runs in the page, in the capture phase, before the page's own handlers and
- * before a click's default action can navigate away: the handler labels the page with the
- * environment's own extraction (`extractInPage`, same ids, same role / name / text) and
- * calls a binding synchronously, so the message is on its way before any navigation. The
+ * Capture (Capture.ts) runs in the page, in the capture phase, before the page's own
+ * handlers and before a click's default action can navigate away: the handler labels the
+ * page with the environment's own extraction (`extractInPage`, same ids, same role / name /
+ * text) and calls a binding synchronously, so the message is on its way before any navigation. The
  * page keeps the episode's id counter too (window + sessionStorage), so it can label at the
  * moment of an input with no round trip; Node takes the larger counter on every message.
  *
@@ -16,10 +16,14 @@
  * (typing a field, then at once clicking Save), that step's observation is the element
  * list carried by the next input instead, without aria snapshot or screenshot.
  *
+ * An edit that added text at one end of a textarea records a click, a caret key and an insert
+ * (TextEdits.ts); the first two get no observation of their own — the person did all three
+ * before the page could be read — and the insert the page after it.
+ *
  * Back and typed URLs are not DOM events: they are read from the tab's navigation history
  * after each main-frame navigation.
  */
-import { Deferred, Effect, Schema } from "effect"
+import { Deferred, Effect } from "effect"
 import { chromium } from "playwright-core"
 import type { BrowserContext, CDPSession, Page } from "playwright-core"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -29,12 +33,12 @@ import { BlobStore } from "@core/blobstore"
 import { defaultSecretEnv } from "@core/events"
 import type { Action, Observation } from "@core/events"
 import { chromiumFlags } from "./BrowserPool.ts"
-import { extractInPage, interactableSelector } from "./Elements.ts"
+import { binding, captureInPage, decodeCaptured, labelSource, toActions } from "./Capture.ts"
+import { interactableSelector } from "./Elements.ts"
 import { elementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
-import { InfraError, oneLine, targetOf } from "./Environment.ts"
-import type { ElementInfo } from "./Environment.ts"
-import { readEnvSecret, typedAction } from "./Secrets.ts"
+import { InfraError, oneLine } from "./Environment.ts"
+import { readEnvSecret } from "./Secrets.ts"
 import type { ReadSecret } from "./Secrets.ts"
 import { policyView } from "./View.ts"
 
@@ -85,105 +89,14 @@ export const sitePath = (url: string | null): string | null => {
   }
 }
 
-const binding = "__coreRecord"
-
-/** Source of an in-page function `(floor) => Extracted`: labels the page, continuing the larger of the two counters. */
-const labelSource = `(floor) => {
-  const extract = ${extractInPage.toString()};
-  const win = globalThis;
-  let next = Math.max(1, floor, Number(win.__coreNextId) || 0);
-  try { next = Math.max(next, Number(win.sessionStorage.getItem("__coreNextId")) || 0) } catch {}
-  const found = extract({ selector: ${JSON.stringify(interactableSelector)}, nextId: next });
-  win.__coreNextId = found.nextId;
-  try { win.sessionStorage.setItem("__coreNextId", String(found.nextId)) } catch {}
-  return found;
-}`
-
-/** Runs in the page (as source, from an init script): must not close over anything in this module. */
-const captureInPage = (args: { selector: string; binding: string }, label: (floor: number) => any): void => {
-  const win: any = globalThis
-  if (win.top !== win || win.__coreCapturing) return
-  win.__coreCapturing = true
-  const notText = ["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"]
-  const isTextField = (el: any): boolean => el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && !notText.includes(String(el.type)))
-  // A field's value when focused or last reported: a commit that changes nothing is no step.
-  const committed = new WeakMap<object, string>()
-  const send = (kind: string, el: any, extra: Record<string, unknown>): boolean => {
-    const before = label(0)
-    const id = el.getAttribute("data-core-id")
-    const element = before.elements.find((e: any) => e.id === id) ?? null
-    win[args.binding]({ kind, ...extra, element, url: win.location.href, title: win.document.title, nextId: before.nextId, before })
-    return true
-  }
-  const type = (el: any, submit: boolean): boolean => {
-    const text = String(el.value)
-    if (!submit && committed.get(el) === text) return false
-    committed.set(el, text)
-    // Node records a password by reference to a variable, never its text.
-    return send("type", el, { text, submit, password: el.tagName === "INPUT" && String(el.type).toLowerCase() === "password" })
-  }
-  win.addEventListener("focusin", (e: any) => {
-    if (e.target && isTextField(e.target)) committed.set(e.target, String(e.target.value))
-  }, true)
-  win.addEventListener("click", (e: any) => {
-    // Clicks by page scripts (el.click()) are not the person's.
-    if (!e.isTrusted || !e.target?.closest) return
-    const el = e.target.closest(args.selector)
-    // Focusing a field or opening a select is not a step: the `type` / `select` that follows is.
-    if (!el || isTextField(el) || el.isContentEditable || el.tagName === "SELECT" || el.closest("select")) return
-    // Enter in a field clicks the form's submit button (no pointer, focus stays in the field): the `type` has `submit`.
-    const focused = win.document.activeElement
-    if (e.detail === 0 && focused && focused !== el && isTextField(focused) && el.form && el.form === focused.form) return
-    send("click", el, {})
-  }, true)
-  win.addEventListener("keydown", (e: any) => {
-    if (e.isTrusted && e.key === "Enter" && !e.isComposing && e.target?.tagName === "INPUT" && isTextField(e.target)) type(e.target, true)
-  }, true)
-  // `change` is not required to be trusted: Playwright's selectOption dispatches its own, as some widgets do.
-  win.addEventListener("change", (e: any) => {
-    const el = e.target
-    if (el?.tagName === "SELECT") send("select", el, { value: String(el.value) })
-    else if (el && isTextField(el)) type(el, false)
-  }, true)
-  // Text still in the focused field when the person ends the recording.
-  win.__coreFlush = (): boolean => {
-    const el = win.document.activeElement
-    return el !== null && el !== undefined && isTextField(el) && type(el, false)
-  }
-}
-
-const Captured = Schema.Struct({
-  kind: Schema.Literals(["click", "type", "select"]),
-  text: Schema.optionalKey(Schema.String),
-  submit: Schema.optionalKey(Schema.Boolean),
-  password: Schema.optionalKey(Schema.Boolean),
-  value: Schema.optionalKey(Schema.String),
-  element: Schema.NullOr(Schema.Struct({ id: Schema.String, role: Schema.String, name: Schema.String, text: Schema.String })),
-  url: Schema.String,
-  title: Schema.String,
-  nextId: Schema.Number,
-  before: Schema.Any
-})
-type Captured = typeof Captured.Type
-const decodeCaptured = Schema.decodeUnknownOption(Captured)
-
 /** What Node queues: an input captured in the page, or a history navigation (back, a typed url). */
 interface Input {
   readonly action: Action
   readonly url: string
   /** The page when the input happened: null for history navigations, which are seen only after the fact. */
   readonly before: { readonly extracted: Extracted; readonly title: string } | null
-}
-
-const toAction = (c: Captured, secrets: { readonly secretEnv: string; readonly read: ReadSecret; readonly warn: (line: string) => void }): Action => {
-  const target = c.element === null ? null : targetOf(c.element as ElementInfo)
-  if (c.kind === "type") {
-    const { action, warning } = typedAction(target, { text: c.text ?? "", submit: c.submit === true, password: c.password === true }, secrets.secretEnv, secrets.read)
-    if (warning !== null) secrets.warn(warning)
-    return action
-  }
-  if (c.kind === "select") return { kind: "select", target, value: c.value ?? "" }
-  return { kind: "click", target }
+  /** A step of an edit before its `type` (click, caret key): the page was not seen between them. */
+  readonly unobserved?: boolean
 }
 
 /** A navigation may still start after the input's message arrived: wait at least this long for it. */
@@ -311,7 +224,8 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     const overtaken = () => received !== seen
     let observation: Observation
     try {
-      if (await settle(performance.now(), overtaken)) observation = await asFoundBy(pending[0], input.url)
+      if (input.unobserved === true) observation = await asFoundBy(undefined, input.url)
+      else if (await settle(performance.now(), overtaken)) observation = await asFoundBy(pending[0], input.url)
       else {
         const current = await read()
         // An input during the reads may have changed what they saw: its own snapshot is exact.
@@ -371,7 +285,9 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
         if (decoded._tag === "None") return
         const c = decoded.value
         nextId = Math.max(nextId, c.nextId)
-        enqueue({ action: toAction(c, secrets), url: c.url, before: { extracted: c.before as Extracted, title: c.title } })
+        const actions = toActions(c, secrets)
+        actions.forEach((action, i) =>
+          enqueue({ action, url: c.url, before: { extracted: c.before as Extracted, title: c.title }, unobserved: i < actions.length - 1 }))
       })
       await context.addInitScript({ content: `(${captureInPage.toString()})(${JSON.stringify({ selector: interactableSelector, binding })}, ${labelSource})` })
       cdp = await context.newCDPSession(page)

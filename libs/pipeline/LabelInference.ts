@@ -19,6 +19,7 @@ import {
   identifyKeySteps,
   judgeCandidate,
   LF_API_DOCS,
+  lfApiGuide,
   synthesizeCandidates
 } from "@core/domain"
 import type { IdentifiedKeyStep, Judgement, LfTrajectory, LfVerdict, StepDescription } from "@core/domain"
@@ -44,6 +45,8 @@ export interface InferenceInput {
   readonly failures: ReadonlyArray<KnownFailure>
   /** The model's name, or null for the embedded backends. */
   readonly model: string | null
+  /** The LF API guide's version a model is shown (the run's `infer.lfGuide`); default the current one. */
+  readonly guide?: string
 }
 
 export interface Validation {
@@ -176,7 +179,7 @@ export const inferLabelFunctions = (input: InferenceInput) =>
         instruction: input.instruction,
         keyStep: { stepIndex: keyStep.stepIndex, description: keyStep.description, step },
         context: contextOf(input.demo, descriptions, keyStep.stepIndex),
-        apiDocs: LF_API_DOCS,
+        apiDocs: input.guide === undefined ? LF_API_DOCS : lfApiGuide(input.guide),
         validate: (code) =>
           Effect.map(validateCandidate(input, keyStep.stepIndex, code), (j) =>
             j.accepted ? { accepted: true as const } : { accepted: false as const, reason: j.reason })

@@ -25,6 +25,7 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
+import { LF_API_GUIDE_VERSION } from "@core/domain"
 import { Randomness, readRunLog } from "@core/replay"
 import { pipelineDeciders } from "./Deciders.ts"
 import { drive } from "./Driver.ts"
@@ -185,6 +186,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           "run.heldOut": heldOut.map((t) => t.id),
           "run.platform": platform,
           ...(plan.extra ?? {}),
+          "infer.lfGuide": LF_API_GUIDE_VERSION,
           "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         }
         start = [makeEvent(RunStarted, {

@@ -55,10 +55,13 @@ export const concretise = (a: Action, subs: ReadonlyArray<Substitution>, input: 
           return { action: { kind: "type", target: targetOf(g.element), text: "", secretEnv: a.secretEnv, ...(a.submit === undefined ? {} : { submit: a.submit }) }, grounding: g.quality }
         }
         const text = sub(a.text).text
-        if (normalizeText(g.element.value ?? "") === normalizeText(text)) return null
-        const action: Action = a.submit === undefined
-          ? { kind: "type", target: targetOf(g.element), text }
-          : { kind: "type", target: targetOf(g.element), text, submit: a.submit }
+        // A fill whose text the field already shows is done; an insert adds to whatever is there.
+        if (a.mode !== "insert" && normalizeText(g.element.value ?? "") === normalizeText(text)) return null
+        const action: Action = {
+          kind: "type", target: targetOf(g.element), text,
+          ...(a.submit === undefined ? {} : { submit: a.submit }),
+          ...(a.mode === undefined ? {} : { mode: a.mode })
+        }
         return { action, grounding: g.quality }
       }
       case "select": {

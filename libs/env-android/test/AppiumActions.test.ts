@@ -7,10 +7,10 @@ import { describe, expect, test } from "bun:test"
 import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import type { ElementInfo } from "@core/env-web"
+import type { Box, ElementInfo } from "@core/env-web"
 import { longPressMs } from "@core/env-web"
 import type { Action } from "@core/events"
-import { appTarget, KEYCODES, perform } from "../AppiumActions.ts"
+import { androidKey, appTarget, KEYCODES, perform } from "../AppiumActions.ts"
 import type { ActionContext, Device } from "../AppiumActions.ts"
 import type { PointerActions } from "../Gestures.ts"
 import { parsePageSource } from "../PageSource.ts"
@@ -20,13 +20,15 @@ type Sent =
   | { readonly kind: "mobile"; readonly command: string; readonly args: Record<string, unknown> }
   | { readonly kind: "back" }
 
-const recorder = (focused: string | null = "wd-42") => {
+/** A device that records what it is sent; `focused` is the field with focus, with where it is. */
+const recorder = (focused: string | null = "wd-42", focusedBox: Box = { x: 0, y: 0, width: 1, height: 1 }) => {
   const sent: Array<Sent> = []
   const device: Device = {
     performActions: async (actions) => void sent.push({ kind: "actions", actions }),
     mobile: async (command, args) => void sent.push({ kind: "mobile", command, args }),
     back: async () => void sent.push({ kind: "back" }),
-    focusedElement: async () => focused
+    focusedElement: async () => focused,
+    elementRect: async () => focusedBox
   }
   return { device, sent }
 }
@@ -88,6 +90,26 @@ describe("touch actions land where the last observation put the element", () => 
     ])
   })
 
+  test("given the chat field, when text is inserted, then it is typed at the cursor with nothing cleared; a tap only when it lacks focus", async () => {
+    const chat = screen("dump-chat-edittext")
+    const field = chat.elements.find((e) => e.role === "textbox")!
+    const insert: Action = { kind: "type", target: target(field), text: " and more", mode: "insert" }
+    const typed: Sent = { kind: "mobile", command: "mobile: type", args: { text: " and more" } }
+    // Focused already: the cursor the key steps placed stays where it is.
+    const focused = recorder("wd-7", field.box!)
+    expect(await perform(focused.device, insert, contextOf(chat.elements, chat.viewport))).toBeNull()
+    expect(focused.sent).toEqual([typed])
+    // Focus elsewhere: tapped, then the cursor to the end of the text (Control+MOVE_END).
+    const elsewhere = recorder("wd-9")
+    expect(await perform(elsewhere.device, { ...insert, submit: true }, contextOf(chat.elements, chat.viewport))).toBeNull()
+    expect(path(elsewhere.sent[0]).from).toEqual({ x: 466, y: 2284 })
+    expect(elsewhere.sent.slice(1)).toEqual([
+      { kind: "mobile", command: "mobile: pressKey", args: { keycode: 123, metastate: 0x3000 } },
+      typed,
+      { kind: "mobile", command: "mobile: pressKey", args: { keycode: 66 } }
+    ])
+  })
+
   test("given a tap that focuses nothing, when text is typed, then the policy is told and nothing is typed", async () => {
     const { device, sent } = recorder(null)
     const error = await perform(device, { kind: "type", target: target(byName(anr.elements, "Wait")), text: "x" }, ctx)
@@ -132,6 +154,24 @@ describe("system actions", () => {
     expect((await run({ kind: "home" })).sent).toEqual([{ kind: "mobile", command: "mobile: pressKey", args: { keycode: 3 } }])
     expect((await run({ kind: "key", key: "Enter" })).sent).toEqual([{ kind: "mobile", command: "mobile: pressKey", args: { keycode: 66 } }])
     expect(KEYCODES.Backspace).toBe(67)
+  })
+
+  const chords: ReadonlyArray<readonly [string, ReturnType<typeof androidKey>]> = [
+    ["End", { keycode: 123 }],
+    ["Home", { keycode: 122 }],
+    ["Control+End", { keycode: 123, metastate: 0x3000 }],
+    ["Control+Home", { keycode: 122, metastate: 0x3000 }],
+    ["Shift+End", { keycode: 123, metastate: 0x41 }],
+    ["Shift+Home", { keycode: 122, metastate: 0x41 }],
+    ["Control+Shift+ArrowLeft", { keycode: 21, metastate: 0x3041 }],
+    ["Control+Shift+ArrowRight", { keycode: 22, metastate: 0x3041 }],
+    ["ArrowUp", { keycode: 19 }],
+    ["Control+a", { keycode: 29, metastate: 0x3000 }],
+    ["Hyper+End", null],
+    ["F13", null]
+  ]
+  test.each(chords)("given the key %s, then its key code and meta state are as Android names them", (key, expected) => {
+    expect(androidKey(key)).toEqual(expected)
   })
 
   test("given an unknown key, when pressed, then the error lists the known ones and nothing is sent", async () => {

@@ -50,6 +50,8 @@ const server = Bun.serve({
           <div style="height:1500px"></div><a href="/">Bottom link</a>`)
       case "/next":
         return html("Next", `<h1>Next</h1><a href="/">Home</a>`)
+      case "/notes":
+        return html("Notes", `<textarea aria-label="Notes" rows="4">alpha beta</textarea>`)
       case "/hostile":
         return html("Hostile", `<p id="out"></p><img src="${foreign}/img"><iframe src="${foreign}/frame"></iframe>
           <a href="${foreign}/link">Other link</a> <a href="/redirect">Redirect</a>
@@ -135,6 +137,25 @@ test("taps and long presses arrive as touches; type with submit, select and key 
       expect(key.observation.error).toBeNull()
       const unknownKey = yield* env.step({ kind: "key", key: "Hyper" })
       expect(unknownKey.observation.error).toBe('unknown key "Hyper"')
+    }))
+})
+
+test("an insert types at the caret without clearing: at the end of an unfocused field, over a Control+Shift+End selection", async () => {
+  await withEnv((env) =>
+    Effect.gen(function*() {
+      const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/notes` })
+      const notes = targetOf(find(obs, "textbox", "Notes"))
+      const steps: ReadonlyArray<readonly [Action, string]> = [
+        [{ kind: "type", target: notes, text: " gamma", mode: "insert" }, "alpha beta gamma"],
+        [{ kind: "key", key: "Control+Home" }, "alpha beta gamma"],
+        [{ kind: "type", target: notes, text: "zero ", mode: "insert" }, "zero alpha beta gamma"],
+        [{ kind: "key", key: "Control+Shift+End" }, "zero alpha beta gamma"],
+        [{ kind: "type", target: notes, text: "omega", mode: "insert" }, "zero omega"]
+      ]
+      for (const [action, value] of steps) {
+        const after = yield* env.step(action)
+        expect([action.kind, after.observation.error, find(after, "textbox", "Notes").value]).toEqual([action.kind, null, value])
+      }
     }))
 })
 

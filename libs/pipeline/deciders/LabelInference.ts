@@ -39,11 +39,13 @@ export interface InferenceState {
   readonly byDigest: ReadonlyMap<string, DemoData>
   /** The model this run's config named, or null for the embedded backends. */
   readonly model: string | null
+  /** The LF API guide version the run shows a model (`infer.lfGuide`; runs without it saw version 1). */
+  readonly guide: string
 }
 
 export const INFER_JOB_KIND = "infer"
 
-const initial: InferenceState = { instructions: new Map(), demos: new Map(), byDigest: new Map(), model: null }
+const initial: InferenceState = { instructions: new Map(), demos: new Map(), byDigest: new Map(), model: null, guide: "1" }
 
 /** The demos an infer run asked for, from its RunStarted config. */
 export const chosenDemos = (config: Readonly<Record<string, unknown>>, state: InferenceState): ReadonlyArray<DemoData> => {
@@ -75,7 +77,8 @@ export const labelInference = defineDecider({
         }
       case "RunStarted": {
         const model = e.data.config["models.baseUrl"] ? e.data.config["models.model"] : null
-        return { ...state, model: typeof model === "string" ? model : null }
+        const guide = e.data.config["infer.lfGuide"]
+        return { ...state, model: typeof model === "string" ? model : null, guide: typeof guide === "string" ? guide : "1" }
       }
       default:
         return state
@@ -136,7 +139,8 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
       demo: loaded.success,
       demoKey: `demo:${demo.contentDigest}`,
       failures: [],
-      model: state.model
+      model: state.model,
+      guide: state.guide
     }))
     if (inferred._tag === "Failure") {
       complete("failed", `demo ${demo.demoId}: ${messageOf(inferred.failure)}`, [])

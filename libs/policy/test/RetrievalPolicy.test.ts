@@ -244,3 +244,16 @@ describe("passwords", () => {
     expect(decide(m, at("Sign in to the shop.", login("l-")))).toEqual(typed("l-1"))
   })
 })
+
+describe("typing at the cursor", () => {
+  test("an insert is reused as an insert, even when the field already holds its text", () => {
+    const base = { text: "", visible: true, enabled: true, checked: null, editable: true }
+    const page = (prefix: string) => ({
+      url: "http://127.0.0.1:5200/wiki/edit",
+      elements: [{ ...base, id: `${prefix}1`, role: "textbox", name: "Body", value: "Ship on Fridays" }]
+    })
+    const insert = (elementId: string): Action => ({ kind: "type", target: { role: "textbox", name: "Body", elementId, text: null }, text: "Ship on Fridays", mode: "insert" })
+    const m = trainRetrieval([{ instruction: "Add the shipping line to the page.", url: page("r-").url, step: 0, history: [], action: insert("r-1") }])
+    expect(decide(m, at("Add the shipping line to the page.", page("l-")))).toEqual(insert("l-1"))
+  })
+})
