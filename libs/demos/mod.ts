@@ -1,5 +1,8 @@
-/** Expert demos: the file format (README.md), its loader and writer, and writing demos to the log. */
+/** Expert demos: the file format (README.md), its loader and writer, writing demos to the log, and step files played into demos. */
 export * from "./Format.ts"
 export * from "./Loader.ts"
 export * from "./Ingest.ts"
 export * from "./Writer.ts"
+export * from "./StepFile.ts"
+export * from "./PlaySteps.ts"
+export * from "./RecordSteps.ts"

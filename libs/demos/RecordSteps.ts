@@ -1,0 +1,71 @@
+/**
+ * A step file recorded as a demo folder without a person or a display: a headless web
+ * environment of its own (browser pool, scratch blob store), `playSteps`, then the folder
+ * through `writeDemoFolder` (recordedWith "script": a step file is a script) and loaded back
+ * as `bun core ingest` will load it. Nothing is written unless every step played: the folder
+ * is written only at the end, demo.json last.
+ *
+ * The episode is any `EnvTask`: a bundled site (`site` + `siteSeed`, with the sites'
+ * `episodes`), or an app by `startUrl` and `origins`.
+ *
+ * @example
+ * const { file } = yield* recordSteps({
+ *   task: { taskId: "shop-wishlist-add-1", site: "shop", siteSeed: 101 }, episodes: episodeSource(sites),
+ *   steps: (yield* loadStepFile("wishlist.json")).steps, out: "demos/shop/shop-wishlist-add-1",
+ *   demoId: "shop-wishlist-add-1-steps", tasks: new Set(["shop-wishlist-add-1"])
+ * })
+ */
+import { Effect, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DirectoryBlobStore } from "@core/blobstore"
+import { BrowserPool, WebEnvironment } from "@core/env-web"
+import type { EnvTask, EpisodeSource } from "@core/env-web"
+import { loadDemo } from "./Loader.ts"
+import { playSteps } from "./PlaySteps.ts"
+import type { PlayedStep } from "./PlaySteps.ts"
+import type { Step } from "./StepFile.ts"
+import { writeDemoFolder } from "./Writer.ts"
+
+export interface StepRecordingOptions {
+  /** The episode to play on; its `taskId` is the demo's task. */
+  readonly task: EnvTask
+  readonly steps: ReadonlyArray<Step>
+  /** The demo folder. */
+  readonly out: string
+  readonly demoId: string
+  /** Task ids a demo may name: the written folder is loaded back with them, as ingest will. */
+  readonly tasks: ReadonlySet<string>
+  /** Opens bundled-site episodes, for a `task` given as `site` + `siteSeed`. */
+  readonly episodes?: EpisodeSource
+  /** Variables a password typed in clear is recorded as (the environment's `secretEnvs`). */
+  readonly secretEnvs?: ReadonlyArray<string>
+  readonly onStep?: (step: PlayedStep, index: number) => void
+}
+
+/** Plays `steps` headless and writes them as a core-demo folder in `out`; returns the demo.json path and the step count. */
+export const recordSteps = (o: StepRecordingOptions) =>
+  Effect.gen(function*() {
+    // Observations go to a scratch blob store first: only a demo that played to its end is copied out.
+    const scratch = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-steps-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir: scratch }))))
+    const env = yield* Effect.provideContext(
+      WebEnvironment.make({
+        screenshots: "key",
+        // One episode, then the browser closes: an episode prepared ahead would be thrown away.
+        prepareAhead: false,
+        ...(o.episodes === undefined ? {} : { episodes: o.episodes }),
+        ...(o.secretEnvs === undefined ? {} : { secretEnvs: o.secretEnvs })
+      }),
+      context
+    )
+    const steps = yield* playSteps(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(Effect.ensuring(env.close()))
+    const file = yield* Effect.provideContext(writeDemoFolder(steps, o.out, { demoId: o.demoId, taskId: o.task.taskId, recordedWith: "script" }), context)
+    // What ingest will read: a folder that does not load is a bug here, not the step file's.
+    yield* loadDemo(file, { tasks: o.tasks })
+    return { file, steps: steps.length }
+  }).pipe(Effect.scoped)

@@ -1,0 +1,189 @@
+/**
+ * Step files (README.md "Step files"): a Playwright or Selenium script rewritten as CORE's
+ * actions, each target by description — role, accessible name, text — instead of an element
+ * id, which is episode-local and so cannot be written down ahead of time. `playSteps`
+ * (PlaySteps.ts) finds each target on the live page and records a demo.
+ *
+ * A step file is input someone handed over, like a demo folder: it is read through
+ * `folderReader` (no links, no FIFOs, size capped) and every problem is ONE line,
+ * `<file>: <json path>: <problem>`.
+ *
+ * @example
+ * const file = yield* loadStepFile("wishlist.steps.json")
+ * // { version: 1, steps: [{ kind: "click", target: { role: "link", name: "Garden" } }, …] }
+ */
+import { Effect, Schema, SchemaIssue } from "effect"
+import { basename, dirname } from "node:path"
+import { Count, ScrollDirection, SecretEnvName, TypeMode } from "@core/events"
+import { describeTarget } from "@core/domain"
+import { jsonPath, oneLine } from "./Format.ts"
+import { folderReader } from "./SafeRead.ts"
+
+const NonEmpty = Schema.String.check(Schema.isNonEmpty())
+
+/** An element by description; at least one of role, name, text (checked after decoding, for a clearer message). */
+export const StepTarget = Schema.Struct({
+  role: Schema.optionalKey(NonEmpty),
+  name: Schema.optionalKey(NonEmpty),
+  text: Schema.optionalKey(NonEmpty),
+  nth: Schema.optionalKey(Count)
+})
+export type StepTarget = typeof StepTarget.Type
+
+/** CORE's action vocabulary (events/Trajectory.ts `Action`), targets by description. */
+export const Step = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("click"), target: StepTarget }),
+  Schema.Struct({ kind: Schema.Literal("long_press"), target: StepTarget }),
+  Schema.Struct({
+    kind: Schema.Literal("type"),
+    target: StepTarget,
+    /** Required unless `secretEnv` is given (checked after decoding). */
+    text: Schema.optionalKey(Schema.String),
+    submit: Schema.optionalKey(Schema.Boolean),
+    /** Passed on to the action as given: replace the field's value, or insert at the caret. */
+    mode: Schema.optionalKey(TypeMode),
+    secretEnv: Schema.optionalKey(SecretEnvName)
+  }),
+  Schema.Struct({ kind: Schema.Literal("select"), target: StepTarget, value: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("scroll"), direction: ScrollDirection, target: Schema.optionalKey(StepTarget) }),
+  Schema.Struct({ kind: Schema.Literal("key"), key: NonEmpty }),
+  /** A path relative to the app's base URL (where the episode started), never a full URL. */
+  Schema.Struct({ kind: Schema.Literal("navigate"), url: NonEmpty }),
+  Schema.Struct({ kind: Schema.Literal("back") }),
+  Schema.Struct({ kind: Schema.Literal("home") }),
+  Schema.Struct({ kind: Schema.Literal("open_app"), app: NonEmpty }),
+  Schema.Struct({ kind: Schema.Literal("answer"), text: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("status"), status: Schema.Literals(["complete", "infeasible"]) }),
+  Schema.Struct({ kind: Schema.Literal("wait"), ms: Count })
+]).pipe(Schema.toTaggedUnion("kind"))
+export type Step = typeof Step.Type
+
+export const STEP_FILE_VERSION = 1
+
+export const StepFileV1 = Schema.Struct({
+  version: Schema.Literal(STEP_FILE_VERSION),
+  steps: Schema.Array(Step)
+})
+export type StepFileV1 = typeof StepFileV1.Type
+
+/** A step file is a page of a script: a megabyte is thousands of steps. */
+export const DEFAULT_MAX_STEP_FILE_BYTES = 1024 ** 2
+
+/** A step file that cannot be played: `<file>: <json path>: <problem>`, one line. */
+export class StepFileError extends Schema.TaggedError<StepFileError>()("StepFileError", {
+  file: Schema.String,
+  path: Schema.String,
+  problem: Schema.String
+}) {
+  override get message() {
+    return `${oneLine(this.file, 1000)}: ${this.path}: ${this.problem}`
+  }
+}
+
+/** `click link "Getting Started"`, `type searchbox "Search products"`, `scroll down`: a step as messages name it. */
+export const describeStep = (step: Step): string => {
+  switch (step.kind) {
+    case "click":
+    case "long_press":
+    case "type":
+    case "select":
+      return `${step.kind} ${describeTarget(step.target)}`
+    case "scroll":
+      return `scroll ${step.direction}${step.target === undefined ? "" : ` ${describeTarget(step.target)}`}`
+    case "key":
+      return `key ${step.key}`
+    case "navigate":
+      return `navigate ${oneLine(step.url, 120)}`
+    case "open_app":
+      return `open_app ${oneLine(step.app, 120)}`
+    case "status":
+      return `status ${step.status}`
+    case "wait":
+      return `wait ${step.ms} ms`
+    default:
+      return step.kind
+  }
+}
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
+const KINDS = Step.discriminants as ReadonlyArray<string>
+
+/** What a schema message would state badly: not an object, the version, unknown kinds. */
+const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
+  if (!isObject(json)) return [[], "a step file is a JSON object { \"version\": 1, \"steps\": [ … ] }"]
+  if (json.version !== STEP_FILE_VERSION) return [["version"], `unsupported step file version ${JSON.stringify(json.version ?? null)} (this build reads ${STEP_FILE_VERSION})`]
+  if (!Array.isArray(json.steps)) return null
+  for (const [i, step] of json.steps.entries()) {
+    if (!isObject(step)) return [["steps", i], "a step is a JSON object with a kind"]
+    const kind = step.kind
+    if (typeof kind !== "string") return [["steps", i, "kind"], `missing step kind (one of: ${KINDS.join(", ")})`]
+    if (!KINDS.includes(kind)) return [["steps", i, "kind"], `unknown step kind '${oneLine(kind, 60)}' (known: ${KINDS.join(", ")})`]
+  }
+  return null
+}
+
+/** The checks a schema does not state well: targets name something, the file ends the episode once, URLs stay relative. */
+const semantic = (file: StepFileV1): [ReadonlyArray<PropertyKey>, string] | null => {
+  if (file.steps.length === 0) return [["steps"], "a step file needs at least one step"]
+  const last = file.steps.length - 1
+  for (const [i, step] of file.steps.entries()) {
+    const target = "target" in step ? step.target : undefined
+    if (target !== undefined && target.role === undefined && target.name === undefined && target.text === undefined) {
+      return [["steps", i, "target"], "a target needs at least one of role, name, text"]
+    }
+    if ((step.kind === "answer" || step.kind === "status") && i !== last) {
+      return [["steps", i, "kind"], `'${step.kind}' ends the episode: it must be the last step`]
+    }
+    if (step.kind === "navigate" && (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(step.url) || step.url.startsWith("//"))) {
+      return [["steps", i, "url"], "a path relative to the app's base URL (like /shop/wishlist), not a full URL: a demo must not depend on the server's address"]
+    }
+    if (step.kind === "type" && step.secretEnv === undefined && step.text === undefined) return [["steps", i, "text"], "missing field"]
+    if (step.kind === "type" && step.secretEnv !== undefined && step.text !== undefined && step.text !== "") {
+      return [["steps", i, "text"], `a secret is typed by reference: leave text out, the environment types $${step.secretEnv}`]
+    }
+  }
+  const end = file.steps[last]!.kind
+  if (end !== "answer" && end !== "status") return [["steps", last, "kind"], `the last step must be 'status' or 'answer', got '${end}'`]
+  return null
+}
+
+/** Decodes and checks a step file's JSON text; `file` names it in errors. */
+export const parseStepFile = (text: string, file: string): Effect.Effect<StepFileV1, StepFileError> =>
+  Effect.gen(function*() {
+    const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
+      new StepFileError({ file, path: oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
+    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
+    const early = precheck(json)
+    if (early) return yield* fail(...early)
+    const decoded = yield* Schema.decodeUnknownEffect(StepFileV1)(json, { onExcessProperty: "error" }).pipe(
+      Effect.mapError((error) => {
+        const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
+        const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
+        const path = (first?.path ?? []).map((k) => (isObject(k) && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
+        return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
+      })
+    )
+    const late = semantic(decoded)
+    if (late) return yield* fail(...late)
+    return decoded
+  })
+
+// Fatal: a step file that is not UTF-8 is refused rather than typed with replacement characters.
+const UTF8 = new TextDecoder("utf-8", { fatal: true })
+
+/** Reads and checks a step file: a regular file (no link, FIFO or device), at most `maxBytes` (default 1 MiB). */
+export const loadStepFile = (file: string, options: { readonly maxBytes?: number } = {}): Effect.Effect<StepFileV1, StepFileError> =>
+  Effect.suspend(() => {
+    const limit = { bytes: options.maxBytes ?? DEFAULT_MAX_STEP_FILE_BYTES, name: "for a step file" }
+    const fail = (problem: string) => Effect.fail(new StepFileError({ file, path: "$", problem: oneLine(problem, 500) }))
+    const read = folderReader(dirname(file), limit).read(basename(file), basename(file), limit)
+    if (!read.ok) return fail(read.missing ? `${basename(file)} not found` : read.problem)
+    let text: string
+    try {
+      text = UTF8.decode(read.bytes)
+    } catch {
+      return fail("not UTF-8 text")
+    }
+    return parseStepFile(text, file)
+  })
