@@ -136,7 +136,9 @@ export const runCommand = async (command: Command, argv: ReadonlyArray<string>):
     console.log(helpText(command))
     process.exit(0)
   }
-  const fiber = Effect.runFork(Effect.flatMap(parseArgs(command, argv), command.run))
+  // runFork runs a program's first steps at once: yielding first means the signal handlers
+  // below exist before a command can start anything a signal would have to stop.
+  const fiber = Effect.runFork(Effect.andThen(Effect.yieldNow, Effect.flatMap(parseArgs(command, argv), command.run)))
   if (command.ownSignals !== true) stopOnSignals(fiber)
   const exit = await Effect.runPromise(Fiber.await(fiber))
   if (Exit.isSuccess(exit)) process.exit(0)

@@ -1,5 +1,6 @@
 /** Every `bun core` command, in the order `bun core help` lists them. */
 import type { Command } from "../Cli.ts"
+import { appCheck } from "./app.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
@@ -35,6 +36,7 @@ export const commands: ReadonlyArray<Command> = [
   dbProject,
   replay,
   sitesServe,
+  appCheck,
   ...tasks,
   ingest,
   infer,
