@@ -73,6 +73,8 @@ export const PackFileV1 = Schema.Struct({
   auth: Schema.optionalKey(text("a path to a step file inside the pack")),
   isolation: Isolation,
   pool: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }, { message: "expected an integer between 1 and 16" }))),
+  /** A page of this app is observed only after its DOM has not changed for this long (single-page apps that render on a timer). */
+  pageQuietMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))),
   tasks: text("a path to the tasks file inside the pack"),
   evaluate: Schema.optionalKey(Argv),
   android: Schema.optionalKey(AndroidSpec)
@@ -115,6 +117,8 @@ export interface PackConfig {
   readonly auth: string | null
   readonly isolation: Isolation
   readonly pool: number
+  /** 0: observe once the network is quiet, as for the bundled sites. */
+  readonly pageQuietMs: number
   readonly tasks: string
   readonly evaluate: ReadonlyArray<string> | null
   readonly android: { readonly appPackage: string; readonly appActivity: string; readonly restore: ReadonlyArray<string> | null } | null

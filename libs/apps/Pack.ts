@@ -136,6 +136,7 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   auth: c.auth ?? null,
   isolation: c.isolation,
   pool: c.pool ?? 1,
+  pageQuietMs: c.pageQuietMs ?? 0,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,
   android: c.android === undefined ? null : { appPackage: c.android.appPackage, appActivity: c.android.appActivity, restore: c.android.restore ?? null }

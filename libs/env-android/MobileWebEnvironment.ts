@@ -220,16 +220,17 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
       const ep = episode
       episode = null
       if (ep?.episode == null || source === undefined) return Effect.void
-      return Effect.promise(() => source.discard(ep.episode!).catch(() => undefined))
+      // An app that stops or resets its instances is told the episode is over; the bundled sites' episodes are dropped.
+      return Effect.promise(() => (source.end !== undefined ? source.end(ep.episode!) : source.discard(ep.episode!)).catch(() => undefined))
     })
 
   const reset = Effect.fn("MobileWebEnvironment.reset")(function*(task: EnvTask) {
     yield* close()
     const opened = task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined
-      ? yield* Effect.tryPromise({ try: () => source.open(task.site!, task.siteSeed!), catch: infra(`cannot open a ${task.site} episode`) })
+      ? yield* Effect.tryPromise({ try: () => source.open(task.site!, task.siteSeed!, task.startPath), catch: infra(`cannot open a ${task.site} episode`) })
       : null
     const startUrl = opened?.startUrl ?? task.startUrl
-    const ep: Episode = { episode: opened?.episode ?? null, issued: new Set(), origins: appOrigins(startUrl, task.origins), nextId: 1, done: false }
+    const ep: Episode = { episode: opened?.episode ?? null, issued: new Set(), origins: appOrigins(startUrl, opened?.origins ?? task.origins), nextId: 1, done: false }
     episode = ep
     const b = yield* session(ep.origins)
     const started = performance.now()

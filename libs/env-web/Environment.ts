@@ -34,11 +34,19 @@ export interface EnvTask {
   readonly site?: string
   /** Seed for a bundled site's generated data. */
   readonly siteSeed?: number
+  /** With `site`: the page the episode starts on, relative to the app (default its home). */
+  readonly startPath?: string
   /**
    * The only origins the episode may reach (`http://host:port`): navigations elsewhere are
    * error observations and requests elsewhere are blocked. Default: the start URL's origin.
    */
   readonly origins?: ReadonlyArray<string>
+  /**
+   * Observe a page only once its DOM has not changed for this long (default 0: once the
+   * network is quiet). Single-page apps that render after a timer need it, or an
+   * observation can show the page from before the action.
+   */
+  readonly pageQuietMs?: number
 }
 
 /**
@@ -47,9 +55,19 @@ export interface EnvTask {
  * — context, page, first navigation — so that a `reset` only has to observe.
  */
 export interface EpisodeSource {
-  open(site: string, seed: number): Promise<{ readonly episode: string; readonly startUrl: string }>
+  /**
+   * A fresh episode of `site` (its own state), starting at `path` when given. `origins`, when
+   * the app declares them, are the only origins the episode may reach (else the start URL's).
+   */
+  open(site: string, seed: number, path?: string): Promise<{ readonly episode: string; readonly startUrl: string; readonly origins?: ReadonlyArray<string> }>
   /** Ends an episode that was opened ahead of time and never used. */
   discard(episode: string): Promise<void>
+  /**
+   * The episode is over and judged: what it ran on may be reset or stopped. Called when the
+   * environment closes it. Optional: the bundled sites keep an episode until it is evicted,
+   * since a scripted demo is checked after its environment closed.
+   */
+  end?(episode: string): Promise<void>
 }
 
 export interface Box {

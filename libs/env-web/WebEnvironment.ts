@@ -65,6 +65,8 @@ interface Episode {
   readonly net: Network
   /** The app's origins (Origins.ts): the only ones its actions and requests may reach. */
   readonly origins: ReadonlyArray<string>
+  /** The app's `pageQuietMs` (0: none). */
+  readonly quietMs: number
   /** The last top-level navigation the browser blocked, until the next action. */
   blocked: string | null
   nextId: number
@@ -131,6 +133,30 @@ const settle = async (page: Page, boundMs: number, net?: Network): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, net.inflight.size === 0 ? Math.min(quietMs - quietFor, until - now) : 10))
   }
 }
+
+/** In the page: resolves once no DOM mutation has happened for `ms`, or after `boundMs` in all. */
+const domQuietInPage = ({ ms, boundMs }: { ms: number; boundMs: number }) =>
+  new Promise<null>((resolve) => {
+    // Runs in the page: its globals, not this process's.
+    const win: any = globalThis
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const done = () => {
+      observer.disconnect()
+      clearTimeout(bound)
+      resolve(null)
+    }
+    const observer = new win.MutationObserver(() => {
+      clearTimeout(timer)
+      timer = setTimeout(done, ms)
+    })
+    observer.observe(win.document, { subtree: true, childList: true, attributes: true, characterData: true })
+    timer = setTimeout(done, ms)
+    const bound = setTimeout(done, boundMs)
+  })
+
+/** Waits for the DOM to be quiet for `ms` (see `EnvTask.pageQuietMs`); a page navigating away ends the wait. */
+const domQuiet = (page: Page, ms: number, boundMs: number): Promise<void> =>
+  ms <= 0 ? Promise.resolve() : page.evaluate(domQuietInPage, { ms, boundMs }).then(() => undefined, () => undefined)
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
 const extract = async (page: Page, nextId: number, settleMs: number): Promise<Extracted> => {
@@ -218,7 +244,9 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     Effect.suspend(() => {
       const ep = episode
       episode = null
-      return ep === null ? Effect.void : ep.lease.release
+      if (ep === null) return Effect.void
+      const end = ep.episode === null || source?.end === undefined ? Effect.void : Effect.promise(() => source.end!(ep.episode!).catch(() => undefined))
+      return Effect.andThen(ep.lease.release, end)
     })
 
   /** An episode's page, navigated to its start URL and settled; `error` is the navigation's complaint, if any. */
@@ -231,21 +259,21 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
   }
 
   const keyOf = (task: EnvTask): string | null =>
-    task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined ? `${task.site}#${task.siteSeed}` : null
+    task.startUrl === undefined && task.site !== undefined && task.siteSeed !== undefined && source !== undefined ? `${task.site}#${task.siteSeed}#${task.startPath ?? ""}` : null
 
   const start = Effect.fnUntraced(function*(task: EnvTask, ahead = false) {
     const site = keyOf(task) === null || source === undefined
       ? null
       : yield* Effect.tryPromise({
-        try: () => source.open(task.site!, task.siteSeed!),
+        try: () => source.open(task.site!, task.siteSeed!, task.startPath),
         catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${messageOf(cause)}` })
       })
     const startUrl = site?.startUrl ?? task.startUrl
-    const origins = appOrigins(startUrl, task.origins)
+    const origins = appOrigins(startUrl, site?.origins ?? task.origins)
     const lease = yield* pool.acquire(origins).pipe(
       Effect.tapError(() => site === null || source === undefined ? Effect.void : Effect.promise(() => source.discard(site.episode).catch(() => undefined)))
     )
-    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), origins, blocked: null, nextId: 1, done: false, crashed: false }
+    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), origins, quietMs: task.pageQuietMs ?? 0, blocked: null, nextId: 1, done: false, crashed: false }
     watchBlocked(ep)
     lease.page.on("crash", () => {
       ep.crashed = true
@@ -265,7 +293,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     }).pipe(Effect.catch((cause) => classify(ep, cause, "navigate")), Effect.tapError(() => discard(ep)))
     const actionMs = Math.round(performance.now() - started)
     const settled = performance.now()
-    yield* Effect.promise(() => settle(lease.page, settleMs, ep.net))
+    yield* Effect.promise(() => settle(lease.page, settleMs, ep.net).then(() => domQuiet(lease.page, ep.quietMs, settleMs)))
     // A page's first accessibility-tree read costs several times the later ones; pay it in the background. Read-only: the page is untouched.
     if (ahead) yield* Effect.promise(() => lease.page.ariaSnapshot({ timeout: timeoutMs }).catch(() => undefined))
     return { ep, error, timing: { actionMs, settleMs: Math.round(performance.now() - settled) }, key: keyOf(task) } satisfies Started
@@ -335,7 +363,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const actionMs = Math.round(performance.now() - started)
     if (action.kind === "answer" || action.kind === "status") ep.done = true
     const settled = performance.now()
-    if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs, ep.net))
+    if (stateChanging.has(action.kind)) yield* Effect.promise(() => settle(ep.lease.page, settleMs, ep.net).then(() => domQuiet(ep.lease.page, ep.quietMs, settleMs)))
     const withScreenshot = screenshots === "all" || (screenshots === "key" && stateChanging.has(action.kind))
     const observed = yield* observe(ep, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
     return performed === action ? observed : { ...observed, performed }

@@ -49,7 +49,7 @@ const checkWeb = (pack: Pack): Effect.Effect<CheckReport, CliError> =>
     const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none" }), context)
     const task = pack.tasks[0]!
     const startUrl = taskUrl(instance, task.start)
-    const first = yield* env.reset({ taskId: task.id, startUrl, origins: originsFor(pack, instance.baseUrl) }).pipe(
+    const first = yield* env.reset({ taskId: task.id, startUrl, origins: originsFor(pack, instance.baseUrl), pageQuietMs: pack.config.pageQuietMs }).pipe(
       Effect.ensuring(env.close()),
       Effect.mapError((e) => fail(`task ${task.id}: ${e.message}`))
     )

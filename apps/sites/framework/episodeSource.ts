@@ -8,11 +8,11 @@ import type { EpisodeSource } from "@core/env-web"
 import { EPISODE_TOKEN_HEADER } from "./server.ts"
 
 export const episodeSource = (server: { readonly origin: string; readonly episodeToken: string }): EpisodeSource => ({
-  open: async (site, seed) => {
+  open: async (site, seed, path) => {
     const res = await fetch(`${server.origin}/__core/episodes`, {
       method: "POST",
       headers: { "content-type": "application/json", [EPISODE_TOKEN_HEADER]: server.episodeToken },
-      body: JSON.stringify({ site, seed })
+      body: JSON.stringify(path === undefined ? { site, seed } : { site, seed, path })
     })
     if (res.status !== 201) throw new Error(`POST /__core/episodes answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
     const body = (await res.json()) as { tenant: string; startUrl: string }
