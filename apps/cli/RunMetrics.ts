@@ -20,12 +20,12 @@
  */
 import type { CoreEvent } from "@core/events"
 import { isExplorerId } from "@core/pipeline"
-import type { SuiteTask } from "@core/sites/suites"
 
 export interface RunMetricsInput {
   readonly events: ReadonlyArray<CoreEvent>
   readonly groundTruth: ReadonlyMap<string, { readonly success: boolean; readonly reason: string }>
-  readonly tasks: ReadonlyArray<SuiteTask>
+  /** The run's own tasks; a bundled suite's list their path families (an app pack's do not). */
+  readonly tasks: ReadonlyArray<{ readonly id: string; readonly pathFamilies?: ReadonlyArray<unknown> }>
 }
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
@@ -88,7 +88,7 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     infra_errors: count("infra-error"),
     nodes: nodes.size,
     paths_per_task_mean: taskIds.length === 0 ? 0 : Math.round((pathCounts.reduce((a, b) => a + b, 0) / taskIds.length) * 100) / 100,
-    tasks_with_alternatives: input.tasks.filter((t) => t.pathFamilies.length >= 2).length,
+    tasks_with_alternatives: input.tasks.filter((t) => (t.pathFamilies?.length ?? 0) >= 2).length,
     tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length,
     verdict_vs_ground_truth: { ...scores(all), rollouts: scores(policy) },
     // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).

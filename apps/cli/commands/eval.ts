@@ -20,6 +20,7 @@ import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
+import { evalPackRun } from "../PackEval.ts"
 import { configFlags } from "./config.ts"
 
 /** Bump when the set's construction changes, so stale caches are not read. */
@@ -61,11 +62,14 @@ export const evalLabels: Command = {
     perturbed: { kind: "number", description: "same-path perturbed runs per task (default 1)" },
     rebuild: { kind: "boolean", description: "build the evaluation set again instead of reading the cache" },
     run: { kind: "string", description: "label by this run's strategy graphs (every verified path) instead of each demo's LFs alone" },
+    app: { kind: "string", description: "an app pack folder: compare run --run's verdicts with the pack's evaluate (precision, recall, agreement per task)" },
     json: { kind: "boolean", description: "print one JSON object { trajectories, tp, fp, tn, fn, precision, recall, recall_same_path, recall_other_paths, … }" },
     ...configFlags(["dataDir", "store", "nats.url"])
   },
   run: (args) =>
     Effect.gen(function*() {
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined) return yield* evalPackRun(args, appDir)
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
       const instances = (args.flags.instance as string | undefined)?.split(",").map((s) => s.trim()).filter((s) => s !== "")

@@ -9,6 +9,7 @@
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { isAbsolute, relative, resolve } from "node:path"
+import { loadPack } from "@core/apps"
 import { loadSuites } from "@core/sites/suites"
 import { ingestLimits } from "@core/config"
 import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
@@ -29,6 +30,7 @@ export const ingest: Command = {
   positionals: ["file|dir"],
   flags: {
     json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected, failed } instead of a summary line" },
+    app: { kind: "string", description: "an app pack folder: the demos are of its tasks (default: the bundled suites')" },
     ...commonConfigFlags,
     ...configFlags(["ingest.maxBlobBytes", "ingest.maxDemoBytes"])
   },
@@ -39,8 +41,11 @@ export const ingest: Command = {
       if (!existsSync(target)) return yield* new UsageError({ message: `${target}: no such file or directory` })
       const files = findDemoFiles(target).map(displayPath)
       if (files.length === 0) return yield* new CliError({ message: `${target}: no demo.json files found` })
-      const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-      const tasks = new Set(suites.flatMap((s) => s.tasks.map((t) => t.id)))
+      const appDir = args.flags.app as string | undefined
+      // A demo names a task of the pack when one is given, else of the bundled suites.
+      const tasks = appDir === undefined
+        ? new Set((yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) => s.tasks.map((t) => t.id)))
+        : new Set((yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))).tasks.map((t) => t.id))
       const opened = yield* openStore(args)
       const program = ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`))
       const s = yield* Effect.provide(program, opened.layer)

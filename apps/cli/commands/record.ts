@@ -4,6 +4,10 @@
  * and the demonstration is written as a core-demo v1 folder, recordedWith "recorder" —
  * the format scripted solutions write, so `bun core ingest` takes either.
  *
+ * With `--from steps.json`, a step file (libs/demos README "Step files") is played instead,
+ * headless and without a display (`recordSteps` of @core/demos), and written with
+ * recordedWith "script"; a step that cannot be played writes nothing.
+ *
  * The person ends the recording from the terminal: `done`, `infeasible`, `answer <text>`
  * write the folder; `undo` drops the last step; `quit`, closing the browser window or the
  * end of stdin discard everything (nothing is written, exit 1). The folder is written only
@@ -19,14 +23,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { loadDemo, writeDemoFolder } from "@core/demos"
+import { loadDemo, loadStepFile, oneLine, recordSteps, writeDemoFolder } from "@core/demos"
 import { Recorder } from "@core/env-web"
 import type { RecordedStep } from "@core/env-web"
 import { defaultSecretEnv, SecretEnvName } from "@core/events"
 import type { Action } from "@core/events"
-import { episodeSource, startSites } from "@core/sites"
-import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
+import { bundledTarget, packTarget } from "../RecordTarget.ts"
 import type { Command } from "../Cli.ts"
 
 const say = (line: string) => console.error(`record: ${line}`)
@@ -68,12 +71,14 @@ const stamp = Effect.map(DateTime.now, (now) => DateTime.formatIso(now).replace(
 
 export const record: Command = {
   name: "record",
-  summary: "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a)",
+  summary: "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a); --from plays a step file headless instead",
   flags: {
-    task: { kind: "string", description: "the suite instance to demonstrate (ids: bun core tasks list)" },
+    task: { kind: "string", description: "the suite instance to demonstrate (ids: bun core tasks list), or a task of --app" },
+    app: { kind: "string", description: "an app pack folder (docs/app-packs.md): the task is the pack's, played on an instance of it" },
     site: { kind: "string", description: "its site (optional; must match the task's)" },
     out: { kind: "string", description: "the demo folder (default demos/<suite>/<task>/)" },
-    "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>)" },
+    from: { kind: "string", description: "play this step file (libs/demos README \"Step files\") headless instead of recording a person" },
+    "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>, with --from <task>-steps-<UTC time>)" },
     force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
     json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },
     "secret-env": { kind: "string", description: `the environment variable a typed password is recorded as, never its text (default ${defaultSecretEnv}); set it to the password so the demo replays` },
@@ -84,45 +89,62 @@ export const record: Command = {
       if (args.positionals.length > 0) return yield* new UsageError({ message: `record takes no positional arguments (got '${args.positionals[0]}'); use --task` })
       const taskId = args.flags.task as string | undefined
       if (taskId === undefined) return yield* new UsageError({ message: "record needs --task <instance id>; list the ids with `bun core tasks list`" })
-      const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-      const tasks = suites.flatMap((s) => s.tasks)
-      const task = tasks.find((t) => t.id === taskId)
-      if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`` })
-      const site = args.flags.site as string | undefined
-      if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
-      const demoId = (args.flags["demo-id"] as string | undefined) ?? `${task.id}-rec-${yield* stamp}`
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined && args.flags.site !== undefined) return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
+      const target = appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId)
+      const from = args.flags.from as string | undefined
+      const demoId = (args.flags["demo-id"] as string | undefined) ?? `${target.taskId}-${from === undefined ? "rec" : "steps"}-${yield* stamp}`
       if (!/^[A-Za-z0-9_-]+$/.test(demoId)) return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
       const secretEnv = (args.flags["secret-env"] as string | undefined) ?? defaultSecretEnv
       if (!Schema.is(SecretEnvName)(secretEnv)) return yield* new UsageError({ message: `--secret-env must name an environment variable (letters, digits, '_', not starting with a digit), got '${secretEnv}'` })
       const port = args.flags["cdp-port"] as number | undefined
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return yield* new UsageError({ message: `--cdp-port must be an integer in 1..65535, got ${port}` })
-      const out = (args.flags.out as string | undefined) ?? join("demos", task.suite, task.id)
+      if (port !== undefined && from !== undefined) return yield* new UsageError({ message: "--cdp-port is for a person's recording; --from plays headless" })
+      const out = (args.flags.out as string | undefined) ?? target.defaultOut
       if (existsSync(join(out, "demo.json")) && args.flags.force !== true) {
         return yield* new CliError({ message: `${join(out, "demo.json")} already exists; pass --force to overwrite it or --out another folder` })
+      }
+      const report = (written: { readonly file: string; readonly steps: number }) => {
+        say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
+        if (args.flags.json === true) console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: target.taskId }))
+        else console.log(written.file)
+      }
+      if (from !== undefined) {
+        const file = yield* loadStepFile(from).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        say(`${target.label}: playing ${from}`)
+        const written = yield* Effect.gen(function*() {
+          const opened = yield* target.open
+          return yield* recordSteps({
+            task: opened.task,
+            steps: file.steps,
+            out,
+            demoId,
+            tasks: target.tasks,
+            secretEnvs: [secretEnv],
+            onStep: (s, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
+          })
+        }).pipe(
+          Effect.scoped,
+          Effect.mapError((e) => new CliError({ message: e._tag === "StepPlayError" ? `${oneLine(from, 1000)}: ${e.message}` : e.message }))
+        )
+        return report(written)
       }
       if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
         return yield* new CliError({ message: "no display for the browser window (DISPLAY is not set): run on a desktop, or under a virtual one: xvfb-run -a bun core record …" })
       }
 
       const written = yield* Effect.gen(function*() {
-        const sites = yield* Effect.acquireRelease(
-          Effect.try({ try: () => startSites(), catch: (e) => new CliError({ message: `cannot start the bundled sites: ${e instanceof Error ? e.message : String(e)}` }) }),
-          (s) => Effect.promise(() => s.stop())
-        )
-        const episode = yield* Effect.tryPromise({
-          try: () => episodeSource(sites).open(task.site, task.siteSeed),
-          catch: (e) => new CliError({ message: `cannot open a ${task.site} episode: ${e instanceof Error ? e.message : String(e)}` })
-        })
+        const opened = yield* target.open
         // Observations go to a scratch blob store first: only a finished recording is copied out of it.
         const scratch = yield* Effect.acquireRelease(
           Effect.sync(() => mkdtempSync(join(tmpdir(), "core-record-"))),
           (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
         )
         const blobs = DirectoryBlobStore.layer({ dir: scratch })
-        say(`${task.id} on ${task.site} (seed ${task.siteSeed}, ${task.split})`)
-        say(`task: ${task.instruction}`)
+        say(target.label)
+        say(`task: ${target.instruction}`)
         const recording = yield* Recorder.open({
-          startUrl: episode.startUrl,
+          startUrl: opened.startUrl,
           secretEnv,
           onWarning: say,
           ...(port === undefined ? {} : { cdpPort: port }),
@@ -158,17 +180,15 @@ export const record: Command = {
           windowClosed
         )
         say(`step ${steps.length}: ${describeAction(steps.at(-1)!.action)}`)
-        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: task.id, recordedWith: "recorder" }).pipe(
+        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: target.taskId, recordedWith: "recorder" }).pipe(
           Effect.provide(blobs),
           Effect.mapError((e) => new CliError({ message: `cannot write the demo to ${out}: ${e.message}` }))
         )
         // What ingest will read: a recording that does not load is a bug here, not the person's.
-        yield* loadDemo(file, { tasks: new Set(tasks.map((t) => t.id)) }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        yield* loadDemo(file, { tasks: target.tasks }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
         return { file, steps: steps.length }
       }).pipe(Effect.scoped)
 
-      say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
-      if (args.flags.json === true) console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: task.id }))
-      else console.log(written.file)
+      report(written)
     })
 }

@@ -15,8 +15,11 @@ import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { runOnBundledSites } from "../BundledRun.ts"
 import type { BundledPlan } from "../BundledRun.ts"
+import { runOnPack } from "../AppRun.ts"
+import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
 import { printMetrics, runMetrics } from "../RunMetrics.ts"
+import type { RunMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "./config.ts"
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
@@ -82,14 +85,9 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
     if (first === undefined || first.type !== "RunStarted") return yield* new CliError({ message: `run ${runId} not found: no events under run.${runId}.>` })
     if (first.data.command !== "run") return yield* new CliError({ message: `run ${runId} is a '${first.data.command}' run, not a CORE run (bun core run)` })
     const config = runConfigOf(first.data.config)
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-    const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
-    const missing = config.tasks.filter((t) => !byId.has(t))
-    if (missing.length > 0) return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
     if (started.completed >= config.rounds) console.error(`run: run ${runId} already completed its ${config.rounds} round${config.rounds === 1 ? "" : "s"}; nothing to resume`)
-    const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-      command: "run",
-      tasks: config.tasks.map((t) => byId.get(t)!),
+    const plan = {
+      command: "run" as const,
       rounds: config.rounds,
       samples: config.samples,
       stepBudget: config.stepBudget,
@@ -98,11 +96,25 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       sources: {},
       resume: { runId, seed: first.data.seed },
       platform: config.platform
-    })
-    const metrics = runMetrics(outcome)
-    if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
-    else printMetrics(metrics, outcome.seconds)
+    }
+    const appDir = first.data.config["run.appDir"]
+    if (typeof appDir === "string") {
+      // A pack run resumes on the same pack folder, with the tasks it started with.
+      const outcome = yield* runOnPack(opened.config, opened.layer, appDir, { ...plan, taskIds: config.tasks.join(",") })
+      return report(args, runMetrics(outcome), outcome.seconds)
+    }
+    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
+    const missing = config.tasks.filter((t) => !byId.has(t))
+    if (missing.length > 0) return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
+    const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...plan, tasks: config.tasks.map((t) => byId.get(t)!) })
+    report(args, runMetrics(outcome), outcome.seconds)
   })
+
+const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void => {
+  if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds }))
+  else printMetrics(metrics, seconds)
+}
 
 export const run: Command = {
   name: "run",
@@ -110,6 +122,7 @@ export const run: Command = {
   flags: {
     suite: { kind: "string", description: "train (every suite's train split, default) or one suite: shop, forum, travel" },
     site: { kind: "string", description: "only this site's tasks" },
+    app: { kind: "string", description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites" },
     tasks: { kind: "string", description: "only these task ids (comma-separated)" },
     platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); android needs a device (libs/env-android)", choices: ["web", "mobile-web", "android"] },
     rounds: { kind: "number", description: "rounds to run (default 1)" },
@@ -131,28 +144,37 @@ export const run: Command = {
         return yield* new UsageError({ message: "--platform android: the bundled tasks are web sites, and no device or emulator is configured; use --platform mobile-web here, or see libs/env-android/README.md for a device" })
       }
       if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
-      const tasks = yield* chooseTasks(args)
-      if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
       const sources: Record<string, string> = {}
       for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"], ["platform", "run.platform"]] as const) {
         if (args.flags[flag] !== undefined) sources[key] = `flag:--${flag}`
       }
-      const plan: BundledPlan = {
-        command: "run",
-        tasks,
+      const settings = {
+        command: "run" as const,
         rounds: yield* positiveInt(args, "rounds", 1),
         samples: yield* positiveInt(args, "samples", 5),
         stepBudget: yield* positiveInt(args, "step-budget", 12),
         parallel: yield* positiveInt(args, "parallel", 2),
         policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? "exploration",
-        platform: args.flags.platform === "mobile-web" ? "mobile-web" : "web",
+        platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
         sources,
         extra: yield* tuning(args, sources)
       }
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined) {
+        for (const f of ["suite", "site"]) if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
+        if (settings.platform !== "web") return yield* new UsageError({ message: "--app runs a web pack on the web platform; --platform does not apply" })
+        const opened = yield* openStore(args)
+        const dir = resolve(appDir)
+        sources["run.app"] = "flag:--app"
+        sources["run.appDir"] = "flag:--app"
+        const plan = { ...settings, taskIds: args.flags.tasks as string | undefined, extra: { ...settings.extra, "run.app": basename(dir), "run.appDir": dir } }
+        const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
+        return report(args, runMetrics(outcome), outcome.seconds)
+      }
+      const tasks = yield* chooseTasks(args)
+      if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
       const opened = yield* openStore(args)
-      const outcome = yield* runOnBundledSites(opened.config, opened.layer, plan)
-      const metrics = runMetrics(outcome)
-      if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds: outcome.seconds }))
-      else printMetrics(metrics, outcome.seconds)
+      const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...settings, tasks })
+      report(args, runMetrics(outcome), outcome.seconds)
     })
 }

@@ -4,6 +4,7 @@
  * per instance (stream `ws.task.<id>`). Registering again writes only what changed.
  */
 import { Effect } from "effect"
+import { loadPack, packRegistration } from "@core/apps"
 import { registerTasks } from "@core/pipeline"
 import { registrationOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
@@ -57,12 +58,15 @@ export const tasksList: Command = {
 export const tasksRegister: Command = {
   name: "tasks register",
   summary: "write one TaskRegistered per suite instance to the log (idempotent: unchanged tasks are skipped)",
-  flags: { ...suiteFlag, ...commonConfigFlags },
+  flags: { ...suiteFlag, app: { kind: "string", description: "register an app pack's tasks (its folder) instead of the bundled suites'" }, ...commonConfigFlags },
   run: (args) =>
     Effect.gen(function* () {
-      const tasks = yield* chosenTasks(args)
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined && args.flags.suite !== undefined) return yield* new UsageError({ message: "--suite chooses bundled tasks; --app registers the pack's" })
+      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const tasks = pack === null ? (yield* chosenTasks(args)).map(registrationOf) : pack.tasks.map((t) => packRegistration(pack, t))
       const opened = yield* openStore(args)
-      const program = registerTasks(tasks.map(registrationOf), (line) => console.error(`tasks: ${line}`))
+      const program = registerTasks(tasks, (line) => console.error(`tasks: ${line}`))
       const c = yield* Effect.provide(program, opened.layer)
       console.log(`${tasks.length} tasks: ${c.registered} registered, ${c.updated} updated, ${c.unchanged} unchanged`)
     })

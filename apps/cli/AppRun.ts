@@ -1,0 +1,38 @@
+/**
+ * A run on an app pack, as `run --app` starts it: the pack's instances for the run's
+ * lifetime (every one stopped when it ends, fails or is interrupted), the engine's progress
+ * drawn on stderr, and what the metrics need back.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { BlobStore } from "@core/blobstore"
+import type { LoadedConfig } from "@core/config"
+import type { EventStore } from "@core/eventstore"
+import { App, CommandApp, loadPack, packRunApp, packRunTask } from "@core/apps"
+import type { Pack } from "@core/apps"
+import { executeRun } from "@core/pipeline"
+import type { RunPlan } from "@core/pipeline"
+import { UsageError } from "./Cli.ts"
+import { Progress } from "./Progress.ts"
+
+/** The pack's train tasks, or the ones `--tasks` names (train or held-out: a user may run either). */
+export const packTasks = (pack: Pack, list: string | undefined) => {
+  if (list === undefined) return Effect.succeed(pack.tasks.filter((t) => t.split === "train"))
+  const wanted = list.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const unknown = wanted.filter((w) => !pack.tasks.some((t) => t.id === w))
+  if (unknown.length > 0) return Effect.fail(new UsageError({ message: `no task ${unknown[0]} in the pack ${pack.config.name} (see ${pack.dir}/${"tasks.json"})` }))
+  return Effect.succeed(pack.tasks.filter((t) => wanted.includes(t.id)))
+}
+
+export interface PackPlan extends Omit<RunPlan, "tasks"> {
+  readonly taskIds?: string
+}
+
+export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, packDir: string, plan: PackPlan) =>
+  Effect.gen(function*() {
+    const pack = yield* loadPack(packDir)
+    const tasks = yield* packTasks(pack, plan.taskIds)
+    const context = yield* Layer.build(CommandApp.layer(packDir))
+    const app = packRunApp(pack, Context.get(context, App))
+    const outcome = yield* executeRun(config, layer, { ...plan, tasks: tasks.map((t) => packRunTask(pack, t)) }, app, new Progress(plan.command))
+    return { ...outcome, tasks }
+  }).pipe(Effect.scoped)

@@ -1,0 +1,75 @@
+/**
+ * Where `record` plays a task: an instance of the bundled suites on the sites server, or a
+ * task of an app pack on an instance of its own (started for the command, stopped after).
+ * Either way the recorder gets a start URL, and a step file an episode to reset into.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import { join } from "node:path"
+import { App, CommandApp, loadPack, taskUrl } from "@core/apps"
+import type { EnvTask } from "@core/env-web"
+import { episodeSource, startSites } from "@core/sites"
+import { loadSuites } from "@core/sites/suites"
+import { CliError, UsageError } from "./Cli.ts"
+
+export interface RecordTarget {
+  readonly taskId: string
+  /** How the task is named on stderr: `shop-x on shop (seed 1, train)`. */
+  readonly label: string
+  readonly instruction: string
+  /** The demo folder when `--out` is not given. */
+  readonly defaultOut: string
+  /** The task ids a demo may name, as ingest will check it. */
+  readonly tasks: ReadonlySet<string>
+  /** Starts what the episode runs on, for the scope: the episode's task and its start URL. */
+  readonly open: Effect.Effect<{ readonly task: EnvTask; readonly startUrl: string }, CliError, Scope.Scope>
+}
+
+const failed = (what: string) => (e: unknown) => new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` })
+
+/** A bundled suite instance (`--site`, when given, must be its site). */
+export const bundledTarget = (taskId: string, site: string | undefined) =>
+  Effect.gen(function*() {
+    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const tasks = suites.flatMap((s) => s.tasks)
+    const task = tasks.find((t) => t.id === taskId)
+    if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`, or give --app <pack>` })
+    if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
+    const open = Effect.gen(function*() {
+      const sites = yield* Effect.acquireRelease(Effect.try({ try: () => startSites(), catch: failed("cannot start the bundled sites") }), (s) => Effect.promise(() => s.stop()))
+      const source = episodeSource(sites)
+      const episode = yield* Effect.tryPromise({ try: () => source.open(task.site, task.siteSeed), catch: failed(`cannot open a ${task.site} episode`) })
+      return { task: { taskId: task.id, startUrl: episode.startUrl }, startUrl: episode.startUrl }
+    })
+    return {
+      taskId: task.id,
+      label: `${task.id} on ${task.site} (seed ${task.siteSeed}, ${task.split})`,
+      instruction: task.instruction,
+      defaultOut: join("demos", task.suite, task.id),
+      tasks: new Set(tasks.map((t) => t.id)),
+      open
+    } satisfies RecordTarget
+  })
+
+/** A task of the app pack in `dir`, on a fresh instance of the pack. */
+export const packTarget = (dir: string, taskId: string) =>
+  Effect.gen(function*() {
+    const pack = yield* loadPack(dir)
+    const task = pack.tasks.find((t) => t.id === taskId)
+    if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}' in the pack ${pack.config.name} (its tasks: ${pack.tasks.map((t) => t.id).join(", ")})` })
+    const open = Effect.gen(function*() {
+      const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir)), App)
+      const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
+      const startUrl = taskUrl(lease.instance, task.start)
+      const quiet = pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}
+      return { task: { taskId: task.id, startUrl, origins: lease.origins, ...quiet }, startUrl }
+    }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    return {
+      taskId: task.id,
+      label: `${task.id} on the app ${pack.config.name} (${task.split})`,
+      instruction: task.instruction,
+      defaultOut: join("demos", pack.config.name, task.id),
+      tasks: new Set(pack.tasks.map((t) => t.id)),
+      open
+    } satisfies RecordTarget
+  }).pipe(Effect.mapError((e) => (e._tag === "PackError" ? new CliError({ message: e.message }) : e)))

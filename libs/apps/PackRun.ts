@@ -1,0 +1,97 @@
+/**
+ * An app pack as the run engine's `RunApp`: the pack's tasks registered under its name,
+ * episodes on leased instances (fresh or reset per the pack's isolation), the task's step
+ * file played as the demo of a task that has none, and the pack's `evaluate` as the
+ * judgement of an ended episode — for measurement only.
+ *
+ * @example
+ * const app = yield* App
+ * yield* executeRun(config, layer, { ...plan, tasks: packRunTasks(pack) }, packRunApp(pack, app), progress)
+ */
+import { Effect } from "effect"
+import { join, resolve } from "node:path"
+import { loadStepFile, playSteps, writeDemoFolder } from "@core/demos"
+import type { EpisodeSource } from "@core/env-web"
+import { RunAppError } from "@core/pipeline"
+import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
+import type { AppShape } from "./App.ts"
+import type { PackTask } from "./Format.ts"
+import { taskUrl } from "./Instance.ts"
+import type { Pack } from "./Pack.ts"
+import type { Lease } from "./Pool.ts"
+
+/** What TaskRegistered records of a pack's task: no template, no seed, and no checker a decision could name. */
+export const packRegistration = (pack: Pack, t: PackTask): TaskRegistration => ({
+  taskId: t.id,
+  site: pack.config.name,
+  suite: pack.config.name,
+  template: null,
+  instruction: t.instruction,
+  siteSeed: null,
+  checker: null,
+  platform: pack.config.platform,
+  startUrl: pack.config.platform === "web" ? t.start : null,
+  app: pack.config.android?.appPackage ?? null
+})
+
+/** A pack task as the engine sees it: episodes open on the pack (seed 0: a pack has one world) at the task's start. */
+export const packRunTask = (pack: Pack, t: PackTask): RunTask => ({
+  id: t.id,
+  registration: packRegistration(pack, t),
+  start: { site: pack.config.name, siteSeed: 0, startPath: t.start, ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}) }
+})
+
+/** The last answer of an episode, "" when it gave none: what `evaluate` receives as `{answer}`. */
+const answerOf = (end: EpisodeEnd): string => {
+  const last = end.actions.filter((a) => a.kind === "answer").at(-1)
+  return last?.kind === "answer" ? last.text : ""
+}
+
+/**
+ * The engine's episodes as leases: `open` takes an instance from the pool and names the
+ * episode after it; `end` (after the judgement) and `discard` give it back.
+ */
+const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>): EpisodeSource => {
+  let n = 0
+  const giveBack = async (episode: string) => {
+    const lease = leases.get(episode)
+    leases.delete(episode)
+    if (lease !== undefined) await Effect.runPromise(lease.release())
+  }
+  return {
+    open: async (_site, _seed, path) => {
+      const lease = await Effect.runPromise(app.acquire())
+      const episode = `${app.name}-${++n}`
+      leases.set(episode, lease)
+      return { episode, startUrl: taskUrl(lease.instance, path ?? "/"), origins: lease.origins }
+    },
+    discard: giveBack,
+    end: giveBack
+  }
+}
+
+export const packRunApp = (pack: Pack, app: AppShape): RunApp => {
+  const leases = new Map<string, Lease>()
+  const byId = new Map(pack.tasks.map((t) => [t.id, t]))
+  return {
+    episodes: leasedEpisodes(app, leases),
+    heldOut: () => Effect.succeed(pack.tasks.filter((t) => t.split === "held-out").map((t) => packRunTask(pack, t))),
+    demo: (env, task, dir, demoId) =>
+      Effect.gen(function*() {
+        const t = byId.get(task.id)
+        if (t?.steps == null) return yield* new RunAppError({ message: `${task.id} has no demo and no step file in the pack: record one (bun core record --app ${pack.dir} --task ${task.id})` })
+        const file = resolve(pack.dir, t.steps)
+        const steps = yield* loadStepFile(file)
+        const played = yield* playSteps(env, { ...task.start, taskId: task.id }, steps.steps).pipe(Effect.ensuring(env.close()))
+        return yield* writeDemoFolder(played, join(dir, pack.config.name, task.id), { demoId, taskId: task.id, recordedWith: "script" })
+      }).pipe(Effect.mapError((e) => (e instanceof RunAppError ? e : new RunAppError({ message: e.message })))),
+    judge: (task, end) =>
+      Effect.gen(function*() {
+        const lease = end.last?.episode == null ? undefined : leases.get(end.last.episode)
+        if (app.evaluate === undefined || lease === undefined || !byId.has(task.id)) return null
+        const result = yield* app.evaluate(lease, task.id, answerOf(end)).pipe(Effect.option)
+        // An evaluation that could not run says nothing about the episode: no judgement.
+        return result._tag === "None" ? null : { success: result.value.pass, reason: result.value.pass ? "evaluate: exit 0" : "evaluate: exit 1" }
+      })
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * MEASUREMENT: how a run's verdicts agree with an outside judgement of the same episodes
+ * (a bundled site's checker, an app pack's `evaluate`). Pure, over the run's events and the
+ * judgements kept beside the log; nothing here feeds a decision.
+ *
+ * A trajectory counts when it has a verdict other than infra-error and a judgement.
+ * `novel_predicted_pass` counts the predicted passes whose actions match no demo of their
+ * task: passes the label functions found on paths nobody showed them.
+ *
+ * @example
+ * const scores = agreementOf(events, judgements)
+ * scores.overall.precision // 0.97
+ */
+import type { Action, CoreEvent } from "@core/events"
+
+export interface AgreementScores {
+  readonly judged: number
+  readonly predicted_pass: number
+  readonly novel_predicted_pass: number
+  readonly precision: number | null
+  readonly recall: number | null
+  readonly agreement: number | null
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
+
+/** An action as a person would repeat it: no element ids, which differ every episode. */
+const signature = (actions: ReadonlyArray<Action>): string =>
+  JSON.stringify(actions.map((a) => {
+    const { target, ...rest } = a as Action & { readonly target?: { readonly role: string | null; readonly name: string | null } | null }
+    return target == null ? rest : { ...rest, target: [target.role, target.name] }
+  }))
+
+interface Tally { judged: number; tp: number; fp: number; fn: number; tn: number; novel: number }
+const empty = (): Tally => ({ judged: 0, tp: 0, fp: 0, fn: 0, tn: 0, novel: 0 })
+const scores = (t: Tally): AgreementScores => ({
+  judged: t.judged,
+  predicted_pass: t.tp + t.fp,
+  novel_predicted_pass: t.novel,
+  precision: ratio(t.tp, t.tp + t.fp),
+  recall: ratio(t.tp, t.tp + t.fn),
+  agreement: ratio(t.tp + t.tn, t.judged)
+})
+
+export const agreementOf = (
+  events: ReadonlyArray<CoreEvent>,
+  judgements: ReadonlyMap<string, { readonly success: boolean }>
+): { readonly overall: AgreementScores; readonly per_task: Readonly<Record<string, AgreementScores>> } => {
+  const demos = new Map<string, Set<string>>()
+  const actions = new Map<string, ReadonlyArray<Action>>()
+  for (const e of events) {
+    if (e.type === "DemoIngested") demos.set(e.data.taskId, (demos.get(e.data.taskId) ?? new Set()).add(signature(e.data.steps.map((s) => s.action))))
+    if (e.type === "TrajectoryRecorded") actions.set(e.data.trajectoryId, e.data.steps.map((s) => s.action))
+  }
+  const overall = empty()
+  const perTask = new Map<string, Tally>()
+  for (const e of events) {
+    if (e.type !== "TrajectoryVerified" || e.data.verdict === "infra-error") continue
+    const truth = judgements.get(e.data.trajectoryId)
+    if (truth === undefined) continue
+    const task = perTask.get(e.data.taskId) ?? empty()
+    perTask.set(e.data.taskId, task)
+    const predicted = e.data.verdict === "pass"
+    const novel = predicted && !(demos.get(e.data.taskId)?.has(signature(actions.get(e.data.trajectoryId) ?? [])) ?? false)
+    for (const t of [overall, task]) {
+      t.judged++
+      if (predicted && truth.success) t.tp++
+      else if (predicted) t.fp++
+      else if (truth.success) t.fn++
+      else t.tn++
+      if (novel) t.novel++
+    }
+  }
+  return { overall: scores(overall), per_task: Object.fromEntries([...perTask].sort(([a], [b]) => a.localeCompare(b)).map(([k, t]) => [k, scores(t)])) }
+}

@@ -1,0 +1,70 @@
+/**
+ * `bun core record --from steps.json` for real: a step file played headless in Chromium on the
+ * bundled shop (no display, no Xvfb), written as a demo folder that `bun core ingest` takes;
+ * a step whose target is not on the page is one `error:` line, exit 1, and nothing written.
+ */
+import { afterAll, describe, expect, test } from "bun:test"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { core, expectOneLineError } from "./support/cli.ts"
+
+const TASK = "shop-wishlist-add-1"
+const PRODUCT = "Harbor Modern Trekking Poles"
+const tmp = mkdtempSync(join(tmpdir(), "core-cli-record-steps-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+/** The shop's scripted "search" solution of the task (apps/sites/solutions/shop.ts), by role and name. */
+const stepFile = (addButton: string) => ({
+  version: 1,
+  steps: [
+    { kind: "type", target: { role: "searchbox", name: "Search products" }, text: PRODUCT, submit: true },
+    { kind: "click", target: { role: "link", name: PRODUCT } },
+    { kind: "click", target: { role: "button", name: addButton } },
+    { kind: "status", status: "complete" }
+  ]
+})
+
+const write = (name: string, json: unknown): string => {
+  const file = join(tmp, name)
+  writeFileSync(file, JSON.stringify(json))
+  return file
+}
+
+// No display: --from never needs one.
+const headless = { DISPLAY: "", WAYLAND_DISPLAY: "" }
+
+describe("bun core record --from", () => {
+  test("a step file becomes a demo that ingest accepts; an unresolvable step writes nothing", async () => {
+    const out = join(tmp, "demo")
+    const r = await core(["record", "--task", TASK, "--from", write("wish.json", stepFile("Add to wish list")), "--out", out, "--demo-id", "wish-steps", "--json"], headless)
+    expect(r.stderr).not.toContain("error:")
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ demo: join(out, "demo.json"), steps: 4, demoId: "wish-steps", taskId: TASK })
+    const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8"))
+    expect(demo).toMatchObject({ demoId: "wish-steps", taskId: TASK, recordedWith: "script" })
+    expect(demo.steps.map((s: any) => [s.action.kind, s.action.target?.role ?? null, s.action.target?.name ?? null])).toEqual([
+      ["type", "searchbox", "Search products"],
+      ["click", "link", PRODUCT],
+      ["click", "button", "Add to wish list"],
+      ["status", null, null]
+    ])
+    // Element ids come from the live page; URLs are paths, never the server's address.
+    expect(demo.steps[1].action.target.elementId).toMatch(/^e\d+$/)
+    expect(demo.steps[0].urlBefore).toBe("/shop/")
+    expect(JSON.stringify(demo)).not.toContain("127.0.0.1")
+
+    const ingested = await core(["ingest", out, "--json", "--store", "embedded", "--data-dir", join(tmp, "data")])
+    expect(ingested.code).toBe(0)
+    expect(JSON.parse(ingested.stdout)).toMatchObject({ ingested: 1, rejected: [], failed: [] })
+
+    const badFile = write("bad.json", stepFile("Add to wishlist"))
+    const badOut = join(tmp, "bad")
+    const bad = await core(["record", "--task", TASK, "--from", badFile, "--out", badOut], headless)
+    expectOneLineError(bad, expect)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain(`error: ${badFile}: step 3 (click button "Add to wishlist"): no element matches; closest on the page: button "Add to wish list", `)
+    expect(bad.stdout).toBe("")
+    expect(existsSync(badOut)).toBe(false)
+  })
+})
