@@ -1,0 +1,74 @@
+/**
+ * CORE on a real third-party app, end to end as a user runs it: `run --app packs/tiddlywiki`
+ * on two tasks from an empty data directory (tasks registered, step files played as demos,
+ * label functions inferred, one round of rollouts and exploration), then the pack's
+ * evaluate against the verdicts, a replay with the read models, the pack's tasks registered,
+ * a demo of an unknown task refused — and no TiddlyWiki process left behind.
+ */
+import { afterAll, expect, test } from "bun:test"
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { leftovers } from "../libs/apps/test/support.ts"
+import { core, expectOneLineError, REPO } from "./support/cli.ts"
+
+const PACK = join(REPO, "packs", "tiddlywiki")
+const TASKS = ["t01-open-storm-protocol", "t02-search-spare-fuses"]
+const data = mkdtempSync(join(tmpdir(), "core-app-run-"))
+const flags = ["--store", "embedded", "--data-dir", data]
+afterAll(() => rmSync(data, { recursive: true, force: true }))
+
+/**
+ * Every process CORE started for a TiddlyWiki instance (start.ts copies the seed under
+ * /tmp/core-tw-…; CORE tags what it starts): a TiddlyWiki someone started by hand is not ours.
+ */
+const tiddlywikis = () =>
+  [...leftovers(join(tmpdir(), "core-tw-")), ...leftovers(PACK)].filter((p) => {
+    try {
+      return readFileSync(`/proc/${p.split(":")[0]}/environ`, "latin1").includes("CORE_APP_INSTANCE_TAG=")
+    } catch {
+      return false // gone since
+    }
+  })
+
+test("run --app on two tasks from an empty data dir: demos, rounds, no infra errors; evaluate, replay and registration agree; nothing left running", async () => {
+  const run = await core(["run", "--app", "packs/tiddlywiki", "--tasks", TASKS.join(","), "--rounds", "1", "--samples", "1", "--explore-per-task", "1", "--json", ...flags])
+  expect(run.stderr).not.toContain("error:")
+  expect(run.code).toBe(0)
+  expect(run.stderr).toContain("demos: 2/2")
+  const metrics = JSON.parse(run.stdout) as { run_id: string; tasks: number; trajectories: number; infra_errors: number; datasets: { records: number } }
+  expect(metrics.tasks).toBe(2)
+  expect(metrics.trajectories).toBeGreaterThanOrEqual(4)
+  expect(metrics.infra_errors).toBe(0)
+  expect(metrics.datasets.records).toBeGreaterThan(0)
+  expect(tiddlywikis()).toEqual([])
+
+  // The pack's evaluate judged every episode the run verified.
+  const judged = await core(["eval", "labels", "--app", "packs/tiddlywiki", "--run", metrics.run_id, "--json", ...flags])
+  expect(judged.code).toBe(0)
+  const scores = JSON.parse(judged.stdout) as { judged: number; predicted_pass: number; agreement: number | null; per_task: Record<string, unknown> }
+  expect(scores.judged).toBe(metrics.trajectories)
+  expect(Object.keys(scores.per_task).sort()).toEqual(TASKS)
+  expect(scores.agreement).not.toBeNull()
+
+  expect((await core(["db", "project", ...flags])).code).toBe(0)
+  const replay = await core(["replay", metrics.run_id, "--projections", ...flags])
+  expect(replay.code).toBe(0)
+  expect(replay.stdout).toMatch(/divergences\s+0\b/)
+  expect(replay.stdout).toMatch(/projections\s+digest matches/)
+
+  // The run registered its tasks and the pack's held-out ones; registering the pack adds the rest.
+  const registered = await core(["tasks", "register", "--app", "packs/tiddlywiki", ...flags])
+  expect(registered.code).toBe(0)
+  expect(registered.stdout).toMatch(/^17 tasks: 8 registered, 0 updated, 9 unchanged$/m)
+
+  // A demo naming a task the pack does not have is refused in one line.
+  const stray = join(data, "stray")
+  cpSync(join(data, "demos", "tiddlywiki", TASKS[0]!), stray, { recursive: true })
+  const demo = JSON.parse(readFileSync(join(stray, "demo.json"), "utf8")) as { taskId: string }
+  writeFileSync(join(stray, "demo.json"), JSON.stringify({ ...demo, taskId: "t99-no-such-task" }))
+  const ingest = await core(["ingest", stray, "--app", "packs/tiddlywiki", ...flags])
+  expectOneLineError(ingest, expect)
+  expect(ingest.stderr).toContain("t99-no-such-task")
+  expect(tiddlywikis()).toEqual([])
+}, 240_000)
