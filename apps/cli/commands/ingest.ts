@@ -9,7 +9,8 @@
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { isAbsolute, relative, resolve } from "node:path"
-import { loadPack } from "@core/apps"
+import { loadPack, packRegistration } from "@core/apps"
+import { registerTasks } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
 import { ingestLimits } from "@core/config"
 import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
@@ -30,7 +31,7 @@ export const ingest: Command = {
   positionals: ["file|dir"],
   flags: {
     json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected, failed } instead of a summary line" },
-    app: { kind: "string", description: "an app pack folder: the demos are of its tasks (default: the bundled suites')" },
+    app: { kind: "string", description: "an app pack folder: the demos are of its tasks, which are registered too (default: the bundled suites')" },
     ...commonConfigFlags,
     ...configFlags(["ingest.maxBlobBytes", "ingest.maxDemoBytes"])
   },
@@ -43,11 +44,14 @@ export const ingest: Command = {
       if (files.length === 0) return yield* new CliError({ message: `${target}: no demo.json files found` })
       const appDir = args.flags.app as string | undefined
       // A demo names a task of the pack when one is given, else of the bundled suites.
-      const tasks = appDir === undefined
+      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const tasks = pack === null
         ? new Set((yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) => s.tasks.map((t) => t.id)))
-        : new Set((yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))).tasks.map((t) => t.id))
+        : new Set(pack.tasks.map((t) => t.id))
       const opened = yield* openStore(args)
-      const program = ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`))
+      // A pack's tasks are registered with its demos, so `infer` knows their instructions.
+      const register = pack === null ? Effect.void : Effect.asVoid(registerTasks(pack.tasks.map((t) => packRegistration(pack, t))))
+      const program = Effect.andThen(register, ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`)))
       const s = yield* Effect.provide(program, opened.layer)
       if (args.flags.json === true) console.log(JSON.stringify(s))
       else {
