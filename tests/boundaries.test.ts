@@ -46,3 +46,18 @@ test("the check itself can fail: a policy module importing a checker is caught",
   expect(allowed("libs/policy/Policy.ts")).toBe(false)
   expect(forbidden.some(([p]) => p.test(policy))).toBe(true)
 })
+
+/** A command module's relative imports: `./x.ts` names another command. */
+const commandImports = (text: string): Array<string> => [...text.matchAll(/from\s+["']\.\/([^"']+)["']/g)].map((m) => m[1]!)
+
+test("no command imports another: what two commands share lives beside them in apps/cli or in a lib", async () => {
+  const commands = [...new Glob("apps/cli/commands/*.ts").scanSync({ cwd: REPO })].filter((p) => !p.endsWith("/mod.ts"))
+  expect(commands.length).toBeGreaterThan(10)
+  const violations: Array<string> = []
+  for (const path of commands) {
+    for (const imported of commandImports(await Bun.file(join(REPO, path)).text())) violations.push(`${path} imports ./${imported}`)
+  }
+  expect(violations).toEqual([])
+  // The check itself can fail.
+  expect(commandImports(`import { positiveInt } from "./run.ts"`)).toEqual(["run.ts"])
+})

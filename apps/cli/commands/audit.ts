@@ -11,7 +11,7 @@ import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { readEvents } from "../RunLog.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 type Of<T extends CoreEvent["type"]> = Extract<CoreEvent, { type: T }>
 

@@ -19,7 +19,7 @@ import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { isToken, readEvents, runExists, runLog, runsWith, unknownRun } from "../RunLog.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 type Of<T extends CoreEvent["type"]> = Extract<CoreEvent, { type: T }>
 type Recorded = DataOf<typeof TrajectoryRecorded>

@@ -16,7 +16,7 @@ import { ENV_TARGETS, runEnvBench } from "../bench/EnvBench.ts"
 import type { EnvBenchResult } from "../bench/EnvBench.ts"
 import { runSandboxBench, SANDBOX_TARGET_EVALS_PER_S } from "../bench/SandboxBench.ts"
 import type { SandboxBenchResult } from "../bench/SandboxBench.ts"
-import { configFlags } from "./config.ts"
+import { configFlags } from "../ConfigFlags.ts"
 
 /** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
 const DEFAULT_EVENTS = 10_000

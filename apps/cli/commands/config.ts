@@ -4,24 +4,9 @@
  * their recordable form: a password in a URL is never printed.
  */
 import { Effect } from "effect"
-import { CONFIG_KEYS, configKeys, forRecording, loadConfig } from "@core/config"
-import type { ConfigKey } from "@core/config"
-import type { Command, FlagSpec } from "../Cli.ts"
-
-/** Flag specs for config keys, so commands that read the config accept the same overrides. */
-export const configFlags = (keys: ReadonlyArray<ConfigKey>): Record<string, FlagSpec> =>
-  Object.fromEntries(
-    keys.map((k) => {
-      const spec = CONFIG_KEYS[k]
-      const flag: FlagSpec = spec.choices
-        ? { kind: "string", description: `${spec.description} (${k}, env ${spec.env})`, choices: spec.choices }
-        : { kind: "string", description: `${spec.description} (${k}, env ${spec.env})` }
-      return [spec.flag, flag]
-    })
-  )
-
-/** The overrides every config-reading command takes. */
-export const commonConfigFlags = configFlags(["store", "nats.url", "dataDir"])
+import { configKeys, forRecording, loadConfig } from "@core/config"
+import type { Command } from "../Cli.ts"
+import { configFlags } from "../ConfigFlags.ts"
 
 const show = (value: unknown): string => (value === null ? "(none)" : String(value))
 

@@ -14,7 +14,7 @@ import type { RecordData } from "../DatasetFiles.ts"
 import { followDataset } from "../DatasetFollow.ts"
 import { isToken } from "../RunLog.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 const FORMATS: ReadonlyArray<DatasetFormat> = ["sft", "dpo", "rollout"]
 

@@ -15,7 +15,7 @@ import { migrate, migrationStatus, openReadModels, projections, readCheckpoints,
 import type { ReadModels } from "@core/projections"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags, configFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 const dbFlags = configFlags(["dataDir", "database.url"])
 const json = { kind: "boolean", description: "print one JSON object" } as const

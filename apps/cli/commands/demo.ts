@@ -21,7 +21,7 @@ import { runOnBundledSites } from "../BundledRun.ts"
 import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import { positiveInt } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags, configFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 const NOT_YET = "a store round trip only: bun core demo without --round-trip runs a CORE round"
 

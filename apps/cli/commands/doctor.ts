@@ -16,7 +16,7 @@ import type { NatsCredentials } from "@core/eventstore"
 import { HEADLESS_SHELL } from "@core/env-web"
 import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 type Status = "ok" | "warn" | "fail"
 

@@ -21,7 +21,7 @@ import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { evalPackRun } from "../PackEval.ts"
-import { configFlags } from "./config.ts"
+import { configFlags } from "../ConfigFlags.ts"
 
 /** Bump when the set's construction changes, so stale caches are not read. */
 const SET_VERSION = "1"

@@ -14,7 +14,7 @@ import { openStore } from "../Store.ts"
 import { evaluatePolicy, modelAtRound } from "../PolicyEval.ts"
 import { Progress } from "../Progress.ts"
 import { isToken, runLog, runsWith } from "../RunLog.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
 import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
 

@@ -7,7 +7,7 @@ import type { Command } from "../Cli.ts"
 import { UsageError } from "../Cli.ts"
 import { EventStore } from "@core/eventstore"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 export const eventsTail: Command = {
   name: "events tail",

@@ -15,7 +15,7 @@ import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { isToken, readEvents, runExists, runsWith, unknownRun } from "../RunLog.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 /** Is the task registered in the workspace or one of the bundled suites' instances? */
 export const taskKnown = (taskId: string) =>

@@ -18,7 +18,7 @@ import { Randomness } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags, configFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 const newRunId = Effect.gen(function*() {
   const now = yield* DateTime.now

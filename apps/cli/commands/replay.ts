@@ -20,7 +20,7 @@ import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import type { OpenedStore } from "../Store.ts"
 import { compareWithRebuild, migrationStatus, openReadModels } from "@core/projections"
-import { commonConfigFlags, configFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** Projection replay (level 1): true when the rebuilt read models have the logged digest. */
 export type ProjectionCheck = (runId: string, opened: OpenedStore) => Effect.Effect<boolean, unknown, EventStore | BlobStore>

@@ -20,7 +20,7 @@ import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
 import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import type { RunMetrics } from "../RunMetrics.ts"
-import { commonConfigFlags, configFlags } from "./config.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
 export const chooseTasks = (args: ParsedArgs) =>

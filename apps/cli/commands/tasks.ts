@@ -13,7 +13,7 @@ import type { Suite } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags } from "./config.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
 
 const suiteFlag = { suite: { kind: "string" as const, description: "only this suite (default: every bundled suite)" } }
 
