@@ -8,9 +8,9 @@
  * const pack = yield* loadPack("packs/tiddlywiki")
  * pack.config.instance.start // ["bun", "start.ts", "{port}"]
  */
-import { Effect, Predicate, Schema, SchemaIssue } from "effect"
+import { Effect, Predicate, Schema } from "effect"
 import { resolve } from "node:path"
-import { jsonPath, oneLine } from "@core/demos"
+import { decodeStrict, jsonPath, oneLine } from "@core/demos"
 import { placeholderProblem } from "./Argv.ts"
 import type { CommandKind } from "./Argv.ts"
 import { PACK_FILE, PACK_VERSION, PackError, PackFileV1, TASKS_VERSION, TasksFileV1 } from "./Format.ts"
@@ -33,7 +33,6 @@ type Key = PropertyKey
 type Fail = (path: ReadonlyArray<Key> | null, problem: string) => PackError
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
-const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
 
 const failer = (file: string): Fail => (path, problem) =>
   new PackError({ file, path: path === null ? null : oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
@@ -51,15 +50,7 @@ const readJson = (dir: string, rel: string, fail: Fail, missing: string): Effect
   })
 
 /** Decodes with unknown keys refused; the first issue becomes the one line. */
-const decode = <S extends Schema.Top>(schema: S, json: unknown, fail: Fail) =>
-  Schema.decodeUnknownEffect(schema)(json, { onExcessProperty: "error" }).pipe(
-    Effect.mapError((error) => {
-      const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
-      const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
-      const path = (first?.path ?? []).map((k) => (Predicate.isObject(k) && "key" in k ? (k.key as Key) : (k as Key)))
-      return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
-    })
-  )
+const decode = <S extends Schema.Top>(schema: S, json: unknown, fail: Fail) => decodeStrict(schema, json, fail)
 
 const versionOf = (json: unknown, expected: number, what: string): [ReadonlyArray<Key>, string] | null => {
   if (!Predicate.isObject(json) || Array.isArray(json)) return [[], `${what} is a JSON object`]

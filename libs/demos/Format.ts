@@ -3,7 +3,7 @@
  * it. Observations name blobs by their key in `blobs`; a key that is a sha256 must be the
  * hash of its file's bytes.
  */
-import { Schema } from "effect"
+import { Effect, Predicate, Schema, SchemaIssue } from "effect"
 import { Action } from "@core/events"
 
 /** A demo id is a stream token (`ws.demo.<demoId>`). */
@@ -75,3 +75,20 @@ export const jsonPath = (path: ReadonlyArray<PropertyKey>): string =>
         : `${s}[${JSON.stringify(String(k))}]`,
     ""
   ) || "$"
+
+const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
+
+/**
+ * Decodes `json` with unknown keys refused; the first issue becomes ONE problem at its JSON
+ * path (`fail(path, problem)`), in words a user reads: "unknown field", "missing field".
+ * Shared by every file format CORE reads from outside (demos, step files, app packs).
+ */
+export const decodeStrict = <S extends Schema.Top, E>(schema: S, json: unknown, fail: (path: ReadonlyArray<PropertyKey>, problem: string) => E) =>
+  Schema.decodeUnknownEffect(schema)(json, { onExcessProperty: "error" }).pipe(
+    Effect.mapError((error) => {
+      const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
+      const message = lowerFirst((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
+      const path = (first?.path ?? []).map((k) => (Predicate.isObject(k) && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
+      return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
+    })
+  )

@@ -4,12 +4,12 @@
  * demo's folder and matches its sha256 name. Any problem is ONE `DemoFileError`. Files are
  * read through `folderReader` (SafeRead.ts): no links, no FIFOs or devices, sizes capped.
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Effect } from "effect"
 import { readdirSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, normalize, sep } from "node:path"
 import { Action, digest, sha256 } from "@core/events"
 import type { DemoStep } from "@core/events"
-import { DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath, oneLine } from "./Format.ts"
+import { decodeStrict, DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath, oneLine } from "./Format.ts"
 import { folderReader } from "./SafeRead.ts"
 import type { ReadLimit } from "./SafeRead.ts"
 
@@ -50,7 +50,6 @@ export interface LoadedDemo {
 
 const SHA256 = /^[0-9a-f]{64}$/
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
 
 /** The problems a schema message would state badly: wrong format/version, unknown action kinds, steps without an action. */
 const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
@@ -89,14 +88,7 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
     if (isObject(json) && typeof json.demoId === "string" && /^[A-Za-z0-9_-]+$/.test(json.demoId)) demoId = json.demoId
     const early = precheck(json)
     if (early) return yield* fail(...early)
-    const demo = yield* Schema.decodeUnknownEffect(DemoFileV1)(json, { onExcessProperty: "error" }).pipe(
-      Effect.mapError((error) => {
-        const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
-        const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
-        const path = (first?.path ?? []).map((k) => (isObject(k) && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
-        return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
-      })
-    )
+    const demo = yield* decodeStrict(DemoFileV1, json, fail)
     if (!options.tasks.has(demo.taskId)) return yield* fail(["taskId"], `unknown task '${demo.taskId}' (not an instance of the bundled suites)`)
     if (demo.steps.length === 0) return yield* fail(["steps"], "a demo needs at least one step")
     const last = demo.steps.length - 1

@@ -12,11 +12,11 @@
  * const file = yield* loadStepFile("wishlist.steps.json")
  * // { version: 1, steps: [{ kind: "click", target: { role: "link", name: "Garden" } }, …] }
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Effect, Schema } from "effect"
 import { basename, dirname } from "node:path"
 import { Count, ScrollDirection, SecretEnvName, TypeMode } from "@core/events"
 import { describeTarget } from "@core/domain"
-import { jsonPath, oneLine } from "./Format.ts"
+import { decodeStrict, jsonPath, oneLine } from "./Format.ts"
 import { folderReader } from "./SafeRead.ts"
 
 const NonEmpty = Schema.String.check(Schema.isNonEmpty())
@@ -106,7 +106,6 @@ export const describeStep = (step: Step): string => {
 }
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
 const KINDS = Step.discriminants as ReadonlyArray<string>
 
 /** What a schema message would state badly: not an object, the version, unknown kinds. */
@@ -156,14 +155,7 @@ export const parseStepFile = (text: string, file: string): Effect.Effect<StepFil
     const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
     const early = precheck(json)
     if (early) return yield* fail(...early)
-    const decoded = yield* Schema.decodeUnknownEffect(StepFileV1)(json, { onExcessProperty: "error" }).pipe(
-      Effect.mapError((error) => {
-        const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
-        const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
-        const path = (first?.path ?? []).map((k) => (isObject(k) && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
-        return fail(path, message === "expected no excess property" ? "unknown field" : message === "missing key" ? "missing field" : message)
-      })
-    )
+    const decoded = yield* decodeStrict(StepFileV1, json, fail)
     const late = semantic(decoded)
     if (late) return yield* fail(...late)
     return decoded
