@@ -61,6 +61,10 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   const registered = await core(["tasks", "register", "--app", "packs/tiddlywiki", ...flags])
   expect(registered.code).toBe(0)
   expect(registered.stdout).toMatch(/^17 tasks: 8 registered, 0 updated, 9 unchanged$/m)
+  const listed = (await core(["tasks", "list", "--app", "packs/tiddlywiki", "--json", ...flags])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; split: string; demo: boolean })
+  expect(listed.length).toBe(17)
+  expect(listed.filter((t) => t.demo).map((t) => t.id)).toEqual(TASKS)
+  expect(listed.filter((t) => t.split === "held-out").length).toBe(7)
 
   // A demo naming a task the pack does not have is refused in one line.
   const stray = join(data, "stray")

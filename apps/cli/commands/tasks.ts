@@ -33,17 +33,26 @@ export const tasksList: Command = {
   summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
   flags: {
     ...suiteFlag,
+    app: { kind: "string", description: "list an app pack's tasks (its folder) instead of the bundled suites'" },
     ...commonConfigFlags,
     json: { kind: "boolean", description: "print one JSON object per line instead of a table" }
   },
   run: (args) =>
     Effect.gen(function* () {
-      const tasks = yield* chosenTasks(args)
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined && args.flags.suite !== undefined) return yield* new UsageError({ message: "--suite chooses bundled tasks; --app lists the pack's" })
+      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const demos = yield* Effect.provide(demosByTask, (yield* openStore(args)).layer)
-      const rows = tasks.map((t) => ({
-        id: t.id, suite: t.suite, site: t.site, template: t.templateId, category: t.category, split: t.split,
-        pathFamilies: t.pathFamilies.map((f) => f.id), demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: t.siteSeed, instruction: t.instruction
-      }))
+      // A pack's task has no template, seed or path families; its "template" column shows its tags.
+      const rows = pack !== null
+        ? pack.tasks.map((t) => ({
+          id: t.id, suite: pack.config.name, site: pack.config.name, template: t.tags.join(","), category: null, split: t.split,
+          pathFamilies: [] as Array<string>, demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: null, instruction: t.instruction
+        }))
+        : (yield* chosenTasks(args)).map((t) => ({
+          id: t.id, suite: t.suite, site: t.site, template: t.templateId, category: t.category as string | null, split: t.split,
+          pathFamilies: t.pathFamilies.map((f) => f.id), demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: t.siteSeed as number | null, instruction: t.instruction
+        }))
       if (args.flags.json === true) {
         for (const r of rows) console.log(JSON.stringify(r))
         return
