@@ -11,7 +11,6 @@
  * const outcome = await playSteps(page, inst.url, steps)
  * await inst.stop()
  */
-import { existsSync } from "node:fs"
 import { chromium } from "playwright-core"
 import type { Browser, Locator, Page } from "playwright-core"
 import { PACK_DIR } from "../lib.ts"
@@ -21,24 +20,13 @@ import { resolveTarget as resolveDescribed, describeTarget } from "../../../libs
 import { extractInPage, interactableSelector } from "../../../libs/env-web/Elements.ts"
 import { focusForInsert } from "../../../libs/env-web/Actions.ts"
 import type { ElementInfo } from "../../../libs/env-web/Environment.ts"
-
-/** Debian's headless shell, as libs/env-web/BrowserPool.ts launches it. */
-export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
+// Launched as CORE launches it: Debian's headless shell with the same flags.
+import { chromiumFlags, headlessChromium } from "../../../libs/env-web/BrowserPool.ts"
 
 export const launchBrowser = (): Promise<Browser> =>
   chromium.launch({
-    executablePath: existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS,
+    executablePath: headlessChromium(),
+    args: [...chromiumFlags],
     headless: true
   })
 
