@@ -106,26 +106,9 @@ export const startInstance = async (): Promise<Instance> => {
 // ---------------------------------------------------------------------------------------
 // Step files
 
-export interface Target {
-  readonly role?: string
-  readonly name?: string
-  readonly text?: string
-  readonly nth?: number
-}
-
-export type Step =
-  | { readonly kind: "click"; readonly target: Target }
-  | { readonly kind: "type"; readonly target: Target; readonly text: string; readonly submit?: boolean; readonly mode?: "fill" | "insert" }
-  | { readonly kind: "key"; readonly key: string }
-  | { readonly kind: "navigate"; readonly url: string }
-  | { readonly kind: "wait"; readonly ms: number }
-  | { readonly kind: "answer"; readonly text: string }
-  | { readonly kind: "status"; readonly status: string }
-
-export interface StepFile {
-  readonly version: 1
-  readonly steps: ReadonlyArray<Step>
-}
+// The step file format is CORE's own (libs/demos/StepFile.ts): this tool plays the same files.
+import type { Step, StepFileV1 as StepFile, StepTarget as Target } from "../../../libs/demos/StepFile.ts"
+export type { Step, StepFile, Target }
 
 /** CORE's element list of the page (libs/env-web/Elements.ts, the extraction rollouts observe). */
 export const extractElements = async (page: Page): Promise<ReadonlyArray<ElementInfo>> => {
@@ -224,6 +207,7 @@ export const playSteps = async (
         await (await resolve(step.target)).click({ timeout: 5000 })
         break
       case "type": {
+        if (step.text === undefined) throw new Error("this tool types no secrets: play a step with secretEnv through bun core record --from")
         const locator = await resolve(step.target)
         if (step.mode === "insert") {
           const ready = await locator.evaluate(focusForInsert)
@@ -251,6 +235,8 @@ export const playSteps = async (
       case "status":
         status = step.status
         break
+      default:
+        throw new Error(`this tool does not play '${step.kind}' steps: use bun core record --from`)
     }
     if (timing === "lenient") await page.waitForTimeout(150)
     else if (timing === "core+tick") await page.evaluate(() => new Promise((r) => setTimeout(r, 0)))
