@@ -1,7 +1,7 @@
 /**
  * `bun core eval labels` through the real CLI on a small slice of the evaluation set (real
  * Chromium, real checkers, real sandbox): the report's keys and their arithmetic, the
- * cached set on a second run, and bad input. The full figures are in the README.
+ * cached set on a second run, and bad input. The full figures are in docs/benchmarks.md.
  */
 import { afterAll, expect, test } from "bun:test"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
