@@ -65,14 +65,18 @@ export const DemoSource = Schema.Struct({
 })
 export type DemoSource = typeof DemoSource.Type
 
+/** What a demo saw of the screen, as blob hashes: `aria` holds the UiAutomator hierarchy on Android. */
+export const DemoObservation = Schema.Struct({
+  screenshot: Schema.NullOr(Sha256),
+  elements: Schema.NullOr(Sha256),
+  aria: Schema.NullOr(Sha256)
+})
+export type DemoObservation = typeof DemoObservation.Type
+
 /** Demos are recorded without a policy, so each step carries the state on both sides of the action. */
 export const DemoStep = Schema.Struct({
   action: Action,
-  observation: Schema.Struct({
-    screenshot: Schema.NullOr(Sha256),
-    elements: Schema.NullOr(Sha256),
-    aria: Schema.NullOr(Sha256)
-  }),
+  observation: DemoObservation,
   urlBefore: Schema.NullOr(Schema.String),
   urlAfter: Schema.NullOr(Schema.String),
   appBefore: Schema.NullOr(Schema.String),
@@ -88,8 +92,19 @@ export const DemoIngested = defineEvent(
     taskId: Schema.String,
     source: DemoSource,
     steps: Schema.Array(DemoStep),
-    /** `digest({ taskId, steps })`: re-ingesting the same demo is recognisably the same. */
-    contentDigest: Sha256
+    /**
+     * `digest({ taskId, steps })`, or with `platform` and `initial` too when the demo has them:
+     * re-ingesting the same demo is recognisably the same.
+     */
+    contentDigest: Sha256,
+    /**
+     * Absent: web. Both fields came with demo format version 2 and are absent for a version 1
+     * file, so events written before them, and demos still in version 1, decode, encode and
+     * digest as they always did.
+     */
+    platform: Schema.optionalKey(Platform),
+    /** The screen before the first step (its url / app are the first step's `urlBefore` / `appBefore`); absent: not recorded. */
+    initial: Schema.optionalKey(DemoObservation)
   })
 )
 

@@ -53,6 +53,10 @@ describe("bun core record --from", () => {
     expect(demo.steps[1].action.target.elementId).toMatch(/^e\d+$/)
     expect(demo.steps[0].urlBefore).toBe("/shop/")
     expect(JSON.stringify(demo)).not.toContain("127.0.0.1")
+    // The page at reset is the demo's `initial` (version 2), with the first step's target in it.
+    expect(demo.version).toBe(2)
+    const opened = JSON.parse(readFileSync(join(out, demo.blobs[demo.initial.elements]), "utf8")).elements as Array<any>
+    expect(opened.find((e) => e.id === demo.steps[0].action.target.elementId)).toMatchObject({ role: "searchbox", name: "Search products" })
 
     const ingested = await core(["ingest", out, "--json", "--store", "embedded", "--data-dir", join(tmp, "data")])
     expect(ingested.code).toBe(0)

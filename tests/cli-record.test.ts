@@ -234,6 +234,12 @@ describe("bun core record", () => {
       expect(elementsAfter(i - 1).find((e) => e.id === target.elementId)).toMatchObject({ role: target.role, name: target.name })
     }
     expect(elementsAfter(2).find((e) => e.name === "Keywords")?.value).toBe(PRODUCT)
+    // The page as it opened is the demo's `initial` (version 2): the first step's target is in it, by id, role and name.
+    expect(json.version).toBe(2)
+    expect(demo.initial?.screenshot).not.toBeNull()
+    const first = (demo.steps[0]!.action as any).target
+    const opened = JSON.parse(readFileSync(join(out, json.blobs[demo.initial!.elements!]), "utf8")).elements as Array<any>
+    expect(opened.find((e) => e.id === first.elementId)).toMatchObject({ role: first.role, name: first.name })
 
     const ingested = await core(["ingest", out, "--store", "embedded", "--data-dir", join(tmp, "data")])
     expect(ingested.stderr).not.toContain("error:")

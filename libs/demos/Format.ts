@@ -1,10 +1,12 @@
 /**
- * The demo file format, version 1 (README.md): one `demo.json` per demo, its blobs beside
- * it. Observations name blobs by their key in `blobs`; a key that is a sha256 must be the
- * hash of its file's bytes.
+ * The demo file format (README.md): one `demo.json` per demo, its blobs beside it.
+ * Observations name blobs by their key in `blobs`; a key that is a sha256 must be the hash
+ * of its file's bytes. Version 1 is web only and starts at the first step; version 2 adds
+ * Android and mobile web, the app on both sides of each step, and `initial`, the screen
+ * before the first step. Both are read.
  */
 import { Effect, Predicate, Schema, SchemaIssue } from "effect"
-import { Action } from "@core/events"
+import { Action, Platform } from "@core/events"
 
 /** A demo id is a stream token (`ws.demo.<demoId>`). */
 export const DemoId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]+$/))
@@ -12,29 +14,66 @@ export const DemoId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]+$/))
 /** A blob reference: a key of the file's `blobs`. */
 const BlobRef = Schema.NullOr(Schema.String)
 
+/** The screen as blobs: on Android `elements` is the element list and `aria` the UiAutomator hierarchy (as AppiumEnvironment stores them). */
+export const DemoFileObservation = Schema.Struct({ screenshot: BlobRef, elements: BlobRef, aria: BlobRef })
+export type DemoFileObservation = typeof DemoFileObservation.Type
+
 export const DemoFileStep = Schema.Struct({
   action: Action,
   urlBefore: Schema.NullOr(Schema.String),
   urlAfter: Schema.NullOr(Schema.String),
-  observation: Schema.Struct({ screenshot: BlobRef, elements: BlobRef, aria: BlobRef })
+  observation: DemoFileObservation
 })
 export type DemoFileStep = typeof DemoFileStep.Type
 
+const recordedWith = Schema.Literals(["script", "recorder"])
+/** Blob name → path of its file, relative to the demo's folder. */
+const Blobs = Schema.Record(Schema.String, Schema.String)
+
+// Fields in the order of the file's keys: with several problems, the first one reported is the first in the file.
 export const DemoFileV1 = Schema.Struct({
   format: Schema.Literal("core-demo"),
   version: Schema.Literal(1),
   demoId: DemoId,
   taskId: Schema.String,
   platform: Schema.Literal("web"),
-  recordedWith: Schema.Literals(["script", "recorder"]),
+  recordedWith,
   steps: Schema.Array(DemoFileStep),
-  /** Blob name → path of its file, relative to the demo's folder. */
-  blobs: Schema.Record(Schema.String, Schema.String)
+  blobs: Blobs
 })
 export type DemoFileV1 = typeof DemoFileV1.Type
 
+/** A step of version 2: the app (`package/activity` on Android, null on the web) as well as the url, on both sides. */
+export const DemoFileStepV2 = Schema.Struct({
+  action: Action,
+  urlBefore: Schema.NullOr(Schema.String),
+  urlAfter: Schema.NullOr(Schema.String),
+  appBefore: Schema.NullOr(Schema.String),
+  appAfter: Schema.NullOr(Schema.String),
+  observation: DemoFileObservation
+})
+export type DemoFileStepV2 = typeof DemoFileStepV2.Type
+
+export const DemoFileV2 = Schema.Struct({
+  format: Schema.Literal("core-demo"),
+  version: Schema.Literal(2),
+  demoId: DemoId,
+  taskId: Schema.String,
+  platform: Platform,
+  recordedWith,
+  /** The screen before the first step; its url / app are the first step's `urlBefore` / `appBefore`. */
+  initial: DemoFileObservation,
+  steps: Schema.Array(DemoFileStepV2),
+  blobs: Blobs
+})
+export type DemoFileV2 = typeof DemoFileV2.Type
+
+export type DemoFile = DemoFileV1 | DemoFileV2
+
 export const DEMO_FORMAT = "core-demo"
-export const DEMO_VERSION = 1
+/** The versions this build reads; writers write the last one when they have the screen before the first step. */
+export const DEMO_VERSIONS = [1, 2] as const
+export const DEMO_VERSION = 2
 
 /**
  * `text` fit for one line of a terminal: line breaks become `; `, other control characters

@@ -50,7 +50,9 @@ export const ingestDemo = (demo: LoadedDemo, sourceRef: string) =>
       taskId: demo.taskId,
       source: { kind: "file", ref: sourceRef },
       steps: demo.steps,
-      contentDigest: demo.contentDigest
+      contentDigest: demo.contentDigest,
+      // Only a version 2 demo has them: a version 1 demo's event stays what it always was, so re-ingesting it is "unchanged".
+      ...(demo.initial === null ? {} : { platform: demo.platform, initial: demo.initial })
     }
     return yield* appendIfChanged(DemoIngested, demoStream(demo.demoId), data)
   })

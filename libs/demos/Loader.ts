@@ -1,6 +1,6 @@
 /**
- * Reading demo files: decode (Effect Schema), then the checks a schema cannot make — the
- * task exists, the demo ends with `status` or `answer`, every blob file exists inside the
+ * Reading demo files, version 1 or 2: decode (Effect Schema), then the checks a schema cannot
+ * make — the task exists, the demo ends with `status` or `answer`, every blob file exists inside the
  * demo's folder and matches its sha256 name. Any problem is ONE `DemoFileError`. Files are
  * read through `folderReader` (SafeRead.ts): no links, no FIFOs or devices, sizes capped.
  */
@@ -8,8 +8,9 @@ import { Effect } from "effect"
 import { readdirSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, normalize, sep } from "node:path"
 import { Action, digest, sha256 } from "@core/events"
-import type { DemoStep } from "@core/events"
-import { decodeStrict, DEMO_FORMAT, DEMO_VERSION, DemoFileError, DemoFileV1, jsonPath, oneLine } from "./Format.ts"
+import type { DemoObservation, DemoStep, Platform } from "@core/events"
+import { decodeStrict, DEMO_FORMAT, DEMO_VERSIONS, DemoFileError, DemoFileV1, DemoFileV2, jsonPath, oneLine } from "./Format.ts"
+import type { DemoFile, DemoFileObservation, DemoFileStep, DemoFileStepV2 } from "./Format.ts"
 import { folderReader } from "./SafeRead.ts"
 import type { ReadLimit } from "./SafeRead.ts"
 
@@ -39,12 +40,20 @@ export interface DemoBlob {
 /** A demo ready to ingest: steps carry blob hashes, the blobs come along to be stored first. */
 export interface LoadedDemo {
   readonly file: string
+  /** The format version read: a version 1 demo has no `initial` and is web. */
+  readonly version: DemoFile["version"]
   readonly demoId: string
   readonly taskId: string
+  readonly platform: Platform
   readonly recordedWith: "script" | "recorder"
+  /** The screen before the first step, as blob hashes; null in version 1. */
+  readonly initial: DemoObservation | null
   readonly steps: ReadonlyArray<DemoStep>
   readonly blobs: ReadonlyArray<DemoBlob>
-  /** `digest({ taskId, steps })`, steps with blob hashes: the same demo from anywhere digests the same. */
+  /**
+   * `digest({ taskId, steps })` in version 1, `digest({ taskId, platform, initial, steps })` in
+   * version 2, with blob hashes: the same demo from anywhere digests the same.
+   */
   readonly contentDigest: string
 }
 
@@ -55,7 +64,9 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
   if (!isObject(json)) return [[], "a demo file is a JSON object"]
   if (json.format !== DEMO_FORMAT) return [["format"], `expected '${DEMO_FORMAT}', got ${JSON.stringify(json.format ?? null)}`]
-  if (json.version !== DEMO_VERSION) return [["version"], `unsupported demo format version ${JSON.stringify(json.version ?? null)} (this build reads ${DEMO_VERSION})`]
+  if (!(DEMO_VERSIONS as ReadonlyArray<unknown>).includes(json.version)) {
+    return [["version"], `unsupported demo format version ${JSON.stringify(json.version ?? null)} (this build reads ${DEMO_VERSIONS.join(", ")})`]
+  }
   if (!Array.isArray(json.steps)) return null
   for (const [i, step] of json.steps.entries()) {
     if (!isObject(step)) continue
@@ -69,6 +80,8 @@ const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null =>
   return null
 }
 
+type Fail = (path: ReadonlyArray<PropertyKey>, problem: string) => DemoFileError
+
 /** Decodes and checks a demo's JSON text; `file` names it in errors and locates its blobs. */
 export const parseDemo = (text: string, file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
   parseWith(text, file, options, folderReader(dirname(file), limitsOf(options).perDemo, new TextEncoder().encode(text).length))
@@ -76,7 +89,7 @@ export const parseDemo = (text: string, file: string, options: LoadOptions): Eff
 const parseWith = (text: string, file: string, options: LoadOptions, reader: ReturnType<typeof folderReader>): Effect.Effect<LoadedDemo, DemoFileError> =>
   Effect.gen(function* () {
     let demoId: string | null = null
-    const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
+    const fail: Fail = (path, problem) =>
       new DemoFileError({
         file,
         demoId,
@@ -88,7 +101,7 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
     if (isObject(json) && typeof json.demoId === "string" && /^[A-Za-z0-9_-]+$/.test(json.demoId)) demoId = json.demoId
     const early = precheck(json)
     if (early) return yield* fail(...early)
-    const demo = yield* decodeStrict(DemoFileV1, json, fail)
+    const demo: DemoFile = (json as { version: unknown }).version === 1 ? yield* decodeStrict(DemoFileV1, json, fail) : yield* decodeStrict(DemoFileV2, json, fail)
     if (!options.tasks.has(demo.taskId)) return yield* fail(["taskId"], `unknown task '${demo.taskId}' (not an instance of the bundled suites)`)
     if (demo.steps.length === 0) return yield* fail(["steps"], "a demo needs at least one step")
     const last = demo.steps.length - 1
@@ -96,11 +109,43 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
     if (lastKind !== "status" && lastKind !== "answer") {
       return yield* fail(["steps", last, "action", "kind"], `the last step must be 'status' or 'answer', got '${lastKind}'`)
     }
+    const blobs = yield* readBlobs(demo.blobs, reader, limitsOf(options).perFile, fail)
+    const used = new Set<string>()
+    const observe = (observation: DemoFileObservation, path: ReadonlyArray<PropertyKey>) => resolveObservation(observation, blobs, used, path, fail)
+    const initial = demo.version === 2 ? yield* observe(demo.initial, ["initial"]) : null
+    const steps: Array<DemoStep> = []
+    // Version 1 steps have no app fields: null, as the web's.
+    for (const [i, step] of (demo.steps as ReadonlyArray<DemoFileStep & Partial<DemoFileStepV2>>).entries()) {
+      steps.push({
+        action: step.action,
+        observation: yield* observe(step.observation, ["steps", i, "observation"]),
+        urlBefore: step.urlBefore,
+        urlAfter: step.urlAfter,
+        appBefore: step.appBefore ?? null,
+        appAfter: step.appAfter ?? null
+      })
+    }
+    const content = initial === null ? { taskId: demo.taskId, steps } : { taskId: demo.taskId, platform: demo.platform, initial, steps }
+    return {
+      file,
+      version: demo.version,
+      demoId: demo.demoId,
+      taskId: demo.taskId,
+      platform: demo.platform,
+      recordedWith: demo.recordedWith,
+      initial,
+      steps,
+      blobs: [...blobs.values()].filter((b) => used.has(b.name)),
+      contentDigest: digest(content)
+    } satisfies LoadedDemo
+  })
 
-    // Blobs: inside the demo's folder, present, and true to a sha256 name.
-    const perBlob: ReadLimit = { bytes: limitsOf(options).perFile, name: "per blob (ingest.maxBlobBytes)" }
+/** Every file `blobs` names: inside the demo's folder, present, and true to a sha256 name. */
+const readBlobs = (named: Readonly<Record<string, string>>, reader: ReturnType<typeof folderReader>, perFile: number, fail: Fail) =>
+  Effect.gen(function* () {
+    const perBlob: ReadLimit = { bytes: perFile, name: "per blob (ingest.maxBlobBytes)" }
     const blobs = new Map<string, DemoBlob>()
-    for (const [name, rel] of Object.entries(demo.blobs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [name, rel] of Object.entries(named).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const clean = normalize(rel)
       // A path in a message is cut short: the problem after it must stay visible.
       const shown = `'${oneLine(rel, 120)}'`
@@ -108,45 +153,31 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
       if (clean === "." || clean === `.${sep}`) return yield* fail(["blobs", name], `${shown} is the demo's folder, not a file`)
       const read = reader.read(clean, shown, perBlob)
       if (!read.ok) return yield* fail(["blobs", name], read.missing ? `blob file ${shown} not found beside the demo` : read.problem)
-      const bytes = read.bytes
-      const hash = sha256(bytes)
+      const hash = sha256(read.bytes)
       if (SHA256.test(name) && name !== hash) return yield* fail(["blobs", name], `blob file ${shown} hashes to ${hash}, not to its name`)
-      blobs.set(name, { name, hash, bytes })
+      blobs.set(name, { name, hash, bytes: read.bytes })
     }
-    const used = new Set<string>()
-    const steps: Array<DemoStep> = []
-    for (const [i, step] of demo.steps.entries()) {
-      const obs: Record<string, string | null> = {}
-      for (const field of ["screenshot", "elements", "aria"] as const) {
-        const ref = step.observation[field]
-        if (ref === null) {
-          obs[field] = null
-          continue
-        }
-        const blob = blobs.get(ref)
-        if (!blob) return yield* fail(["steps", i, "observation", field], `unknown blob '${ref}' (not a key of blobs)`)
-        used.add(ref)
-        obs[field] = blob.hash
-      }
-      steps.push({
-        action: step.action,
-        observation: { screenshot: obs.screenshot ?? null, elements: obs.elements ?? null, aria: obs.aria ?? null },
-        urlBefore: step.urlBefore,
-        urlAfter: step.urlAfter,
-        appBefore: null,
-        appAfter: null
-      })
+    return blobs as ReadonlyMap<string, DemoBlob>
+  })
+
+/** An observation's blob names as hashes, each name marked `used`; a name not in `blobs` is an error at `path`. */
+const resolveObservation = (
+  observation: DemoFileObservation,
+  blobs: ReadonlyMap<string, DemoBlob>,
+  used: Set<string>,
+  path: ReadonlyArray<PropertyKey>,
+  fail: Fail
+): Effect.Effect<DemoObservation, DemoFileError> =>
+  Effect.gen(function* () {
+    const hashes: Record<string, string | null> = {}
+    for (const field of ["screenshot", "elements", "aria"] as const) {
+      const ref = observation[field]
+      const blob = ref === null ? undefined : blobs.get(ref)
+      if (ref !== null && blob === undefined) return yield* fail([...path, field], `unknown blob '${ref}' (not a key of blobs)`)
+      if (ref !== null) used.add(ref)
+      hashes[field] = blob?.hash ?? null
     }
-    const kept = [...blobs.values()].filter((b) => used.has(b.name))
-    return {
-      file,
-      demoId: demo.demoId,
-      taskId: demo.taskId,
-      recordedWith: demo.recordedWith,
-      steps,
-      blobs: kept,
-      contentDigest: digest({ taskId: demo.taskId, steps })
-    } satisfies LoadedDemo
+    return { screenshot: hashes.screenshot ?? null, elements: hashes.elements ?? null, aria: hashes.aria ?? null }
   })
 
 // Fatal: bytes that are not UTF-8 are refused rather than silently replaced inside ids and text.

@@ -1,5 +1,5 @@
 /**
- * Writing a demo folder (format core-demo v1, README.md) from recorded steps whose
+ * Writing a demo folder (format core-demo v1 or v2, README.md) from recorded steps whose
  * observations name blobs in the `BlobStore`: the blobs are copied out beside demo.json as
  * `blobs/<sha256>.<ext>` (a sha256 name the loader checks), and demo.json is written last
  * and renamed into place, so a failure part-way never leaves a demo.json that points at
@@ -9,9 +9,9 @@ import { Effect, Schema } from "effect"
 import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
-import type { Action } from "@core/events"
-import { DEMO_FORMAT, DEMO_VERSION } from "./Format.ts"
-import type { DemoFileV1 } from "./Format.ts"
+import type { Action, Platform } from "@core/events"
+import { DEMO_FORMAT } from "./Format.ts"
+import type { DemoFile, DemoFileV2 } from "./Format.ts"
 
 /** The folder or a file in it could not be written. */
 export class DemoWriteError extends Schema.TaggedError<DemoWriteError>()("DemoWriteError", {
@@ -21,36 +21,50 @@ export class DemoWriteError extends Schema.TaggedError<DemoWriteError>()("DemoWr
 const writing = (what: string, write: () => void) =>
   Effect.try({ try: write, catch: (e) => new DemoWriteError({ message: `cannot write ${what}: ${e instanceof Error ? e.message : String(e)}` }) })
 
-/** One step as recorded: observation fields are blob hashes (any further observation fields are ignored). */
+/** The screen as recorded: blob hashes (any further fields are ignored). */
+export interface DemoFolderObservation {
+  readonly screenshot: string | null
+  readonly elements: string | null
+  readonly aria: string | null
+}
+
+/** One step as recorded: observation fields are blob hashes; the app fields default to null (the web). */
 export interface DemoFolderStep {
   readonly action: Action
   readonly urlBefore: string | null
   readonly urlAfter: string | null
-  readonly observation: {
-    readonly screenshot: string | null
-    readonly elements: string | null
-    readonly aria: string | null
-  }
+  readonly appBefore?: string | null
+  readonly appAfter?: string | null
+  readonly observation: DemoFolderObservation
 }
 
 export interface DemoFolderIds {
   readonly demoId: string
   readonly taskId: string
   readonly recordedWith: "script" | "recorder"
+  /** The screen before the first step: given, the folder is version 2 with it as `initial`. */
+  readonly initial?: DemoFolderObservation
+  /** Default web. Another platform is version 2 only (with `initial` all null when not given). */
+  readonly platform?: Platform
 }
 
-type BlobField = "screenshot" | "elements" | "aria"
-const extension: Record<BlobField, string> = { screenshot: "png", elements: "json", aria: "txt" }
+type BlobField = keyof DemoFolderObservation
 
-/** Writes `steps` as a core-demo v1 folder in `dir` (demo.json + blobs/<sha256>.<ext>); returns the demo.json path. */
+/**
+ * Writes `steps` as a core-demo folder in `dir` (demo.json + blobs/<sha256>.<ext>); returns the
+ * demo.json path. Version 2 when the screen before the first step is given (or the platform is
+ * not the web), else version 1 — what scripted site solutions write, so their demos stay as they were.
+ */
 export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<DemoFolderStep>, dir: string, ids: DemoFolderIds) {
   const store = yield* BlobStore
+  const platform = ids.platform ?? "web"
+  const extension: Record<BlobField, string> = { screenshot: "png", elements: "json", aria: platform === "android" ? "xml" : "txt" }
   yield* writing(join(dir, "blobs"), () => mkdirSync(join(dir, "blobs"), { recursive: true }))
   const blobs: Record<string, string> = {}
-  /** Copies a step's blob out of the store once; returns its name in `blobs` (its hash). */
-  const copy = (step: DemoFolderStep, field: BlobField) =>
+  /** Copies an observation's blob out of the store once; returns its name in `blobs` (its hash). */
+  const copy = (observation: DemoFolderObservation, field: BlobField) =>
     Effect.gen(function*() {
-      const hash = step.observation[field]
+      const hash = observation[field]
       if (hash === null) return null
       if (blobs[hash] === undefined) {
         const rel = `blobs/${hash}.${extension[field]}`
@@ -60,25 +74,29 @@ export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<
       }
       return hash
     })
-  const written: Array<DemoFileV1["steps"][number]> = []
+  const observed = (o: DemoFolderObservation) =>
+    Effect.gen(function*() {
+      return { screenshot: yield* copy(o, "screenshot"), elements: yield* copy(o, "elements"), aria: yield* copy(o, "aria") }
+    })
+  const v2 = ids.initial !== undefined || platform !== "web"
+  // The initial screen's blobs are copied first: a folder reads in the order it was seen.
+  const initial = v2 ? yield* observed(ids.initial ?? { screenshot: null, elements: null, aria: null }) : null
+  const written: Array<DemoFileV2["steps"][number]> = []
   for (const step of steps) {
     written.push({
       action: step.action,
       urlBefore: step.urlBefore,
       urlAfter: step.urlAfter,
-      observation: { screenshot: yield* copy(step, "screenshot"), elements: yield* copy(step, "elements"), aria: yield* copy(step, "aria") }
+      appBefore: step.appBefore ?? null,
+      appAfter: step.appAfter ?? null,
+      observation: yield* observed(step.observation)
     })
   }
-  const demo: DemoFileV1 = {
-    format: DEMO_FORMAT,
-    version: DEMO_VERSION,
-    demoId: ids.demoId,
-    taskId: ids.taskId,
-    platform: "web",
-    recordedWith: ids.recordedWith,
-    steps: written,
-    blobs
-  }
+  // Keys in the order of README's example: version 1 folders are byte for byte what they were.
+  const { demoId, taskId, recordedWith } = ids
+  const demo: DemoFile = initial === null
+    ? { format: DEMO_FORMAT, version: 1, demoId, taskId, platform: "web", recordedWith, steps: written.map(({ appBefore: _b, appAfter: _a, ...v1 }) => v1), blobs }
+    : { format: DEMO_FORMAT, version: 2, demoId, taskId, platform, recordedWith, initial, steps: written, blobs }
   const file = join(dir, "demo.json")
   const partial = join(dir, `.demo.json.${process.pid}.tmp`)
   yield* writing(file, () => {

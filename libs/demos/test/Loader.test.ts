@@ -61,7 +61,7 @@ describe("demo files", () => {
   })
 
   test("wrong format, version, platform; not JSON; unnamed demo", async () => {
-    expect((await broken((d) => (d.version = 2))).reason).toStartWith("version: unsupported demo format version 2")
+    expect((await broken((d) => (d.version = 3))).reason).toStartWith("version: unsupported demo format version 3")
     expect((await broken((d) => (d.format = "other"))).reason).toStartWith("format: expected 'core-demo'")
     expect((await broken((d) => (d.platform = "android"))).reason).toStartWith("platform: expected \"web\"")
     const e = await failure(writeDemo(fresh(), undefined, "{ not json"))

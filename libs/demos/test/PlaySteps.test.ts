@@ -1,12 +1,12 @@
 /**
- * `playSteps` against a stand-in environment: what it sends and what it records for each kind
+ * `playSteps` / `playDemo` against a stand-in environment: what it sends and what it records for each kind
  * of step, and where it stops. (The real browser: tests/cli-record-steps.test.ts.)
  */
 import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import type { ElementInfo, EnvironmentShape, FullObservation } from "@core/env-web"
 import type { Action } from "@core/events"
-import { playSteps, StepPlayError } from "../mod.ts"
+import { playDemo, playSteps, StepPlayError } from "../mod.ts"
 import type { Step } from "../mod.ts"
 
 const BASE = "http://127.0.0.1:4321/shop/"
@@ -98,6 +98,17 @@ describe("playSteps", () => {
     ["an error observation", [{ kind: "click", target: { name: "Save" } }, { kind: "status", status: "complete" }],
       'step 1 (click "Save"): click: the element is detached', 1]
   ]
+  test("given a reset screen, when played with playDemo, then it is the demo's initial, each step has its apps, and the steps are playSteps'", async () => {
+    const { env } = standIn()
+    const atReset = { ...observed(BASE).observation, app: "com.example/.Main", title: "Shop", elements: "a".repeat(64), screenshot: "b".repeat(64) }
+    const shown: EnvironmentShape = { ...env, reset: () => Effect.succeed({ ...observed(BASE), observation: atReset }) }
+    const steps: ReadonlyArray<Step> = [{ kind: "click", target: { role: "link", name: "Home" } }, { kind: "status", status: "complete" }]
+    const played = await Effect.runPromise(playDemo(shown, { taskId: "t" }, steps))
+    expect(played.initial).toEqual(atReset)
+    expect(played.steps.map((s) => [s.action.kind, s.appBefore, s.appAfter])).toEqual([["click", "com.example/.Main", null], ["status", null, null]])
+    expect(played.steps).toEqual(await Effect.runPromise(playSteps(shown, { taskId: "t" }, steps)))
+  })
+
   for (const [what, steps, message, sent] of stops) {
     test(`stops at ${what}, with one line naming the step`, async () => {
       const r = await play(steps)

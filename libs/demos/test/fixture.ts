@@ -1,4 +1,4 @@
-/** A small valid demo (shop-wishlist-add-1, three steps) written into a folder, and ways to break it. */
+/** A small valid demo (shop-wishlist-add-1, three steps) written into a folder, in format version 1 or 2, and ways to break it. */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
@@ -47,5 +47,32 @@ export const writeDemo = (dir: string, demo: any = validDemo(), text?: string): 
   writeFileSync(join(dir, "a0.txt"), ARIA)
   const file = join(dir, "demo.json")
   writeFileSync(file, text ?? JSON.stringify(demo, null, 2))
+  return file
+}
+
+/** The page before the first step, as the web environment's elements blob: what the version 2 demo's `initial` shows. */
+export const INITIAL_ELEMENTS = JSON.stringify({
+  url: "/shop/",
+  elements: [{ id: "e3", role: "searchbox", name: "Search", text: "", value: "", box: null, visible: true, inViewport: true, enabled: true, editable: true, checked: null }]
+})
+export const INITIAL_PNG = new Uint8Array([...PNG, 0x49])
+
+/** The valid demo in version 2: with `initial` (its own screenshot and element list) and the steps' app fields. */
+export const validDemoV2 = (): any => {
+  const d = validDemo()
+  return {
+    ...d,
+    version: 2,
+    initial: { screenshot: "i0.png", elements: "i0.json", aria: null },
+    steps: d.steps.map((s: any) => ({ ...s, appBefore: null, appAfter: null })),
+    blobs: { ...d.blobs, "i0.png": "shots/i0.png", "i0.json": "i0.json" }
+  }
+}
+
+/** Writes a version 2 demo (default: the valid one) and its blob files, the initial ones too, into `dir`; returns the demo.json path. */
+export const writeDemoV2 = (dir: string, demo: any = validDemoV2()): string => {
+  const file = writeDemo(dir, demo)
+  writeFileSync(join(dir, "shots", "i0.png"), INITIAL_PNG)
+  writeFileSync(join(dir, "i0.json"), INITIAL_ELEMENTS)
   return file
 }
