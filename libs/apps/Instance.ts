@@ -152,11 +152,13 @@ const awaitReady = (live: Live): Effect.Effect<Instance, InstanceError> =>
     const fail = (reason: string) => new InstanceError({ app: name, reason })
     const deadline = live.spawnedAt + spec.readyTimeoutMs
     const a = live.announced
+    // An Appium server answers 404 at its root: the W3C status says whether it is ready.
+    const readiness = (url: string) => (live.pack.config.platform === "android" ? joinUrl(url, "/status") : url)
     let lastProbe: string | null = null
     for (;;) {
       if (a.urlProblem !== null) return yield* fail(`${a.urlProblem}; last output: ${live.spawned.output.text}`)
       if (a.url !== null) {
-        lastProbe = yield* probe(a.url, deadline - performance.now())
+        lastProbe = yield* probe(readiness(a.url), deadline - performance.now())
         if (lastProbe === null) {
           const readyMs = Math.round(performance.now() - live.spawnedAt)
           return { pack: live.pack, tag: live.tag, port: live.port, baseUrl: a.url, handle: a.handle ?? live.tag, readyMs } satisfies Instance

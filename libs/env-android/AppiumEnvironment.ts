@@ -9,9 +9,15 @@
  * Sessions: one Appium session per environment, opened at the first `reset` and kept across
  * episodes (creating one installs and starts the UiAutomator2 server on the device: seconds
  * to a minute). A `reset` presses Home, stops the task's app and opens it afresh; app data
- * is kept (use the `appium:noReset` / `appium:fullReset` capabilities for that). `close`
- * ends the episode; the session ends with the environment's scope. A session Appium dropped
- * (e.g. after `appium:newCommandTimeout`) is reopened once by the next reset.
+ * is kept unless the task sets `clearAppData`, which clears it (`mobile: clearApp`) before
+ * the app opens. `close` ends the episode; the session ends with the environment's scope. A
+ * session Appium dropped (e.g. after `appium:newCommandTimeout`) is reopened once by the
+ * next reset.
+ *
+ * With an `EpisodeSource` (an app pack's leases), a task given as `site` + `siteSeed` opens
+ * its episode there, and the episode names its Appium server (`serverUrl`): each instance
+ * of a pack may run its own. The session moves when the server does; closing the episode
+ * gives it back to the source.
  *
  * A session that cannot be created is one `InfraError` line naming the server and the
  * server's own first line (no device, no adb, no server) — never a stack trace or a hang:
@@ -33,8 +39,8 @@
 import { Effect, Layer, Result } from "effect"
 import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
-import type { ElementInfo, EnvTask, EnvironmentShape, ScreenshotPolicy } from "@core/env-web"
-import { defaultElementLimit, Environment, InfraError, maxWaitMs, oneLine, storeObservation } from "@core/env-web"
+import type { ElementInfo, EnvTask, EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "@core/env-web"
+import { defaultElementLimit, endEpisode, Environment, InfraError, maxWaitMs, oneLine, storeObservation } from "@core/env-web"
 import type { Action } from "@core/events"
 import type { Device } from "./AppiumActions.ts"
 import { androidStateChanging, appTarget, HOME_KEYCODE, perform } from "./AppiumActions.ts"
@@ -43,8 +49,10 @@ import type { IdState } from "./PageSource.ts"
 import { foregroundPackage, freshIds, maskedHierarchy, parsePageSource } from "./PageSource.ts"
 
 export interface AppiumOptions {
-  /** Default "http://127.0.0.1:4723" (config `android.appiumUrl`). */
+  /** Default "http://127.0.0.1:4723" (config `android.appiumUrl`); an episode from `episodes` names its own. */
   readonly appiumUrl?: string
+  /** Opens episodes of tasks given as `site` + `siteSeed`: an app pack's leases, each naming its Appium server. */
+  readonly episodes?: EpisodeSource
   /** Over `baseCapabilities` (config `android.capabilities`): `appium:udid`, `appium:appPackage`, … */
   readonly capabilities?: Readonly<Record<string, unknown>>
   /** Default "all". */
@@ -121,6 +129,8 @@ export const sessionFailure = (url: string, cause: unknown): string => {
 type Browser = Awaited<ReturnType<typeof remote>>
 
 interface Episode {
+  /** The episode opened through the `EpisodeSource`, if any. */
+  readonly episode: string | null
   readonly issued: Set<string>
   current: ReadonlyMap<string, ElementInfo>
   ids: IdState
@@ -162,15 +172,17 @@ const encoder = new TextEncoder()
 
 export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
   const blobs = yield* BlobStore
-  const url = options.appiumUrl ?? "http://127.0.0.1:4723"
+  const defaultUrl = options.appiumUrl ?? "http://127.0.0.1:4723"
+  const source = options.episodes
   const screenshots = options.screenshots ?? "all"
   const timeoutMs = options.actionTimeoutMs ?? 10_000
   const settleMs = options.settleMs ?? 500
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 120_000
   const limit = options.elementLimit ?? defaultElementLimit
   let browser: Browser | null = null
+  /** The server `browser`'s session is on. */
+  let browserUrl: string | null = null
   let episode: Episode | null = null
-
 
   /** A device call bounded by `ms`: a hung server is a timeout, not a hang. */
   const bounded = <A>(what: string, ms: number, run: () => Promise<A>) =>
@@ -178,7 +190,7 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
       Effect.timeoutOrElse({ duration: ms, orElse: () => Effect.fail(new Error(`${what}: no answer within ${Math.round(ms / 1000)} s`)) })
     )
 
-  const open = Effect.suspend(() => {
+  const open = (url: string) => Effect.suspend(() => {
     const connection = connectionOf(url)
     if (connection === null) return Effect.fail(new InfraError({ reason: `cannot start an Android session: ${JSON.stringify(url)} is not an http(s) URL (android.appiumUrl)` }))
     const pending = remote({
@@ -195,15 +207,21 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     )
   })
 
-  const session = Effect.suspend(() =>
-    browser !== null ? Effect.succeed(browser) : Effect.tap(open, (b) => Effect.sync(() => void (browser = b))))
+  /** The session on `url`: the open one when it is there, else a new one (the old one ended first). */
+  const session = (url: string) => Effect.suspend(() =>
+    browser !== null && browserUrl === url
+      ? Effect.succeed(browser)
+      : Effect.andThen(quit, Effect.tap(open(url), (b) => Effect.sync(() => void ((browser = b), (browserUrl = url))))))
 
   /** Ends the session; a dead one has nothing left to end. */
-  const quit = Effect.promise(async () => {
+  const quit = Effect.suspend(() => {
     const b = browser
     browser = null
-    episode = null
-    if (b !== null) await Promise.race([b.deleteSession().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))])
+    browserUrl = null
+    // Bounded without a timer of its own: a pending timer would keep the process alive after the scope closed.
+    return b === null
+      ? Effect.void
+      : Effect.promise(() => b.deleteSession().catch(() => undefined)).pipe(Effect.timeoutOrElse({ duration: 5000, orElse: () => Effect.void }))
   })
 
   /** Reads the screen and stores its blobs; `error` is the action's complaint, if any. */
@@ -224,13 +242,14 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     const aria = maskedHierarchy(page.tree)
     const elementsBytes = encoder.encode(JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements }))
     return yield* storeObservation(blobs, {
-      url: null, app, title: null, elements: page.elements, elementsBytes, aria, screenshot, error, limit, timing, startedAt: started, done: ep.done, episode: null
+      url: null, app, title: null, elements: page.elements, elementsBytes, aria, screenshot, error, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
     })
   })
 
   /**
-   * Home, then the task's app stopped and opened afresh; resolves to the policy-visible
-   * complaint, if any (an app that is not installed), and throws when the device does not answer.
+   * Home, then the task's app stopped (its data cleared when the task asks) and opened
+   * afresh; resolves to the policy-visible complaint, if any (an app that is not installed),
+   * and throws when the device does not answer or the data could not be cleared.
    */
   const prepare = async (b: Browser, task: EnvTask): Promise<string | null> => {
     const device = deviceOf(b)
@@ -240,8 +259,14 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     }
     const app = appTarget(task.app)
     if (app === null) return `cannot open ${JSON.stringify(task.app)}: an app is a package (com.example.app) or an activity (com.example.app/.MainActivity)`
+    await device.mobile("mobile: terminateApp", { appId: app.appId }).catch(() => undefined)
+    if (task.clearAppData === true) {
+      // Before the app starts, or it would run on the last episode's data.
+      await device.mobile("mobile: clearApp", { appId: app.appId }).catch((cause: unknown) => {
+        throw sessionGone(cause) ? cause : new Error(`cannot clear the data of ${app.appId}: ${serverMessage(cause)}`)
+      })
+    }
     try {
-      await device.mobile("mobile: terminateApp", { appId: app.appId }).catch(() => undefined)
       return await perform(device, { kind: "open_app", app: task.app }, { issued: new Set(), current: new Map(), viewport: { width: 0, height: 0 } })
     } catch (cause) {
       if (sessionGone(cause)) throw cause
@@ -254,12 +279,38 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
       ? Effect.fail(new InfraError({ reason: `Android session lost during ${kind}: ${serverMessage(cause)}` }))
       : Effect.succeed(`${kind} failed: ${serverMessage(cause)}`)
 
-  const close = () => Effect.sync(() => void (episode = null))
+  const close = () =>
+    Effect.suspend(() => {
+      const ep = episode
+      episode = null
+      if (ep?.episode == null || source === undefined) return Effect.void
+      // A pack's instance goes back to its pool (reset or stopped) once the episode is over.
+      return Effect.promise(() => endEpisode(source, ep.episode!))
+    })
+
+  /** The episode's own server from the source, or the configured one. */
+  const openEpisode = (task: EnvTask) =>
+    Effect.gen(function*() {
+      if (task.startUrl !== undefined || task.site === undefined || task.siteSeed === undefined || source === undefined) return { episode: null, url: defaultUrl }
+      const opened = yield* Effect.tryPromise({
+        try: () => source.open(task.site!, task.siteSeed!, task.startPath),
+        catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${serverMessage(cause)}` })
+      })
+      if (opened.serverUrl === undefined) {
+        yield* Effect.promise(() => source.discard(opened.episode).catch(() => undefined))
+        return yield* new InfraError({ reason: `cannot open a ${task.site} episode: its source names no Appium server (serverUrl)` })
+      }
+      return { episode: opened.episode, url: opened.serverUrl }
+    })
 
   const reset = Effect.fn("AppiumEnvironment.reset")(function*(task: EnvTask) {
     yield* close()
+    const opened = yield* openEpisode(task)
+    const ep: Episode = { episode: opened.episode, issued: new Set(), current: new Map(), ids: freshIds, viewport: { width: 0, height: 0 }, done: false }
+    // Set before anything can fail, so that a failed reset gives the source's episode back.
+    episode = ep
     const started = performance.now()
-    const attempt = Effect.flatMap(session, (b) =>
+    const attempt = Effect.flatMap(session(opened.url), (b) =>
       Effect.map(bounded("reset", timeoutMs * 3, () => prepare(b, task)), (error) => ({ b, error })))
     const { b, error } = yield* attempt.pipe(
       // A session Appium dropped between episodes is reopened once.
@@ -267,8 +318,6 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
       Effect.mapError((cause) => (cause instanceof InfraError ? cause : new InfraError({ reason: `cannot start the episode: ${serverMessage(cause)}` })))
     )
     const actionMs = Math.round(performance.now() - started)
-    const ep: Episode = { issued: new Set(), current: new Map(), ids: freshIds, viewport: { width: 0, height: 0 }, done: false }
-    episode = ep
     yield* Effect.sleep(settleMs)
     return yield* observe(b, ep, error, screenshots !== "none", { actionMs, settleMs })
   }, Effect.tapError(() => close()))
@@ -292,7 +341,7 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     return yield* observe(b, ep, error, withScreenshot, { actionMs, settleMs: changed ? settleMs : 0 })
   })
 
-  yield* Effect.addFinalizer(() => quit)
+  yield* Effect.addFinalizer(() => Effect.andThen(close(), quit))
 
   return Environment.of({ reset, step, close }) satisfies EnvironmentShape
 })

@@ -25,7 +25,7 @@ import { remote } from "webdriverio"
 import { BlobStore } from "@core/blobstore"
 import type { Action } from "@core/events"
 import {
-  appOrigins, chromiumFlags, defaultElementLimit, elementsBlob, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, isAllowed, maxWaitMs, oneLine, openSink, proxyBypass, refusal,
+  appOrigins, chromiumFlags, defaultElementLimit, elementsBlob, endEpisode, Environment, extractInPage, InfraError, interactableSelector, maskSecrets, isAllowed, maxWaitMs, oneLine, openSink, proxyBypass, refusal,
   stateChanging, storeObservation
 } from "@core/env-web"
 import type { EnvTask, EnvironmentShape, EpisodeSource, Extracted, ScreenshotPolicy } from "@core/env-web"
@@ -221,7 +221,7 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
       episode = null
       if (ep?.episode == null || source === undefined) return Effect.void
       // An app that stops or resets its instances is told the episode is over; the bundled sites' episodes are dropped.
-      return Effect.promise(() => (source.end !== undefined ? source.end(ep.episode!) : source.discard(ep.episode!)).catch(() => undefined))
+      return Effect.promise(() => endEpisode(source, ep.episode!))
     })
 
   const reset = Effect.fn("MobileWebEnvironment.reset")(function*(task: EnvTask) {

@@ -2,7 +2,7 @@
  * A CORE run end to end, on any app (`RunApp`): register the tasks, give each a demo
  * unless one is ingested already (the app plays it, the engine ingests it), then drive the
  * pipeline's deciders — inference → rounds of rollouts → verification → expansion — in
- * real Chromium, telling `progress` as it goes.
+ * real Chromium (or on an Android pack's devices through Appium), telling `progress` as it goes.
  *
  * MEASUREMENT beside the run: when an episode ends, the app's own judgement is asked for
  * (`RunApp.judge`: a bundled site's checker, a pack's `evaluate`). Its answers never enter
@@ -18,11 +18,10 @@ import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
-import { MobileWebEnvironment } from "@core/env-android"
-import { BrowserPool, WebEnvironment } from "@core/env-web"
+import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/env-web"
 import { makeEvent, RunStarted, runStream } from "@core/events"
-import type { CoreEvent } from "@core/events"
+import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { LF_API_GUIDE_VERSION } from "@core/domain"
@@ -32,6 +31,7 @@ import { drive } from "./Driver.ts"
 import { liveObservations } from "./LiveObservations.ts"
 import type { EpisodeEnd } from "./LiveObservations.ts"
 import { modelCallRecorder } from "./ModelCalls.ts"
+import { environmentsNamed, platformEnvironment } from "./PlatformEnvironment.ts"
 import { registerTasks } from "./Registration.ts"
 import { resumeLayers } from "./Resume.ts"
 import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
@@ -71,17 +71,24 @@ export interface RunPlan {
   readonly screenshots?: ScreenshotPolicy
   /** Continue this logged run instead of starting one (the plan is then the run's own). */
   readonly resume?: { readonly runId: string; readonly seed: string }
-  /** Default "web". "mobile-web": every episode, demos included, in a phone-emulating Chromium over WebDriver. */
-  readonly platform?: "web" | "mobile-web"
+  /**
+   * Default "web". "mobile-web": every episode, demos included, in a phone-emulating Chromium
+   * over WebDriver. "android": on the Appium server each episode's source names (an Android
+   * pack's instances), with the config's `android.capabilities`.
+   */
+  readonly platform?: Platform
 }
 
 /** The id of a task's scripted demo on a platform: web demos keep the id they always had. */
-export const scriptedDemoId = (taskId: string, platform: "web" | "mobile-web"): string =>
+export const scriptedDemoId = (taskId: string, platform: Platform): string =>
   platform === "web" ? `${taskId}-script` : `${taskId}-${platform}-script`
 
-/** Whether a demo was recorded on the platform: mobile-web demos are only the scripted ones made for it. */
-const demoOfPlatform = (demoId: string, platform: "web" | "mobile-web"): boolean =>
-  platform === "web" ? !demoId.endsWith("-mobile-web-script") : demoId.endsWith("-mobile-web-script")
+/**
+ * Whether a demo was recorded on the platform: mobile-web demos are only the scripted ones
+ * made for it. An Android task exists on no other platform, so any demo of it is one.
+ */
+const demoOfPlatform = (demoId: string, platform: Platform): boolean =>
+  platform === "mobile-web" ? demoId.endsWith("-mobile-web-script") : !demoId.endsWith("-mobile-web-script")
 
 const newRunId = (prefix: string) =>
   Effect.gen(function*() {
@@ -91,7 +98,7 @@ const newRunId = (prefix: string) =>
   })
 
 /** Demos for the tasks that have none ingested: played by the app, written, ingested. */
-const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<RunTask>, dataDir: string, platform: "web" | "mobile-web", log: (line: string) => void) =>
+const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<RunTask>, dataDir: string, platform: Platform, log: (line: string) => void) =>
   Effect.gen(function*() {
     const have = yield* demosByTask
     const chosen = new Map<string, string>()
@@ -138,14 +145,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     const prepareAhead = plan.samples > plan.parallel
     const platform = plan.platform ?? "web"
     const makeEnvironment = (policy: ScreenshotPolicy) =>
-      Effect.provideContext(
-        platform === "mobile-web"
-          ? MobileWebEnvironment.make({
-            screenshots: policy, episodes: app.episodes, chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
-          })
-          : WebEnvironment.make({ screenshots: policy, prepareAhead, episodes: app.episodes }),
-        context
-      )
+      Effect.provideContext(platformEnvironment(config, platform, { screenshots: policy, prepareAhead, episodes: app.episodes }), context)
     const environments: Array<EnvironmentShape> = []
     for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots))
     // A demo's screenshots are part of what it records, whatever the rollouts skip.
@@ -199,7 +199,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             command: "run"
           }
         })]
-        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${platform === "mobile-web" ? "mobile-web sessions (chromedriver, phone emulation)" : "browser contexts"}`)
+        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`)
       }
 
       const calls = modelCallRecorder(store)

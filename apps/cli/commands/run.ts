@@ -124,7 +124,7 @@ export const run: Command = {
     site: { kind: "string", description: "only this site's tasks" },
     app: { kind: "string", description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites" },
     tasks: { kind: "string", description: "only these task ids (comma-separated)" },
-    platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); android needs a device (libs/env-android)", choices: ["web", "mobile-web", "android"] },
+    platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)", choices: ["web", "mobile-web", "android"] },
     rounds: { kind: "number", description: "rounds to run (default 1)" },
     samples: { kind: "number", description: "rollouts per task per round (default 5)" },
     "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
@@ -141,7 +141,7 @@ export const run: Command = {
   run: (args) =>
     Effect.gen(function*() {
       if (args.flags.platform === "android") {
-        return yield* new UsageError({ message: "--platform android: the bundled tasks are web sites, and no device or emulator is configured; use --platform mobile-web here, or see libs/env-android/README.md for a device" })
+        return yield* new UsageError({ message: "--platform android: the bundled tasks are web sites; an Android app runs as an app pack (run --app <dir>, docs/app-packs.md), or use --platform mobile-web here" })
       }
       if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
       const sources: Record<string, string> = {}
@@ -162,7 +162,7 @@ export const run: Command = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined) {
         for (const f of ["suite", "site"]) if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
-        if (settings.platform !== "web") return yield* new UsageError({ message: "--app runs a web pack on the web platform; --platform does not apply" })
+        if (settings.platform !== "web") return yield* new UsageError({ message: "--app runs on the pack's own platform (its core-app.json); --platform does not apply" })
         const opened = yield* openStore(args)
         const dir = resolve(appDir)
         sources["run.app"] = "flag:--app"
