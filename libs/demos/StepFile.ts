@@ -122,14 +122,26 @@ const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null =>
   return null
 }
 
+/** How a step file is played: as a task's demo (the default), or as an app's log-in before the episode. */
+export interface StepFileOptions {
+  /**
+   * An app pack's `auth`: played before the episode and kept out of it, so it neither answers
+   * nor ends the episode — no `answer`, no `status`, and no last-step rule.
+   */
+  readonly auth?: boolean
+}
+
 /** The checks a schema does not state well: targets name something, the file ends the episode once, URLs stay relative. */
-const semantic = (file: StepFileV1): [ReadonlyArray<PropertyKey>, string] | null => {
+const semantic = (file: StepFileV1, options: StepFileOptions): [ReadonlyArray<PropertyKey>, string] | null => {
   if (file.steps.length === 0) return [["steps"], "a step file needs at least one step"]
   const last = file.steps.length - 1
   for (const [i, step] of file.steps.entries()) {
     const target = "target" in step ? step.target : undefined
     if (target !== undefined && target.role === undefined && target.name === undefined && target.text === undefined) {
       return [["steps", i, "target"], "a target needs at least one of role, name, text"]
+    }
+    if ((step.kind === "answer" || step.kind === "status") && options.auth === true) {
+      return [["steps", i, "kind"], `a log-in comes before the episode and does not end it: no '${step.kind}' here`]
     }
     if ((step.kind === "answer" || step.kind === "status") && i !== last) {
       return [["steps", i, "kind"], `'${step.kind}' ends the episode: it must be the last step`]
@@ -143,12 +155,13 @@ const semantic = (file: StepFileV1): [ReadonlyArray<PropertyKey>, string] | null
     }
   }
   const end = file.steps[last]!.kind
+  if (options.auth === true) return null
   if (end !== "answer" && end !== "status") return [["steps", last, "kind"], `the last step must be 'status' or 'answer', got '${end}'`]
   return null
 }
 
 /** Decodes and checks a step file's JSON text; `file` names it in errors. */
-export const parseStepFile = (text: string, file: string): Effect.Effect<StepFileV1, StepFileError> =>
+export const parseStepFile = (text: string, file: string, options: StepFileOptions = {}): Effect.Effect<StepFileV1, StepFileError> =>
   Effect.gen(function*() {
     const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
       new StepFileError({ file, path: oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
@@ -156,7 +169,7 @@ export const parseStepFile = (text: string, file: string): Effect.Effect<StepFil
     const early = precheck(json)
     if (early) return yield* fail(...early)
     const decoded = yield* decodeStrict(StepFileV1, json, fail)
-    const late = semantic(decoded)
+    const late = semantic(decoded, options)
     if (late) return yield* fail(...late)
     return decoded
   })
@@ -165,7 +178,7 @@ export const parseStepFile = (text: string, file: string): Effect.Effect<StepFil
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /** Reads and checks a step file: a regular file (no link, FIFO or device), at most `maxBytes` (default 1 MiB). */
-export const loadStepFile = (file: string, options: { readonly maxBytes?: number } = {}): Effect.Effect<StepFileV1, StepFileError> =>
+export const loadStepFile = (file: string, options: StepFileOptions & { readonly maxBytes?: number } = {}): Effect.Effect<StepFileV1, StepFileError> =>
   Effect.suspend(() => {
     const limit = { bytes: options.maxBytes ?? DEFAULT_MAX_STEP_FILE_BYTES, name: "for a step file" }
     const fail = (problem: string) => Effect.fail(new StepFileError({ file, path: "$", problem: oneLine(problem, 500) }))
@@ -177,5 +190,5 @@ export const loadStepFile = (file: string, options: { readonly maxBytes?: number
     } catch {
       return fail("not UTF-8 text")
     }
-    return parseStepFile(text, file)
+    return parseStepFile(text, file, options)
   })
