@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
-import { App, CommandApp, loadPack, packRunApp, packRunTask } from "@core/apps"
+import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
 import type { Pack } from "@core/apps"
 import { executeRun } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
@@ -31,8 +31,26 @@ export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | 
   Effect.gen(function*() {
     const pack = yield* loadPack(packDir)
     const tasks = yield* packTasks(pack, plan.taskIds)
+    // Before any instance starts: a log-in that cannot work stops the run here.
+    const auth = yield* loadAuth(pack)
     const context = yield* Layer.build(CommandApp.layer(packDir))
-    const app = packRunApp(pack, Context.get(context, App))
-    const outcome = yield* executeRun(config, layer, { ...plan, tasks: tasks.map((t) => packRunTask(pack, t)) }, app, new Progress(plan.command))
+    const app = packRunApp(pack, Context.get(context, App), auth)
+    // Recorded with the run, so its deciders read the app's URLs as its demos were recorded.
+    const urls = pack.config.hashRouting ? { "app.hashRouting": true } : {}
+    const file = `${pack.dir}/core-app.json`
+    const sources = {
+      ...plan.sources,
+      ...(pack.config.hashRouting ? { "app.hashRouting": file } : {}),
+      // A web pack's runs recorded the platform as the default: kept so, their logs do not change.
+      ...(pack.config.platform === "web" ? {} : { "run.platform": file })
+    }
+    // The pack says where its episodes play: an Android pack's on its instances' Appium servers.
+    const outcome = yield* executeRun(
+      config,
+      layer,
+      { ...plan, platform: pack.config.platform, sources, extra: { ...plan.extra, ...urls }, tasks: tasks.map((t) => packRunTask(pack, t)) },
+      app,
+      new Progress(plan.command)
+    )
     return { ...outcome, tasks }
   }).pipe(Effect.scoped)

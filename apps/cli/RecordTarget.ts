@@ -1,16 +1,24 @@
 /**
  * Where `record` plays a task: an instance of the bundled suites on the sites server, or a
  * task of an app pack on an instance of its own (started for the command, stopped after).
- * Either way the recorder gets a start URL, and a step file an episode to reset into.
+ * Either way the recorder gets a start URL, and a step file an episode to reset into; on a
+ * pack with `auth`, both log in first (the task's `prelude`). An Android pack's instance is
+ * an Appium server: a step file plays there through `AppiumEnvironment`, the app's data
+ * cleared first as a run's episode would have it.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { join } from "node:path"
-import { App, CommandApp, loadPack, taskUrl } from "@core/apps"
-import type { EnvTask } from "@core/env-web"
+import { androidTaskStart, App, authOf, CommandApp, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
+import type { BlobStore } from "@core/blobstore"
+import { androidSettings, loadConfig } from "@core/config"
+import { AppiumEnvironment } from "@core/env-android"
+import type { EnvironmentShape, EnvTask } from "@core/env-web"
+import type { Platform } from "@core/events"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "./Cli.ts"
+import type { ParsedArgs } from "./Cli.ts"
 
 export interface RecordTarget {
   readonly taskId: string
@@ -21,8 +29,14 @@ export interface RecordTarget {
   readonly defaultOut: string
   /** The task ids a demo may name, as ingest will check it. */
   readonly tasks: ReadonlySet<string>
-  /** Starts what the episode runs on, for the scope: the episode's task and its start URL. */
-  readonly open: Effect.Effect<{ readonly task: EnvTask; readonly startUrl: string }, CliError, Scope.Scope>
+  /** Where the task plays: a person records only on the web; another platform plays step files. */
+  readonly platform: Platform
+  /** Starts what the episode runs on, for the scope: the episode's task, its start URL and, off the web, the environment to play it in. */
+  readonly open: Effect.Effect<{
+    readonly task: EnvTask
+    readonly startUrl: string
+    readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
+  }, CliError, Scope.Scope>
 }
 
 const failed = (what: string) => (e: unknown) => new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` })
@@ -35,11 +49,12 @@ export const bundledTarget = (taskId: string, site: string | undefined) =>
     const task = tasks.find((t) => t.id === taskId)
     if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`, or give --app <pack>` })
     if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
-    const open = Effect.gen(function*() {
+    const open: RecordTarget["open"] = Effect.gen(function*() {
       const sites = yield* Effect.acquireRelease(Effect.try({ try: () => startSites(), catch: failed("cannot start the bundled sites") }), (s) => Effect.promise(() => s.stop()))
       const source = episodeSource(sites)
       const episode = yield* Effect.tryPromise({ try: () => source.open(task.site, task.siteSeed), catch: failed(`cannot open a ${task.site} episode`) })
-      return { task: { taskId: task.id, startUrl: episode.startUrl }, startUrl: episode.startUrl }
+      const started: EnvTask = { taskId: task.id, startUrl: episode.startUrl }
+      return { task: started, startUrl: episode.startUrl }
     })
     return {
       taskId: task.id,
@@ -47,22 +62,31 @@ export const bundledTarget = (taskId: string, site: string | undefined) =>
       instruction: task.instruction,
       defaultOut: join("demos", task.suite, task.id),
       tasks: new Set(tasks.map((t) => t.id)),
+      platform: "web",
       open
     } satisfies RecordTarget
   })
 
-/** A task of the app pack in `dir`, on a fresh instance of the pack. */
-export const packTarget = (dir: string, taskId: string) =>
+/** A task of the app pack in `dir`, on a fresh instance of the pack; `flags` override the config an Android pack's session reads. */
+export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags"] = {}) =>
   Effect.gen(function*() {
     const pack = yield* loadPack(dir)
     const task = pack.tasks.find((t) => t.id === taskId)
     if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}' in the pack ${pack.config.name} (its tasks: ${pack.tasks.map((t) => t.id).join(", ")})` })
-    const open = Effect.gen(function*() {
+    // Before the instance starts: a log-in that cannot work (a secret not set) starts nothing.
+    const auth = yield* loadAuth(pack)
+    // A device may need capabilities (appium:udid, …); the server is the one the instance announces.
+    const android = pack.config.platform === "android" ? androidSettings(yield* loadConfig({ flags })) : null
+    const open: RecordTarget["open"] = Effect.gen(function*() {
       const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir)), App)
       const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
+      if (android !== null) {
+        const server = lease.instance.baseUrl
+        const environment = AppiumEnvironment.make({ capabilities: android.capabilities, appiumUrl: server, screenshots: "key" })
+        return { task: { taskId: task.id, ...androidTaskStart(pack.config, task.start) }, startUrl: server, environment }
+      }
       const startUrl = taskUrl(lease.instance, task.start)
-      const quiet = pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}
-      return { task: { taskId: task.id, startUrl, origins: lease.origins, ...quiet }, startUrl }
+      return { task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) }, startUrl }
     }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     return {
       taskId: task.id,
@@ -70,6 +94,7 @@ export const packTarget = (dir: string, taskId: string) =>
       instruction: task.instruction,
       defaultOut: join("demos", pack.config.name, task.id),
       tasks: new Set(pack.tasks.map((t) => t.id)),
+      platform: pack.config.platform,
       open
     } satisfies RecordTarget
-  }).pipe(Effect.mapError((e) => (e._tag === "PackError" ? new CliError({ message: e.message }) : e)))
+  }).pipe(Effect.mapError((e) => (e._tag === "PackError" || e._tag === "ConfigError" ? new CliError({ message: e.message }) : e)))

@@ -75,6 +75,8 @@ export const PackFileV1 = Schema.Struct({
   pool: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }, { message: "expected an integer between 1 and 16" }))),
   /** A page of this app is observed only after its DOM has not changed for this long (single-page apps that render on a timer). */
   pageQuietMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))),
+  /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
+  hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),
   evaluate: Schema.optionalKey(Argv),
   android: Schema.optionalKey(AndroidSpec)
@@ -119,6 +121,8 @@ export interface PackConfig {
   readonly pool: number
   /** 0: observe once the network is quiet, as for the bundled sites. */
   readonly pageQuietMs: number
+  /** False: a fragment is an in-page anchor, and URLs are recorded as path and query. */
+  readonly hashRouting: boolean
   readonly tasks: string
   readonly evaluate: ReadonlyArray<string> | null
   readonly android: { readonly appPackage: string; readonly appActivity: string; readonly restore: ReadonlyArray<string> | null } | null

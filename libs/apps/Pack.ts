@@ -11,6 +11,7 @@
 import { Effect, Predicate, Schema } from "effect"
 import { resolve } from "node:path"
 import { decodeStrict, jsonPath, oneLine } from "@core/demos"
+import { ACTIVITY_EXPECTED, isActivity, isPackage, startActivity } from "./Android.ts"
 import { placeholderProblem } from "./Argv.ts"
 import type { CommandKind } from "./Argv.ts"
 import { PACK_FILE, PACK_VERSION, PackError, PackFileV1, TASKS_VERSION, TasksFileV1 } from "./Format.ts"
@@ -95,6 +96,8 @@ const checkConfig = (dir: string, c: PackFileV1, fail: Fail): Effect.Effect<void
     }
     if (c.platform === "android" && c.android === undefined) return Effect.fail(fail(["android"], "missing: platform 'android' needs appPackage and appActivity"))
     if (c.platform !== "android" && c.android !== undefined) return Effect.fail(fail(["android"], `only for platform 'android', this pack is '${c.platform}'`))
+    if (c.android !== undefined && !isPackage(c.android.appPackage)) return Effect.fail(fail(["android", "appPackage"], "expected a package name like 'org.example.app'"))
+    if (c.android !== undefined && !isActivity(c.android.appActivity)) return Effect.fail(fail(["android", "appActivity"], "expected an activity like '.Main' or 'org.example.app.Main'"))
     for (const [i, entry] of (c.origins ?? []).entries()) {
       const problem = originProblem(entry)
       if (problem !== null) return Effect.fail(fail(["origins", i], problem))
@@ -128,6 +131,7 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   isolation: c.isolation,
   pool: c.pool ?? 1,
   pageQuietMs: c.pageQuietMs ?? 0,
+  hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,
   android: c.android === undefined ? null : { appPackage: c.android.appPackage, appActivity: c.android.appActivity, restore: c.android.restore ?? null }
@@ -147,6 +151,7 @@ const loadTasks = (dir: string, config: PackConfig, file: string): Effect.Effect
     for (const [i, t] of decoded.tasks.entries()) {
       if (seen.has(t.id)) return yield* fail(["tasks", i, "id"], `duplicate task id '${t.id}'`)
       seen.add(t.id)
+      if (config.android !== null && startActivity(config.android.appPackage, t.start) === null) return yield* fail(["tasks", i, "start"], ACTIVITY_EXPECTED)
       if (config.platform === "web" && !t.start.startsWith("/")) {
         return yield* fail(["tasks", i, "start"], "expected a path relative to the base URL, starting with '/'")
       }

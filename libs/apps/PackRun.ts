@@ -1,20 +1,24 @@
 /**
  * An app pack as the run engine's `RunApp`: the pack's tasks registered under its name,
- * episodes on leased instances (fresh or reset per the pack's isolation), the task's step
+ * episodes on leased instances (fresh or reset per the pack's isolation, each logged in by
+ * the pack's `auth` before it starts), the task's step
  * file played as the demo of a task that has none, and the pack's `evaluate` as the
  * judgement of an ended episode — for measurement only.
  *
  * @example
  * const app = yield* App
- * yield* executeRun(config, layer, { ...plan, tasks: packRunTasks(pack) }, packRunApp(pack, app), progress)
+ * yield* executeRun(config, layer, { ...plan, tasks: packRunTasks(pack) }, packRunApp(pack, app, yield* loadAuth(pack)), progress)
  */
 import { Effect } from "effect"
 import { join, resolve } from "node:path"
-import { loadStepFile, playSteps, writeDemoFolder } from "@core/demos"
-import type { EpisodeSource } from "@core/env-web"
+import { loadStepFile, playDemo, writeDemoFolder } from "@core/demos"
+import type { EnvTask, EpisodeSource } from "@core/env-web"
 import { RunAppError } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
+import { androidTaskStart } from "./Android.ts"
 import type { AppShape } from "./App.ts"
+import { authOf } from "./Auth.ts"
+import type { PackAuth } from "./Auth.ts"
 import type { PackTask } from "./Format.ts"
 import { taskUrl } from "./Instance.ts"
 import type { Pack } from "./Pack.ts"
@@ -34,11 +38,17 @@ export const packRegistration = (pack: Pack, t: PackTask): TaskRegistration => (
   app: pack.config.android?.appPackage ?? null
 })
 
+/** How the pack's pages are observed and their URLs recorded, for every episode on it. */
+export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "hashRouting"> => ({
+  ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}),
+  ...(pack.config.hashRouting ? { hashRouting: true } : {})
+})
+
 /** A pack task as the engine sees it: episodes open on the pack (seed 0: a pack has one world) at the task's start. */
 export const packRunTask = (pack: Pack, t: PackTask): RunTask => ({
   id: t.id,
   registration: packRegistration(pack, t),
-  start: { site: pack.config.name, siteSeed: 0, startPath: t.start, ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}) }
+  start: { site: pack.config.name, siteSeed: 0, startPath: t.start, ...packPageOptions(pack), ...androidTaskStart(pack.config, t.start) }
 })
 
 /** The last answer of an episode, "" when it gave none: what `evaluate` receives as `{answer}`. */
@@ -51,7 +61,7 @@ const answerOf = (end: EpisodeEnd): string => {
  * The engine's episodes as leases: `open` takes an instance from the pool and names the
  * episode after it; `end` (after the judgement) and `discard` give it back.
  */
-const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>): EpisodeSource => {
+const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, auth: PackAuth | null): EpisodeSource => {
   let n = 0
   const giveBack = async (episode: string) => {
     const lease = leases.get(episode)
@@ -63,18 +73,21 @@ const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>): EpisodeSourc
       const lease = await Effect.runPromise(app.acquire())
       const episode = `${app.name}-${++n}`
       leases.set(episode, lease)
-      return { episode, startUrl: taskUrl(lease.instance, path ?? "/"), origins: lease.origins }
+      // An Android start is an activity, not a path: the instance's URL is its Appium server.
+      const startUrl = app.platform === "android" ? lease.instance.baseUrl : taskUrl(lease.instance, path ?? "/")
+      return { episode, startUrl, origins: lease.origins, serverUrl: lease.instance.baseUrl, ...authOf(auth, lease.instance) }
     },
     discard: giveBack,
     end: giveBack
   }
 }
 
-export const packRunApp = (pack: Pack, app: AppShape): RunApp => {
+/** `auth`: the pack's log-in (`loadAuth`, which a web pack's caller must pass), played before each of its episodes. */
+export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null = null): RunApp => {
   const leases = new Map<string, Lease>()
   const byId = new Map(pack.tasks.map((t) => [t.id, t]))
   return {
-    episodes: leasedEpisodes(app, leases),
+    episodes: leasedEpisodes(app, leases, auth),
     heldOut: () => Effect.succeed(pack.tasks.filter((t) => t.split === "held-out").map((t) => packRunTask(pack, t))),
     demo: (env, task, dir, demoId) =>
       Effect.gen(function*() {
@@ -82,8 +95,10 @@ export const packRunApp = (pack: Pack, app: AppShape): RunApp => {
         if (t?.steps == null) return yield* new RunAppError({ message: `${task.id} has no demo and no step file in the pack: record one (bun core record --app ${pack.dir} --task ${task.id})` })
         const file = resolve(pack.dir, t.steps)
         const steps = yield* loadStepFile(file)
-        const played = yield* playSteps(env, { ...task.start, taskId: task.id }, steps.steps).pipe(Effect.ensuring(env.close()))
-        return yield* writeDemoFolder(played, join(dir, pack.config.name, task.id), { demoId, taskId: task.id, recordedWith: "script" })
+        const played = yield* playDemo(env, { ...task.start, taskId: task.id }, steps.steps).pipe(Effect.ensuring(env.close()))
+        return yield* writeDemoFolder(played.steps, join(dir, pack.config.name, task.id), {
+          demoId, taskId: task.id, recordedWith: "script", initial: played.initial, platform: pack.config.platform
+        })
       }).pipe(Effect.mapError((e) => (e instanceof RunAppError ? e : new RunAppError({ message: e.message })))),
     judge: (task, end) =>
       Effect.gen(function*() {

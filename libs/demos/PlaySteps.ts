@@ -10,8 +10,8 @@
  * interface (`EnvironmentShape`), so it plays on the web and on mobile web alike.
  *
  * @example
- * const steps = yield* playSteps(env, { taskId: "shop-wishlist-add-1", site: "shop", siteSeed: 101 }, file.steps)
- * yield* writeDemoFolder(steps, "demos/shop/shop-wishlist-add-1", { demoId, taskId, recordedWith: "script" })
+ * const { initial, steps } = yield* playDemo(env, { taskId: "shop-wishlist-add-1", site: "shop", siteSeed: 101 }, file.steps)
+ * yield* writeDemoFolder(steps, "demos/shop/shop-wishlist-add-1", { demoId, taskId, recordedWith: "script", initial })
  */
 import { Effect, Schema } from "effect"
 import { resolveTarget, sitePath } from "@core/domain"
@@ -29,8 +29,10 @@ export class StepPlayError extends Schema.TaggedError<StepPlayError>()("StepPlay
   step: Schema.NullOr(Schema.Int)
 }) {}
 
-/** One played step, as `writeDemoFolder` takes it. */
+/** One played step, as `writeDemoFolder` takes it (the app fields are null on the web). */
 export interface PlayedStep extends DemoFolderStep {
+  readonly appBefore: string | null
+  readonly appAfter: string | null
   readonly observation: FullObservation["observation"]
 }
 
@@ -40,21 +42,36 @@ interface Planned {
   readonly record: Action
 }
 
+/** A played step file: the screen the episode started on (a demo's `initial`) and each step as recorded. */
+export interface PlayedDemo {
+  readonly initial: FullObservation["observation"]
+  readonly steps: ReadonlyArray<PlayedStep>
+}
+
+interface PlayOptions {
+  /** Hears each step once recorded, counted from 1 as messages count them. */
+  readonly onStep?: (step: PlayedStep, index: number) => void
+}
+
+/** `playDemo`'s steps alone (a version 1 demo's, which has no screen before its first step). */
+export const playSteps = (env: EnvironmentShape, task: EnvTask, steps: ReadonlyArray<Step>, options: PlayOptions = {}) =>
+  Effect.map(playDemo(env, task, steps, options), (played) => played.steps)
+
 /**
- * Plays `steps` on a fresh episode of `task` and returns them as recorded. Stops at the first
- * step whose target is not on the page, or whose action the environment reports an error for
- * (except the final `answer` / `status`, which only end the episode).
+ * Plays `steps` on a fresh episode of `task` and returns them as recorded, with the screen at
+ * reset. Stops at the first step whose target is not on the page, or whose action the
+ * environment reports an error for (except the final `answer` / `status`, which only end the episode).
  */
-export const playSteps = (
+export const playDemo = (
   env: EnvironmentShape,
   task: EnvTask,
   steps: ReadonlyArray<Step>,
-  /** `onStep` hears each step once recorded, counted from 1 as messages count them. */
-  options: { readonly onStep?: (step: PlayedStep, index: number) => void } = {}
-): Effect.Effect<ReadonlyArray<PlayedStep>, StepPlayError | InfraError> =>
+  options: PlayOptions = {}
+): Effect.Effect<PlayedDemo, StepPlayError | InfraError> =>
   Effect.gen(function*() {
     let obs = yield* env.reset(task)
     if (obs.observation.error !== null) return yield* new StepPlayError({ message: `reset: ${oneLine(obs.observation.error)}`, step: null })
+    const initial = obs.observation
     // The app's base URL: where the episode landed (a bundled site's enter URL redirects to its home).
     const base = obs.observation.url ?? task.startUrl ?? null
     const played: Array<PlayedStep> = []
@@ -65,28 +82,31 @@ export const playSteps = (
         const r = resolveTarget(target, obs.elements)
         return "problem" in r ? Effect.fail(fail(r.problem)) : Effect.succeed(targetOf(r.element))
       }
-      const plan = yield* planned(step, resolve, base).pipe(Effect.mapError((e) => (typeof e === "string" ? fail(e) : e)))
-      const urlBefore = sitePath(obs.observation.url)
+      const plan = yield* planned(step, resolve, base, task.hashRouting === true).pipe(Effect.mapError((e) => (typeof e === "string" ? fail(e) : e)))
+      const urlBefore = sitePath(obs.observation.url, task.hashRouting === true)
+      const appBefore = obs.observation.app
       obs = yield* env.step(plan.send)
       const ends = step.kind === "answer" || step.kind === "status"
       if (obs.observation.error !== null && !ends) return yield* fail(obs.observation.error)
       // answer / status end the episode without a browser action: the page is where it was.
-      const urlAfter = ends ? urlBefore : sitePath(obs.observation.url)
-      const recorded: PlayedStep = { action: obs.performed ?? plan.record, urlBefore, urlAfter, observation: obs.observation }
+      const urlAfter = ends ? urlBefore : sitePath(obs.observation.url, task.hashRouting === true)
+      const appAfter = ends ? appBefore : obs.observation.app
+      const recorded: PlayedStep = { action: obs.performed ?? plan.record, urlBefore, urlAfter, appBefore, appAfter, observation: obs.observation }
       played.push(recorded)
       options.onStep?.(recorded, i + 1)
     }
-    return played
+    return { initial, steps: played }
   })
 
 const same = (action: Action): Planned => ({ send: action, record: action })
 
 /** The concrete action of `step`: targets resolved on the page, a navigation resolved against `base`. */
-const planned = (
+export const planned = <E>(
   step: Step,
-  resolve: (target: StepTarget) => Effect.Effect<Target, StepPlayError>,
-  base: string | null
-): Effect.Effect<Planned, StepPlayError | string> =>
+  resolve: (target: StepTarget) => Effect.Effect<Target, E>,
+  base: string | null,
+  hashRouting: boolean
+): Effect.Effect<Planned, E | string> =>
   Effect.gen(function*() {
     switch (step.kind) {
       case "click":
@@ -110,7 +130,7 @@ const planned = (
         if (base === null) return yield* Effect.fail("no base URL to resolve the path against (the episode started nowhere)")
         const href = URL.parse(step.url, base)?.href
         if (href === undefined) return yield* Effect.fail(`${JSON.stringify(step.url)} is not a URL path`)
-        return { send: { kind: "navigate", url: href }, record: { kind: "navigate", url: sitePath(href) ?? step.url } }
+        return { send: { kind: "navigate", url: href }, record: { kind: "navigate", url: sitePath(href, hashRouting) ?? step.url } }
       }
       case "key":
         return same({ kind: "key", key: step.key })

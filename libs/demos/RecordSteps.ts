@@ -1,12 +1,13 @@
 /**
  * A step file recorded as a demo folder without a person or a display: a headless web
- * environment of its own (browser pool, scratch blob store), `playSteps`, then the folder
- * through `writeDemoFolder` (recordedWith "script": a step file is a script) and loaded back
- * as `bun core ingest` will load it. Nothing is written unless every step played: the folder
- * is written only at the end, demo.json last.
+ * environment of its own (browser pool, scratch blob store), `playDemo`, then the folder
+ * through `writeDemoFolder` (version 2, the page at reset as `initial`; recordedWith "script":
+ * a step file is a script) and loaded back as `bun core ingest` will load it. Nothing is
+ * written unless every step played: the folder is written only at the end, demo.json last.
  *
  * The episode is any `EnvTask`: a bundled site (`site` + `siteSeed`, with the sites'
- * `episodes`), or an app by `startUrl` and `origins`.
+ * `episodes`), or an app by `startUrl` and `origins`. Another platform brings its own
+ * `environment` (an Android device's), made in the same scratch blob store.
  *
  * @example
  * const { file } = yield* recordSteps({
@@ -16,14 +17,17 @@
  * })
  */
 import { Effect, Layer } from "effect"
+import type { Scope } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
+import type { BlobStore } from "@core/blobstore"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import type { EnvTask, EpisodeSource } from "@core/env-web"
+import type { EnvironmentShape, EnvTask, EpisodeSource } from "@core/env-web"
+import type { Platform } from "@core/events"
 import { loadDemo } from "./Loader.ts"
-import { playSteps } from "./PlaySteps.ts"
+import { playDemo } from "./PlaySteps.ts"
 import type { PlayedStep } from "./PlaySteps.ts"
 import type { Step } from "./StepFile.ts"
 import { writeDemoFolder } from "./Writer.ts"
@@ -42,6 +46,10 @@ export interface StepRecordingOptions {
   /** Variables a password typed in clear is recorded as (the environment's `secretEnvs`). */
   readonly secretEnvs?: ReadonlyArray<string>
   readonly onStep?: (step: PlayedStep, index: number) => void
+  /** Plays on this instead of headless Chromium; its observations go to the recording's blob store. */
+  readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
+  /** What the demo says it was recorded on; default web. */
+  readonly platform?: Platform
 }
 
 /** Plays `steps` headless and writes them as a core-demo folder in `out`; returns the demo.json path and the step count. */
@@ -54,7 +62,7 @@ export const recordSteps = (o: StepRecordingOptions) =>
     )
     const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir: scratch }))))
     const env = yield* Effect.provideContext(
-      WebEnvironment.make({
+      o.environment ?? WebEnvironment.make({
         screenshots: "key",
         // One episode, then the browser closes: an episode prepared ahead would be thrown away.
         prepareAhead: false,
@@ -63,8 +71,10 @@ export const recordSteps = (o: StepRecordingOptions) =>
       }),
       context
     )
-    const steps = yield* playSteps(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(Effect.ensuring(env.close()))
-    const file = yield* Effect.provideContext(writeDemoFolder(steps, o.out, { demoId: o.demoId, taskId: o.task.taskId, recordedWith: "script" }), context)
+    const { initial, steps } = yield* playDemo(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(Effect.ensuring(env.close()))
+    const file = yield* Effect.provideContext(writeDemoFolder(steps, o.out, {
+      demoId: o.demoId, taskId: o.task.taskId, recordedWith: "script", initial, ...(o.platform === undefined ? {} : { platform: o.platform })
+    }), context)
     // What ingest will read: a folder that does not load is a bug here, not the step file's.
     yield* loadDemo(file, { tasks: o.tasks })
     return { file, steps: steps.length }

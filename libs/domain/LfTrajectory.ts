@@ -75,12 +75,16 @@ export interface LfTrajectory {
   readonly initialElements: ReadonlyArray<LfElement> | null
 }
 
-/** Path + query of a URL; anything that does not parse is kept as it is. */
-export const sitePath = (url: string | null): string | null => {
+/**
+ * Path + query of a URL, and its fragment too for an app that routes by it (`hashRouting`:
+ * its pages are `/#Title` or `#/inbox`); anything that does not parse — a path already
+ * reduced — is kept as it is. Elsewhere a fragment is an in-page anchor, not a page.
+ */
+export const sitePath = (url: string | null, hashRouting = false): string | null => {
   if (url === null) return null
   try {
     const u = new URL(url)
-    return u.pathname + u.search
+    return u.pathname + u.search + (hashRouting ? u.hash : "")
   } catch {
     return url
   }
@@ -117,7 +121,7 @@ const none = {
   url: null, direction: null, answer: null, status: null, app: null
 } as const
 
-export const lfAction = (a: Action): LfAction => {
+export const lfAction = (a: Action, hashRouting = false): LfAction => {
   const target = "target" in a && a.target !== null
     ? { role: collapsedOrNull(a.target.role), name: collapsedOrNull(a.target.name), text: collapsedOrNull(a.target.text) }
     : {}
@@ -134,7 +138,7 @@ export const lfAction = (a: Action): LfAction => {
     case "key":
       return { ...none, kind: a.kind, key: a.key }
     case "navigate":
-      return { ...none, kind: a.kind, url: sitePath(a.url) }
+      return { ...none, kind: a.kind, url: sitePath(a.url, hashRouting) }
     case "open_app":
       return { ...none, kind: a.kind, app: a.app }
     case "answer":
@@ -167,23 +171,29 @@ export const fromDemoSteps = (steps: ReadonlyArray<DemoStep>, elements: Elements
   }))
 })
 
-/** A recorded rollout (TrajectoryRecorded's initial observation and steps) as an LF trajectory. */
+/**
+ * A recorded rollout (TrajectoryRecorded's initial observation and steps) as an LF trajectory.
+ * Its observations hold whole URLs, reduced here; `hashRouting` is the run's (a demo's are
+ * reduced when recorded).
+ */
 export const fromRecordedSteps = (
   initial: Observation,
   steps: ReadonlyArray<TrajectoryStep>,
-  elements: ElementsLookup
+  elements: ElementsLookup,
+  hashRouting = false
 ): LfTrajectory => {
   let before = initial
+  const path = (url: string | null) => sitePath(url, hashRouting)
   return {
-    startUrl: sitePath(initial.url),
+    startUrl: path(initial.url),
     initialElements: initial.elements === null ? null : elements(initial.elements),
     steps: steps.map((s, index) => {
       const step: LfStep = {
         index,
-        action: lfAction(s.action),
-        urlBefore: sitePath(before.url),
+        action: lfAction(s.action, hashRouting),
+        urlBefore: path(before.url),
         // answer / status do not move the page: a recorder's observation may still say so.
-        urlAfter: sitePath(s.observation.url),
+        urlAfter: path(s.observation.url),
         appBefore: before.app,
         appAfter: s.observation.app,
         elements: s.observation.elements === null ? null : elements(s.observation.elements),

@@ -47,6 +47,36 @@ export interface EnvTask {
    * observation can show the page from before the action.
    */
   readonly pageQuietMs?: number
+  /**
+   * Android: clear the app's data before opening it, so the episode starts from a fresh
+   * install's state (an app pack whose isolation asks for it). Default false: data is kept.
+   */
+  readonly clearAppData?: boolean
+  /** The app routes by the URL's fragment (`/#Title`): recordings keep it as part of the page. */
+  readonly hashRouting?: boolean
+  /** Played before the start page opens, and kept out of the episode: an app's log-in (see `Prelude`). */
+  readonly prelude?: Prelude
+}
+
+/**
+ * What an episode plays on its own page before its start page opens: an app's log-in.
+ * Nothing of it is observed — no blob, no observation, no step — so it never reaches a
+ * trajectory, a demo or a dataset. Every episode's browser context is fresh (no cookies,
+ * no storage), so every episode plays it again.
+ */
+export interface Prelude {
+  /** The page it begins on: the app's base URL. */
+  readonly startUrl: string
+  /** Fails with one line naming what could not be done: the episode does not start. */
+  readonly play: (page: PreludePage) => Effect.Effect<void, InfraError>
+}
+
+/** The episode's page as a prelude drives it: read and acted on as a policy would, never recorded. */
+export interface PreludePage {
+  /** The page's interactable elements now, with ids for `act`. */
+  readonly elements: Effect.Effect<ReadonlyArray<ElementInfo>, InfraError>
+  /** Performs the action and lets the page settle: null, or what went wrong, as an observation would say it. */
+  readonly act: (action: Action) => Effect.Effect<string | null, InfraError>
 }
 
 /**
@@ -59,7 +89,15 @@ export interface EpisodeSource {
    * A fresh episode of `site` (its own state), starting at `path` when given. `origins`, when
    * the app declares them, are the only origins the episode may reach (else the start URL's).
    */
-  open(site: string, seed: number, path?: string): Promise<{ readonly episode: string; readonly startUrl: string; readonly origins?: ReadonlyArray<string> }>
+  open(site: string, seed: number, path?: string): Promise<{
+    readonly episode: string
+    readonly startUrl: string
+    readonly origins?: ReadonlyArray<string>
+    /** The server the episode runs on, when the platform talks to one: an Android episode's Appium server. */
+    readonly serverUrl?: string
+    /** Played before the start page (the app's log-in); the environment keeps it out of the episode. */
+    readonly prelude?: Prelude
+  }>
   /** Ends an episode that was opened ahead of time and never used. */
   discard(episode: string): Promise<void>
   /**
@@ -69,6 +107,13 @@ export interface EpisodeSource {
    */
   end?(episode: string): Promise<void>
 }
+
+/**
+ * Hands a closed episode back to its source — `end` when the source has it, else `discard` —
+ * and never fails: a source that cannot take it back must not fail the close.
+ */
+export const endEpisode = (source: EpisodeSource, episode: string): Promise<void> =>
+  (source.end !== undefined ? source.end(episode) : source.discard(episode)).catch(() => undefined)
 
 export interface Box {
   readonly x: number

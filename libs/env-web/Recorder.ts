@@ -1,6 +1,7 @@
 /**
  * Recording a person's demonstration in a headed Chromium, as steps of the shared action
- * vocabulary with the observation after each (README "Recording").
+ * vocabulary with the observation after each, and the page as it opened (`initial`) before
+ * them (README "Recording").
  *
  * Capture (Capture.ts) runs in the page, in the capture phase, before the page's own
  * handlers and before a click's default action can navigate away: the handler labels the
@@ -35,9 +36,12 @@ import type { Action, Observation } from "@core/events"
 import { chromiumFlags } from "./BrowserPool.ts"
 import { binding, captureInPage, decodeCaptured, labelSource, toActions } from "./Capture.ts"
 import { interactableSelector } from "./Elements.ts"
-import { elementsBlob, snapshot } from "./Snapshot.ts"
+import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
+import { appOrigins, originOf } from "./Origins.ts"
+import { playPrelude } from "./Prelude.ts"
 import type { Extracted } from "./Elements.ts"
 import { InfraError, oneLine } from "./Environment.ts"
+import type { Prelude } from "./Environment.ts"
 import { readEnvSecret } from "./Secrets.ts"
 import type { ReadSecret } from "./Secrets.ts"
 import { policyView } from "./View.ts"
@@ -49,6 +53,8 @@ export interface RecorderOptions {
   readonly viewport?: { readonly width: number; readonly height: number }
   /** Upper bound on waiting for the page to settle after an input, default 3000 ms. */
   readonly settleMs?: number
+  /** The app routes by the URL's fragment: urls keep it (EnvTask.hashRouting). */
+  readonly hashRouting?: boolean
   /** Also accept DevTools clients on this port: how a test drives the headed browser. */
   readonly cdpPort?: number
   /** Each step as it is recorded (index from 1), for progress. */
@@ -59,6 +65,8 @@ export interface RecorderOptions {
   readonly readSecret?: ReadSecret
   /** A line for the person (a password its variable would not replay). */
   readonly onWarning?: (line: string) => void
+  /** Played before the start page, with nothing captured: the app's log-in (Environment.ts `Prelude`). */
+  readonly prelude?: Prelude
 }
 
 /** One step as in a demo file, with urls as path + query and observation blobs as hashes. */
@@ -70,6 +78,8 @@ export interface RecordedStep {
 }
 
 export interface Recording {
+  /** The page as it opened, before the first input: a demo's `initial`. */
+  readonly initial: Observation
   /** Succeeds once the person closed the window (or the browser died): nothing more can be recorded. */
   readonly closed: Effect.Effect<void>
   /** Drops the last recorded step (after recording any input still pending); null when there is none. */
@@ -78,12 +88,15 @@ export interface Recording {
   readonly finish: (end: Action) => Effect.Effect<ReadonlyArray<RecordedStep>, InfraError>
 }
 
-/** Path + query: recordings on different server ports record the same urls (as scripted solutions do). */
-export const sitePath = (url: string | null): string | null => {
+/**
+ * Path + query (+ the fragment for an app that routes by it): recordings on different server
+ * ports record the same urls (as scripted solutions do).
+ */
+export const sitePath = (url: string | null, hashRouting = false): string | null => {
   if (url === null) return null
   try {
     const u = new URL(url)
-    return u.protocol === "http:" || u.protocol === "https:" ? u.pathname + u.search : url
+    return u.protocol === "http:" || u.protocol === "https:" ? u.pathname + u.search + (hashRouting ? u.hash : "") : url
   } catch {
     return url
   }
@@ -109,6 +122,8 @@ const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? 
 export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
   const blobs = yield* BlobStore
   const settleMs = options.settleMs ?? 3000
+  const hashRouting = options.hashRouting === true
+  const base = originOf(options.startUrl)
   const secrets = { secretEnv: options.secretEnv ?? defaultSecretEnv, read: options.readSecret ?? readEnvSecret, warn: options.onWarning ?? (() => undefined) }
   const closed = yield* Deferred.make<void>()
   const context = yield* Effect.acquireRelease(
@@ -184,12 +199,12 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
   /** What WebEnvironment's observation reads: elements, then the same snapshot (aria, title, screenshot). */
   const read = async () => {
     const extracted = await label()
-    return { extracted, ...(await snapshot(page, extracted, settleMs, true)) }
+    return placeBase(base, { extracted, ...(await snapshot(page, extracted, settleMs, true)) })
   }
 
   /** Stores what was read as blobs, as WebEnvironment does. */
   const store = async ({ extracted, aria, title, png, url }: Awaited<ReturnType<typeof read>>): Promise<Observation> => {
-    const [elements, ariaHash, screenshot] = await Promise.all([put(elementsBlob(url, extracted)), put(encoder.encode(aria)), png === null ? null : put(png)])
+    const [elements, ariaHash, screenshot] = await Promise.all([put(placedElementsBlob(base, url, extracted)), put(encoder.encode(aria)), png === null ? null : put(png)])
     return { url, app: null, title, screenshot, elements, aria: ariaHash, truncated: truncated(url, title, extracted), error: null }
   }
 
@@ -198,8 +213,9 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     const before = next?.before ?? null
     const url = next?.url ?? fallbackUrl
     if (before === null) return { url, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: null }
-    const elements = await put(elementsBlob(url, before.extracted))
-    return { url, app: null, title: before.title, screenshot: null, elements, aria: null, truncated: truncated(url, before.title, before.extracted), error: null }
+    const placed = placeBase(base, { extracted: before.extracted, aria: "", title: before.title })
+    const elements = await put(placedElementsBlob(base, url, placed.extracted))
+    return { url, app: null, title: placed.title, screenshot: null, elements, aria: null, truncated: truncated(url, placed.title, placed.extracted), error: null }
   }
 
   /** Waits for the input's effect: a navigation it started, then network idle and `load`; true when the next input came first. */
@@ -235,7 +251,7 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
       if (page.isClosed()) return
       observation = { url: page.url(), app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: `cannot observe the page: ${messageOf(cause)}` }
     }
-    const step = { action: input.action, urlBefore: sitePath(input.url), urlAfter: sitePath(observation.url), observation }
+    const step = { action: input.action, urlBefore: sitePath(input.url, hashRouting), urlAfter: sitePath(observation.url, hashRouting), observation }
     steps.push(step)
     options.onStep?.(step, steps.length)
   }
@@ -269,7 +285,15 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     else if (now.transition === "typed" || now.transition === "auto_bookmark") enqueue({ action: { kind: "navigate", url: now.url }, url: before.url, before: null })
   }
 
-  yield* Effect.tryPromise({
+  if (options.prelude !== undefined) {
+    const origins = appOrigins(options.startUrl, undefined)
+    // Before the capture is installed: the person's demonstration begins where the log-in ends.
+    yield* playPrelude(options.prelude, { page, origins, timeoutMs: 5000, settle: () => settle(performance.now(), () => false).then(() => undefined), readSecret: secrets.read })
+    // A start page in the same document would never get the capture script: leave it first.
+    yield* Effect.promise(() => page.goto("about:blank").catch(() => undefined))
+  }
+
+  const initial = yield* Effect.tryPromise({
     try: async () => {
       page = context.pages()[0] ?? (await context.newPage())
       page.on("close", () => Deferred.doneUnsafe(closed, Effect.void))
@@ -309,8 +333,10 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
       cdp.on("Page.frameStoppedLoading", (e) => loading(e.frameId, false))
       await page.goto(options.startUrl, { waitUntil: "domcontentloaded", timeout: 30_000 })
       await settle(performance.now(), () => false)
-      await label()
+      // The screen the first step is taken on, read once the page settled (a person faster than the load acts on an earlier one).
+      const first = await store(await read())
       history = await readHistory()
+      return first
     },
     catch: (cause) => new InfraError({ reason: `cannot open ${options.startUrl} in the recorder: ${messageOf(cause)}` })
   })
@@ -332,10 +358,10 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
       await drain()
       finished = true
       const observation = await store(await read())
-      const url = sitePath(observation.url)
+      const url = sitePath(observation.url, hashRouting)
       steps.push({ action: end, urlBefore: url, urlAfter: url, observation })
       return [...steps] as ReadonlyArray<RecordedStep>
     })
 
-  return { closed: Deferred.await(closed), undo, finish } satisfies Recording
+  return { initial, closed: Deferred.await(closed), undo, finish } satisfies Recording
 })

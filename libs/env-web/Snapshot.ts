@@ -29,3 +29,25 @@ const encoder = new TextEncoder()
 /** The elements blob: `{ url, viewport, scroll, elements }` as JSON. */
 export const elementsBlob = (url: string, e: Extracted): Uint8Array =>
   encoder.encode(JSON.stringify({ url, viewport: e.viewport, scroll: e.scroll, elements: e.elements }))
+
+/**
+ * Written in an observation's blobs where the app's own origin was. Each instance of an app
+ * has its own port: with the origin in place, the same page on two instances would store
+ * different blobs, and a policy or a label function would read a port. Observation URLs are
+ * left whole: what a decision reads of them is their path.
+ */
+export const BASE_PLACEHOLDER = "{base}"
+
+const swap = (base: string) => (s: string): string => (s.includes(base) ? s.split(base).join(BASE_PLACEHOLDER) : s)
+
+/** A read page with `base` (the app's origin, e.g. `http://127.0.0.1:41234`) replaced by the placeholder in its elements, aria and title. */
+export const placeBase = <R extends { readonly extracted: Extracted; readonly aria: string; readonly title: string }>(base: string | null, read: R): R => {
+  if (base === null) return read
+  const f = swap(base)
+  const elements = read.extracted.elements.map((e) => ({ ...e, name: f(e.name), text: f(e.text), value: e.value === null ? null : f(e.value) }))
+  return { ...read, extracted: { ...read.extracted, elements }, aria: f(read.aria), title: f(read.title) }
+}
+
+/** The elements blob with the app's origin as the placeholder in its `url` too. */
+export const placedElementsBlob = (base: string | null, url: string, e: Extracted): Uint8Array =>
+  elementsBlob(base === null ? url : swap(base)(url), e)

@@ -23,12 +23,13 @@ import { perform, stateChanging } from "./Actions.ts"
 import type { Lease } from "./BrowserPool.ts"
 import { BrowserPool } from "./BrowserPool.ts"
 import { extractInPage, interactableSelector } from "./Elements.ts"
-import { elementsBlob, snapshot } from "./Snapshot.ts"
+import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
 import type { Extracted } from "./Elements.ts"
 import { Environment, InfraError, oneLine } from "./Environment.ts"
 import type { EnvTask, EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "./Environment.ts"
 import { storeObservation } from "./Observation.ts"
-import { appOrigins, isAllowed, refusal } from "./Origins.ts"
+import { playPrelude } from "./Prelude.ts"
+import { appOrigins, isAllowed, originOf, refusal } from "./Origins.ts"
 import { defaultElementLimit } from "./View.ts"
 import { recordedAction } from "./Secrets.ts"
 import type { SecretOptions } from "./Secrets.ts"
@@ -67,6 +68,8 @@ interface Episode {
   readonly origins: ReadonlyArray<string>
   /** The app's `pageQuietMs` (0: none). */
   readonly quietMs: number
+  /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
+  readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
   blocked: string | null
   nextId: number
@@ -226,7 +229,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const read = yield* Effect.tryPromise({
       try: async () => {
         const extracted = await extract(page, ep.nextId, settleMs)
-        return { extracted, ...(await snapshot(page, extracted, timeoutMs, withScreenshot)) }
+        return placeBase(ep.base, { extracted, ...(await snapshot(page, extracted, timeoutMs, withScreenshot)) })
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     })
@@ -235,7 +238,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
     const strayed = ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
     return yield* storeObservation(blobs, {
-      url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
+      url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: placedElementsBlob(ep.base, read.url, read.extracted),
       aria: read.aria, screenshot: read.png, error: strayed, limit, timing, startedAt: started, done: ep.done, episode: ep.episode
     })
   })
@@ -273,7 +276,7 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     const lease = yield* pool.acquire(origins).pipe(
       Effect.tapError(() => site === null || source === undefined ? Effect.void : Effect.promise(() => source.discard(site.episode).catch(() => undefined)))
     )
-    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), origins, quietMs: task.pageQuietMs ?? 0, blocked: null, nextId: 1, done: false, crashed: false }
+    const ep: Episode = { lease, episode: site?.episode ?? null, issued: new Set(), net: track(lease.page), origins, quietMs: task.pageQuietMs ?? 0, base: startUrl === undefined ? null : originOf(startUrl), blocked: null, nextId: 1, done: false, crashed: false }
     watchBlocked(ep)
     lease.page.on("crash", () => {
       ep.crashed = true
@@ -281,6 +284,14 @@ export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions =
     // A modal dialog would block every later action; the policy sees its effect, not the dialog.
     lease.page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined))
     lease.page.setDefaultTimeout(timeoutMs)
+    const prelude = site?.prelude ?? task.prelude
+    if (prelude !== undefined) {
+      const quiet = () => settle(lease.page, settleMs, ep.net).then(() => domQuiet(lease.page, ep.quietMs, settleMs))
+      const secrets = options.readSecret === undefined ? {} : { readSecret: options.readSecret }
+      yield* playPrelude(prelude, { page: lease.page, origins, timeoutMs, settle: quiet, ...secrets }).pipe(Effect.tapError(() => discard(ep)))
+      // A navigation the log-in had refused is not the episode's to report.
+      ep.blocked = null
+    }
     const started = performance.now()
     const error = yield* Effect.tryPromise({
       try: async () => {

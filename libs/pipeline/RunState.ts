@@ -11,7 +11,7 @@
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
 import { sftMeta } from "@core/domain"
-import type { Action, CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
+import type { Action, CoreEvent, DataOf, DemoIngested, Platform, TrajectoryRecorded } from "@core/events"
 import type { PolicySpec } from "./Rollout.ts"
 
 export const RUN_COMMAND = "run"
@@ -33,8 +33,16 @@ export interface RunConfig {
   readonly extrapolatedSamples: number
   /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
   readonly heldOut: ReadonlyArray<string>
-  /** Where the run's episodes play: desktop Chromium (web) or a phone-emulating Chromium over WebDriver (mobile-web). */
-  readonly platform: "web" | "mobile-web"
+  /**
+   * Where the run's episodes play: desktop Chromium (web), a phone-emulating Chromium over
+   * WebDriver (mobile-web), or an Android pack's devices through Appium (android).
+   */
+  readonly platform: Platform
+  /**
+   * The app routes by the URL's fragment (`app.hashRouting`, from its pack): a rollout's URLs
+   * keep it, as the app's demos do. Runs without the key kept none.
+   */
+  readonly hashRouting: boolean
   /** The configured model (`models.baseUrl` set), which relabels failures the templates cannot; null without one. */
   readonly model: string | null
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
@@ -66,7 +74,9 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
     extrapolatedSamples: int(config["run.extrapolatedSamples"], 2),
     heldOut: strings(config["run.heldOut"]),
-    platform: config["run.platform"] === "mobile-web" ? "mobile-web" : "web",
+    // Runs from before the key played on the web.
+    platform: config["run.platform"] === "mobile-web" || config["run.platform"] === "android" ? config["run.platform"] : "web",
+    hashRouting: config["app.hashRouting"] === true,
     model: config["models.baseUrl"] && typeof model === "string" ? model : null,
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]

@@ -33,9 +33,9 @@ export const elementsLookup = (hashes: Iterable<string | null>) =>
 export const loadDemoTrajectory = (demo: DemoData) =>
   Effect.map(elementsLookup(demo.steps.map((s) => s.observation.elements)), (lookup) => fromDemoSteps(demo.steps, lookup))
 
-/** A rollout as the LF trajectory its verdict is computed on. */
-export const loadRecordedTrajectory = (t: TrajectoryData) =>
+/** A rollout as the LF trajectory its verdict is computed on; `hashRouting` is the run's (RunConfig). */
+export const loadRecordedTrajectory = (t: TrajectoryData, hashRouting = false) =>
   Effect.map(
     elementsLookup([t.initial.elements, ...t.steps.map((s) => s.observation.elements)]),
-    (lookup) => fromRecordedSteps(t.initial, t.steps, lookup)
+    (lookup) => fromRecordedSteps(t.initial, t.steps, lookup, hashRouting)
   )

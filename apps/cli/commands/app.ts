@@ -1,9 +1,12 @@
 /**
  * `bun core app check <dir> [--json]`: is this app pack usable? Validates the pack
  * (docs/app-packs.md), starts one instance, opens the first task's start page in headless
- * Chromium confined to the pack's origins, reports the page's title and element count, and
- * stops the instance. Any problem is one `error:` line and exit 1; the instance is stopped
- * on every way out (failure, SIGINT/SIGTERM included) by the scope that started it.
+ * Chromium confined to the pack's origins (logged in first by the pack's `auth`), reports the page's title and element count, and
+ * stops the instance. An Android pack's instance is an Appium server: the first task's
+ * activity is opened on it as an episode would be (the app's data cleared first when the
+ * isolation says so) and its page source read. Any problem is one `error:` line and exit 1;
+ * the instance is stopped on every way out (failure, SIGINT/SIGTERM included) by the scope
+ * that started it.
  *
  * @example
  * bun core app check packs/tiddlywiki
@@ -14,9 +17,11 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { loadPack, originsFor, startInstance, stopAllInstances, stopInstance, taskUrl } from "@core/apps"
-import type { Pack } from "@core/apps"
+import { androidTaskStart, authOf, loadAuth, loadPack, originsFor, startInstance, stopAllInstances, stopInstance, taskUrl } from "@core/apps"
+import type { Instance, Pack, PackAuth } from "@core/apps"
 import { DirectoryBlobStore } from "@core/blobstore"
+import { androidSettings, loadConfig } from "@core/config"
+import { AppiumEnvironment } from "@core/env-android"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
@@ -27,29 +32,39 @@ interface CheckReport {
   readonly elements: number
   readonly tasks: number
   readonly url: string
+  /** Android: `package/activity` in front after the start activity was opened. */
+  readonly app?: string | null
 }
 
 const tasksOf = (n: number): string => `${n} task${n === 1 ? "" : "s"}`
 
-/** One instance, one page, everything closed when the scope ends. */
-const checkWeb = (pack: Pack): Effect.Effect<CheckReport, CliError> =>
-  Effect.scoped(Effect.gen(function*() {
-    const { name } = pack.config
-    const fail = (reason: string) => new CliError({ message: `app ${name}: ${reason}` })
+const failure = (pack: Pack) => (reason: string) => new CliError({ message: `app ${pack.config.name}: ${reason}` })
+
+/** One ready instance and a scratch blob folder, both gone when the scope ends. */
+const instanceAndBlobs = (pack: Pack) =>
+  Effect.gen(function*() {
     // Interruptible: a start that never gets ready must not hold up Ctrl-C (it stops what it spawned itself).
-    const instance = yield* Effect.acquireRelease(startInstance(pack), stopInstance, { interruptible: true }).pipe(Effect.mapError((e) => fail(e.reason)))
-    console.error(`app ${name}: ready in ${instance.readyMs} ms at ${instance.baseUrl}`)
+    const instance = yield* Effect.acquireRelease(startInstance(pack), stopInstance, { interruptible: true }).pipe(Effect.mapError((e) => failure(pack)(e.reason)))
+    console.error(`app ${pack.config.name}: ready in ${instance.readyMs} ms at ${instance.baseUrl}`)
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "core-app-check-"))),
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
+    return { instance, dir } satisfies { instance: Instance; dir: string }
+  })
+
+/** One instance, one page, everything closed when the scope ends. */
+const checkWeb = (pack: Pack, auth: PackAuth | null): Effect.Effect<CheckReport, CliError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const fail = failure(pack)
+    const { instance, dir } = yield* instanceAndBlobs(pack)
     const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir })))).pipe(
       Effect.mapError((e) => fail(`cannot open a blob store for the check: ${e.message}`))
     )
     const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none" }), context)
     const task = pack.tasks[0]!
     const startUrl = taskUrl(instance, task.start)
-    const first = yield* env.reset({ taskId: task.id, startUrl, origins: originsFor(pack, instance.baseUrl), pageQuietMs: pack.config.pageQuietMs }).pipe(
+    const first = yield* env.reset({ taskId: task.id, startUrl, origins: originsFor(pack, instance.baseUrl), pageQuietMs: pack.config.pageQuietMs, ...authOf(auth, instance) }).pipe(
       Effect.ensuring(env.close()),
       Effect.mapError((e) => fail(`task ${task.id}: ${e.message}`))
     )
@@ -58,9 +73,28 @@ const checkWeb = (pack: Pack): Effect.Effect<CheckReport, CliError> =>
     return { ready_ms: instance.readyMs, title: first.view.title, elements: first.elements.length, tasks: pack.tasks.length, url: first.view.url ?? startUrl }
   }))
 
+/** One instance (an Appium server), the first task's activity opened on it and its page source read; closed when the scope ends. */
+const checkAndroid = (pack: Pack, capabilities: Readonly<Record<string, unknown>>): Effect.Effect<CheckReport, CliError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const fail = failure(pack)
+    const { instance, dir } = yield* instanceAndBlobs(pack)
+    const context = yield* Layer.build(DirectoryBlobStore.layer({ dir })).pipe(Effect.mapError((e) => fail(`cannot open a blob store for the check: ${e.message}`)))
+    // Made after the instance: the session is deleted before the server is stopped.
+    const env = yield* Effect.provideContext(AppiumEnvironment.make({ appiumUrl: instance.baseUrl, capabilities, screenshots: "none", settleMs: 200 }), context)
+    const task = pack.tasks[0]!
+    const start = androidTaskStart(pack.config, task.start)
+    const first = yield* env.reset({ taskId: task.id, ...start }).pipe(
+      Effect.ensuring(env.close()),
+      Effect.mapError((e) => fail(`task ${task.id}: ${e.message}`))
+    )
+    const error = first.observation.error ?? first.view.error
+    if (error !== null) return yield* fail(`task ${task.id}: the start activity ${start.app} failed: ${error}`)
+    return { ready_ms: instance.readyMs, title: null, elements: first.elements.length, tasks: pack.tasks.length, url: instance.baseUrl, app: first.view.app }
+  }))
+
 export const appCheck: Command = {
   name: "app check",
-  summary: "check an app pack: validate it, start one instance, open its first task in headless Chromium, stop it (docs/app-packs.md)",
+  summary: "check an app pack: validate it, start one instance, open its first task (headless Chromium, or the pack's Appium server), stop it (docs/app-packs.md)",
   positionals: ["dir"],
   flags: {
     json: { kind: "boolean", description: "print one JSON object { ready_ms, title, elements, tasks, url } instead of lines" }
@@ -70,16 +104,19 @@ export const appCheck: Command = {
       if (args.positionals.length !== 1) return yield* new UsageError({ message: "app check takes one path: the pack's folder (it holds core-app.json)" })
       const pack = yield* loadPack(args.positionals[0]!).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const { name, platform } = pack.config
-      if (platform === "android") {
-        const note = "the device check needs an Appium server (config android.appiumUrl) and is not part of app check"
-        if (args.flags.json === true) console.log(JSON.stringify({ ready_ms: null, title: null, elements: null, tasks: pack.tasks.length, url: null, note }))
-        else console.log(`app ${name}: pack ok (android, ${tasksOf(pack.tasks.length)}); ${note}`)
-        return
-      }
-      const report = yield* checkWeb(pack)
+      // A device may need capabilities (appium:udid, …); the server is the one the pack's instance announces.
+      const capabilities = platform === "android"
+        ? androidSettings(yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))).capabilities
+        : {}
+      // Its secrets are checked before an instance starts; the log-in itself is played before the first task.
+      const auth = yield* loadAuth(pack).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const report = platform === "android" ? yield* checkAndroid(pack, capabilities) : yield* checkWeb(pack, auth)
       if (args.flags.json === true) console.log(JSON.stringify(report))
       else {
-        console.log(`task ${pack.tasks[0]!.id}: ${JSON.stringify(report.title ?? "")} with ${report.elements} elements at ${report.url}`)
+        const shown = platform === "android"
+          ? `${report.app ?? "no app"} with ${report.elements} elements on the Appium server at ${report.url}`
+          : `${JSON.stringify(report.title ?? "")} with ${report.elements} elements at ${report.url}`
+        console.log(`task ${pack.tasks[0]!.id}: ${shown}`)
         console.log(`app ${name}: ok, ${tasksOf(report.tasks)}, ready in ${report.ready_ms} ms; the instance is stopped`)
       }
     }).pipe(Effect.ensuring(stopAllInstances()))

@@ -6,7 +6,8 @@
  *
  * With `--from steps.json`, a step file (libs/demos README "Step files") is played instead,
  * headless and without a display (`recordSteps` of @core/demos), and written with
- * recordedWith "script"; a step that cannot be played writes nothing.
+ * recordedWith "script"; a step that cannot be played writes nothing. An Android pack's task
+ * is only played this way, on the pack's Appium server, into a demo of platform "android".
  *
  * The person ends the recording from the terminal: `done`, `infeasible`, `answer <text>`
  * write the folder; `undo` drops the last step; `quit`, closing the browser window or the
@@ -91,8 +92,11 @@ export const record: Command = {
       if (taskId === undefined) return yield* new UsageError({ message: "record needs --task <instance id>; list the ids with `bun core tasks list`" })
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined && args.flags.site !== undefined) return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
-      const target = appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId)
+      const target = appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId, args.flags)
       const from = args.flags.from as string | undefined
+      if (from === undefined && target.platform !== "web") {
+        return yield* new UsageError({ message: `${target.taskId} is on ${target.platform}: a person records in a browser window; play a step file instead (--from steps.json)` })
+      }
       const demoId = (args.flags["demo-id"] as string | undefined) ?? `${target.taskId}-${from === undefined ? "rec" : "steps"}-${yield* stamp}`
       if (!/^[A-Za-z0-9_-]+$/.test(demoId)) return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
       const secretEnv = (args.flags["secret-env"] as string | undefined) ?? defaultSecretEnv
@@ -121,7 +125,10 @@ export const record: Command = {
             demoId,
             tasks: target.tasks,
             secretEnvs: [secretEnv],
-            onStep: (s, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
+            platform: target.platform,
+            ...(opened.environment === undefined ? {} : { environment: opened.environment }),
+            // An Android screen has no URL: the app in front says where the step went.
+            onStep: (s, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? s.appBefore ?? "?"} → ${s.urlAfter ?? s.appAfter ?? "?"})`)
           })
         }).pipe(
           Effect.scoped,
@@ -145,6 +152,8 @@ export const record: Command = {
         say(`task: ${target.instruction}`)
         const recording = yield* Recorder.open({
           startUrl: opened.startUrl,
+          ...(opened.task.hashRouting === true ? { hashRouting: true } : {}),
+          ...(opened.task.prelude === undefined ? {} : { prelude: opened.task.prelude }),
           secretEnv,
           onWarning: say,
           ...(port === undefined ? {} : { cdpPort: port }),
@@ -180,7 +189,7 @@ export const record: Command = {
           windowClosed
         )
         say(`step ${steps.length}: ${describeAction(steps.at(-1)!.action)}`)
-        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: target.taskId, recordedWith: "recorder" }).pipe(
+        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: target.taskId, recordedWith: "recorder", initial: recording.initial }).pipe(
           Effect.provide(blobs),
           Effect.mapError((e) => new CliError({ message: `cannot write the demo to ${out}: ${e.message}` }))
         )

@@ -34,6 +34,7 @@ test("the good fixture loads: absolute folder, defaults filled in, tasks in orde
   expect(daemon.config.pool).toBe(1)
   expect(daemon.config.instance.readyTimeoutMs).toBe(10000)
   expect(daemon.config.instance.stop).toBeNull()
+  expect([pack.config.hashRouting, daemon.config.hashRouting]).toEqual([false, false])
 })
 
 test("every malformed pack is one line naming the file, the JSON path and the problem", () => {
@@ -62,6 +63,7 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
   add("name", (c) => (c.name = "Fixture Wiki"), `${at("name")}: name: expected lowercase letters, digits and '-', starting with a letter or digit`)
   add("isolation", (c) => (c.isolation = "fresh"), `${at("isolation")}: isolation: expected`)
   add("pool", (c) => (c.pool = 17), `${at("pool")}: pool: expected an integer between 1 and 16`)
+  add("hash-routing", (c) => (c.hashRouting = "yes"), `${at("hash-routing")}: hashRouting: expected boolean`)
   add("missing", (c) => delete c.tasks, `${at("missing")}: tasks: missing field`)
 
   // Rules between fields, placeholders, origins.

@@ -52,8 +52,11 @@ const viewsOf = (observations: ReadonlyArray<Observation>) =>
     return views
   })
 
-/** A recorded trajectory (its first `steps` steps) as records show it: each action with the page it was taken on. */
-export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId = t.taskId, steps = t.steps.length) =>
+/**
+ * A recorded trajectory (its first `steps` steps) as records show it: each action with the
+ * page it was taken on. `hashRouting` is the run's: its pages' URLs keep their fragment.
+ */
+export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId = t.taskId, steps = t.steps.length, hashRouting = false) =>
   Effect.gen(function*() {
     const kept = t.steps.slice(0, steps)
     const before = [t.initial, ...kept.map((s) => s.observation)].slice(0, kept.length)
@@ -62,19 +65,27 @@ export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId 
       const o = before[k]!
       return {
         // Path and query only: the sites' origin (its port) changes from run to run, the example does not.
-        url: sitePath(o.url), title: o.title, view: o.elements === null ? "" : views.get(o.elements) ?? "", screenshot: o.screenshot,
+        url: sitePath(o.url, hashRouting), title: o.title, view: o.elements === null ? "" : views.get(o.elements) ?? "", screenshot: o.screenshot,
         action: s.action, error: s.observation.error
       }
     })
     return { trajectoryId: t.trajectoryId, taskId, instruction, steps: out } satisfies RecordTrajectory
   })
 
-/** A demo as records show it: each step's page is the one the step before it left (the first one's is not recorded). */
+/**
+ * A demo as records show it: each step's page is the one the step before it left; the first
+ * step's is the demo's `initial` when it has one (format version 2), else no page — as every
+ * demo ingested before it showed, so their records, and the runs that emitted them, stay the same.
+ */
 export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
   Effect.gen(function*() {
-    const views = yield* viewsOf(demo.steps.map((st) => ({ ...st.observation, url: st.urlAfter, app: st.appAfter, title: null, truncated: false, error: null })))
+    const first = demo.steps[0]
+    const initial = demo.initial === undefined || first === undefined
+      ? []
+      : [{ ...demo.initial, url: first.urlBefore, app: first.appBefore, title: null, truncated: false, error: null }]
+    const views = yield* viewsOf([...initial, ...demo.steps.map((st) => ({ ...st.observation, url: st.urlAfter, app: st.appAfter, title: null, truncated: false, error: null }))])
     const steps: Array<RecordStep> = demo.steps.map((st, k) => {
-      const before = k === 0 ? null : demo.steps[k - 1]!.observation
+      const before = k === 0 ? demo.initial ?? null : demo.steps[k - 1]!.observation
       return {
         url: sitePath(st.urlBefore), title: null, view: before?.elements == null ? "" : views.get(before.elements) ?? "",
         screenshot: before?.screenshot ?? null, action: st.action, error: null
@@ -106,7 +117,7 @@ const roundRecords = (s: RunState, round: number) =>
       const verdict = s.verdicts.get(id)
       const evidence = s.evidence.get(id)
       if (verdict === undefined || verdict.verdict === "infra-error" || data.steps.length === 0) continue
-      const t = yield* recordTrajectory(data, s.instructions.get(data.taskId) ?? "")
+      const t = yield* recordTrajectory(data, s.instructions.get(data.taskId) ?? "", data.taskId, data.steps.length, s.config!.hashRouting)
       if (verdict.verdict === "pass") records.push(...sftRecords(t))
       records.push(rolloutRecord(t, verdict.verdict, evidence ?? []))
       const group = byTask.get(data.taskId) ?? { pass: [], other: [] }
@@ -131,7 +142,7 @@ const roundRecords = (s: RunState, round: number) =>
     for (const x of s.extrapolated.values()) {
       const data = s.trajectories.get(x.pseudoDemoTrajectoryId)
       if (x.round !== round || data === undefined) continue
-      records.push(...sftRecords(yield* recordTrajectory(data, x.instruction, x.taskId, x.pseudoDemoSteps)))
+      records.push(...sftRecords(yield* recordTrajectory(data, x.instruction, x.taskId, x.pseudoDemoSteps, s.config!.hashRouting)))
     }
     return dedupe(s, records)
   })

@@ -165,7 +165,7 @@ export const extrapolation = defineDecider({
             refuse(x.instruction, provenance.generator, data, contaminated.rule, contaminated.heldOutId, contaminated.similarity, provenance.modelCallIds)
             return false
           }
-          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals)
+          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config.hashRouting)
           if (kept.decisions.length === 0) return false
           made.push(...kept.decisions)
           added.push(kept.taskId)
@@ -201,7 +201,7 @@ export const extrapolation = defineDecider({
         if (kept || generator !== "failure-relabel" || config.model === null || (relabelCalls.get(taskId) ?? 0) >= RELABEL_CALLS_PER_TASK) continue
         const keep = relabelSteps(data.steps.map((st) => st.action))
         if (keep === 0) continue
-        const t = yield* loadRecordedTrajectory(data)
+        const t = yield* loadRecordedTrajectory(data, config.hashRouting)
         const request = {
           runId, causationId: e.id, callIndex, model: config.model, site: site ?? "unknown",
           instruction: s.instructions.get(taskId) ?? s.tasks.get(taskId)?.instruction ?? "",
@@ -234,11 +234,11 @@ export const extrapolation = defineDecider({
 
 /** Semantic Code Abstraction on the pseudo-demo, then the new task, its LFs, nodes and path. */
 /** `ordinals`: per event type, shared by every task of the decision — event ids are (causation, type, ordinal). */
-const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>) =>
+const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>, hashRouting: boolean) =>
   Effect.gen(function*() {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
-    const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) })
+    const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) }, hashRouting)
     const inferred = yield* inferLabelFunctions({
       runId, causationId: e.id, instruction: x.instruction, demo: t, demoKey: `trajectory:${runId}:${data.trajectoryId}:${x.steps}`,
       failures: [], model: null

@@ -152,7 +152,7 @@ export const verification = defineDecider({
       const graph = s.roundGraphs.get(taskId)
       if (graph === undefined || graph.paths.length === 0) return verified({ verdict: "fail", evidence: [], path: null })
       const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
-      const trajectory = yield* loadRecordedTrajectory(e.data)
+      const trajectory = yield* loadRecordedTrajectory(e.data, s.config.hashRouting)
       const r = yield* verifyTrajectory({ graph, codes, trajectory, key: `trajectory:${e.runId}:${trajectoryId}` })
       if (r.kind === "infra-error") return verified({ verdict: "infra-error", evidence: [], path: null })
       const v = r.verdict

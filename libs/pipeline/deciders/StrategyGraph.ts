@@ -82,7 +82,7 @@ const knownFailures = (s: RunState, taskId: string) =>
       if (out.length >= MAX_FAILURES) break
       const data = s.trajectories.get(id)
       if (v.taskId !== taskId || v.verdict !== "fail" || data === undefined || data.steps.length === 0) continue
-      out.push({ trajectoryId: id, key: `trajectory:${s.runId}:${id}`, trajectory: yield* loadRecordedTrajectory(data) })
+      out.push({ trajectoryId: id, key: `trajectory:${s.runId}:${id}`, trajectory: yield* loadRecordedTrajectory(data, s.config?.hashRouting) })
     }
     return out
   })
@@ -110,7 +110,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null)
     if (hit === null) return []
 
-    const t = yield* loadRecordedTrajectory(data)
+    const t = yield* loadRecordedTrajectory(data, config.hashRouting)
     if (undoneAfterGoal(identifyKeySteps(t), hit)) return []
     const key = `trajectory:${e.runId}:${trajectoryId}`
     const inferred = yield* inferLabelFunctions({
