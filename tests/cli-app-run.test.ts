@@ -66,13 +66,41 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   expect(listed.filter((t) => t.demo).map((t) => t.id)).toEqual(TASKS)
   expect(listed.filter((t) => t.split === "held-out").length).toBe(7)
 
+  // TiddlyWiki routes by the fragment: the demo's pages are its tiddlers, and the run says so for its deciders.
+  const demo = JSON.parse(readFileSync(join(data, "demos", "tiddlywiki", TASKS[0]!, "demo.json"), "utf8")) as { taskId: string; steps: Array<{ urlAfter: string | null }> }
+  expect(demo.steps.map((s) => s.urlAfter)).toContain("/#Storm%20Protocol")
+  const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags])).stdout
+  expect(started).toContain('"app.hashRouting":true')
+
   // A demo naming a task the pack does not have is refused in one line.
   const stray = join(data, "stray")
   cpSync(join(data, "demos", "tiddlywiki", TASKS[0]!), stray, { recursive: true })
-  const demo = JSON.parse(readFileSync(join(stray, "demo.json"), "utf8")) as { taskId: string }
   writeFileSync(join(stray, "demo.json"), JSON.stringify({ ...demo, taskId: "t99-no-such-task" }))
   const ingest = await core(["ingest", stray, "--app", "packs/tiddlywiki", ...flags])
   expectOneLineError(ingest, expect)
   expect(ingest.stderr).toContain("t99-no-such-task")
   expect(tiddlywikis()).toEqual([])
 }, 240_000)
+
+test("eval --report --app: behaviour cloning, a CORE round and both ablations on a pack, each judged by its evaluate on a held-out task", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "core-app-report-"))
+  try {
+    const report = await core([
+      "eval", "--report", "--app", "packs/tiddlywiki", "--seeds", "1", "--rounds", "1", "--tasks", TASKS[0]!, "--held-out", "h01-open-weather-mast",
+      "--json", "--store", "embedded", "--data-dir", dir
+    ])
+    expect(report.stderr).not.toContain("error:")
+    expect(report.code).toBe(0)
+    const r = JSON.parse(report.stdout) as {
+      bc: { mean: number }; rounds: Array<{ mean: number }>; no_expansion: { mean: number }; no_extrapolation: { mean: number }
+      config: { site: string; train: Array<string>; held_out: Array<string> }; runs: Array<Record<string, string>>
+    }
+    expect(r.config).toMatchObject({ site: "tiddlywiki", train: [TASKS[0]], held_out: ["h01-open-weather-mast"] })
+    expect(r.rounds.length).toBe(1)
+    for (const arm of [r.bc, r.rounds[0]!, r.no_expansion, r.no_extrapolation]) expect(arm.mean).toBeOneOf([0, 1])
+    expect(Object.keys(r.runs[0]!).sort()).toEqual(["core", "no_expansion", "no_extrapolation", "seed"])
+    expect(tiddlywikis()).toEqual([])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 300_000)

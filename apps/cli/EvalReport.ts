@@ -1,6 +1,6 @@
 /**
- * `bun core eval --report [--seeds 3] [--rounds 3] [--site S] [--json]`: does CORE make the
- * agent better? Per seed, three CORE runs of the same train tasks with the embedded policy
+ * `bun core eval --report [--seeds 3] [--rounds 3] [--site S | --app <pack>] [--json]`: does
+ * CORE make the agent better — on a bundled site, or on an app pack (ReportArms.ts)? Per seed, three CORE runs of the same train tasks with the embedded policy
  * — full, without expansion (no explorer, no new paths) and without extrapolation — then the
  * held-out success (PolicyEval.ts) of:
  *
@@ -13,21 +13,19 @@
  * mean over seeds with a 95% bootstrap interval over held-out tasks (per-task success
  * averaged over seeds, 2,000 resamples from a fixed seed).
  *
- * Sized for 25 minutes on 2 cores at the defaults: one train and one held-out instance per
+ * On a bundled site, sized for 25 minutes on 2 cores at the defaults: one train and one held-out instance per
  * template, one rollout and one explorer episode per task and round, one rollout per
  * extrapolated task, no screenshots in the runs (the embedded policy reads none), and each
  * distinct model evaluated once, all with one evaluation seed.
  */
 import { Effect } from "effect"
 import type { ParsedArgs } from "./Cli.ts"
-import { CliError, UsageError } from "./Cli.ts"
+import { CliError } from "./Cli.ts"
 import type { FlagSpec } from "./Cli.ts"
 import { loadConfig } from "@core/config"
-import { loadSuites } from "@core/sites/suites"
-import type { SuiteTask } from "@core/sites/suites"
-import { SOLVED_SUITES } from "@core/sites/solutions"
 import { openStore } from "./Store.ts"
-import { runOnBundledSites } from "./BundledRun.ts"
+import { evalApp } from "./EvalApp.ts"
+import { bundledArms, packArms } from "./ReportArms.ts"
 import { evaluatePolicies, modelAtRound } from "./PolicyEval.ts"
 import type { PolicyEvalResult } from "./PolicyEval.ts"
 import { modelDigestInput } from "@core/policy"
@@ -39,10 +37,13 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seeds: { kind: "number", description: "with --report: seeds (default 3)" },
   rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
   site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
+  app: { kind: "string", description: "an app pack folder: its held-out tasks, judged by its evaluate (default: the run's own pack, if it ran on one); with --report, its train tasks too, instead of a bundled site" },
   tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
   "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
   "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template" }
 }
+
+export { reportTasks } from "./ReportArms.ts"
 
 export interface Interval { readonly mean: number; readonly ci_low: number; readonly ci_high: number }
 
@@ -68,22 +69,6 @@ export const summarise = (perSeed: PerSeed, resamples = 2000): Interval => {
   }
 }
 
-/**
- * The report's tasks of one split: the named ones (or the unknown names, as a string), else
- * the first instance of each template. For train, the demos then teach every template once
- * and the time goes to the rounds; for held-out, a template's instances succeed or fail
- * together (same procedure, other values), so three of one would narrow an interval over
- * tasks without adding evidence.
- */
-export const reportTasks = (all: ReadonlyArray<SuiteTask>, split: SuiteTask["split"], named: ReadonlyArray<string> | null): ReadonlyArray<SuiteTask> | string => {
-  const mine = all.filter((t) => t.split === split)
-  if (named !== null) {
-    const unknown = named.filter((id) => !mine.some((t) => t.id === id))
-    return unknown.length > 0 ? unknown.join(", ") : mine.filter((t) => named.includes(t.id))
-  }
-  return mine.filter((t) => mine.find((u) => u.templateId === t.templateId) === t)
-}
-
 /** Each task's success averaged over seeds, as the report prints it. */
 export const perTaskMean = (perSeed: PerSeed): Record<string, number> => Object.fromEntries(taskMeans(perSeed).map(([t, m]) => [t, round(m)]))
 
@@ -96,15 +81,9 @@ export const evalReport = (args: ParsedArgs) =>
     const evalSamples = yield* positiveInt(args, "samples", 1)
     const stepBudget = yield* positiveInt(args, "step-budget", 12)
     const parallel = yield* positiveInt(args, "parallel", 2)
-    const site = (args.flags.site as string | undefined) ?? "shop"
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-    const all = suites.flatMap((s) => s.tasks).filter((t) => SOLVED_SUITES.includes(t.suite) && t.site === site)
-    if (all.length === 0) return yield* new UsageError({ message: `--site ${site}: no such site with scripted demos (shop, forum, travel)` })
+    const packDir = args.flags.app as string | undefined
     const list = (flag: string) => (typeof args.flags[flag] === "string" ? (args.flags[flag] as string).split(",").map((x) => x.trim()).filter(Boolean) : null)
-    const train = reportTasks(all, "train", list("tasks"))
-    if (typeof train === "string") return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks: ${train}` })
-    const heldOut = reportTasks(all, "held-out", list("held-out"))
-    if (typeof heldOut === "string") return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks: ${heldOut}` })
+    const { site, train, heldOut, play: runArm } = packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list)
     const opened = yield* openStore(args)
     const base = (args.flags.seed as string | undefined) ?? "report"
     const arms = { bc: [] as Array<Record<string, number>>, rounds: Array.from({ length: rounds }, () => [] as Array<Record<string, number>>), no_expansion: [] as Array<Record<string, number>>, no_extrapolation: [] as Array<Record<string, number>> }
@@ -121,8 +100,8 @@ export const evalReport = (args: ParsedArgs) =>
       const play = (extra: Record<string, number>, label: string) =>
         Effect.gen(function*() {
           log(`seed ${seed}: ${label} run (${train.length} tasks, ${rounds} rounds × ${samples} samples)`)
-          return yield* runOnBundledSites(config, opened.layer, {
-            command: "run", tasks: train, rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
+          return yield* runArm(config, opened.layer, {
+            command: "run", rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
             extra: { "run.explorePerTask": 1, "run.extrapolatedSamples": 1, ...extra },
             sources: { "run.policy": "flag:--report" }
           })
@@ -143,10 +122,12 @@ export const evalReport = (args: ParsedArgs) =>
       ])
       const digests = models.map((m) => sha256(modelDigestInput(m.model)))
       const fresh = models.flatMap((m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
-      const results = yield* evaluatePolicies({
-        tasks: heldOut, models: fresh.map((i) => models[i]!.model), seed: evalSeed, samples: evalSamples, stepBudget, parallel,
-        onModel: (k, r) => log(`seed ${seed}: ${models[fresh[k]!]!.label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
-      }, opened.layer)
+      // The app is started for the evaluation alone: a pack's pool holds no instances while the runs play.
+      const results = yield* Effect.scoped(Effect.flatMap(evalApp(packDir, config), ({ app, environment }) =>
+        evaluatePolicies({
+          app, environment, tasks: heldOut, models: fresh.map((i) => models[i]!.model), seed: evalSeed, samples: evalSamples, stepBudget, parallel,
+          onModel: (k, r) => log(`seed ${seed}: ${models[fresh[k]!]!.label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
+        }, opened.layer)))
       fresh.forEach((i, k) => evaluated.set(digests[i]!, results[k]!))
       for (const [i, m] of models.entries()) {
         const r = evaluated.get(digests[i]!)!

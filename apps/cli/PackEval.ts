@@ -51,13 +51,14 @@ const packLabels = (args: ParsedArgs, appDir: string) =>
     )
     const report = {
       app: appDir, trajectories: score.trajectories, positives: score.positives, tp: score.tp, fp: score.fp, tn: score.tn, fn: score.fn,
-      precision: score.precision, recall: score.recall, predicted_pass: score.tp + score.fp, seconds: Math.round((Date.now() - started) / 100) / 10,
+      precision: score.precision, recall: score.recall, recall_other_paths: score.recall_other_paths, recall_other_methods: score.recall_other_methods,
+      predicted_pass: score.tp + score.fp, seconds: Math.round((Date.now() - started) / 100) / 10,
       mistakes: labels.filter((l) => l.pass !== l.checker).map((l) => ({ id: l.id, checker: l.checker, pass: l.pass }))
     }
     if (args.flags.json === true) console.log(JSON.stringify(report))
     else {
       console.log(`${report.trajectories} trajectories (${report.positives} passing the pack's evaluate); tp ${report.tp}  fp ${report.fp}  tn ${report.tn}  fn ${report.fn}`)
-      console.log(`precision ${fmt(report.precision)}  recall ${fmt(report.recall)}`)
+      console.log(`precision ${fmt(report.precision)}  recall ${fmt(report.recall)} (other paths ${fmt(report.recall_other_paths)}, other methods ${fmt(report.recall_other_methods)})`)
       for (const m of report.mistakes) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
     }
   })

@@ -1,32 +1,36 @@
 /**
- * EVALUATION (DESIGN §8): the embedded policy on held-out tasks, judged by the sites'
- * ground-truth checkers. The episodes are the pipeline's own `rollout` — the policy acts
- * exactly as in a run's rounds (retrieval, exploring where it has no confident match) — in
- * real Chromium; nothing is written to the log: the checkers' answers are not CORE's. No
- * screenshots are taken: the embedded policy reads none, and they are half a step's time.
+ * EVALUATION: the embedded policy on held-out tasks, judged by the app's own check (the
+ * bundled sites' checkers, an app pack's `evaluate`). The episodes are the pipeline's own
+ * `rollout` — the policy acts exactly as in a run's rounds (retrieval, exploring where it has
+ * no confident match) — in real Chromium, or on an Android pack's devices; nothing is written to the log: the app's answers
+ * are not CORE's. No screenshots are taken: the embedded policy reads none, and they are
+ * half a step's time.
  *
  * The model is rebuilt from a run's log: the retrieval policy trained on the sft records of
  * rounds 0..N (`retrievalModelOf`), round 0 being the demos alone (behaviour cloning).
  *
  * @example
- * const r = yield* evaluatePolicy({ tasks: heldOut, model, seed: "s1", samples: 1, stepBudget: 12, parallel: 2 }, layer)
+ * const { app, environment } = yield* evalApp(undefined, config)   // or an app pack's
+ * const r = yield* evaluatePolicy({ app, environment, tasks: heldOut, model, seed: "s1", samples: 1, stepBudget: 12, parallel: 2 }, layer)
  */
 import { Effect, Layer } from "effect"
+import type { Scope } from "effect"
 import type { BlobStore } from "@core/blobstore"
-import { BrowserPool, WebEnvironment } from "@core/env-web"
+import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/env-web"
 import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
 import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
-import type { EpisodeEnd, RunState } from "@core/pipeline"
+import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
 import type { RetrievalModel } from "@core/policy"
 import { Randomness } from "@core/replay"
-import { episodeSource, startSites } from "@core/sites"
-import type { SuiteTask } from "@core/sites/suites"
-import { episodeVerdict } from "@core/sites/app"
 
 export interface PolicyEvalOptions {
-  readonly tasks: ReadonlyArray<SuiteTask>
+  /** Where the episodes play and who judges them. */
+  readonly app: RunApp
+  /** One environment on the app's platform (EvalApp.ts): made once per parallel episode. */
+  readonly environment: Effect.Effect<EnvironmentShape, never, BlobStore | BrowserPool | Scope.Scope>
+  readonly tasks: ReadonlyArray<RunTask>
   /** null: no trained model, the embedded policy only explores. */
   readonly model: RetrievalModel | null
   readonly seed: string
@@ -61,26 +65,22 @@ export const modelAtRound = (
 }
 
 /**
- * Several models on the same tasks and seed, one after another in one browser and one sites
- * server (their start-up is paid once): each model's episodes draw from a fresh `seed`, so
- * the arms of a comparison see the same randomness.
+ * Several models on the same tasks and seed, one after another in one browser and one app
+ * (their start-up is paid once): each model's episodes draw from a fresh `seed`, so the arms
+ * of a comparison see the same randomness.
  */
 export const evaluatePolicies = (
   o: Omit<PolicyEvalOptions, "model"> & { readonly models: ReadonlyArray<RetrievalModel | null>; readonly onModel?: (index: number, result: PolicyEvalResult) => void },
   layer: Layer.Layer<EventStore | BlobStore, unknown>
 ) =>
   Effect.gen(function*() {
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const environments: Array<EnvironmentShape> = []
-    for (let i = 0; i < o.parallel; i++) {
-      // Every reset is of another task: an episode prepared ahead would only be discarded.
-      environments.push(yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false, episodes: episodeSource(sites) }), context))
-    }
+    for (let i = 0; i < o.parallel; i++) environments.push(yield* Effect.provideContext(o.environment, context))
     const byId = new Map(o.tasks.map((t) => [t.id, t]))
     const taskOf = (taskId: string): EnvTask | undefined => {
       const t = byId.get(taskId)
-      return t === undefined ? undefined : { taskId, site: t.site, siteSeed: t.siteSeed }
+      return t === undefined ? undefined : { ...t.start, taskId }
     }
     const jobs = o.tasks.flatMap((t) => Array.from({ length: o.samples }, (_, sample) => ({ t, sample })))
     const results: Array<PolicyEvalResult> = []
@@ -90,14 +90,15 @@ export const evaluatePolicies = (
         Effect.gen(function*() {
           const task = byId.get(end.task.taskId)
           if (task === undefined) return
-          const verdict = yield* episodeVerdict(sites, task, end)
-          outcomes.set(end.trajectoryId, verdict.success)
-          o.onEpisode?.(task.id, verdict.success)
+          // An episode the app cannot judge is not a success.
+          const success = (yield* o.app.judge(task, end))?.success === true
+          outcomes.set(end.trajectoryId, success)
+          o.onEpisode?.(task.id, success)
         })
       const observations = liveObservations({ environments, taskOf, onEnd, ...(o.onStep === undefined ? {} : { onStep: o.onStep }) })
       yield* Effect.forEach(jobs, ({ t, sample }) =>
         rollout({
-          causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.instruction,
+          causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.registration.instruction,
           round: 1, sample, stepBudget: o.stepBudget, policy: { kind: "embedded" }, retrieval: model
         }), { concurrency: o.parallel, discard: true }).pipe(
           Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),

@@ -8,7 +8,6 @@ import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
-import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
 import { openStore } from "../Store.ts"
 import { evaluatePolicy, modelAtRound } from "../PolicyEval.ts"
@@ -17,6 +16,9 @@ import { isToken, runLog, runsWith } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
 import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
+import { evalApp, packTasksOf } from "../EvalApp.ts"
+import { runTaskOf } from "@core/sites/app"
+import type { RunTask } from "@core/pipeline"
 
 /** The held-out instances of the given sites (all sites when none is given). */
 export const heldOutTasks = (sites: ReadonlySet<string> | null) =>
@@ -64,14 +66,22 @@ export const evalPolicy: Command = {
       const trained = modelAtRound(events, round ?? null)
       if (typeof trained === "string") return yield* new CliError({ message: `run ${runId}: ${trained}` })
       const at = trained.round
-      const tasks: ReadonlyArray<SuiteTask> = yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)
+      // A run on an app pack is evaluated on that pack's held-out tasks, by its evaluate.
+      const ranOn = events.find((e) => e.type === "RunStarted")?.data.config["run.appDir"]
+      const appDir = (args.flags.app as string | undefined) ?? (typeof ranOn === "string" ? ranOn : undefined)
       const seed = (args.flags.seed as string | undefined) ?? "eval"
       const progress = new Progress("eval")
-      progress.line(`eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks × ${samples}`)
-      progress.start("held-out", tasks.length * samples)
-      const result = yield* evaluatePolicy({
-        tasks, model: trained.model, seed, samples, stepBudget, parallel, onEpisode: (_, ok) => progress.count(ok ? "success" : "failure"), onStep: () => progress.tick()
-      }, opened.layer)
+      const result = yield* Effect.scoped(Effect.gen(function*() {
+        const { app, pack, environment } = yield* evalApp(appDir, opened.config)
+        const tasks: ReadonlyArray<RunTask> = pack !== null
+          ? packTasksOf(pack, "held-out")
+          : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)).map(runTaskOf)
+        progress.line(`eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`)
+        progress.start("held-out", tasks.length * samples)
+        return yield* evaluatePolicy({
+          app, environment, tasks, model: trained.model, seed, samples, stepBudget, parallel, onEpisode: (_, ok) => progress.count(ok ? "success" : "failure"), onStep: () => progress.tick()
+        }, opened.layer)
+      }))
       progress.done(`held-out: ${result.successes}/${result.episodes} succeeded`)
       const out = { run: runId, round: at, policy: "embedded", suite: "held-out", examples: trained.examples, ...result }
       if (args.flags.json === true) console.log(JSON.stringify(out))

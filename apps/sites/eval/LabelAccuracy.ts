@@ -48,7 +48,7 @@ export const scoreLabels = (labels: ReadonlyArray<TrajectoryLabel>) => {
   const tn = count((l) => !l.pass && !l.checker)
   const fn = count((l) => !l.pass && l.checker)
   const recallOf = (kind: EvalKind) => ratio(count((l) => l.kind === kind && l.pass && l.checker), count((l) => l.kind === kind && l.checker))
-  const kinds: ReadonlyArray<EvalKind> = ["same-path", "other-path", "wrong-item", "wrong-value", "random"]
+  const kinds: ReadonlyArray<EvalKind> = ["same-path", "other-path", "other-method", "wrong-item", "wrong-value", "random"]
   return {
     trajectories: labels.length,
     positives: tp + fn,
@@ -57,6 +57,7 @@ export const scoreLabels = (labels: ReadonlyArray<TrajectoryLabel>) => {
     recall: ratio(tp, tp + fn),
     recall_same_path: recallOf("same-path"),
     recall_other_paths: recallOf("other-path"),
+    recall_other_methods: recallOf("other-method"),
     by_kind: Object.fromEntries(kinds.map((k) => [k, {
       total: count((l) => l.kind === k),
       positives: count((l) => l.kind === k && l.checker),

@@ -25,8 +25,14 @@ import { scriptsOf, solutionsRuntime, SOLVED_SUITES, verdictOf } from "../soluti
 import { loadSuites, SITE_PARAMETERS } from "../suites/mod.ts"
 import type { SuiteTask } from "../suites/Suite.ts"
 
-export type EvalKind = "same-path" | "other-path" | "wrong-item" | "wrong-value" | "random"
-export const EVAL_KINDS: ReadonlyArray<EvalKind> = ["same-path", "other-path", "wrong-item", "wrong-value", "random"]
+/**
+ * `other-method`: the task done by another mechanism (a different control or shortcut makes
+ * the change), which LFs from one demo are not expected to recognise; only app packs' hand-
+ * written alternatives have it, so the bundled set's kinds leave it out.
+ */
+export type EvalKind = "same-path" | "other-path" | "other-method" | "wrong-item" | "wrong-value" | "random"
+export type BundledEvalKind = Exclude<EvalKind, "other-method">
+export const EVAL_KINDS: ReadonlyArray<BundledEvalKind> = ["same-path", "other-path", "wrong-item", "wrong-value", "random"]
 
 export interface EvalTask {
   readonly taskId: string
@@ -245,7 +251,7 @@ export interface VerdictCounts {
 export interface LabelEvalSetSummary extends VerdictCounts {
   readonly tasks: number
   readonly partial: number
-  readonly byKind: Readonly<Record<EvalKind, VerdictCounts>>
+  readonly byKind: Readonly<Record<BundledEvalKind, VerdictCounts>>
   readonly bySuite: Readonly<Record<string, VerdictCounts>>
 }
 
@@ -262,7 +268,7 @@ export const labelEvalSetSummary = (set: LabelEvalSet): LabelEvalSetSummary => {
     ...count(set.trajectories),
     tasks: set.tasks.length,
     partial: set.trajectories.filter((t) => t.partial).length,
-    byKind: Object.fromEntries(EVAL_KINDS.map((k) => [k, count(set.trajectories.filter((t) => t.kind === k))])) as Record<EvalKind, VerdictCounts>,
+    byKind: Object.fromEntries(EVAL_KINDS.map((k) => [k, count(set.trajectories.filter((t) => t.kind === k))])) as Record<BundledEvalKind, VerdictCounts>,
     bySuite: Object.fromEntries(suites.map((s) => [s, count(set.trajectories.filter((t) => suiteOf.get(t.taskId) === s))]))
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * The app a policy evaluation plays on: the bundled sites, or an app pack (`--app <dir>`),
+ * started for the scope and stopped with it. Both are a `RunApp`, so the evaluation has one
+ * path: the app opens the episodes and its own check (checkers, the pack's `evaluate`) judges
+ * them.
+ *
+ * @example
+ * const { app, pack, environment } = yield* evalApp(args.flags.app, config)
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
+import type { Pack } from "@core/apps"
+import type { BlobStore } from "@core/blobstore"
+import type { LoadedConfig } from "@core/config"
+import type { BrowserPool, EnvironmentShape } from "@core/env-web"
+import { platformEnvironment } from "@core/pipeline"
+import type { RunApp, RunTask } from "@core/pipeline"
+import { bundledApp } from "@core/sites/app"
+import { CliError } from "./Cli.ts"
+
+export interface EvalApp {
+  readonly app: RunApp
+  /** What reports name it: a pack's name, or "the bundled sites". */
+  readonly label: string
+  /** The pack, for a pack; null for the bundled sites. */
+  readonly pack: Pack | null
+  /**
+   * One environment for the app's episodes, on its platform (an Android pack's through
+   * Appium); no screenshots: the embedded policy reads none.
+   */
+  readonly environment: Effect.Effect<EnvironmentShape, never, BlobStore | BrowserPool | Scope.Scope>
+}
+
+/** A pack's tasks of one split as the engine sees them. */
+export const packTasksOf = (pack: Pack, split: "train" | "held-out"): ReadonlyArray<RunTask> =>
+  pack.tasks.filter((t) => t.split === split).map((t) => packRunTask(pack, t))
+
+/** Every reset is of another task: an episode prepared ahead would only be discarded. */
+const environmentOf = (config: LoadedConfig, pack: Pack | null, app: RunApp) =>
+  platformEnvironment(config, pack?.config.platform ?? "web", { screenshots: "none", prepareAhead: false, episodes: app.episodes })
+
+export const evalApp = (packDir: string | undefined, config: LoadedConfig): Effect.Effect<EvalApp, CliError, Scope.Scope> =>
+  Effect.gen(function*() {
+    if (packDir === undefined) {
+      const app = yield* bundledApp()
+      return { app, label: "the bundled sites", pack: null, environment: environmentOf(config, null, app) }
+    }
+    const pack = yield* loadPack(packDir)
+    const auth = yield* loadAuth(pack)
+    const context = yield* Layer.build(CommandApp.layer(packDir))
+    const app = packRunApp(pack, Context.get(context, App), auth)
+    return { app, label: pack.config.name, pack, environment: environmentOf(config, pack, app) }
+  }).pipe(Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: e.message }))))
