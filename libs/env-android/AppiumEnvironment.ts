@@ -283,9 +283,7 @@ export const make = Effect.fnUntraced(function*(options: AppiumOptions = {}) {
     Effect.suspend(() => {
       const ep = episode
       episode = null
-      if (ep?.episode == null || source === undefined) return Effect.void
-      // A pack's instance goes back to its pool (reset or stopped) once the episode is over.
-      return Effect.promise(() => endEpisode(source, ep.episode!))
+      return endEpisode(source, ep?.episode)
     })
 
   /** The episode's own server from the source, or the configured one. */

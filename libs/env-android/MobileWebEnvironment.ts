@@ -219,9 +219,7 @@ export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) 
     Effect.suspend(() => {
       const ep = episode
       episode = null
-      if (ep?.episode == null || source === undefined) return Effect.void
-      // An app that stops or resets its instances is told the episode is over; the bundled sites' episodes are dropped.
-      return Effect.promise(() => endEpisode(source, ep.episode!))
+      return endEpisode(source, ep?.episode)
     })
 
   const reset = Effect.fn("MobileWebEnvironment.reset")(function*(task: EnvTask) {

@@ -18,8 +18,7 @@
  *   yield* env.close()
  * })
  */
-import { Context, Schema } from "effect"
-import type { Effect } from "effect"
+import { Context, Effect, Schema } from "effect"
 import type { Action, Observation, Target } from "@core/events"
 
 /** What an episode starts from: a URL on the web, an app on Android. */
@@ -109,11 +108,14 @@ export interface EpisodeSource {
 }
 
 /**
- * Hands a closed episode back to its source — `end` when the source has it, else `discard` —
- * and never fails: a source that cannot take it back must not fail the close.
+ * Hands a closed episode back to its source — `end` when the source has it (a pack's instance
+ * goes back to its pool), else `discard` — and never fails: a source that cannot take it back
+ * must not fail the close. Nothing to do without a source or an episode.
  */
-export const endEpisode = (source: EpisodeSource, episode: string): Promise<void> =>
-  (source.end !== undefined ? source.end(episode) : source.discard(episode)).catch(() => undefined)
+export const endEpisode = (source: EpisodeSource | undefined, episode: string | null | undefined): Effect.Effect<void> =>
+  source === undefined || episode == null
+    ? Effect.void
+    : Effect.promise(() => (source.end !== undefined ? source.end(episode) : source.discard(episode)).catch(() => undefined))
 
 export interface Box {
   readonly x: number
