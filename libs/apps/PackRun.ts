@@ -82,8 +82,11 @@ const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, auth: PackAut
   }
 }
 
-/** `auth`: the pack's log-in (`loadAuth`, which a web pack's caller must pass), played before each of its episodes. */
-export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null = null): RunApp => {
+/**
+ * `auth`: the pack's log-in (`loadAuth`; null when it has none), played before each of its
+ * episodes. Required, so a caller cannot forget it and run a pack's episodes logged out.
+ */
+export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null): RunApp => {
   const leases = new Map<string, Lease>()
   const byId = new Map(pack.tasks.map((t) => [t.id, t]))
   return {

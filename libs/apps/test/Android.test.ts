@@ -98,7 +98,7 @@ describe("an Android app pack on the Appium stand-in", () => {
     const servers: Array<string> = []
     const named: Array<string | null> = []
     const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const run = packRunApp(pack, yield* App)
+      const run = packRunApp(pack, yield* App, null)
       // The run's own source, watched: which server each episode was given.
       const episodes: EpisodeSource = {
         ...run.episodes,
@@ -147,7 +147,7 @@ describe("an Android app pack on the Appium stand-in", () => {
     const task = packRunTask(pack, pack.tasks[1]!)
     const seen: Array<{ server: string; scripts: Array<string> }> = []
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const run = packRunApp(pack, yield* App)
+      const run = packRunApp(pack, yield* App, null)
       let server = ""
       const episodes: EpisodeSource = { ...run.episodes, open: (...a) => run.episodes.open(...a).then((o) => ((server = o.serverUrl!), o)) }
       const env = yield* AppiumEnvironment.make({ episodes, settleMs: 0, screenshots: "none" })
