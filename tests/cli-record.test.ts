@@ -90,11 +90,31 @@ const stop = async (r: Running, graceMs: number): Promise<void> => {
   }
 }
 
+/**
+ * Lock files of X servers that were killed outright (SIGKILL skips their clean-up): left
+ * behind, they make the next `xvfb-run -a` start beside a dead display, where the recorder fails.
+ */
+const removeDeadXLocks = (pids: ReadonlySet<number>): void => {
+  for (const name of readdirSync("/tmp").filter((n) => /^\.X\d+-lock$/.test(n))) {
+    const pid = Number(readFileSync(join("/tmp", name), "latin1").trim())
+    if (!pids.has(pid)) continue
+    const display = name.slice(2, -5)
+    rmSync(join("/tmp", name), { force: true })
+    rmSync(join("/tmp", ".X11-unix", `X${display}`), { force: true })
+  }
+}
+
 const recorders: Array<Running> = []
 afterAll(async () => {
   // A test that failed half-way: stop what it left running, then whatever of it survived.
   for (const r of recorders) await stop(r, 3000)
-  for (const p of await survivors()) process.kill(Number(/\((\d+)\)$/.exec(p)![1]), "SIGKILL")
+  const killed = new Set<number>()
+  for (const p of await survivors()) {
+    const pid = Number(/\((\d+)\)$/.exec(p)![1])
+    process.kill(pid, "SIGKILL")
+    killed.add(pid)
+  }
+  removeDeadXLocks(killed)
 })
 
 /** `xvfb-run -a bun core record …` with DevTools on a free port, once it says it is recording. */
