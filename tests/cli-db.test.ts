@@ -37,20 +37,26 @@ test("db project --follow keeps the read models current as runs are appended", a
   const dir = mkdtempSync(join(tmpdir(), "core-cli-db-follow-"))
   const env = { CORE_DATA_DIR: dir, CORE_STORE: "embedded" }
   const follower = spawnCore(["db", "project", "--follow"], env)
+  // Drained as it comes: a follower blocked on a full pipe would look like one that stopped projecting.
+  const said = new Response(follower.stderr).text()
+  void new Response(follower.stdout).text()
   try {
     for (let i = 0; i < 2; i++) expect((await core(["demo", "--round-trip", "--json"], env)).code).toBe(0)
     let status = { head: 0, projections: [] as Array<{ behind: number }> }
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 100 && follower.exitCode === null; i++) {
       status = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
       if (status.head > 0 && status.projections.length > 0 && status.projections.every((p) => p.behind === 0)) break
       await Bun.sleep(100)
     }
+    expect(follower.exitCode).toBe(null)
     expect(status.head).toBe(14)
     expect(status.projections.every((p) => p.behind === 0)).toBe(true)
-    expect(follower.exitCode).toBe(null)
   } finally {
     follower.kill()
-    await follower.exited
+    // A follower that ignores its stop is a failure of its own, not a test left hanging.
+    const stopped = await Promise.race([follower.exited, Bun.sleep(20_000).then(() => "hung" as const)])
+    if (stopped === "hung") follower.kill("SIGKILL")
     rmSync(dir, { recursive: true, force: true })
+    expect({ stopped, said: stopped === "hung" ? await said : "" }).toEqual({ stopped: 130, said: "" })
   }
 })

@@ -68,7 +68,11 @@ const onWorker = (path: string): SqliteBatchWriter => {
       }),
     close: () =>
       new Promise<void>((resolve) => {
+        // The close queues behind at most one batch, which takes well under a second: a worker
+        // silent for ten is stuck, and waiting on it would leave the process unable to stop.
+        const stuck = setTimeout(() => closed?.(), 10_000)
         closed = () => {
+          clearTimeout(stuck)
           worker.terminate()
           resolve()
         }
