@@ -14,12 +14,28 @@
  * element names ("Cart (3)"). Ids the page linked to are content (`/product/17` is that
  * product) and stay literal.
  *
+ * Version 2 (runs record theirs as `infer.synthesis`; runs without it used version 1):
+ * - an answer holds when it contains the demo's as a whole phrase ("the Workshop" for
+ *   "Workshop"), for answers of four letters or more that are not numbers;
+ * - a click that led to another page, made on the page the task started on before any step
+ *   navigated, is not tied to that page: the task chose it, not the demo, and another way
+ *   may use the same control from elsewhere (a "new tiddler" button on every page).
+ *
  * @example
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
 import type { IdentifiedKeyStep } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
+
+/** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
+export const SYNTHESIS_VERSIONS = ["1", "2"] as const
+export type SynthesisVersion = (typeof SYNTHESIS_VERSIONS)[number]
+/** What new runs record. */
+export const SYNTHESIS_VERSION: SynthesisVersion = "2"
+
+/** A run's recorded version; anything else (a run from before versions) is version 1. */
+export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" ? "2" : "1")
 
 export interface Candidate {
   /** "action+state", "action", "state": which evidence the code checks. */
@@ -158,13 +174,27 @@ const statusPage = (t: LfTrajectory, s: LfStep): string => {
   return cameFrom !== undefined && mintedBy(cameFrom) ? urlPattern(s.urlBefore!, { minted: true }) : urlPattern(pageContext(t, s))
 }
 
-const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>): string | null => {
+/** The task's start page, still showing: no step before `s` changed the URL. */
+const onUntouchedStart = (t: LfTrajectory, s: LfStep): boolean => {
+  const at = t.steps.indexOf(s)
+  return t.steps.slice(0, Math.max(0, at)).every((p) => p.urlAfter === null || p.urlAfter === p.urlBefore)
+}
+
+/** An answer as a case-blind whole phrase among other words (version 2); numbers and short words stay exact. */
+const answerArg = (answer: string, version: SynthesisVersion): string => {
+  const numeric = /^\s*[-$€£]?\s*[\d,]+(\.\d+)?\s*$/.test(answer)
+  if (version === "1" || numeric || answer.replace(/[^\p{L}]/gu, "").length < 4) return js(answer)
+  return `/(^|\\W)${escapeRe(answer.trim()).replace(/\//g, "\\/").replace(/\s+/g, "\\s+")}(\\W|$)/i`
+}
+
+const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>, version: SynthesisVersion): string | null => {
   const a = s.action
   switch (a.kind) {
     case "click":
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
-      const where: Array<readonly [string, string]> = s.urlBefore === null ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
+      const unchosen = version !== "1" && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
+      const where: Array<readonly [string, string]> = s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
     }
@@ -178,7 +208,7 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
     case "key":
       return `validateKey(t, ${js(a.key ?? "")}${options(extra)})`
     case "answer":
-      return `validateAnswer(t, ${js(a.answer ?? "")})`
+      return `validateAnswer(t, ${answerArg(a.answer ?? "", version)})`
     case "status":
       return `validateStatus(t, ${js(a.status ?? "complete")}${options(extra)})`
     case "open_app":
@@ -189,7 +219,7 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
 }
 
 /** Candidate LFs for one key step of `t`, strongest first (see the module doc). */
-export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep): ReadonlyArray<Candidate> => {
+export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep, version: SynthesisVersion = SYNTHESIS_VERSION): ReadonlyArray<Candidate> => {
   const s = t.steps.find((x) => x.index === k.stepIndex)
   if (s === undefined) return []
   const out: Array<Candidate> = []
@@ -209,9 +239,9 @@ export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep): Rea
   const state = s.action.kind === "status"
     ? (s.urlBefore === null ? { entries: [], notes: [] } : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] })
     : stateEntries(t, s)
-  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries) : null
+  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, version) : null
   if (withState !== null) out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
-  const bare = actionCall(t, s, [])
+  const bare = actionCall(t, s, [], version)
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
   if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {
     out.push({

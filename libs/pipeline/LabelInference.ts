@@ -20,8 +20,10 @@ import {
   judgeCandidate,
   LF_API_DOCS,
   lfApiGuide,
-  synthesizeCandidates
+  synthesizeCandidates,
+  SYNTHESIS_VERSION
 } from "@core/domain"
+import type { SynthesisVersion } from "@core/domain"
 import type { IdentifiedKeyStep, Judgement, LfTrajectory, LfVerdict, StepDescription } from "@core/domain"
 import { modelKeySteps, modelSynthesize } from "@core/models"
 import type { Models } from "@core/replay"
@@ -47,6 +49,8 @@ export interface InferenceInput {
   readonly model: string | null
   /** The LF API guide's version a model is shown (the run's `infer.lfGuide`); default the current one. */
   readonly guide?: string
+  /** The embedded synthesizer's version (the run's `infer.synthesis`); default the current one. */
+  readonly synthesis?: SynthesisVersion
 }
 
 export interface Validation {
@@ -109,7 +113,7 @@ const validationOf = (j: Extract<Judgement, { accepted: true }>): Validation => 
 /** The embedded synthesizer's candidates, strongest first; the first that validates wins. */
 const embedded = (input: InferenceInput, keyStep: IdentifiedKeyStep, before: { attempts: number; modelCallIds: ReadonlyArray<string>; reason: string | null; code: string | null }) =>
   Effect.gen(function*() {
-    const candidates = synthesizeCandidates(input.demo, keyStep)
+    const candidates = synthesizeCandidates(input.demo, keyStep, input.synthesis ?? SYNTHESIS_VERSION)
     let reason = before.reason ?? "no candidate: the step's action leaves no evidence an LF can check"
     let code = before.code
     let attempts = before.attempts

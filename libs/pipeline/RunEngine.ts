@@ -24,7 +24,7 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
-import { LF_API_GUIDE_VERSION } from "@core/domain"
+import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import { Randomness, readRunLog } from "@core/replay"
 import { pipelineDeciders } from "./Deciders.ts"
 import { drive } from "./Driver.ts"
@@ -187,6 +187,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
           "run.platform": platform,
           ...(plan.extra ?? {}),
           "infer.lfGuide": LF_API_GUIDE_VERSION,
+          "infer.synthesis": SYNTHESIS_VERSION,
           "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         }
         start = [makeEvent(RunStarted, {

@@ -10,7 +10,8 @@
  */
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
-import { sftMeta } from "@core/domain"
+import { sftMeta, synthesisVersionOf } from "@core/domain"
+import type { SynthesisVersion } from "@core/domain"
 import type { Action, CoreEvent, DataOf, DemoIngested, Platform, TrajectoryRecorded } from "@core/events"
 import type { PolicySpec } from "./Rollout.ts"
 
@@ -43,6 +44,8 @@ export interface RunConfig {
    * keep it, as the app's demos do. Runs without the key kept none.
    */
   readonly hashRouting: boolean
+  /** The embedded synthesizer's version the run infers with (`infer.synthesis`; runs without it used version 1). */
+  readonly synthesis: SynthesisVersion
   /** The configured model (`models.baseUrl` set), which relabels failures the templates cannot; null without one. */
   readonly model: string | null
   /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
@@ -77,6 +80,7 @@ export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfi
     // Runs from before the key played on the web.
     platform: config["run.platform"] === "mobile-web" || config["run.platform"] === "android" ? config["run.platform"] : "web",
     hashRouting: config["app.hashRouting"] === true,
+    synthesis: synthesisVersionOf(config["infer.synthesis"]),
     model: config["models.baseUrl"] && typeof model === "string" ? model : null,
     inferDemos: (demos) => {
       const wanted = config["infer.demos"]

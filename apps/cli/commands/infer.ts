@@ -9,7 +9,7 @@
 import { DateTime, Effect, Layer, Random, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
 import { runIdentity } from "@core/config"
-import { LF_API_GUIDE_VERSION } from "@core/domain"
+import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
@@ -76,8 +76,8 @@ export const infer: Command = {
           recordedAt: DateTime.formatIso(yield* DateTime.now),
           data: {
             ...identity,
-            config: { ...identity.config, "infer.demos": demoFlag === undefined ? "all" : [demoFlag], "infer.lfGuide": LF_API_GUIDE_VERSION },
-            configSources: { ...identity.configSources, "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo", "infer.lfGuide": "default" },
+            config: { ...identity.config, "infer.demos": demoFlag === undefined ? "all" : [demoFlag], "infer.lfGuide": LF_API_GUIDE_VERSION, "infer.synthesis": SYNTHESIS_VERSION },
+            configSources: { ...identity.configSources, "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo", "infer.lfGuide": "default", "infer.synthesis": "default" },
             command: "infer"
           }
         })

@@ -47,7 +47,7 @@ import type { Decision } from "@core/replay"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import { isExplorerId } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
-import type { RunState, TrajectoryData } from "../RunState.ts"
+import type { RunConfig, RunState, TrajectoryData } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
 
 export const GENERATOR_VERSION = "embedded-template-v1"
@@ -165,7 +165,7 @@ export const extrapolation = defineDecider({
             refuse(x.instruction, provenance.generator, data, contaminated.rule, contaminated.heldOutId, contaminated.similarity, provenance.modelCallIds)
             return false
           }
-          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config.hashRouting)
+          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config)
           if (kept.decisions.length === 0) return false
           made.push(...kept.decisions)
           added.push(kept.taskId)
@@ -234,14 +234,14 @@ export const extrapolation = defineDecider({
 
 /** Semantic Code Abstraction on the pseudo-demo, then the new task, its LFs, nodes and path. */
 /** `ordinals`: per event type, shared by every task of the decision — event ids are (causation, type, ordinal). */
-const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>, hashRouting: boolean) =>
+const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>, config: RunConfig) =>
   Effect.gen(function*() {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
-    const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) }, hashRouting)
+    const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) }, config.hashRouting)
     const inferred = yield* inferLabelFunctions({
       runId, causationId: e.id, instruction: x.instruction, demo: t, demoKey: `trajectory:${runId}:${data.trajectoryId}:${x.steps}`,
-      failures: [], model: null
+      failures: [], model: null, synthesis: config.synthesis
     })
     const accepted = inferred.labelFunctions.filter((lf) => lf.kind === "inferred")
     // A pseudo-demo no label function holds on cannot label anything: no task.

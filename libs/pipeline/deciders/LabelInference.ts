@@ -12,7 +12,8 @@
  * const [queued] = yield* labelInference.decide(state, runStarted) // JobQueued for each demo
  */
 import { Effect } from "effect"
-import { LF_API_VERSION } from "@core/domain"
+import { LF_API_VERSION, synthesisVersionOf } from "@core/domain"
+import type { SynthesisVersion } from "@core/domain"
 import {
   eventId,
   JobCompleted,
@@ -41,11 +42,13 @@ export interface InferenceState {
   readonly model: string | null
   /** The LF API guide version the run shows a model (`infer.lfGuide`; runs without it saw version 1). */
   readonly guide: string
+  /** The embedded synthesizer's version (`infer.synthesis`; runs without it used version 1). */
+  readonly synthesis: SynthesisVersion
 }
 
 export const INFER_JOB_KIND = "infer"
 
-const initial: InferenceState = { instructions: new Map(), demos: new Map(), byDigest: new Map(), model: null, guide: "1" }
+const initial: InferenceState = { instructions: new Map(), demos: new Map(), byDigest: new Map(), model: null, guide: "1", synthesis: "1" }
 
 /** The demos an infer run asked for, from its RunStarted config. */
 export const chosenDemos = (config: Readonly<Record<string, unknown>>, state: InferenceState): ReadonlyArray<DemoData> => {
@@ -78,7 +81,12 @@ export const labelInference = defineDecider({
       case "RunStarted": {
         const model = e.data.config["models.baseUrl"] ? e.data.config["models.model"] : null
         const guide = e.data.config["infer.lfGuide"]
-        return { ...state, model: typeof model === "string" ? model : null, guide: typeof guide === "string" ? guide : "1" }
+        return {
+          ...state,
+          model: typeof model === "string" ? model : null,
+          guide: typeof guide === "string" ? guide : "1",
+          synthesis: synthesisVersionOf(e.data.config["infer.synthesis"])
+        }
       }
       default:
         return state
@@ -140,7 +148,8 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
       demoKey: `demo:${demo.contentDigest}`,
       failures: [],
       model: state.model,
-      guide: state.guide
+      guide: state.guide,
+      synthesis: state.synthesis
     }))
     if (inferred._tag === "Failure") {
       complete("failed", `demo ${demo.demoId}: ${messageOf(inferred.failure)}`, [])

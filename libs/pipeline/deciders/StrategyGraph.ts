@@ -115,7 +115,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const key = `trajectory:${e.runId}:${trajectoryId}`
     const inferred = yield* inferLabelFunctions({
       runId: e.runId, causationId: e.id, instruction: s.instructions.get(taskId) ?? "", demo: t, demoKey: key,
-      failures: yield* knownFailures(s, taskId), model: null
+      failures: yield* knownFailures(s, taskId), model: null, synthesis: config.synthesis
     })
     const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
     const source = { kind: "trajectory" as const, id: trajectoryId }

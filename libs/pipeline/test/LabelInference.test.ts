@@ -74,11 +74,17 @@ const seed = (demoId: string, withBlobs = true, recorded = steps) =>
     return [task, demo] as Array<CoreEvent>
   }))
 
-const inferRun = (runId: string, prior: ReadonlyArray<CoreEvent>, demos: unknown) =>
+/** A demo that answers with a place's name, after opening its page. */
+const answered: Array<[Action, string, string, string]> = [
+  [{ kind: "click", target: target("link", "Workshop") }, "/", "/workshop", page(["heading", "Workshop"])],
+  [{ kind: "answer", text: "Workshop" }, "/workshop", "/workshop", page(["heading", "Workshop"])]
+]
+
+const inferRun = (runId: string, prior: ReadonlyArray<CoreEvent>, demos: unknown, config: Record<string, unknown> = {}) =>
   rt.runPromise(Effect.gen(function*() {
     const started = makeEvent(RunStarted, {
       stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0, recordedAt: AT,
-      data: { config: { "infer.demos": demos, "models.baseUrl": null }, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "infer" }
+      data: { config: { "infer.demos": demos, "models.baseUrl": null, ...config }, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "infer" }
     })
     return (yield* drive({ registry: pipelineDeciders, runId, prior, start: [started] })).events
   }))
@@ -144,5 +150,17 @@ describe("label inference, live then replayed", () => {
     await seed("kettle-2")
     const again = await rt.runPromise(replayRun({ runId: "infer-t1", registry: pipelineDeciders }))
     expect(again.divergences).toEqual([])
+  })
+
+  test("a run without infer.synthesis infers as version 1 did; one that records version 2 gets its code; both replay", async () => {
+    const more = await seed("answer-1", true, answered)
+    const answerLf = async (runId: string, config: Record<string, unknown>) => {
+      const run = await inferRun(runId, [...prior, ...more], ["answer-1"], config)
+      const replayed = await rt.runPromise(replayRun({ runId, registry: pipelineDeciders }))
+      const lf = run.flatMap((e) => (e.type === "LabelFunctionInferred" && e.data.keyStepIndex === 1 ? [e.data.code] : []))
+      return { lf, divergences: replayed.divergences }
+    }
+    expect(await answerLf("infer-v1", {})).toEqual({ lf: [expect.stringContaining(`validateAnswer(t, "Workshop")`)], divergences: [] })
+    expect(await answerLf("infer-v2", { "infer.synthesis": "2" })).toEqual({ lf: [expect.stringContaining(String.raw`validateAnswer(t, /(^|\W)Workshop(\W|$)/i)`)], divergences: [] })
   })
 })

@@ -1,0 +1,77 @@
+/**
+ * The embedded synthesizer's versions, table-driven: given a demo's key step, then the code
+ * each version writes — version 1 stays as old runs inferred it, so their replays hold.
+ */
+import { describe, expect, test } from "bun:test"
+import { identifyKeySteps, nativeLabelFunction, synthesisVersionOf, synthesizeCandidates } from "../mod.ts"
+import type { LfTrajectory, SynthesisVersion } from "../mod.ts"
+import { act, el, trajectory } from "./fixtures.ts"
+
+const answerDemo = (answer: string) =>
+  trajectory("/wiki/#Welcome", [
+    { action: act("click", { role: "link", name: "Workshop" }), urlAfter: "/wiki/#Workshop", elements: [el("heading", "Workshop")] },
+    { action: act("answer", { answer }) }
+  ])
+
+/** The strongest candidate for the demo's last key step. */
+const lastLf = (t: LfTrajectory, version: SynthesisVersion) => {
+  const k = identifyKeySteps(t).at(-1)!
+  return synthesizeCandidates(t, k, version)[0]!.code
+}
+
+describe("answers", () => {
+  const cases: ReadonlyArray<[demo: string, given: string, v1: boolean, v2: boolean]> = [
+    ["Workshop", "Workshop", true, true],
+    ["Workshop", "the Workshop", false, true],
+    ["Workshop", "In the workshop, shelf 2", false, true],
+    ["Workshop", "Workshops", false, false],
+    ["Workshop", "Boat shed", false, false],
+    ["North Pier", "on the north  pier", false, true],
+    // Numbers compare as numbers, and short words stay exact: "no" is in many an answer that means something else.
+    ["42", "420", false, false],
+    ["42", "42 knots", true, true],
+    ["no", "I have no idea", false, false]
+  ]
+  for (const [demo, given, v1, v2] of cases) {
+    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v1 ${v1}, v2 ${v2}`, () => {
+      for (const [version, expected] of [["1", v1], ["2", v2]] as const) {
+        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
+        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
+      }
+    })
+  }
+})
+
+describe("a click on the page the task started on", () => {
+  // A button found on every page that opens a draft: what the task needs is the draft, not where it was pressed.
+  const created = (before: ReadonlyArray<{ action: ReturnType<typeof act>; urlAfter?: string }>) =>
+    trajectory("/#Welcome", [
+      ...before,
+      { action: act("click", { role: "button", name: "new tiddler" }), urlAfter: "/#Draft", elements: [el("textbox", "Title", { value: "" })] },
+      { action: act("type", { role: "textbox", name: "Title", typed: "Fuel" }), elements: [el("textbox", "Title", { value: "Fuel" })] }
+    ])
+  const demo = created([])
+  const elsewhere = created([{ action: act("click", { role: "link", name: "Logs" }), urlAfter: "/#Logs" }])
+  const clickLf = (t: LfTrajectory, version: SynthesisVersion) => synthesizeCandidates(t, identifyKeySteps(t)[0]!, version)[0]!.code
+
+  test("version 1 ties it to that page; version 2 only to where it led, so the same button pressed elsewhere counts", () => {
+    expect(clickLf(demo, "1")).toContain(`urlBefore: "^/#Welcome(\\\\?.*)?$"`)
+    expect(clickLf(demo, "2")).not.toContain("urlBefore")
+    expect(clickLf(demo, "2")).toContain("urlAfter")
+    expect(nativeLabelFunction(clickLf(demo, "1"))(elsewhere)).toBe(-1)
+    expect(nativeLabelFunction(clickLf(demo, "2"))(elsewhere)).toBe(1)
+  })
+
+  test("after the demo navigated, or for a click that stayed on its page, the page is still evidence in version 2", () => {
+    expect(clickLf(elsewhere, "2")).toContain(`urlBefore: "^/#Logs(\\\\?.*)?$"`)
+    const inPage = trajectory("/#Welcome", [
+      { action: act("click", { role: "checkbox", name: "Done" }), elements: [el("checkbox", "Done", { checked: true })] },
+      { action: act("status", { status: "complete" }) }
+    ])
+    expect(clickLf(inPage, "2")).toContain("urlBefore")
+  })
+})
+
+test("a run's recorded version; runs from before versions used version 1", () => {
+  expect([synthesisVersionOf("2"), synthesisVersionOf("1"), synthesisVersionOf(undefined), synthesisVersionOf(3)]).toEqual(["2", "1", "1", "1"])
+})
