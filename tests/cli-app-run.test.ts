@@ -71,6 +71,11 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   expect(demo.steps.map((s) => s.urlAfter)).toContain("/#Storm%20Protocol")
   const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags])).stdout
   expect(started).toContain('"app.hashRouting":true')
+  expect(started).toContain('"infer.synthesis":"2"')
+  // The audit shows a rollout's pages as the app named them.
+  const audit = await core(["audit", "trajectory", `${metrics.run_id}/r1-s0-${TASKS[0]}`, ...flags])
+  expect(audit.code).toBe(0)
+  expect(audit.stdout).toContain("→ /#Storm%20Protocol")
 
   // A demo naming a task the pack does not have is refused in one line.
   const stray = join(data, "stray")

@@ -8,7 +8,8 @@
  * @example
  * const { events } = yield* drive({ registry, runId, prior: workspaceEvents, start: [runStarted], inputs })
  */
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Result } from "effect"
+import { catalog } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore, MAX_COMMIT_BYTES } from "@core/eventstore"
 import { stamp } from "@core/replay"
@@ -65,6 +66,19 @@ export const commitsOf = (events: ReadonlyArray<CoreEvent>): ReadonlyArray<Reado
   return out
 }
 
+/**
+ * An event as every later reader of the log sees it: decoded from its stored encoding.
+ * Deciders must decide on that form live too, or a value whose in-memory shape differs from
+ * the decoded one (an action's keys in another order, serialised into a dataset record)
+ * makes the live decision differ from its replay.
+ */
+export const asStored = (e: CoreEvent): CoreEvent => {
+  const encoded = catalog.encode(e)
+  if (Result.isFailure(encoded)) return e // the append refuses it, with the reason
+  const decoded = catalog.decode(JSON.parse(encoded.success.json))
+  return Result.isFailure(decoded) ? e : decoded.success
+}
+
 export const drive = (options: DriveOptions) =>
   Effect.gen(function*() {
     const store = yield* EventStore
@@ -78,8 +92,10 @@ export const drive = (options: DriveOptions) =>
     const revisions = new Map<string, number>(options.resume?.revisions ?? [])
     const logged = new Set((options.resume?.events ?? []).map((e) => e.id))
     const appended: Array<CoreEvent> = []
+    /** Appends, and returns the events as stored, in the order given. */
     const append = (events: ReadonlyArray<CoreEvent>) =>
       Effect.gen(function*() {
+        const stored = new Map<string, CoreEvent>()
         // One commit per stream, in first-appearance order: a commit holds one stream's events.
         const streams = [...new Set(events.map((e) => e.stream))]
         for (const stream of streams) {
@@ -87,15 +103,20 @@ export const drive = (options: DriveOptions) =>
             const result = yield* store.append(stream, batch, { expectedRevision: revisions.get(stream) ?? 0 })
             revisions.set(stream, result.revision)
             for (const e of batch) {
-              appended.push(e)
-              options.onEvent?.(e)
+              const read = asStored(e)
+              stored.set(e.id, read)
+              appended.push(read)
+              options.onEvent?.(read)
             }
           }
         }
+        return events.map((e) => stored.get(e.id)!)
       })
 
-    const queue: Array<CoreEvent> = options.resume === undefined ? [...options.start] : [...options.resume.events]
-    if (options.resume === undefined) yield* append(options.start)
+    const queue: Array<CoreEvent> = options.resume === undefined ? [] : [...options.resume.events]
+    if (options.resume === undefined) {
+      queue.push(...(yield* append(options.start)))
+    }
     const concurrency = Math.max(1, options.concurrency ?? 1)
     const concurrent = (e: CoreEvent) => {
       const handlers = registry.handling(e.type)
@@ -119,7 +140,8 @@ export const drive = (options: DriveOptions) =>
       const decided = yield* Effect.all(jobs, { concurrency: end - i })
       // Inputs recorded while deciding are already in the log, before the decisions: they
       // join the queue there, so the fold order is the log order, as in replay.
-      for (const input of options.inputs?.drain() ?? []) {
+      for (const recorded of options.inputs?.drain() ?? []) {
+        const input = asStored(recorded)
         queue.push(input)
         appended.push(input)
         options.onEvent?.(input)
@@ -134,8 +156,7 @@ export const drive = (options: DriveOptions) =>
       const twice = events.find((e) => ids.size === ids.add(e.id).size)
       if (twice !== undefined) return yield* Effect.die(new Error(`decider bug: two ${twice.type} decisions of ${twice.causationId?.slice(0, 12)} share ordinal and id ${twice.id.slice(0, 12)}`))
       if (events.length === 0) continue
-      yield* append(events)
-      queue.push(...events)
+      queue.push(...(yield* append(events)))
     }
     return { events: appended }
   })

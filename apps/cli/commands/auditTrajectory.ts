@@ -53,7 +53,7 @@ export const actionText = (a: Action): string => {
     case "key":
       return `key ${a.key}`
     case "navigate":
-      return `navigate to ${sitePath(a.url)}`
+      return `navigate to ${sitePath(a.url, true)}`
     case "open_app":
       return `open app ${a.app}`
     case "answer":
@@ -83,8 +83,10 @@ const stepOf = (t: Recorded, index: number): StepEvidence | null => {
   return { index, action: s.action, summary: actionText(s.action), url: s.observation.url, error: s.observation.error }
 }
 
+// The page as the app showed it, fragment included: a hash-routed app's page is its fragment
+// (`/#Draft%20of%20'Generator%20G2'`), and an audit that cut it would show every step on `/`.
 const stepLine = (s: StepEvidence): string =>
-  `${s.summary} → ${sitePath(s.url) ?? "(no URL)"}${s.error === null ? "" : ` (error: ${s.error})`}`
+  `${s.summary} → ${sitePath(s.url, true) ?? "(no URL)"}${s.error === null ? "" : ` (error: ${s.error})`}`
 
 // ---------------------------------------------------------------------------------------
 // The audit, a pure function of the log
