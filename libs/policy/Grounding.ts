@@ -51,6 +51,19 @@ const weightedDice = (x: ReadonlyArray<string>, y: ReadonlyArray<string>, introd
   return total === 0 ? 0 : (2 * shared) / total
 }
 
+/** Below an exact name: the field was found by being the only one of its kind, not by what it says. */
+const UNNAMED_QUALITY = 0.9
+
+/**
+ * A field recorded without a name or text (a title input with no label) is the page's only
+ * field of that role without one; with several, nothing says which, so none is.
+ */
+const unnamedField = (role: string, usable: ReadonlyArray<PolicyElement>, editable: boolean): Grounded | null => {
+  if (!editable || role === "") return null
+  const unnamed = usable.filter((e) => normalizeText(e.role) === role && normalizeText(e.name) === "" && normalizeText(e.text) === "")
+  return unnamed.length === 1 ? { element: unnamed[0]!, quality: UNNAMED_QUALITY } : null
+}
+
 /**
  * The visible, enabled element the label names, or null. `editable` restricts to fields
  * (a recorded type or select); `introduced` are the terms a match must contain.
@@ -64,9 +77,9 @@ export const ground = (
   const name = normalizeText(label.name ?? "")
   const text = normalizeText(label.text ?? "")
   const wanted = name !== "" ? name : text
-  if (wanted === "") return null
-  const introduced = new Set(options.introduced)
   const usable = elements.filter((e) => e.visible && e.enabled && (!options.editable || e.editable))
+  if (wanted === "") return unnamedField(role, usable, options.editable)
+  const introduced = new Set(options.introduced)
   let best: Grounded | null = null
   for (const e of usable) {
     const fit = roleFit(role, normalizeText(e.role))
