@@ -78,6 +78,8 @@ export interface RolloutInput {
   readonly rejoin?: ReadonlyArray<{ readonly urlBefore: string | null; readonly action: Action }>
   /** Stop bias of the exploration policy (ExplorationOptions); its default when absent. */
   readonly stopBias?: number
+  /** The run's `hashRouting`: pages are told apart by the URL's fragment too, as the demo's were recorded. */
+  readonly hashRouting?: boolean
   /** The embedded policy's trained model (policy kind "embedded"); without one it explores. */
   readonly retrieval?: RetrievalModel | null
 }
@@ -175,15 +177,16 @@ export const rollout = (input: RolloutInput) =>
           steps.push(stepOf(action, current))
           if (current.observation.error !== null) break
         }
-        // Demo pages are recorded as path and query: the episode's are compared the same way.
-        const startPage = sitePath(current.observation.url)
+        // Demo pages are recorded as path and query (and fragment, for a hash-routed app): the episode's are compared the same way.
+        const pageOf = (url: string | null) => sitePath(url, input.hashRouting === true)
+        const startPage = pageOf(current.observation.url)
         const rejoin = input.rejoin
         let rejoined = false
         for (let explored = 0; explored < input.stepBudget; explored++) {
           const k = steps.length
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
-          const avoid = rejoin === undefined || (detour && sitePath(current.observation.url) === startPage) ? input.avoid ?? null : null
+          const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? input.avoid ?? null : null
           const elements = observedElements(current).filter((e) =>
             (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role)))
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
@@ -216,7 +219,7 @@ export const rollout = (input: RolloutInput) =>
           steps.push(stepOf(action, current))
           if (ends(action)) break
           if (!detour || current.observation.error !== null) continue
-          const at = rejoinAt(rejoin, startPage, sitePath(current.observation.url))
+          const at = rejoinAt(rejoin, startPage, pageOf(current.observation.url))
           if (at < 0) continue
           // Once only: if the known way fails from here, the policy goes on exploring.
           rejoined = true

@@ -21,6 +21,17 @@ const pages: Record<string, () => Response | Promise<Response>> = {
     page("Home", `<h1>Home</h1>
       <a href="/form">Form</a> <a href="/next">Next page</a> <a href="/list" title="Long list"><img alt="List icon" src="data:,"></a>`),
   "/next": () => page("Next", `<h1>Next</h1><a href="/">Back home</a>`),
+  // One document whose pages are its fragment, as a hash-routed app's: /spa#/next, /spa#/form.
+  "/spa": () =>
+    page("App", `<main id="view"></main><script>
+      const views = {
+        "#/next": '<h1>Next</h1><a href="#/">Back home</a>',
+        "#/form": '<h1>Form</h1><button type="button" data-done="Clicked" onclick="this.textContent = this.dataset.done">Press me</button>'
+      }
+      const show = () => { document.getElementById("view").innerHTML = views[location.hash] ?? '<h1>Home</h1><a href="#/form">Form</a> <a href="#/next">Next page</a>' }
+      window.onhashchange = show
+      show()
+    </script>`),
   "/form": () =>
     page("Form", `<form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'sent ' + this.q.value">
         <label for="q">Search query</label><input id="q" name="q">

@@ -189,6 +189,28 @@ describe("a rollout, live in Chromium then replayed from its record", () => {
     }
     await noChromiumLeft()
   }, TIMEOUT)
+
+  test("on a hash-routed app the explorer tells pages apart by their fragment, as the run's demos do, and rejoins", async () => {
+    const rt = startRuntime()
+    try {
+      const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
+      const rejoin = [
+        { urlBefore: "/spa#/next", action: click("link", "Back home") },
+        { urlBefore: "/spa#/", action: click("link", "Form") },
+        { urlBefore: "/spa#/form", action: click("button", "Press me") },
+        { urlBefore: "/spa#/form", action: { kind: "status" as const, status: "complete" as const } }
+      ]
+      const input = inputOf("spa-explore", { trajectoryId: explorerIdOf(1, "spa-explore", 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0, hashRouting: true })
+      const data = await live(rt, input, undefined, "/spa#/next")
+      const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
+      expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
+      expect(data.steps.map((s) => sitePath(s.observation.url, true))).toEqual(["/spa#/", "/spa#/form", "/spa#/form", "/spa#/form"])
+      expect(await replay(rt, input, [recorded(data)])).toEqual(data)
+    } finally {
+      await rt.dispose()
+    }
+    await noChromiumLeft()
+  }, TIMEOUT)
 })
 
 describe("where an explorer rejoins", () => {
