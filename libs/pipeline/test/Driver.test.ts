@@ -5,30 +5,15 @@
  * its replay write the same bytes.
  */
 import { afterAll, expect, test } from "bun:test"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { DirectoryBlobStore } from "@core/blobstore"
+import { Effect } from "effect"
 import { JobCompleted, JobQueued, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { EmbeddedStore } from "@core/eventstore"
-import { decision, defineDecider, makeDeciderRegistry, Randomness, replayRun } from "@core/replay"
-import { asStored, drive, labelSandbox, noModels, noObservations } from "../mod.ts"
+import { decision, defineDecider, makeDeciderRegistry, replayRun } from "@core/replay"
+import { asStored, drive } from "../mod.ts"
+import { deciderRuntime } from "./support.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "core-driver-"))
-const rt = ManagedRuntime.make(Layer.mergeAll(
-  EmbeddedStore.layer({ path: join(dir, "events.db") }),
-  DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
-  labelSandbox(),
-  noModels,
-  noObservations,
-  Randomness.layer("0123456789abcdef0123456789abcdef")
-))
-afterAll(async () => {
-  await rt.dispose()
-  rmSync(dir, { recursive: true, force: true })
-})
+const { rt, dispose } = deciderRuntime("core-driver-")
+afterAll(dispose)
 
 /** Queues a job with its data's keys in reverse, as a policy's sorted JSON would give an action. */
 const queuer = defineDecider({

@@ -5,31 +5,18 @@
  * them, or names what a changed decider would have done differently.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
+import { Effect } from "effect"
+import { BlobStore } from "@core/blobstore"
 import { DemoIngested, digest, makeEvent, RunStarted, runStream, TaskRegistered, workspaceStream } from "@core/events"
 import type { Action, CoreEvent, DemoStep } from "@core/events"
-import { EmbeddedStore, EventStore } from "@core/eventstore"
-import { Randomness, replayRun, withDeciders } from "@core/replay"
-import { drive, labelInference, labelSandbox, noModels, noObservations, pipelineDeciders } from "../mod.ts"
+import { EventStore } from "@core/eventstore"
+import { replayRun, withDeciders } from "@core/replay"
+import { drive, labelInference, pipelineDeciders } from "../mod.ts"
+import { deciderRuntime } from "./support.ts"
 
 const AT = "2026-12-02T12:00:00.000Z"
-const dir = mkdtempSync(join(tmpdir(), "core-pipeline-"))
-const rt = ManagedRuntime.make(Layer.mergeAll(
-  EmbeddedStore.layer({ path: join(dir, "events.db") }),
-  DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
-  labelSandbox(),
-  noModels,
-  noObservations,
-  Randomness.layer("0123456789abcdef0123456789abcdef")
-))
-afterAll(async () => {
-  await rt.dispose()
-  rmSync(dir, { recursive: true, force: true })
-})
+const { rt, dispose } = deciderRuntime("core-pipeline-")
+afterAll(dispose)
 
 const page = (...elements: Array<[string, string, Partial<{ value: string; checked: boolean }>?]>) =>
   JSON.stringify({ url: "x", elements: elements.map(([role, name, more]) => ({ id: "e1", role, name, text: name, value: null, checked: null, visible: true, ...more })) })

@@ -165,52 +165,39 @@ describe("a rollout, live in Chromium then replayed from its record", () => {
     await noChromiumLeft()
   }, TIMEOUT)
 
-  test("an explorer's detour that reaches a page the demo acted on later rejoins the demo there and ends with its steps", async () => {
-    const rt = startRuntime()
-    try {
-      // The demo went /next → Form (via home) → Press me → complete; the explorer starts on /next
-      // barred from nothing: its only way on is the one link, "Back home", which reaches /.
-      const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
-      const rejoin = [
-        { urlBefore: "/next", action: click("link", "Back home") },
-        { urlBefore: "/", action: click("link", "Form") },
-        { urlBefore: "/form", action: click("button", "Press me") },
-        { urlBefore: "/form", action: { kind: "status" as const, status: "complete" as const } }
-      ]
-      const input = inputOf("next-explore", { trajectoryId: explorerIdOf(1, "next-explore", 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0 })
-      const data = await live(rt, input, undefined, "/next")
-      const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
-      expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
-      expect(data.outcome).toBe("completed")
-      expect(data.steps.map((s) => sitePath(s.observation.url))).toEqual(["/", "/form", "/form", "/form"])
-      expect(await replay(rt, input, [recorded(data)])).toEqual(data)
-    } finally {
-      await rt.dispose()
-    }
-    await noChromiumLeft()
-  }, TIMEOUT)
-
-  test("on a hash-routed app the explorer tells pages apart by their fragment, as the run's demos do, and rejoins", async () => {
-    const rt = startRuntime()
-    try {
-      const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
-      const rejoin = [
-        { urlBefore: "/spa#/next", action: click("link", "Back home") },
-        { urlBefore: "/spa#/", action: click("link", "Form") },
-        { urlBefore: "/spa#/form", action: click("button", "Press me") },
-        { urlBefore: "/spa#/form", action: { kind: "status" as const, status: "complete" as const } }
-      ]
-      const input = inputOf("spa-explore", { trajectoryId: explorerIdOf(1, "spa-explore", 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0, hashRouting: true })
-      const data = await live(rt, input, undefined, "/spa#/next")
-      const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
-      expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
-      expect(data.steps.map((s) => sitePath(s.observation.url, true))).toEqual(["/spa#/", "/spa#/form", "/spa#/form", "/spa#/form"])
-      expect(await replay(rt, input, [recorded(data)])).toEqual(data)
-    } finally {
-      await rt.dispose()
-    }
-    await noChromiumLeft()
-  }, TIMEOUT)
+  // The demo went next → Form (via home) → Press me → complete; the explorer starts on "next"
+  // barred from nothing: its only way on is the one link, "Back home", which reaches home.
+  // On a hash-routed app the same pages are fragments, told apart as the run's demos are.
+  const rejoinCases = [
+    { name: "an explorer's detour that reaches a page the demo acted on later rejoins the demo there and ends with its steps", base: "", hashRouting: false },
+    { name: "on a hash-routed app the explorer tells pages apart by their fragment, as the run's demos do, and rejoins", base: "/spa#", hashRouting: true }
+  ]
+  for (const c of rejoinCases) {
+    test(c.name, async () => {
+      const rt = startRuntime()
+      try {
+        const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
+        const page = (p: string) => `${c.base}${p}`
+        const rejoin = [
+          { urlBefore: page("/next"), action: click("link", "Back home") },
+          { urlBefore: page("/"), action: click("link", "Form") },
+          { urlBefore: page("/form"), action: click("button", "Press me") },
+          { urlBefore: page("/form"), action: { kind: "status" as const, status: "complete" as const } }
+        ]
+        const taskId = c.hashRouting ? "spa-explore" : "next-explore"
+        const input = inputOf(taskId, { trajectoryId: explorerIdOf(1, taskId, 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0, hashRouting: c.hashRouting })
+        const data = await live(rt, input, undefined, page("/next"))
+        const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
+        expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
+        expect(data.outcome).toBe("completed")
+        expect(data.steps.map((s) => sitePath(s.observation.url, c.hashRouting))).toEqual(["/", "/form", "/form", "/form"].map(page))
+        expect(await replay(rt, input, [recorded(data)])).toEqual(data)
+      } finally {
+        await rt.dispose()
+      }
+      await noChromiumLeft()
+    }, TIMEOUT)
+  }
 })
 
 describe("where an explorer rejoins", () => {
