@@ -29,7 +29,14 @@ const pages: Record<string, () => Response | Promise<Response>> = {
         "#/form": '<h1>Form</h1><button type="button" data-done="Clicked" onclick="this.textContent = this.dataset.done">Press me</button>'
       }
       const show = () => { document.getElementById("view").innerHTML = views[location.hash] ?? '<h1>Home</h1><a href="#/form">Form</a> <a href="#/next">Next page</a>' }
-      window.onhashchange = show
+      // Rendered within the click, as a router does: a hashchange handler would render a moment later, and an observation could come first.
+      document.addEventListener("click", (e) => {
+        const a = e.target.closest("a")
+        if (a === null) return
+        e.preventDefault()
+        history.pushState(null, "", a.getAttribute("href"))
+        show()
+      })
       show()
     </script>`),
   "/form": () =>
