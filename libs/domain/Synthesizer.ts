@@ -29,8 +29,7 @@ import type { IdentifiedKeyStep } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 /** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
-export const SYNTHESIS_VERSIONS = ["1", "2"] as const
-export type SynthesisVersion = (typeof SYNTHESIS_VERSIONS)[number]
+export type SynthesisVersion = "1" | "2"
 /** What new runs record. */
 export const SYNTHESIS_VERSION: SynthesisVersion = "2"
 

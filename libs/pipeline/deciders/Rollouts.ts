@@ -106,7 +106,7 @@ export const rollouts = defineDecider({
         sample: Number(e.data.params.sample ?? 0),
         stepBudget: Number(e.data.params.stepBudget ?? config.stepBudget),
         policy: config.policy,
-        ...(config.hashRouting ? { hashRouting: true } : {}),
+        hashRouting: config.hashRouting,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(e.data.kind === EXPLORE_JOB_KIND
