@@ -12,6 +12,7 @@ import { MAX_EVENT_BYTES, RawEnvelope } from "./Envelope.ts"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "./Errors.ts"
 import type { EventDecodeError, EventEncodeError } from "./Errors.ts"
 import type { EventDefinition, EventEnvelope, EventOf } from "./Event.ts"
+import { joinLines } from "./Text.ts"
 
 /** Turns the data of `from` (an older version) into the data of `to` (the next one). */
 export interface Upcaster<From extends EventDefinition = EventDefinition, To extends EventDefinition = EventDefinition> {
@@ -59,12 +60,6 @@ compile(RawEnvelope)
 const decodeRaw = Schema.decodeUnknownResult(RawEnvelope)
 
 /** Schema messages span lines ("Missing key\n  at [\"data\"]…"); a reader reports a reason in one. */
-const oneLine = (message: string): string =>
-  message
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .join("; ")
 
 export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
   definitions: Defs,
@@ -118,7 +113,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
         new InvalidEvent({
           type: typeof r?.type === "string" ? r.type : "?",
           version: typeof r?.version === "number" ? r.version : -1,
-          reason: oneLine(env.failure.message)
+          reason: joinLines(env.failure.message)
         })
       )
     }
@@ -128,7 +123,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     if (e.version === target.version) {
       const r = decoderOf(target)(raw)
       return Result.isFailure(r)
-        ? Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: oneLine(r.failure.message) }))
+        ? Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: joinLines(r.failure.message) }))
         : Result.succeed(r.success as Event)
     }
     // Walk the chain of upcasters from the stored version to the current one.
@@ -139,7 +134,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     }
     const oldEvent = decoderOf(first.from)(raw)
     if (Result.isFailure(oldEvent)) {
-      return Result.fail(new InvalidEvent({ type: e.type, version, reason: oneLine(oldEvent.failure.message) }))
+      return Result.fail(new InvalidEvent({ type: e.type, version, reason: joinLines(oldEvent.failure.message) }))
     }
     let data = (oldEvent.success as EventEnvelope).data
     let step: Upcaster | undefined = first
@@ -148,7 +143,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
         data = step.up(data)
       } catch (err) {
         // An upcaster is code, and a bug in it must not crash a reader of the log.
-        const reason = `upcast v${step.from.version} → v${step.to.version} threw: ${oneLine(String((err as Error)?.message ?? err))}`
+        const reason = `upcast v${step.from.version} → v${step.to.version} threw: ${joinLines(String((err as Error)?.message ?? err))}`
         return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason }))
       }
       version = step.to.version
@@ -160,7 +155,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     // Re-validate: an upcaster is code too, and its output must match the current schema.
     const checked = dataDecoderOf(target)(data)
     if (Result.isFailure(checked)) {
-      return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: `upcast: ${oneLine(checked.failure.message)}` }))
+      return Result.fail(new InvalidEvent({ type: e.type, version: e.version, reason: `upcast: ${joinLines(checked.failure.message)}` }))
     }
     return Result.succeed({ ...(oldEvent.success as EventEnvelope), version: target.version, data: checked.success } as Event)
   }
@@ -170,7 +165,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     try {
       raw = JSON.parse(json)
     } catch (e) {
-      return Result.fail(new InvalidEvent({ type: "?", version: -1, reason: `not JSON: ${oneLine(String((e as Error).message))}` }))
+      return Result.fail(new InvalidEvent({ type: "?", version: -1, reason: `not JSON: ${joinLines(String((e as Error).message))}` }))
     }
     return decode(raw)
   }
@@ -182,7 +177,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     }
     const enc = encoderOf(d)(event)
     if (Result.isFailure(enc)) {
-      return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: oneLine(enc.failure.message) }))
+      return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: joinLines(enc.failure.message) }))
     }
     const json = JSON.stringify(enc.success)
     const bytes = Buffer.byteLength(json)

@@ -4,6 +4,7 @@
  * stack trace for bad input (set CORE_DEBUG=1 to see one for a defect).
  */
 import { Cause, Effect, Exit, Fiber, Schema } from "effect"
+import { joinLines, messageOf } from "@core/events"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -106,12 +107,7 @@ export const helpText = (command: Command): string => {
 }
 
 /** One line for any failure value: our tagged errors carry a message; anything else is described. */
-export const oneLine = (error: unknown): string => {
-  const text = error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
-    ? String((error as { message: unknown }).message)
-    : String(error)
-  return text.replace(/\s*\n\s*/g, "; ").trim()
-}
+export const oneLine = (error: unknown): string => joinLines(messageOf(error))
 
 /**
  * The first SIGINT or SIGTERM interrupts the command, so its finalizers run: browsers,

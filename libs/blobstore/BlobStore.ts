@@ -12,7 +12,6 @@
  * })
  * Effect.runPromise(Effect.provide(program, DirectoryBlobStore.layer({ dir: ".core/blobs" })))
  */
-import { createHash } from "node:crypto"
 import { Context, Effect, Schema } from "effect"
 
 /** A blob's name: the sha256 of its bytes as 64 lower-case hex characters. */
@@ -20,8 +19,6 @@ export const BlobHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
 
 export const isBlobHash: (u: unknown) => u is string = Schema.is(BlobHash)
 
-/** The name a blob with these bytes gets: sha256, lower-case hex. */
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
 export class BlobNotFound extends Schema.TaggedError<BlobNotFound>()("BlobNotFound", {
   hash: Schema.String

@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto"
 import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises"
 import { dirname, join, resolve } from "node:path"
 import { Effect, Layer } from "effect"
-import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause, sha256Hex } from "./BlobStore.ts"
+import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause } from "./BlobStore.ts"
+import { sha256 } from "@core/events"
 
 export interface DirectoryBlobStoreOptions {
   /** Root directory, created if missing; relative paths resolve against the cwd. Default `.core/blobs`. */
@@ -103,7 +104,7 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
     new BlobStoreError({ reason: `${what} in ${root}: ${describeCause(cause)}` })
 
   const put = Effect.fn("DirectoryBlobStore.put")(function*(bytes: Uint8Array) {
-    const hash = sha256Hex(bytes)
+    const hash = sha256(bytes)
     const path = pathOf(hash)
     yield* Effect.tryPromise({
       try: async () => {
@@ -125,7 +126,7 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
       catch: (cause) => isNotFound(cause) ? new BlobNotFound({ hash }) : failure(`cannot read blob ${hash}`)(cause)
     })
     const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-    const actual = sha256Hex(bytes)
+    const actual = sha256(bytes)
     if (actual !== hash) return yield* new BlobCorrupt({ hash, actual })
     return bytes
   })

@@ -10,7 +10,8 @@ import type { ObjectInfo, ObjectStore } from "@nats-io/obj"
 import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
 import type { NatsCredentials } from "@core/eventstore"
 import { Effect, Layer } from "effect"
-import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause, sha256Hex } from "./BlobStore.ts"
+import { BlobCorrupt, BlobNotFound, BlobStore, BlobStoreError, checkHash, describeCause } from "./BlobStore.ts"
+import { sha256 } from "@core/events"
 
 export interface JetStreamBlobStoreOptions {
   /** Default `nats://127.0.0.1:4222`. */
@@ -78,7 +79,7 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
     )
 
   const put = Effect.fn("JetStreamBlobStore.put")(function*(bytes: Uint8Array) {
-    const hash = sha256Hex(bytes)
+    const hash = sha256(bytes)
     const digest = objectDigest(bytes)
     const existing = yield* attempt(`cannot look up blob ${hash}`, () => os.info(hash))
     // An object under this name whose digest differs is damage; it is replaced, not kept.
@@ -112,7 +113,7 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
     )
     if (bytes === null) return yield* new BlobNotFound({ hash })
     // The object digest only proves the chunks match the metadata; the name is checked too.
-    const actual = sha256Hex(bytes)
+    const actual = sha256(bytes)
     if (actual !== hash) return yield* new BlobCorrupt({ hash, actual })
     return bytes
   })

@@ -4,8 +4,7 @@ export {
   BlobNotFound,
   BlobStore,
   BlobStoreError,
-  isBlobHash,
-  sha256Hex
+  isBlobHash
 } from "./BlobStore.ts"
 export * as DirectoryBlobStore from "./DirectoryBlobStore.ts"
 export type { DirectoryBlobStoreOptions } from "./DirectoryBlobStore.ts"

@@ -17,6 +17,7 @@
  * g = addPath(g, { pathId: pathIdOf("t1", [nodeIdOf(key)]), nodeIds: [nodeIdOf(key)], source })
  * graphVerdict(g, known) // { kind: "need", queries: [{ lfId, from: 0 }] } until every query is known
  */
+import { sha256 } from "@core/events"
 import type { Action } from "@core/events"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { collapse, sitePath } from "./LfTrajectory.ts"
@@ -117,17 +118,16 @@ export const semanticKeyOf = (t: LfTrajectory, stepIndex: number): SemanticKey =
   })
 }
 
-const sha256Hex = (s: string): string => new Bun.CryptoHasher("sha256").update(s).digest("hex")
 
 /** Canonical JSON of a key: fixed (sorted) field order, so equal keys hash equally. */
 const canonicalKey = (k: SemanticKey): string =>
   JSON.stringify({ actionKind: k.actionKind, name: k.name, role: k.role, urlPattern: k.urlPattern, value: k.value })
 
 /** Same meaning ⇒ same id, in every task's graph. */
-export const nodeIdOf = (k: SemanticKey): string => `n-${sha256Hex(canonicalKey(normalizeKey(k))).slice(0, 16)}`
+export const nodeIdOf = (k: SemanticKey): string => `n-${sha256(canonicalKey(normalizeKey(k))).slice(0, 16)}`
 
 export const pathIdOf = (taskId: string, nodeIds: ReadonlyArray<string>): string =>
-  `p-${sha256Hex(JSON.stringify([taskId, nodeIds])).slice(0, 16)}`
+  `p-${sha256(JSON.stringify([taskId, nodeIds])).slice(0, 16)}`
 
 // ---------------------------------------------------------------------------------------
 // The graph: immutable values, insertion order kept

@@ -9,7 +9,7 @@
  */
 import { Buffer } from "node:buffer"
 import { Effect, Predicate } from "effect"
-import { sha256 } from "@core/events"
+import { messageOf, oneLine, sha256 } from "@core/events"
 
 /** A content part naming an image blob by hash; what the canonical request body holds. */
 export interface ImageRef {
@@ -50,11 +50,6 @@ const replace = (value: unknown, urls: ReadonlyMap<string, string>): unknown => 
   return value
 }
 
-const oneLine = (text: string, max = 200): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat
-}
-
 /**
  * The body as sent: every `image_ref` replaced by an `image_url` data: URL. Fails with a
  * one-line reason when an image cannot be had, or when its bytes no longer hash to the
@@ -70,7 +65,7 @@ export const inlineImages = (body: unknown, resolve: ResolveImage | undefined): 
       if (resolve === undefined) return yield* Effect.fail(`${name}: the client has no resolveImage to fetch it`)
       const bytes = yield* resolve(ref.sha256).pipe(
         Effect.mapError((cause) =>
-          `${name} unavailable: ${oneLine(Predicate.hasProperty(cause, "message") ? String(cause.message) : String(cause)) || "unknown error"}`
+          `${name} unavailable: ${oneLine(messageOf(cause), 200) || "unknown error"}`
         )
       )
       const actual = sha256(bytes)

@@ -10,8 +10,8 @@
  * const layer = ModelClient.layer({ ...server, runId, record: (event) => store.append([event]),
  *   resolveImage: (hash) => blobs.get(hash) })
  */
-import { Clock, DateTime, Duration, Effect, Layer, Predicate, Schedule, Schema } from "effect"
-import { ModelCalled, makeEvent, runStream, sha256 } from "@core/events"
+import { Clock, DateTime, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { ModelCalled, makeEvent, messageOf, oneLine, runStream, sha256 } from "@core/events"
 import type { EventOf } from "@core/events"
 import { ModelCallFailed, Models, requestDigest } from "@core/replay"
 import type { ModelAnswer, ModelRequest } from "@core/replay"
@@ -74,7 +74,7 @@ export class ModelRecordFailed extends Schema.TaggedError<ModelRecordFailed>()("
   cause: Schema.Defect()
 }) {
   override get message() {
-    return `model call ${this.callIndex} of ${this.causationId.slice(0, 12)}: recording ModelCalled failed: ${oneLine(String(Predicate.hasProperty(this.cause, "message") ? this.cause.message : this.cause))}`
+    return `model call ${this.callIndex} of ${this.causationId.slice(0, 12)}: recording ModelCalled failed: ${oneLine(messageOf(this.cause), 240)}`
   }
 }
 
@@ -103,13 +103,8 @@ const Completion = Schema.Struct({
 const decodeCompletion = Schema.decodeUnknownEffect(Completion)
 const isCount = Schema.is(Count)
 
-const oneLine = (text: string, max = 240): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat
-}
-
 const describe = (cause: unknown): string =>
-  oneLine(Predicate.hasProperty(cause, "message") ? String(cause.message) : String(cause)) || "unknown error"
+  oneLine(messageOf(cause), 240) || "unknown error"
 
 /** Seconds or an HTTP date; null when absent or unreadable. */
 const retryAfter = (header: string | null, now: number): number | null => {

@@ -13,7 +13,7 @@
  *   { model, temperature: 1, topP: 1, causationId, callIndex: 0 }) // needs Models
  */
 import { Effect, Predicate, Result, Schema } from "effect"
-import { Action, ActionKind, canonicalJson } from "@core/events"
+import { Action, ActionKind, canonicalJson, oneLine } from "@core/events"
 import type { Target } from "@core/events"
 import type { Models } from "@core/replay"
 import { chat } from "./Calls.ts"
@@ -86,11 +86,6 @@ export class PolicyAnswerInvalid extends Schema.TaggedError<PolicyAnswerInvalid>
   override get message() {
     return `policy answer of call ${this.callIndex} of ${this.causationId.slice(0, 12)} unusable: ${this.reason}`
   }
-}
-
-const oneLine = (text: string, max = 200): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat
 }
 
 /** Each balanced `{…}` in the text (strings respected), by start position. */
@@ -191,7 +186,7 @@ export const parsePolicyAnswer = (
     }
   }
   const decoded = decodeAction(fields)
-  if (Result.isFailure(decoded)) return { error: `invalid ${kind} action: ${oneLine(decoded.failure.message)}` }
+  if (Result.isFailure(decoded)) return { error: `invalid ${kind} action: ${oneLine(decoded.failure.message, 200)}` }
   return { action: decoded.success, thought: found.thought }
 }
 
@@ -217,7 +212,7 @@ export const historyText = (history: ReadonlyArray<PolicyHistoryItem>): string =
     const target = "target" in item.action ? describeTarget(item.action.target) : ""
     if (target !== "") parts.push(`on ${target}`)
     if (item.url !== null) parts.push(`→ ${item.url}`)
-    if (item.error !== null) parts.push(`error: ${oneLine(item.error)}`)
+    if (item.error !== null) parts.push(`error: ${oneLine(item.error, 200)}`)
     return parts.join(" ")
   }).join("\n")
 }
@@ -242,7 +237,7 @@ export const modelPolicyAction = Effect.fnUntraced(function*(
   const system = yield* renderPrompt(prompt, {
     instruction: input.instruction.trim(),
     url: input.url ?? "(none)",
-    title: input.title === null || input.title.trim() === "" ? "(none)" : oneLine(input.title),
+    title: input.title === null || input.title.trim() === "" ? "(none)" : oneLine(input.title, 200),
     elements: input.elementsText.trim() === "" ? "(no elements)" : input.elementsText.trimEnd(),
     history: historyText(input.history)
   })

@@ -9,6 +9,7 @@
  * @example
  * const { divergences } = compareDecisions({ events, registry, rederived, failures })
  */
+import { joinLines, messageOf } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import type { DeciderRegistry } from "./Decider.ts"
 import { comparable, diffValues, sameDecision } from "./Diff.ts"
@@ -47,8 +48,7 @@ export interface Divergence {
 
 const short = (id: string) => id.slice(0, 12)
 
-const messageOf = (e: unknown): string =>
-  (typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)).replace(/\s*\n\s*/g, "; ")
+const messageLine = (e: unknown): string => joinLines(messageOf(e))
 
 /** The diff an input mismatch amounts to, in the recorded event's own field paths. */
 const inputDiff = (e: Record<string, unknown>): Pick<Divergence, "diff" | "inputEvent" | "blob"> => {
@@ -144,8 +144,8 @@ export const compareDecisions = (input: {
     anchored.push({
       at: f.causeIndex + 0.25,
       d: mismatch
-        ? { kind: "input", ...base(cause), decider: f.decider, reason: messageOf(f.error), ...inputDiff(err) }
-        : { kind: "failed", ...base(cause), decider: f.decider, reason: `decider ${f.decider} failed on ${cause.type} ${short(cause.id)}: ${messageOf(f.error)}`, diff: [] }
+        ? { kind: "input", ...base(cause), decider: f.decider, reason: messageLine(f.error), ...inputDiff(err) }
+        : { kind: "failed", ...base(cause), decider: f.decider, reason: `decider ${f.decider} failed on ${cause.type} ${short(cause.id)}: ${messageLine(f.error)}`, diff: [] }
     })
   }
   anchored.sort((a, b) => a.at - b.at)

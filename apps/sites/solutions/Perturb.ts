@@ -6,10 +6,10 @@
  * parameters and a seeded PRNG, and run-time choices (which link, which option) are fixed
  * draws applied to the page, so the same seed on the same page makes the same moves.
  */
-import { createHash } from "node:crypto"
 import { prng } from "@core/replay"
 import { targetOf } from "@core/env-web"
 import type { ElementInfo, FullObservation } from "@core/env-web"
+import { sha256 } from "@core/events"
 import type { Action } from "@core/events"
 import { linkTargets, resolve, sitePrefix } from "./Runner.ts"
 import type { Find, Step } from "./Runner.ts"
@@ -24,7 +24,7 @@ export interface Rng {
 
 /** The replay library's sfc32, seeded from the sha256 of the key's parts: the same key draws the same numbers everywhere. */
 export const seededRng = (...key: ReadonlyArray<string | number>): Rng => {
-  const p = prng(createHash("sha256").update(JSON.stringify(key)).digest("hex"))
+  const p = prng(sha256(JSON.stringify(key)))
   // An empty range draws its lower end: a page with nothing to pick is not an error here.
   return { float: p.float, int: (min, max) => (max <= min ? min : p.int(min, max)) }
 }

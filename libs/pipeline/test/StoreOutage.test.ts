@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
-import { BlobStore, BlobStoreError, sha256Hex } from "@core/blobstore"
+import { BlobStore, BlobStoreError } from "@core/blobstore"
+import { sha256 } from "@core/events"
 import { InfraError, storeObservation } from "@core/env-web"
 import type { EnvironmentShape } from "@core/env-web"
 import { Randomness } from "@core/replay"
@@ -22,7 +23,7 @@ const downStore = (reads: boolean) => {
   const down = () => Effect.fail(new BlobStoreError({ reason: OUTAGE }))
   return Layer.succeed(BlobStore, BlobStore.of({
     kind: "nats",
-    put: (bytes) => (reads ? Effect.sync(() => (kept.set(sha256Hex(bytes), bytes), sha256Hex(bytes))) : down()),
+    put: (bytes) => (reads ? Effect.sync(() => (kept.set(sha256(bytes), bytes), sha256(bytes))) : down()),
     get: (hash) => (reads ? Effect.succeed(kept.get(hash) ?? new Uint8Array()) : down()),
     has: () => Effect.succeed(false)
   }))
@@ -59,7 +60,7 @@ describe("a store outage is never an infra-error trajectory", () => {
     // Writes land, reads do not: the observation cannot be handed to the policy.
     const reads = Layer.succeed(BlobStore, BlobStore.of({
       kind: "nats",
-      put: (bytes) => Effect.succeed(sha256Hex(bytes)),
+      put: (bytes) => Effect.succeed(sha256(bytes)),
       get: () => Effect.fail(new BlobStoreError({ reason: OUTAGE })),
       has: () => Effect.succeed(false)
     }))
