@@ -12,13 +12,12 @@
  *   const { digest } = yield* tableDigest(rm)
  * }))
  */
-export * from "./RowOp.ts"
-export * from "./Projection.ts"
-export * from "./ReadModels.ts"
-export * from "./Projector.ts"
-export * from "./Digest.ts"
-export * from "./Rebuild.ts"
+export { migrate, migrationStatus, openReadModels } from "./ReadModels.ts"
+export type { ReadModels } from "./ReadModels.ts"
+export { readCheckpoints, runProjector } from "./Projector.ts"
+export { tableDigest } from "./Digest.ts"
+export { compareWithRebuild, rebuildAndDigest } from "./Rebuild.ts"
 export { bunSqliteDatabase } from "./BunSqlite.ts"
-export * from "./projections/mod.ts"
+export { datasets, demos, graph, labelFunctions, lineage, projections, runs, tasks, trajectories } from "./projections/mod.ts"
 export { eventCount, generateCommits, generateLog, takeEvents } from "./synthetic/Generate.ts"
 export type { Commit, LogShape } from "./synthetic/Generate.ts"
