@@ -1,6 +1,6 @@
 /**
  * The one event catalog: every event type CORE writes, and the upcasters that read old
- * versions. Later issues add data to these definitions rather than reshape them.
+ * versions. New data is added to these definitions rather than reshaping them.
  *
  * Only current versions go in `definitions`; an old version lives on only as the `from`
  * of an upcaster, so nothing can write it any more.

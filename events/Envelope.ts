@@ -1,7 +1,7 @@
 /**
  * The envelope every event travels in, and the rule for its id.
  *
- * Ids are `sha256(runId, causationId, type, ordinal)` (DESIGN §2, Replay): a decider that
+ * Ids are `sha256(runId, causationId, type, ordinal)` (docs/architecture.md, "Events"): a decider that
  * re-derives the same event from the same inputs gets the same id, which is what lets a
  * replay compare events and lets the store refuse a duplicate commit.
  */

@@ -1,5 +1,5 @@
 /**
- * Strategy graphs (DESIGN §6): per task, a DAG of key steps, each a node with a label
+ * Strategy graphs (docs/method.md, "The strategy graph"): per task, a DAG of key steps, each a node with a label
  * function. Nodes are merged by what the step means (its semantic key), not by the text
  * of its description, so one node can serve several paths and several tasks.
  */

@@ -1,5 +1,5 @@
 /**
- * Semantic code abstraction (METHOD-NOTES): step descriptions → key steps → one label
+ * Semantic code abstraction (docs/method.md, "Label functions"): step descriptions → key steps → one label
  * function per key step, each validated before use. Rejections are recorded as well, so
  * an audit can say why a key step has no node.
  */
@@ -67,7 +67,7 @@ export const LabelFunctionInferred = defineEvent(
       attempts: Count,
       modelCallIds: Schema.Array(Schema.String)
     }),
-    /** The evidence that let it in (DESIGN §5): held on its demo, not on the prefix, not on failures. */
+    /** The evidence that let it in: held on its demo, not on the prefix before its key step, not on known failures. */
     validation: Schema.Struct({
       /** Where it held on the source (at or after the key step). */
       onDemoAtKeyStep: StepIndex,

@@ -1,6 +1,6 @@
 /**
  * Model calls: the largest source of nondeterminism, recorded in full so replay needs no
- * model server (DESIGN §2, Replay).
+ * model server (docs/architecture.md, "Replay").
  *
  * The call's cause is the envelope's `causationId` (the event whose handling made the
  * call), and the envelope's ordinal is `callIndex`; so a recorded call is found by

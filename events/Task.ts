@@ -1,5 +1,5 @@
 /**
- * Trajectory-guided extrapolation (METHOD-NOTES): new tasks born from what a policy
+ * Trajectory-guided extrapolation (docs/method.md, "Extrapolation"): new tasks born from what a policy
  * actually did. Their lineage is recorded so an audit can trace any such task, and the
  * data it produced, back to the trajectories and the prompt that made it.
  */

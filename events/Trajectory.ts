@@ -2,7 +2,7 @@
  * Trajectories: what a policy did in an environment, and what the label functions said
  * about it.
  *
- * The action vocabulary is shared by web and Android (DESIGN §7) and by demos, so a label
+ * The action vocabulary is shared by web, mobile web and Android and by demos, so a label
  * function reads a demo and a rollout through one API. Observations carry blob hashes,
  * never the blobs: an event stays under 256 KB however large a screenshot is.
  */
@@ -13,7 +13,7 @@ import { defineEvent } from "./Event.ts"
 /** A position in a trajectory's or demo's steps. */
 export const StepIndex = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
-/** The step at which a label function held, or -1: helpers return evidence, not a boolean (DESIGN §5). */
+/** The step at which a label function held, or -1: helpers return evidence, not a boolean, so order can be checked. */
 export const SatisfiedAt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(-1))
 
 /** A non-negative count. */
@@ -29,7 +29,7 @@ export type SourceRef = typeof SourceRef.Type
 /**
  * The element an action was aimed at. `elementId` is episode-local (set-of-marks index,
  * Android node index), so label functions must match on role, name and text instead
- * (DESIGN §5); each field is null when the platform could not tell.
+ * (an id means nothing in another episode); each field is null when the platform could not tell.
  */
 export const Target = Schema.Struct({
   role: Schema.NullOr(Schema.String),

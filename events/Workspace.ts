@@ -44,7 +44,7 @@ export const TaskRegistered = defineEvent(
     site: Schema.String,
     suite: Schema.String,
     template: Schema.NullOr(TaskTemplate),
-    /** All a policy or label function may know of the task (DESIGN §8). */
+    /** All a policy or label function may know of the task: ground truth is for evaluation code only. */
     instruction: Schema.String,
     /** Seeds the site's generated state, so every rollout of the task starts from the same world. */
     siteSeed: Schema.NullOr(Schema.Int),

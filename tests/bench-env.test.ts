@@ -1,7 +1,8 @@
 /**
  * `bun core bench env` as a user runs it: the real CLI in a child process, the bundled shop
  * in-process and real Chromium. Only the report's shape and arithmetic are checked — never
- * how fast anything was (DESIGN §8) — and that no Chromium outlives the command.
+ * how fast anything was (timings belong in benchmarks, not tests) — and that no Chromium
+ * outlives the command.
  */
 import { describe, expect, test } from "bun:test"
 import { core } from "./support/cli.ts"

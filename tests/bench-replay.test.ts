@@ -1,7 +1,7 @@
 /**
  * `bun core bench replay` as a user runs it: the real CLI in a child process against the
  * real nats-server on 127.0.0.1:4222. Only the report's shape and arithmetic are checked
- * — never how fast anything was (DESIGN §8).
+ * — never how fast anything was: timings belong in benchmarks, not tests.
  */
 import { describe, expect, test } from "bun:test"
 import { connect } from "@nats-io/transport-node"

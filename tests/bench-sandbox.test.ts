@@ -1,7 +1,7 @@
 /**
  * `bun core bench sandbox` as a user runs it: the real CLI in a child process, one real
  * sandbox worker. Only the report's shape and arithmetic are checked — never how fast
- * anything was (DESIGN §8).
+ * anything was: timings belong in benchmarks, not tests.
  */
 import { describe, expect, test } from "bun:test"
 import { core } from "./support/cli.ts"

@@ -1,5 +1,5 @@
 /**
- * A CORE round on the mobile-web platform (issue 8): `bun core run --platform mobile-web`
+ * A CORE round on the mobile-web platform: `bun core run --platform mobile-web`
  * records its demos on that platform (chromedriver, Chromium's phone emulation), rolls out
  * and verifies there, and replays with 0 divergences. Three shop tasks keep it short: a
  * link, a purchase through forms, and an answer read off the page.

@@ -1,5 +1,5 @@
 /**
- * Failure-driven task exploration by a model (issue 7, item 2): `bun core run` with a model
+ * Failure-driven task exploration by a model (docs/method.md, "Extrapolation"): `bun core run` with a model
  * server relabels the failures no template explains. The server this test starts answers
  * the "relabel" prompt — its first answer INVALID (the reference's rule refuses it), the
  * next ones an intent read off the steps it was shown — and nothing useful to the label

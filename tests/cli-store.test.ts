@@ -1,6 +1,6 @@
 /**
  * The store as a user meets it through `bun core`: demo and events tail on both stores,
- * and the three bad inputs of the Foundation issue — a corrupt embedded file, a NATS URL
+ * and three bad inputs every store must survive — a corrupt embedded file, a NATS URL
  * that does not answer, an event of unknown version in the log — each a one-line error
  * that loses nothing already committed.
  */

@@ -1,5 +1,5 @@
 /**
- * Dataset records as the files a trainer reads (apps/cli/DATASETS.md): one JSON line per
+ * Dataset records as the files a trainer reads (docs/datasets.md): one JSON line per
  * record and its images as PNG files in `images/` beside the JSONL, so the directory is
  * self-contained and can be copied anywhere. Shared by `dataset export` and `dataset follow`,
  * so that both write byte-identical lines for the same record.

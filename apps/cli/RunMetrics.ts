@@ -1,5 +1,5 @@
 /**
- * A run's metrics (issue 6, "Metrics"), from its events and — EVALUATION — the ground-truth
+ * A run's metrics (the figures `bun core run` and `demo` print), from its events and — EVALUATION — the ground-truth
  * checkers' verdicts on its episodes. Pure, so it is tested on plain values.
  *
  * - `tasks_with_alternatives`: tasks whose suite lists ≥ 2 path families;

@@ -1,5 +1,5 @@
 /**
- * The store a command writes to, chosen from the config (DESIGN §2): says which on
+ * The store a command writes to, chosen from the config (docs/architecture.md, "Stores"): says which on
  * stderr, because a user who finds their run missing must be able to see where it went.
  * The blob store follows the event store: Object Store beside JetStream, a directory
  * beside the embedded file.

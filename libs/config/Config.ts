@@ -1,5 +1,5 @@
 /**
- * The merged configuration (DESIGN §2 "Config and identity"): defaults, then
+ * The merged configuration (docs/architecture.md, "Configuration"): defaults, then
  * `core.config.json`, then environment variables, then flags — each later source wins —
  * with the source of every value kept, because `RunStarted` records both and a user asking
  * "why did it use that NATS?" needs the answer.

@@ -1,5 +1,5 @@
 /**
- * The demo file format (README.md): one `demo.json` per demo, its blobs beside it.
+ * The demo file format (docs/demos.md): one `demo.json` per demo, its blobs beside it.
  * Observations name blobs by their key in `blobs`; a key that is a sha256 must be the hash
  * of its file's bytes. Version 1 is web only and starts at the first step; version 2 adds
  * Android and mobile web, the app on both sides of each step, and `initial`, the screen

@@ -1,5 +1,5 @@
 /**
- * Step files (README.md "Step files"): a Playwright or Selenium script rewritten as CORE's
+ * Step files (docs/demos.md, "Step files"): a Playwright or Selenium script rewritten as CORE's
  * actions, each target by description — role, accessible name, text — instead of an element
  * id, which is episode-local and so cannot be written down ahead of time. `playSteps`
  * (PlaySteps.ts) finds each target on the live page and records a demo.

@@ -1,5 +1,5 @@
 /**
- * Writing a demo folder (format core-demo v1 or v2, README.md) from recorded steps whose
+ * Writing a demo folder (format core-demo v1 or v2, docs/demos.md) from recorded steps whose
  * observations name blobs in the `BlobStore`: the blobs are copied out beside demo.json as
  * `blobs/<sha256>.<ext>` (a sha256 name the loader checks), and demo.json is written last
  * and renamed into place, so a failure part-way never leaves a demo.json that points at
@@ -92,7 +92,7 @@ export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<
       observation: yield* observed(step.observation)
     })
   }
-  // Keys in the order of README's example: version 1 folders are byte for byte what they were.
+  // Keys in the order of the example in docs/demos.md: version 1 folders are byte for byte what they were.
   const { demoId, taskId, recordedWith } = ids
   const demo: DemoFile = initial === null
     ? { format: DEMO_FORMAT, version: 1, demoId, taskId, platform: "web", recordedWith, steps: written.map(({ appBefore: _b, appAfter: _a, ...v1 }) => v1), blobs }

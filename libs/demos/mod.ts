@@ -1,4 +1,4 @@
-/** Expert demos: the file format (README.md), its loader and writer, writing demos to the log, and step files played into demos. */
+/** Expert demos: the file format (docs/demos.md), its loader and writer, writing demos to the log, and step files played into demos. */
 export * from "./Format.ts"
 export * from "./Loader.ts"
 export * from "./Ingest.ts"

@@ -1,5 +1,5 @@
 /**
- * The contamination guard of Trajectory-Guided Extrapolation (METHOD-NOTES; issue 7): a
+ * The contamination guard of Trajectory-Guided Extrapolation (docs/method.md, "Extrapolation"): a
  * generated task must not be a held-out task in disguise, or the held-out evaluation
  * measures memory instead of generalisation. A candidate is contaminated when it is
  *

@@ -1,5 +1,5 @@
 /**
- * Datasets (DESIGN §1.4, issue 7): verified trajectories as the records trainers read.
+ * Datasets (docs/method.md, "Datasets"): verified trajectories as the records trainers read.
  *
  * - **sft**: one record per step of a passing trajectory (or a pseudo-demo of an
  *   extrapolated task) — OpenAI-style `messages` (system, user with the page and the

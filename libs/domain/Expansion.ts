@@ -1,5 +1,5 @@
 /**
- * Strategy Graph Expansion (METHOD-NOTES): which partially passing trajectories solved the
+ * Strategy Graph Expansion (docs/method.md, "Expansion"): which partially passing trajectories solved the
  * task anyway, decided without a ground-truth checker, and the path such a trajectory adds.
  *
  * The rule ("reached the terminal key steps"): a partial trajectory counts as solved when

@@ -1,6 +1,6 @@
 /**
  * A seeded exploration policy that needs no model: the stand-in policy for exploration
- * and for runs without a model server. Like any policy (METHOD-NOTES; DESIGN §8) it sees
+ * and for runs without a model server. Like any policy it sees
  * only the instruction and the observations — never the site's state or a checker.
  *
  * It scores each visible, enabled element by how much its name and text overlap the
@@ -228,7 +228,7 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
 }
 
 /**
- * The next action (rules in README "Exploration policy"): stop at the budget; else stop with
+ * The next action (rules in docs/method.md, "Exploration policy"): stop at the budget; else stop with
  * probability stopBias × how well the last target matched the instruction (never first);
  * with no candidate or after an error, back or scroll down; else a softmax draw over the
  * elements. A stop is an answer when the instruction asks a question, else status complete.

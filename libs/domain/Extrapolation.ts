@@ -1,5 +1,5 @@
 /**
- * Trajectory-Guided Extrapolation, embedded (METHOD-NOTES; issue 7): the task a trajectory
+ * Trajectory-Guided Extrapolation, embedded (docs/method.md, "Extrapolation"): the task a trajectory
  * actually did, found without a model by laying a template task's demo over it.
  *
  * A task of the pool comes with its template's parameters ("Open the {category} category

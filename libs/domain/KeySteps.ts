@@ -1,5 +1,5 @@
 /**
- * Key-step identification, embedded (METHOD-NOTES, Semantic Code Abstraction step 2): the
+ * Key-step identification, embedded (Semantic Code Abstraction step 2, docs/method.md): the
  * steps of a demo that a label function must see again in any trajectory that does the
  * task. No model and no site knowledge — only what the demo shows:
  *

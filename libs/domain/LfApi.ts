@@ -1,5 +1,5 @@
 /**
- * The label-function API (DESIGN §5): `lf-api.js` is a plain script so the same text is
+ * The label-function API (LF-API.md): `lf-api.js` is a plain script so the same text is
  * the sandbox's prelude and, here, a native module for tests and benchmarks. LF code is a
  * script defining `function labelFunction(t)` that returns a step index or -1.
  *

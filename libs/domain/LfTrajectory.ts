@@ -1,5 +1,5 @@
 /**
- * The read-only trajectory a label function sees (DESIGN §5): one shape for expert demos
+ * The read-only trajectory a label function sees (docs/method.md, "Label functions"): one shape for expert demos
  * and policy rollouts, so the same LF judges both. Element ids are dropped on purpose —
  * they are episode-local, and an LF that could read them would not carry to another
  * episode. Everything here is plain JSON: it crosses into the sandbox as is.

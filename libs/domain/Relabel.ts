@@ -1,6 +1,6 @@
 /**
- * Failure-driven task exploration by a model (METHOD-NOTES, Trajectory-Guided
- * Extrapolation 2): a failed trajectory keeps its actions and a model names the intent they
+ * Failure-driven task exploration by a model (Trajectory-Guided Extrapolation,
+ * docs/method.md): a failed trajectory keeps its actions and a model names the intent they
  * actually fulfil. What here is pure: reading the model's answer with the reference's
  * rejection rules, which part of the trajectory the new task's pseudo-demo keeps, and the
  * short account of the last screen the prompt shows.

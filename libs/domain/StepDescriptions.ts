@@ -1,5 +1,5 @@
 /**
- * Semantic description (METHOD-NOTES, Semantic Code Abstraction step 1): each step of a
+ * Semantic description (Semantic Code Abstraction step 1, docs/method.md): each step of a
  * demo as one sentence, templated from the action and its target the way the reference
  * does (`Click on a UI element 'Timer' on the screen.`). The role goes in brackets after
  * the name: two elements may share a name ("Cart" link, "Cart" heading button), and the

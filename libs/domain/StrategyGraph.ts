@@ -1,5 +1,5 @@
 /**
- * The strategy graph (DESIGN §6; METHOD-NOTES "Strategy Graph"): per task, a DAG from a
+ * The strategy graph (docs/method.md, "The strategy graph"): per task, a DAG from a
  * virtual start to a virtual end whose nodes are key steps, each with its label function.
  * The reference merges nodes by identical description text; here two key steps are the
  * same node when they *mean* the same step — the semantic key (action kind, target role
@@ -180,7 +180,7 @@ export const addPath = (g: StrategyGraph, p: GraphPath): StrategyGraph => {
 /** Distinct LF ids, in node order. */
 export const lfIdsOf = (g: StrategyGraph): ReadonlyArray<string> => [...new Set(g.nodes.map((n) => n.lfId))]
 
-/** Distinct verified paths: the diversity measure of DESIGN §6 (paths are distinct by construction). */
+/** Distinct verified paths: the measure of in-domain diversity (paths are distinct by construction). */
 export const distinctPaths = (g: StrategyGraph): number => g.paths.length
 
 // ---------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | 
 }
 
 /**
- * The graph verdict (DESIGN §6): **pass** when some path has every node's LF satisfied at
+ * The graph verdict: **pass** when some path has every node's LF satisfied at
  * strictly increasing step indices, **partial** when some LF of the graph holds (from step
  * 0) but no full path does, **fail** otherwise; a graph without paths fails with no evidence.
  *

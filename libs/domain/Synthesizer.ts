@@ -1,5 +1,5 @@
 /**
- * Label-function synthesis, embedded (METHOD-NOTES, step 3): readable JavaScript over the
+ * Label-function synthesis, embedded (Semantic Code Abstraction step 3, docs/method.md): readable JavaScript over the
  * LF API, written from the demo alone — no site- or task-specific rules. Each key step
  * gets candidates, strongest first; validation keeps the first that passes:
  *

@@ -1,6 +1,6 @@
 /**
- * Validating a candidate label function (DESIGN §5; METHOD-NOTES: the reference's only
- * check is "true on its own demo"). An LF is accepted only if it holds on its source demo
+ * Validating a candidate label function (docs/method.md; the reference implementation's
+ * only check is "true on its own demo"). An LF is accepted only if it holds on its source demo
  * at or after its key step, does not hold on the demo's prefix before that step (an LF
  * that is already true before the step happened does not witness the step), and does not
  * hold on any known failing trajectory. Pure: the sandbox's verdicts come in, a decision

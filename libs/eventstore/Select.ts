@@ -1,5 +1,5 @@
 /**
- * Which store a command uses (DESIGN §2, issue "Foundation" §3): `--store embedded|nats`
+ * Which store a command uses (docs/architecture.md, "Stores"): `--store embedded|nats`
  * if given; else NATS at `NATS_URL` if set; else 127.0.0.1:4222 if it answers with
  * JetStream; else the embedded file. A NATS the user *asked for* that does not answer is
  * an error, never a silent fallback: they would otherwise write a run to a log they are

@@ -2,7 +2,7 @@
  * How CORE's own model calls are built: one user message with the rendered prompt (or a
  * whole conversation, images by hash), greedy sampling unless told otherwise, and the id
  * of the `ModelCalled` event each call becomes — which decision events cite as
- * `modelCallIds` for the audit trail (DESIGN §2, Audit).
+ * `modelCallIds` for the audit trail (`bun core audit label-function` lists them).
  */
 import type { Effect } from "effect"
 import { eventId } from "@core/events"

@@ -2,7 +2,7 @@
  * The live `Models` layer: an OpenAI-compatible chat-completions server (vLLM, llama.cpp,
  * Ollama, OpenAI, …). Every call — answered or failed for good — becomes a `ModelCalled`
  * event through `record` before the caller sees the outcome, so replay can answer the same
- * call from the log without a server, and fails where the live call failed (DESIGN §2).
+ * call from the log without a server, and fails where the live call failed.
  * Images travel by hash in the request (and the event); only the bytes sent are inlined.
  *
  * @example

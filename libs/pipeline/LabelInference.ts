@@ -1,5 +1,5 @@
 /**
- * Semantic Code Abstraction for one demo (METHOD-NOTES): describe the steps, identify the
+ * Semantic Code Abstraction for one demo (docs/method.md): describe the steps, identify the
  * key steps, and give each key step a validated label function — or a rejection that says
  * why not. One Effect function, used by the label-inference decider (events, replay) and
  * by `bun core eval labels` (accuracy), so what is measured is what runs.

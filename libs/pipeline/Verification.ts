@@ -1,5 +1,5 @@
 /**
- * Verification (DESIGN §6): a trajectory's graph verdict, with every label function run in
+ * Verification (docs/method.md, "Rollouts and verification"): a trajectory's graph verdict, with every label function run in
  * the sandbox. The domain's `graphVerdict` says which LFs it needs evaluated from which
  * step; this asks the sandbox in batches until the verdict is known.
  *

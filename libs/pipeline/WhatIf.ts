@@ -1,5 +1,5 @@
 /**
- * What-if (DESIGN §2, Replay): "what would this changed label function have labeled?" The
+ * What-if (docs/architecture.md, "Replay"): "what would this changed label function have labeled?" The
  * run's log is read as its deciders saw it, the LF's code is swapped in every
  * LabelFunctionInferred that defines it (its id stays, so the graphs still name it), and
  * the verification decider re-scores every trajectory against the graphs of its round

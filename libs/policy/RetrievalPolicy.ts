@@ -4,9 +4,9 @@
  * finding the recorded decisions made in the most similar situation and replaying them
  * there — with the new instruction's parameters put in for the recorded ones and the
  * target found again on the current page. Like every policy it sees only the instruction
- * and the observations (DESIGN §8).
+ * and the observations.
  *
- * The decision (README "How it decides"):
+ * The decision (docs/method.md, "Embedded retrieval policy"):
  *  1. instruction similarity: the larger of TF-IDF cosine and the template alignment's
  *     similarity (alignInstructions), so a held-out parameter value — a rare, heavily
  *     weighted term — does not hide its own template;

@@ -1,5 +1,5 @@
 /**
- * Projection replay (DESIGN §2, level 1): rebuild every read model from the log into a
+ * Projection replay (replay level 1, docs/architecture.md): rebuild every read model from the log into a
  * fresh database and compare its digest with the live one's.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Read models (DESIGN §2, Projections): pure projections of the event log into SQL tables
+ * Read models (docs/architecture.md, "Projections and read models"): pure projections of the event log into SQL tables
  * (SQLite by default, PostgreSQL by URL), the projector that applies them with its
  * checkpoint in the same transaction, and the canonical digest that projection replay
  * compares.

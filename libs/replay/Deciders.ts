@@ -1,6 +1,7 @@
 /**
  * Every decider CORE runs, in one registry: the pipeline runs them on new events and
- * `bun core replay` re-runs them on a logged run. Later issues append theirs here.
+ * `bun core replay` re-runs them on a logged run. Other packages add theirs with
+ * `withDeciders` (libs/pipeline/Deciders.ts).
  *
  * @example
  * const report = yield* replayRun({ runId, registry: coreDeciders })

@@ -1,5 +1,6 @@
 /**
- * Comparing a logged decision event with its re-derived twin (DESIGN §2, Replay): both are
+ * Comparing a logged decision event with its re-derived twin (docs/architecture.md,
+ * "Replay"): both are
  * reduced to `{id, type, version, stream, causationId, data}` — `recordedAt` and store
  * positions are left out, since the clock and the log's layout are not decisions — and
  * compared as canonical JSON; when they differ, a field-level diff says where.

@@ -1,5 +1,5 @@
 /**
- * Seeded randomness (DESIGN §2): every random draw a decider makes comes from a PRNG seeded
+ * Seeded randomness: every random draw a decider makes comes from a PRNG seeded
  * with `H(runSeed, round, taskId, sample, purpose)`, so replay draws the same numbers
  * without recording them. sfc32 — small, fast, and good enough for sampling decisions —
  * seeded from the first 128 bits of the sha256 of the canonical key.

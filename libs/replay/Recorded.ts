@@ -1,5 +1,5 @@
 /**
- * The recorded layers (DESIGN §2, Replay): model answers and observations served from the
+ * The recorded layers (docs/architecture.md, "Replay"): model answers and observations served from the
  * run's log instead of a model server and a browser. A recorded model call is found by
  * `(causationId, callIndex)` and must have the same request digest; the recorded
  * environment gives observation k only for the recorded action k, and its blobs only when

@@ -1,6 +1,6 @@
 /**
  * `@core/replay`: deciders, the services through which their nondeterminism enters, the
- * recorded layers that answer from a run's log, and decision replay (DESIGN §2).
+ * recorded layers that answer from a run's log, and decision replay (docs/architecture.md).
  *
  * @example
  * const report = yield* replayRun({ runId, registry: coreDeciders }) // needs EventStore and BlobStore

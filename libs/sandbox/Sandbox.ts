@@ -1,5 +1,5 @@
 /**
- * The only place label functions run (DESIGN §5): QuickJS inside a pool of killable child
+ * The only place label functions run (docs/sandbox.md): QuickJS inside a pool of killable child
  * processes. Each evaluation returns a `Verdict`; nothing an LF does fails the caller.
  *
  * @example

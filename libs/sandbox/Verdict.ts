@@ -1,5 +1,5 @@
 /**
- * What the sandbox says about one label function on one trajectory (DESIGN §5).
+ * What the sandbox says about one label function on one trajectory (docs/sandbox.md).
  *
  * `ok` and `error` are verdicts: the same LF, trajectory and sandbox options give the same
  * one on any machine, in any pool, after any history. `infra-error` is not a verdict — the

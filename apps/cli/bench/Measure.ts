@@ -1,6 +1,6 @@
 /**
- * Timing helpers shared by the `bun core bench …` commands (DESIGN §8: every figure is a
- * ratio against the raw underlying tool, measured in the same run).
+ * Timing helpers shared by the `bun core bench …` commands (every figure is a ratio against
+ * the raw underlying tool, measured in the same run, since absolute rates swing with load).
  *
  * Both sides of a comparison run in interleaved rounds (ours, raw, raw, ours, …) so that
  * drift during the run — JIT warm-up, GC, the server's own caches and file growth — falls

@@ -1,7 +1,7 @@
 /**
  * `bench replay`: how fast every projection is rebuilt from JetStream into a fresh SQLite
  * file, against a raw ordered consumer reading the same messages in the same run
- * (DESIGN §8).
+ * (a ratio to the raw tool, measured on the same machine under the same load).
  *
  * The log is the synthetic mix of the catalog's events (@core/projections' generator),
  * streamed into a stream of its own (`CORE_BENCH_<id>`, subjects `bench<id>.>`) and

@@ -2,7 +2,7 @@
  * `bench sandbox`: evaluations per second of one realistic label function over a
  * median-size real trajectory, in ONE sandbox worker process, against the same LF run
  * natively in this process (`new Function` with the same LF API prelude) in the same run
- * (DESIGN §8). Target: 5,000 evaluations/s.
+ * (a ratio to native, on the same machine under the same load). Target: 5,000 evaluations/s.
  *
  * The trajectory is already loaded (the worker caches it by key; the warm-up loads it), so
  * what is measured is the steady state of verification: batches of evaluations of a

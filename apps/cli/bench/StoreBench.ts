@@ -1,6 +1,6 @@
 /**
  * `bench store`: our EventStore against raw JetStream on the same bytes, in one run
- * (DESIGN §8). Every figure is events per second, one event per commit; each NATS figure
+ * (a ratio to the raw tool under the same load). Every figure is events per second, one event per commit; each NATS figure
  * has a raw twin measured in interleaved rounds after a warm-up of both sides.
  *
  * All writes go to a stream of their own (`CORE_BENCH_<id>`, subjects `bench<id>.>`),

@@ -1,6 +1,6 @@
 /**
  * `bun core audit trajectory <id> [--run RUN] [--json]`: why a trajectory got its label
- * (DESIGN §2, Audit) — the task, the demos its strategy graph came from, their key steps,
+ * (docs/architecture.md, "Replay": the audit) — the task, the demos its strategy graph came from, their key steps,
  * each label function of that graph (code, how it was inferred, its validation), each LF's
  * verdict on this trajectory with the step that satisfied it (the action taken there and the
  * page after it), the graph path that matched, the label, and the dataset records it fed.

@@ -1,6 +1,6 @@
 /**
  * `bun core bench store [--events N] [--json]`: our EventStore's append and read rates
- * against raw JetStream on the same bytes, measured in the same run (DESIGN §8), plus the
+ * against raw JetStream on the same bytes, measured in the same run (docs/benchmarks.md), plus the
  * embedded store's. Missing a target is reported, not an error: a benchmark informs, and
  * a loaded machine must not fail a script that only wanted the figures.
  */
@@ -86,7 +86,7 @@ export const benchStore: Command = {
     })
 }
 
-/** About half a minute on 2 cores, mostly writing the log; the README's figure is --events 1000000. */
+/** About half a minute on 2 cores, mostly writing the log; docs/benchmarks.md also gives --events 1000000. */
 const DEFAULT_REPLAY_EVENTS = 200_000
 
 const replayTable = (r: ReplayBenchResult): string => {

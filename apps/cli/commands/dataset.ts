@@ -1,7 +1,7 @@
 /**
  * `bun core dataset export` and `bun core dataset follow`: the run's training data
- * (DatasetRecordEmitted, DESIGN §2) as JSONL plus PNG files, once from the log or live
- * through a durable JetStream consumer. Line format and semantics: apps/cli/DATASETS.md.
+ * (its DatasetRecordEmitted events) as JSONL plus PNG files, once from the log or live
+ * through a durable JetStream consumer. Line format and semantics: docs/datasets.md.
  */
 import { Effect, Stream } from "effect"
 import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"

@@ -1,5 +1,6 @@
 /**
- * `bun core db migrate|status|project`: the read-model database (DESIGN §2, Projections) —
+ * `bun core db migrate|status|project`: the read-model database (docs/architecture.md,
+ * "Projections and read models") —
  * apply migrations, see where each projection stands against the log, and run the
  * projectors (catch up, or `--follow` the log).
  *

@@ -1,6 +1,6 @@
 /**
  * `bun core graph show <task> [--run RUN] [--format text|dot|mermaid] [--json]`: a task's
- * strategy graph (DESIGN §6) rebuilt from the log alone — the NodeExpanded and PathAdded
+ * strategy graph (docs/method.md, "The strategy graph") rebuilt from the log alone — the NodeExpanded and PathAdded
  * events of `run.<run>.graph.<task>`, folded as the run's deciders fold them (evolveRun) —
  * by default from the latest run that grew one. Text for people, DOT for Graphviz, Mermaid
  * for Markdown, JSON for programs.

@@ -1,5 +1,5 @@
 /**
- * `bun core ingest <file|dir> [--json]`: expert demos (libs/demos/README.md) into the log.
+ * `bun core ingest <file|dir> [--json]`: expert demos (docs/demos.md) into the log.
  * Each valid demo: its blobs into the blob store first, then one DemoIngested on
  * `ws.demo.<demoId>` (skipped when identical to the stream's last event). Each invalid one:
  * a one-line error and a DemoRejected. A file that cannot be written (store error, another
@@ -27,7 +27,7 @@ const displayPath = (file: string): string => {
 
 export const ingest: Command = {
   name: "ingest",
-  summary: "ingest expert demos: a demo.json file, or every demo.json under a directory (format: libs/demos/README.md)",
+  summary: "ingest expert demos: a demo.json file, or every demo.json under a directory (format: docs/demos.md)",
   positionals: ["file|dir"],
   flags: {
     json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected, failed } instead of a summary line" },

@@ -4,7 +4,7 @@
  * and the demonstration is written as a core-demo v1 folder, recordedWith "recorder" —
  * the format scripted solutions write, so `bun core ingest` takes either.
  *
- * With `--from steps.json`, a step file (libs/demos README "Step files") is played instead,
+ * With `--from steps.json`, a step file (docs/demos.md, "Step files") is played instead,
  * headless and without a display (`recordSteps` of @core/demos), and written with
  * recordedWith "script"; a step that cannot be played writes nothing. An Android pack's task
  * is only played this way, on the pack's Appium server, into a demo of platform "android".
@@ -78,7 +78,7 @@ export const record: Command = {
     app: { kind: "string", description: "an app pack folder (docs/app-packs.md): the task is the pack's, played on an instance of it" },
     site: { kind: "string", description: "its site (optional; must match the task's)" },
     out: { kind: "string", description: "the demo folder (default demos/<suite>/<task>/)" },
-    from: { kind: "string", description: "play this step file (libs/demos README \"Step files\") headless instead of recording a person" },
+    from: { kind: "string", description: "play this step file (docs/demos.md, \"Step files\") headless instead of recording a person" },
     "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>, with --from <task>-steps-<UTC time>)" },
     force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
     json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },

@@ -1,6 +1,7 @@
 /**
  * `bun core replay <runId>`: re-runs a run's deciders with recorded model answers and
- * observations and compares what they re-derive with the log (DESIGN §2, Replay). Needs
+ * observations and compares what they re-derive with the log (docs/architecture.md,
+ * "Replay"). Needs
  * no Chromium and no model server. Exit 1 on any divergence, after printing the first
  * with a field-level diff.
  *

@@ -137,7 +137,7 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
 
 /**
  * CORE's label for each trajectory by a run's strategy graphs (`eval labels --run`): a pass
- * when some path of its task's graph holds in order (DESIGN §6) — after expansion a task
+ * when some path of its task's graph holds in order (the graph verdict) — after expansion a task
  * may have several. Trajectories of tasks the run has no graph for are left out.
  */
 export const labelTrajectoriesWithGraphs = (

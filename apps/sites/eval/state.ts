@@ -1,7 +1,7 @@
 /**
  * Ground truth for checkers. EVALUATION CODE ONLY: policies, label functions and anything
  * they import must never import this module or call `/__core/state` — they see the task
- * instruction and observations, nothing else (DESIGN §8; an import-boundary test enforces it).
+ * instruction and observations, nothing else (tests/boundaries.test.ts enforces it).
  * The server also refuses state requests without its state token, so a browser cannot read it.
  */
 import { STATE_TOKEN_HEADER } from "../framework/server.ts"

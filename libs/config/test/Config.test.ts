@@ -309,7 +309,7 @@ describe("identity", () => {
     const tools = await Effect.runPromise(toolVersions(c))
     expect(tools.bun).toBe(Bun.version)
     expect(tools.chromium).toBeNull()
-    // nats-server is installed on every machine these tests run on (DESIGN §3).
+    // nats-server is installed on every machine these tests run on (scripts/setup installs it).
     expect(tools["nats-server"]).toMatch(/2\.\d+\.\d+/)
   })
 })

@@ -7,7 +7,7 @@ import { defineProjection, json, runOf } from "../Projection.ts"
 import { insertIfAbsent } from "../RowOp.ts"
 import type { RowOp } from "../RowOp.ts"
 
-/** The virtual start and end every path implicitly runs between (DESIGN §6). */
+/** The virtual start and end every path implicitly runs between. */
 export const START = "@start"
 export const END = "@end"
 

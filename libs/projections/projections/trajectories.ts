@@ -33,7 +33,7 @@ export const trajectories = defineProjection("trajectories", ["trajectories", "l
         ...e.data.evidence.map((ev) =>
           upsert("lf_verdicts", { run_id, trajectory_id, lf_id: ev.lfId }, {
             task_id: e.data.taskId,
-            // `error` is a sandbox breach, not a finding (DESIGN §2): kept apart from "unsatisfied".
+            // `error` is an LF that broke in the sandbox, not a finding about the trajectory: kept apart from "unsatisfied".
             status: ev.error !== null ? "error" : ev.satisfiedAt >= 0 ? "satisfied" : "unsatisfied",
             satisfied_at: ev.satisfiedAt,
             error: ev.error

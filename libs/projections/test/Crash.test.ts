@@ -1,5 +1,5 @@
 /**
- * Crash safety (DESIGN §2): a projector process SIGKILLed mid-stream and restarted ends
+ * Crash safety (docs/architecture.md, "Projections and read models"): a projector process SIGKILLed mid-stream and restarted ends
  * with exactly the tables a clean rebuild gives — rows and checkpoint in one transaction
  * mean no event is applied twice or skipped — on SQLite and PostgreSQL, reading the
  * embedded log and JetStream.

@@ -1,7 +1,7 @@
 /**
  * Ground-truth checkers for the forum suite. EVALUATION CODE ONLY: they read the episode's
  * state (and its seeded forum) through the state API, and the agent's final URL, answer
- * and status; policies and label functions never see them (DESIGN §8).
+ * and status; policies and label functions never see them (tests/boundaries.test.ts).
  */
 import { commentsOf, searchPosts } from "../../forum/model.ts"
 import type { Board, ForumBase, ForumState, Post } from "../../forum/types.ts"

@@ -1,7 +1,7 @@
 /**
  * Ground-truth checkers for the shop suite. EVALUATION CODE ONLY: they read the episode's
  * state (and its seeded catalog) through the state API, and the agent's final URL, answer
- * and status; policies and label functions never see them (DESIGN §8).
+ * and status; policies and label functions never see them (tests/boundaries.test.ts).
  */
 import { formatPrice, reviewsOf } from "../../shop/model.ts"
 import type { Product, ShopBase, ShopState } from "../../shop/types.ts"

@@ -1,7 +1,7 @@
 /**
  * Ground-truth checkers for the travel suite. EVALUATION CODE ONLY: they read the episode's
  * state (and its seeded world) through the state API, and the agent's final URL, answer and
- * status; policies and label functions never see them (DESIGN §8).
+ * status; policies and label functions never see them (tests/boundaries.test.ts).
  */
 import { clock, formatPrice, fromPrice } from "../../travel/model.ts"
 import type { Booking, Person, TravelBase, TravelState } from "../../travel/types.ts"
