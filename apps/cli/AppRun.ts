@@ -9,7 +9,7 @@ import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
 import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
 import type { Pack } from "@core/apps"
-import { executeRun } from "@core/pipeline"
+import { executeRun, RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
 import { UsageError } from "./Cli.ts"
 import { Progress } from "./Progress.ts"
@@ -35,20 +35,19 @@ export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | 
     const auth = yield* loadAuth(pack)
     const context = yield* Layer.build(CommandApp.layer(packDir))
     const app = packRunApp(pack, Context.get(context, App), auth)
-    // Recorded with the run, so its deciders read the app's URLs as its demos were recorded.
-    const urls = pack.config.hashRouting ? { "app.hashRouting": true } : {}
     const file = `${pack.dir}/core-app.json`
     const sources = {
       ...plan.sources,
-      ...(pack.config.hashRouting ? { "app.hashRouting": file } : {}),
+      ...(pack.config.hashRouting ? { [RUN_CONFIG_KEYS.hashRouting]: file } : {}),
       // A web pack's runs recorded the platform as the default: kept so, their logs do not change.
-      ...(pack.config.platform === "web" ? {} : { "run.platform": file })
+      ...(pack.config.platform === "web" ? {} : { [RUN_CONFIG_KEYS.platform]: file })
     }
     // The pack says where its episodes play: an Android pack's on its instances' Appium servers.
     const outcome = yield* executeRun(
       config,
       layer,
-      { ...plan, platform: pack.config.platform, sources, extra: { ...plan.extra, ...urls }, tasks: tasks.map((t) => packRunTask(pack, t)) },
+      // The run records the pack's routing, so its deciders read the app's URLs as its demos were recorded.
+      { ...plan, platform: pack.config.platform, hashRouting: pack.config.hashRouting, sources, tasks: tasks.map((t) => packRunTask(pack, t)) },
       app,
       new Progress(plan.command)
     )

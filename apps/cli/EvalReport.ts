@@ -30,6 +30,8 @@ import { evaluatePolicies, modelAtRound } from "./PolicyEval.ts"
 import type { PolicyEvalResult } from "./PolicyEval.ts"
 import { modelDigestInput } from "@core/policy"
 import { sha256 } from "@core/events"
+import { RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
+import type { RunPlan } from "@core/pipeline"
 import { positiveInt } from "./Cli.ts"
 
 export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
@@ -79,7 +81,7 @@ export const evalReport = (args: ParsedArgs) =>
     const rounds = yield* positiveInt(args, "rounds", 3)
     const samples = yield* positiveInt(args, "report-samples", 1)
     const evalSamples = yield* positiveInt(args, "samples", 1)
-    const stepBudget = yield* positiveInt(args, "step-budget", 12)
+    const stepBudget = yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget)
     const parallel = yield* positiveInt(args, "parallel", 2)
     const packDir = args.flags.app as string | undefined
     const list = (flag: string) => (typeof args.flags[flag] === "string" ? (args.flags[flag] as string).split(",").map((x) => x.trim()).filter(Boolean) : null)
@@ -97,18 +99,18 @@ export const evalReport = (args: ParsedArgs) =>
     for (let i = 0; i < seeds; i++) {
       const seed = `${base}-${i + 1}`
       const config = yield* loadConfig({ flags: { ...args.flags, seed } }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-      const play = (extra: Record<string, number>, label: string) =>
+      const play = (tuning: NonNullable<RunPlan["tuning"]>, label: string) =>
         Effect.gen(function*() {
           log(`seed ${seed}: ${label} run (${train.length} tasks, ${rounds} rounds × ${samples} samples)`)
           return yield* runArm(config, opened.layer, {
             command: "run", rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
-            extra: { "run.explorePerTask": 1, "run.extrapolatedSamples": 1, ...extra },
-            sources: { "run.policy": "flag:--report" }
+            tuning: { explorePerTask: 1, extrapolatedSamples: 1, ...tuning },
+            sources: { [RUN_CONFIG_KEYS.policy]: "flag:--report" }
           })
         })
       const full = yield* play({}, "CORE")
-      const noExpansion = yield* play({ "run.explorePerTask": 0, "run.expandPerTask": 0 }, "no-expansion")
-      const noExtrapolation = yield* play({ "run.extrapolatePerTask": 0 }, "no-extrapolation")
+      const noExpansion = yield* play({ explorePerTask: 0, expandPerTask: 0 }, "no-expansion")
+      const noExtrapolation = yield* play({ extrapolatePerTask: 0 }, "no-extrapolation")
       runs.push({ seed, core: full.runId, no_expansion: noExpansion.runId, no_extrapolation: noExtrapolation.runId })
       const arm = (events: Parameters<typeof modelAtRound>[0], round: number, label: string) => {
         const m = modelAtRound(events, round)

@@ -1,6 +1,7 @@
 /**
  * Runs deciders live, the way replay re-runs them (libs/replay/Replay.ts): every event is
- * folded into every decider's state in log order, the deciders that handle it decide,
+ * folded into the deciders' states in log order (once per distinct state: deciders that
+ * share an `evolve` share its state), the deciders that handle it decide,
  * and their decisions are stamped and appended — one commit per stream, or several when
  * they would not fit one message — then handled in turn. Inputs recorded while a decider ran (ModelCalled) enter the log before its
  * decisions, exactly where replay will find them.
@@ -12,7 +13,7 @@ import { DateTime, Effect, Result } from "effect"
 import { catalog } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore, MAX_COMMIT_BYTES } from "@core/eventstore"
-import { stamp } from "@core/replay"
+import { deciderStates, stamp } from "@core/replay"
 import type { DeciderRegistry, Decision, DecisionServices } from "@core/replay"
 
 /** What a decider failed with: its own errors are typed per decider, so here only known to be something. */
@@ -83,11 +84,8 @@ export const drive = (options: DriveOptions) =>
   Effect.gen(function*() {
     const store = yield* EventStore
     const { registry } = options
-    const states = new Map(registry.deciders.map((d) => [d.name, d.initial as unknown]))
-    const fold = (e: CoreEvent) => {
-      for (const d of registry.deciders) states.set(d.name, d.evolve(states.get(d.name), e))
-    }
-    for (const e of options.prior) fold(e)
+    const states = deciderStates(registry)
+    for (const e of options.prior) states.fold(e)
 
     const revisions = new Map<string, number>(options.resume?.revisions ?? [])
     const logged = new Set((options.resume?.events ?? []).map((e) => e.id))
@@ -132,9 +130,9 @@ export const drive = (options: DriveOptions) =>
       const jobs: Array<Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>> = []
       for (let k = i; k < end; k++) {
         const event = queue[k]!
-        fold(event)
+        states.fold(event)
         for (const d of registry.handling(event.type)) {
-          jobs.push(d.decide(states.get(d.name), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>)
+          jobs.push(d.decide(states.of(d), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>)
         }
       }
       const decided = yield* Effect.all(jobs, { concurrency: end - i })

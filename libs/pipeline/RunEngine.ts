@@ -19,7 +19,7 @@ import { runIdentity } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
 import { BrowserPool } from "@core/env-web"
-import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/env-web"
+import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
@@ -36,6 +36,8 @@ import { registerTasks } from "./Registration.ts"
 import { resumeLayers } from "./Resume.ts"
 import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
 import { labelSandbox, noModels } from "./Services.ts"
+import { configuredModels, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
+import type { RunConfig } from "./RunConfig.ts"
 
 /** The run could not start or go on (bad plan, unreadable log, a demo that cannot be made): one line. */
 export class RunError extends Schema.TaggedError<RunError>()("RunError", { message: Schema.String }) {}
@@ -57,10 +59,17 @@ export interface RunPlan {
   readonly samples: number
   readonly stepBudget: number
   readonly parallel: number
-  readonly policy: "exploration" | "embedded" | "model"
-  /** Flags that set the plan, as config sources ("flag:--rounds"). */
+  readonly policy: RunConfig["policy"]["kind"]
+  /** Flags that set the plan, by the config key they set (RUN_CONFIG_KEYS): RunStarted's config sources ("flag:--rounds"). */
   readonly sources: Readonly<Record<string, string>>
-  /** More RunStarted config (e.g. `run.extrapolatePerTask: 0` for an ablation), recorded like the rest. */
+  /** Expansion and extrapolation knobs (an ablation turns one to 0); RUN_DEFAULTS where absent. */
+  readonly tuning?: Partial<Pick<RunConfig, "expandPerTask" | "explorePerTask" | "extrapolatePerTask" | "extrapolatedSamples">>
+  /** The app routes by the URL's fragment (its pack says so); default false. */
+  readonly hashRouting?: boolean
+  /**
+   * More RunStarted config that no decider reads (the pack a run played, `run.app`,
+   * `run.appDir`), recorded like the rest; never a RunConfig key.
+   */
   readonly extra?: Readonly<Record<string, unknown>>
   /**
    * Which observations carry a screenshot; default "all" for a model policy (it reads them),
@@ -124,6 +133,52 @@ const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<Ru
     return chosen
   })
 
+/**
+ * What a new run's RunStarted records of its parameters: its RunConfig's keys (RUN_DEFAULTS
+ * for the knobs the plan leaves out) after the plan's `extra`, and each key's source.
+ */
+const runStartedConfig = (
+  plan: RunPlan,
+  identity: { readonly config: Readonly<Record<string, unknown>>; readonly configSources: Readonly<Record<string, string>> },
+  heldOut: ReadonlyArray<string>,
+  demos: ReadonlyArray<string>
+) =>
+  Effect.gen(function*() {
+    const models = configuredModels(identity.config)
+    const policy = runPolicy(plan.policy, models.policyModel)
+    if (policy === null) return yield* new RunError({ message: "--policy model needs the model's name: set models.model (bun core config show)" })
+    const tuning = plan.tuning ?? {}
+    const run: RunConfig = {
+      tasks: plan.tasks.map((t) => t.id),
+      rounds: plan.rounds,
+      samples: plan.samples,
+      stepBudget: plan.stepBudget,
+      policy,
+      expandPerTask: tuning.expandPerTask ?? RUN_DEFAULTS.expandPerTask,
+      explorePerTask: tuning.explorePerTask ?? RUN_DEFAULTS.explorePerTask,
+      extrapolatePerTask: tuning.extrapolatePerTask ?? RUN_DEFAULTS.extrapolatePerTask,
+      extrapolatedSamples: tuning.extrapolatedSamples ?? RUN_DEFAULTS.extrapolatedSamples,
+      heldOut,
+      platform: plan.platform ?? RUN_DEFAULTS.platform,
+      hashRouting: plan.hashRouting ?? RUN_DEFAULTS.hashRouting,
+      synthesis: SYNTHESIS_VERSION,
+      lfGuide: LF_API_GUIDE_VERSION,
+      model: models.model,
+      demos
+    }
+    const keys = encodeRunConfig(run)
+    const clash = Object.keys(plan.extra ?? {}).find((k) => k in keys)
+    if (clash !== undefined) return yield* new RunError({ message: `the plan's extra config sets ${clash}, a RunConfig key: set it on the plan` })
+    const recorded = { ...plan.extra, ...keys }
+    // The models the run reads come from the loaded config's models.model.
+    const modelSource = identity.configSources["models.model"] ?? "default"
+    const derived: Record<string, string> = { [RUN_CONFIG_KEYS.model]: modelSource, [RUN_CONFIG_KEYS.policyModel]: modelSource }
+    return {
+      config: { ...identity.config, ...recorded },
+      configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(recorded).map((k) => [k, plan.sources[k] ?? derived[k] ?? "default"])) }
+    }
+  })
+
 export interface RunOutcome {
   readonly runId: string
   readonly events: ReadonlyArray<CoreEvent>
@@ -136,14 +191,14 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
   Effect.gen(function*() {
     const started = Date.now()
     const server = modelOptionsFromConfig(config)
-    if (plan.policy === "model" && server === null) {
+    if (plan.policy === "model" && (server === null || config.values["models.model"] === null)) {
       return yield* new RunError({ message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)" })
     }
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const screenshots = plan.screenshots ?? (plan.policy === "model" ? "all" : "key")
     // A worker's next episode is of the same task only when a task has more rollouts than there are workers.
     const prepareAhead = plan.samples > plan.parallel
-    const platform = plan.platform ?? "web"
+    const platform = plan.platform ?? RUN_DEFAULTS.platform
     const makeEnvironment = (policy: ScreenshotPolicy) =>
       Effect.provideContext(platformEnvironment(config, platform, { screenshots: policy, prepareAhead, episodes: app.episodes }), context)
     const environments: Array<EnvironmentShape> = []
@@ -177,28 +232,11 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         runId = yield* newRunId(plan.command)
         const identity = yield* runIdentity(config)
         seed = identity.seed
-        const runConfig: Record<string, unknown> = {
-          "run.tasks": plan.tasks.map((t) => t.id),
-          "run.rounds": plan.rounds,
-          "run.samples": plan.samples,
-          "run.stepBudget": plan.stepBudget,
-          "run.policy": plan.policy,
-          "run.heldOut": heldOut.map((t) => t.id),
-          "run.platform": platform,
-          ...(plan.extra ?? {}),
-          "infer.lfGuide": LF_API_GUIDE_VERSION,
-          "infer.synthesis": SYNTHESIS_VERSION,
-          "infer.demos": plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
-        }
+        const recorded = yield* runStartedConfig(plan, identity, heldOut.map((t) => t.id), plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : [])))
         start = [makeEvent(RunStarted, {
           stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
           recordedAt: DateTime.formatIso(yield* DateTime.now),
-          data: {
-            ...identity,
-            config: { ...identity.config, ...runConfig },
-            configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(runConfig).map((k) => [k, plan.sources[k] ?? "default"])) },
-            command: "run"
-          }
+          data: { ...identity, ...recorded, command: "run" }
         })]
         progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`)
       }

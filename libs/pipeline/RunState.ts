@@ -1,8 +1,10 @@
 /**
- * What a CORE run's deciders know (the loop of METHOD-NOTES): its config, the tasks, every
- * label function inferred so far, each task's strategy graph — live, and as it stood when
- * the current round started — and the round's trajectories and verdicts. One pure fold,
- * shared by the graph, rollout, verification and round deciders.
+ * What a CORE run's deciders know — the loop of inferring label functions, rolling out,
+ * verifying and expanding: its config, the tasks, every label function inferred so far,
+ * each task's strategy graph — live, and as it stood when the current round started — and
+ * the round's trajectories and verdicts. One pure fold, shared by the graph, rollout,
+ * verification and round deciders: they share its `evolve` and `initial`, so the driver
+ * and replay fold each event into one state for all of them, which they only read.
  *
  * @example
  * const state = events.reduce(evolveRun, initialRunState)
@@ -10,85 +12,12 @@
  */
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
-import { sftMeta, synthesisVersionOf } from "@core/domain"
-import type { SynthesisVersion } from "@core/domain"
-import type { Action, CoreEvent, DataOf, DemoIngested, Platform, TrajectoryRecorded } from "@core/events"
-import type { PolicySpec } from "./Rollout.ts"
+import { sftMeta } from "@core/domain"
+import type { Action, CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
+import { runConfigOf } from "./RunConfig.ts"
+import type { RunConfig } from "./RunConfig.ts"
 
 export const RUN_COMMAND = "run"
-
-/** A `run`'s parameters, as its RunStarted config records them (set by `bun core run` / `demo`). */
-export interface RunConfig {
-  readonly tasks: ReadonlyArray<string>
-  readonly rounds: number
-  readonly samples: number
-  readonly stepBudget: number
-  readonly policy: PolicySpec
-  /** Partial trajectories a round may turn into new paths per task (expansion is inference: it costs). */
-  readonly expandPerTask: number
-  /** Explorer episodes per task and round (Strategy Graph Expansion b). */
-  readonly explorePerTask: number
-  /** New tasks Trajectory-Guided Extrapolation may add per parent task and round (0: none, the ablation). */
-  readonly extrapolatePerTask: number
-  /** Rollouts per extrapolated task and round: they join the pool, at a smaller share. */
-  readonly extrapolatedSamples: number
-  /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
-  readonly heldOut: ReadonlyArray<string>
-  /**
-   * Where the run's episodes play: desktop Chromium (web), a phone-emulating Chromium over
-   * WebDriver (mobile-web), or an Android pack's devices through Appium (android).
-   */
-  readonly platform: Platform
-  /**
-   * The app routes by the URL's fragment (`app.hashRouting`, from its pack): a rollout's URLs
-   * keep it, as the app's demos do. Runs without the key kept none.
-   */
-  readonly hashRouting: boolean
-  /** The embedded synthesizer's version the run infers with (`infer.synthesis`; runs without it used version 1). */
-  readonly synthesis: SynthesisVersion
-  /** The configured model (`models.baseUrl` set), which relabels failures the templates cannot; null without one. */
-  readonly model: string | null
-  /** How many demos the run infers from (`infer.demos`: "all" or a list), given the workspace's. */
-  readonly inferDemos: (demos: ReadonlyMap<string, unknown>) => number
-}
-
-export const DEFAULT_SAMPLES = 5
-export const DEFAULT_STEP_BUDGET = 12
-
-const int = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : fallback)
-const num = (v: unknown, fallback: number): number => (typeof v === "number" && Number.isFinite(v) ? v : fallback)
-
-const strings = (v: unknown): ReadonlyArray<string> => (Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [])
-
-export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfig => {
-  const tasks = config["run.tasks"]
-  const model = config["models.model"]
-  const policy: PolicySpec = config["run.policy"] === "model" && typeof model === "string"
-    ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
-    : config["run.policy"] === "embedded" ? { kind: "embedded" } : { kind: "exploration" }
-  return {
-    tasks: strings(tasks),
-    rounds: int(config["run.rounds"], 1),
-    samples: int(config["run.samples"], DEFAULT_SAMPLES),
-    stepBudget: int(config["run.stepBudget"], DEFAULT_STEP_BUDGET),
-    policy,
-    expandPerTask: int(config["run.expandPerTask"], 2),
-    explorePerTask: int(config["run.explorePerTask"], 3),
-    extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
-    extrapolatedSamples: int(config["run.extrapolatedSamples"], 2),
-    heldOut: strings(config["run.heldOut"]),
-    // Runs from before the key played on the web.
-    platform: config["run.platform"] === "mobile-web" || config["run.platform"] === "android" ? config["run.platform"] : "web",
-    hashRouting: config["app.hashRouting"] === true,
-    synthesis: synthesisVersionOf(config["infer.synthesis"]),
-    model: config["models.baseUrl"] && typeof model === "string" ? model : null,
-    inferDemos: (demos) => {
-      const wanted = config["infer.demos"]
-      if (wanted === "all") return demos.size
-      return Array.isArray(wanted) ? wanted.filter((d) => typeof d === "string" && demos.has(d)).length : 0
-    }
-  }
-}
 
 export type TrajectoryData = DataOf<typeof TrajectoryRecorded>
 export type DemoData = DataOf<typeof DemoIngested>

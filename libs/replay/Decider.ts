@@ -1,9 +1,10 @@
 /**
- * Deciders (DESIGN §2): the CORE logic as pure functions from (state, an event) to the
- * events it causes. A decider reads no clock and no `Math.random`; every nondeterministic
- * input comes through {@link DecisionServices}, whose recorded layers let a replay run it
- * again without Chromium or a model server. A decider returns *decisions* — events without
- * `recordedAt`, which the pipeline stamps — so nothing it returns depends on the clock.
+ * Deciders: the CORE logic as pure functions from (state, an event) to the events it
+ * causes, so that a logged run can be decided again and compared (decision replay). A
+ * decider reads no clock and no `Math.random`; every nondeterministic input comes through
+ * {@link DecisionServices}, whose recorded layers let a replay run it again without
+ * Chromium or a model server. A decider returns *decisions* — events without `recordedAt`,
+ * which the pipeline stamps — so nothing it returns depends on the clock.
  *
  * @example
  * const echo = defineDecider({
@@ -74,12 +75,15 @@ export interface Decider<S = unknown, E = unknown, R extends DecisionServices = 
 
 export type AnyDecider = Decider<any, any, any>
 
+/** The `evolve` of every stateless decider: one function, so they share one state that is never folded. */
+const keepState = <S>(s: S): S => s
+
 /** A decider with a stateless default: `initial` null and `evolve` the identity. */
 export const defineDecider = <S = null, E = never, R extends DecisionServices = never>(
   d: Omit<Decider<S, E, R>, "initial" | "evolve"> & Partial<Pick<Decider<S, E, R>, "initial" | "evolve">>
 ): Decider<S, E, R> => ({
   initial: null as S,
-  evolve: (s: S) => s,
+  evolve: keepState,
   ...d
 })
 
@@ -111,4 +115,40 @@ export const makeDeciderRegistry = (deciders: ReadonlyArray<AnyDecider>): Decide
 export const withDeciders = (registry: DeciderRegistry, extra: ReadonlyArray<AnyDecider>): DeciderRegistry => {
   const replaced = new Set(extra.map((d) => d.name))
   return makeDeciderRegistry([...registry.deciders.filter((d) => !replaced.has(d.name)), ...extra])
+}
+
+/** Every decider's state as events are folded, in log order. */
+export interface DeciderStates {
+  fold(event: CoreEvent): void
+  /** The decider's state as of the last event folded. */
+  of(decider: AnyDecider): unknown
+}
+
+/**
+ * The registry's decider states. Deciders with the same `evolve` and `initial` share one
+ * state, folded once per event: the pipeline's run deciders all fold one run state, and
+ * folding it once per decider cost as many copies of its maps on every event. Sharing
+ * changes no decision, because a state is a value: `evolve` returns a new one and a
+ * decider only reads the state it is given.
+ */
+export const deciderStates = (registry: DeciderRegistry): DeciderStates => {
+  // Each slot folds with the first of its deciders (the others' evolve is the same function).
+  const slots: Array<{ readonly owner: AnyDecider; state: unknown }> = []
+  const slotOf = new Map<string, { state: unknown }>()
+  for (const d of registry.deciders) {
+    let slot = slots.find((x) => x.owner.evolve === d.evolve && x.owner.initial === d.initial)
+    if (slot === undefined) slots.push(slot = { owner: d, state: d.initial })
+    slotOf.set(d.name, slot)
+  }
+  const folded = slots.filter((x) => x.owner.evolve !== keepState)
+  return {
+    fold: (event) => {
+      for (const slot of folded) slot.state = slot.owner.evolve(slot.state, event)
+    },
+    of: (decider) => {
+      const slot = slotOf.get(decider.name)
+      if (slot === undefined) throw new Error(`decider ${decider.name} is not in the registry`)
+      return slot.state
+    }
+  }
 }

@@ -1,8 +1,8 @@
 /**
- * Decision replay (DESIGN §2, Replay, level 2): read a run's log in order, fold every event
- * into each decider's state, re-run the deciders on the events they handle with *recorded*
- * model and environment layers, and compare what they re-derive with the logged decision
- * events. Deciders are driven by the logged events, so one divergence does not cascade
+ * Decision replay: read a run's log in order, fold every event into the deciders' states
+ * (once per distinct state, as the live driver does), re-run the deciders on the events
+ * they handle with *recorded* model and environment layers, and compare what they
+ * re-derive with the logged decision events. Deciders are driven by the logged events, so one divergence does not cascade
  * into every later event and the first one reported is the one to look at.
  *
  * @example
@@ -14,7 +14,7 @@ import type { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { ReadError, RecordedEvent } from "@core/eventstore"
-import { stamp } from "./Decider.ts"
+import { deciderStates, stamp } from "./Decider.ts"
 import type { Sandbox } from "@core/sandbox"
 import type { DeciderRegistry, DecisionServices, RecordedServices } from "./Decider.ts"
 import { Randomness } from "./Prng.ts"
@@ -69,14 +69,14 @@ export const rederive = Effect.fnUntraced(function*(
   events: ReadonlyArray<CoreEvent>,
   registry: DeciderRegistry
 ): Effect.fn.Return<{ rederived: Array<Rederived>; failures: Array<DeciderFailure> }, BlobStoreError, DecisionServices> {
-  const states = new Map(registry.deciders.map((d) => [d.name, d.initial as unknown]))
+  const states = deciderStates(registry)
   const rederived: Array<Rederived> = []
   const failures: Array<DeciderFailure> = []
   for (let index = 0; index < events.length; index++) {
     const event = events[index]!
-    for (const d of registry.deciders) states.set(d.name, d.evolve(states.get(d.name), event))
+    states.fold(event)
     for (const d of registry.handling(event.type)) {
-      const result = yield* Effect.result(d.decide(states.get(d.name), event))
+      const result = yield* Effect.result(d.decide(states.of(d), event))
       if (Result.isFailure(result)) {
         // The blob store being down says nothing about the decision: the replay cannot run.
         if (tagOf(result.failure) === "BlobStoreError") return yield* Effect.fail(result.failure as BlobStoreError)
@@ -104,8 +104,8 @@ export interface RunLog {
 
 /**
  * A run's log as its deciders saw it: the run's events, with the workspace facts (tasks,
- * demos) logged before the run ended merged in at their log positions (DESIGN §2: they are
- * inputs too).
+ * demos) logged before the run ended merged in at their log positions: the deciders folded
+ * them too, so a replay must.
  */
 export const readRunLog = Effect.fn("readRunLog")(function*(
   runId: string

@@ -13,6 +13,7 @@ import { runIdentity } from "@core/config"
 import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
+import { RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
 import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
@@ -44,7 +45,7 @@ export const demo: Command = {
   summary: "one CORE round on six bundled tasks with zero setup (demos, label functions, rollouts, verification, expansion)",
   flags: {
     json: { kind: "boolean", description: "print one JSON object instead of the table" },
-    samples: { kind: "number", description: "rollouts per task (default 5)" },
+    samples: { kind: "number", description: `rollouts per task (default ${RUN_DEFAULTS.samples})` },
     "round-trip": { kind: "boolean", description: "only the store round trip (no browser, seconds)" },
     ...commonConfigFlags,
     ...configFlags(["seed"])
@@ -58,11 +59,11 @@ const coreRound = (args: ParsedArgs) =>
     const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
     if (tasks.length !== DEMO_TASKS.length) return yield* new CliError({ message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}` })
-    const samples = yield* positiveInt(args, "samples", 5)
+    const samples = yield* positiveInt(args, "samples", RUN_DEFAULTS.samples)
     const opened = yield* openStore(args)
     const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-      command: "demo", tasks, rounds: 1, samples, stepBudget: 12, parallel: 2, policy: "exploration",
-      sources: args.flags.samples === undefined ? {} : { "run.samples": "flag:--samples" }
+      command: "demo", tasks, rounds: 1, samples, stepBudget: RUN_DEFAULTS.stepBudget, parallel: 2, policy: "exploration",
+      sources: args.flags.samples === undefined ? {} : { [RUN_CONFIG_KEYS.samples]: "flag:--samples" }
     })
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))

@@ -6,7 +6,8 @@
  */
 import { Effect, Stream } from "effect"
 import { EventStore } from "@core/eventstore"
-import { runConfigOf } from "@core/pipeline"
+import { RUN_CONFIG_KEYS, RUN_DEFAULTS, runConfigOf } from "@core/pipeline"
+import type { RunPlan } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { SOLVED_SUITES } from "@core/sites/solutions"
@@ -49,18 +50,18 @@ export const chooseTasks = (args: ParsedArgs) =>
     return tasks
   })
 
-/** The expansion and extrapolation knobs (ablations turn them to 0), as RunStarted config. */
+/** The expansion and extrapolation knobs (ablations turn them to 0); the run's defaults where no flag sets one. */
 const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
   Effect.gen(function*() {
-    const extra: Record<string, number> = {}
-    for (const [flag, key] of [["explore-per-task", "run.explorePerTask"], ["expand-per-task", "run.expandPerTask"], ["extrapolate-per-task", "run.extrapolatePerTask"]] as const) {
+    const set: { -readonly [K in keyof NonNullable<RunPlan["tuning"]>]?: number } = {}
+    for (const [flag, field] of [["explore-per-task", "explorePerTask"], ["expand-per-task", "expandPerTask"], ["extrapolate-per-task", "extrapolatePerTask"]] as const) {
       const v = args.flags[flag]
       if (v === undefined) continue
       if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return yield* new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` })
-      extra[key] = v
-      sources[key] = `flag:--${flag}`
+      set[field] = v
+      sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
     }
-    return extra
+    return set
   })
 
 /** `run --resume <id>`: the plan is the logged run's own (its RunStarted config), only the parallelism is new. */
@@ -125,14 +126,14 @@ export const run: Command = {
     app: { kind: "string", description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites" },
     tasks: { kind: "string", description: "only these task ids (comma-separated)" },
     platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)", choices: ["web", "mobile-web", "android"] },
-    rounds: { kind: "number", description: "rounds to run (default 1)" },
-    samples: { kind: "number", description: "rollouts per task per round (default 5)" },
-    "step-budget": { kind: "number", description: "steps per rollout before it is cut off (default 12)" },
+    rounds: { kind: "number", description: `rounds to run (default ${RUN_DEFAULTS.rounds})` },
+    samples: { kind: "number", description: `rollouts per task per round (default ${RUN_DEFAULTS.samples})` },
+    "step-budget": { kind: "number", description: `steps per rollout before it is cut off (default ${RUN_DEFAULTS.stepBudget})` },
     parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
     policy: { kind: "string", description: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)", choices: ["exploration", "embedded", "model"] },
-    "explore-per-task": { kind: "number", description: "explorer episodes per task and round (default 3; 0 with --expand-per-task 0: no expansion)" },
-    "expand-per-task": { kind: "number", description: "paths expansion may add per task and round (default 2)" },
-    "extrapolate-per-task": { kind: "number", description: "tasks extrapolation may add per task and round (default 1; 0: no extrapolation)" },
+    "explore-per-task": { kind: "number", description: `explorer episodes per task and round (default ${RUN_DEFAULTS.explorePerTask}; 0 with --expand-per-task 0: no expansion)` },
+    "expand-per-task": { kind: "number", description: `paths expansion may add per task and round (default ${RUN_DEFAULTS.expandPerTask})` },
+    "extrapolate-per-task": { kind: "number", description: `tasks extrapolation may add per task and round (default ${RUN_DEFAULTS.extrapolatePerTask}; 0: no extrapolation)` },
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
@@ -145,19 +146,19 @@ export const run: Command = {
       }
       if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
       const sources: Record<string, string> = {}
-      for (const [flag, key] of [["rounds", "run.rounds"], ["samples", "run.samples"], ["step-budget", "run.stepBudget"], ["policy", "run.policy"], ["tasks", "run.tasks"], ["platform", "run.platform"]] as const) {
-        if (args.flags[flag] !== undefined) sources[key] = `flag:--${flag}`
+      for (const [flag, field] of [["rounds", "rounds"], ["samples", "samples"], ["step-budget", "stepBudget"], ["policy", "policy"], ["tasks", "tasks"], ["platform", "platform"]] as const) {
+        if (args.flags[flag] !== undefined) sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
       }
       const settings = {
         command: "run" as const,
-        rounds: yield* positiveInt(args, "rounds", 1),
-        samples: yield* positiveInt(args, "samples", 5),
-        stepBudget: yield* positiveInt(args, "step-budget", 12),
+        rounds: yield* positiveInt(args, "rounds", RUN_DEFAULTS.rounds),
+        samples: yield* positiveInt(args, "samples", RUN_DEFAULTS.samples),
+        stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
         parallel: yield* positiveInt(args, "parallel", 2),
-        policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? "exploration",
+        policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? RUN_DEFAULTS.policy,
         platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
         sources,
-        extra: yield* tuning(args, sources)
+        tuning: yield* tuning(args, sources)
       }
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined) {
@@ -167,7 +168,7 @@ export const run: Command = {
         const dir = resolve(appDir)
         sources["run.app"] = "flag:--app"
         sources["run.appDir"] = "flag:--app"
-        const plan = { ...settings, taskIds: args.flags.tasks as string | undefined, extra: { ...settings.extra, "run.app": basename(dir), "run.appDir": dir } }
+        const plan = { ...settings, taskIds: args.flags.tasks as string | undefined, extra: { "run.app": basename(dir), "run.appDir": dir } }
         const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
         return report(args, runMetrics(outcome), outcome.seconds)
       }

@@ -1,7 +1,7 @@
 /**
- * The extrapolation decider (Trajectory-Guided Extrapolation, METHOD-NOTES; issue 7): when a
- * round completes, each of its verified trajectories of the run's own tasks (in id order)
- * may reveal a task it actually did.
+ * The extrapolation decider (Trajectory-Guided Extrapolation: the run's own trajectories
+ * become tasks of the pool): when a round completes, each of its verified trajectories of
+ * the run's own tasks (in id order) may reveal a task it actually did.
  *
  * - **failure-relabel**: a partial or failed trajectory is laid over its own task's demo,
  *   then the same site's other tasks' (libs/domain Extrapolation: the template with the
@@ -47,7 +47,8 @@ import type { Decision } from "@core/replay"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import { isExplorerId } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
-import type { RunConfig, RunState, TrajectoryData } from "../RunState.ts"
+import type { RunConfig } from "../RunConfig.ts"
+import type { RunState, TrajectoryData } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
 
 export const GENERATOR_VERSION = "embedded-template-v1"

@@ -6,16 +6,19 @@
  * into its state; blobs come from the BlobStore, LF verdicts from the sandbox, model
  * answers from Models — so `bun core replay` re-derives the same events from the log.
  *
- * The RunStarted's config names the demos: `infer.demos` is `"all"` or a list of ids.
+ * The RunStarted's config names the demos (`infer.demos`: `"all"` or a list of ids), the
+ * model, the LF guide and the synthesizer version, read with the run's config schema.
  *
  * @example
  * const [queued] = yield* labelInference.decide(state, runStarted) // JobQueued for each demo
  */
 import { Effect } from "effect"
-import { LF_API_VERSION, synthesisVersionOf } from "@core/domain"
+import { LF_API_VERSION } from "@core/domain"
 import type { SynthesisVersion } from "@core/domain"
 import {
+  decodeJobParams,
   eventId,
+  InferParams,
   JobCompleted,
   JobQueued,
   KeyStepsIdentified,
@@ -29,6 +32,7 @@ import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
 import { inferLabelFunctions } from "../LabelInference.ts"
+import { runConfigOf } from "../RunConfig.ts"
 import { loadDemoTrajectory } from "../Trajectories.ts"
 
 type DemoData = DataOf<typeof import("@core/events").DemoIngested>
@@ -52,11 +56,9 @@ const initial: InferenceState = { instructions: new Map(), demos: new Map(), byD
 
 /** The demos an infer run asked for, from its RunStarted config. */
 export const chosenDemos = (config: Readonly<Record<string, unknown>>, state: InferenceState): ReadonlyArray<DemoData> => {
-  const wanted = config["infer.demos"]
+  const wanted = runConfigOf(config).demos
   const all = [...state.demos.values()].sort((a, b) => (a.demoId < b.demoId ? -1 : 1))
-  if (wanted === "all") return all
-  if (!Array.isArray(wanted)) return []
-  return all.filter((d) => wanted.includes(d.demoId))
+  return wanted === "all" ? all : all.filter((d) => wanted.includes(d.demoId))
 }
 
 const messageOf = (e: unknown): string =>
@@ -79,14 +81,8 @@ export const labelInference = defineDecider({
           byDigest: new Map(state.byDigest).set(e.data.contentDigest, e.data)
         }
       case "RunStarted": {
-        const model = e.data.config["models.baseUrl"] ? e.data.config["models.model"] : null
-        const guide = e.data.config["infer.lfGuide"]
-        return {
-          ...state,
-          model: typeof model === "string" ? model : null,
-          guide: typeof guide === "string" ? guide : "1",
-          synthesis: synthesisVersionOf(e.data.config["infer.synthesis"])
-        }
+        const config = runConfigOf(e.data.config)
+        return { ...state, model: config.model, guide: config.lfGuide, synthesis: config.synthesis }
       }
       default:
         return state
@@ -103,7 +99,7 @@ export const labelInference = defineDecider({
             ordinal: i,
             data: {
               jobId: `infer-${demo.demoId}`, kind: INFER_JOB_KIND, round: 0, taskId: demo.taskId,
-              params: { demoId: demo.demoId, contentDigest: demo.contentDigest }
+              params: { demoId: demo.demoId, contentDigest: demo.contentDigest } satisfies InferParams
             }
           }))
       }
@@ -128,10 +124,14 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
     const complete = (outcome: "done" | "failed", error: string | null, produced: ReadonlyArray<string>) =>
       emit(JobCompleted, { jobId: e.data.jobId, outcome, worker: "label-inference", attempts: 1, produced: [...produced], error })
 
-    const digest = String(e.data.params.contentDigest ?? "")
-    const demo = state.byDigest.get(digest)
+    const params = decodeJobParams(InferParams, e.data.params)
+    if (params === null) {
+      complete("failed", `parameters ${JSON.stringify(e.data.params)} are not an infer job's (demoId, contentDigest)`, [])
+      return made
+    }
+    const demo = state.byDigest.get(params.contentDigest)
     if (demo === undefined) {
-      complete("failed", `demo ${String(e.data.params.demoId)} (content ${digest.slice(0, 12)}) is not in the workspace`, [])
+      complete("failed", `demo ${params.demoId} (content ${params.contentDigest.slice(0, 12)}) is not in the workspace`, [])
       return made
     }
     const source = { kind: "demo" as const, id: demo.demoId }

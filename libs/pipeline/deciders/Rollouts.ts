@@ -1,5 +1,5 @@
 /**
- * Rollouts and their verification, as deciders (the loop of METHOD-NOTES):
+ * Rollouts and their verification, as deciders (a round's episodes, then their verdicts):
  *
  * - `rollouts`: a round's RoundStarted queues `samples` rollout jobs per task; each job is
  *   one episode (`rollout`) → TrajectoryRecorded and JobCompleted in the trajectory's
@@ -12,11 +12,10 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
-import { JobCompleted, JobQueued, eventId, runStream, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
-import type { Action, CoreEvent, DataOf } from "@core/events"
+import { decodeJobParams, ExploreParams, JobCompleted, JobQueued, eventId, runStream, RolloutParams, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
+import type { CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { explorerIdOf, rollout, trajectoryIdOf } from "../Rollout.ts"
-import type { RolloutInput } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
@@ -32,8 +31,22 @@ const EXPLORER_STOP_BIAS = 0.2
 /** Explorer jobs per task and round that start from the start state. */
 const FROM_START = 2
 
-const isRolloutJob = (e: CoreEvent): e is Extract<CoreEvent, { type: "JobQueued" }> =>
-  e.type === "JobQueued" && (e.data.kind === ROLLOUT_JOB_KIND || e.data.kind === EXPLORE_JOB_KIND) && typeof e.data.params.trajectoryId === "string"
+/**
+ * A rollout or explorer job of this decider, its parameters decoded; null for any other
+ * event, or a job of that kind another decider queued (the demo command's have no trajectory).
+ */
+const rolloutJob = (e: CoreEvent): { readonly explore: false; readonly params: RolloutParams } | { readonly explore: true; readonly params: ExploreParams } | null => {
+  if (e.type !== "JobQueued") return null
+  if (e.data.kind === ROLLOUT_JOB_KIND) {
+    const params = decodeJobParams(RolloutParams, e.data.params)
+    return params === null ? null : { explore: false, params }
+  }
+  if (e.data.kind !== EXPLORE_JOB_KIND) return null
+  const params = decodeJobParams(ExploreParams, e.data.params)
+  return params === null ? null : { explore: true, params }
+}
+
+const isRolloutJob = (e: CoreEvent): boolean => rolloutJob(e) !== null
 
 /**
  * The explorer's jobs for a task (Strategy Graph Expansion b): from the state at a node of
@@ -80,38 +93,43 @@ export const rollouts = defineDecider({
       if (e.type === "RoundStarted") {
         let ordinal = 0
         const round = e.data.round
-        const queue = (trajectoryId: string, kind: string, taskId: string, params: Record<string, unknown>) =>
+        const queue = (kind: typeof ROLLOUT_JOB_KIND | typeof EXPLORE_JOB_KIND, taskId: string, params: RolloutParams | ExploreParams) =>
           decision(JobQueued, {
-            stream: runStream(runId, "traj", trajectoryId),
+            stream: runStream(runId, "traj", params.trajectoryId),
             causationId: e.id,
             ordinal: ordinal++,
-            data: { jobId: `${kind}-${trajectoryId}`, kind: kind as typeof ROLLOUT_JOB_KIND, round, taskId, params: { trajectoryId, stepBudget: config.stepBudget, ...params } }
+            data: { jobId: `${kind}-${params.trajectoryId}`, kind, round, taskId, params }
           })
+        const { stepBudget } = config
         // Extrapolated tasks join the pool at their own, smaller share of rollouts.
         const samplesOf = (taskId: string) => (config.tasks.includes(taskId) ? e.data.samplesPerTask : config.extrapolatedSamples)
         return e.data.taskIds.flatMap((taskId) => [
-          ...Array.from({ length: samplesOf(taskId) }, (_, sample) => queue(trajectoryIdOf(round, taskId, sample), ROLLOUT_JOB_KIND, taskId, { sample })),
+          ...Array.from({ length: samplesOf(taskId) }, (_, sample) =>
+            queue(ROLLOUT_JOB_KIND, taskId, { trajectoryId: trajectoryIdOf(round, taskId, sample), stepBudget, sample } satisfies RolloutParams)),
           ...explorerStarts(s, taskId, round).map((x) =>
-            queue(explorerIdOf(round, taskId, x.index), EXPLORE_JOB_KIND, taskId, { sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid, rejoin: x.rejoin }))
+            queue(EXPLORE_JOB_KIND, taskId, {
+              trajectoryId: explorerIdOf(round, taskId, x.index), stepBudget, sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid, rejoin: x.rejoin
+            } satisfies ExploreParams))
         ])
       }
-      if (!isRolloutJob(e)) return []
-      const trajectoryId = e.data.params.trajectoryId as string
+      const job = rolloutJob(e)
+      if (job === null || e.type !== "JobQueued") return []
+      const { params } = job
+      const explorer = job.explore ? job.params : null
       const data = yield* rollout({
         causationId: e.id,
-        trajectoryId,
+        trajectoryId: params.trajectoryId,
         taskId: e.data.taskId,
         instruction: s.instructions.get(e.data.taskId) ?? "",
         round: e.data.round,
-        sample: Number(e.data.params.sample ?? 0),
-        stepBudget: Number(e.data.params.stepBudget ?? config.stepBudget),
+        sample: params.sample,
+        stepBudget: params.stepBudget,
         policy: config.policy,
         hashRouting: config.hashRouting,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
-        ...(e.data.kind === EXPLORE_JOB_KIND
-          ? { prefix: e.data.params.prefix as ReadonlyArray<Action>, avoid: (e.data.params.avoid ?? null) as { role: string; name: string } | null,
-            ...(Array.isArray(e.data.params.rejoin) ? { rejoin: e.data.params.rejoin as NonNullable<RolloutInput["rejoin"]> } : {}),
+        ...(explorer !== null
+          ? { prefix: explorer.prefix, avoid: explorer.avoid, ...(explorer.rejoin === undefined ? {} : { rejoin: explorer.rejoin }),
             policy: { kind: "exploration" as const }, purpose: "explore", stopBias: EXPLORER_STOP_BIAS }
           : {})
       })

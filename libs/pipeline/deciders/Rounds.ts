@@ -1,5 +1,5 @@
 /**
- * The round decider (METHOD-NOTES, the loop): a `run` infers label functions from its
+ * The round decider, which paces CORE's loop: a `run` infers label functions from its
  * tasks' demos, then plays `run.rounds` rounds of rollouts → verification → expansion.
  * Round 1 starts when every inference job has completed (at once when there were none);
  * a round completes when every trajectory it queued has a verdict — its expansions and
@@ -15,6 +15,7 @@ import { RoundCompleted, RoundStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { policyName } from "../Rollout.ts"
+import { demoCount } from "../RunConfig.ts"
 import { evolveRun, initialRunState, poolOf, roundVerdicts } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 
@@ -34,7 +35,7 @@ const demoRound = (s: RunState, e: CoreEvent) => {
   const stream = runStream(e.runId!, "round", "0")
   return [
     decision(RoundStarted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, taskIds: [], policy: policyName(s.config!.policy), samplesPerTask: 0 } }),
-    decision(RoundCompleted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, counts: { demos: s.config!.inferDemos(s.demos) }, datasetDigest: null } })
+    decision(RoundCompleted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, counts: { demos: demoCount(s.config!, s.demos) }, datasetDigest: null } })
   ]
 }
 
@@ -50,7 +51,7 @@ export const rounds = defineDecider({
       const config = s.config
       if (config === null || e.runId === null || config.rounds === 0) return []
       // The inference jobs this RunStarted queues are not folded yet: count the demos it names.
-      if (e.type === "RunStarted") return config.inferDemos(s.demos) === 0 ? demoRound(s, e) : []
+      if (e.type === "RunStarted") return demoCount(config, s.demos) === 0 ? demoRound(s, e) : []
       if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-")) {
         return s.round === 0 && s.roundsCompleted < 0 && s.inferJobs.done === s.inferJobs.queued ? demoRound(s, e) : []
       }
