@@ -13,7 +13,7 @@ import { androidTaskStart, App, authOf, CommandApp, loadAuth, loadPack, packPage
 import type { BlobStore } from "@core/blobstore"
 import { androidSettings, loadConfig } from "@core/config"
 import { AppiumEnvironment } from "@core/env-android"
-import type { EnvironmentShape, EnvTask } from "@core/env-web"
+import type { EnvironmentShape, EnvTask } from "@core/environment"
 import type { Platform } from "@core/events"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"

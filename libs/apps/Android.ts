@@ -7,7 +7,7 @@
  * startActivity("org.example", ".Main")            // "org.example/.Main"
  * startActivity("org.example", "org.other/.Share") // "org.other/.Share"
  */
-import type { EnvTask } from "@core/env-web"
+import type { EnvTask } from "@core/environment"
 import type { PackConfig } from "./Format.ts"
 
 const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/

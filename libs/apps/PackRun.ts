@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { join, resolve } from "node:path"
 import { loadStepFile, playDemo, writeDemoFolder } from "@core/demos"
-import type { EnvTask, EpisodeSource } from "@core/env-web"
+import type { EnvTask, EpisodeSource } from "@core/environment"
 import { RunAppError } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
 import { androidTaskStart } from "./Android.ts"

@@ -10,8 +10,8 @@
  */
 import { Effect } from "effect"
 import { resolveTarget } from "@core/domain"
-import { InfraError, targetOf } from "@core/env-web"
-import type { Prelude } from "@core/env-web"
+import { InfraError, targetOf } from "@core/environment"
+import type { Prelude } from "@core/environment"
 import { oneLine } from "./Format.ts"
 import { planned } from "./PlaySteps.ts"
 import { describeStep } from "./StepFile.ts"

@@ -15,8 +15,8 @@
  */
 import { Effect, Schema } from "effect"
 import { resolveTarget, sitePath } from "@core/domain"
-import { targetOf } from "@core/env-web"
-import type { EnvironmentShape, EnvTask, FullObservation, InfraError } from "@core/env-web"
+import { targetOf } from "@core/environment"
+import type { EnvironmentShape, EnvTask, FullObservation, InfraError } from "@core/environment"
 import type { Action, Target } from "@core/events"
 import { oneLine } from "./Format.ts"
 import { describeStep } from "./StepFile.ts"

@@ -1,6 +1,6 @@
 /**
- * The action vocabulary (DESIGN §7) on an Android device through Appium UiAutomator2.
- * Like the web's `perform`, it resolves to an error message for what the policy got wrong
+ * The shared action vocabulary (`Action` in @core/events) on an Android device through
+ * Appium UiAutomator2. Like the web's `perform`, it resolves to an error message for what the policy got wrong
  * or the platform cannot do (null when the action went through) and throws only what the
  * caller must classify: WebDriver errors, a dead session.
  *
@@ -8,8 +8,8 @@
  * gave (see Gestures.ts), so an element needs no WebDriver lookup: its id resolves through
  * the ids that observation issued. System keys are `mobile: pressKey` key codes.
  */
-import type { Box, ElementInfo } from "@core/env-web"
-import { longPressMs, maxWaitMs, typedText } from "@core/env-web"
+import { longPressMs, maxWaitMs, typedText } from "@core/environment"
+import type { Box, ElementInfo } from "@core/environment"
 import type { Action, Target } from "@core/events"
 import type { PointerActions, Viewport } from "./Gestures.ts"
 import { contentArea, scrollSwipe, swipeActions, tapActions, tapPoint } from "./Gestures.ts"

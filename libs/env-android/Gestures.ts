@@ -8,7 +8,7 @@
  * would open the notification shade or a system back gesture) and travels 60% of it,
  * slowly enough, with a pause before lifting, that the list does not fling past the target.
  */
-import type { Box } from "@core/env-web"
+import type { Box } from "@core/environment"
 
 export interface Point {
   readonly x: number

@@ -6,7 +6,8 @@
  */
 import type { remote } from "webdriverio"
 import type { Action } from "@core/events"
-import { checkNavigation, knownSecrets, maxWaitMs, scrollInPage, typedText } from "@core/env-web"
+import { maxWaitMs, typedText } from "@core/environment"
+import { checkNavigation, knownSecrets, scrollInPage } from "@core/env-web"
 import { sealTyped } from "@core/events"
 
 export type Browser = Awaited<ReturnType<typeof remote>>

@@ -48,7 +48,7 @@
  * never silently another element. Keys repeated within one screen get an occurrence suffix.
  */
 import { Result, Schema } from "effect"
-import type { Box, ElementInfo } from "@core/env-web"
+import type { Box, ElementInfo } from "@core/environment"
 import type { Viewport } from "./Gestures.ts"
 import { visiblePart } from "./Gestures.ts"
 import { parseXml, serializeXml } from "./Xml.ts"

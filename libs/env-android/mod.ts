@@ -1,5 +1,5 @@
 /**
- * `@core/env-android`: the `Environment` of `@core/env-web` on WebDriver (WebdriverIO 9) —
+ * `@core/env-android`: the `Environment` of `@core/environment` on WebDriver (WebdriverIO 9) —
  * Android devices and emulators through Appium / UiAutomator2, and mobile web through
  * chromedriver's mobile emulation, which runs here.
  */

@@ -1,14 +1,14 @@
 /**
- * The action vocabulary (DESIGN §7) on a Playwright page. `perform` resolves to an error
+ * The shared action vocabulary (`Action` in @core/events) on a Playwright page. `perform` resolves to an error
  * message for what the policy got wrong or the page refused (null when the action went
  * through) and throws only what the caller must classify: Playwright errors, timeouts,
  * a dead browser.
  */
 import type { Locator, Page } from "playwright-core"
 import type { Action, Target } from "@core/events"
+import { longPressMs, maxWaitMs, typedText } from "@core/environment"
+import type { ReadSecret } from "@core/environment"
 import { checkNavigation } from "./Origins.ts"
-import { typedText } from "./Secrets.ts"
-import type { ReadSecret } from "./Secrets.ts"
 
 export interface ActionContext {
   readonly timeoutMs: number
@@ -19,12 +19,6 @@ export interface ActionContext {
   /** The app's origins: `navigate` goes nowhere else (Origins.ts). */
   readonly origins: ReadonlyArray<string>
 }
-
-/** `wait` is capped so a policy cannot park a browser context indefinitely. */
-export const maxWaitMs = 30_000
-
-/** How long a press is held for `long_press`. */
-export const longPressMs = 800
 
 /** Actions after which the page may look different: `--screenshots key` captures only after these. */
 export const stateChanging: ReadonlySet<Action["kind"]> = new Set([

@@ -13,7 +13,7 @@ import { existsSync } from "node:fs"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import { chromium } from "playwright-core"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { InfraError, oneLine } from "./Environment.ts"
+import { InfraError, oneLine } from "@core/environment"
 import { proxyBypass } from "./Origins.ts"
 
 /** Debian's `chromium-headless-shell`: Chromium's headless-only build, as Playwright itself runs headless. */
@@ -27,7 +27,7 @@ export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
  */
 export const headlessChromium = (): string => (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium")
 
-/** DESIGN §3: Debian's Chromium, never a Playwright-downloaded one. */
+/** The flags every Chromium here runs with: Debian's Chromium, headless, without the background traffic a run must not depend on. */
 export const chromiumFlags: ReadonlyArray<string> = [
   "--headless",
   "--no-sandbox",

@@ -5,10 +5,9 @@
 import { Schema } from "effect"
 import type { Action } from "@core/events"
 import { extractInPage, interactableSelector } from "./Elements.ts"
-import { targetOf } from "./Environment.ts"
-import type { ElementInfo } from "./Environment.ts"
+import { targetOf } from "@core/environment"
+import type { ElementInfo, ReadSecret } from "@core/environment"
 import { typedAction } from "./Secrets.ts"
-import type { ReadSecret } from "./Secrets.ts"
 import { editActions } from "./TextEdits.ts"
 
 export const binding = "__coreRecord"

@@ -17,7 +17,7 @@
  *   buttons, then title, placeholder, alt.
  * Only the main frame's light DOM is read (no iframes, no shadow roots).
  */
-import type { ElementInfo } from "./Environment.ts"
+import type { ElementInfo } from "@core/environment"
 
 export interface Extracted {
   readonly elements: ReadonlyArray<ElementInfo>

@@ -12,10 +12,9 @@ import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { perform } from "./Actions.ts"
 import { extractInPage, interactableSelector } from "./Elements.ts"
-import type { ElementInfo, Prelude, PreludePage } from "./Environment.ts"
-import { InfraError, oneLine } from "./Environment.ts"
+import { InfraError, maxWaitMs, oneLine } from "@core/environment"
+import type { ElementInfo, Prelude, PreludePage, ReadSecret } from "@core/environment"
 import { isAllowed, refusal } from "./Origins.ts"
-import type { ReadSecret } from "./Secrets.ts"
 
 export interface PreludeContext {
   readonly page: Page
@@ -83,7 +82,7 @@ export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effec
         }).pipe(
           // Backstop for calls without their own timeout, as the episode's steps have.
           Effect.timeoutOrElse({
-            duration: ctx.timeoutMs + (action.kind === "wait" ? Math.min(action.ms, 30_000) : 1000),
+            duration: ctx.timeoutMs + (action.kind === "wait" ? Math.min(action.ms, maxWaitMs) : 1000),
             orElse: () => Effect.succeed(`${action.kind} timed out after ${ctx.timeoutMs} ms`)
           })
         )

@@ -40,11 +40,8 @@ import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
 import { appOrigins, originOf } from "./Origins.ts"
 import { playPrelude } from "./Prelude.ts"
 import type { Extracted } from "./Elements.ts"
-import { InfraError, oneLine } from "./Environment.ts"
-import type { Prelude } from "./Environment.ts"
-import { readEnvSecret } from "./Secrets.ts"
-import type { ReadSecret } from "./Secrets.ts"
-import { policyView } from "./View.ts"
+import { InfraError, oneLine, policyView, readEnvSecret } from "@core/environment"
+import type { Prelude, ReadSecret } from "@core/environment"
 
 export interface RecorderOptions {
   readonly startUrl: string

@@ -1,21 +1,16 @@
 /**
- * Secrets typed into pages: where a `type` by reference (`secretEnv`) finds its value, and
- * how a `type` into a password field is recorded so its text never reaches a log. Shared by
- * the web and mobile-web environments.
+ * Secrets typed into pages: how a `type` into a password field is recorded so its text
+ * never reaches a log (where a `type` by reference finds its value is @core/environment's
+ * `typedText`). Shared by the web and mobile-web environments.
  *
  * @example
- * const text = typedText(action, readEnvSecret) // the variable's value, or { error }
- * const recorded = sealTyped(action, knownSecrets(["SHOP_PASSWORD"], readEnvSecret))
+ * const recorded = sealTyped(action, knownSecrets({ secretEnvs: ["SHOP_PASSWORD"] }))
  */
 import type { Page } from "playwright-core"
+import { readEnvSecret } from "@core/environment"
+import type { ReadSecret } from "@core/environment"
 import { defaultSecretEnv, sealTyped } from "@core/events"
 import type { Action, Secret, Target } from "@core/events"
-
-/** Reads a secret by its variable's name; undefined when it is not set. */
-export type ReadSecret = (name: string) => string | undefined
-
-/** The process environment: where a person or an operator puts the passwords a demo replays. */
-export const readEnvSecret: ReadSecret = (name) => process.env[name]
 
 export interface SecretOptions {
   /**
@@ -25,15 +20,6 @@ export interface SecretOptions {
   readonly secretEnvs?: ReadonlyArray<string>
   /** Where their values come from; default the process environment. */
   readonly readSecret?: ReadSecret
-}
-
-type TypeAction = Extract<Action, { kind: "type" }>
-
-/** The text a `type` puts in the field, or why it cannot (a reference to a variable that is not set). */
-export const typedText = (action: TypeAction, read: ReadSecret = readEnvSecret): string | { readonly error: string } => {
-  if (action.secretEnv === undefined) return action.text
-  const value = read(action.secretEnv)
-  return value === undefined ? { error: `type: the secret variable ${action.secretEnv} is not set` } : value
 }
 
 /** The configured secrets that are set, with their values. */

@@ -14,7 +14,7 @@
  */
 import { Effect, Layer, Queue } from "effect"
 import { BlobStore, BlobStoreError } from "@core/blobstore"
-import type { EnvironmentShape, EnvTask, FullObservation } from "@core/env-web"
+import type { EnvironmentShape, EnvTask, FullObservation } from "@core/environment"
 import type { Action, Observation } from "@core/events"
 import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/replay"
 import type { Observed } from "@core/replay"
@@ -34,7 +34,7 @@ export interface LiveObservationsOptions {
   readonly taskOf: (taskId: string) => EnvTask | undefined
   /**
    * Told when an episode ends, before its environment is reused: where evaluation reads a
-   * site's ground truth (never CORE's labels, DESIGN §8).
+   * site's ground truth (measurement only: it never becomes CORE's labels or any decision).
    */
   readonly onEnd?: (end: EpisodeEnd) => Effect.Effect<void>
   /** Told of every step taken (progress). */

@@ -14,7 +14,8 @@ import { androidSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { AppiumEnvironment, MobileWebEnvironment } from "@core/env-android"
 import { WebEnvironment } from "@core/env-web"
-import type { BrowserPool, EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "@core/env-web"
+import type { BrowserPool } from "@core/env-web"
+import type { EnvironmentShape, EpisodeSource, ScreenshotPolicy } from "@core/environment"
 import type { Platform } from "@core/events"
 
 export interface PlatformEnvironmentOptions {

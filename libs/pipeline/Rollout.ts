@@ -1,8 +1,8 @@
 /**
- * One rollout (METHOD-NOTES, the loop): the policy acts on a task's environment until it
+ * One rollout (docs/method.md, "Rollouts and verification"): the policy acts on a task's environment until it
  * answers, declares a status or runs out of steps, and the whole episode becomes one
  * TrajectoryRecorded. The policy sees only the instruction and the observation history
- * (DESIGN §8); its randomness comes from `Randomness` and its model answers from `Models`,
+ * (never ground truth); its randomness comes from `Randomness` and its model answers from `Models`,
  * the environment from `Observations` — so replay re-runs the same episode from the log.
  *
  * An environment failure (browser crash, site timeout) restarts the episode, up to
@@ -14,8 +14,8 @@
 import { Effect } from "effect"
 import { collapse, explorationAction, sitePath } from "@core/domain"
 import type { PolicyElement } from "@core/domain"
-import type { ElementInfo } from "@core/env-web"
-import { policyView } from "@core/env-web"
+import type { ElementInfo } from "@core/environment"
+import { policyView } from "@core/environment"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
 import { modelPolicyAction } from "@core/models"
 import { retrievalAction } from "@core/policy"

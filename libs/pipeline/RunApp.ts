@@ -11,7 +11,7 @@
 import type { Effect } from "effect"
 import { Schema } from "effect"
 import type { BlobStore } from "@core/blobstore"
-import type { EnvironmentShape, EnvTask, EpisodeSource } from "@core/env-web"
+import type { EnvironmentShape, EnvTask, EpisodeSource } from "@core/environment"
 import type { TaskRegistered } from "@core/events"
 import type { EpisodeEnd } from "./LiveObservations.ts"
 

@@ -1,7 +1,8 @@
 /**
  * `bench env`: the web environment's reset and step latency and its throughput with 1, 2
  * and 4 parallel contexts, against a raw Playwright loop doing the same work on the same
- * pages in the same run (DESIGN §8).
+ * pages in the same run: a figure means something only as a ratio to the raw tool on the
+ * same machine under the same load.
  *
  * Work per episode, both sides: a fresh shop episode, a fresh browser context opened on its
  * start URL, then the scripted 10 steps below. Ours goes through `Environment.reset` /
@@ -22,8 +23,9 @@ import { join } from "node:path"
 import { chromium } from "playwright-core"
 import type { Browser, Page } from "playwright-core"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { BrowserPool, chromiumFlags, headlessChromium, targetOf, WebEnvironment } from "@core/env-web"
-import type { EnvironmentShape, FullObservation } from "@core/env-web"
+import { BrowserPool, chromiumFlags, headlessChromium, WebEnvironment } from "@core/env-web"
+import { targetOf } from "@core/environment"
+import type { EnvironmentShape, FullObservation } from "@core/environment"
 import { episodeSource, startSites } from "@core/sites"
 import { peakRssMb, ratio, shares } from "./Measure.ts"
 import { BenchError } from "./StoreBench.ts"

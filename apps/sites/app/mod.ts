@@ -9,7 +9,7 @@
  */
 import { Effect } from "effect"
 import type { Scope } from "effect"
-import type { EnvironmentShape } from "@core/env-web"
+import type { EnvironmentShape } from "@core/environment"
 import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
 import { RunAppError } from "@core/pipeline"
 import { sitePath } from "@core/domain"

@@ -4,7 +4,7 @@
  * HTTP, so it works the same against a server in another process (`bun core sites serve --json`
  * prints its origin and episode token).
  */
-import type { EpisodeSource } from "@core/env-web"
+import type { EpisodeSource } from "@core/environment"
 import { EPISODE_TOKEN_HEADER } from "./server.ts"
 
 export const episodeSource = (server: { readonly origin: string; readonly episodeToken: string }): EpisodeSource => ({

@@ -7,8 +7,8 @@
  * draws applied to the page, so the same seed on the same page makes the same moves.
  */
 import { prng } from "@core/replay"
-import { targetOf } from "@core/env-web"
-import type { ElementInfo, FullObservation } from "@core/env-web"
+import { targetOf } from "@core/environment"
+import type { ElementInfo, FullObservation } from "@core/environment"
 import { sha256 } from "@core/events"
 import type { Action } from "@core/events"
 import { linkTargets, resolve, sitePrefix } from "./Runner.ts"

@@ -8,7 +8,7 @@
  * environment reproduces step for step, not merely one whose goal can be reached again.
  */
 import { Effect } from "effect"
-import type { EnvironmentShape } from "@core/env-web"
+import type { EnvironmentShape } from "@core/environment"
 import type { Action, DemoStep } from "@core/events"
 import { ScriptError, sitePath } from "./Runner.ts"
 import type { RecordedStep, ScriptRun } from "./Runner.ts"

@@ -2,14 +2,14 @@
  * Runs a scripted solution through the real web environment and records it. A script is
  * a list of steps whose targets are found at run time by role + accessible name (a regex)
  * in the latest observation's elements — never by element id — so the same script works
- * on every seed. `toDemoFolder` writes a run as a core-demo v1 folder (libs/demos/README.md)
+ * on every seed. `toDemoFolder` writes a run as a core-demo v1 folder (docs/demos.md)
  * through `writeDemoFolder` of @core/demos, the same writer the recorder uses.
  */
 import { Effect, Schema } from "effect"
 import { writeDemoFolder } from "@core/demos"
 import { sitePath } from "@core/domain"
-import { targetOf } from "@core/env-web"
-import type { ElementInfo, EnvTask, EnvironmentShape, FullObservation } from "@core/env-web"
+import { targetOf } from "@core/environment"
+import type { ElementInfo, EnvTask, EnvironmentShape, FullObservation } from "@core/environment"
 import type { Action, Observation } from "@core/events"
 
 /** How a step finds its element: role, accessible name, optionally only after an anchor element, the last match, or paging. */

@@ -5,7 +5,7 @@
  * seeded forum (public site data, never the state API) only tells a script which board a
  * post is in or which post a member wrote, as a regular reader would know.
  */
-import type { FullObservation } from "@core/env-web"
+import type { FullObservation } from "@core/environment"
 import type { ForumBase } from "../forum/types.ts"
 import type { Find, Step } from "./Runner.ts"
 import { button, click, done, exact, infeasible, link, s, select, type } from "./Script.ts"

@@ -9,7 +9,7 @@ import type { ShopBase } from "../shop/types.ts"
 import type { Step } from "./Runner.ts"
 import { button, click, done, exact, link, s, select, type } from "./Script.ts"
 import type { Params } from "./Script.ts"
-import type { FullObservation } from "@core/env-web"
+import type { FullObservation } from "@core/environment"
 
 export type ShopScript = (p: Params, base: ShopBase) => ReadonlyArray<Step>
 

@@ -6,7 +6,7 @@
  * traveller would know or read off a timetable: which route a flight flies, which city a
  * hotel is in, their own saved details.
  */
-import type { FullObservation } from "@core/env-web"
+import type { FullObservation } from "@core/environment"
 import type { Person, TravelBase } from "../travel/types.ts"
 import type { Find, Step } from "./Runner.ts"
 import { button, click, done, exact, infeasible, link, s, select, type } from "./Script.ts"

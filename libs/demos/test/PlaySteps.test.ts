@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import type { ElementInfo, EnvironmentShape, FullObservation } from "@core/env-web"
+import type { ElementInfo, EnvironmentShape, FullObservation } from "@core/environment"
 import type { Action } from "@core/events"
 import { playDemo, playSteps, StepPlayError } from "../mod.ts"
 import type { Step } from "../mod.ts"

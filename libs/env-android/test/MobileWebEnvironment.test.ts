@@ -12,8 +12,8 @@ import { Effect, ManagedRuntime } from "effect"
 import type { Scope } from "effect"
 import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
 import type { Action } from "@core/events"
-import { targetOf } from "@core/env-web"
-import type { EnvironmentShape, FullObservation } from "@core/env-web"
+import { targetOf } from "@core/environment"
+import type { EnvironmentShape, FullObservation } from "@core/environment"
 import * as MobileWebEnvironment from "../MobileWebEnvironment.ts"
 
 /** A service on this machine that is not the app: every request it receives is a leak. */

@@ -6,8 +6,8 @@ import { describe, expect, test } from "bun:test"
 import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import type { ElementInfo } from "@core/env-web"
-import { describeElement } from "@core/env-web"
+import type { ElementInfo } from "@core/environment"
+import { describeElement } from "@core/environment"
 import { tapPoint } from "../Gestures.ts"
 import {
   elementsOf, foregroundPackage, freshIds, maskedHierarchy, parseBounds, parsePageSource, readableId, readPageSource, roleOf

@@ -7,7 +7,7 @@
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
 import type { Action } from "@core/events"
-import type { FullObservation } from "../Environment.ts"
+import type { FullObservation } from "@core/environment"
 import { find, startRuntime, target } from "./fixtures.ts"
 
 const BODY = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the page, long enough to matter.`).join("\n")

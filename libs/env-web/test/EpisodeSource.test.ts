@@ -5,7 +5,7 @@
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
-import type { EpisodeSource } from "../Environment.ts"
+import type { EpisodeSource } from "@core/environment"
 import { startRuntime, startSite } from "./fixtures.ts"
 
 const site = startSite()

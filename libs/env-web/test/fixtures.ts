@@ -8,7 +8,7 @@ import { DirectoryBlobStore } from "@core/blobstore"
 import type { BlobStore } from "@core/blobstore"
 import { BrowserPool } from "../BrowserPool.ts"
 import type { BrowserPoolOptions } from "../BrowserPool.ts"
-import type { EnvironmentShape, ElementInfo, FullObservation } from "../Environment.ts"
+import type { EnvironmentShape, ElementInfo, FullObservation } from "@core/environment"
 import * as WebEnvironment from "../WebEnvironment.ts"
 
 const page = (title: string, body: string) =>

@@ -19,7 +19,7 @@ import { PACK_DIR } from "../lib.ts"
 import { resolveTarget as resolveDescribed, describeTarget } from "../../../libs/domain/TargetResolution.ts"
 import { extractInPage, interactableSelector } from "../../../libs/env-web/Elements.ts"
 import { focusForInsert } from "../../../libs/env-web/Actions.ts"
-import type { ElementInfo } from "../../../libs/env-web/Environment.ts"
+import type { ElementInfo } from "../../../libs/environment/Environment.ts"
 // Launched as CORE launches it: Debian's headless shell with the same flags.
 import { chromiumFlags, headlessChromium } from "../../../libs/env-web/BrowserPool.ts"
 

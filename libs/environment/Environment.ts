@@ -1,7 +1,8 @@
 /**
- * The platform-neutral environment interface: the web implementation (`WebEnvironment`)
- * and the later Android one answer the same `reset` / `step` / `close`, speak the shared
- * action vocabulary (DESIGN §7) and produce the same observations.
+ * The platform-neutral environment interface: the web (`WebEnvironment`), mobile-web and
+ * Android environments answer the same `reset` / `step` / `close`, speak the shared action
+ * vocabulary (`Action` in @core/events) and produce the same observations, so a policy, a
+ * label function or a replay never needs to know which platform an episode ran on.
  *
  * What the platform cannot do, a stale element id, a navigation error or a timeout is an
  * observation with `error` set (the policy sees it, a label function may read it). Only
@@ -213,7 +214,7 @@ export interface EnvironmentShape {
   close(): Effect.Effect<void>
 }
 
-export class Environment extends Context.Service<Environment, EnvironmentShape>()("@core/env-web/Environment") {}
+export class Environment extends Context.Service<Environment, EnvironmentShape>()("@core/environment/Environment") {}
 
 /** The recorded target of an action aimed at `element`: label functions match role, name and text, not the id. */
 export const targetOf = (element: ElementInfo): Target => ({
