@@ -1,5 +1,5 @@
 /**
- * Policies and label functions see only the instruction and observations (DESIGN §8): the
+ * Policies and label functions see only the instruction and observations: the
  * sites' ground truth — the state API and the checkers built on it — is for evaluation
  * alone. This test reads every source file and fails if code outside evaluation reaches
  * for it: the `@core/sites/eval` package, the `eval/` folder of the sites, or the state API
@@ -60,4 +60,43 @@ test("no command imports another: what two commands share lives beside them in a
   expect(violations).toEqual([])
   // The check itself can fail.
   expect(commandImports(`import { positiveInt } from "./run.ts"`)).toEqual(["run.ts"])
+})
+
+/** Every workspace package: a folder with a package.json under libs/, apps/ or events/. */
+const workspacePackages = (): Array<{ dir: string; name: string; declared: ReadonlySet<string> }> =>
+  [...new Glob("{libs,apps}/*/package.json").scanSync({ cwd: REPO }), "events/package.json"].map((file) => {
+    const json = JSON.parse(require("node:fs").readFileSync(join(REPO, file), "utf8")) as { name: string; dependencies?: Record<string, string> }
+    return { dir: file.slice(0, -"/package.json".length), name: json.name, declared: new Set(Object.keys(json.dependencies ?? {})) }
+  })
+
+/** The workspace packages a source file imports (`@core/sites/suites` is `@core/sites`). */
+const workspaceImports = (text: string): Array<string> =>
+  [...text.matchAll(/(?:from|import)\s*\(?\s*["'](@core\/[a-z-]+)(?:\/[^"']*)?["']/g)].map((m) => m[1]!)
+
+test("each package declares the workspace packages it imports, so its package.json tells its place in the layers", async () => {
+  const packages = workspacePackages()
+  expect(packages.length).toBeGreaterThan(10)
+  const violations: Array<string> = []
+  for (const pkg of packages) {
+    for (const path of new Glob(`${pkg.dir}/**/*.ts`).scanSync({ cwd: REPO })) {
+      if (path.includes("node_modules/")) continue
+      for (const imported of new Set(workspaceImports(await Bun.file(join(REPO, path)).text()))) {
+        if (imported !== pkg.name && !pkg.declared.has(imported)) violations.push(`${path} imports ${imported}, which ${pkg.dir}/package.json does not declare`)
+      }
+    }
+  }
+  expect(violations).toEqual([])
+  // The check itself can fail.
+  expect(workspaceImports(`import { x } from "@core/sites/suites"\nconst m = await import("@core/events")`)).toEqual(["@core/sites", "@core/events"])
+})
+
+test("each package's mod.ts names its public API: no `export *` of a whole module", async () => {
+  const violations: Array<string> = []
+  for (const path of new Glob("{libs,apps,events}/**/mod.ts").scanSync({ cwd: REPO })) {
+    if (path.includes("node_modules/")) continue
+    const text = await Bun.file(join(REPO, path)).text()
+    // `export * as Name` is one name; `export * from` is everything a module happens to export.
+    for (const m of text.matchAll(/^export \* from ["']([^"']+)["']/gm)) violations.push(`${path}: export * from ${m[1]}`)
+  }
+  expect(violations).toEqual([])
 })

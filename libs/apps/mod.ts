@@ -3,7 +3,8 @@
  * instances a pack's commands start and stop, and the `App` service that leases them.
  * Format and rules: docs/app-packs.md.
  */
-export * from "./Format.ts"
+export { Isolation, PackError } from "./Format.ts"
+export type { PackTask } from "./Format.ts"
 export { DEFAULT_READY_TIMEOUT_MS, loadPack } from "./Pack.ts"
 export type { Pack } from "./Pack.ts"
 export { placeholdersOf } from "./Argv.ts"

@@ -9,7 +9,6 @@ export * as AppiumEnvironment from "./AppiumEnvironment.ts"
 export type { AppiumOptions } from "./AppiumEnvironment.ts"
 export { androidStateChanging, appTarget, KEYCODES, perform as performOnDevice } from "./AppiumActions.ts"
 export type { ActionContext as DeviceActionContext, Device } from "./AppiumActions.ts"
-export * from "./Gestures.ts"
 export {
   elementsOf, foregroundPackage, freshIds, maskedHierarchy, PageSourceError, parseBounds, parsePageSource, readableId, readPageSource,
   roleOf, viewportOf

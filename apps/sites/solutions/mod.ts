@@ -31,8 +31,6 @@ import { forumSolutions } from "./forum.ts"
 import { shopSolutions } from "./shop.ts"
 import { travelSolutions } from "./travel.ts"
 
-export * from "./Runner.ts"
-export * from "./Perturb.ts"
 export { replayDemo } from "./Replay.ts"
 export { forumSolutions } from "./forum.ts"
 export { shopSolutions } from "./shop.ts"

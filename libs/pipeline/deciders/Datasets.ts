@@ -1,5 +1,5 @@
 /**
- * The dataset decider (DESIGN §1.4; issue 7): round 0's dataset is the run's demos as sft
+ * The dataset decider (docs/method.md, "Datasets"): round 0's dataset is the run's demos as sft
  * records; for every later round, when it is complete and extrapolated, its verified
  * trajectories become records (libs/domain Datasets) — sft from passing trajectories and
  * from the pseudo-demos of tasks extrapolated in the round (with the new instruction),

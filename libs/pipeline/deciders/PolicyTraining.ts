@@ -1,5 +1,5 @@
 /**
- * Self-training on CPU (METHOD-NOTES, the loop; issue 7): with `run.policy` "embedded",
+ * Self-training on CPU, closing the loop of rounds (docs/method.md): with `run.policy` "embedded",
  * each sealed round's dataset — with every earlier round's, round 0 being the demos —
  * trains the retrieval policy (libs/policy) the next round's rollouts use. PolicyTrained
  * names what it was trained on (the digest of the seals' digests) and the model it made.

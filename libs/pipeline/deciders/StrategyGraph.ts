@@ -1,5 +1,5 @@
 /**
- * The strategy-graph decider (DESIGN §6): grows each task's graph.
+ * The strategy-graph decider (docs/method.md, "The strategy graph"): grows each task's graph.
  *
  * - When a demo's inference job completes, its accepted label functions become nodes (one
  *   per meaning: `nodeIdOf(semanticKeyOf(step))`) and the demo's key-step sequence a path.
@@ -35,7 +35,7 @@ import { isExplorerId } from "../Rollout.ts"
 import { loadDemoTrajectory, loadRecordedTrajectory } from "../Trajectories.ts"
 import { verifyTrajectory } from "../Verification.ts"
 
-/** Failed trajectories of the task a new LF must stay false on (DESIGN §5), at most this many. */
+/** Failed trajectories of the task a new LF must stay false on (validation: an LF true on a failure would pass failures too), at most this many. */
 const MAX_FAILURES = 5
 
 const emitter = (e: CoreEvent, stream: string) => {
