@@ -22,7 +22,7 @@ import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import { ActionTimeout, Environment, InfraError, makeEnvironment } from "@core/environment"
 import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
-import { appOrigins, elementsBlob, isAllowed, maskSecrets, refusal, stateChanging } from "@core/env-web"
+import { appOrigins, elementsBlob, isAllowed, maskSecrets, pageRead, refusal, stateChanging } from "@core/env-web"
 import { perform, recordedAction } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
 import { freshWindow, messageOf, mobileWebSessions, readPage, sessionGone, settlePage } from "./MobileWebSession.ts"
@@ -70,16 +70,16 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
     Effect.tryPromise({
       try: () => readPage(ep.browser, ep.nextId, withScreenshot),
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
-    }).pipe(Effect.map((read) => {
-      ep.nextId = read.extracted.nextId
-      for (const e of read.extracted.elements) ep.issued.add(e.id)
-      return {
-        url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: elementsBlob(read.url, read.extracted),
-        aria: maskSecrets(read.outline, read.extracted.secrets), screenshot: read.png,
-        // A link or redirect the browser blocked leaves an error page: say why.
-        error: error === null && read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? refusal(read.url, ep.origins) : error
-      }
-    })),
+    }).pipe(
+      Effect.map((read) =>
+        pageRead(ep, read, {
+          elementsBytes: elementsBlob(read.url, read.extracted),
+          aria: maskSecrets(read.outline, read.extracted.secrets),
+          // A link or redirect the browser blocked leaves an error page: say why.
+          error: error === null && read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? refusal(read.url, ep.origins) : error
+        })
+      )
+    ),
   unavailable: () => (sessions.current() === null ? "no episode in progress: call reset first" : null),
   isLost: (_, cause) => sessionGone(cause),
   // Only the runner's own budget: chromedriver's errors are the action's failures.
@@ -88,9 +88,12 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
   quit: sessions.quit
 })
 
-export const make = Effect.fnUntraced(function*(options: MobileWebOptions = {}) {
+export const make = Effect.fnUntraced(function* (options: MobileWebOptions = {}) {
   const sessions = yield* mobileWebSessions(options)
-  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000), { ...options, actionTimeoutMs: options.actionTimeoutMs ?? 5000 })
+  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000), {
+    ...options,
+    actionTimeoutMs: options.actionTimeoutMs ?? 5000
+  })
 })
 
 export const layer = (options: MobileWebOptions = {}): Layer.Layer<Environment, never, BlobStore> =>

@@ -5,7 +5,7 @@
  * @core/environment's runner; this is its Playwright adapter (the page itself: Page.ts).
  *
  * @example
- * const program = Effect.gen(function*() {
+ * const program = Effect.gen(function* () {
  *   const env = yield* Environment
  *   const obs = yield* env.reset({ taskId: "t", startUrl: "http://127.0.0.1:8080/" })
  *   yield* env.step({ kind: "navigate", url: "http://127.0.0.1:8080/next" })
@@ -24,6 +24,7 @@ import { perform, stateChanging } from "./Actions.ts"
 import { BrowserPool } from "./BrowserPool.ts"
 import { appOrigins, isAllowed, refusal } from "./Origins.ts"
 import { browserGone, extract, messageOf, settleEpisode, stopLoading, watchedEpisode } from "./Page.ts"
+import { pageRead } from "./PageParts.ts"
 import type { WebEpisode } from "./Page.ts"
 import { playPrelude } from "./Prelude.ts"
 import { recordedAction } from "./Secrets.ts"
@@ -57,7 +58,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     describe: messageOf,
     lostLabel: "browser lost",
     open: (task, site) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const startUrl = site?.startUrl ?? task.startUrl
         const origins = appOrigins(startUrl, site?.origins ?? task.origins)
         const lease = yield* pool.acquire(origins)
@@ -95,16 +96,16 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
           return placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
         },
         catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
-      }).pipe(Effect.map((read) => {
-        ep.nextId = read.extracted.nextId
-        for (const e of read.extracted.elements) ep.issued.add(e.id)
-        return {
-          url: read.url, app: null, title: read.title, elements: read.extracted.elements, elementsBytes: placedElementsBlob(ep.base, read.url, read.extracted),
-          aria: read.aria, screenshot: read.png,
-          // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
-          error: ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
-        }
-      })),
+      }).pipe(
+        Effect.map((read) =>
+          pageRead(ep, read, {
+            elementsBytes: placedElementsBlob(ep.base, read.url, read.extracted),
+            aria: read.aria,
+            // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
+            error: ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
+          })
+        )
+      ),
     unavailable: (ep) => (browserGone(ep, null) ? "the browser is gone: reset to start over" : null),
     isLost: browserGone,
     isTimeout: (cause) => cause instanceof Error && cause.name === "TimeoutError",
@@ -113,7 +114,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
   }
 }
 
-export const make = Effect.fnUntraced(function*(options: WebEnvironmentOptions = {}) {
+export const make = Effect.fnUntraced(function* (options: WebEnvironmentOptions = {}) {
   const pool = yield* BrowserPool
   const actionTimeoutMs = options.actionTimeoutMs ?? 5000
   // A scripted demo is checked against its site episode after the environment closed: keep it.
