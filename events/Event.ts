@@ -9,11 +9,7 @@
 import { Schema } from "effect"
 import { envelopeFields, eventId } from "./Envelope.ts"
 
-export interface EventDefinition<
-  T extends string = string,
-  V extends number = number,
-  D extends Schema.Top = Schema.Top
-> {
+export interface EventDefinition<T extends string = string, V extends number = number, D extends Schema.Top = Schema.Top> {
   readonly type: T
   readonly version: V
   readonly data: D
@@ -35,9 +31,8 @@ export interface EventEnvelope<T extends string = string, V extends number = num
 export type EncodedEnvelope<T extends string = string, V extends number = number, Data = unknown> = EventEnvelope<T, V, Data>
 
 /** The decoded event a definition describes. */
-export type EventOf<D extends EventDefinition> = D extends EventDefinition<infer T, infer V, infer S>
-  ? EventEnvelope<T, V, S["Type"]>
-  : never
+export type EventOf<D extends EventDefinition> =
+  D extends EventDefinition<infer T, infer V, infer S> ? EventEnvelope<T, V, S["Type"]> : never
 
 /** The event's data as its definition describes it. */
 export type DataOf<D extends EventDefinition> = D["data"]["Type"]

@@ -22,7 +22,12 @@ const blob = (name: string) => sha256(`blob:${name}`)
 
 const demoSteps: ReadonlyArray<DemoStep> = [
   {
-    action: { kind: "type", target: { role: "searchbox", name: "Search", elementId: "12", text: null }, text: "black garlic", submit: true },
+    action: {
+      kind: "type",
+      target: { role: "searchbox", name: "Search", elementId: "12", text: null },
+      text: "black garlic",
+      submit: true
+    },
     observation: { screenshot: blob("d0.png"), elements: blob("d0.elements"), aria: blob("d0.aria") },
     urlBefore: "http://shop.local/",
     urlAfter: "http://shop.local/search?q=black+garlic",
@@ -48,8 +53,15 @@ const demoSteps: ReadonlyArray<DemoStep> = [
 ]
 
 const obs = (url: string, name: string, extra: Partial<Observation> = {}): Observation => ({
-  url, app: null, title: "One Stop Market", screenshot: blob(`${name}.png`), elements: blob(`${name}.elements`), aria: blob(`${name}.aria`),
-  truncated: false, error: null, ...extra
+  url,
+  app: null,
+  title: "One Stop Market",
+  screenshot: blob(`${name}.png`),
+  elements: blob(`${name}.elements`),
+  aria: blob(`${name}.aria`),
+  truncated: false,
+  error: null,
+  ...extra
 })
 
 const search = "http://shop.local/search?q=black+garlic"
@@ -58,7 +70,13 @@ const lfCode = `function labelFunction(t) {\n  return validateClick(t, "button",
 const lfId = labelFunctionId(lfCode)
 const demo = { kind: "demo", id: "demo-wishlist-1" } as const
 const trajectory = { kind: "trajectory", id: "traj-r1-t7-s0" } as const
-const sftBody = { messages: [{ role: "user", content: "Add black garlic to my wish list" }, { role: "assistant", content: "click [48]" }], images: [blob("t0.png")] }
+const sftBody = {
+  messages: [
+    { role: "user", content: "Add black garlic to my wish list" },
+    { role: "assistant", content: "click [48]" }
+  ],
+  images: [blob("t0.png")]
+}
 
 export const examples = {
   RunStarted: {
@@ -70,11 +88,19 @@ export const examples = {
     command: "core run --rounds 3"
   } satisfies DataOf<typeof RunStarted>,
   RoundStarted: { round: 1, taskIds: ["shop-wishlist-7"], policy: "gui-r1-7b", samplesPerTask: 5 } satisfies DataOf<typeof RoundStarted>,
-  RoundCompleted: { round: 1, counts: { pass: 3, partial: 1, fail: 1 }, datasetDigest: sha256("dataset-1") } satisfies DataOf<typeof RoundCompleted>,
+  RoundCompleted: { round: 1, counts: { pass: 3, partial: 1, fail: 1 }, datasetDigest: sha256("dataset-1") } satisfies DataOf<
+    typeof RoundCompleted
+  >,
   PolicyTrained: {
-    round: 1, trainer: "lora-sft", datasetDigest: sha256("dataset-1"), checkpoint: "ckpt/iter1", metrics: { loss: 0.412, steps: 120 }
+    round: 1,
+    trainer: "lora-sft",
+    datasetDigest: sha256("dataset-1"),
+    checkpoint: "ckpt/iter1",
+    metrics: { loss: 0.412, steps: 120 }
   } satisfies DataOf<typeof PolicyTrained>,
-  JobQueued: { jobId: "j7", kind: "rollout", round: 1, taskId: "shop-wishlist-7", params: { sample: 0, budget: 15 } } satisfies DataOf<typeof JobQueued>,
+  JobQueued: { jobId: "j7", kind: "rollout", round: 1, taskId: "shop-wishlist-7", params: { sample: 0, budget: 15 } } satisfies DataOf<
+    typeof JobQueued
+  >,
   TaskRegistered: {
     taskId: "shop-wishlist-7",
     site: "shop",
@@ -95,7 +121,11 @@ export const examples = {
     contentDigest: digest({ taskId: "shop-wishlist-7", steps: demoSteps })
   } satisfies DataOf<typeof DemoIngested>,
   DemoRejected: {
-    demoId: null, source: { kind: "file", ref: "demos/shop/broken.jsonl" }, reason: "step 2: unknown action kind 'swipe'", line: 3, stepIndex: 2
+    demoId: null,
+    source: { kind: "file", ref: "demos/shop/broken.jsonl" },
+    reason: "step 2: unknown action kind 'swipe'",
+    line: 3,
+    stepIndex: 2
   } satisfies DataOf<typeof DemoRejected>,
   LabelFunctionInferred: {
     lfId,
@@ -125,7 +155,11 @@ export const examples = {
     requestDigest: sha256("request-0"),
     requestBlob: blob("request-0.json"),
     prompt: { name: "lf-synthesis", version: "3", digest: sha256("prompt-lf-3") },
-    response: { text: "```javascript\nfunction labelFunction(t) {\n  return validateClick(t, \"button\", \"Add to Wish List\")\n}\n```", finishReason: "stop", usage: { inputTokens: 812, outputTokens: 31 } },
+    response: {
+      text: '```javascript\nfunction labelFunction(t) {\n  return validateClick(t, "button", "Add to Wish List")\n}\n```',
+      finishReason: "stop",
+      usage: { inputTokens: 812, outputTokens: 31 }
+    },
     error: null,
     latencyMs: 412.5
   } satisfies DataOf<typeof ModelCalled>,
@@ -140,14 +174,29 @@ export const examples = {
       { action: { kind: "navigate", url: search }, observation: obs(search, "t0") },
       { action: { kind: "scroll", target: null, direction: "down" }, observation: obs(search, "t1", { truncated: true }) },
       { action: { kind: "home" }, observation: obs(search, "t2", { error: "'home' is not available on the web" }) },
-      { action: { kind: "select", target: { role: "combobox", name: "Sort by", elementId: "9", text: null }, value: "price" }, observation: obs(sorted, "t3") },
+      {
+        action: { kind: "select", target: { role: "combobox", name: "Sort by", elementId: "9", text: null }, value: "price" },
+        observation: obs(sorted, "t3")
+      },
       { action: { kind: "key", key: "Escape" }, observation: obs(sorted, "t4") },
       { action: { kind: "wait", ms: 500 }, observation: obs(sorted, "t5") },
-      { action: { kind: "type", target: { role: "spinbutton", name: "Qty", elementId: "51", text: "1" }, text: "2" }, observation: obs(sorted, "t6") },
-      { action: { kind: "long_press", target: { role: "link", name: "Black garlic", elementId: "30", text: "Black garlic 200g" } }, observation: obs("http://shop.local/p/black-garlic", "t7") },
+      {
+        action: { kind: "type", target: { role: "spinbutton", name: "Qty", elementId: "51", text: "1" }, text: "2" },
+        observation: obs(sorted, "t6")
+      },
+      {
+        action: { kind: "long_press", target: { role: "link", name: "Black garlic", elementId: "30", text: "Black garlic 200g" } },
+        observation: obs("http://shop.local/p/black-garlic", "t7")
+      },
       { action: { kind: "back" }, observation: obs(sorted, "t8") },
-      { action: { kind: "open_app", app: "Clock" }, observation: obs(sorted, "t9", { error: "'open_app' is not available on the web", screenshot: null }) },
-      { action: { kind: "click", target: { role: "button", name: "Add to Wish List", elementId: "48", text: null } }, observation: obs("http://shop.local/wishlist", "t10") },
+      {
+        action: { kind: "open_app", app: "Clock" },
+        observation: obs(sorted, "t9", { error: "'open_app' is not available on the web", screenshot: null })
+      },
+      {
+        action: { kind: "click", target: { role: "button", name: "Add to Wish List", elementId: "48", text: null } },
+        observation: obs("http://shop.local/wishlist", "t10")
+      },
       { action: { kind: "answer", text: "Added." }, observation: obs("http://shop.local/wishlist", "t11") },
       { action: { kind: "status", status: "complete" }, observation: obs("http://shop.local/wishlist", "t12") }
     ],
@@ -175,12 +224,22 @@ export const examples = {
     source: trajectory,
     how: "partial"
   } satisfies DataOf<typeof NodeExpanded>,
-  PathAdded: { taskId: "shop-wishlist-7", pathId: "p-2", nodeIds: ["n-wishlist-click", "n-status-complete"], source: trajectory } satisfies DataOf<typeof PathAdded>,
+  PathAdded: {
+    taskId: "shop-wishlist-7",
+    pathId: "p-2",
+    nodeIds: ["n-wishlist-click", "n-status-complete"],
+    source: trajectory
+  } satisfies DataOf<typeof PathAdded>,
   TaskExtrapolated: {
     newTaskId: "x-shop-sort-1",
     instruction: "Sort the black garlic search results by price",
     generator: "failure-relabel",
-    lineage: { parentTrajectoryIds: ["traj-r1-t7-s3"], parentTaskId: "shop-wishlist-7", generatorVersion: "1", promptDigest: sha256("prompt-relabel-1") },
+    lineage: {
+      parentTrajectoryIds: ["traj-r1-t7-s3"],
+      parentTaskId: "shop-wishlist-7",
+      generatorVersion: "1",
+      promptDigest: sha256("prompt-relabel-1")
+    },
     pseudoDemoTrajectoryId: "traj-r1-t7-s3",
     pseudoDemoSteps: 4,
     template: { id: "shop-sort", parameters: { query: "black garlic" } }
@@ -204,8 +263,12 @@ export const examples = {
     body: sftBody,
     blobs: [blob("t0.png")]
   } satisfies DataOf<typeof DatasetRecordEmitted>,
-  DatasetSealed: { round: 1, counts: { sft: 3, dpo: 1, rollout: 5 }, recordCount: 9, contentDigest: sha256("records-1") } satisfies DataOf<typeof DatasetSealed>,
-  JobCompleted: { jobId: "j7", outcome: "done", worker: "w-host1-3", attempts: 2, produced: [sha256("e1")], error: null } satisfies DataOf<typeof JobCompleted>,
+  DatasetSealed: { round: 1, counts: { sft: 3, dpo: 1, rollout: 5 }, recordCount: 9, contentDigest: sha256("records-1") } satisfies DataOf<
+    typeof DatasetSealed
+  >,
+  JobCompleted: { jobId: "j7", outcome: "done", worker: "w-host1-3", attempts: 2, produced: [sha256("e1")], error: null } satisfies DataOf<
+    typeof JobCompleted
+  >,
   StepsDescribed: {
     source: demo,
     method: "template",

@@ -77,7 +77,7 @@ export type InferParams = typeof InferParams.Type
 /** A job's parameters decoded with its kind's schema; null when they do not fit it (another decider's job). */
 export const decodeJobParams = <A>(schema: Schema.Decoder<A>, params: unknown): A | null => {
   let decode = decoders.get(schema)
-  if (decode === undefined) decoders.set(schema, decode = Schema.decodeUnknownResult(schema))
+  if (decode === undefined) decoders.set(schema, (decode = Schema.decodeUnknownResult(schema)))
   const decoded = decode(params)
   return Result.isSuccess(decoded) ? (decoded.success as A) : null
 }

@@ -128,7 +128,7 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     }
     // Walk the chain of upcasters from the stored version to the current one.
     let version = e.version
-    let first = byFromKey.get(`${e.type}@${version}`)
+    const first = byFromKey.get(`${e.type}@${version}`)
     if (!first || version > target.version) {
       return Result.fail(new UnknownEventVersion({ type: e.type, version: e.version, known: knownVersions(e.type) }))
     }

@@ -30,15 +30,16 @@ export const sealTyped = (action: TypeAction, secrets: ReadonlyArray<Secret>): T
 }
 
 /** Whether a recorded action's text was sealed: its clear text is not in the log to compare. */
-export const isSealed = (action: Action): boolean =>
-  action.kind === "type" && (action.secretEnv !== undefined || MASKED.test(action.text))
+export const isSealed = (action: Action): boolean => action.kind === "type" && (action.secretEnv !== undefined || MASKED.test(action.text))
 
 /**
  * Replay's check for a sealed record: the decider asks for a `type` on the same target,
  * with the same Enter and mode — its text cannot be compared with what the log never held.
  */
 export const matchesSealed = (recorded: Action, requested: Action): boolean =>
-  isSealed(recorded) && recorded.kind === "type" && requested.kind === "type" &&
+  isSealed(recorded) &&
+  recorded.kind === "type" &&
+  requested.kind === "type" &&
   canonicalJson(recorded.target) === canonicalJson(requested.target) &&
   (recorded.submit === true) === (requested.submit === true) &&
   (recorded.mode ?? "fill") === (requested.mode ?? "fill") &&

@@ -9,8 +9,7 @@
 import { Predicate } from "effect"
 
 /** The message of an Error (or of anything with a `message`), else the value as a string. */
-export const messageOf = (cause: unknown): string =>
-  Predicate.hasProperty(cause, "message") ? String(cause.message) : String(cause)
+export const messageOf = (cause: unknown): string => (Predicate.hasProperty(cause, "message") ? String(cause.message) : String(cause))
 
 /** The text up to its first line break. */
 export const firstLine = (text: string): string => text.split("\n")[0] ?? ""

@@ -10,7 +10,20 @@ export { ExploreParams, InferParams, JobCompleted, JobQueued, RolloutParams, dec
 export { DemoIngested, DemoObservation, DemoRejected, DemoStep, Platform, TaskRegistered } from "./Workspace.ts"
 export { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed, labelFunctionId } from "./Labeling.ts"
 export { ModelCalled } from "./Models.ts"
-export { Action, ActionKind, Count, Observation, ScrollDirection, SecretEnvName, SourceRef, Target, TrajectoryRecorded, TrajectoryStep, TrajectoryVerified, TypeMode } from "./Trajectory.ts"
+export {
+  Action,
+  ActionKind,
+  Count,
+  Observation,
+  ScrollDirection,
+  SecretEnvName,
+  SourceRef,
+  Target,
+  TrajectoryRecorded,
+  TrajectoryStep,
+  TrajectoryVerified,
+  TypeMode
+} from "./Trajectory.ts"
 export { defaultSecretEnv, matchesSealed, sealTyped } from "./SecretTyping.ts"
 export type { Secret } from "./SecretTyping.ts"
 export { NodeExpanded, PathAdded, SemanticKey } from "./Graph.ts"

@@ -39,7 +39,10 @@ const num = (r: Report, k: string): number => {
 
 /** Live headless Chromium processes (zombies waiting for their parent are not running). */
 const liveChromium = (): Array<string> => {
-  const pids = Bun.spawnSync(["pgrep", "-f", "chromium.*--headless"]).stdout.toString().split("\n").filter((l) => l !== "")
+  const pids = Bun.spawnSync(["pgrep", "-f", "chromium.*--headless"])
+    .stdout.toString()
+    .split("\n")
+    .filter((l) => l !== "")
   return pids.filter((pid) => {
     const stat = Bun.spawnSync(["cat", `/proc/${pid}/stat`]).stdout.toString()
     return stat !== "" && !/^\d+ \(.*\) Z /.test(stat)

@@ -12,7 +12,17 @@ const NATS_URL = "nats://127.0.0.1:4222"
 
 const bench = (args: ReadonlyArray<string>) => core(["bench", "replay", ...args])
 
-const KEYS = ["events", "commits", "rebuild_per_s", "raw_read_per_s", "ratio", "peak_rss_mb", "nats_server_version", "bun_version", "targets_met"]
+const KEYS = [
+  "events",
+  "commits",
+  "rebuild_per_s",
+  "raw_read_per_s",
+  "ratio",
+  "peak_rss_mb",
+  "nats_server_version",
+  "bun_version",
+  "targets_met"
+]
 
 type Report = Record<string, unknown>
 const num = (r: Report, k: string): number => {
@@ -45,7 +55,12 @@ describe("bun core bench replay", () => {
     const nc = await connect({ servers: NATS_URL })
     try {
       const jsm = await jetstreamManager(nc)
-      expect(await jsm.streams.info(streamName!).then(() => "still there", () => "deleted")).toBe("deleted")
+      expect(
+        await jsm.streams.info(streamName!).then(
+          () => "still there",
+          () => "deleted"
+        )
+      ).toBe("deleted")
     } finally {
       await nc.close()
     }

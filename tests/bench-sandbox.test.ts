@@ -25,7 +25,9 @@ describe("bun core bench sandbox", () => {
     const report = JSON.parse(stdout) as Report
     expect(Object.keys(report).sort()).toEqual([...KEYS].sort())
     for (const k of ["evals_per_s", "native_evals_per_s", "ratio"]) expect(num(report, k)).toBeGreaterThan(0)
-    expect(Math.abs(num(report, "ratio") - num(report, "evals_per_s") / num(report, "native_evals_per_s"))).toBeLessThanOrEqual(0.0005 + 1e-9)
+    expect(Math.abs(num(report, "ratio") - num(report, "evals_per_s") / num(report, "native_evals_per_s"))).toBeLessThanOrEqual(
+      0.0005 + 1e-9
+    )
     expect(report.target_evals_per_s).toBe(5000)
     expect(report.ok).toBe(num(report, "evals_per_s") >= 5000)
     // The committed fixture: the median shop demo.

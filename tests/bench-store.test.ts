@@ -70,7 +70,12 @@ describe("bun core bench store --json", () => {
     const nc = await connect({ servers: NATS_URL })
     try {
       const jsm = await jetstreamManager(nc)
-      expect(await jsm.streams.info(streamName!).then(() => "still there", () => "deleted")).toBe("deleted")
+      expect(
+        await jsm.streams.info(streamName!).then(
+          () => "still there",
+          () => "deleted"
+        )
+      ).toBe("deleted")
     } finally {
       await nc.close()
     }

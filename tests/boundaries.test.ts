@@ -65,7 +65,10 @@ test("no command imports another: what two commands share lives beside them in a
 /** Every workspace package: a folder with a package.json under libs/, apps/ or events/. */
 const workspacePackages = (): Array<{ dir: string; name: string; declared: ReadonlySet<string> }> =>
   [...new Glob("{libs,apps}/*/package.json").scanSync({ cwd: REPO }), "events/package.json"].map((file) => {
-    const json = JSON.parse(require("node:fs").readFileSync(join(REPO, file), "utf8")) as { name: string; dependencies?: Record<string, string> }
+    const json = JSON.parse(require("node:fs").readFileSync(join(REPO, file), "utf8")) as {
+      name: string
+      dependencies?: Record<string, string>
+    }
     return { dir: file.slice(0, -"/package.json".length), name: json.name, declared: new Set(Object.keys(json.dependencies ?? {})) }
   })
 
@@ -81,13 +84,17 @@ test("each package declares the workspace packages it imports, so its package.js
     for (const path of new Glob(`${pkg.dir}/**/*.ts`).scanSync({ cwd: REPO })) {
       if (path.includes("node_modules/")) continue
       for (const imported of new Set(workspaceImports(await Bun.file(join(REPO, path)).text()))) {
-        if (imported !== pkg.name && !pkg.declared.has(imported)) violations.push(`${path} imports ${imported}, which ${pkg.dir}/package.json does not declare`)
+        if (imported !== pkg.name && !pkg.declared.has(imported))
+          violations.push(`${path} imports ${imported}, which ${pkg.dir}/package.json does not declare`)
       }
     }
   }
   expect(violations).toEqual([])
   // The check itself can fail.
-  expect(workspaceImports(`import { x } from "@core/sites/suites"\nconst m = await import("@core/events")`)).toEqual(["@core/sites", "@core/events"])
+  expect(workspaceImports(`import { x } from "@core/sites/suites"\nconst m = await import("@core/events")`)).toEqual([
+    "@core/sites",
+    "@core/events"
+  ])
 })
 
 test("each package's mod.ts names its public API: no `export *` of a whole module", async () => {

@@ -26,10 +26,15 @@ await fetch(new URL("standin/shutdown", base), { method: "POST" }).catch(() => u
 `
 
 const root = fixtureRoot("android-cli")
-const PACK = variant(root, "android-logged", (c) => {
-  c.instance.start[1] = STAND_IN
-  c.instance.stop = ["bun", "keep-log.ts", "{base}"]
-}, { base: "android", files: { "keep-log.ts": KEEP_LOG } })
+const PACK = variant(
+  root,
+  "android-logged",
+  (c) => {
+    c.instance.start[1] = STAND_IN
+    c.instance.stop = ["bun", "keep-log.ts", "{base}"]
+  },
+  { base: "android", files: { "keep-log.ts": KEEP_LOG } }
+)
 const data = mkdtempSync(join(tmpdir(), "core-app-android-"))
 const flags = ["--store", "embedded", "--data-dir", data]
 afterAll(() => {
@@ -48,9 +53,15 @@ const episodeLogs = (() => {
   let seen = new Set<string>()
   return (): Array<Array<Received>> => {
     const dir = join(PACK, "logs")
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => !seen.has(f)).sort() : []
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => !seen.has(f))
+          .sort()
+      : []
     seen = new Set([...seen, ...files])
-    return files.map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Array<Received>).filter((log) => log.some((r) => r.route === "POST /session"))
+    return files
+      .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Array<Received>)
+      .filter((log) => log.some((r) => r.route === "POST /session"))
   }
 })()
 
@@ -74,19 +85,48 @@ test("given the Android fixture pack, record --from writes an android v2 demo, r
   expect({ code: recorded.code, error: recorded.stderr.split("\n").filter((l) => l.startsWith("error:")) }).toEqual({ code: 0, error: [] })
   expect(recorded.stderr).toContain("(com.android.settings/.Settings → com.android.phone/.NetworkTypeDialog)")
   const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8")) as {
-    version: number; platform: string; initial: { elements: string }; steps: Array<{ appAfter: string; urlAfter: string | null }>
+    version: number
+    platform: string
+    initial: { elements: string }
+    steps: Array<{ appAfter: string; urlAfter: string | null }>
   }
   expect({ version: demo.version, platform: demo.platform }).toEqual({ version: 2, platform: "android" })
-  expect(demo.steps.map((s) => s.appAfter)).toEqual(["com.android.phone/.NetworkTypeDialog", "com.android.settings/.Settings", "com.android.settings/.Settings"])
+  expect(demo.steps.map((s) => s.appAfter)).toEqual([
+    "com.android.phone/.NetworkTypeDialog",
+    "com.android.settings/.Settings",
+    "com.android.settings/.Settings"
+  ])
   // The screen before the first step is the start activity, as it opened.
-  const initial = JSON.parse(readFileSync(join(out, "blobs", `${demo.initial.elements}.json`), "utf8")) as { url: null; app: string; elements: Array<unknown> }
-  expect({ url: initial.url, app: initial.app, elements: initial.elements.length }).toEqual({ url: null, app: "com.android.settings/.Settings", elements: 31 })
+  const initial = JSON.parse(readFileSync(join(out, "blobs", `${demo.initial.elements}.json`), "utf8")) as {
+    url: null
+    app: string
+    elements: Array<unknown>
+  }
+  expect({ url: initial.url, app: initial.app, elements: initial.elements.length }).toEqual({
+    url: null,
+    app: "com.android.settings/.Settings",
+    elements: 31
+  })
   const recordLogs = episodeLogs()
   expect(recordLogs).toHaveLength(1)
   expectClearedBeforeStart(recordLogs)
   expect(leftovers(root)).toEqual([])
 
-  const run = await core(["run", "--app", PACK, "--tasks", "fa-network-1", "--rounds", "1", "--samples", "1", "--explore-per-task", "1", "--json", ...flags])
+  const run = await core([
+    "run",
+    "--app",
+    PACK,
+    "--tasks",
+    "fa-network-1",
+    "--rounds",
+    "1",
+    "--samples",
+    "1",
+    "--explore-per-task",
+    "1",
+    "--json",
+    ...flags
+  ])
   expect({ code: run.code, error: run.stderr.split("\n").filter((l) => l.startsWith("error:")) }).toEqual({ code: 0, error: [] })
   expect(run.stderr).toContain("demos: 1/1 fa-network-1: 3 steps ingested")
   expect(run.stderr).toContain("2 Appium sessions (Android)")
@@ -98,7 +138,8 @@ test("given the Android fixture pack, record --from writes an android v2 demo, r
   expect(runLogs.length).toBeGreaterThanOrEqual(metrics.trajectories + 1)
   expectClearedBeforeStart(runLogs)
   expect(existsSync(join(data, "demos", "android", "fixture-android", "fa-network-1", "demo.json"))).toBe(true)
-  const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags])).stdout
+  const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags]))
+    .stdout
   expect(started).toContain('"run.platform":"android"')
 
   const replay = await core(["replay", metrics.run_id, ...flags])

@@ -19,18 +19,37 @@ const withSecret = { NOTES_FIXTURE_PASSWORD: password }
 afterAll(() => removeRoot(root))
 
 const record = (dir: string, out: string, env: Record<string, string> = withSecret) =>
-  core(["record", "--app", dir, "--task", "n-open-groceries", "--from", join(dir, "demos", "n-open-groceries.steps.json"), "--out", out, "--json"], env)
+  core(
+    [
+      "record",
+      "--app",
+      dir,
+      "--task",
+      "n-open-groceries",
+      "--from",
+      join(dir, "demos", "n-open-groceries.steps.json"),
+      "--out",
+      out,
+      "--json"
+    ],
+    env
+  )
 
 /** Every file under `dir` as text: the demo and its blobs. */
 const everything = (dir: string): string =>
-  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "latin1")).join("\n")
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n")
 
 test("given a task whose start page needs the log-in, when its step file is recorded, then the demo starts logged in, holds only the task's steps and nowhere the password", async () => {
   const out = join(root, "demo")
   const r = await record(pack, out)
   expect(r.stderr).not.toContain("error:")
   expect(r.code).toBe(0)
-  const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8")) as { steps: Array<{ action: { kind: string }; urlBefore: string | null; urlAfter: string | null }> }
+  const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8")) as {
+    steps: Array<{ action: { kind: string }; urlBefore: string | null; urlAfter: string | null }>
+  }
   expect(demo.steps.map((s) => [s.action.kind, s.urlBefore, s.urlAfter])).toEqual([
     ["click", "/", "/notes/Groceries"],
     ["status", "/notes/Groceries", "/notes/Groceries"]
@@ -60,11 +79,15 @@ test("given an unset secret variable or a log-in step not on the page, when reco
   const [unset, failing] = await Promise.all([record(pack, join(root, "unset"), {}), record(broken, join(root, "failing"))])
   expectOneLineError(unset, expect)
   expect(unset.code).toBe(1)
-  expect(unset.stderr.trim()).toBe(`error: ${pack}/auth.steps.json: steps[1].secretEnv: the environment variable NOTES_FIXTURE_PASSWORD is not set: the log-in types its value`)
+  expect(unset.stderr.trim()).toBe(
+    `error: ${pack}/auth.steps.json: steps[1].secretEnv: the environment variable NOTES_FIXTURE_PASSWORD is not set: the log-in types its value`
+  )
   expectOneLineError(failing, expect)
   expect(failing.code).toBe(1)
   const line = failing.stderr.split("\n").find((l) => l.startsWith("error:"))
-  expect(line).toStartWith(`error: environment infrastructure error: ${broken}/auth.steps.json: step 3 (click button "Log in"): no element matches; closest on the page: button "Sign in"`)
+  expect(line).toStartWith(
+    `error: environment infrastructure error: ${broken}/auth.steps.json: step 3 (click button "Log in"): no element matches; closest on the page: button "Sign in"`
+  )
   expect(failing.stderr).not.toContain(password)
   expect([existsSync(join(root, "unset")), existsSync(join(root, "failing"))]).toEqual([false, false])
   expect(leftovers(root)).toEqual([])

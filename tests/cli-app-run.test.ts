@@ -32,11 +32,31 @@ const tiddlywikis = () =>
   })
 
 test("run --app on two tasks from an empty data dir: demos, rounds, no infra errors; evaluate, replay and registration agree; nothing left running", async () => {
-  const run = await core(["run", "--app", "packs/tiddlywiki", "--tasks", TASKS.join(","), "--rounds", "1", "--samples", "1", "--explore-per-task", "1", "--json", ...flags])
+  const run = await core([
+    "run",
+    "--app",
+    "packs/tiddlywiki",
+    "--tasks",
+    TASKS.join(","),
+    "--rounds",
+    "1",
+    "--samples",
+    "1",
+    "--explore-per-task",
+    "1",
+    "--json",
+    ...flags
+  ])
   expect(run.stderr).not.toContain("error:")
   expect(run.code).toBe(0)
   expect(run.stderr).toContain("demos: 2/2")
-  const metrics = JSON.parse(run.stdout) as { run_id: string; tasks: number; trajectories: number; infra_errors: number; datasets: { records: number } }
+  const metrics = JSON.parse(run.stdout) as {
+    run_id: string
+    tasks: number
+    trajectories: number
+    infra_errors: number
+    datasets: { records: number }
+  }
   expect(metrics.tasks).toBe(2)
   expect(metrics.trajectories).toBeGreaterThanOrEqual(4)
   expect(metrics.infra_errors).toBe(0)
@@ -46,7 +66,12 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   // The pack's evaluate judged every episode the run verified.
   const judged = await core(["eval", "labels", "--app", "packs/tiddlywiki", "--run", metrics.run_id, "--json", ...flags])
   expect(judged.code).toBe(0)
-  const scores = JSON.parse(judged.stdout) as { judged: number; predicted_pass: number; agreement: number | null; per_task: Record<string, unknown> }
+  const scores = JSON.parse(judged.stdout) as {
+    judged: number
+    predicted_pass: number
+    agreement: number | null
+    per_task: Record<string, unknown>
+  }
   expect(scores.judged).toBe(metrics.trajectories)
   expect(Object.keys(scores.per_task).sort()).toEqual(TASKS)
   expect(scores.agreement).not.toBeNull()
@@ -61,15 +86,22 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   const registered = await core(["tasks", "register", "--app", "packs/tiddlywiki", ...flags])
   expect(registered.code).toBe(0)
   expect(registered.stdout).toMatch(/^17 tasks: 8 registered, 0 updated, 9 unchanged$/m)
-  const listed = (await core(["tasks", "list", "--app", "packs/tiddlywiki", "--json", ...flags])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; split: string; demo: boolean })
+  const listed = (await core(["tasks", "list", "--app", "packs/tiddlywiki", "--json", ...flags])).stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: string; split: string; demo: boolean })
   expect(listed.length).toBe(17)
   expect(listed.filter((t) => t.demo).map((t) => t.id)).toEqual(TASKS)
   expect(listed.filter((t) => t.split === "held-out").length).toBe(7)
 
   // TiddlyWiki routes by the fragment: the demo's pages are its tiddlers, and the run says so for its deciders.
-  const demo = JSON.parse(readFileSync(join(data, "demos", "tiddlywiki", TASKS[0]!, "demo.json"), "utf8")) as { taskId: string; steps: Array<{ urlAfter: string | null }> }
+  const demo = JSON.parse(readFileSync(join(data, "demos", "tiddlywiki", TASKS[0]!, "demo.json"), "utf8")) as {
+    taskId: string
+    steps: Array<{ urlAfter: string | null }>
+  }
   expect(demo.steps.map((s) => s.urlAfter)).toContain("/#Storm%20Protocol")
-  const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags])).stdout
+  const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags]))
+    .stdout
   expect(started).toContain('"app.hashRouting":true')
   expect(started).toContain('"infer.synthesis":"2"')
   // The audit shows a rollout's pages as the app named them.
@@ -91,14 +123,33 @@ test("eval --report --app: behaviour cloning, a CORE round and both ablations on
   const dir = mkdtempSync(join(tmpdir(), "core-app-report-"))
   try {
     const report = await core([
-      "eval", "--report", "--app", "packs/tiddlywiki", "--seeds", "1", "--rounds", "1", "--tasks", TASKS[0]!, "--held-out", "h01-open-weather-mast",
-      "--json", "--store", "embedded", "--data-dir", dir
+      "eval",
+      "--report",
+      "--app",
+      "packs/tiddlywiki",
+      "--seeds",
+      "1",
+      "--rounds",
+      "1",
+      "--tasks",
+      TASKS[0]!,
+      "--held-out",
+      "h01-open-weather-mast",
+      "--json",
+      "--store",
+      "embedded",
+      "--data-dir",
+      dir
     ])
     expect(report.stderr).not.toContain("error:")
     expect(report.code).toBe(0)
     const r = JSON.parse(report.stdout) as {
-      bc: { mean: number }; rounds: Array<{ mean: number }>; no_expansion: { mean: number }; no_extrapolation: { mean: number }
-      config: { site: string; train: Array<string>; held_out: Array<string> }; runs: Array<Record<string, string>>
+      bc: { mean: number }
+      rounds: Array<{ mean: number }>
+      no_expansion: { mean: number }
+      no_extrapolation: { mean: number }
+      config: { site: string; train: Array<string>; held_out: Array<string> }
+      runs: Array<Record<string, string>>
     }
     expect(r.config).toMatchObject({ site: "tiddlywiki", train: [TASKS[0]], held_out: ["h01-open-weather-mast"] })
     expect(r.rounds.length).toBe(1)

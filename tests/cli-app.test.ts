@@ -27,17 +27,29 @@ test("app check --json on the good pack: ready time, the first task's page title
 test("a malformed pack, a failing start and an android pack whose starts are web paths: one line each, nothing left running", async () => {
   const unknown = variant(root, "unknown", (c) => (c.colour = "blue"))
   const failing = variant(root, "failing", (c) => (c.instance.start = startMode("exit3")))
-  const android = variant(root, "phone", (c) => ((c.platform = "android"), (c.android = { appPackage: "org.example.wiki", appActivity: ".Main" })))
-  const [bad, failed, phone] = await Promise.all([core(["app", "check", unknown]), core(["app", "check", failing]), core(["app", "check", android])])
+  const android = variant(
+    root,
+    "phone",
+    (c) => ((c.platform = "android"), (c.android = { appPackage: "org.example.wiki", appActivity: ".Main" }))
+  )
+  const [bad, failed, phone] = await Promise.all([
+    core(["app", "check", unknown]),
+    core(["app", "check", failing]),
+    core(["app", "check", android])
+  ])
   expectOneLineError(bad, expect)
   expect(bad.code).toBe(1)
   expect(bad.stderr.trim()).toBe(`error: ${unknown}/core-app.json: colour: unknown field`)
   expectOneLineError(failed, expect)
   expect(failed.code).toBe(1)
-  expect(failed.stderr.trim()).toBe("error: app fixture-wiki: start exited with code 3 before printing URL=…; last output: boom: config.yml is missing")
+  expect(failed.stderr.trim()).toBe(
+    "error: app fixture-wiki: start exited with code 3 before printing URL=…; last output: boom: config.yml is missing"
+  )
   // The device check itself runs on libs/apps/test/fixtures/android (libs/apps/test/Android.test.ts).
   expectOneLineError(phone, expect)
-  expect(phone.stderr.trim()).toBe(`error: ${android}/tasks.json: tasks[0].start: expected an activity: '.Main' or 'org.example.Main' (of the pack's appPackage), or 'org.example/.Main'`)
+  expect(phone.stderr.trim()).toBe(
+    `error: ${android}/tasks.json: tasks[0].start: expected an activity: '.Main' or 'org.example.Main' (of the pack's appPackage), or 'org.example/.Main'`
+  )
   expect(leftovers(root)).toEqual([])
 })
 
@@ -57,7 +69,11 @@ test("eval labels --app without a run: label functions from the demo alone pass 
   const dir = variant(root, "labels", () => undefined, {
     files: {
       "demos/fw-open-1.steps.json": steps(click("First"), { kind: "answer", text: "pass: getting started" }),
-      "demos/alt/fw-open-1.steps.json": steps({ kind: "type", target: { role: "textbox", name: "Search" }, text: "first" }, click("First"), { kind: "answer", text: "pass: getting started" }),
+      "demos/alt/fw-open-1.steps.json": steps(
+        { kind: "type", target: { role: "textbox", name: "Search" }, text: "first" },
+        click("First"),
+        { kind: "answer", text: "pass: getting started" }
+      ),
       "demos/alt/fw-open-1.method.steps.json": steps(click("Second"), { kind: "answer", text: "no idea" })
     }
   })
@@ -66,7 +82,18 @@ test("eval labels --app without a run: label functions from the demo alone pass 
   expect(r.stderr).not.toContain("error:")
   expect(r.code).toBe(0)
   expect(JSON.parse(r.stdout)).toMatchObject({
-    trajectories: 2, positives: 1, tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, recall_other_paths: 1, recall_other_methods: null, predicted_pass: 1, mistakes: []
+    trajectories: 2,
+    positives: 1,
+    tp: 1,
+    fp: 0,
+    tn: 1,
+    fn: 0,
+    precision: 1,
+    recall: 1,
+    recall_other_paths: 1,
+    recall_other_methods: null,
+    predicted_pass: 1,
+    mistakes: []
   })
   expect(leftovers(root)).toEqual([])
 }, 120_000)

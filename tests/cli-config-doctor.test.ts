@@ -21,7 +21,20 @@ describe("bun core doctor", () => {
     const { stdout, code } = await core(["doctor", "--json"])
     const report = JSON.parse(stdout) as DoctorReport
     const byName = new Map(report.checks.map((c) => [c.name, c]))
-    for (const name of ["bun", "config", "nats", "store", "chromium", "headless shell", "chromedriver", "nats-server", "postgresql", "adb", "appium", "uiautomator2 driver"]) {
+    for (const name of [
+      "bun",
+      "config",
+      "nats",
+      "store",
+      "chromium",
+      "headless shell",
+      "chromedriver",
+      "nats-server",
+      "postgresql",
+      "adb",
+      "appium",
+      "uiautomator2 driver"
+    ]) {
       expect(byName.has(name)).toBe(true)
     }
     for (const c of report.checks) {
@@ -60,7 +73,10 @@ describe("bun core doctor", () => {
     expect(code).toBe(0)
     const byName = new Map((JSON.parse(stdout) as DoctorReport).checks.map((c) => [c.name, c]))
     // Dev dependencies of the repository (package.json), found without starting Appium.
-    expect(byName.get("appium")).toMatchObject({ status: "ok", detail: expect.stringMatching(/^Appium 3\.\d+\.\d+ in .*node_modules\/appium /) })
+    expect(byName.get("appium")).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(/^Appium 3\.\d+\.\d+ in .*node_modules\/appium /)
+    })
     expect(byName.get("uiautomator2 driver")).toMatchObject({
       status: "ok",
       detail: expect.stringMatching(/^appium-uiautomator2-driver \d+\.\d+\.\d+ in .*node_modules\/appium-uiautomator2-driver$/)
@@ -68,7 +84,11 @@ describe("bun core doctor", () => {
     // No Android device path is needed for the rest: adb is a warning at worst, never a failure.
     const adb = byName.get("adb")!
     if (Bun.which("adb") === null && !process.env.ANDROID_HOME && !process.env.ANDROID_SDK_ROOT) {
-      expect(adb).toEqual({ name: "adb", status: "warn", detail: "not found on PATH (apt-get install adb, or the Android SDK platform-tools); needed only for Android devices and emulators" })
+      expect(adb).toEqual({
+        name: "adb",
+        status: "warn",
+        detail: "not found on PATH (apt-get install adb, or the Android SDK platform-tools); needed only for Android devices and emulators"
+      })
     } else {
       expect(["ok", "warn"]).toContain(adb.status)
     }
@@ -124,7 +144,10 @@ describe("bun core config show", () => {
   test("a malformed core.config.json is one 'error:' line and a non-zero exit", async () => {
     const bad = join(tmp, "bad.json")
     writeFileSync(bad, `{ "nats": { "url": 4222 }, "store": "nats" }`)
-    for (const args of [["config", "show", "--json"], ["config", "show"]]) {
+    for (const args of [
+      ["config", "show", "--json"],
+      ["config", "show"]
+    ]) {
       const { stdout, stderr, code } = await core(args, { CORE_CONFIG: bad })
       expect(code).not.toBe(0)
       const lines = stderr.trim().split("\n")

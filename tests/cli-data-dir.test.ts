@@ -4,7 +4,7 @@
  */
 import { afterAll, expect, test } from "bun:test"
 import { Database } from "bun:sqlite"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, type Schema } from "effect"
 import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
 import { DatasetRecordEmitted, digest, makeEvent, runStream, sha256 } from "@core/events"
 import type { CoreEvent } from "@core/events"
@@ -45,19 +45,36 @@ const mode = (path: string) => statSync(path).mode & 0o777
 
 /** A run with one sft record per image hash, its log and blobs written in-process to a fresh data dir. */
 const writeRun = (dataDir: string, runId: string, stored: ReadonlyArray<Uint8Array>, missing: ReadonlyArray<string>) =>
-  Effect.runPromise(Effect.provide(Effect.gen(function*() {
-    const blobs = yield* BlobStore
-    const hashes = [...(yield* Effect.forEach(stored, (b) => blobs.put(b))), ...missing]
-    const events = hashes.map((hash, i): CoreEvent => {
-      const body = { images: [hash], messages: [{ role: "user", content: `step ${i}` }] }
-      const recordId = digest({ format: "sft", body })
-      return makeEvent(DatasetRecordEmitted, {
-        stream: runStream(runId, "dataset", "1"), runId, causationId: recordId, ordinal: 0, recordedAt: "2026-12-03T10:00:00.000Z",
-        data: { recordId, round: 1, format: "sft", trajectoryIds: [`tr${i}`], taskId: "t", body: body as typeof Schema.Json.Type, blobs: [hash] }
-      }) as CoreEvent
-    })
-    yield* (yield* EventStore).append(runStream(runId, "dataset", "1"), events, { expectedRevision: 0 })
-  }), Layer.mergeAll(EmbeddedStore.layer({ path: join(dataDir, "events.db") }), DirectoryBlobStore.layer({ dir: join(dataDir, "blobs") }))))
+  Effect.runPromise(
+    Effect.provide(
+      Effect.gen(function* () {
+        const blobs = yield* BlobStore
+        const hashes = [...(yield* Effect.forEach(stored, (b) => blobs.put(b))), ...missing]
+        const events = hashes.map((hash, i): CoreEvent => {
+          const body = { images: [hash], messages: [{ role: "user", content: `step ${i}` }] }
+          const recordId = digest({ format: "sft", body })
+          return makeEvent(DatasetRecordEmitted, {
+            stream: runStream(runId, "dataset", "1"),
+            runId,
+            causationId: recordId,
+            ordinal: 0,
+            recordedAt: "2026-12-03T10:00:00.000Z",
+            data: {
+              recordId,
+              round: 1,
+              format: "sft",
+              trajectoryIds: [`tr${i}`],
+              taskId: "t",
+              body: body as typeof Schema.Json.Type,
+              blobs: [hash]
+            }
+          }) as CoreEvent
+        })
+        yield* (yield* EventStore).append(runStream(runId, "dataset", "1"), events, { expectedRevision: 0 })
+      }),
+      Layer.mergeAll(EmbeddedStore.layer({ path: join(dataDir, "events.db") }), DirectoryBlobStore.layer({ dir: join(dataDir, "blobs") }))
+    )
+  )
 
 test("the data dir and an export are readable by their owner only", async () => {
   const dataDir = join(tempDir(), "data")
@@ -67,7 +84,20 @@ test("the data dir and an export are readable by their owner only", async () => 
   expect(mode(join(dataDir, "blobs"))).toBe(0o700)
 
   const out = join(tempDir(), "export", "sft.jsonl")
-  const r = await core(["dataset", "export", "--run", "private-run", "--format", "sft", "--out", out, "--store", "embedded", "--data-dir", dataDir])
+  const r = await core([
+    "dataset",
+    "export",
+    "--run",
+    "private-run",
+    "--format",
+    "sft",
+    "--out",
+    out,
+    "--store",
+    "embedded",
+    "--data-dir",
+    dataDir
+  ])
   expect(r.stderr).not.toContain("error")
   expect(mode(join(out, ".."))).toBe(0o700)
   expect(mode(out)).toBe(0o600)
@@ -80,7 +110,20 @@ test("an export failing half way (a missing image) leaves no images/ and no JSON
   const dataDir = tempDir()
   await writeRun(dataDir, "broken-run", [new TextEncoder().encode("present")], [sha256("never stored")])
   const exportDir = join(tempDir(), "export")
-  const r = await core(["dataset", "export", "--run", "broken-run", "--format", "sft", "--out", join(exportDir, "sft.jsonl"), "--store", "embedded", "--data-dir", dataDir])
+  const r = await core([
+    "dataset",
+    "export",
+    "--run",
+    "broken-run",
+    "--format",
+    "sft",
+    "--out",
+    join(exportDir, "sft.jsonl"),
+    "--store",
+    "embedded",
+    "--data-dir",
+    dataDir
+  ])
   expectOneLineError(r, expect)
   expect(r.stderr).toContain("image ")
   expect(readdirSync(exportDir)).toEqual([])

@@ -5,7 +5,7 @@
  * Runs are isolated by a unique run id on the shared CORE stream (as the other CLI tests).
  */
 import { afterAll, describe, expect, test } from "bun:test"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, type Schema } from "effect"
 import { connect } from "@nats-io/transport-node"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { DirectoryBlobStore, JetStreamBlobStore, BlobStore } from "@core/blobstore"
@@ -48,7 +48,12 @@ const png = (w: number, h: number, seed: number): Uint8Array => {
   ihdr.set([8, 2, 0, 0, 0], 8)
   const raw = Buffer.alloc(h * (1 + 3 * w))
   for (let y = 0; y < h; y++) for (let x = 0; x < 3 * w; x++) raw[y * (1 + 3 * w) + 1 + x] = (x * 7 + y * 13 + seed * 31) & 0xff
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", new Uint8Array())
+  ])
 }
 
 type StoreKind = "nats" | "embedded"
@@ -59,10 +64,15 @@ const layerFor = (kind: StoreKind, dataDir: string): Layer.Layer<EventStore | Bl
 const storeFlags = (kind: StoreKind, dataDir: string) => ["--store", kind, "--data-dir", dataDir]
 
 const putImages = (layer: Layer.Layer<EventStore | BlobStore, unknown>, images: ReadonlyArray<Uint8Array>) =>
-  Effect.runPromise(Effect.provide(Effect.gen(function* () {
-    const blobs = yield* BlobStore
-    return yield* Effect.forEach(images, (b) => blobs.put(b))
-  }), layer))
+  Effect.runPromise(
+    Effect.provide(
+      Effect.gen(function* () {
+        const blobs = yield* BlobStore
+        return yield* Effect.forEach(images, (b) => blobs.put(b))
+      }),
+      layer
+    )
+  )
 
 interface Rec {
   readonly recordId: string
@@ -76,24 +86,67 @@ interface Rec {
 const makeRec = (runId: string, i: number, round: number, format: DatasetFormat, images: ReadonlyArray<string>): Rec => {
   const img = images[i % images.length]!
   const body =
-    format === "sft" ? { images: [img], messages: [{ role: "user", content: `task ${i} of ${runId}` }, { role: "assistant", content: `click(${i})` }], meta: { i } }
-    : format === "dpo" ? { images: [img, images[(i + 1) % images.length]!], prompt: `task ${i} of ${runId}`, chosen: "click(1)", rejected: "click(2)", meta: { i } }
-    : { images: [img], instruction: `task ${i} of ${runId}`, steps: [{ action: "click", target: i }], reward: 1 }
-  return { recordId: digest({ format, body }), round, format, taskId: `t${i % 7}`, trajectoryIds: format === "dpo" ? [`tr${i}a`, `tr${i}b`] : [`tr${i}`], body }
+    format === "sft"
+      ? {
+          images: [img],
+          messages: [
+            { role: "user", content: `task ${i} of ${runId}` },
+            { role: "assistant", content: `click(${i})` }
+          ],
+          meta: { i }
+        }
+      : format === "dpo"
+        ? {
+            images: [img, images[(i + 1) % images.length]!],
+            prompt: `task ${i} of ${runId}`,
+            chosen: "click(1)",
+            rejected: "click(2)",
+            meta: { i }
+          }
+        : { images: [img], instruction: `task ${i} of ${runId}`, steps: [{ action: "click", target: i }], reward: 1 }
+  return {
+    recordId: digest({ format, body }),
+    round,
+    format,
+    taskId: `t${i % 7}`,
+    trajectoryIds: format === "dpo" ? [`tr${i}a`, `tr${i}b`] : [`tr${i}`],
+    body
+  }
 }
 
 const recordEvent = (runId: string, r: Rec): CoreEvent =>
   makeEvent(DatasetRecordEmitted, {
-    stream: runStream(runId, "dataset", String(r.round)), runId, causationId: r.recordId, ordinal: 0, recordedAt: AT,
-    data: { recordId: r.recordId, round: r.round, format: r.format, trajectoryIds: r.trajectoryIds, taskId: r.taskId, body: r.body as typeof Schema.Json.Type, blobs: r.body.images }
+    stream: runStream(runId, "dataset", String(r.round)),
+    runId,
+    causationId: r.recordId,
+    ordinal: 0,
+    recordedAt: AT,
+    data: {
+      recordId: r.recordId,
+      round: r.round,
+      format: r.format,
+      trajectoryIds: r.trajectoryIds,
+      taskId: r.taskId,
+      body: r.body as typeof Schema.Json.Type,
+      blobs: r.body.images
+    }
   }) as CoreEvent
 
 const sealEvent = (runId: string, round: number, recs: ReadonlyArray<Rec>): CoreEvent => {
   const mine = recs.filter((r) => r.round === round)
   const count = (f: DatasetFormat) => mine.filter((r) => r.format === f).length
   return makeEvent(DatasetSealed, {
-    stream: runStream(runId, "dataset", String(round)), runId, causationId: `seal-${round}`, ordinal: 0, recordedAt: AT,
-    data: { round, counts: { sft: count("sft"), dpo: count("dpo"), rollout: count("rollout") }, recordCount: mine.length, contentDigest: digest(mine.map((r) => r.recordId).sort()) }
+    stream: runStream(runId, "dataset", String(round)),
+    runId,
+    causationId: `seal-${round}`,
+    ordinal: 0,
+    recordedAt: AT,
+    data: {
+      round,
+      counts: { sft: count("sft"), dpo: count("dpo"), rollout: count("rollout") },
+      recordCount: mine.length,
+      contentDigest: digest(mine.map((r) => r.recordId).sort())
+    }
   }) as CoreEvent
 }
 
@@ -103,17 +156,22 @@ const appendCommits = (
   commits: ReadonlyArray<ReadonlyArray<CoreEvent>>,
   between: (k: number) => Promise<void> = async () => {}
 ) =>
-  Effect.runPromise(Effect.provide(Effect.gen(function* () {
-    const store = yield* EventStore
-    const revisions = new Map<string, number>()
-    for (let k = 0; k < commits.length; k++) {
-      const stream = commits[k]![0]!.stream
-      if (!revisions.has(stream)) revisions.set(stream, (yield* store.readStream(stream)).at(-1)?.position ?? 0)
-      const { revision } = yield* store.append(stream, commits[k]!, { expectedRevision: revisions.get(stream)! })
-      revisions.set(stream, revision)
-      yield* Effect.promise(() => between(k + 1))
-    }
-  }), layer))
+  Effect.runPromise(
+    Effect.provide(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const revisions = new Map<string, number>()
+        for (let k = 0; k < commits.length; k++) {
+          const stream = commits[k]![0]!.stream
+          if (!revisions.has(stream)) revisions.set(stream, (yield* store.readStream(stream)).at(-1)?.position ?? 0)
+          const { revision } = yield* store.append(stream, commits[k]!, { expectedRevision: revisions.get(stream)! })
+          revisions.set(stream, revision)
+          yield* Effect.promise(() => between(k + 1))
+        }
+      }),
+      layer
+    )
+  )
 
 /** Records grouped into commits of `size`, never mixing rounds (a commit is one stream). */
 const commitsOf = (runId: string, recs: ReadonlyArray<Rec>, size: number): Array<Array<CoreEvent>> => {
@@ -126,19 +184,29 @@ const commitsOf = (runId: string, recs: ReadonlyArray<Rec>, size: number): Array
   return out
 }
 
-const lines = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>)
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
 
 describe.each([["nats" as StoreKind], ["embedded" as StoreKind]])("dataset export on the %s store", (kind) => {
   const dataDir = join(tmp, `data-${kind}`)
   const runId = `dsx-${kind}-${unique()}`
   const pngs = [png(4, 3, 1), png(5, 2, 2), png(3, 3, 3)]
-  let recs: Array<Rec> = []
+  const recs: Array<Rec> = []
   let hashes: Array<string> = []
 
   test("writes the records of one format (and round) as JSONL with their images beside it", async () => {
     const layer = layerFor(kind, dataDir)
     hashes = await putImages(layer, pngs)
-    const plan: Array<[number, DatasetFormat, number]> = [[1, "sft", 6], [1, "dpo", 2], [1, "rollout", 3], [2, "sft", 4], [2, "dpo", 1]]
+    const plan: Array<[number, DatasetFormat, number]> = [
+      [1, "sft", 6],
+      [1, "dpo", 2],
+      [1, "rollout", 3],
+      [2, "sft", 4],
+      [2, "dpo", 1]
+    ]
     let i = 0
     for (const [round, format, n] of plan) for (let k = 0; k < n; k++) recs.push(makeRec(runId, i++, round, format, hashes))
     const r1 = recs.filter((r) => r.round === 1)
@@ -159,21 +227,66 @@ describe.each([["nats" as StoreKind], ["embedded" as StoreKind]])("dataset expor
     expect(got.map((l) => l.record_id)).toEqual(sft.map((r) => r.recordId))
     const first = sft[0]!
     expect(got[0]).toEqual({
-      record_id: first.recordId, run_id: runId, round: 1, format: "sft", task_id: first.taskId, trajectory_ids: [...first.trajectoryIds],
-      images: first.body.images.map((h) => `images/${h}.png`), messages: first.body.messages, meta: first.body.meta
+      record_id: first.recordId,
+      run_id: runId,
+      round: 1,
+      format: "sft",
+      task_id: first.taskId,
+      trajectory_ids: [...first.trajectoryIds],
+      images: first.body.images.map((h) => `images/${h}.png`),
+      messages: first.body.messages,
+      meta: first.body.meta
     })
-    for (let k = 0; k < hashes.length; k++) expect(Buffer.from(readFileSync(join(tmp, `export-${kind}`, "images", `${hashes[k]}.png`))).equals(Buffer.from(pngs[k]!))).toBe(true)
+    for (let k = 0; k < hashes.length; k++)
+      expect(Buffer.from(readFileSync(join(tmp, `export-${kind}`, "images", `${hashes[k]}.png`))).equals(Buffer.from(pngs[k]!))).toBe(true)
 
-    const round1 = await core(["dataset", "export", "--run", runId, "--round", "1", "--format", "sft", "--out", out, "--json", ...storeFlags(kind, dataDir)])
+    const round1 = await core([
+      "dataset",
+      "export",
+      "--run",
+      runId,
+      "--round",
+      "1",
+      "--format",
+      "sft",
+      "--out",
+      out,
+      "--json",
+      ...storeFlags(kind, dataDir)
+    ])
     expect(JSON.parse(round1.stdout)).toMatchObject({ rounds: [1], records: 6, sealed: true })
     expect(lines(readFileSync(out, "utf8")).every((l) => l.round === 1)).toBe(true)
 
     const dpoOut = join(tmp, `export-${kind}`, "dpo.jsonl")
-    const dpo = await core(["dataset", "export", "--run", runId, "--round", "1", "--format", "dpo", "--out", dpoOut, ...storeFlags(kind, dataDir)])
+    const dpo = await core([
+      "dataset",
+      "export",
+      "--run",
+      runId,
+      "--round",
+      "1",
+      "--format",
+      "dpo",
+      "--out",
+      dpoOut,
+      ...storeFlags(kind, dataDir)
+    ])
     expect(dpo.code).toBe(0)
     const dpoLines = lines(readFileSync(dpoOut, "utf8"))
     expect(dpoLines.length).toBe(2)
-    expect(Object.keys(dpoLines[0]!)).toEqual(["record_id", "run_id", "round", "format", "task_id", "trajectory_ids", "images", "prompt", "chosen", "rejected", "meta"])
+    expect(Object.keys(dpoLines[0]!)).toEqual([
+      "record_id",
+      "run_id",
+      "round",
+      "format",
+      "task_id",
+      "trajectory_ids",
+      "images",
+      "prompt",
+      "chosen",
+      "rejected",
+      "meta"
+    ])
     expect((dpoLines[0]!.trajectory_ids as Array<string>).length).toBe(2)
 
     // Without --out: JSONL on stdout, images left as blob hashes.
@@ -250,7 +363,22 @@ test("follow: SIGKILLed mid-stream, a torn line, restarted — every record exac
   expect(sft.length).toBe(1200)
   await appendCommits(layer, commits.slice(0, 60))
 
-  const args = ["dataset", "follow", "--consumer", consumer, "--run", runId, "--format", "sft", "--out", out, "--ack-wait", "2", "--store", "nats"]
+  const args = [
+    "dataset",
+    "follow",
+    "--consumer",
+    consumer,
+    "--run",
+    runId,
+    "--format",
+    "sft",
+    "--out",
+    out,
+    "--ack-wait",
+    "2",
+    "--store",
+    "nats"
+  ]
   const a = spawnCore(args)
   const aErr = tee(a.stderr)
   await waitFor("the first follower's first lines", () => completeLines(out).length > 0)
@@ -273,7 +401,10 @@ test("follow: SIGKILLed mid-stream, a torn line, restarted — every record exac
 
   const b = spawnCore(args)
   const bErr = tee(b.stderr)
-  await waitFor(`all ${sft.length} records (have ${completeLines(out).length}; follower said: ${bErr.text.trim().split("\n").at(-1)})`, () => completeLines(out).length >= sft.length)
+  await waitFor(
+    `all ${sft.length} records (have ${completeLines(out).length}; follower said: ${bErr.text.trim().split("\n").at(-1)})`,
+    () => completeLines(out).length >= sft.length
+  )
   await Bun.sleep(300)
   b.kill("SIGTERM")
   expect(await b.exited).toBe(0)
@@ -295,15 +426,43 @@ test("follow: SIGKILLed mid-stream, a torn line, restarted — every record exac
   for (const h of hashes) expect(existsSync(join(dir, "images", `${h}.png`))).toBe(true)
 
   // A fresh consumer on the same file is delivered everything again and writes nothing.
-  const c = spawnCore(["dataset", "follow", "--consumer", `${consumer}-fresh`, "--run", runId, "--format", "sft", "--out", out, "--store", "nats"])
+  const c = spawnCore([
+    "dataset",
+    "follow",
+    "--consumer",
+    `${consumer}-fresh`,
+    "--run",
+    runId,
+    "--format",
+    "sft",
+    "--out",
+    out,
+    "--store",
+    "nats"
+  ])
   const cErr = tee(c.stderr)
-  await waitFor("the fresh follower to skip everything", () => cErr.text.includes(`follow: 0 records written (${sft.length} skipped as duplicates)`))
+  await waitFor("the fresh follower to skip everything", () =>
+    cErr.text.includes(`follow: 0 records written (${sft.length} skipped as duplicates)`)
+  )
   c.kill("SIGINT")
   expect(await c.exited).toBe(0)
   expect(readFileSync(out, "utf8")).toBe(text)
 
   // The same consumer name for another format is refused: its acks would skip records.
-  const other = await core(["dataset", "follow", "--consumer", consumer, "--run", runId, "--format", "dpo", "--out", join(dir, "dpo.jsonl"), "--store", "nats"])
+  const other = await core([
+    "dataset",
+    "follow",
+    "--consumer",
+    consumer,
+    "--run",
+    runId,
+    "--format",
+    "dpo",
+    "--out",
+    join(dir, "dpo.jsonl"),
+    "--store",
+    "nats"
+  ])
   expectOneLineError(other, expect)
   expect(other.stderr).toContain("pick another --consumer name")
 }, 60_000)

@@ -24,7 +24,17 @@ test("one round on six tasks: every episode verified, the figures on stdout, and
   expect(m.trajectories).toBe(30)
   expect(m.pass + m.partial + m.fail + m.infra_errors).toBe(30)
   expect(m.tasks_with_alternatives).toBe(6)
-  expect(Object.keys(m)).toEqual(expect.arrayContaining(["run_id", "nodes", "paths_per_task_mean", "tasks_with_multiple_paths", "verdict_vs_ground_truth", "recall_other_paths", "seconds"]))
+  expect(Object.keys(m)).toEqual(
+    expect.arrayContaining([
+      "run_id",
+      "nodes",
+      "paths_per_task_mean",
+      "tasks_with_multiple_paths",
+      "verdict_vs_ground_truth",
+      "recall_other_paths",
+      "seconds"
+    ])
+  )
   expect(r.stderr).toContain("store: embedded")
   expect(r.stderr).toMatch(/demos: 6\/6 travel-add-traveller-1: \d+ steps ingested/)
   expect(r.stderr).toMatch(/round 1\/1 \[#+\] 30\/30 trajectories/)

@@ -15,7 +15,12 @@ const EASY = "shop-open-product-1"
 const HARD = "travel-departure-time-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-graph-audit-"))
 const flags = ["--store", "embedded", "--data-dir", join(tmp, "data")]
-const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 let runId: string
 let events: Array<any>
@@ -25,7 +30,9 @@ const recordedOf = (id: string) => byType("TrajectoryRecorded").find((e) => e.da
 const verifiedOf = (id: string) => byType("TrajectoryVerified").find((e) => e.data.trajectoryId === id).data
 /** A trajectory with this label, from the log. */
 const withLabel = (label: string, round?: number) => {
-  const v = byType("TrajectoryVerified").find((e) => e.data.verdict === label && (round === undefined || recordedOf(e.data.trajectoryId).round === round))
+  const v = byType("TrajectoryVerified").find(
+    (e) => e.data.verdict === label && (round === undefined || recordedOf(e.data.trajectoryId).round === round)
+  )
   if (v === undefined) throw new Error(`the run has no ${label} trajectory${round === undefined ? "" : ` in round ${round}`}`)
   return v.data.trajectoryId as string
 }
@@ -37,7 +44,19 @@ const audit = async (id: string, ...extra: Array<string>) => {
 
 beforeAll(async () => {
   const r = await core([
-    "run", "--tasks", `${EASY},${HARD}`, "--rounds", "2", "--samples", "2", "--step-budget", "4", "--seed", "2", "--json", ...flags
+    "run",
+    "--tasks",
+    `${EASY},${HARD}`,
+    "--rounds",
+    "2",
+    "--samples",
+    "2",
+    "--step-budget",
+    "4",
+    "--seed",
+    "2",
+    "--json",
+    ...flags
   ])
   if (r.code !== 0) throw new Error(`bun core run failed: ${r.stderr.slice(-2000)}`)
   runId = JSON.parse(r.stdout).run_id
@@ -64,8 +83,14 @@ describe("graph show", () => {
   const graphEvents = (task: string) => {
     const stream = `run.${runId}.graph.${task}`
     return {
-      nodes: firstOf(byType("NodeExpanded", stream).map((e) => e.data), (n) => n.nodeId),
-      paths: firstOf(byType("PathAdded", stream).map((e) => e.data), (p) => p.pathId)
+      nodes: firstOf(
+        byType("NodeExpanded", stream).map((e) => e.data),
+        (n) => n.nodeId
+      ),
+      paths: firstOf(
+        byType("PathAdded", stream).map((e) => e.data),
+        (p) => p.pathId
+      )
     }
   }
 
@@ -92,7 +117,10 @@ describe("graph show", () => {
     expect(text.stdout).toContain(`run ${runId}`)
     expect(text.stdout).toContain(`strategy graph ${EASY}: ${nodes.length} node(s), ${paths.length} path(s)`)
     for (const n of nodes) expect(text.stdout).toContain(`${n.nodeId} [${n.how}] ${n.description}`)
-    for (const p of paths) expect(text.stdout).toContain(`${p.pathId}: start → ${p.nodeIds.map((id: string) => `${id} ${JSON.stringify(nodes.find((n) => n.nodeId === id).description)}`).join(" → ")} → end`)
+    for (const p of paths)
+      expect(text.stdout).toContain(
+        `${p.pathId}: start → ${p.nodeIds.map((id: string) => `${id} ${JSON.stringify(nodes.find((n) => n.nodeId === id).description)}`).join(" → ")} → end`
+      )
 
     const dot = await core(["graph", "show", EASY, "--format", "dot", ...flags])
     expect(dot.code).toBe(0)
@@ -100,8 +128,18 @@ describe("graph show", () => {
     const mermaid = await core(["graph", "show", EASY, "--format", "mermaid", ...flags])
     expect(mermaid.code).toBe(0)
     expect(mermaid.stdout.startsWith("flowchart LR\n")).toBe(true)
-    const dotEdges = new Set(dot.stdout.split("\n").filter((l) => l.includes(" -> ")).map((l) => l.trim()))
-    const mermaidEdges = new Set(mermaid.stdout.split("\n").filter((l) => l.includes(" --> ")).map((l) => l.trim()))
+    const dotEdges = new Set(
+      dot.stdout
+        .split("\n")
+        .filter((l) => l.includes(" -> "))
+        .map((l) => l.trim())
+    )
+    const mermaidEdges = new Set(
+      mermaid.stdout
+        .split("\n")
+        .filter((l) => l.includes(" --> "))
+        .map((l) => l.trim())
+    )
     const expectedDot = new Set<string>()
     const expectedMermaid = new Set<string>()
     for (const p of paths) {
@@ -144,12 +182,21 @@ describe("audit trajectory", () => {
     const verified = verifiedOf(id)
     expect(a.task).toBe(recorded.taskId)
     expect(a.instruction).toBe(instructions.get(recorded.taskId))
-    expect(a.trajectory).toMatchObject({ id, run_id: runId, round: recorded.round, sample: recorded.sample, policy: recorded.policy, outcome: recorded.outcome })
+    expect(a.trajectory).toMatchObject({
+      id,
+      run_id: runId,
+      round: recorded.round,
+      sample: recorded.sample,
+      policy: recorded.policy,
+      outcome: recorded.outcome
+    })
     expect(a.trajectory.steps.map((s: any) => s.action)).toEqual(recorded.steps.map((s: any) => s.action))
     expect(a.label).toBe(verified.verdict)
     // The records the round's dataset made of it, as the log has them.
     const records = events.filter((e) => e.type === "DatasetRecordEmitted" && e.data.trajectoryIds.includes(id))
-    expect(a.dataset_records.map((r: any) => [r.record_id, r.format, r.round]).sort()).toEqual(records.map((e) => [e.data.recordId, e.data.format, e.data.round]).sort())
+    expect(a.dataset_records.map((r: any) => [r.record_id, r.format, r.round]).sort()).toEqual(
+      records.map((e) => [e.data.recordId, e.data.format, e.data.round]).sort()
+    )
     // Every verified trajectory gets a step-reward rollout record.
     expect(a.dataset_records.some((r: any) => r.format === "rollout")).toBe(recorded.steps.length > 0 && verified.verdict !== "infra-error")
     // Every LF the verdict evaluated is there, with the verdict's own evidence.
@@ -171,8 +218,9 @@ describe("audit trajectory", () => {
     const demo = `${recorded.taskId}-script`
     expect(a.demos.map((d: any) => d.demo_id)).toContain(demo)
     const keySteps = byType("KeyStepsIdentified").find((e) => e.data.source.id === demo).data.keySteps
-    expect(a.key_steps.filter((k: any) => k.source.id === demo).map((k: any) => [k.step_index, k.description, k.reason]))
-      .toEqual(keySteps.map((k: any) => [k.stepIndex, k.description, k.reason]))
+    expect(a.key_steps.filter((k: any) => k.source.id === demo).map((k: any) => [k.step_index, k.description, k.reason])).toEqual(
+      keySteps.map((k: any) => [k.stepIndex, k.description, k.reason])
+    )
   }
 
   test("a pass: its LFs, the step that satisfied each, and the path matched in order", async () => {
@@ -202,12 +250,13 @@ describe("audit trajectory", () => {
     expect(text.stdout).toContain(`trajectory ${id} — run ${runId}`)
     expect(text.stdout).toContain(`matched ${path.pathId}: the verdict's path is start → ${verified.path.join(" → ")} → end`)
     expect(text.stdout).toMatch(/^label\s+pass$/m)
-    expect(text.stdout).toMatch(/^dataset records\n  [0-9a-f]{12} /m)
+    expect(text.stdout).toMatch(/^dataset records\n {2}[0-9a-f]{12} /m)
     const first = a.path.steps[0]
     const action = recordedOf(id).steps[first.step].action
-    const shown = action.kind === "type"
-      ? `type ${JSON.stringify(action.text)} into ${action.target.role} ${JSON.stringify(action.target.name)}`
-      : `${action.kind} ${action.target.role} ${JSON.stringify(action.target.name)}`
+    const shown =
+      action.kind === "type"
+        ? `type ${JSON.stringify(action.text)} into ${action.target.role} ${JSON.stringify(action.target.name)}`
+        : `${action.kind} ${action.target.role} ${JSON.stringify(action.target.name)}`
     expect(text.stdout).toContain(`held at step ${first.step}: ${shown}`)
 
     // The same audit by <runId>/<trajectoryId> and by --run.
@@ -223,7 +272,9 @@ describe("audit trajectory", () => {
     expect(a.path).toMatchObject({ matched: false, path_id: null, node_ids: null, steps: [] })
     expect(a.label_functions.some((lf: any) => lf.verdict.satisfied_at >= 0)).toBe(true)
     // Round 1 used the demo paths only; expansion added more afterwards.
-    const demoPaths = byType("PathAdded", `run.${runId}.graph.${a.task}`).filter((e) => e.data.source.kind === "demo").map((e) => e.data.pathId)
+    const demoPaths = byType("PathAdded", `run.${runId}.graph.${a.task}`)
+      .filter((e) => e.data.source.kind === "demo")
+      .map((e) => e.data.pathId)
     expect(a.graph.paths.map((p: any) => p.path_id)).toEqual(demoPaths)
     expect(a.expanded_from).toEqual([])
     const final = JSON.parse((await core(["graph", "show", a.task, "--json", ...flags])).stdout)

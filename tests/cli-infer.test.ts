@@ -14,7 +14,12 @@ const INSTANCE = "shop-cheapest-in-category-1"
 const DEMO = `${INSTANCE}-script`
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-infer-"))
 const demos = join(tmp, "demos")
-const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 /** A workspace (embedded store) with the shop tasks registered and the demo ingested. */
 const workspace = async (name: string) => {
@@ -48,8 +53,12 @@ describe("embedded backends", () => {
     expect(run.label_functions).toBe(run.key_steps)
     const events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${run.run_id}.>`, ...flags])).stdout)
     expect(events.map((e) => e.type)).toEqual([
-      "RunStarted", "JobQueued", "StepsDescribed", "KeyStepsIdentified",
-      ...Array(run.key_steps).fill("LabelFunctionInferred"), "JobCompleted"
+      "RunStarted",
+      "JobQueued",
+      "StepsDescribed",
+      "KeyStepsIdentified",
+      ...Array(run.key_steps).fill("LabelFunctionInferred"),
+      "JobCompleted"
     ])
     const described = events.find((e) => e.type === "StepsDescribed")
     expect(described.data.descriptions[1].text).toBe("Select 'price-asc' in the 'Sort by'.")
@@ -74,14 +83,20 @@ describe("embedded backends", () => {
     expect(r.code).toBe(0)
     const audit = JSON.parse(r.stdout)
     expect(audit).toMatchObject({
-      lf_id: lf.lfId, task: INSTANCE, source: { kind: "demo", id: DEMO }, run_id: run.run_id, code: lf.code,
+      lf_id: lf.lfId,
+      task: INSTANCE,
+      source: { kind: "demo", id: DEMO },
+      run_id: run.run_id,
+      code: lf.code,
       key_step: { index: lf.keyStepIndex, reason: "state-changing", method: "embedded" },
-      inference: { method: "embedded" }, validation: { onPrefix: false }, model_calls: []
+      inference: { method: "embedded" },
+      validation: { onPrefix: false },
+      model_calls: []
     })
     expect(audit.instruction).toContain("cheapest")
     const text = await core(["audit", "label-function", lf.lfId, ...flags])
     expect(text.stdout).toContain(`label function ${lf.lfId}`)
-    expect(text.stdout).toContain("validateClick(t, \"button\", \"Add to cart\"")
+    expect(text.stdout).toContain('validateClick(t, "button", "Add to cart"')
     expectOneLineError(await core(["audit", "label-function", "abcdef123456", ...flags]), expect)
     expectOneLineError(await core(["audit", "label-function", "not-an-id", ...flags]), expect)
   })
@@ -113,7 +128,7 @@ describe("a model server (serving recorded completions)", () => {
   const server = Bun.serve({
     port: 0,
     async fetch(req) {
-      const body = await req.json() as { model: string; messages: Array<{ content: string }> }
+      const body = (await req.json()) as { model: string; messages: Array<{ content: string }> }
       const prompt = body.messages.map((m) => m.content).join("\n")
       seen.push(prompt)
       let text = "I cannot help with that."
@@ -128,7 +143,10 @@ describe("a model server (serving recorded completions)", () => {
         }
       }
       return Response.json({
-        id: `chatcmpl-${seen.length}`, object: "chat.completion", created: 1764700000, model: body.model,
+        id: `chatcmpl-${seen.length}`,
+        object: "chat.completion",
+        created: 1764700000,
+        model: body.model,
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 }
       })
@@ -138,7 +156,17 @@ describe("a model server (serving recorded completions)", () => {
   let run: any
   beforeAll(async () => {
     flags = await workspace("model")
-    const r = await core(["infer", "--demo", DEMO, "--json", "--model-base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "recorded-coder-3b", ...flags])
+    const r = await core([
+      "infer",
+      "--demo",
+      DEMO,
+      "--json",
+      "--model-base-url",
+      `http://127.0.0.1:${server.port}/v1`,
+      "--model",
+      "recorded-coder-3b",
+      ...flags
+    ])
     if (r.code !== 0) throw new Error(r.stderr)
     run = JSON.parse(r.stdout)
   }, 120_000)
@@ -153,7 +181,12 @@ describe("a model server (serving recorded completions)", () => {
     const events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${run.run_id}.>`, ...flags])).stdout)
     const calls = events.filter((e) => e.type === "ModelCalled")
     expect(calls).toHaveLength(6)
-    expect(calls[0].data).toMatchObject({ purpose: "key-steps", model: "recorded-coder-3b", prompt: { name: "key-steps", version: "1" }, error: null })
+    expect(calls[0].data).toMatchObject({
+      purpose: "key-steps",
+      model: "recorded-coder-3b",
+      prompt: { name: "key-steps", version: "1" },
+      error: null
+    })
     expect(calls[0].data.prompt.digest).toMatch(/^[0-9a-f]{64}$/)
     const keys = events.find((e) => e.type === "KeyStepsIdentified").data
     expect(keys.method).toBe("model")
@@ -180,10 +213,13 @@ describe("a model server that answers nothing useful", () => {
   const server = Bun.serve({
     port: 0,
     async fetch(req) {
-      const body = await req.json() as { model: string }
+      const body = (await req.json()) as { model: string }
       const text = "I cannot help with that."
       return Response.json({
-        id: "chatcmpl-refusal", object: "chat.completion", created: 1764700000, model: body.model,
+        id: "chatcmpl-refusal",
+        object: "chat.completion",
+        created: 1764700000,
+        model: body.model,
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
       })
@@ -194,11 +230,23 @@ describe("a model server that answers nothing useful", () => {
   test("a key-step answer that names no step but the closing one leaves the embedded key steps, and the LFs fall back to embedded ones", async () => {
     const embeddedFlags = await workspace("refusing-model-baseline")
     const embeddedRun = JSON.parse((await core(["infer", "--all", "--json", ...embeddedFlags])).stdout)
-    const embeddedEvents = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${embeddedRun.run_id}.>`, ...embeddedFlags])).stdout)
+    const embeddedEvents = jsonl(
+      (await core(["events", "tail", "--no-follow", "--filter", `run.${embeddedRun.run_id}.>`, ...embeddedFlags])).stdout
+    )
     const embeddedKeys = embeddedEvents.find((e) => e.type === "KeyStepsIdentified").data.keySteps.map((k: any) => k.stepIndex)
 
     const flags = await workspace("refusing-model")
-    const r = await core(["infer", "--demo", DEMO, "--json", "--model-base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "unhelpful", ...flags])
+    const r = await core([
+      "infer",
+      "--demo",
+      DEMO,
+      "--json",
+      "--model-base-url",
+      `http://127.0.0.1:${server.port}/v1`,
+      "--model",
+      "unhelpful",
+      ...flags
+    ])
     expect(r.code).toBe(0)
     const run = JSON.parse(r.stdout)
     const events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${run.run_id}.>`, ...flags])).stdout)

@@ -9,12 +9,18 @@ import { core, expectOneLineError } from "./support/cli.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-ingest-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 const dataDir = join(tmp, "data")
 const flags = ["--store", "embedded", "--data-dir", dataDir]
 const events = async () => jsonl((await core(["events", "tail", "--no-follow", "--filter", "ws.demo.*", ...flags])).stdout)
 const blobFiles = (): Array<string> => {
-  const walk = (dir: string): Array<string> => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [e.name]))
+  const walk = (dir: string): Array<string> =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [e.name]))
   try {
     return walk(join(dataDir, "blobs"))
   } catch {
@@ -35,7 +41,11 @@ describe("bun core ingest", () => {
     const evs = await events()
     expect(evs).toHaveLength(1)
     expect(evs[0]).toMatchObject({ type: "DemoIngested", version: 1, stream: "ws.demo.shop-wishlist-add-1-a", runId: null })
-    expect(evs[0].data).toMatchObject({ demoId: "shop-wishlist-add-1-a", taskId: "shop-wishlist-add-1", source: { kind: "file", ref: file } })
+    expect(evs[0].data).toMatchObject({
+      demoId: "shop-wishlist-add-1-a",
+      taskId: "shop-wishlist-add-1",
+      source: { kind: "file", ref: file }
+    })
     const hashes: Array<string> = evs[0].data.steps.flatMap((s: any) => Object.values(s.observation)).filter((h: unknown) => h !== null)
     expect(hashes).toHaveLength(4)
     const stored = blobFiles().join(" ")
@@ -72,7 +82,12 @@ describe("bun core ingest", () => {
     const evs = (await events()).slice(eventsBefore)
     expect(evs).toHaveLength(1)
     expect(evs[0]).toMatchObject({ type: "DemoRejected", stream: `ws.demo.rejected-${sha256(file)}` })
-    expect(evs[0].data).toMatchObject({ demoId: "shop-wishlist-add-1-broken", source: { kind: "file", ref: file }, stepIndex: 1, line: null })
+    expect(evs[0].data).toMatchObject({
+      demoId: "shop-wishlist-add-1-broken",
+      source: { kind: "file", ref: file },
+      stepIndex: 1,
+      line: null
+    })
     expect(evs[0].data.reason).toStartWith("steps[1].action.kind: unknown action kind 'swipe'")
     expect((await events()).filter((e) => e.type === "DemoIngested" && e.data.demoId === "shop-wishlist-add-1-broken")).toEqual([])
     expect(blobFiles().length).toBe(blobsBefore)

@@ -29,7 +29,7 @@ const descendants = (root: number): Array<number> => {
   }
   const out: Array<number> = []
   const walk = (pid: number) => {
-    for (const [child, parent] of parents) if (parent === pid) (out.push(child), walk(child))
+    for (const [child, parent] of parents) if (parent === pid) out.push(child), walk(child)
   }
   walk(root)
   return out
@@ -45,9 +45,26 @@ const alive = (pid: number): boolean => {
 }
 
 test("SIGTERM mid-round stops the run with one line and exit 130, leaves no process behind, and the run resumes to a clean replay", async () => {
-  const child = Bun.spawn(["bun", "apps/cli/main.ts", "run", "--tasks", "shop-open-category-1,shop-open-product-1", "--samples", "4", "--seed", "interrupt-1", ...flags], {
-    cwd: REPO, env: cleanEnv(), stdout: "pipe", stderr: "pipe"
-  })
+  const child = Bun.spawn(
+    [
+      "bun",
+      "apps/cli/main.ts",
+      "run",
+      "--tasks",
+      "shop-open-category-1,shop-open-product-1",
+      "--samples",
+      "4",
+      "--seed",
+      "interrupt-1",
+      ...flags
+    ],
+    {
+      cwd: REPO,
+      env: cleanEnv(),
+      stdout: "pipe",
+      stderr: "pipe"
+    }
+  )
   let stderr = ""
   const reader = (async () => {
     for await (const chunk of child.stderr as ReadableStream<Uint8Array>) stderr += new TextDecoder().decode(chunk)

@@ -37,7 +37,21 @@ const headless = { DISPLAY: "", WAYLAND_DISPLAY: "" }
 describe("bun core record --from", () => {
   test("a step file becomes a demo that ingest accepts; an unresolvable step writes nothing", async () => {
     const out = join(tmp, "demo")
-    const r = await core(["record", "--task", TASK, "--from", write("wish.json", stepFile("Add to wish list")), "--out", out, "--demo-id", "wish-steps", "--json"], headless)
+    const r = await core(
+      [
+        "record",
+        "--task",
+        TASK,
+        "--from",
+        write("wish.json", stepFile("Add to wish list")),
+        "--out",
+        out,
+        "--demo-id",
+        "wish-steps",
+        "--json"
+      ],
+      headless
+    )
     expect(r.stderr).not.toContain("error:")
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({ demo: join(out, "demo.json"), steps: 4, demoId: "wish-steps", taskId: TASK })
@@ -67,7 +81,9 @@ describe("bun core record --from", () => {
     const bad = await core(["record", "--task", TASK, "--from", badFile, "--out", badOut], headless)
     expectOneLineError(bad, expect)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toContain(`error: ${badFile}: step 3 (click button "Add to wishlist"): no element matches; closest on the page: button "Add to wish list", `)
+    expect(bad.stderr).toContain(
+      `error: ${badFile}: step 3 (click button "Add to wishlist"): no element matches; closest on the page: button "Add to wish list", `
+    )
     expect(bad.stdout).toBe("")
     expect(existsSync(badOut)).toBe(false)
   })

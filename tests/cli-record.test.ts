@@ -139,7 +139,7 @@ const startRecorder = async (args: ReadonlyArray<string>): Promise<Recorder> => 
   })()
   const stdout = new Response(proc.stdout).text()
   const waitFor = async (pattern: RegExp) => {
-    for (const until = Date.now() + 60_000; !pattern.test(stderr);) {
+    for (const until = Date.now() + 60_000; !pattern.test(stderr); ) {
       if (proc.exitCode !== null) throw new Error(`the recorder exited (${proc.exitCode}) before ${pattern}:\n${stderr}`)
       if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; stderr:\n${stderr}`)
       await Bun.sleep(25)
@@ -247,7 +247,8 @@ describe("bun core record", () => {
     expect(json.blobs[demo.steps[0]!.observation.screenshot!]).toEndWith(".png")
 
     // Same labelling as the environment: each target is, by id, role and name, in the observation before it.
-    const elementsAfter = (i: number) => JSON.parse(readFileSync(join(out, json.blobs[demo.steps[i]!.observation.elements!]), "utf8")).elements as Array<any>
+    const elementsAfter = (i: number) =>
+      JSON.parse(readFileSync(join(out, json.blobs[demo.steps[i]!.observation.elements!]), "utf8")).elements as Array<any>
     for (let i = 1; i < 6; i++) {
       const target = (demo.steps[i]!.action as any).target
       expect(target.elementId).toMatch(/^e\d+$/)

@@ -44,7 +44,8 @@ test("an edited decision is the first divergence, with its diff", async () => {
   const { run_id } = JSON.parse((await core(["demo", "--round-trip", "--json", ...flags])).stdout)
   const db = new Database(join(dir, "events.db"))
   const [from, to] = ['"worker":"demo"', '"worker":"elsewhere"']
-  const edited = db.query("UPDATE commits SET body = replace(body, ?1, ?2) WHERE stream = ?3 AND instr(body, ?1) > 0")
+  const edited = db
+    .query("UPDATE commits SET body = replace(body, ?1, ?2) WHERE stream = ?3 AND instr(body, ?1) > 0")
     .run(from, to, `run.${run_id}.job.job-1`)
   db.close()
   expect(edited.changes).toBe(1)
@@ -53,7 +54,9 @@ test("an edited decision is the first divergence, with its diff", async () => {
   expectOneLineError(human, expect)
   expect(human.code).toBe(1)
   expect(human.stdout).toMatch(/divergences\s+1/)
-  expect(human.stdout).toMatch(new RegExp(`first divergence: changed JobCompleted [0-9a-f]{16}… in run\\.${run_id}\\.job\\.job-1 \\(decider demo-jobs\\)`))
+  expect(human.stdout).toMatch(
+    new RegExp(`first divergence: changed JobCompleted [0-9a-f]{16}… in run\\.${run_id}\\.job\\.job-1 \\(decider demo-jobs\\)`)
+  )
   expect(human.stdout).toContain('data.worker: "elsewhere" → "demo"')
   expect(human.stderr).toMatch(/error: run .* diverged: 1 divergence, the first at JobCompleted/)
 

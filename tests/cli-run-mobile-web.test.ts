@@ -13,7 +13,12 @@ import { core } from "./support/cli.ts"
 const TASKS = ["shop-open-category-1", "shop-buy-1", "shop-price-of-1"]
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-mobile-web-"))
 const flags = ["--store", "embedded", "--data-dir", tmp]
-const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string): Array<any> =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 const blob = (hash: string) => readFileSync(join(tmp, "blobs", hash.slice(0, 2), hash))
 
 let metrics: any
@@ -21,8 +26,23 @@ let stderr = ""
 let events: Array<any> = []
 beforeAll(async () => {
   const r = await core([
-    "run", "--platform", "mobile-web", "--site", "shop", "--suite", "train", "--tasks", TASKS.join(","), "--rounds", "1", "--samples", "2",
-    "--seed", "mobile-1", "--json", ...flags
+    "run",
+    "--platform",
+    "mobile-web",
+    "--site",
+    "shop",
+    "--suite",
+    "train",
+    "--tasks",
+    TASKS.join(","),
+    "--rounds",
+    "1",
+    "--samples",
+    "2",
+    "--seed",
+    "mobile-1",
+    "--json",
+    ...flags
   ])
   if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
   metrics = JSON.parse(r.stdout)

@@ -15,9 +15,18 @@ import { core } from "./support/cli.ts"
 const TASK = "shop-open-category-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-model-"))
 const flags = ["--store", "embedded", "--data-dir", tmp]
-const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string): Array<any> =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
-interface Seen { readonly policy: boolean; readonly images: number; readonly dataUrls: number }
+interface Seen {
+  readonly policy: boolean
+  readonly images: number
+  readonly dataUrls: number
+}
 const seen: Array<Seen> = []
 
 const partsOf = (content: unknown): Array<any> => (Array.isArray(content) ? content : [{ type: "text", text: String(content) }])
@@ -25,12 +34,19 @@ const partsOf = (content: unknown): Array<any> => (Array.isArray(content) ? cont
 const server = Bun.serve({
   port: 0,
   async fetch(req) {
-    const body = await req.json() as { model: string; messages: Array<{ content: unknown }> }
+    const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
     const parts = body.messages.flatMap((m) => partsOf(m.content))
-    const text = parts.filter((p) => p.type === "text").map((p) => String(p.text)).join("\n")
+    const text = parts
+      .filter((p) => p.type === "text")
+      .map((p) => String(p.text))
+      .join("\n")
     const images = parts.filter((p) => p.type === "image_url")
     const policy = text.includes("# Actions taken so far")
-    seen.push({ policy, images: images.length, dataUrls: images.filter((p) => String(p.image_url?.url).startsWith("data:image/png;base64,")).length })
+    seen.push({
+      policy,
+      images: images.length,
+      dataUrls: images.filter((p) => String(p.image_url?.url).startsWith("data:image/png;base64,")).length
+    })
     let answer = "I cannot help with that."
     if (policy) {
       const task = text.split("# Task")[1]?.split("#")[0] ?? ""
@@ -38,12 +54,16 @@ const server = Bun.serve({
       const wanted = (category?.[1] ?? category?.[2] ?? category?.[3] ?? "").toLowerCase()
       const history = text.split("# Actions taken so far")[1]?.split("# Actions you can take")[0] ?? ""
       const link = text.split("\n").find((l) => /^\[(e\d+)\] link "/.test(l) && l.toLowerCase().includes(`"${wanted}"`))
-      answer = !history.includes("(none yet)") || link === undefined
-        ? JSON.stringify({ thought: "the category page is open", action: { kind: "status", status: "complete" } })
-        : JSON.stringify({ thought: `the ${wanted} link`, action: { kind: "click", element: link.match(/^\[(e\d+)\]/)![1] } })
+      answer =
+        !history.includes("(none yet)") || link === undefined
+          ? JSON.stringify({ thought: "the category page is open", action: { kind: "status", status: "complete" } })
+          : JSON.stringify({ thought: `the ${wanted} link`, action: { kind: "click", element: link.match(/^\[(e\d+)\]/)![1] } })
     }
     return Response.json({
-      id: `chatcmpl-${seen.length}`, object: "chat.completion", created: 1764700000, model: body.model,
+      id: `chatcmpl-${seen.length}`,
+      object: "chat.completion",
+      created: 1764700000,
+      model: body.model,
       choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
       usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
     })
@@ -53,8 +73,21 @@ const server = Bun.serve({
 let metrics: any
 beforeAll(async () => {
   const r = await core([
-    "run", "--tasks", TASK, "--samples", "2", "--policy", "model", "--seed", "model-1",
-    "--model-base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "fake-gui-agent", "--json", ...flags
+    "run",
+    "--tasks",
+    TASK,
+    "--samples",
+    "2",
+    "--policy",
+    "model",
+    "--seed",
+    "model-1",
+    "--model-base-url",
+    `http://127.0.0.1:${server.port}/v1`,
+    "--model",
+    "fake-gui-agent",
+    "--json",
+    ...flags
   ])
   if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
   metrics = JSON.parse(r.stdout)

@@ -17,14 +17,19 @@ import { core } from "./support/cli.ts"
 const TASK = "forum-comment-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-relabel-"))
 const flags = ["--store", "embedded", "--data-dir", tmp]
-const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string): Array<any> =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 const relabelDigest = sha256(readFileSync(join(import.meta.dir, "../libs/models/prompts/relabel.v1.md"), "utf8"))
 
 const relabelPrompts: Array<string> = []
 const server = Bun.serve({
   port: 0,
   async fetch(req) {
-    const body = await req.json() as { model: string; messages: Array<{ content: unknown }> }
+    const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
     const text = body.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n")
     let answer = "I cannot help with that."
     if (text.includes("You label what a GUI agent's actions actually did.")) {
@@ -35,7 +40,10 @@ const server = Bun.serve({
       answer = relabelPrompts.length === 1 ? "INVALID" : `The agent browsed.\nIntent: Open the forum page ${path} and stay on it.`
     }
     return Response.json({
-      id: `chatcmpl-${relabelPrompts.length}`, object: "chat.completion", created: 1764700000, model: body.model,
+      id: `chatcmpl-${relabelPrompts.length}`,
+      object: "chat.completion",
+      created: 1764700000,
+      model: body.model,
       choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
       usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
     })
@@ -46,8 +54,23 @@ let metrics: any
 let events: Array<any> = []
 beforeAll(async () => {
   const r = await core([
-    "run", "--tasks", TASK, "--samples", "3", "--explore-per-task", "0", "--expand-per-task", "0", "--seed", "relabel-1",
-    "--model-base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "fake-relabeller", "--json", ...flags
+    "run",
+    "--tasks",
+    TASK,
+    "--samples",
+    "3",
+    "--explore-per-task",
+    "0",
+    "--expand-per-task",
+    "0",
+    "--seed",
+    "relabel-1",
+    "--model-base-url",
+    `http://127.0.0.1:${server.port}/v1`,
+    "--model",
+    "fake-relabeller",
+    "--json",
+    ...flags
   ])
   if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
   metrics = JSON.parse(r.stdout)
@@ -72,7 +95,9 @@ test("the failures are relabelled by the model: INVALID is refused by rule, an i
   expect(relabelPrompts[0]).toMatch(/# What it did\n\n1\. .+ \(on \/forum\//)
 
   const refusals = events.filter((e) => e.type === "TaskExtrapolationRejected")
-  expect(refusals.map((e) => [e.data.rule, e.data.instruction, e.data.closestTaskId, e.data.modelCallIds])).toEqual([["invalid", "INVALID", null, [callIds[0]]]])
+  expect(refusals.map((e) => [e.data.rule, e.data.instruction, e.data.closestTaskId, e.data.modelCallIds])).toEqual([
+    ["invalid", "INVALID", null, [callIds[0]]]
+  ])
 
   const made = events.filter((e) => e.type === "TaskExtrapolated")
   expect(made).toHaveLength(1)
@@ -80,12 +105,21 @@ test("the failures are relabelled by the model: INVALID is refused by rule, an i
   expect(x.generator).toBe("failure-relabel")
   expect(x.instruction).toMatch(/^Open the forum page \/forum\/\S* and stay on it\.$/)
   expect(x.template).toBeNull()
-  expect(x.lineage).toMatchObject({ parentTaskId: TASK, generatorVersion: "model-relabel-v1", promptDigest: relabelDigest, modelCallIds: [callIds[1]] })
+  expect(x.lineage).toMatchObject({
+    parentTaskId: TASK,
+    generatorVersion: "model-relabel-v1",
+    promptDigest: relabelDigest,
+    modelCallIds: [callIds[1]]
+  })
   expect(failures.map((e) => e.data.trajectoryId)).toContain(x.pseudoDemoTrajectoryId)
   // The new task has label functions from its pseudo-demo and a path to be verified against.
   expect(events.filter((e) => e.type === "LabelFunctionInferred" && e.data.taskId === x.newTaskId).length).toBeGreaterThan(0)
   expect(events.filter((e) => e.type === "PathAdded" && e.data.taskId === x.newTaskId)).toHaveLength(1)
-  expect(events.find((e) => e.type === "RoundExtrapolated" && e.data.round === 1)!.data).toEqual({ round: 1, newTaskIds: [x.newTaskId], refused: 1 })
+  expect(events.find((e) => e.type === "RoundExtrapolated" && e.data.round === 1)!.data).toEqual({
+    round: 1,
+    newTaskIds: [x.newTaskId],
+    refused: 1
+  })
 })
 
 test("with the model server gone, the run replays with 0 divergences", async () => {

@@ -19,7 +19,12 @@ const oneLineError = (r: { code: number; stderr: string; stdout: string }, messa
   expectOneLineError(r, expect)
   expect(r.stderr).toMatch(message)
 }
-const jsonl = (text: string): Array<any> => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string): Array<any> =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 const TASKS = "shop-open-category-1,forum-open-board-1"
 const own = new Set(TASKS.split(","))
 
@@ -74,7 +79,9 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
       const records = log.filter((e) => e.type === "DatasetRecordEmitted" && e.data.round === round)
       expect(records.length).toBe(seal.data.recordCount)
       for (const f of ["sft", "dpo", "rollout"]) expect(records.filter((r) => r.data.format === f).length).toBe(seal.data.counts[f])
-      expect(at("DatasetSealed", round)).toBeGreaterThan(log.findLastIndex((e) => e.type === "DatasetRecordEmitted" && e.data.round === round))
+      expect(at("DatasetSealed", round)).toBeGreaterThan(
+        log.findLastIndex((e) => e.type === "DatasetRecordEmitted" && e.data.round === round)
+      )
       if (round < 2) expect(at("DatasetSealed", round)).toBeLessThan(at("RoundStarted", round + 1))
     }
     const ids = log.filter((e) => e.type === "DatasetRecordEmitted").map((e) => e.data.recordId)
@@ -93,7 +100,9 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     }
     // The audit of a trajectory lists the records it is in.
     const record = log.find((e) => e.type === "DatasetRecordEmitted" && e.data.format === "rollout")
-    const audit = JSON.parse((await core(["audit", "trajectory", record.data.trajectoryIds[0], "--run", metrics.run_id, "--json", ...flags])).stdout)
+    const audit = JSON.parse(
+      (await core(["audit", "trajectory", record.data.trajectoryIds[0], "--run", metrics.run_id, "--json", ...flags])).stdout
+    )
     expect(audit.dataset_records.map((r: any) => r.record_id)).toContain(record.data.recordId)
   }, 120_000)
 
@@ -118,8 +127,11 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     const { Database } = await import("bun:sqlite")
     const sqlite = new Database(join(dir, "projections.db"), { readonly: true })
     try {
-      const rows = sqlite.query("select task_id, path_id, node_ids from graph_paths where run_id = ? order by task_id, path_id").all(metrics.run_id) as Array<any>
-      const logged = paths.map((p) => ({ task_id: p.data.taskId, path_id: p.data.pathId, node_ids: JSON.stringify(p.data.nodeIds) }))
+      const rows = sqlite
+        .query("select task_id, path_id, node_ids from graph_paths where run_id = ? order by task_id, path_id")
+        .all(metrics.run_id) as Array<any>
+      const logged = paths
+        .map((p) => ({ task_id: p.data.taskId, path_id: p.data.pathId, node_ids: JSON.stringify(p.data.nodeIds) }))
         .sort((a, b) => (a.task_id !== b.task_id ? (a.task_id < b.task_id ? -1 : 1) : a.path_id < b.path_id ? -1 : 1))
       expect(rows.map((r) => ({ ...r, node_ids: JSON.stringify(JSON.parse(r.node_ids)) }))).toEqual(logged)
     } finally {
@@ -157,7 +169,10 @@ test("what-if: a final-status LF that never holds turns the passes that need it 
     if (taskPaths.every((ids) => needs(v.data.taskId, ids))) expect(flipped.has(v.data.trajectoryId)).toBe(true)
     if (!needs(v.data.taskId, v.data.path)) expect(flipped.has(v.data.trajectoryId)).toBe(false)
   }
-  expect(flipped.has(passing.data.trajectoryId) || paths.some((p) => p.data.taskId === passing.data.taskId && !needs(p.data.taskId, p.data.nodeIds))).toBe(true)
+  expect(
+    flipped.has(passing.data.trajectoryId) ||
+      paths.some((p) => p.data.taskId === passing.data.taskId && !needs(p.data.taskId, p.data.nodeIds))
+  ).toBe(true)
   oneLineError(await core(["replay", runId, "--with-lf", "zzz=nofile", ...flags]), /--with-lf takes <lf-id>=<file>/)
   oneLineError(await core(["replay", runId, "--with-lf", `abcdef0123=${file}`, ...flags]), /has no label function abcdef0123/)
 }, 300_000)
@@ -165,7 +180,19 @@ test("what-if: a final-status LF that never holds turns the passes that need it 
 test("the same seed gives the same trajectories with one browser context or two", async () => {
   const actions = async (parallel: string) => {
     const flags = ["--store", "embedded", "--data-dir", join(tmp, `parallel-${parallel}`)]
-    const r = await core(["run", "--tasks", "shop-open-product-1", "--samples", "3", "--seed", "same-seed", "--parallel", parallel, "--json", ...flags])
+    const r = await core([
+      "run",
+      "--tasks",
+      "shop-open-product-1",
+      "--samples",
+      "3",
+      "--seed",
+      "same-seed",
+      "--parallel",
+      parallel,
+      "--json",
+      ...flags
+    ])
     if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
     const recorded = await tail(flags, `run.${JSON.parse(r.stdout).run_id}.traj.*`, "TrajectoryRecorded")
     return recorded.map((e) => [e.data.trajectoryId, e.data.steps.map((s: any) => s.action)])
@@ -186,9 +213,28 @@ test("bad input: one-line errors", async () => {
 
 test("an interrupted run resumes where its log ends, and the resumed run replays with 0 divergences", async () => {
   const flags = ["--store", "embedded", "--data-dir", join(tmp, "resume")]
-  const proc = Bun.spawn(["bun", "apps/cli/main.ts", "run", "--tasks", "shop-open-category-1", "--rounds", "2", "--samples", "2", "--seed", "resume-1", ...flags], {
-    cwd: REPO, env: cleanEnv(), stdout: "pipe", stderr: "pipe"
-  })
+  const proc = Bun.spawn(
+    [
+      "bun",
+      "apps/cli/main.ts",
+      "run",
+      "--tasks",
+      "shop-open-category-1",
+      "--rounds",
+      "2",
+      "--samples",
+      "2",
+      "--seed",
+      "resume-1",
+      ...flags
+    ],
+    {
+      cwd: REPO,
+      env: cleanEnv(),
+      stdout: "pipe",
+      stderr: "pipe"
+    }
+  )
   // Killed once round 1 is complete: round 2's rollouts are not in the log yet.
   let err = ""
   const decoder = new TextDecoder()
@@ -225,11 +271,27 @@ describe("eval", () => {
   test("the policy a run trained, through round 0 (the demos) and its last round, on the held-out tasks of its sites, by the checkers", async () => {
     const runs = await tail(flags, "run.*.run.*", "RunStarted")
     const runId = runs.at(-1)!.runId as string
-    const [bc, last] = await Promise.all([0, 2].map(async (round) => {
-      const r = await core(["eval", "--suite", "held-out", "--policy", "embedded", "--round", String(round), "--run", runId, "--parallel", "1", "--json", ...flags])
-      if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
-      return JSON.parse(r.stdout)
-    }))
+    const [bc, last] = await Promise.all(
+      [0, 2].map(async (round) => {
+        const r = await core([
+          "eval",
+          "--suite",
+          "held-out",
+          "--policy",
+          "embedded",
+          "--round",
+          String(round),
+          "--run",
+          runId,
+          "--parallel",
+          "1",
+          "--json",
+          ...flags
+        ])
+        if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+        return JSON.parse(r.stdout)
+      })
+    )
     for (const r of [bc, last]) {
       expect(r.run).toBe(runId)
       // shop and forum held-out instances (15 each), one episode each
@@ -246,8 +308,27 @@ describe("eval", () => {
   }, 600_000)
 
   test("--report on a mini-suite: bc, the rounds and both ablations, each with a bootstrap interval; a model already evaluated is not played again", async () => {
-    const r = await core(["eval", "--report", "--seeds", "2", "--rounds", "1", "--site", "shop", "--tasks", "shop-open-category-1", "--report-samples", "1",
-      "--held-out", "shop-open-category-3,shop-open-product-3", "--json", "--store", "embedded", "--data-dir", join(tmp, "report")])
+    const r = await core([
+      "eval",
+      "--report",
+      "--seeds",
+      "2",
+      "--rounds",
+      "1",
+      "--site",
+      "shop",
+      "--tasks",
+      "shop-open-category-1",
+      "--report-samples",
+      "1",
+      "--held-out",
+      "shop-open-category-3,shop-open-product-3",
+      "--json",
+      "--store",
+      "embedded",
+      "--data-dir",
+      join(tmp, "report")
+    ])
     if (r.code !== 0) throw new Error(r.stderr.slice(-3000))
     const report = JSON.parse(r.stdout)
     for (const arm of [report.bc, ...report.rounds, report.no_expansion, report.no_extrapolation]) {
@@ -261,7 +342,23 @@ describe("eval", () => {
     expect(report.runs).toHaveLength(2)
     // The ablations are runs of their own: no explorer episode, no extrapolated task.
     const log = async (runId: string, type: string) =>
-      jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${runId}.>`, "--type", type, "--store", "embedded", "--data-dir", join(tmp, "report")])).stdout)
+      jsonl(
+        (
+          await core([
+            "events",
+            "tail",
+            "--no-follow",
+            "--filter",
+            `run.${runId}.>`,
+            "--type",
+            type,
+            "--store",
+            "embedded",
+            "--data-dir",
+            join(tmp, "report")
+          ])
+        ).stdout
+      )
     expect((await log(report.runs[0].no_expansion, "TrajectoryRecorded")).some((e) => e.data.trajectoryId.startsWith("x"))).toBe(false)
     expect(await log(report.runs[0].no_extrapolation, "TaskExtrapolated")).toEqual([])
     expect(r.stderr).toMatch(/eval report: seed report-1: bc: \d+\/2 held-out episodes succeeded/)

@@ -26,7 +26,11 @@ test("sites serve --json prints an enter URL per site that a browser can follow,
     const index = await (await fetch(`${out.origin}/`)).text()
     expect(index).toContain("bun core sites serve")
     expect(index).not.toContain(out.episodeToken)
-    const tokenless = await fetch(`${out.origin}/__core/episodes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ site: "shop", seed: 1 }) })
+    const tokenless = await fetch(`${out.origin}/__core/episodes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ site: "shop", seed: 1 })
+    })
     expect(tokenless.status).toBe(403)
   } finally {
     proc.kill("SIGINT")

@@ -22,7 +22,12 @@ interface DemoSummary {
   readonly round_trip: string
 }
 
-const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 describe.each([["embedded"], ["nats"]])("demo and events tail on the %s store", (store) => {
   const dataDir = join(tmp, `data-${store}`)
@@ -96,10 +101,20 @@ test("an event of unknown version stops the reader with one line; everything com
   const before = commits()
   const stream = `run.${d.run_id}.job.future`
   const future = {
-    id: "f".repeat(64), type: "JobQueued", version: 7, stream, runId: d.run_id, causationId: null,
-    recordedAt: "2030-01-01T00:00:00.000Z", data: { from: "a newer core" }
+    id: "f".repeat(64),
+    type: "JobQueued",
+    version: 7,
+    stream,
+    runId: d.run_id,
+    causationId: null,
+    recordedAt: "2030-01-01T00:00:00.000Z",
+    data: { from: "a newer core" }
   }
-  db.query("INSERT INTO commits (stream, commit_id, body) VALUES (?, ?, ?)").run(stream, "future", JSON.stringify({ commitId: "future", events: [future] }))
+  db.query("INSERT INTO commits (stream, commit_id, body) VALUES (?, ?, ?)").run(
+    stream,
+    "future",
+    JSON.stringify({ commitId: "future", events: [future] })
+  )
   const r = await core(["events", "tail", "--no-follow", "--store", "embedded", "--data-dir", dir])
   expectOneLineError(r, expect)
   expect(r.stderr).toMatch(/error: event at log position \d+: unknown version 7 of event 'JobQueued'/)
@@ -133,4 +148,3 @@ test("secrets set in the environment never appear in any event; their names do",
     expect(raw.includes(key) || raw.includes(password)).toBe(false)
   }
 })
-

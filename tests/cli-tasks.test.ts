@@ -13,7 +13,12 @@ const suites = await Effect.runPromise(loadSuites())
 const total = suites.reduce((n, s) => n + s.tasks.length, 0)
 /** `tasks list` reads the log for demos: give it a store of its own. */
 const listStore = ["--store", "embedded", "--data-dir", join(tmp, "list")]
-const jsonl = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const jsonl = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 describe("bun core tasks", () => {
   test("list: a table and JSON lines with site, template, split, path families and demo", async () => {
@@ -23,7 +28,13 @@ describe("bun core tasks", () => {
     expect(table.stdout).toMatch(/^shop-buy-3\s+shop\s+shop-buy\s+held-out\s+search-quantity,browse-cart-update\s+no$/m)
     const rows = jsonl((await core(["tasks", "list", "--json", ...listStore])).stdout)
     expect(rows.length).toBeGreaterThanOrEqual(24)
-    expect(rows.find((r) => r.id === "shop-wishlist-add-1")).toMatchObject({ site: "shop", template: "shop-wishlist-add", split: "train", pathFamilies: ["search", "browse", "top-rated"], demo: false })
+    expect(rows.find((r) => r.id === "shop-wishlist-add-1")).toMatchObject({
+      site: "shop",
+      template: "shop-wishlist-add",
+      split: "train",
+      pathFamilies: ["search", "browse", "top-rated"],
+      demo: false
+    })
     expect((await core(["tasks", "list", "--help"])).stdout).toContain("bun core ingest")
   })
 
@@ -45,7 +56,17 @@ describe("bun core tasks", () => {
     expect(events).toHaveLength(count)
     const buy = events.find((e) => e.stream === "ws.task.shop-buy-1")!
     expect(buy).toMatchObject({ type: "TaskRegistered", version: 2, runId: null })
-    expect(buy.data).toMatchObject({ taskId: "shop-buy-1", site: "shop", suite: "shop", template: { id: "shop-buy" }, siteSeed: 101, checker: "shop.order", platform: "web", startUrl: "/shop/", app: null })
+    expect(buy.data).toMatchObject({
+      taskId: "shop-buy-1",
+      site: "shop",
+      suite: "shop",
+      template: { id: "shop-buy" },
+      siteSeed: 101,
+      checker: "shop.order",
+      platform: "web",
+      startUrl: "/shop/",
+      app: null
+    })
     expect(buy.data.instruction).toStartWith("Buy ")
 
     const again = await core(["tasks", "register", ...flags])

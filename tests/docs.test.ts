@@ -29,7 +29,10 @@ const gitGrep = (pattern: string, pathspecs: ReadonlyArray<string>): Array<strin
   const r = Bun.spawnSync(["git", "grep", "--untracked", "-nE", pattern, "--", ...pathspecs], { cwd: ROOT })
   if (r.exitCode === 1) return []
   if (r.exitCode !== 0) throw new Error(`git grep failed: ${r.stderr.toString()}`)
-  return r.stdout.toString().split("\n").filter((l) => l.length > 0)
+  return r.stdout
+    .toString()
+    .split("\n")
+    .filter((l) => l.length > 0)
 }
 
 test("no code comment, script or CI file cites a note outside the repository or an issue number", () => {
@@ -48,7 +51,10 @@ test("README.md is at most 160 lines", () => {
 /** The markdown files whose links are checked: README.md and docs/*.md. */
 const markdownFiles = (): Array<string> => [
   join(ROOT, "README.md"),
-  ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => join(ROOT, "docs", f))
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => join(ROOT, "docs", f))
 ]
 
 /** The text outside fenced code blocks, line by line (fenced lines become empty). */
@@ -72,7 +78,12 @@ const anchorsOf = (file: string): Set<string> => {
   for (const line of proseLines(readFileSync(file, "utf8"))) {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
     if (!m) continue
-    const base = m[1]!.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-")
+    const base = m[1]!
+      .toLowerCase()
+      .replace(/<[^>]+>/g, "")
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .trim()
+      .replace(/\s/g, "-")
     const n = seen.get(base) ?? 0
     seen.set(base, n + 1)
     anchors.add(n === 0 ? base : `${base}-${n}`)
@@ -103,7 +114,13 @@ test("every relative link in README.md and docs/*.md points to a file (and headi
         broken.push(`${where(line)}: ${target}: no such file`)
         continue
       }
-      if (anchor !== undefined && anchor !== "" && statSync(resolved).isFile() && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor.toLowerCase())) {
+      if (
+        anchor !== undefined &&
+        anchor !== "" &&
+        statSync(resolved).isFile() &&
+        resolved.endsWith(".md") &&
+        !anchorsOf(resolved).has(anchor.toLowerCase())
+      ) {
         broken.push(`${where(line)}: ${target}: no heading with that anchor`)
       }
     }

@@ -36,14 +36,18 @@ const named = (password: string) => ({
 describe("NATS credentials", () => {
   test("the event store and the blob store authenticate with the user and password given", async () => {
     const credentials = { user: USER, password: PASSWORD }
-    const rt = ManagedRuntime.make(Layer.mergeAll(
-      JetStreamStore.layer({ url: server.url, credentials }),
-      JetStreamBlobStore.layer({ url: server.url, credentials })
-    ) as Layer.Layer<EventStore | BlobStore, unknown>)
+    const rt = ManagedRuntime.make(
+      Layer.mergeAll(
+        JetStreamStore.layer({ url: server.url, credentials }),
+        JetStreamBlobStore.layer({ url: server.url, credentials })
+      ) as Layer.Layer<EventStore | BlobStore, unknown>
+    )
     try {
       const r = uniqueRun()
       const stream = runStream(r, "job", "w0")
-      const appended = await rt.runPromise(Effect.flatMap(Effect.service(EventStore), (s) => s.append(stream, [job(r, stream, 0)], { expectedRevision: 0 })))
+      const appended = await rt.runPromise(
+        Effect.flatMap(Effect.service(EventStore), (s) => s.append(stream, [job(r, stream, 0)], { expectedRevision: 0 }))
+      )
       expect(appended.revision).toBeGreaterThan(0)
       const bytes = new TextEncoder().encode("behind a password")
       expect(await rt.runPromise(Effect.flatMap(Effect.service(BlobStore), (b) => Effect.flatMap(b.put(bytes), b.get)))).toEqual(bytes)
@@ -71,7 +75,9 @@ describe("NATS credentials", () => {
     expectOneLineError(bad, expect)
     expect(bad.stderr).toMatch(/^error: .*authori[sz]ation/im)
     expect(bad.stderr + bad.stdout).not.toContain(WRONG)
-    const inUrl = await core(["events", "tail", "--no-follow", "--store", "nats"], { NATS_URL: `nats://${USER}:${PASSWORD}@127.0.0.1:${server.port}` })
+    const inUrl = await core(["events", "tail", "--no-follow", "--store", "nats"], {
+      NATS_URL: `nats://${USER}:${PASSWORD}@127.0.0.1:${server.port}`
+    })
     expectOneLineError(inUrl, expect)
     expect(inUrl.stderr).toContain("nats.passwordEnv")
     expect(inUrl.stderr + inUrl.stdout).not.toContain(PASSWORD)
@@ -79,7 +85,9 @@ describe("NATS credentials", () => {
 
   test("doctor: a server that refuses anonymous clients passes the auth check; reachable and ok with the credentials", async () => {
     const { stdout } = await core(["doctor", "--json"], named(PASSWORD))
-    const checks = new Map((JSON.parse(stdout) as { checks: Array<{ name: string; status: string; detail: string }> }).checks.map((c) => [c.name, c]))
+    const checks = new Map(
+      (JSON.parse(stdout) as { checks: Array<{ name: string; status: string; detail: string }> }).checks.map((c) => [c.name, c])
+    )
     expect(checks.get("nats auth")).toMatchObject({ status: "ok", detail: `${server.url} refuses anonymous clients` })
     expect(checks.get("nats")?.status).toBe("ok")
     expect(checks.get("store")?.status).toBe("ok")

@@ -24,7 +24,12 @@ test("the recorded fixture run replays with 0 divergences, read models included"
   const { stdout, stderr, code } = await core(["replay", RUN, "--projections", "--json", ...store])
   expect(stderr).not.toContain("error:")
   expect(code).toBe(0)
-  const report = JSON.parse(stdout) as { events: number; decision_events: number; divergences: ReadonlyArray<unknown>; projection_digest_match: boolean | null }
+  const report = JSON.parse(stdout) as {
+    events: number
+    decision_events: number
+    divergences: ReadonlyArray<unknown>
+    projection_digest_match: boolean | null
+  }
   expect(report.events).toBe(133)
   expect(report.decision_events).toBe(132)
   expect(report.divergences).toEqual([])

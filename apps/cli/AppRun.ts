@@ -17,9 +17,15 @@ import { Progress } from "./Progress.ts"
 /** The pack's train tasks, or the ones `--tasks` names (train or held-out: a user may run either). */
 export const packTasks = (pack: Pack, list: string | undefined) => {
   if (list === undefined) return Effect.succeed(pack.tasks.filter((t) => t.split === "train"))
-  const wanted = list.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const wanted = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
   const unknown = wanted.filter((w) => !pack.tasks.some((t) => t.id === w))
-  if (unknown.length > 0) return Effect.fail(new UsageError({ message: `no task ${unknown[0]} in the pack ${pack.config.name} (see ${pack.dir}/${"tasks.json"})` }))
+  if (unknown.length > 0)
+    return Effect.fail(
+      new UsageError({ message: `no task ${unknown[0]} in the pack ${pack.config.name} (see ${pack.dir}/${"tasks.json"})` })
+    )
   return Effect.succeed(pack.tasks.filter((t) => wanted.includes(t.id)))
 }
 
@@ -28,7 +34,7 @@ export interface PackPlan extends Omit<RunPlan, "tasks"> {
 }
 
 export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, packDir: string, plan: PackPlan) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pack = yield* loadPack(packDir)
     const tasks = yield* packTasks(pack, plan.taskIds)
     // Before any instance starts: a log-in that cannot work stops the run here.
@@ -47,7 +53,13 @@ export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | 
       config,
       layer,
       // The run records the pack's routing, so its deciders read the app's URLs as its demos were recorded.
-      { ...plan, platform: pack.config.platform, hashRouting: pack.config.hashRouting, sources, tasks: tasks.map((t) => packRunTask(pack, t)) },
+      {
+        ...plan,
+        platform: pack.config.platform,
+        hashRouting: pack.config.hashRouting,
+        sources,
+        tasks: tasks.map((t) => packRunTask(pack, t))
+      },
       app,
       new Progress(plan.command)
     )

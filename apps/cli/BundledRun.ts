@@ -20,7 +20,7 @@ export interface BundledPlan extends Omit<RunPlan, "tasks"> {
 }
 
 export const runOnBundledSites = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: BundledPlan) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const app = yield* bundledApp()
     const outcome = yield* executeRun(config, layer, { ...plan, tasks: plan.tasks.map(runTaskOf) }, app, new Progress(plan.command))
     return { ...outcome, tasks: plan.tasks } satisfies RunMetricsInput & { readonly seconds: number }

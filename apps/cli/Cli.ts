@@ -64,7 +64,8 @@ export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect
       if (spec.kind === "boolean") {
         if (eq !== -1) {
           const v = arg.slice(eq + 1)
-          if (v !== "true" && v !== "false") return Effect.fail(new UsageError({ message: `--${name} takes no value or true/false, got '${v}'` }))
+          if (v !== "true" && v !== "false")
+            return Effect.fail(new UsageError({ message: `--${name} takes no value or true/false, got '${v}'` }))
           flags[name] = v === "true"
         } else flags[name] = true
         continue
@@ -76,7 +77,8 @@ export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect
       }
       if (spec.kind === "number") {
         const n = Number(raw)
-        if (raw.trim() === "" || !Number.isFinite(n)) return Effect.fail(new UsageError({ message: `--${name} needs a number, got '${raw}'` }))
+        if (raw.trim() === "" || !Number.isFinite(n))
+          return Effect.fail(new UsageError({ message: `--${name} needs a number, got '${raw}'` }))
         flags[name] = n
       } else flags[name] = raw
     }

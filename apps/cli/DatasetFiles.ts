@@ -8,7 +8,20 @@ import { Effect } from "effect"
 import { BlobStore, isBlobHash } from "@core/blobstore"
 import type { CoreEvent, DatasetRecordEmitted, DataOf } from "@core/events"
 import {
-  chmodSync, closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync
+  chmodSync,
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeSync
 } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { CliError } from "./Cli.ts"
@@ -111,9 +124,9 @@ export const makeImageWriter = (dir: string, alreadyIn?: string) => {
       if (known.has(hash)) continue
       const path = join(imagesDir, `${hash}.png`)
       if (!existsSync(path) && (alreadyIn === undefined || !existsSync(join(alreadyIn, IMAGES_DIR, `${hash}.png`)))) {
-        const bytes = yield* blobs.get(hash).pipe(
-          Effect.mapError((e) => new CliError({ message: `image ${hash} of record ${recordId}: ${e.message}` }))
-        )
+        const bytes = yield* blobs
+          .get(hash)
+          .pipe(Effect.mapError((e) => new CliError({ message: `image ${hash} of record ${recordId}: ${e.message}` })))
         yield* Effect.try({
           try: () => {
             mkdirPrivate(imagesDir)
@@ -174,9 +187,8 @@ export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; t
 
 /** An append-only JSONL file: each `append` is on disk before it returns. */
 export const openAppendFile = (path: string) =>
-  Effect.acquireRelease(
-    Effect.try({ try: () => openSync(path, "a", 0o600), catch: fsError(`cannot open ${path}`) }),
-    (fd) => Effect.sync(() => closeSync(fd))
+  Effect.acquireRelease(Effect.try({ try: () => openSync(path, "a", 0o600), catch: fsError(`cannot open ${path}`) }), (fd) =>
+    Effect.sync(() => closeSync(fd))
   ).pipe(
     Effect.map((fd) => ({
       append: (text: string) =>

@@ -44,7 +44,8 @@ const ensureConsumer = (jsm: JetStreamManager, o: FollowOptions, filter: string)
   Effect.tryPromise({
     try: async (): Promise<ConsumerInfo> => {
       const existing = await jsm.consumers.info(STREAM_NAME, o.consumer).catch((e: unknown) => {
-        if ((e as { name?: string }).name === "ConsumerNotFoundError" || /consumer not found/i.test(String((e as Error).message))) return null
+        if ((e as { name?: string }).name === "ConsumerNotFoundError" || /consumer not found/i.test(String((e as Error).message)))
+          return null
         throw e
       })
       const description = describeConsumer(o)
@@ -61,17 +62,27 @@ const ensureConsumer = (jsm: JetStreamManager, o: FollowOptions, filter: string)
       }
       const c = existing.config
       const mismatch =
-        c.filter_subject !== filter ? `filters ${c.filter_subject ?? "(everything)"}, not ${filter}`
-        : (c.description ?? "") !== description ? `was made by '${c.description ?? "something else"}', not '${description}'`
-        : c.ack_policy !== AckPolicy.Explicit || c.deliver_subject ? "is not an explicit-ack pull consumer"
-        : null
+        c.filter_subject !== filter
+          ? `filters ${c.filter_subject ?? "(everything)"}, not ${filter}`
+          : (c.description ?? "") !== description
+            ? `was made by '${c.description ?? "something else"}', not '${description}'`
+            : c.ack_policy !== AckPolicy.Explicit || c.deliver_subject
+              ? "is not an explicit-ack pull consumer"
+              : null
       // Its acknowledgements mean "written" only for what it was made for; resuming it for
       // something else would silently skip records.
-      if (mismatch) throw new CliError({ message: `consumer ${o.consumer} on stream ${STREAM_NAME} ${mismatch}: pick another --consumer name` })
-      if (c.ack_wait !== nanos(o.ackWaitSeconds)) return await jsm.consumers.update(STREAM_NAME, o.consumer, { ack_wait: nanos(o.ackWaitSeconds) })
+      if (mismatch)
+        throw new CliError({ message: `consumer ${o.consumer} on stream ${STREAM_NAME} ${mismatch}: pick another --consumer name` })
+      if (c.ack_wait !== nanos(o.ackWaitSeconds))
+        return await jsm.consumers.update(STREAM_NAME, o.consumer, { ack_wait: nanos(o.ackWaitSeconds) })
       return existing
     },
-    catch: (e) => (e instanceof CliError ? e : new CliError({ message: `cannot set up consumer ${o.consumer} on ${displayNatsUrl(o.url)} stream ${STREAM_NAME}: ${natsErrorLine(e)}` }))
+    catch: (e) =>
+      e instanceof CliError
+        ? e
+        : new CliError({
+            message: `cannot set up consumer ${o.consumer} on ${displayNatsUrl(o.url)} stream ${STREAM_NAME}: ${natsErrorLine(e)}`
+          })
   })
 
 /** Resolves on the first SIGINT or SIGTERM: stopping is the normal end of a follower. */
@@ -95,11 +106,17 @@ export const followDataset = (o: FollowOptions) =>
     const images = o.out === undefined ? undefined : makeImageWriter(dirname(o.out))
     if (o.out !== undefined) {
       const out = o.out
-      yield* Effect.try({ try: () => mkdirSync(dirname(out), { recursive: true }), catch: (e) => new CliError({ message: `cannot create ${dirname(out)}: ${(e as Error).message}` }) })
+      yield* Effect.try({
+        try: () => mkdirSync(dirname(out), { recursive: true }),
+        catch: (e) => new CliError({ message: `cannot create ${dirname(out)}: ${(e as Error).message}` })
+      })
       const existing = yield* readRecordIds(out)
       for (const id of existing.ids) seen.add(id)
       append = (yield* openAppendFile(out)).append
-      yield* Effect.try({ try: () => syncDir(dirname(out)), catch: (e) => new CliError({ message: `cannot sync ${dirname(out)}: ${(e as Error).message}` }) })
+      yield* Effect.try({
+        try: () => syncDir(dirname(out)),
+        catch: (e) => new CliError({ message: `cannot sync ${dirname(out)}: ${(e as Error).message}` })
+      })
       console.error(
         `follow: ${out} holds ${existing.ids.size} records${existing.tornBytes > 0 ? ` (cut a torn last line of ${existing.tornBytes} bytes left by a crash)` : ""}`
       )
@@ -111,9 +128,18 @@ export const followDataset = (o: FollowOptions) =>
         catch: (e) => new CliError({ message: `cannot connect to NATS at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
       }),
       // Flush first: acks are fire-and-forget, and one lost here only means a redelivery that dedupe absorbs.
-      (c) => Effect.promise(() => c.flush().then(() => c.close()).catch(() => undefined))
+      (c) =>
+        Effect.promise(() =>
+          c
+            .flush()
+            .then(() => c.close())
+            .catch(() => undefined)
+        )
     )
-    const jsm = yield* Effect.tryPromise({ try: () => jetstreamManager(nc), catch: (e) => new CliError({ message: `JetStream at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` }) })
+    const jsm = yield* Effect.tryPromise({
+      try: () => jetstreamManager(nc),
+      catch: (e) => new CliError({ message: `JetStream at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
+    })
     yield* ensureConsumer(jsm, o, filter)
     console.error(`follow: consumer ${o.consumer} on ${filter}${o.format ? `, format ${o.format}` : ""} → ${o.out ?? "stdout"}`)
 
@@ -123,7 +149,10 @@ export const followDataset = (o: FollowOptions) =>
     yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: async () =>
-          (await jetstream(nc).consumers.get(STREAM_NAME, o.consumer)).consume({ max_messages: 256, callback: (m) => void Queue.offerUnsafe(inbox, m) }),
+          (await jetstream(nc).consumers.get(STREAM_NAME, o.consumer)).consume({
+            max_messages: 256,
+            callback: (m) => void Queue.offerUnsafe(inbox, m)
+          }),
         catch: (e) => new CliError({ message: `cannot consume ${o.consumer}: ${natsErrorLine(e)}` })
       }),
       (ms) =>

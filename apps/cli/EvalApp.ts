@@ -42,7 +42,7 @@ const environmentOf = (config: LoadedConfig, pack: Pack | null, app: RunApp) =>
   platformEnvironment(config, pack?.config.platform ?? "web", { screenshots: "none", prepareAhead: false, episodes: app.episodes })
 
 export const evalApp = (packDir: string | undefined, config: LoadedConfig): Effect.Effect<EvalApp, CliError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (packDir === undefined) {
       const app = yield* bundledApp()
       return { app, label: "the bundled sites", pack: null, environment: environmentOf(config, null, app) }

@@ -39,21 +39,34 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seeds: { kind: "number", description: "with --report: seeds (default 3)" },
   rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
   site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
-  app: { kind: "string", description: "an app pack folder: its held-out tasks, judged by its evaluate (default: the run's own pack, if it ran on one); with --report, its train tasks too, instead of a bundled site" },
+  app: {
+    kind: "string",
+    description:
+      "an app pack folder: its held-out tasks, judged by its evaluate (default: the run's own pack, if it ran on one); with --report, its train tasks too, instead of a bundled site"
+  },
   tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
   "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
-  "held-out": { kind: "string", description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template" }
+  "held-out": {
+    kind: "string",
+    description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template"
+  }
 }
 
 export { reportTasks } from "./ReportArms.ts"
 
-export interface Interval { readonly mean: number; readonly ci_low: number; readonly ci_high: number }
+export interface Interval {
+  readonly mean: number
+  readonly ci_low: number
+  readonly ci_high: number
+}
 
 type PerSeed = ReadonlyArray<Readonly<Record<string, number>>>
 
 /** Each task's success averaged over seeds, tasks sorted. */
 const taskMeans = (perSeed: PerSeed): Array<readonly [string, number]> =>
-  Object.keys(perSeed[0] ?? {}).sort().map((t) => [t, perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length] as const)
+  Object.keys(perSeed[0] ?? {})
+    .sort()
+    .map((t) => [t, perSeed.reduce((n, s) => n + (s[t] ?? 0), 0) / perSeed.length] as const)
 
 const round = (x: number) => Math.round(x * 1000) / 1000
 
@@ -62,8 +75,10 @@ export const summarise = (perSeed: PerSeed, resamples = 2000): Interval => {
   const byTask = taskMeans(perSeed).map(([, m]) => m)
   const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
   let state = 0x2545f491
-  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32)
-  const means = Array.from({ length: resamples }, () => mean(byTask.map(() => byTask[Math.floor(next() * byTask.length)]!))).sort((a, b) => a - b)
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32
+  const means = Array.from({ length: resamples }, () => mean(byTask.map(() => byTask[Math.floor(next() * byTask.length)]!))).sort(
+    (a, b) => a - b
+  )
   return {
     mean: round(mean(perSeed.map((s) => mean(Object.values(s))))),
     ci_low: round(means[Math.floor(resamples * 0.025)] ?? 0),
@@ -72,10 +87,11 @@ export const summarise = (perSeed: PerSeed, resamples = 2000): Interval => {
 }
 
 /** Each task's success averaged over seeds, as the report prints it. */
-export const perTaskMean = (perSeed: PerSeed): Record<string, number> => Object.fromEntries(taskMeans(perSeed).map(([t, m]) => [t, round(m)]))
+export const perTaskMean = (perSeed: PerSeed): Record<string, number> =>
+  Object.fromEntries(taskMeans(perSeed).map(([t, m]) => [t, round(m)]))
 
 export const evalReport = (args: ParsedArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = Date.now()
     const seeds = yield* positiveInt(args, "seeds", 3)
     const rounds = yield* positiveInt(args, "rounds", 3)
@@ -84,11 +100,22 @@ export const evalReport = (args: ParsedArgs) =>
     const stepBudget = yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget)
     const parallel = yield* positiveInt(args, "parallel", 2)
     const packDir = args.flags.app as string | undefined
-    const list = (flag: string) => (typeof args.flags[flag] === "string" ? (args.flags[flag] as string).split(",").map((x) => x.trim()).filter(Boolean) : null)
+    const list = (flag: string) =>
+      typeof args.flags[flag] === "string"
+        ? (args.flags[flag] as string)
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : null
     const { site, train, heldOut, play: runArm } = packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list)
     const opened = yield* openStore(args)
     const base = (args.flags.seed as string | undefined) ?? "report"
-    const arms = { bc: [] as Array<Record<string, number>>, rounds: Array.from({ length: rounds }, () => [] as Array<Record<string, number>>), no_expansion: [] as Array<Record<string, number>>, no_extrapolation: [] as Array<Record<string, number>> }
+    const arms = {
+      bc: [] as Array<Record<string, number>>,
+      rounds: Array.from({ length: rounds }, () => [] as Array<Record<string, number>>),
+      no_expansion: [] as Array<Record<string, number>>,
+      no_extrapolation: [] as Array<Record<string, number>>
+    }
     const runs: Array<Record<string, string>> = []
     // Every arm's held-out episodes draw from one evaluation seed (common random numbers):
     // arms differ only in their models, and a model evaluated once is not evaluated again —
@@ -98,12 +125,20 @@ export const evalReport = (args: ParsedArgs) =>
     const log = (line: string) => console.error(`eval report: ${line}`)
     for (let i = 0; i < seeds; i++) {
       const seed = `${base}-${i + 1}`
-      const config = yield* loadConfig({ flags: { ...args.flags, seed } }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const config = yield* loadConfig({ flags: { ...args.flags, seed } }).pipe(
+        Effect.mapError((e) => new CliError({ message: e.message }))
+      )
       const play = (tuning: NonNullable<RunPlan["tuning"]>, label: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           log(`seed ${seed}: ${label} run (${train.length} tasks, ${rounds} rounds × ${samples} samples)`)
           return yield* runArm(config, opened.layer, {
-            command: "run", rounds, samples, stepBudget, parallel, policy: "embedded", screenshots: "none",
+            command: "run",
+            rounds,
+            samples,
+            stepBudget,
+            parallel,
+            policy: "embedded",
+            screenshots: "none",
             tuning: { explorePerTask: 1, extrapolatedSamples: 1, ...tuning },
             sources: { [RUN_CONFIG_KEYS.policy]: "flag:--report" }
           })
@@ -123,13 +158,26 @@ export const evalReport = (args: ParsedArgs) =>
         arm(noExtrapolation.events, rounds, "no-extrapolation")
       ])
       const digests = models.map((m) => sha256(modelDigestInput(m.model)))
-      const fresh = models.flatMap((m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
+      const fresh = models.flatMap((_m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
       // The app is started for the evaluation alone: a pack's pool holds no instances while the runs play.
-      const results = yield* Effect.scoped(Effect.flatMap(evalApp(packDir, config), ({ app, environment }) =>
-        evaluatePolicies({
-          app, environment, tasks: heldOut, models: fresh.map((i) => models[i]!.model), seed: evalSeed, samples: evalSamples, stepBudget, parallel,
-          onModel: (k, r) => log(`seed ${seed}: ${models[fresh[k]!]!.label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
-        }, opened.layer)))
+      const results = yield* Effect.scoped(
+        Effect.flatMap(evalApp(packDir, config), ({ app, environment }) =>
+          evaluatePolicies(
+            {
+              app,
+              environment,
+              tasks: heldOut,
+              models: fresh.map((i) => models[i]!.model),
+              seed: evalSeed,
+              samples: evalSamples,
+              stepBudget,
+              parallel,
+              onModel: (k, r) => log(`seed ${seed}: ${models[fresh[k]!]!.label}: ${r.successes}/${r.episodes} held-out episodes succeeded`)
+            },
+            opened.layer
+          )
+        )
+      )
       fresh.forEach((i, k) => evaluated.set(digests[i]!, results[k]!))
       for (const [i, m] of models.entries()) {
         const r = evaluated.get(digests[i]!)!
@@ -153,7 +201,19 @@ export const evalReport = (args: ParsedArgs) =>
         no_expansion: perTaskMean(arms.no_expansion),
         no_extrapolation: perTaskMean(arms.no_extrapolation)
       },
-      config: { site, train_tasks: train.length, train: train.map((t) => t.id), held_out: heldOut.map((t) => t.id), held_out_tasks: heldOut.length, seeds, rounds, samples, eval_samples: evalSamples, eval_seed: evalSeed, step_budget: stepBudget },
+      config: {
+        site,
+        train_tasks: train.length,
+        train: train.map((t) => t.id),
+        held_out: heldOut.map((t) => t.id),
+        held_out_tasks: heldOut.length,
+        seeds,
+        rounds,
+        samples,
+        eval_samples: evalSamples,
+        eval_seed: evalSeed,
+        step_budget: stepBudget
+      },
       runs,
       seconds: Math.round((Date.now() - started) / 1000)
     }
@@ -162,7 +222,8 @@ export const evalReport = (args: ParsedArgs) =>
       return
     }
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-    const row = (name: string, i: Interval) => console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
+    const row = (name: string, i: Interval) =>
+      console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
     console.log(`held-out success on ${site} (${heldOut.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
     row("bc (round 0)", report.bc)
     report.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))

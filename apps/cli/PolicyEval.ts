@@ -70,10 +70,13 @@ export const modelAtRound = (
  * of a comparison see the same randomness.
  */
 export const evaluatePolicies = (
-  o: Omit<PolicyEvalOptions, "model"> & { readonly models: ReadonlyArray<RetrievalModel | null>; readonly onModel?: (index: number, result: PolicyEvalResult) => void },
+  o: Omit<PolicyEvalOptions, "model"> & {
+    readonly models: ReadonlyArray<RetrievalModel | null>
+    readonly onModel?: (index: number, result: PolicyEvalResult) => void
+  },
   layer: Layer.Layer<EventStore | BlobStore, unknown>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const environments: Array<EnvironmentShape> = []
     for (let i = 0; i < o.parallel; i++) environments.push(yield* Effect.provideContext(o.environment, context))
@@ -87,7 +90,7 @@ export const evaluatePolicies = (
     for (const [index, model] of o.models.entries()) {
       const outcomes = new Map<string, boolean>()
       const onEnd = (end: EpisodeEnd) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const task = byId.get(end.task.taskId)
           if (task === undefined) return
           // An episode the app cannot judge is not a success.
@@ -96,21 +99,37 @@ export const evaluatePolicies = (
           o.onEpisode?.(task.id, success)
         })
       const observations = liveObservations({ environments, taskOf, onEnd, ...(o.onStep === undefined ? {} : { onStep: o.onStep }) })
-      yield* Effect.forEach(jobs, ({ t, sample }) =>
-        rollout({
-          causationId: `eval-${o.seed}`, trajectoryId: trajectoryIdOf(1, t.id, sample), taskId: t.id, instruction: t.registration.instruction,
-          round: 1, sample, stepBudget: o.stepBudget, policy: { kind: "embedded" }, retrieval: model
-        }), { concurrency: o.parallel, discard: true }).pipe(
-          Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),
-          Effect.provideContext(context)
-        )
+      yield* Effect.forEach(
+        jobs,
+        ({ t, sample }) =>
+          rollout({
+            causationId: `eval-${o.seed}`,
+            trajectoryId: trajectoryIdOf(1, t.id, sample),
+            taskId: t.id,
+            instruction: t.registration.instruction,
+            round: 1,
+            sample,
+            stepBudget: o.stepBudget,
+            policy: { kind: "embedded" },
+            retrieval: model
+          }),
+        { concurrency: o.parallel, discard: true }
+      ).pipe(
+        Effect.provide(Layer.mergeAll(Layer.provide(observations, Layer.succeedContext(context)), Randomness.layer(o.seed), noModels)),
+        Effect.provideContext(context)
+      )
       const per_task: Record<string, number> = {}
       for (const t of o.tasks) {
         const mine = Array.from({ length: o.samples }, (_, s) => outcomes.get(trajectoryIdOf(1, t.id, s)) === true)
         per_task[t.id] = mine.filter(Boolean).length / o.samples
       }
       const successes = [...outcomes.values()].filter(Boolean).length
-      const result = { episodes: jobs.length, successes, success_rate: jobs.length === 0 ? 0 : successes / jobs.length, per_task } satisfies PolicyEvalResult
+      const result = {
+        episodes: jobs.length,
+        successes,
+        success_rate: jobs.length === 0 ? 0 : successes / jobs.length,
+        per_task
+      } satisfies PolicyEvalResult
       results.push(result)
       o.onModel?.(index, result)
     }

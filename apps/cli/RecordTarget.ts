@@ -32,27 +32,41 @@ export interface RecordTarget {
   /** Where the task plays: a person records only on the web; another platform plays step files. */
   readonly platform: Platform
   /** Starts what the episode runs on, for the scope: the episode's task, its start URL and, off the web, the environment to play it in. */
-  readonly open: Effect.Effect<{
-    readonly task: EnvTask
-    readonly startUrl: string
-    readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
-  }, CliError, Scope.Scope>
+  readonly open: Effect.Effect<
+    {
+      readonly task: EnvTask
+      readonly startUrl: string
+      readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
+    },
+    CliError,
+    Scope.Scope
+  >
 }
 
 const failed = (what: string) => (e: unknown) => new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` })
 
 /** A bundled suite instance (`--site`, when given, must be its site). */
 export const bundledTarget = (taskId: string, site: string | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const tasks = suites.flatMap((s) => s.tasks)
     const task = tasks.find((t) => t.id === taskId)
-    if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`, or give --app <pack>` })
-    if (site !== undefined && site !== task.site) return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
-    const open: RecordTarget["open"] = Effect.gen(function*() {
-      const sites = yield* Effect.acquireRelease(Effect.try({ try: () => startSites(), catch: failed("cannot start the bundled sites") }), (s) => Effect.promise(() => s.stop()))
+    if (task === undefined)
+      return yield* new UsageError({
+        message: `unknown task '${taskId}': not an instance of the bundled suites; list the ids with \`bun core tasks list\`, or give --app <pack>`
+      })
+    if (site !== undefined && site !== task.site)
+      return yield* new UsageError({ message: `task '${task.id}' is on site '${task.site}', not '${site}'` })
+    const open: RecordTarget["open"] = Effect.gen(function* () {
+      const sites = yield* Effect.acquireRelease(
+        Effect.try({ try: () => startSites(), catch: failed("cannot start the bundled sites") }),
+        (s) => Effect.promise(() => s.stop())
+      )
       const source = episodeSource(sites)
-      const episode = yield* Effect.tryPromise({ try: () => source.open(task.site, task.siteSeed), catch: failed(`cannot open a ${task.site} episode`) })
+      const episode = yield* Effect.tryPromise({
+        try: () => source.open(task.site, task.siteSeed),
+        catch: failed(`cannot open a ${task.site} episode`)
+      })
       const started: EnvTask = { taskId: task.id, startUrl: episode.startUrl }
       return { task: started, startUrl: episode.startUrl }
     })
@@ -69,15 +83,18 @@ export const bundledTarget = (taskId: string, site: string | undefined) =>
 
 /** A task of the app pack in `dir`, on a fresh instance of the pack; `flags` override the config an Android pack's session reads. */
 export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags"] = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pack = yield* loadPack(dir)
     const task = pack.tasks.find((t) => t.id === taskId)
-    if (task === undefined) return yield* new UsageError({ message: `unknown task '${taskId}' in the pack ${pack.config.name} (its tasks: ${pack.tasks.map((t) => t.id).join(", ")})` })
+    if (task === undefined)
+      return yield* new UsageError({
+        message: `unknown task '${taskId}' in the pack ${pack.config.name} (its tasks: ${pack.tasks.map((t) => t.id).join(", ")})`
+      })
     // Before the instance starts: a log-in that cannot work (a secret not set) starts nothing.
     const auth = yield* loadAuth(pack)
     // A device may need capabilities (appium:udid, …); the server is the one the instance announces.
     const android = pack.config.platform === "android" ? androidSettings(yield* loadConfig({ flags })) : null
-    const open: RecordTarget["open"] = Effect.gen(function*() {
+    const open: RecordTarget["open"] = Effect.gen(function* () {
       const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir)), App)
       const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
       if (android !== null) {
@@ -86,7 +103,10 @@ export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags
         return { task: { taskId: task.id, ...androidTaskStart(pack.config, task.start) }, startUrl: server, environment }
       }
       const startUrl = taskUrl(lease.instance, task.start)
-      return { task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) }, startUrl }
+      return {
+        task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) },
+        startUrl
+      }
     }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     return {
       taskId: task.id,

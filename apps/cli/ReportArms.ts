@@ -41,7 +41,13 @@ export interface ReportArms {
 
 type List = (flag: string) => ReadonlyArray<string> | null
 
-const asCliError = (e: unknown) => new CliError({ message: e instanceof Error || (typeof e === "object" && e !== null && "message" in e) ? String((e as { message: unknown }).message) : String(e) })
+const asCliError = (e: unknown) =>
+  new CliError({
+    message:
+      e instanceof Error || (typeof e === "object" && e !== null && "message" in e)
+        ? String((e as { message: unknown }).message)
+        : String(e)
+  })
 
 /**
  * The report's tasks of one split: the named ones (or the unknown names, as a string), else
@@ -50,7 +56,11 @@ const asCliError = (e: unknown) => new CliError({ message: e instanceof Error ||
  * together (same procedure, other values), so three of one would narrow an interval over
  * tasks without adding evidence.
  */
-export const reportTasks = (all: ReadonlyArray<SuiteTask>, split: SuiteTask["split"], named: ReadonlyArray<string> | null): ReadonlyArray<SuiteTask> | string => {
+export const reportTasks = (
+  all: ReadonlyArray<SuiteTask>,
+  split: SuiteTask["split"],
+  named: ReadonlyArray<string> | null
+): ReadonlyArray<SuiteTask> | string => {
   const mine = all.filter((t) => t.split === split)
   if (named !== null) {
     const unknown = named.filter((id) => !mine.some((t) => t.id === id))
@@ -61,15 +71,18 @@ export const reportTasks = (all: ReadonlyArray<SuiteTask>, split: SuiteTask["spl
 
 /** A bundled site's arms (`--site`, default shop). */
 export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportArms, CliError | UsageError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const site = (args.flags.site as string | undefined) ?? "shop"
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const all = suites.flatMap((s) => s.tasks).filter((t) => SOLVED_SUITES.includes(t.suite) && t.site === site)
-    if (all.length === 0) return yield* new UsageError({ message: `--site ${site}: no such site with scripted demos (shop, forum, travel)` })
+    if (all.length === 0)
+      return yield* new UsageError({ message: `--site ${site}: no such site with scripted demos (shop, forum, travel)` })
     const train = reportTasks(all, "train", list("tasks"))
-    if (typeof train === "string") return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks: ${train}` })
+    if (typeof train === "string")
+      return yield* new UsageError({ message: `--tasks names tasks that are not ${site} train tasks: ${train}` })
     const heldOut = reportTasks(all, "held-out", list("held-out"))
-    if (typeof heldOut === "string") return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks: ${heldOut}` })
+    if (typeof heldOut === "string")
+      return yield* new UsageError({ message: `--held-out names tasks that are not ${site} held-out tasks: ${heldOut}` })
     return {
       site,
       train: train.map(runTaskOf),
@@ -80,7 +93,7 @@ export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportA
 
 /** An app pack's arms: its train and held-out tasks (all of each, or the named ones). */
 export const packArms = (packDir: string, list: List): Effect.Effect<ReportArms, CliError | UsageError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pack = yield* loadPack(packDir).pipe(Effect.mapError(asCliError))
     const pick = (split: "train" | "held-out", flag: string) => {
       const all = packTasksOf(pack, split)
@@ -88,18 +101,26 @@ export const packArms = (packDir: string, list: List): Effect.Effect<ReportArms,
       if (named === null) return Effect.succeed(all)
       const unknown = named.filter((id) => !all.some((t) => t.id === id))
       return unknown.length > 0
-        ? Effect.fail(new UsageError({ message: `--${flag} names tasks that are not ${split} tasks of ${pack.config.name}: ${unknown.join(", ")}` }))
+        ? Effect.fail(
+            new UsageError({ message: `--${flag} names tasks that are not ${split} tasks of ${pack.config.name}: ${unknown.join(", ")}` })
+          )
         : Effect.succeed(all.filter((t) => named.includes(t.id)))
     }
     const train = yield* pick("train", "tasks")
     const heldOut = yield* pick("held-out", "held-out")
-    if (train.length === 0 || heldOut.length === 0) return yield* new UsageError({ message: `${pack.config.name}: eval --report needs train and held-out tasks (it has ${train.length} and ${heldOut.length})` })
+    if (train.length === 0 || heldOut.length === 0)
+      return yield* new UsageError({
+        message: `${pack.config.name}: eval --report needs train and held-out tasks (it has ${train.length} and ${heldOut.length})`
+      })
     return {
       site: pack.config.name,
       train,
       heldOut,
       play: (config, layer, plan) =>
-        runOnPack(config, layer, packDir, { ...plan, taskIds: train.map((t) => t.id).join(","), extra: { ...plan.extra, "run.app": pack.config.name, "run.appDir": packDir } })
-          .pipe(Effect.mapError(asCliError))
+        runOnPack(config, layer, packDir, {
+          ...plan,
+          taskIds: train.map((t) => t.id).join(","),
+          extra: { ...plan.extra, "run.app": pack.config.name, "run.appDir": packDir }
+        }).pipe(Effect.mapError(asCliError))
     }
   })

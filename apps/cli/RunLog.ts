@@ -20,7 +20,7 @@ export const isToken = (s: string): boolean => /^[A-Za-z0-9_-]+$/.test(s)
 
 /** The events of every filter, in log order (a commit's events in their order). */
 export const readLog = (filters: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     const all: Array<RecordedEvent> = []
     for (const filter of filters) all.push(...(yield* Stream.runCollect(store.readAll({ filter }))))
@@ -28,18 +28,17 @@ export const readLog = (filters: ReadonlyArray<string>) =>
   })
 
 /** Just the events. */
-export const readEvents = (filters: ReadonlyArray<string>) =>
-  Effect.map(readLog(filters), (rs) => rs.map((r) => r.event))
+export const readEvents = (filters: ReadonlyArray<string>) => Effect.map(readLog(filters), (rs) => rs.map((r) => r.event))
 
 /** `run.<runId>.…` → runId. */
-export const runIdOfStream = (stream: string): string | null => (stream.startsWith("run.") ? stream.split(".")[1] ?? null : null)
+export const runIdOfStream = (stream: string): string | null => (stream.startsWith("run.") ? (stream.split(".")[1] ?? null) : null)
 
 /**
  * The runs with at least one event under `filter` (a `run.*.…` pattern), oldest first: by
  * where their RunStarted sits in the log (the first event seen when there is none).
  */
 export const runsWith = (filter: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hits = yield* readLog([filter])
     const first = new Map<string, number>()
     for (const r of hits) {
@@ -58,7 +57,7 @@ export const runsWith = (filter: string) =>
 
 /** Does the run exist (any event under `run.<runId>.>`)? */
 export const runExists = (runId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!isToken(runId)) return false
     const store = yield* EventStore
     const one = yield* Stream.runCollect(Stream.take(store.readAll({ filter: `run.${runId}.>` }), 1))

@@ -30,8 +30,11 @@ export interface RunMetricsInput {
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
 
-const scores = (c: { readonly tp: number; readonly fp: number; readonly fn: number }) =>
-  ({ precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.tp + c.fn), predicted_pass: c.tp + c.fp })
+const scores = (c: { readonly tp: number; readonly fp: number; readonly fn: number }) => ({
+  precision: ratio(c.tp, c.tp + c.fp),
+  recall: ratio(c.tp, c.tp + c.fn),
+  predicted_pass: c.tp + c.fp
+})
 
 export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) => {
   const own = new Set(input.tasks.map((t) => t.id))
@@ -120,9 +123,18 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
     ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
     ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
     ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
-    ["  rollouts only", `precision ${v.rollouts.precision ?? "n/a"}, recall ${v.rollouts.recall ?? "n/a"}, ${v.rollouts.predicted_pass} predicted passes`],
-    ["extrapolated", `${m.extrapolated.tasks} new tasks (${m.extrapolated.refused} refused), ${m.extrapolated.trajectories} rollouts, ${m.extrapolated.pass} pass`],
-    ["datasets", `${m.datasets.records} records in ${m.datasets.rounds_sealed} sealed rounds (sft ${m.datasets.sft}, dpo ${m.datasets.dpo}, rollout ${m.datasets.rollout})`],
+    [
+      "  rollouts only",
+      `precision ${v.rollouts.precision ?? "n/a"}, recall ${v.rollouts.recall ?? "n/a"}, ${v.rollouts.predicted_pass} predicted passes`
+    ],
+    [
+      "extrapolated",
+      `${m.extrapolated.tasks} new tasks (${m.extrapolated.refused} refused), ${m.extrapolated.trajectories} rollouts, ${m.extrapolated.pass} pass`
+    ],
+    [
+      "datasets",
+      `${m.datasets.records} records in ${m.datasets.rounds_sealed} sealed rounds (sft ${m.datasets.sft}, dpo ${m.datasets.dpo}, rollout ${m.datasets.rollout})`
+    ],
     ["time", `${seconds} s`]
   ]
   for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)

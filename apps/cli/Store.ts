@@ -39,9 +39,12 @@ export const openStore = (args: ParsedArgs, options: { quiet?: boolean } = {}) =
     const layer: Layer.Layer<EventStore | BlobStore, unknown> =
       choice.kind === "nats"
         ? Layer.mergeAll(
-          JetStreamStore.layer({ url: choice.url, credentials, outageLimitMs }),
-          JetStreamBlobStore.layer({ url: choice.url, credentials, outageLimitMs })
-        )
-        : Layer.mergeAll(EmbeddedStore.layer({ path: choice.path }), DirectoryBlobStore.layer({ dir: join(config.values.dataDir, "blobs") }))
+            JetStreamStore.layer({ url: choice.url, credentials, outageLimitMs }),
+            JetStreamBlobStore.layer({ url: choice.url, credentials, outageLimitMs })
+          )
+        : Layer.mergeAll(
+            EmbeddedStore.layer({ path: choice.path }),
+            DirectoryBlobStore.layer({ dir: join(config.values.dataDir, "blobs") })
+          )
     return { config, choice, layer, credentials } satisfies OpenedStore
   })

@@ -8,7 +8,8 @@ import type { SitesServer, StartOptions } from "./framework/server.ts"
 import { sites } from "./registry.ts"
 
 /** Starts every registered site (or the given ones) on 127.0.0.1; `port: 0` (default) picks a free port. */
-export const startSites = (options: Partial<StartOptions> = {}): SitesServer => createSitesServer({ ...options, sites: options.sites ?? sites })
+export const startSites = (options: Partial<StartOptions> = {}): SitesServer =>
+  createSitesServer({ ...options, sites: options.sites ?? sites })
 
 export { sites, siteByName } from "./registry.ts"
 export { createSitesServer, EPISODE_TOKEN_HEADER, STATE_TOKEN_HEADER, TENANT_COOKIE } from "./framework/server.ts"

@@ -14,7 +14,11 @@ import { samples } from "./samples.ts"
 const old = samples.DemoIngested
 const initial = { screenshot: sha256("home.png"), elements: sha256("home.json"), aria: sha256("home.xml") }
 const withInitial = makeEvent(DemoIngested, {
-  stream: old.stream, runId: null, causationId: null, ordinal: 0, recordedAt: old.recordedAt,
+  stream: old.stream,
+  runId: null,
+  causationId: null,
+  ordinal: 0,
+  recordedAt: old.recordedAt,
   data: { ...old.data, platform: "android", initial }
 })
 

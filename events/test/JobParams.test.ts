@@ -10,13 +10,23 @@ const click = { kind: "click", target: { role: "link", name: "Boards", elementId
 
 describe("job parameters", () => {
   test("given a rollout job's parameters, when decoded, then they come back typed", () => {
-    expect(decodeJobParams(RolloutParams, { trajectoryId: "r1-t-s0", stepBudget: 12, sample: 0 })).toEqual({ trajectoryId: "r1-t-s0", stepBudget: 12, sample: 0 })
+    expect(decodeJobParams(RolloutParams, { trajectoryId: "r1-t-s0", stepBudget: 12, sample: 0 })).toEqual({
+      trajectoryId: "r1-t-s0",
+      stepBudget: 12,
+      sample: 0
+    })
   })
 
   test("given an explorer job's parameters with and without rejoin, when decoded, then both decode and rejoin stays absent where it was", () => {
     const old = { trajectoryId: "r1-t-x0", stepBudget: 12, sample: 0, fromStep: -1, prefix: [], avoid: null }
     expect(decodeJobParams(ExploreParams, old)).toEqual(old)
-    const now = { ...old, fromStep: 0, prefix: [click], avoid: { role: "link", name: "Boards" }, rejoin: [{ urlBefore: "http://forum.local/", action: click }] }
+    const now = {
+      ...old,
+      fromStep: 0,
+      prefix: [click],
+      avoid: { role: "link", name: "Boards" },
+      rejoin: [{ urlBefore: "http://forum.local/", action: click }]
+    }
     expect(decodeJobParams(ExploreParams, now)).toEqual(now)
   })
 
@@ -26,7 +36,10 @@ describe("job parameters", () => {
   })
 
   test("given an infer job's parameters, when decoded, then the demo and its digest come back", () => {
-    expect(decodeJobParams(InferParams, { demoId: "d1", contentDigest: "c".repeat(64) })).toEqual({ demoId: "d1", contentDigest: "c".repeat(64) })
+    expect(decodeJobParams(InferParams, { demoId: "d1", contentDigest: "c".repeat(64) })).toEqual({
+      demoId: "d1",
+      contentDigest: "c".repeat(64)
+    })
     expect(decodeJobParams(InferParams, { demoId: "d1" })).toBeNull()
   })
 })

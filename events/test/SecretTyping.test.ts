@@ -12,7 +12,12 @@ const decode = Schema.decodeUnknownSync(Action)
 
 describe("typing a secret", () => {
   test("a type by reference decodes; a name that is not a variable's is refused; old actions digest as before", () => {
-    expect(decode({ kind: "type", target, text: "", secretEnv: "SHOP_PASSWORD" })).toEqual({ kind: "type", target, text: "", secretEnv: "SHOP_PASSWORD" })
+    expect(decode({ kind: "type", target, text: "", secretEnv: "SHOP_PASSWORD" })).toEqual({
+      kind: "type",
+      target,
+      text: "",
+      secretEnv: "SHOP_PASSWORD"
+    })
     expect(() => decode({ kind: "type", target, text: "", secretEnv: "1; rm -rf" })).toThrow()
     const old = { kind: "type", target, text: "red kettle", submit: true }
     expect(canonicalJson(decode(old))).toBe(canonicalJson(old))
@@ -21,7 +26,13 @@ describe("typing a secret", () => {
 
   test("a password a known secret holds is recorded as its variable; any other is masked", () => {
     const typed = { kind: "type" as const, target, text: "hunter2", submit: true }
-    expect(sealTyped(typed, [["SHOP_PASSWORD", "hunter2"]])).toEqual({ kind: "type", target, text: "", submit: true, secretEnv: "SHOP_PASSWORD" })
+    expect(sealTyped(typed, [["SHOP_PASSWORD", "hunter2"]])).toEqual({
+      kind: "type",
+      target,
+      text: "",
+      submit: true,
+      secretEnv: "SHOP_PASSWORD"
+    })
     expect(sealTyped(typed, [["SHOP_PASSWORD", "other"]])).toEqual({ kind: "type", target, text: "•••••••", submit: true })
     expect(JSON.stringify(sealTyped(typed, []))).not.toContain("hunter2")
   })

@@ -14,8 +14,16 @@ const encode = Schema.encodeSync(Action)
 /** Actions as logs held them before `mode`, with their digests then (computed at the commit before it). */
 const old: ReadonlyArray<readonly [string, unknown, string]> = [
   ["type", { kind: "type", target, text: "red kettle" }, "44a1d1a7c226f17aeae22bb5ccddac35cd95084a6d515beb3bb32ffd18ff91ed"],
-  ["type + Enter", { kind: "type", target, text: "red kettle", submit: true }, "fdeac219a98b9496b93b1cf036388463ecfb51c9613006a36fb0808a1f98bed1"],
-  ["type by reference", { kind: "type", target, text: "", secretEnv: "SHOP_PASSWORD" }, "285135267473f44014f8b188224d4119f828ac0d1351ae453b24eb69163d1be0"],
+  [
+    "type + Enter",
+    { kind: "type", target, text: "red kettle", submit: true },
+    "fdeac219a98b9496b93b1cf036388463ecfb51c9613006a36fb0808a1f98bed1"
+  ],
+  [
+    "type by reference",
+    { kind: "type", target, text: "", secretEnv: "SHOP_PASSWORD" },
+    "285135267473f44014f8b188224d4119f828ac0d1351ae453b24eb69163d1be0"
+  ],
   ["key", { kind: "key", key: "Control+End" }, "e600f7b2e952e8455612e3b78ed04a42e305a6d2edabadde553b152cbb75d033"]
 ]
 
@@ -46,6 +54,8 @@ describe("type mode", () => {
     expect(sealed).toEqual({ kind: "type", target, text: "", mode: "insert", secretEnv: "SHOP_PASSWORD" })
     expect(matchesSealed(sealed, typed)).toBe(true)
     expect(matchesSealed(sealed, { kind: "type", target, text: "hunter2" })).toBe(false)
-    expect(matchesSealed(sealTyped({ kind: "type", target, text: "hunter2" }, []), { kind: "type", target, text: "hunter2", mode: "fill" })).toBe(true)
+    expect(
+      matchesSealed(sealTyped({ kind: "type", target, text: "hunter2" }, []), { kind: "type", target, text: "hunter2", mode: "fill" })
+    ).toBe(true)
   })
 })

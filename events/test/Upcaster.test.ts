@@ -88,7 +88,14 @@ describe("upcasting TaskRegistered v1 → v2", () => {
     const V1 = defineEvent("Probe", 1, Schema.Struct({ a: Schema.String }))
     const V2 = defineEvent("Probe", 2, Schema.Struct({ a: Schema.String, b: Schema.Int }))
     const raw = { ...JSON.parse(storedV1), type: "Probe", data: { a: "x" } }
-    const throwing = makeRegistry([V2], [upcaster(V1, V2, () => { throw new Error("boom\nsecond line") })])
+    const throwing = makeRegistry(
+      [V2],
+      [
+        upcaster(V1, V2, () => {
+          throw new Error("boom\nsecond line")
+        })
+      ]
+    )
     const thrown = failureOf(throwing.decode(raw))
     expect(thrown._tag).toBe("InvalidEvent")
     expect(thrown.message).toContain("boom; second line")
@@ -130,7 +137,7 @@ describe("decode failures are values, never throws", () => {
   })
 
   test("non-JSON is InvalidEvent", () => {
-    for (const text of ["", "{", "not json", "{\"type\":\"JobQueued\",}"]) {
+    for (const text of ["", "{", "not json", '{"type":"JobQueued",}']) {
       const f = failureOf(catalog.decodeJson(text))
       expect(f._tag).toBe("InvalidEvent")
       expect(f.message).toContain("not JSON")

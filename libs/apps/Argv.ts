@@ -49,7 +49,7 @@ export const substitute = (argv: ReadonlyArray<string>, values: Partial<Record<P
     i === 0
       ? arg
       : arg.replace(TOKEN, (whole, name: string) => {
-        const value = Object.hasOwn(values, name) ? (values as Record<string, string | undefined>)[name] : undefined
-        return value === undefined ? whole : value
-      })
+          const value = Object.hasOwn(values, name) ? (values as Record<string, string | undefined>)[name] : undefined
+          return value === undefined ? whole : value
+        })
   )

@@ -30,17 +30,27 @@ export interface PackAuth {
  * the command before any episode rather than failing every one of them.
  */
 export const loadAuth = (pack: Pack, read: ReadSecret = readEnvSecret): Effect.Effect<PackAuth | null, PackError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const rel = pack.config.auth
     if (rel === null) return null
     if (pack.config.platform !== "web") {
-      return yield* new PackError({ file: pack.file, path: "auth", problem: `only for platform 'web' (a log-in is played in the episode's browser); this pack is '${pack.config.platform}'` })
+      return yield* new PackError({
+        file: pack.file,
+        path: "auth",
+        problem: `only for platform 'web' (a log-in is played in the episode's browser); this pack is '${pack.config.platform}'`
+      })
     }
     const file = `${pack.file.slice(0, -PACK_FILE.length)}${rel}`
-    const loaded = yield* loadStepFile(file, { auth: true }).pipe(Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem })))
+    const loaded = yield* loadStepFile(file, { auth: true }).pipe(
+      Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem }))
+    )
     for (const [i, step] of loaded.steps.entries()) {
       if (step.kind === "type" && step.secretEnv !== undefined && read(step.secretEnv) === undefined) {
-        return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem: `the environment variable ${step.secretEnv} is not set: the log-in types its value` })
+        return yield* new PackError({
+          file,
+          path: `steps[${i}].secretEnv`,
+          problem: `the environment variable ${step.secretEnv} is not set: the log-in types its value`
+        })
       }
     }
     return { file, steps: loaded.steps }

@@ -105,26 +105,42 @@ const drain = async (stream: ReadableStream<Uint8Array>, name: string, output: O
  * Spawns `argv` (placeholders already filled) for the command `kind` of a pack. Output is
  * read for the whole life of the process, so a chatty app never blocks on a full pipe.
  */
-export const spawnCommand = (kind: string, argv: ReadonlyArray<string>, options: {
-  readonly cwd: string
-  readonly tag: string
-  readonly onStdoutLine?: (line: string) => void
-}): SpawnResult => {
+export const spawnCommand = (
+  kind: string,
+  argv: ReadonlyArray<string>,
+  options: {
+    readonly cwd: string
+    readonly tag: string
+    readonly onStdoutLine?: (line: string) => void
+  }
+): SpawnResult => {
   const env = packEnv(options.tag)
   const program = resolveProgram(argv[0]!, options.cwd, env.PATH!)
   if (program === null) return { ok: false, problem: `${kind}: command not found: ${oneLine(argv[0]!, 200)}` }
   let proc: Subprocess<"ignore", "pipe", "pipe">
   try {
-    proc = Bun.spawn([program, ...argv.slice(1)], { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true })
+    proc = Bun.spawn([program, ...argv.slice(1)], {
+      cwd: options.cwd,
+      env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true
+    })
   } catch (e) {
-    return { ok: false, problem: `${kind}: cannot run ${oneLine(argv[0]!, 200)}: ${oneLine(e instanceof Error ? e.message : String(e), 200)}` }
+    return {
+      ok: false,
+      problem: `${kind}: cannot run ${oneLine(argv[0]!, 200)}: ${oneLine(e instanceof Error ? e.message : String(e), 200)}`
+    }
   }
   const output = new OutputTail()
   const spawned: Spawned = {
     proc,
     output,
     exit: null,
-    drained: Promise.all([drain(proc.stdout, "stdout", output, options.onStdoutLine), drain(proc.stderr, "stderr", output)]).then(() => undefined)
+    drained: Promise.all([drain(proc.stdout, "stdout", output, options.onStdoutLine), drain(proc.stderr, "stderr", output)]).then(
+      () => undefined
+    )
   }
   void proc.exited.then(() => {
     spawned.exit = { code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) }
@@ -148,11 +164,15 @@ export interface Finished {
  * ended and `timedOut` is set. What it left running in the background is not touched here
  * (a reset may restart the app): the instance's stop ends it through the tag.
  */
-export const runCommand = async (kind: string, argv: ReadonlyArray<string>, options: {
-  readonly cwd: string
-  readonly tag: string
-  readonly timeoutMs: number
-}): Promise<Finished | { readonly problem: string }> => {
+export const runCommand = async (
+  kind: string,
+  argv: ReadonlyArray<string>,
+  options: {
+    readonly cwd: string
+    readonly tag: string
+    readonly timeoutMs: number
+  }
+): Promise<Finished | { readonly problem: string }> => {
   const started = spawnCommand(kind, argv, options)
   if (!started.ok) return { problem: started.problem }
   const { proc, output } = started.spawned

@@ -5,7 +5,7 @@
  * those still starting included.
  *
  * @example
- * const program = Effect.gen(function*() {
+ * const program = Effect.gen(function* () {
  *   const app = yield* App
  *   const lease = yield* app.acquire()
  *   yield* lease.release()
@@ -20,22 +20,25 @@ import { makePool } from "./Pool.ts"
 import type { Lease } from "./Pool.ts"
 
 export const layer = (packDir: string): Layer.Layer<App, PackError> =>
-  Layer.effect(App, Effect.gen(function*() {
-    const pack = yield* loadPack(packDir)
-    const pool = yield* makePool(pack)
-    const { name } = pack.config
-    const evaluate = (lease: Lease, taskId: string, answer: string) =>
-      Effect.suspend(() => {
-        const instance = pool.instanceOf(lease)
-        return instance === undefined
-          ? Effect.fail(new InstanceError({ app: name, reason: `app ${name}: evaluate was given a lease of another app` }))
-          : evaluateEpisode(instance, taskId, answer)
+  Layer.effect(
+    App,
+    Effect.gen(function* () {
+      const pack = yield* loadPack(packDir)
+      const pool = yield* makePool(pack)
+      const { name } = pack.config
+      const evaluate = (lease: Lease, taskId: string, answer: string) =>
+        Effect.suspend(() => {
+          const instance = pool.instanceOf(lease)
+          return instance === undefined
+            ? Effect.fail(new InstanceError({ app: name, reason: `app ${name}: evaluate was given a lease of another app` }))
+            : evaluateEpisode(instance, taskId, answer)
+        })
+      return App.of({
+        name,
+        platform: pack.config.platform,
+        tasks: pack.tasks,
+        acquire: pool.acquire,
+        ...(pack.config.evaluate === null ? {} : { evaluate })
       })
-    return App.of({
-      name,
-      platform: pack.config.platform,
-      tasks: pack.tasks,
-      acquire: pool.acquire,
-      ...(pack.config.evaluate === null ? {} : { evaluate })
     })
-  }))
+  )

@@ -72,9 +72,13 @@ export const PackFileV1 = Schema.Struct({
   origins: Schema.optionalKey(Schema.Array(text("an origin: '{base}' or http(s)://host[:port]"))),
   auth: Schema.optionalKey(text("a path to a step file inside the pack")),
   isolation: Isolation,
-  pool: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }, { message: "expected an integer between 1 and 16" }))),
+  pool: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }, { message: "expected an integer between 1 and 16" }))
+  ),
   /** A page of this app is observed only after its DOM has not changed for this long (single-page apps that render on a timer). */
-  pageQuietMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))),
+  pageQuietMs: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))
+  ),
   /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
   hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),

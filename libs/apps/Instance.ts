@@ -103,16 +103,18 @@ export const loopbackUrl = (text: string): { readonly url: string } | { readonly
   return { problem: `start printed URL=${shown}: not an http(s) URL on loopback (127.0.0.1, localhost or [::1])` }
 }
 
-const onStartLine = (a: Announced) => (line: string): void => {
-  if (line.startsWith("URL=") && a.url === null && a.urlProblem === null) {
-    const checked = loopbackUrl(line.slice(4).trim())
-    if ("url" in checked) a.url = checked.url
-    else a.urlProblem = checked.problem
-  } else if (line.startsWith("INSTANCE=") && a.handle === null) {
-    const handle = line.slice(9).trim()
-    if (handle !== "") a.handle = oneLine(handle, 200)
+const onStartLine =
+  (a: Announced) =>
+  (line: string): void => {
+    if (line.startsWith("URL=") && a.url === null && a.urlProblem === null) {
+      const checked = loopbackUrl(line.slice(4).trim())
+      if ("url" in checked) a.url = checked.url
+      else a.urlProblem = checked.problem
+    } else if (line.startsWith("INSTANCE=") && a.handle === null) {
+      const handle = line.slice(9).trim()
+      if (handle !== "") a.handle = oneLine(handle, 200)
+    }
   }
-}
 
 /** Spawns the start and registers it before anything can fail, so a finalizer always finds it. */
 const spawnLive = (pack: Pack): Effect.Effect<Live, InstanceError> =>
@@ -123,7 +125,17 @@ const spawnLive = (pack: Pack): Effect.Effect<Live, InstanceError> =>
     const argv = substitute(pack.config.instance.start, { port: String(port) })
     const started = spawnCommand("start", argv, { cwd: pack.dir, tag, onStdoutLine: onStartLine(announced) })
     if (!started.ok) return Effect.fail(new InstanceError({ app: pack.config.name, reason: started.problem }))
-    const live: Live = { pack, tag, port, spawned: started.spawned, spawnedAt: performance.now(), announced, exitedAt: null, drained: false, stopping: null }
+    const live: Live = {
+      pack,
+      tag,
+      port,
+      spawned: started.spawned,
+      spawnedAt: performance.now(),
+      announced,
+      exitedAt: null,
+      drained: false,
+      stopping: null
+    }
     registry.set(tag, live)
     void started.spawned.proc.exited.then(() => (live.exitedAt = performance.now()))
     void started.spawned.drained.then(() => (live.drained = true))
@@ -147,7 +159,7 @@ const probe = (url: string, waitMs: number): Effect.Effect<string | null> =>
 
 /** Waits until the instance answers, its start fails, or `readyTimeoutMs` passes. */
 const awaitReady = (live: Live): Effect.Effect<Instance, InstanceError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { name, instance: spec } = live.pack.config
     const fail = (reason: string) => new InstanceError({ app: name, reason })
     const deadline = live.spawnedAt + spec.readyTimeoutMs
@@ -161,7 +173,14 @@ const awaitReady = (live: Live): Effect.Effect<Instance, InstanceError> =>
         lastProbe = yield* probe(readiness(a.url), deadline - performance.now())
         if (lastProbe === null) {
           const readyMs = Math.round(performance.now() - live.spawnedAt)
-          return { pack: live.pack, tag: live.tag, port: live.port, baseUrl: a.url, handle: a.handle ?? live.tag, readyMs } satisfies Instance
+          return {
+            pack: live.pack,
+            tag: live.tag,
+            port: live.port,
+            baseUrl: a.url,
+            handle: a.handle ?? live.tag,
+            readyMs
+          } satisfies Instance
         }
       }
       const exit = live.spawned.exit
@@ -173,7 +192,7 @@ const awaitReady = (live: Live): Effect.Effect<Instance, InstanceError> =>
         return yield* fail(`start ${describeExit(exit)} before ${a.url} answered; last output: ${live.spawned.output.text}`)
       }
       if (now >= deadline) {
-        const why = a.url === null ? "no URL= line" : lastProbe ?? "no answer"
+        const why = a.url === null ? "no URL= line" : (lastProbe ?? "no answer")
         return yield* fail(`start did not become ready within ${spec.readyTimeoutMs} ms (${why}); last output: ${live.spawned.output.text}`)
       }
       yield* Effect.sleep(Math.max(1, Math.min(POLL_MS, deadline - now)))
@@ -219,10 +238,12 @@ const valuesOf = (live: Live): Partial<Record<Placeholder, string>> => ({
 
 /** Stops the instance: its stop command (at most 10 s), then its processes. Idempotent, never fails. */
 export const stopInstance = (instance: Pick<Instance, "tag">): Effect.Effect<void> =>
-  Effect.uninterruptible(Effect.promise(() => {
-    const live = registry.get(instance.tag)
-    return live === undefined ? Promise.resolve() : stopLive(live)
-  }))
+  Effect.uninterruptible(
+    Effect.promise(() => {
+      const live = registry.get(instance.tag)
+      return live === undefined ? Promise.resolve() : stopLive(live)
+    })
+  )
 
 /** Stops every instance this process started and has not stopped yet. */
 export const stopAllInstances = (): Effect.Effect<void> =>
@@ -237,7 +258,13 @@ const joinUrl = (base: string, path: string): string => base.replace(/\/+$/, "")
 export const taskUrl = (instance: InstanceRef, start: string): string => joinUrl(instance.baseUrl, start)
 
 /** A finished command as a result, or the one line of why it is not one. */
-const finished = async (kind: string, instance: Instance, argv: ReadonlyArray<string>, extra: Partial<Record<Placeholder, string>>, timeoutMs: number) => {
+const finished = async (
+  kind: string,
+  instance: Instance,
+  argv: ReadonlyArray<string>,
+  extra: Partial<Record<Placeholder, string>>,
+  timeoutMs: number
+) => {
   const values = { instance: instance.handle, port: String(instance.port), base: instance.baseUrl, ...extra }
   const done = await runCommand(kind, substitute(argv, values), { cwd: instance.pack.dir, tag: instance.tag, timeoutMs })
   if ("problem" in done) return { problem: done.problem }
@@ -253,11 +280,16 @@ export const resetInstance = (instance: Instance): Effect.Effect<void, InstanceE
       if (reset === null) throw new Error(`app ${instance.pack.config.name} has no instance.reset`)
       if (reset.kind === "http") {
         const url = joinUrl(instance.baseUrl, reset.path)
-        const response = await fetch(url, { method: reset.method, redirect: "manual", signal: AbortSignal.timeout(RESET_TIMEOUT_MS) }).catch((e: unknown) => {
+        const response = await fetch(url, {
+          method: reset.method,
+          redirect: "manual",
+          signal: AbortSignal.timeout(RESET_TIMEOUT_MS)
+        }).catch((e: unknown) => {
           throw new Error(`reset: ${reset.method} ${reset.path} failed: ${oneLine(e instanceof Error ? e.message : String(e), 120)}`)
         })
         await response.body?.cancel().catch(() => undefined)
-        if (response.status < 200 || response.status > 299) throw new Error(`reset: ${reset.method} ${reset.path} answered ${response.status}`)
+        if (response.status < 200 || response.status > 299)
+          throw new Error(`reset: ${reset.method} ${reset.path} answered ${response.status}`)
         return
       }
       const r = await finished("reset", instance, reset.command, {}, RESET_TIMEOUT_MS)

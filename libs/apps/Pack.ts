@@ -8,7 +8,7 @@
  * const pack = yield* loadPack("packs/tiddlywiki")
  * pack.config.instance.start // ["bun", "start.ts", "{port}"]
  */
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Predicate, type Schema } from "effect"
 import { resolve } from "node:path"
 import { decodeStrict, jsonPath, oneLine } from "@core/demos"
 import { ACTIVITY_EXPECTED, isActivity, isPackage, startActivity } from "./Android.ts"
@@ -35,8 +35,10 @@ type Fail = (path: ReadonlyArray<Key> | null, problem: string) => PackError
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
-const failer = (file: string): Fail => (path, problem) =>
-  new PackError({ file, path: path === null ? null : oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
+const failer =
+  (file: string): Fail =>
+  (path, problem) =>
+    new PackError({ file, path: path === null ? null : oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
 
 /** Reads and parses one JSON file of the pack. */
 const readJson = (dir: string, rel: string, fail: Fail, missing: string): Effect.Effect<unknown, PackError> =>
@@ -56,7 +58,8 @@ const decode = <S extends Schema.Top>(schema: S, json: unknown, fail: Fail) => d
 const versionOf = (json: unknown, expected: number, what: string): [ReadonlyArray<Key>, string] | null => {
   if (!Predicate.isObject(json) || Array.isArray(json)) return [[], `${what} is a JSON object`]
   if (!("version" in json)) return [["version"], `missing field (this build reads version ${expected})`]
-  if (json.version !== expected) return [["version"], `unsupported version ${oneLine(JSON.stringify(json.version), 40)} (this build reads ${expected})`]
+  if (json.version !== expected)
+    return [["version"], `unsupported version ${oneLine(JSON.stringify(json.version), 40)} (this build reads ${expected})`]
   return null
 }
 
@@ -94,10 +97,14 @@ const checkConfig = (dir: string, c: PackFileV1, fail: Fail): Effect.Effect<void
     if (c.isolation === "reset-between-episodes" && reset === undefined) {
       return Effect.fail(fail(["instance", "reset"], "missing: isolation 'reset-between-episodes' needs a reset"))
     }
-    if (c.platform === "android" && c.android === undefined) return Effect.fail(fail(["android"], "missing: platform 'android' needs appPackage and appActivity"))
-    if (c.platform !== "android" && c.android !== undefined) return Effect.fail(fail(["android"], `only for platform 'android', this pack is '${c.platform}'`))
-    if (c.android !== undefined && !isPackage(c.android.appPackage)) return Effect.fail(fail(["android", "appPackage"], "expected a package name like 'org.example.app'"))
-    if (c.android !== undefined && !isActivity(c.android.appActivity)) return Effect.fail(fail(["android", "appActivity"], "expected an activity like '.Main' or 'org.example.app.Main'"))
+    if (c.platform === "android" && c.android === undefined)
+      return Effect.fail(fail(["android"], "missing: platform 'android' needs appPackage and appActivity"))
+    if (c.platform !== "android" && c.android !== undefined)
+      return Effect.fail(fail(["android"], `only for platform 'android', this pack is '${c.platform}'`))
+    if (c.android !== undefined && !isPackage(c.android.appPackage))
+      return Effect.fail(fail(["android", "appPackage"], "expected a package name like 'org.example.app'"))
+    if (c.android !== undefined && !isActivity(c.android.appActivity))
+      return Effect.fail(fail(["android", "appActivity"], "expected an activity like '.Main' or 'org.example.app.Main'"))
     for (const [i, entry] of (c.origins ?? []).entries()) {
       const problem = originProblem(entry)
       if (problem !== null) return Effect.fail(fail(["origins", i], problem))
@@ -111,7 +118,6 @@ const checkConfig = (dir: string, c: PackFileV1, fail: Fail): Effect.Effect<void
     return Effect.void
   })
 
-
 const resolveConfig = (c: PackFileV1): PackConfig => ({
   version: 1,
   name: c.name,
@@ -119,11 +125,12 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   instance: {
     start: c.instance.start,
     stop: c.instance.stop ?? null,
-    reset: c.instance.reset === undefined
-      ? null
-      : c.instance.reset.command !== undefined
-      ? { kind: "command", command: c.instance.reset.command }
-      : { kind: "http", method: c.instance.reset.http?.method ?? "POST", path: c.instance.reset.http?.path ?? "/" },
+    reset:
+      c.instance.reset === undefined
+        ? null
+        : c.instance.reset.command !== undefined
+          ? { kind: "command", command: c.instance.reset.command }
+          : { kind: "http", method: c.instance.reset.http?.method ?? "POST", path: c.instance.reset.http?.path ?? "/" },
     readyTimeoutMs: c.instance.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS
   },
   origins: c.origins ?? ["{base}"],
@@ -134,12 +141,15 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,
-  android: c.android === undefined ? null : { appPackage: c.android.appPackage, appActivity: c.android.appActivity, restore: c.android.restore ?? null }
+  android:
+    c.android === undefined
+      ? null
+      : { appPackage: c.android.appPackage, appActivity: c.android.appActivity, restore: c.android.restore ?? null }
 })
 
 /** Reads the tasks file: ids unique, web starts are paths, step files inside the pack. */
 const loadTasks = (dir: string, config: PackConfig, file: string): Effect.Effect<ReadonlyArray<PackTask>, PackError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fail = failer(file)
     const json = yield* readJson(dir, config.tasks, fail, "not found")
     const early = versionOf(json, TASKS_VERSION, "a tasks file")
@@ -151,7 +161,8 @@ const loadTasks = (dir: string, config: PackConfig, file: string): Effect.Effect
     for (const [i, t] of decoded.tasks.entries()) {
       if (seen.has(t.id)) return yield* fail(["tasks", i, "id"], `duplicate task id '${t.id}'`)
       seen.add(t.id)
-      if (config.android !== null && startActivity(config.android.appPackage, t.start) === null) return yield* fail(["tasks", i, "start"], ACTIVITY_EXPECTED)
+      if (config.android !== null && startActivity(config.android.appPackage, t.start) === null)
+        return yield* fail(["tasks", i, "start"], ACTIVITY_EXPECTED)
       if (config.platform === "web" && !t.start.startsWith("/")) {
         return yield* fail(["tasks", i, "start"], "expected a path relative to the base URL, starting with '/'")
       }
@@ -165,7 +176,7 @@ const loadTasks = (dir: string, config: PackConfig, file: string): Effect.Effect
   })
 
 /** Reads, decodes and checks the pack in `dir`. */
-export const loadPack = Effect.fnUntraced(function*(dir: string): Effect.fn.Return<Pack, PackError> {
+export const loadPack = Effect.fnUntraced(function* (dir: string): Effect.fn.Return<Pack, PackError> {
   const file = `${dir.replace(/\/+$/, "")}/${PACK_FILE}`
   const fail = failer(file)
   const json = yield* readJson(dir, PACK_FILE, fail, `not found (a pack is a folder with ${PACK_FILE})`)

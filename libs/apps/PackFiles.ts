@@ -12,9 +12,7 @@ import { dirname, isAbsolute, join, sep } from "node:path"
 /** The largest JSON file of a pack (core-app.json, the tasks file). */
 export const MAX_JSON_BYTES = 1024 * 1024
 
-export type PackFileResult =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly problem: string }
+export type PackFileResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly problem: string }
 
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
 

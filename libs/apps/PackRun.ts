@@ -93,23 +93,32 @@ export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null): Ru
     episodes: leasedEpisodes(app, leases, auth),
     heldOut: () => Effect.succeed(pack.tasks.filter((t) => t.split === "held-out").map((t) => packRunTask(pack, t))),
     demo: (env, task, dir, demoId) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const t = byId.get(task.id)
-        if (t?.steps == null) return yield* new RunAppError({ message: `${task.id} has no demo and no step file in the pack: record one (bun core record --app ${pack.dir} --task ${task.id})` })
+        if (t?.steps == null)
+          return yield* new RunAppError({
+            message: `${task.id} has no demo and no step file in the pack: record one (bun core record --app ${pack.dir} --task ${task.id})`
+          })
         const file = resolve(pack.dir, t.steps)
         const steps = yield* loadStepFile(file)
         const played = yield* playDemo(env, { ...task.start, taskId: task.id }, steps.steps).pipe(Effect.ensuring(env.close()))
         return yield* writeDemoFolder(played.steps, join(dir, pack.config.name, task.id), {
-          demoId, taskId: task.id, recordedWith: "script", initial: played.initial, platform: pack.config.platform
+          demoId,
+          taskId: task.id,
+          recordedWith: "script",
+          initial: played.initial,
+          platform: pack.config.platform
         })
       }).pipe(Effect.mapError((e) => (e instanceof RunAppError ? e : new RunAppError({ message: e.message })))),
     judge: (task, end) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const lease = end.last?.episode == null ? undefined : leases.get(end.last.episode)
         if (app.evaluate === undefined || lease === undefined || !byId.has(task.id)) return null
         const result = yield* app.evaluate(lease, task.id, answerOf(end)).pipe(Effect.option)
         // An evaluation that could not run says nothing about the episode: no judgement.
-        return result._tag === "None" ? null : { success: result.value.pass, reason: result.value.pass ? "evaluate: exit 0" : "evaluate: exit 1" }
+        return result._tag === "None"
+          ? null
+          : { success: result.value.pass, reason: result.value.pass ? "evaluate: exit 0" : "evaluate: exit 1" }
       })
   }
 }

@@ -11,7 +11,7 @@
  * A failed start is retried; after `MAX_FAILED_STARTS` in a row, waiting acquires fail
  * with the last start's one line, and the next acquire tries afresh.
  */
-import { Effect, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { startInstance, stopInstance, resetInstance } from "./Instance.ts"
 import type { Instance, InstanceRef } from "./Instance.ts"
 import { InstanceError } from "./Instance.ts"
@@ -43,8 +43,9 @@ interface Slot {
 }
 
 /** The pack's origins for an instance: `{base}` is the base URL's origin; duplicates dropped. */
-export const originsFor = (pack: Pack, baseUrl: string): ReadonlyArray<string> =>
-  [...new Set(pack.config.origins.map((o) => new URL(o === "{base}" ? baseUrl : o).origin))]
+export const originsFor = (pack: Pack, baseUrl: string): ReadonlyArray<string> => [
+  ...new Set(pack.config.origins.map((o) => new URL(o === "{base}" ? baseUrl : o).origin))
+]
 
 /** The pool's state; every change happens in one synchronous step, so no two fibers interleave inside one. */
 class Slots {
@@ -63,7 +64,10 @@ class Slots {
   private readonly name: string
   private readonly shared: boolean
 
-  constructor(private readonly pack: Pack, private readonly scope: Scope.Scope) {
+  constructor(
+    private readonly pack: Pack,
+    private readonly scope: Scope.Scope
+  ) {
     this.name = pack.config.name
     this.shared = pack.config.isolation === "shared-readonly"
   }
@@ -91,7 +95,9 @@ class Slots {
     const starts: Array<Effect.Effect<void>> = []
     while (!this.closed && this.broken === null && this.occupied < this.pack.config.pool) {
       this.occupied++
-      const start = startInstance(this.pack).pipe(Effect.matchEffect({ onSuccess: (i) => this.started(i), onFailure: (e) => this.failed(e) }))
+      const start = startInstance(this.pack).pipe(
+        Effect.matchEffect({ onSuccess: (i) => this.started(i), onFailure: (e) => this.failed(e) })
+      )
       starts.push(this.background(start))
     }
     return Effect.all(starts, { discard: true })
@@ -114,7 +120,10 @@ class Slots {
       this.occupied--
       this.failures++
       if (this.failures < MAX_FAILED_STARTS) return this.fill
-      this.broken = new InstanceError({ app: this.name, reason: `app ${this.name}: ${this.failures} starts failed in a row; last: ${error.reason}` })
+      this.broken = new InstanceError({
+        app: this.name,
+        reason: `app ${this.name}: ${this.failures} starts failed in a row; last: ${error.reason}`
+      })
       this.notify()
       return Effect.void
     })
@@ -122,25 +131,31 @@ class Slots {
 
   /** Stops the slot's instance, then frees its capacity for a fresh one. */
   private retire(slot: Slot): Effect.Effect<void> {
-    return stopInstance(slot.instance).pipe(Effect.ensuring(Effect.suspend(() => {
-      this.all.delete(slot)
-      this.occupied--
-      this.notify()
-      return this.fill
-    })))
+    return stopInstance(slot.instance).pipe(
+      Effect.ensuring(
+        Effect.suspend(() => {
+          this.all.delete(slot)
+          this.occupied--
+          this.notify()
+          return this.fill
+        })
+      )
+    )
   }
 
   /** What a release does per isolation (shared: nothing). */
   private giveBack(slot: Slot): Effect.Effect<void> {
     if (this.pack.config.isolation === "instance-per-episode") return this.retire(slot)
-    return resetInstance(slot.instance).pipe(Effect.matchEffect({
-      onSuccess: () =>
-        Effect.sync(() => {
-          this.ready.push(slot)
-          this.notify()
-        }),
-      onFailure: () => this.retire(slot)
-    }))
+    return resetInstance(slot.instance).pipe(
+      Effect.matchEffect({
+        onSuccess: () =>
+          Effect.sync(() => {
+            this.ready.push(slot)
+            this.notify()
+          }),
+        onFailure: () => this.retire(slot)
+      })
+    )
   }
 
   leaseOf(slot: Slot): Lease {
@@ -183,10 +198,10 @@ class Slots {
 
 /** A pool of the pack's instances, living as long as the scope: closing it stops them all. */
 export const makePool = (pack: Pack): Effect.Effect<Pool, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const slots = new Slots(pack, yield* Effect.scope)
     const name = pack.config.name
-    const acquire = Effect.fnUntraced(function*(): Effect.fn.Return<Lease, InstanceError> {
+    const acquire = Effect.fnUntraced(function* (): Effect.fn.Return<Lease, InstanceError> {
       // After the pool gave up on a run of failed starts, a new acquire tries again.
       if (slots.broken !== null) {
         slots.broken = null

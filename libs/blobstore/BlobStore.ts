@@ -5,7 +5,7 @@
  * embedded default) and a JetStream Object Store bucket (`JetStreamBlobStore`).
  *
  * @example
- * const program = Effect.gen(function*() {
+ * const program = Effect.gen(function* () {
  *   const blobs = yield* BlobStore
  *   const hash = yield* blobs.put(screenshot) // sha256 hex; putting it again is a no-op
  *   const bytes = yield* blobs.get(hash) // verified against the hash, or BlobCorrupt
@@ -18,7 +18,6 @@ import { Context, Effect, Schema } from "effect"
 export const BlobHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
 
 export const isBlobHash: (u: unknown) => u is string = Schema.is(BlobHash)
-
 
 export class BlobNotFound extends Schema.TaggedError<BlobNotFound>()("BlobNotFound", {
   hash: Schema.String
@@ -51,14 +50,17 @@ export class BlobStoreError extends Schema.TaggedError<BlobStoreError>()("BlobSt
   }
 }
 
-export class BlobStore extends Context.Service<BlobStore, {
-  readonly kind: "nats" | "directory"
-  /** Stores the bytes under their sha256 and returns it; idempotent. */
-  put(bytes: Uint8Array): Effect.Effect<string, BlobStoreError>
-  /** The bytes stored under `hash`, checked against it. */
-  get(hash: string): Effect.Effect<Uint8Array, BlobNotFound | BlobCorrupt | BlobStoreError>
-  has(hash: string): Effect.Effect<boolean, BlobStoreError>
-}>()("@core/blobstore/BlobStore") {}
+export class BlobStore extends Context.Service<
+  BlobStore,
+  {
+    readonly kind: "nats" | "directory"
+    /** Stores the bytes under their sha256 and returns it; idempotent. */
+    put(bytes: Uint8Array): Effect.Effect<string, BlobStoreError>
+    /** The bytes stored under `hash`, checked against it. */
+    get(hash: string): Effect.Effect<Uint8Array, BlobNotFound | BlobCorrupt | BlobStoreError>
+    has(hash: string): Effect.Effect<boolean, BlobStoreError>
+  }
+>()("@core/blobstore/BlobStore") {}
 
 /** Error messages must stay one line: NATS errors carry newlines and stack-like detail. */
 export const describeCause = (cause: unknown): string => {
@@ -74,7 +76,7 @@ export const checkHash = (hash: string): Effect.Effect<string, BlobStoreError> =
   isBlobHash(hash)
     ? Effect.succeed(hash)
     : Effect.fail(
-      new BlobStoreError({
-        reason: `invalid blob hash ${JSON.stringify(String(hash).slice(0, 80))}: expected 64 lower-case hex characters`
-      })
-    )
+        new BlobStoreError({
+          reason: `invalid blob hash ${JSON.stringify(String(hash).slice(0, 80))}: expected 64 lower-case hex characters`
+        })
+      )

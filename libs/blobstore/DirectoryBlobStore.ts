@@ -42,7 +42,7 @@ const mkdirPrivate = async (dir: string): Promise<string | undefined> => {
 
 /** Removes the stale temp files in `dir`; one that vanishes meanwhile was another sweeper's. */
 const sweepTemps = async (dir: string, now: number): Promise<void> => {
-  const names = await readdir(dir).catch((cause) => isNotFound(cause) ? [] : Promise.reject(cause))
+  const names = await readdir(dir).catch((cause) => (isNotFound(cause) ? [] : Promise.reject(cause)))
   for (const name of names) {
     if (!name.startsWith(".tmp-")) continue
     const path = join(dir, name)
@@ -51,8 +51,7 @@ const sweepTemps = async (dir: string, now: number): Promise<void> => {
   }
 }
 
-const isNotFound = (cause: unknown): boolean =>
-  typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
+const isNotFound = (cause: unknown): boolean => typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
 
 /** Without fsyncing the directory, a crash can forget a rename that already returned. */
 const syncDir = async (path: string): Promise<void> => {
@@ -87,7 +86,7 @@ const writeAtomically = async (path: string, bytes: Uint8Array, tempDir: string)
   if (created !== undefined) await syncDir(dirname(parent))
 }
 
-export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptions = {}) {
+export const make = Effect.fnUntraced(function* (options: DirectoryBlobStoreOptions = {}) {
   const root = resolve(options.dir ?? defaultDir)
   const tempDir = join(root, TEMP_DIR)
   yield* Effect.tryPromise({
@@ -100,15 +99,14 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
   })
 
   const pathOf = (hash: string) => join(root, hash.slice(0, 2), hash)
-  const failure = (what: string) => (cause: unknown) =>
-    new BlobStoreError({ reason: `${what} in ${root}: ${describeCause(cause)}` })
+  const failure = (what: string) => (cause: unknown) => new BlobStoreError({ reason: `${what} in ${root}: ${describeCause(cause)}` })
 
-  const put = Effect.fn("DirectoryBlobStore.put")(function*(bytes: Uint8Array) {
+  const put = Effect.fn("DirectoryBlobStore.put")(function* (bytes: Uint8Array) {
     const hash = sha256(bytes)
     const path = pathOf(hash)
     yield* Effect.tryPromise({
       try: async () => {
-        const existing = await stat(path).catch((cause) => isNotFound(cause) ? undefined : Promise.reject(cause))
+        const existing = await stat(path).catch((cause) => (isNotFound(cause) ? undefined : Promise.reject(cause)))
         // Same size under a content address is taken as present; a file of the wrong size
         // can only be damage, so it is rewritten rather than left to fail every get.
         if (existing?.isFile() && existing.size === bytes.byteLength) return
@@ -119,11 +117,11 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
     return hash
   })
 
-  const get = Effect.fn("DirectoryBlobStore.get")(function*(hash: string) {
+  const get = Effect.fn("DirectoryBlobStore.get")(function* (hash: string) {
     yield* checkHash(hash)
     const buffer = yield* Effect.tryPromise({
       try: () => readFile(pathOf(hash)),
-      catch: (cause) => isNotFound(cause) ? new BlobNotFound({ hash }) : failure(`cannot read blob ${hash}`)(cause)
+      catch: (cause) => (isNotFound(cause) ? new BlobNotFound({ hash }) : failure(`cannot read blob ${hash}`)(cause))
     })
     const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
     const actual = sha256(bytes)
@@ -131,13 +129,13 @@ export const make = Effect.fnUntraced(function*(options: DirectoryBlobStoreOptio
     return bytes
   })
 
-  const has = Effect.fn("DirectoryBlobStore.has")(function*(hash: string) {
+  const has = Effect.fn("DirectoryBlobStore.has")(function* (hash: string) {
     yield* checkHash(hash)
     return yield* Effect.tryPromise({
       try: () =>
         stat(pathOf(hash)).then(
           (stats) => stats.isFile(),
-          (cause) => isNotFound(cause) ? false : Promise.reject(cause)
+          (cause) => (isNotFound(cause) ? false : Promise.reject(cause))
         ),
       catch: failure(`cannot look up blob ${hash}`)
     })

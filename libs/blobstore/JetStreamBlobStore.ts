@@ -38,10 +38,12 @@ const ATTEMPT_TIMEOUT_MS = 30_000
 const bounded = <A>(run: () => Promise<A>): Promise<A> =>
   new Promise<A>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ATTEMPT_TIMEOUT_MS} ms (timeout)`)), ATTEMPT_TIMEOUT_MS)
-    run().then(resolve, reject).finally(() => clearTimeout(timer))
+    run()
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer))
   })
 
-export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptions = {}) {
+export const make = Effect.fnUntraced(function* (options: JetStreamBlobStoreOptions = {}) {
   const url = displayNatsUrl(options.url ?? defaultUrl)
   const bucket = options.bucket ?? defaultBucket
   const outageLimitMs = options.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS
@@ -73,12 +75,12 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
 
   const attempt = <A>(what: string, run: () => Promise<A>) =>
     patiently(run).pipe(
-      Effect.mapError((cause) =>
-        new BlobStoreError({ reason: `${what} in bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}` })
+      Effect.mapError(
+        (cause) => new BlobStoreError({ reason: `${what} in bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}` })
       )
     )
 
-  const put = Effect.fn("JetStreamBlobStore.put")(function*(bytes: Uint8Array) {
+  const put = Effect.fn("JetStreamBlobStore.put")(function* (bytes: Uint8Array) {
     const hash = sha256(bytes)
     const digest = objectDigest(bytes)
     const existing = yield* attempt(`cannot look up blob ${hash}`, () => os.info(hash))
@@ -97,7 +99,7 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
     return hash
   })
 
-  const get = Effect.fn("JetStreamBlobStore.get")(function*(hash: string) {
+  const get = Effect.fn("JetStreamBlobStore.get")(function* (hash: string) {
     yield* checkHash(hash)
     const bytes = yield* patiently(() => os.getBlob(hash)).pipe(
       Effect.mapError((cause) => {
@@ -118,7 +120,7 @@ export const make = Effect.fnUntraced(function*(options: JetStreamBlobStoreOptio
     return bytes
   })
 
-  const has = Effect.fn("JetStreamBlobStore.has")(function*(hash: string) {
+  const has = Effect.fn("JetStreamBlobStore.has")(function* (hash: string) {
     yield* checkHash(hash)
     const info = yield* attempt(`cannot look up blob ${hash}`, () => os.info(hash))
     return present(info)

@@ -24,7 +24,9 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
 
 const EnvVarName = Schema.String.check(
   // Deliberately does not echo the value: a user who pasted the key itself here must not see it printed.
-  Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be the NAME of an environment variable holding the key, not the key itself" })
+  Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    message: "must be the NAME of an environment variable holding the key, not the key itself"
+  })
 )
 
 /**
@@ -38,7 +40,9 @@ const jsonObjectIssue = (text: string): string | undefined => {
   } catch {
     return "must be a JSON object of Appium capabilities (this is not valid JSON)"
   }
-  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? undefined : "must be a JSON object of Appium capabilities"
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+    ? undefined
+    : "must be a JSON object of Appium capabilities"
 }
 
 /**
@@ -58,18 +62,22 @@ export const parseByteSize = (text: string): number | undefined => {
 
 /** A size limit, kept as the text the user wrote (`config show` prints it as given); `ingestLimits` reads it. */
 const ByteSize = Schema.String.check(
-  Schema.makeFilter((s: string) => (parseByteSize(s) === undefined ? "must be a positive size in bytes, e.g. 16777216 or 16MiB" : undefined))
+  Schema.makeFilter((s: string) =>
+    parseByteSize(s) === undefined ? "must be a positive size in bytes, e.g. 16777216 or 16MiB" : undefined
+  )
 )
 
 /**
  * A NATS URL: credentials in it would be printed and recorded with it, so they are refused
  * (the complaint never quotes the URL) in favour of environment variables the config names.
  */
-const NatsUrl = Schema.NonEmptyString.check(Schema.makeFilter((url: string) =>
-  /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)
-    ? "must not carry credentials: set nats.userEnv and nats.passwordEnv (or nats.tokenEnv, nats.credsFileEnv) to the NAMES of environment variables holding them"
-    : undefined
-))
+const NatsUrl = Schema.NonEmptyString.check(
+  Schema.makeFilter((url: string) =>
+    /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)
+      ? "must not carry credentials: set nats.userEnv and nats.passwordEnv (or nats.tokenEnv, nats.credsFileEnv) to the NAMES of environment variables holding them"
+      : undefined
+  )
+)
 
 /** Milliseconds, kept as the decimal text the user wrote; `natsSettings` reads it. */
 const Milliseconds = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,11}$/, { message: "must be a whole number of milliseconds" }))
@@ -114,17 +122,37 @@ export interface KeySpec {
 export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
   store: { env: "CORE_STORE", flag: "store", description: "event store: auto, embedded or nats", choices: ["auto", "embedded", "nats"] },
   "nats.url": { env: "NATS_URL", flag: "nats-url", description: "NATS server URL (no credentials: see nats.userEnv)" },
-  "nats.outageLimitMs": { env: "CORE_NATS_OUTAGE_LIMIT_MS", flag: "nats-outage-limit-ms", description: "how long work waits for a lost NATS server to return before failing" },
+  "nats.outageLimitMs": {
+    env: "CORE_NATS_OUTAGE_LIMIT_MS",
+    flag: "nats-outage-limit-ms",
+    description: "how long work waits for a lost NATS server to return before failing"
+  },
   "nats.userEnv": { env: "CORE_NATS_USER_ENV", flag: "nats-user-env", description: "NAME of the env var holding the NATS user" },
-  "nats.passwordEnv": { env: "CORE_NATS_PASSWORD_ENV", flag: "nats-password-env", description: "NAME of the env var holding the NATS password" },
+  "nats.passwordEnv": {
+    env: "CORE_NATS_PASSWORD_ENV",
+    flag: "nats-password-env",
+    description: "NAME of the env var holding the NATS password"
+  },
   "nats.tokenEnv": { env: "CORE_NATS_TOKEN_ENV", flag: "nats-token-env", description: "NAME of the env var holding the NATS token" },
-  "nats.credsFileEnv": { env: "CORE_NATS_CREDS_FILE_ENV", flag: "nats-creds-file-env", description: "NAME of the env var holding the path of a NATS .creds file" },
+  "nats.credsFileEnv": {
+    env: "CORE_NATS_CREDS_FILE_ENV",
+    flag: "nats-creds-file-env",
+    description: "NAME of the env var holding the path of a NATS .creds file"
+  },
   dataDir: { env: "CORE_DATA_DIR", flag: "data-dir", description: "directory for the embedded store, blobs and read models" },
   seed: { env: "CORE_SEED", flag: "seed", description: "run seed for every random draw" },
   "database.url": { env: "DATABASE_URL", flag: "database-url", description: "read-model database (sqlite:<file> or postgres://…)" },
-  "models.baseUrl": { env: "CORE_MODEL_BASE_URL", flag: "model-base-url", description: "OpenAI-compatible model server (unset = embedded backends)" },
+  "models.baseUrl": {
+    env: "CORE_MODEL_BASE_URL",
+    flag: "model-base-url",
+    description: "OpenAI-compatible model server (unset = embedded backends)"
+  },
   "models.model": { env: "CORE_MODEL", flag: "model", description: "model name at the model server" },
-  "models.apiKeyEnv": { env: "CORE_MODEL_API_KEY_ENV", flag: "model-api-key-env", description: "NAME of the env var holding the model API key" },
+  "models.apiKeyEnv": {
+    env: "CORE_MODEL_API_KEY_ENV",
+    flag: "model-api-key-env",
+    description: "NAME of the env var holding the model API key"
+  },
   "chromium.path": { env: "CORE_CHROMIUM", flag: "chromium", description: "Chromium binary" },
   "chromedriver.path": { env: "CORE_CHROMEDRIVER", flag: "chromedriver", description: "chromedriver binary" },
   "android.appiumUrl": { env: "CORE_APPIUM_URL", flag: "appium-url", description: "Appium server for Android devices and emulators" },
@@ -133,8 +161,16 @@ export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
     flag: "android-capabilities",
     description: "Appium capabilities as a JSON object (appium:udid, appium:appPackage, …)"
   },
-  "ingest.maxBlobBytes": { env: "CORE_INGEST_MAX_BLOB_BYTES", flag: "max-blob-bytes", description: "largest file `ingest` reads: a blob or demo.json (bytes, or KiB/MiB/GiB)" },
-  "ingest.maxDemoBytes": { env: "CORE_INGEST_MAX_DEMO_BYTES", flag: "max-demo-bytes", description: "largest demo `ingest` reads: demo.json and its blobs together" }
+  "ingest.maxBlobBytes": {
+    env: "CORE_INGEST_MAX_BLOB_BYTES",
+    flag: "max-blob-bytes",
+    description: "largest file `ingest` reads: a blob or demo.json (bytes, or KiB/MiB/GiB)"
+  },
+  "ingest.maxDemoBytes": {
+    env: "CORE_INGEST_MAX_DEMO_BYTES",
+    flag: "max-demo-bytes",
+    description: "largest demo `ingest` reads: demo.json and its blobs together"
+  }
 }
 export const configKeys = Object.keys(CONFIG_KEYS) as ReadonlyArray<ConfigKey>
 
@@ -218,7 +254,11 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 // A prototype-less target: in a plain `{}`, assigning the own key "__proto__" that JSON.parse
 // produces would set the prototype instead, hiding the key from the unknown-key check and
 // letting the keys of its value pass for settings.
-const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, unknown> = Object.create(null)): Record<string, unknown> => {
+const flatten = (
+  obj: Record<string, unknown>,
+  prefix = "",
+  out: Record<string, unknown> = Object.create(null)
+): Record<string, unknown> => {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix ? `${prefix}.${k}` : k
     if (!prefix && GROUPS.has(k) && isRecord(v)) flatten(v, key, out)
@@ -229,7 +269,13 @@ const flatten = (obj: Record<string, unknown>, prefix = "", out: Record<string, 
 
 // Values of these keys may carry credentials, so a complaint about them never quotes the value.
 const QUIET_KEYS: ReadonlySet<string> = new Set([
-  "database.url", "models.baseUrl", "models.apiKeyEnv", "nats.userEnv", "nats.passwordEnv", "nats.tokenEnv", "nats.credsFileEnv"
+  "database.url",
+  "models.baseUrl",
+  "models.apiKeyEnv",
+  "nats.userEnv",
+  "nats.passwordEnv",
+  "nats.tokenEnv",
+  "nats.credsFileEnv"
 ])
 
 const issueLine = (error: Schema.SchemaError, input: unknown): { key: string; text: string } => {
@@ -239,7 +285,10 @@ const issueLine = (error: Schema.SchemaError, input: unknown): { key: string; te
   let text = raw.charAt(0).toLowerCase() + raw.slice(1)
   if (text === "expected no excess property") {
     text = GROUPS.has(key)
-      ? `must be an object with ${configKeys.filter((k) => k.startsWith(`${key}.`)).map((k) => k.slice(key.length + 1)).join(", ")}`
+      ? `must be an object with ${configKeys
+          .filter((k) => k.startsWith(`${key}.`))
+          .map((k) => k.slice(key.length + 1))
+          .join(", ")}`
       : `unknown key (known: ${configKeys.join(", ")})`
   } else if (key && isRecord(input) && key in input && !QUIET_KEYS.has(key) && !text.startsWith("must")) {
     text += `, got ${JSON.stringify(input[key])?.slice(0, 60)}`
@@ -256,11 +305,14 @@ const readFile = (path: string, explicit: boolean): Effect.Effect<Record<string,
       const code = (e as { code?: string }).code
       // No file at the default place just means "no file settings"; a file the user named must exist.
       if (code === "ENOENT" && !explicit) return null
-      return yield* new ConfigError({ message: code === "ENOENT" ? `${path}: config file not found` : `${path}: cannot read config file (${code ?? String(e)})` })
+      return yield* new ConfigError({
+        message: code === "ENOENT" ? `${path}: config file not found` : `${path}: cannot read config file (${code ?? String(e)})`
+      })
     }
     const json = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
-      catch: (e) => new ConfigError({ message: `${path}: invalid JSON: ${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ")}` })
+      catch: (e) =>
+        new ConfigError({ message: `${path}: invalid JSON: ${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ")}` })
     })
     if (!isRecord(json)) return yield* new ConfigError({ message: `${path}: must contain a JSON object of settings` })
     const flat = flatten(json)
@@ -273,9 +325,11 @@ const readFile = (path: string, explicit: boolean): Effect.Effect<Record<string,
   })
 
 const describeSource = (source: ConfigSource, key: string, file: string): string =>
-  source.startsWith("env:") ? `environment variable ${source.slice(4)} (${key})`
-  : source.startsWith("flag:") ? `flag ${source.slice(5)} (${key})`
-  : `${file}: key "${key}"`
+  source.startsWith("env:")
+    ? `environment variable ${source.slice(4)} (${key})`
+    : source.startsWith("flag:")
+      ? `flag ${source.slice(5)} (${key})`
+      : `${file}: key "${key}"`
 
 /** Loads and validates the merged config; every failure is one `ConfigError` line. */
 export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}): Effect.fn.Return<LoadedConfig, ConfigError> {
@@ -334,7 +388,9 @@ export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}
  * when anything but the default set it — then an unreachable server is an error, not a
  * silent fall-back to the embedded store.
  */
-export const storeSettings = (config: LoadedConfig): {
+export const storeSettings = (
+  config: LoadedConfig
+): {
   readonly store: ConfigValues["store"]
   readonly natsUrl: string
   readonly natsUrlConfigured: boolean
@@ -350,7 +406,9 @@ export const storeSettings = (config: LoadedConfig): {
 export const natsOutageLimitMs = (config: LoadedConfig): number => Number(config.values["nats.outageLimitMs"])
 
 /** What `AppiumEnvironment` (libs/env-android) needs: the server and the capabilities as an object. */
-export const androidSettings = (config: LoadedConfig): {
+export const androidSettings = (
+  config: LoadedConfig
+): {
   readonly appiumUrl: string
   readonly capabilities: Readonly<Record<string, unknown>>
 } => ({

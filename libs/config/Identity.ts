@@ -18,7 +18,10 @@ export interface CommandOutput {
  * Runs a program to completion with a deadline; null when it cannot be started (absent,
  * not executable). The deadline matters: a broken Chromium wrapper can hang.
  */
-export const runProgram = (cmd: ReadonlyArray<string>, options: { cwd?: string; timeoutMs?: number } = {}): Effect.Effect<CommandOutput | null> =>
+export const runProgram = (
+  cmd: ReadonlyArray<string>,
+  options: { cwd?: string; timeoutMs?: number } = {}
+): Effect.Effect<CommandOutput | null> =>
   Effect.promise(async () => {
     try {
       const proc = Bun.spawn([...cmd], {
@@ -44,7 +47,10 @@ export const runProgram = (cmd: ReadonlyArray<string>, options: { cwd?: string; 
 export const programVersion = (path: string, args: ReadonlyArray<string> = ["--version"]): Effect.Effect<string | null> =>
   Effect.map(runProgram([path, ...args]), (out) => {
     if (out === null || out.exitCode !== 0) return null
-    const line = `${out.stdout}\n${out.stderr}`.split("\n").map((l) => l.trim()).find((l) => l !== "")
+    const line = `${out.stdout}\n${out.stderr}`
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "")
     return line ?? null
   })
 

@@ -32,7 +32,9 @@ export const secretValue = (
 export const natsCredentials = (
   config: LoadedConfig,
   env: Readonly<Record<string, string | undefined>> = process.env
-): { readonly user?: string; readonly password?: string; readonly token?: string; readonly credsFile?: string } | { readonly missing: string } => {
+):
+  | { readonly user?: string; readonly password?: string; readonly token?: string; readonly credsFile?: string }
+  | { readonly missing: string } => {
   const keys = { user: "nats.userEnv", password: "nats.passwordEnv", token: "nats.tokenEnv", credsFile: "nats.credsFileEnv" } as const
   const out: Record<string, string> = {}
   for (const [field, key] of Object.entries(keys)) {
@@ -100,10 +102,8 @@ export const secretEnvNames = (values: object): ReadonlyArray<string> =>
  * The secrets the config names, read from the environment: what must be scrubbed from
  * anything recorded. Values too short to be told from ordinary text are left out.
  */
-export const configuredSecrets = (
-  values: object,
-  env: Readonly<Record<string, string | undefined>> = process.env
-): ReadonlyArray<string> => secretsIn(secretEnvNames(values), env)
+export const configuredSecrets = (values: object, env: Readonly<Record<string, string | undefined>> = process.env): ReadonlyArray<string> =>
+  secretsIn(secretEnvNames(values), env)
 
 /** The values of the named variables that are set and long enough to scrub. */
 export const secretsIn = (
@@ -130,10 +130,7 @@ export interface RecordedConfig {
  * as a second line of defence, any value that contains a known secret (the model key, a
  * URL password) replaced by `***` — someone may have pasted a key into the wrong field.
  */
-export const forRecording = (
-  config: LoadedConfig,
-  env: Readonly<Record<string, string | undefined>> = process.env
-): RecordedConfig => {
+export const forRecording = (config: LoadedConfig, env: Readonly<Record<string, string | undefined>> = process.env): RecordedConfig => {
   const secrets = new Set<string>()
   for (const secret of configuredSecrets(config.values, env)) secrets.add(secret)
   for (const k of URL_KEYS) {

@@ -110,8 +110,8 @@ export const jsonPath = (path: ReadonlyArray<PropertyKey>): string =>
       typeof k === "number"
         ? `${s}[${k}]`
         : /^[A-Za-z_$][\w$]*$/.test(String(k))
-        ? `${s}${s ? "." : ""}${String(k)}`
-        : `${s}[${JSON.stringify(String(k))}]`,
+          ? `${s}${s ? "." : ""}${String(k)}`
+          : `${s}[${JSON.stringify(String(k))}]`,
     ""
   ) || "$"
 
@@ -122,7 +122,11 @@ const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
  * path (`fail(path, problem)`), in words a user reads: "unknown field", "missing field".
  * Shared by every file format CORE reads from outside (demos, step files, app packs).
  */
-export const decodeStrict = <S extends Schema.Top, E>(schema: S, json: unknown, fail: (path: ReadonlyArray<PropertyKey>, problem: string) => E) =>
+export const decodeStrict = <S extends Schema.Top, E>(
+  schema: S,
+  json: unknown,
+  fail: (path: ReadonlyArray<PropertyKey>, problem: string) => E
+) =>
   Schema.decodeUnknownEffect(schema)(json, { onExcessProperty: "error" }).pipe(
     Effect.mapError((error) => {
       const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]

@@ -22,11 +22,19 @@ const appendIfChanged = <D extends typeof DemoIngested | typeof DemoRejected>(de
     const store = yield* EventStore
     const history = yield* store.readStream(stream)
     const last = history.at(-1)
-    if (last !== undefined && last.event.type === definition.type && canonicalJson(last.event.data) === canonicalJson(data)) return "unchanged" as WriteOutcome
+    if (last !== undefined && last.event.type === definition.type && canonicalJson(last.event.data) === canonicalJson(data))
+      return "unchanged" as WriteOutcome
     const revision = last?.position ?? 0
     const recordedAt = DateTime.formatIso(yield* DateTime.now)
     // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
-    const event = makeEvent<D>(definition, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data }) as CoreEvent
+    const event = makeEvent<D>(definition, {
+      stream,
+      runId: null,
+      causationId: digest({ data, after: revision }),
+      ordinal: 0,
+      recordedAt,
+      data
+    }) as CoreEvent
     yield* store.append(stream, [event], { expectedRevision: revision })
     return "written" as WriteOutcome
   })
@@ -77,7 +85,7 @@ export interface IngestSummary {
 }
 
 const ingestOne = (file: string, options: LoadOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const loaded = yield* Effect.result(loadDemo(file, options))
     if (loaded._tag === "Failure") {
       yield* rejectDemo(loaded.failure, file)
@@ -91,7 +99,7 @@ const ingestOne = (file: string, options: LoadOptions) =>
  * even a defect — is that file's line in the summary: the files after it are still tried.
  */
 export const ingestFiles = (files: ReadonlyArray<string>, options: LoadOptions, log: (line: string) => void) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let ingested = 0
     let skipped = 0
     const rejected: Array<{ file: string; reason: string }> = []
@@ -115,7 +123,9 @@ export const ingestFiles = (files: ReadonlyArray<string>, options: LoadOptions, 
       if (r.kind === "written") ingested++
       else skipped++
       const d = r.demo
-      log(`${at} ${d.demoId} (${d.taskId}, ${d.steps.length} steps, ${d.blobs.length} blobs) ${r.kind === "written" ? "ingested" : "unchanged"}`)
+      log(
+        `${at} ${d.demoId} (${d.taskId}, ${d.steps.length} steps, ${d.blobs.length} blobs) ${r.kind === "written" ? "ingested" : "unchanged"}`
+      )
     }
     return { ingested, skipped, rejected, failed } satisfies IngestSummary
   })

@@ -65,7 +65,10 @@ const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null =>
   if (!isObject(json)) return [[], "a demo file is a JSON object"]
   if (json.format !== DEMO_FORMAT) return [["format"], `expected '${DEMO_FORMAT}', got ${JSON.stringify(json.format ?? null)}`]
   if (!(DEMO_VERSIONS as ReadonlyArray<unknown>).includes(json.version)) {
-    return [["version"], `unsupported demo format version ${JSON.stringify(json.version ?? null)} (this build reads ${DEMO_VERSIONS.join(", ")})`]
+    return [
+      ["version"],
+      `unsupported demo format version ${JSON.stringify(json.version ?? null)} (this build reads ${DEMO_VERSIONS.join(", ")})`
+    ]
   }
   if (!Array.isArray(json.steps)) return null
   for (const [i, step] of json.steps.entries()) {
@@ -86,7 +89,12 @@ type Fail = (path: ReadonlyArray<PropertyKey>, problem: string) => DemoFileError
 export const parseDemo = (text: string, file: string, options: LoadOptions): Effect.Effect<LoadedDemo, DemoFileError> =>
   parseWith(text, file, options, folderReader(dirname(file), limitsOf(options).perDemo, new TextEncoder().encode(text).length))
 
-const parseWith = (text: string, file: string, options: LoadOptions, reader: ReturnType<typeof folderReader>): Effect.Effect<LoadedDemo, DemoFileError> =>
+const parseWith = (
+  text: string,
+  file: string,
+  options: LoadOptions,
+  reader: ReturnType<typeof folderReader>
+): Effect.Effect<LoadedDemo, DemoFileError> =>
   Effect.gen(function* () {
     let demoId: string | null = null
     const fail: Fail = (path, problem) =>
@@ -97,12 +105,19 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
         problem: oneLine(problem, 500),
         stepIndex: path[0] === "steps" && typeof path[1] === "number" ? path[1] : null
       })
-    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+    })
     if (isObject(json) && typeof json.demoId === "string" && /^[A-Za-z0-9_-]+$/.test(json.demoId)) demoId = json.demoId
     const early = precheck(json)
     if (early) return yield* fail(...early)
-    const demo: DemoFile = (json as { version: unknown }).version === 1 ? yield* decodeStrict(DemoFileV1, json, fail) : yield* decodeStrict(DemoFileV2, json, fail)
-    if (!options.tasks.has(demo.taskId)) return yield* fail(["taskId"], `unknown task '${demo.taskId}' (not an instance of the bundled suites)`)
+    const demo: DemoFile =
+      (json as { version: unknown }).version === 1
+        ? yield* decodeStrict(DemoFileV1, json, fail)
+        : yield* decodeStrict(DemoFileV2, json, fail)
+    if (!options.tasks.has(demo.taskId))
+      return yield* fail(["taskId"], `unknown task '${demo.taskId}' (not an instance of the bundled suites)`)
     if (demo.steps.length === 0) return yield* fail(["steps"], "a demo needs at least one step")
     const last = demo.steps.length - 1
     const lastKind = demo.steps[last]!.action.kind
@@ -111,7 +126,8 @@ const parseWith = (text: string, file: string, options: LoadOptions, reader: Ret
     }
     const blobs = yield* readBlobs(demo.blobs, reader, limitsOf(options).perFile, fail)
     const used = new Set<string>()
-    const observe = (observation: DemoFileObservation, path: ReadonlyArray<PropertyKey>) => resolveObservation(observation, blobs, used, path, fail)
+    const observe = (observation: DemoFileObservation, path: ReadonlyArray<PropertyKey>) =>
+      resolveObservation(observation, blobs, used, path, fail)
     const initial = demo.version === 2 ? yield* observe(demo.initial, ["initial"]) : null
     const steps: Array<DemoStep> = []
     // Version 1 steps have no app fields: null, as the web's.
@@ -149,7 +165,8 @@ const readBlobs = (named: Readonly<Record<string, string>>, reader: ReturnType<t
       const clean = normalize(rel)
       // A path in a message is cut short: the problem after it must stay visible.
       const shown = `'${oneLine(rel, 120)}'`
-      if (rel === "" || isAbsolute(rel) || clean === ".." || clean.startsWith(`..${sep}`)) return yield* fail(["blobs", name], `${shown} is not a path inside the demo's folder`)
+      if (rel === "" || isAbsolute(rel) || clean === ".." || clean.startsWith(`..${sep}`))
+        return yield* fail(["blobs", name], `${shown} is not a path inside the demo's folder`)
       if (clean === "." || clean === `.${sep}`) return yield* fail(["blobs", name], `${shown} is the demo's folder, not a file`)
       const read = reader.read(clean, shown, perBlob)
       if (!read.ok) return yield* fail(["blobs", name], read.missing ? `blob file ${shown} not found beside the demo` : read.problem)
@@ -199,7 +216,6 @@ export const loadDemo = (file: string, options: LoadOptions): Effect.Effect<Load
     }
     return parseWith(text, file, options, reader)
   })
-
 
 /** The demo files a path names: the file itself, or every `demo.json` under a directory (sorted). */
 export const findDemoFiles = (path: string): ReadonlyArray<string> => {

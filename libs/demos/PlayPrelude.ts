@@ -25,9 +25,10 @@ import type { Step, StepTarget } from "./StepFile.ts"
 export const stepsPrelude = (file: string, steps: ReadonlyArray<Step>, startUrl: string): Prelude => ({
   startUrl,
   play: (page) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const [i, step] of steps.entries()) {
-        const fail = (problem: string) => new InfraError({ reason: `${oneLine(file, 1000)}: step ${i + 1} (${describeStep(step)}): ${oneLine(problem, 1000)}` })
+        const fail = (problem: string) =>
+          new InfraError({ reason: `${oneLine(file, 1000)}: step ${i + 1} (${describeStep(step)}): ${oneLine(problem, 1000)}` })
         // Read when a step has a target: the page as this step finds it.
         const resolve = (target: StepTarget) =>
           Effect.flatMap(page.elements, (elements) => {

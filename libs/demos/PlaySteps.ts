@@ -68,7 +68,7 @@ export const playDemo = (
   steps: ReadonlyArray<Step>,
   options: PlayOptions = {}
 ): Effect.Effect<PlayedDemo, StepPlayError | InfraError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let obs = yield* env.reset(task)
     if (obs.observation.error !== null) return yield* new StepPlayError({ message: `reset: ${oneLine(obs.observation.error)}`, step: null })
     const initial = obs.observation
@@ -82,7 +82,9 @@ export const playDemo = (
         const r = resolveTarget(target, obs.elements)
         return "problem" in r ? Effect.fail(fail(r.problem)) : Effect.succeed(targetOf(r.element))
       }
-      const plan = yield* planned(step, resolve, base, task.hashRouting === true).pipe(Effect.mapError((e) => (typeof e === "string" ? fail(e) : e)))
+      const plan = yield* planned(step, resolve, base, task.hashRouting === true).pipe(
+        Effect.mapError((e) => (typeof e === "string" ? fail(e) : e))
+      )
       const urlBefore = sitePath(obs.observation.url, task.hashRouting === true)
       const appBefore = obs.observation.app
       obs = yield* env.step(plan.send)
@@ -91,7 +93,14 @@ export const playDemo = (
       // answer / status end the episode without a browser action: the page is where it was.
       const urlAfter = ends ? urlBefore : sitePath(obs.observation.url, task.hashRouting === true)
       const appAfter = ends ? appBefore : obs.observation.app
-      const recorded: PlayedStep = { action: obs.performed ?? plan.record, urlBefore, urlAfter, appBefore, appAfter, observation: obs.observation }
+      const recorded: PlayedStep = {
+        action: obs.performed ?? plan.record,
+        urlBefore,
+        urlAfter,
+        appBefore,
+        appAfter,
+        observation: obs.observation
+      }
       played.push(recorded)
       options.onStep?.(recorded, i + 1)
     }
@@ -107,7 +116,7 @@ export const planned = <E>(
   base: string | null,
   hashRouting: boolean
 ): Effect.Effect<Planned, E | string> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     switch (step.kind) {
       case "click":
       case "long_press":
@@ -117,7 +126,7 @@ export const planned = <E>(
           kind: "type",
           target: yield* resolve(step.target),
           // A secret is typed by reference: the environment reads the variable, the demo holds its name.
-          text: step.secretEnv === undefined ? step.text ?? "" : "",
+          text: step.secretEnv === undefined ? (step.text ?? "") : "",
           submit: step.submit === true,
           ...(step.secretEnv === undefined ? {} : { secretEnv: step.secretEnv }),
           ...(step.mode === undefined ? {} : { mode: step.mode })

@@ -54,7 +54,7 @@ export interface StepRecordingOptions {
 
 /** Plays `steps` headless and writes them as a core-demo folder in `out`; returns the demo.json path and the step count. */
 export const recordSteps = (o: StepRecordingOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // Observations go to a scratch blob store first: only a demo that played to its end is copied out.
     const scratch = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "core-steps-"))),
@@ -62,19 +62,29 @@ export const recordSteps = (o: StepRecordingOptions) =>
     )
     const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir: scratch }))))
     const env = yield* Effect.provideContext(
-      o.environment ?? WebEnvironment.make({
-        screenshots: "key",
-        // One episode, then the browser closes: an episode prepared ahead would be thrown away.
-        prepareAhead: false,
-        ...(o.episodes === undefined ? {} : { episodes: o.episodes }),
-        ...(o.secretEnvs === undefined ? {} : { secretEnvs: o.secretEnvs })
+      o.environment ??
+        WebEnvironment.make({
+          screenshots: "key",
+          // One episode, then the browser closes: an episode prepared ahead would be thrown away.
+          prepareAhead: false,
+          ...(o.episodes === undefined ? {} : { episodes: o.episodes }),
+          ...(o.secretEnvs === undefined ? {} : { secretEnvs: o.secretEnvs })
+        }),
+      context
+    )
+    const { initial, steps } = yield* playDemo(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(
+      Effect.ensuring(env.close())
+    )
+    const file = yield* Effect.provideContext(
+      writeDemoFolder(steps, o.out, {
+        demoId: o.demoId,
+        taskId: o.task.taskId,
+        recordedWith: "script",
+        initial,
+        ...(o.platform === undefined ? {} : { platform: o.platform })
       }),
       context
     )
-    const { initial, steps } = yield* playDemo(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(Effect.ensuring(env.close()))
-    const file = yield* Effect.provideContext(writeDemoFolder(steps, o.out, {
-      demoId: o.demoId, taskId: o.task.taskId, recordedWith: "script", initial, ...(o.platform === undefined ? {} : { platform: o.platform })
-    }), context)
     // What ingest will read: a folder that does not load is a bug here, not the step file's.
     yield* loadDemo(file, { tasks: o.tasks })
     return { file, steps: steps.length }

@@ -38,7 +38,15 @@ export const formatBytes = (n: number, exact = false): string => {
 const codeOf = (e: unknown): string => (typeof e === "object" && e !== null && "code" in e ? String(e.code) : "")
 
 const kindOf = (st: Stats): string =>
-  st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : st.isCharacterDevice() ? "a character device" : st.isBlockDevice() ? "a block device" : "not a file"
+  st.isFIFO()
+    ? "a FIFO"
+    : st.isSocket()
+      ? "a socket"
+      : st.isCharacterDevice()
+        ? "a character device"
+        : st.isBlockDevice()
+          ? "a block device"
+          : "not a file"
 
 /**
  * Reads files of the folder `dir`, counting every byte read against `perDemo`. `label`
@@ -89,10 +97,14 @@ export const folderReader = (dir: string, perDemo: ReadLimit, alreadyRead = 0) =
     if (st.isDirectory()) return refuse(`${label} is a directory, not a file`)
     if (!st.isFile()) return refuse(`${label} is ${kindOf(st)}, not a regular file`)
     // A hard link inside the folder may be a file from anywhere the giver could reach; it is refused like a symbolic link.
-    if (st.nlink > 1) return refuse(`${label} has ${st.nlink} hard links (it is also a file elsewhere); copy it into the demo's folder instead`)
-    if (st.size > perFile.bytes) return refuse(`${label} is ${formatBytes(st.size)}, over the ${formatBytes(perFile.bytes, true)} limit ${perFile.name}`)
+    if (st.nlink > 1)
+      return refuse(`${label} has ${st.nlink} hard links (it is also a file elsewhere); copy it into the demo's folder instead`)
+    if (st.size > perFile.bytes)
+      return refuse(`${label} is ${formatBytes(st.size)}, over the ${formatBytes(perFile.bytes, true)} limit ${perFile.name}`)
     if (used + st.size > perDemo.bytes) {
-      return refuse(`${label} brings the demo to ${formatBytes(used + st.size)}, over the ${formatBytes(perDemo.bytes, true)} limit ${perDemo.name}`)
+      return refuse(
+        `${label} brings the demo to ${formatBytes(used + st.size)}, over the ${formatBytes(perDemo.bytes, true)} limit ${perDemo.name}`
+      )
     }
     const limit = perFile.bytes <= perDemo.bytes - used ? perFile : { bytes: perDemo.bytes - used, name: perDemo.name }
     const chunks: Array<Uint8Array> = []
@@ -105,7 +117,8 @@ export const folderReader = (dir: string, perDemo: ReadLimit, alreadyRead = 0) =
       if (got === 0) break
       chunks.push(chunk.subarray(0, got))
       total += got
-      if (total > limit.bytes) return refuse(`${label} grew past the ${formatBytes(limit.bytes, true)} limit ${limit.name} while being read`)
+      if (total > limit.bytes)
+        return refuse(`${label} grew past the ${formatBytes(limit.bytes, true)} limit ${limit.name} while being read`)
     }
     used += total
     return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }

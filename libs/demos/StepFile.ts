@@ -110,8 +110,9 @@ const KINDS = Step.discriminants as ReadonlyArray<string>
 
 /** What a schema message would state badly: not an object, the version, unknown kinds. */
 const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
-  if (!isObject(json)) return [[], "a step file is a JSON object { \"version\": 1, \"steps\": [ … ] }"]
-  if (json.version !== STEP_FILE_VERSION) return [["version"], `unsupported step file version ${JSON.stringify(json.version ?? null)} (this build reads ${STEP_FILE_VERSION})`]
+  if (!isObject(json)) return [[], 'a step file is a JSON object { "version": 1, "steps": [ … ] }']
+  if (json.version !== STEP_FILE_VERSION)
+    return [["version"], `unsupported step file version ${JSON.stringify(json.version ?? null)} (this build reads ${STEP_FILE_VERSION})`]
   if (!Array.isArray(json.steps)) return null
   for (const [i, step] of json.steps.entries()) {
     if (!isObject(step)) return [["steps", i], "a step is a JSON object with a kind"]
@@ -147,7 +148,10 @@ const semantic = (file: StepFileV1, options: StepFileOptions): [ReadonlyArray<Pr
       return [["steps", i, "kind"], `'${step.kind}' ends the episode: it must be the last step`]
     }
     if (step.kind === "navigate" && (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(step.url) || step.url.startsWith("//"))) {
-      return [["steps", i, "url"], "a path relative to the app's base URL (like /shop/wishlist), not a full URL: a demo must not depend on the server's address"]
+      return [
+        ["steps", i, "url"],
+        "a path relative to the app's base URL (like /shop/wishlist), not a full URL: a demo must not depend on the server's address"
+      ]
     }
     if (step.kind === "type" && step.secretEnv === undefined && step.text === undefined) return [["steps", i, "text"], "missing field"]
     if (step.kind === "type" && step.secretEnv !== undefined && step.text !== undefined && step.text !== "") {
@@ -162,10 +166,13 @@ const semantic = (file: StepFileV1, options: StepFileOptions): [ReadonlyArray<Pr
 
 /** Decodes and checks a step file's JSON text; `file` names it in errors. */
 export const parseStepFile = (text: string, file: string, options: StepFileOptions = {}): Effect.Effect<StepFileV1, StepFileError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fail = (path: ReadonlyArray<PropertyKey>, problem: string) =>
       new StepFileError({ file, path: oneLine(jsonPath(path), 200), problem: oneLine(problem, 500) })
-    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+    })
     const early = precheck(json)
     if (early) return yield* fail(...early)
     const decoded = yield* decodeStrict(StepFileV1, json, fail)
@@ -178,7 +185,10 @@ export const parseStepFile = (text: string, file: string, options: StepFileOptio
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /** Reads and checks a step file: a regular file (no link, FIFO or device), at most `maxBytes` (default 1 MiB). */
-export const loadStepFile = (file: string, options: StepFileOptions & { readonly maxBytes?: number } = {}): Effect.Effect<StepFileV1, StepFileError> =>
+export const loadStepFile = (
+  file: string,
+  options: StepFileOptions & { readonly maxBytes?: number } = {}
+): Effect.Effect<StepFileV1, StepFileError> =>
   Effect.suspend(() => {
     const limit = { bytes: options.maxBytes ?? DEFAULT_MAX_STEP_FILE_BYTES, name: "for a step file" }
     const fail = (problem: string) => Effect.fail(new StepFileError({ file, path: "$", problem: oneLine(problem, 500) }))

@@ -19,7 +19,10 @@ export class DemoWriteError extends Schema.TaggedError<DemoWriteError>()("DemoWr
 }) {}
 
 const writing = (what: string, write: () => void) =>
-  Effect.try({ try: write, catch: (e) => new DemoWriteError({ message: `cannot write ${what}: ${e instanceof Error ? e.message : String(e)}` }) })
+  Effect.try({
+    try: write,
+    catch: (e) => new DemoWriteError({ message: `cannot write ${what}: ${e instanceof Error ? e.message : String(e)}` })
+  })
 
 /** The screen as recorded: blob hashes (any further fields are ignored). */
 export interface DemoFolderObservation {
@@ -55,7 +58,7 @@ type BlobField = keyof DemoFolderObservation
  * demo.json path. Version 2 when the screen before the first step is given (or the platform is
  * not the web), else version 1 — what scripted site solutions write, so their demos stay as they were.
  */
-export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<DemoFolderStep>, dir: string, ids: DemoFolderIds) {
+export const writeDemoFolder = Effect.fnUntraced(function* (steps: ReadonlyArray<DemoFolderStep>, dir: string, ids: DemoFolderIds) {
   const store = yield* BlobStore
   const platform = ids.platform ?? "web"
   const extension: Record<BlobField, string> = { screenshot: "png", elements: "json", aria: platform === "android" ? "xml" : "txt" }
@@ -63,7 +66,7 @@ export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<
   const blobs: Record<string, string> = {}
   /** Copies an observation's blob out of the store once; returns its name in `blobs` (its hash). */
   const copy = (observation: DemoFolderObservation, field: BlobField) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const hash = observation[field]
       if (hash === null) return null
       if (blobs[hash] === undefined) {
@@ -75,7 +78,7 @@ export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<
       return hash
     })
   const observed = (o: DemoFolderObservation) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return { screenshot: yield* copy(o, "screenshot"), elements: yield* copy(o, "elements"), aria: yield* copy(o, "aria") }
     })
   const v2 = ids.initial !== undefined || platform !== "web"
@@ -94,9 +97,19 @@ export const writeDemoFolder = Effect.fnUntraced(function*(steps: ReadonlyArray<
   }
   // Keys in the order of the example in docs/demos.md: version 1 folders are byte for byte what they were.
   const { demoId, taskId, recordedWith } = ids
-  const demo: DemoFile = initial === null
-    ? { format: DEMO_FORMAT, version: 1, demoId, taskId, platform: "web", recordedWith, steps: written.map(({ appBefore: _b, appAfter: _a, ...v1 }) => v1), blobs }
-    : { format: DEMO_FORMAT, version: 2, demoId, taskId, platform, recordedWith, initial, steps: written, blobs }
+  const demo: DemoFile =
+    initial === null
+      ? {
+          format: DEMO_FORMAT,
+          version: 1,
+          demoId,
+          taskId,
+          platform: "web",
+          recordedWith,
+          steps: written.map(({ appBefore: _b, appAfter: _a, ...v1 }) => v1),
+          blobs
+        }
+      : { format: DEMO_FORMAT, version: 2, demoId, taskId, platform, recordedWith, initial, steps: written, blobs }
   const file = join(dir, "demo.json")
   const partial = join(dir, `.demo.json.${process.pid}.tmp`)
   yield* writing(file, () => {

@@ -51,10 +51,17 @@ export const instructionJaccard = (a: string, b: string): number => {
 }
 
 const normalizedParameters = (p: Readonly<Record<string, string | number>>): string =>
-  JSON.stringify(Object.keys(p).sort().map((k) => [k, collapse(String(p[k])).toLowerCase()]))
+  JSON.stringify(
+    Object.keys(p)
+      .sort()
+      .map((k) => [k, collapse(String(p[k])).toLowerCase()])
+  )
 
 const sameTemplateAndParameters = (a: TaskLike, b: TaskLike): boolean =>
-  a.templateId != null && a.templateId === b.templateId && a.parameters != null && b.parameters != null &&
+  a.templateId != null &&
+  a.templateId === b.templateId &&
+  a.parameters != null &&
+  b.parameters != null &&
   normalizedParameters(a.parameters) === normalizedParameters(b.parameters)
 
 /** The first held-out task the candidate is too close to, and by which rule; null when it is clean. */

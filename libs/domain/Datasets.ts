@@ -57,7 +57,7 @@ export interface DatasetRecord {
 }
 
 export const SYSTEM_PROMPT =
-  "You operate a graphical user interface on behalf of a user, one action at a time. Choose the single next action that brings the task closer to completion. Answer with one JSON object: {\"action\": {...}}."
+  'You operate a graphical user interface on behalf of a user, one action at a time. Choose the single next action that brings the task closer to completion. Answer with one JSON object: {"action": {...}}.'
 
 /** The action as the policy prompt's vocabulary writes it: elements by id, no role or name. */
 export const policyAnswer = (a: Action): Record<string, unknown> => {
@@ -67,7 +67,9 @@ export const policyAnswer = (a: Action): Record<string, unknown> => {
 }
 
 const history = (steps: ReadonlyArray<RecordStep>): string =>
-  steps.length === 0 ? "(none)" : steps.map((s, i) => `${i + 1}. ${describeStep(lfAction(s.action))}${s.error === null ? "" : ` (error: ${s.error})`}`).join("\n")
+  steps.length === 0
+    ? "(none)"
+    : steps.map((s, i) => `${i + 1}. ${describeStep(lfAction(s.action))}${s.error === null ? "" : ` (error: ${s.error})`}`).join("\n")
 
 const userTurn = (instruction: string, steps: ReadonlyArray<RecordStep>, k: number) => {
   const s = steps[k]!
@@ -85,13 +87,19 @@ const assistant = (a: Action) => ({ role: "assistant", content: JSON.stringify({
 const meta = (t: RecordTrajectory, k: number) => {
   const s = t.steps[k]!
   return {
-    task_id: t.taskId, instruction: t.instruction, step: k, url: s.url, action: s.action as unknown,
+    task_id: t.taskId,
+    instruction: t.instruction,
+    step: k,
+    url: s.url,
+    action: s.action as unknown,
     history: t.steps.slice(0, k).map((p) => describeStep(lfAction(p.action)))
   }
 }
 
 /** An sft record's `meta`, read back; null when the body is not one. */
-export const sftMeta = (body: unknown): { instruction: string; url: string | null; step: number; history: ReadonlyArray<string>; action: Action } | null => {
+export const sftMeta = (
+  body: unknown
+): { instruction: string; url: string | null; step: number; history: ReadonlyArray<string>; action: Action } | null => {
   const m = (body as { meta?: Record<string, unknown> } | null)?.meta
   if (m === undefined || typeof m.instruction !== "string" || typeof m.step !== "number" || !Array.isArray(m.history)) return null
   const action = m.action as Action | undefined
@@ -99,7 +107,13 @@ export const sftMeta = (body: unknown): { instruction: string; url: string | nul
   return { instruction: m.instruction, url: typeof m.url === "string" ? m.url : null, step: m.step, history: m.history.map(String), action }
 }
 
-const make = (format: DatasetFormat, taskId: string, trajectoryIds: ReadonlyArray<string>, body: Record<string, unknown>, blobs: ReadonlyArray<string>): DatasetRecord => ({
+const make = (
+  format: DatasetFormat,
+  taskId: string,
+  trajectoryIds: ReadonlyArray<string>,
+  body: Record<string, unknown>,
+  blobs: ReadonlyArray<string>
+): DatasetRecord => ({
   recordId: digest({ format, body }),
   format,
   taskId,
@@ -142,7 +156,10 @@ export const dpoRecord = (chosen: RecordTrajectory, rejected: RecordTrajectory):
   if (k < 0 || chosen.steps[k]!.error !== null) return null
   const user = userTurn(chosen.instruction, chosen.steps, k)
   const body = {
-    prompt: [{ role: "system", content: SYSTEM_PROMPT }, { role: "user", content: user.content }],
+    prompt: [
+      { role: "system", content: SYSTEM_PROMPT },
+      { role: "user", content: user.content }
+    ],
     chosen: [assistant(chosen.steps[k]!.action)],
     rejected: [assistant(rejected.steps[k]!.action)],
     images: user.images,
@@ -164,11 +181,26 @@ export const rolloutRecord = (t: RecordTrajectory, verdict: string, satisfiedAt:
   const images: Array<string> = []
   const steps = t.steps.map((s, k) => {
     const image = s.screenshot === null ? null : images.push(s.screenshot) - 1
-    return { url: s.url, action: policyAnswer(s.action), description: describeStep(lfAction(s.action)), image, error: s.error, reward: rewards[k]! }
+    return {
+      url: s.url,
+      action: policyAnswer(s.action),
+      description: describeStep(lfAction(s.action)),
+      image,
+      error: s.error,
+      reward: rewards[k]!
+    }
   })
   const sum = Math.round(rewards.reduce((a, b) => a + b, 0) * 1e6) / 1e6
   // The trajectory's id is part of it: a rollout record is one episode, even when another went the same way.
-  const body = { instruction: t.instruction, task_id: t.taskId, trajectory_id: t.trajectoryId, verdict, reward: verdict === "pass" ? 1 : sum, steps, images }
+  const body = {
+    instruction: t.instruction,
+    task_id: t.taskId,
+    trajectory_id: t.trajectoryId,
+    verdict,
+    reward: verdict === "pass" ? 1 : sum,
+    steps,
+    images
+  }
   return make("rollout", t.taskId, [t.trajectoryId], body, images)
 }
 

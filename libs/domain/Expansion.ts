@@ -43,11 +43,7 @@ export interface TerminalHit {
  * The first path (graph order) whose terminal key steps the trajectory satisfied, given each
  * LF's step from the verification evidence (evaluated from step 0); null when the rule fails.
  */
-export const reachedTerminal = (
-  g: StrategyGraph,
-  evidence: ReadonlyMap<string, number>,
-  lastAction: Action | null
-): TerminalHit | null => {
+export const reachedTerminal = (g: StrategyGraph, evidence: ReadonlyMap<string, number>, lastAction: Action | null): TerminalHit | null => {
   if (lastAction === null) return null
   const claimed = lastAction.kind === "answer" || (lastAction.kind === "status" && lastAction.status === "complete")
   if (!claimed) return null
@@ -92,7 +88,9 @@ export const expansionPath = (
   const at = new Set(keyStepNodes.map((k) => k.stepIndex))
   const all = [
     ...keyStepNodes,
-    ...hit.terminal.filter((t) => !have.has(t.nodeId) && !at.has(t.satisfiedAt)).map((t) => ({ stepIndex: t.satisfiedAt, nodeId: t.nodeId }))
+    ...hit.terminal
+      .filter((t) => !have.has(t.nodeId) && !at.has(t.satisfiedAt))
+      .map((t) => ({ stepIndex: t.satisfiedAt, nodeId: t.nodeId }))
   ].sort((a, b) => a.stepIndex - b.stepIndex)
   const out: Array<string> = []
   for (const k of all) if (out.at(-1) !== k.nodeId) out.push(k.nodeId)

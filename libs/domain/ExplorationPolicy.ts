@@ -46,7 +46,9 @@ export interface PolicyInput {
 }
 
 /** Uniform in [0, 1): the caller passes a seeded PRNG (never Math.random). */
-export interface Draws { float(): number }
+export interface Draws {
+  float(): number
+}
 
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
@@ -68,11 +70,86 @@ const REPEAT_PENALTY = 1
 const BACK_PROBABILITY = 0.5
 
 const STOP_WORDS = new Set([
-  "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "from", "with", "into", "onto", "and", "or", "but",
-  "then", "than", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those",
-  "there", "here", "my", "me", "i", "you", "your", "we", "our", "us", "they", "them", "their", "he", "she", "him", "her", "his", "please", "can", "could", "would", "should",
-  "will", "do", "does", "did", "so", "if", "not", "up", "out", "about", "all", "any", "some", "each", "every",
-  "what", "how", "many", "much", "which", "who", "when", "where", "why", "s"
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "in",
+  "on",
+  "at",
+  "by",
+  "for",
+  "from",
+  "with",
+  "into",
+  "onto",
+  "and",
+  "or",
+  "but",
+  "then",
+  "than",
+  "as",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "been",
+  "it",
+  "its",
+  "this",
+  "that",
+  "these",
+  "those",
+  "there",
+  "here",
+  "my",
+  "me",
+  "i",
+  "you",
+  "your",
+  "we",
+  "our",
+  "us",
+  "they",
+  "them",
+  "their",
+  "he",
+  "she",
+  "him",
+  "her",
+  "his",
+  "please",
+  "can",
+  "could",
+  "would",
+  "should",
+  "will",
+  "do",
+  "does",
+  "did",
+  "so",
+  "if",
+  "not",
+  "up",
+  "out",
+  "about",
+  "all",
+  "any",
+  "some",
+  "each",
+  "every",
+  "what",
+  "how",
+  "many",
+  "much",
+  "which",
+  "who",
+  "when",
+  "where",
+  "why",
+  "s"
 ])
 
 /** Words after which the text to type usually follows ("search for …", "a user named …"). */
@@ -85,12 +162,13 @@ const isNumber = (w: string): boolean => /^\p{N}+$/u.test(w)
 /** Quoted phrases, as written: "…", “…”, ‘…’ and '…' (an apostrophe inside a word is not a quote). */
 const quotedPhrases = (instruction: string): ReadonlyArray<string> => {
   const re = /"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{N}])/gu
-  return [...instruction.matchAll(re)]
-    .map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").replace(/\s+/g, " ").trim())
-    .filter((p) => p !== "")
+  return [...instruction.matchAll(re)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").replace(/\s+/g, " ").trim()).filter((p) => p !== "")
 }
 
-interface Terms { readonly words: ReadonlyArray<string>; readonly phrases: ReadonlyArray<string> }
+interface Terms {
+  readonly words: ReadonlyArray<string>
+  readonly phrases: ReadonlyArray<string>
+}
 
 const termsOf = (instruction: string): Terms => ({
   words: [...new Set(wordsOf(instruction).filter((w) => !STOP_WORDS.has(w)))],
@@ -103,15 +181,16 @@ export const instructionTerms = (instruction: string): ReadonlyArray<string> => 
   return [...new Set([...t.words, ...t.phrases])]
 }
 
-const totalWeight = (t: Terms): number =>
-  t.words.reduce((s, w) => s + (isNumber(w) ? NUMBER : WORD), 0) + t.phrases.length * PHRASE
+const totalWeight = (t: Terms): number => t.words.reduce((s, w) => s + (isNumber(w) ? NUMBER : WORD), 0) + t.phrases.length * PHRASE
 
 /** How much a label (name + text) overlaps the instruction. */
 const overlap = (t: Terms, label: string): number => {
   const words = new Set(wordsOf(label))
   const text = normalizeText(label)
-  return t.words.reduce((s, w) => s + (words.has(w) ? (isNumber(w) ? NUMBER : WORD) : 0), 0) +
+  return (
+    t.words.reduce((s, w) => s + (words.has(w) ? (isNumber(w) ? NUMBER : WORD) : 0), 0) +
     t.phrases.reduce((s, p) => s + (text.includes(p) ? PHRASE : 0), 0)
+  )
 }
 
 const labelOf = (e: { readonly name: string; readonly text: string }): string => `${e.name} ${e.text}`
@@ -194,7 +273,10 @@ const finish = (input: PolicyInput, terms: Terms): Action =>
     ? { kind: "answer", text: answerText(input.instruction, terms, input.elements) }
     : { kind: "status", status: "complete" }
 
-interface Candidate { readonly action: Action; readonly score: number }
+interface Candidate {
+  readonly action: Action
+  readonly score: number
+}
 
 const candidatesOf = (input: PolicyInput, terms: Terms): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)

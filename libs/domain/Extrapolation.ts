@@ -93,8 +93,7 @@ const valueOf = (a: Action): string | null => {
 const roleOf = (a: Action): string | null => ("target" in a && a.target !== null ? norm(a.target.role) : null)
 
 /** For a type or select, the field must be the same one; its name is not the parameter. */
-const fieldOf = (a: Action): string | null =>
-  (a.kind === "type" || a.kind === "select") && a.target !== null ? norm(a.target.name) : null
+const fieldOf = (a: Action): string | null => ((a.kind === "type" || a.kind === "select") && a.target !== null ? norm(a.target.name) : null)
 
 const parameterValues = (t: TemplateTask): ReadonlyArray<readonly [string, string]> =>
   Object.entries(t.template?.parameters ?? {})

@@ -68,8 +68,12 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
         let j = i + 1
         while (isCaretKey(steps[j])) j++
         const typedNext = steps[j]
-        const focusOnly = a.role !== null && FIELD_ROLES.has(a.role) && typedNext !== undefined &&
-          (typedNext.action.kind === "type" || typedNext.action.kind === "select") && sameTarget(a, typedNext.action)
+        const focusOnly =
+          a.role !== null &&
+          FIELD_ROLES.has(a.role) &&
+          typedNext !== undefined &&
+          (typedNext.action.kind === "type" || typedNext.action.kind === "select") &&
+          sameTarget(a, typedNext.action)
         if (focusOnly) return
         const prev = steps[i - 1]
         if (prev !== undefined && sameAction(prev.action, a) && prev.urlAfter === s.urlBefore && !urlChanged(s)) return
@@ -80,8 +84,15 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
       case "select": {
         // Overwritten later on the same page: only the last value is the one that counted.
         // An insert adds to what is there: it overwrites nothing.
-        const overwritten = steps.slice(i + 1).some((later) =>
-          later.action.kind === a.kind && later.action.mode !== "insert" && sameTarget(later.action, a) && pathOf(later.urlBefore) === pathOf(s.urlBefore))
+        const overwritten = steps
+          .slice(i + 1)
+          .some(
+            (later) =>
+              later.action.kind === a.kind &&
+              later.action.mode !== "insert" &&
+              sameTarget(later.action, a) &&
+              pathOf(later.urlBefore) === pathOf(s.urlBefore)
+          )
         if (!overwritten) reasons.set(s.index, "state-changing")
         return
       }

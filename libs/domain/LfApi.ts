@@ -29,7 +29,8 @@ export const LF_API_GUIDES: Readonly<Record<string, string>> = { "1": docsV1, "2
 export const LF_API_GUIDE_VERSION = "2"
 
 /** The guide of a version; runs from before versions were recorded saw version 1. */
-export const lfApiGuide = (version: unknown): string => (typeof version === "string" ? LF_API_GUIDES[version] : undefined) ?? LF_API_GUIDES["1"]!
+export const lfApiGuide = (version: unknown): string =>
+  (typeof version === "string" ? LF_API_GUIDES[version] : undefined) ?? LF_API_GUIDES["1"]!
 
 /** Bump when a helper's meaning changes: LabelFunctionInferred records the version its code was written against. */
 export const LF_API_VERSION = "1"

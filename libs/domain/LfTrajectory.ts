@@ -117,20 +117,38 @@ export const lfElements = (blob: unknown): ReadonlyArray<LfElement> | null => {
 }
 
 const none = {
-  role: null, name: null, text: null, typed: null, submit: false, value: null, key: null,
-  url: null, direction: null, answer: null, status: null, app: null
+  role: null,
+  name: null,
+  text: null,
+  typed: null,
+  submit: false,
+  value: null,
+  key: null,
+  url: null,
+  direction: null,
+  answer: null,
+  status: null,
+  app: null
 } as const
 
 export const lfAction = (a: Action, hashRouting = false): LfAction => {
-  const target = "target" in a && a.target !== null
-    ? { role: collapsedOrNull(a.target.role), name: collapsedOrNull(a.target.name), text: collapsedOrNull(a.target.text) }
-    : {}
+  const target =
+    "target" in a && a.target !== null
+      ? { role: collapsedOrNull(a.target.role), name: collapsedOrNull(a.target.name), text: collapsedOrNull(a.target.text) }
+      : {}
   switch (a.kind) {
     case "click":
     case "long_press":
       return { ...none, kind: a.kind, ...target }
     case "type":
-      return { ...none, kind: a.kind, ...target, typed: collapse(a.text), submit: a.submit === true, ...(a.mode === "insert" ? { mode: "insert" as const } : {}) }
+      return {
+        ...none,
+        kind: a.kind,
+        ...target,
+        typed: collapse(a.text),
+        submit: a.submit === true,
+        ...(a.mode === "insert" ? { mode: "insert" as const } : {})
+      }
     case "select":
       return { ...none, kind: a.kind, ...target, value: collapse(a.value) }
     case "scroll":

@@ -35,8 +35,13 @@ const QUOTES = /^["'“‘`]+|["'”’`]+$/g
  * otherwise the whole answer, unquoted and with white space collapsed — then the rules.
  */
 export const parseIntent = (answer: string): Relabelled => {
-  const line = answer.split("\n").map((l) => INTENT_LINE.exec(l)).find((m) => m !== null)
-  const text = collapse(line === undefined ? answer : line[1]!).replace(QUOTES, "").trim()
+  const line = answer
+    .split("\n")
+    .map((l) => INTENT_LINE.exec(l))
+    .find((m) => m !== null)
+  const text = collapse(line === undefined ? answer : line[1]!)
+    .replace(QUOTES, "")
+    .trim()
   if (/\bINVALID\b/.test(answer)) return { kind: "rejected", rule: "invalid", text: text === "" ? "INVALID" : text }
   if (text.length > MAX_INTENT_CHARS) return { kind: "rejected", rule: "too-long", text }
   if (text.split(" ").filter((w) => /[\p{L}\p{N}]/u.test(w)).length < MIN_INTENT_WORDS) return { kind: "rejected", rule: "too-short", text }

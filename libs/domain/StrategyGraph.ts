@@ -46,7 +46,10 @@ export interface SemanticKey {
  * are content (a typed ZIP code, a quantity) and stay.
  */
 export const normalizeText = (s: string): string =>
-  collapse(s).toLowerCase().replace(/\(\s*\d+\s*\)/g, "(#)").replace(/\[\s*\d+\s*\]/g, "[#]")
+  collapse(s)
+    .toLowerCase()
+    .replace(/\(\s*\d+\s*\)/g, "(#)")
+    .replace(/\[\s*\d+\s*\]/g, "[#]")
 
 const textOrNull = (s: string | null): string | null => {
   if (s === null) return null
@@ -73,7 +76,8 @@ const PLACELESS = new Set(["navigate", "open_app", "home", "answer"])
 /** Mirrors Synthesizer's `mintedBy`: a button-like action that moved the page minted what it led to. */
 const minted = (s: LfStep): boolean =>
   (s.action.kind === "click" || s.action.kind === "key" || (s.action.kind === "type" && s.action.submit)) &&
-  s.action.role !== "link" && s.urlAfter !== s.urlBefore
+  s.action.role !== "link" &&
+  s.urlAfter !== s.urlBefore
 
 /**
  * The page a step happened on, as the synthesized LF's `urlBefore` reads it: query
@@ -91,15 +95,24 @@ const pageOf = (t: LfTrajectory, s: LfStep): string | null => {
 const valueOf = (s: LfStep): string | null => {
   const a = s.action
   switch (a.kind) {
-    case "type": return a.typed
-    case "select": return a.value
-    case "key": return a.key
-    case "answer": return a.answer
-    case "status": return a.status
-    case "open_app": return a.app
-    case "scroll": return a.direction
-    case "navigate": return a.url === null ? null : urlPattern(a.url)
-    default: return null
+    case "type":
+      return a.typed
+    case "select":
+      return a.value
+    case "key":
+      return a.key
+    case "answer":
+      return a.answer
+    case "status":
+      return a.status
+    case "open_app":
+      return a.app
+    case "scroll":
+      return a.direction
+    case "navigate":
+      return a.url === null ? null : urlPattern(a.url)
+    default:
+      return null
   }
 }
 
@@ -118,7 +131,6 @@ export const semanticKeyOf = (t: LfTrajectory, stepIndex: number): SemanticKey =
   })
 }
 
-
 /** Canonical JSON of a key: fixed (sorted) field order, so equal keys hash equally. */
 const canonicalKey = (k: SemanticKey): string =>
   JSON.stringify({ actionKind: k.actionKind, name: k.name, role: k.role, urlPattern: k.urlPattern, value: k.value })
@@ -133,7 +145,10 @@ export const pathIdOf = (taskId: string, nodeIds: ReadonlyArray<string>): string
 // The graph: immutable values, insertion order kept
 
 /** What a node or path was derived from (events' SourceRef). */
-export interface GraphSource { readonly kind: "demo" | "trajectory"; readonly id: string }
+export interface GraphSource {
+  readonly kind: "demo" | "trajectory"
+  readonly id: string
+}
 
 export interface GraphNode {
   readonly nodeId: string
@@ -163,11 +178,9 @@ export const emptyGraph = (taskId: string): StrategyGraph => ({ taskId, nodes: [
 export const addNode = (g: StrategyGraph, n: GraphNode): StrategyGraph =>
   g.nodes.some((x) => x.nodeId === n.nodeId) ? g : { ...g, nodes: [...g.nodes, n] }
 
-const sameSequence = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
-  a.length === b.length && a.every((x, i) => x === b[i])
+const sameSequence = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => a.length === b.length && a.every((x, i) => x === b[i])
 
-export const hasPath = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): boolean =>
-  g.paths.some((p) => sameSequence(p.nodeIds, nodeIds))
+export const hasPath = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): boolean => g.paths.some((p) => sameSequence(p.nodeIds, nodeIds))
 
 /** Paths are distinct node sequences: a known one is ignored (`g` itself comes back). Every node must be in the graph already. */
 export const addPath = (g: StrategyGraph, p: GraphPath): StrategyGraph => {
@@ -190,7 +203,10 @@ export const distinctPaths = (g: StrategyGraph): number => g.paths.length
 export type LfResult = { readonly satisfiedAt: number } | { readonly error: string }
 
 /** Run LF `lfId` on the trajectory's suffix from step index `from` (LfTrajectory `fromStep`). */
-export interface LfQuery { readonly lfId: string; readonly from: number }
+export interface LfQuery {
+  readonly lfId: string
+  readonly from: number
+}
 
 export const queryKey = (q: LfQuery): string => `${q.lfId}@${q.from}`
 
@@ -272,7 +288,10 @@ export const graphVerdict = (g: StrategyGraph, known: (q: LfQuery) => LfResult |
   }
   if (needed.size > 0) return { kind: "need", queries: [...needed.values()] }
   if (winner !== null) {
-    return { kind: "done", verdict: { verdict: "pass", pathId: winner.path.pathId, path: winner.path.nodeIds, matched: winner.matched, evidence } }
+    return {
+      kind: "done",
+      verdict: { verdict: "pass", pathId: winner.path.pathId, path: winner.path.nodeIds, matched: winner.matched, evidence }
+    }
   }
   const verdict = evidence.some((e) => e.satisfiedAt >= 0) ? "partial" : "fail"
   return { kind: "done", verdict: { verdict, pathId: null, path: null, matched: [], evidence } }
@@ -290,7 +309,9 @@ const keyText = (k: SemanticKey): string =>
     k.name === null ? "" : JSON.stringify(k.name),
     k.value === null ? "" : `= ${k.value}`,
     k.urlPattern === null ? "" : `@ ${k.urlPattern}`
-  ].filter((x) => x !== "").join(" ")
+  ]
+    .filter((x) => x !== "")
+    .join(" ")
 
 const descriptionOf = (g: StrategyGraph, id: string): string => g.nodes.find((n) => n.nodeId === id)?.description ?? id
 
@@ -307,44 +328,54 @@ const edgesOf = (g: StrategyGraph, start: string, end: string): ReadonlyArray<re
   return [...seen.values()]
 }
 
-const renderText = (g: StrategyGraph): string => [
-  `strategy graph ${g.taskId}: ${g.nodes.length} node(s), ${g.paths.length} path(s)`,
-  "nodes:",
-  ...g.nodes.map((n) => `  ${n.nodeId} [${n.how}] ${n.description}\n    key: ${keyText(n.semanticKey)}\n    lf: ${n.lfId.slice(0, 12)}`),
-  "paths:",
-  ...g.paths.map((p) => `  ${p.pathId}: ${["start", ...p.nodeIds.map((id) => `${id} ${JSON.stringify(descriptionOf(g, id))}`), "end"].join(" → ")}`)
-].join("\n") + "\n"
+const renderText = (g: StrategyGraph): string =>
+  [
+    `strategy graph ${g.taskId}: ${g.nodes.length} node(s), ${g.paths.length} path(s)`,
+    "nodes:",
+    ...g.nodes.map((n) => `  ${n.nodeId} [${n.how}] ${n.description}\n    key: ${keyText(n.semanticKey)}\n    lf: ${n.lfId.slice(0, 12)}`),
+    "paths:",
+    ...g.paths.map(
+      (p) => `  ${p.pathId}: ${["start", ...p.nodeIds.map((id) => `${id} ${JSON.stringify(descriptionOf(g, id))}`), "end"].join(" → ")}`
+    )
+  ].join("\n") + "\n"
 
 const dotString = (s: string): string =>
-  `"${s.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\r?\n|\r/g, "\\n")}"`
+  `"${s
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')
+    .replace(/\r?\n|\r/g, "\\n")}"`
 
-const renderDot = (g: StrategyGraph): string => [
-  `digraph ${dotString(`strategy graph ${g.taskId}`)} {`,
-  "  rankdir=LR;",
-  `  "@start" [shape=circle, label="start"];`,
-  `  "@end" [shape=doublecircle, label="end"];`,
-  ...g.nodes.map((n) => `  ${dotString(n.nodeId)} [shape=box, label=${dotString(`${n.description}\n${n.how} · ${n.nodeId}`)}];`),
-  ...edgesOf(g, "@start", "@end").map(([a, b]) => `  ${dotString(a)} -> ${dotString(b)};`),
-  "}"
-].join("\n") + "\n"
+const renderDot = (g: StrategyGraph): string =>
+  [
+    `digraph ${dotString(`strategy graph ${g.taskId}`)} {`,
+    "  rankdir=LR;",
+    `  "@start" [shape=circle, label="start"];`,
+    `  "@end" [shape=doublecircle, label="end"];`,
+    ...g.nodes.map((n) => `  ${dotString(n.nodeId)} [shape=box, label=${dotString(`${n.description}\n${n.how} · ${n.nodeId}`)}];`),
+    ...edgesOf(g, "@start", "@end").map(([a, b]) => `  ${dotString(a)} -> ${dotString(b)};`),
+    "}"
+  ].join("\n") + "\n"
 
 /** `#` first (so the entities added next survive), then quotes; line breaks become spaces. */
-const mermaidLabel = (s: string): string =>
-  `"${s.replace(/#/g, "#35;").replace(/"/g, "#quot;").replace(/\s+/g, " ").trim()}"`
+const mermaidLabel = (s: string): string => `"${s.replace(/#/g, "#35;").replace(/"/g, "#quot;").replace(/\s+/g, " ").trim()}"`
 
 /** `end` is a reserved word in mermaid flowcharts, so the virtual end's id is `finish`. */
-const renderMermaid = (g: StrategyGraph): string => [
-  "flowchart LR",
-  "  start((start))",
-  "  finish((end))",
-  ...g.nodes.map((n) => `  ${n.nodeId}[${mermaidLabel(n.description)}]`),
-  ...edgesOf(g, "start", "finish").map(([a, b]) => `  ${a} --> ${b}`)
-].join("\n") + "\n"
+const renderMermaid = (g: StrategyGraph): string =>
+  [
+    "flowchart LR",
+    "  start((start))",
+    "  finish((end))",
+    ...g.nodes.map((n) => `  ${n.nodeId}[${mermaidLabel(n.description)}]`),
+    ...edgesOf(g, "start", "finish").map(([a, b]) => `  ${a} --> ${b}`)
+  ].join("\n") + "\n"
 
 export const renderGraph = (g: StrategyGraph, format: GraphFormat): string => {
   switch (format) {
-    case "text": return renderText(g)
-    case "dot": return renderDot(g)
-    case "mermaid": return renderMermaid(g)
+    case "text":
+      return renderText(g)
+    case "dot":
+      return renderDot(g)
+    case "mermaid":
+      return renderMermaid(g)
   }
 }

@@ -50,8 +50,7 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const VOLATILE = /\b[0-9a-f]{12,}\b|\d{5,}/gi
 
 const generalise = (s: string, minted: boolean): string =>
-  escapeRe(s)
-    .replace(minted ? /\d+/g : VOLATILE, (m) => (/^\d+$/.test(m) ? "\\d+" : "[0-9a-f]+"))
+  escapeRe(s).replace(minted ? /\d+/g : VOLATILE, (m) => (/^\d+$/.test(m) ? "\\d+" : "[0-9a-f]+"))
 
 /**
  * A regular expression (source) for a URL's path and query: the path literally (volatile
@@ -138,7 +137,8 @@ const options = (entries: ReadonlyArray<readonly [string, string]>): string =>
 /** Button-like clicks (not links) whose URL changed minted what they led to. */
 const mintedBy = (s: LfStep): boolean =>
   (s.action.kind === "click" || s.action.kind === "key" || (s.action.kind === "type" && s.action.submit)) &&
-  s.action.role !== "link" && s.urlAfter !== s.urlBefore
+  s.action.role !== "link" &&
+  s.urlAfter !== s.urlBefore
 
 const stateEntries = (t: LfTrajectory, s: LfStep): { entries: Array<readonly [string, string]>; notes: Array<string> } => {
   if (s.urlAfter !== null && s.urlAfter !== s.urlBefore) {
@@ -150,7 +150,10 @@ const stateEntries = (t: LfTrajectory, s: LfStep): { entries: Array<readonly [st
   const element = elementEvidence(t, s)
   return element === null
     ? { entries: [], notes: [] }
-    : { entries: [["where", `function (s) { return ${element} }`]], notes: ["State evidence: the page after it shows what the action changed."] }
+    : {
+        entries: [["where", `function (s) { return ${element} }`]],
+        notes: ["State evidence: the page after it shows what the action changed."]
+      }
 }
 
 /**
@@ -186,14 +189,20 @@ const answerArg = (answer: string, version: SynthesisVersion): string => {
   return `/(^|\\W)${escapeRe(answer.trim()).replace(/\//g, "\\/").replace(/\s+/g, "\\s+")}(\\W|$)/i`
 }
 
-const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>, version: SynthesisVersion): string | null => {
+const actionCall = (
+  t: LfTrajectory,
+  s: LfStep,
+  extra: ReadonlyArray<readonly [string, string]>,
+  version: SynthesisVersion
+): string | null => {
   const a = s.action
   switch (a.kind) {
     case "click":
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
       const unchosen = version !== "1" && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
-      const where: Array<readonly [string, string]> = s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
+      const where: Array<readonly [string, string]> =
+        s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
     }
@@ -218,7 +227,11 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
 }
 
 /** Candidate LFs for one key step of `t`, strongest first (see the module doc). */
-export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep, version: SynthesisVersion = SYNTHESIS_VERSION): ReadonlyArray<Candidate> => {
+export const synthesizeCandidates = (
+  t: LfTrajectory,
+  k: IdentifiedKeyStep,
+  version: SynthesisVersion = SYNTHESIS_VERSION
+): ReadonlyArray<Candidate> => {
   const s = t.steps.find((x) => x.index === k.stepIndex)
   if (s === undefined) return []
   const out: Array<Candidate> = []
@@ -227,25 +240,36 @@ export const synthesizeCandidates = (t: LfTrajectory, k: IdentifiedKeyStep, vers
     if (reachedPage) {
       out.push({
         evidence: "state",
-        code: fn(k, [`State evidence: the trajectory reaches ${s.urlAfter}, by whatever way.`],
-          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`)
+        code: fn(
+          k,
+          [`State evidence: the trajectory reaches ${s.urlAfter}, by whatever way.`],
+          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`
+        )
       })
     }
     return out
   }
   // A status's state evidence is where it was declared: the goal's page, not wherever a run
   // wandered off to after reaching it.
-  const state = s.action.kind === "status"
-    ? (s.urlBefore === null ? { entries: [], notes: [] } : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] })
-    : stateEntries(t, s)
+  const state =
+    s.action.kind === "status"
+      ? s.urlBefore === null
+        ? { entries: [], notes: [] }
+        : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
+      : stateEntries(t, s)
   const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, version) : null
-  if (withState !== null) out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
+  if (withState !== null)
+    out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
   const bare = actionCall(t, s, [], version)
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
   if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {
     out.push({
       evidence: "state",
-      code: fn(k, [`State evidence: the trajectory reaches ${s.urlAfter}.`], `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`)
+      code: fn(
+        k,
+        [`State evidence: the trajectory reaches ${s.urlAfter}.`],
+        `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`
+      )
     })
   }
   return out

@@ -38,9 +38,7 @@ export interface ResolvableElement {
   readonly enabled: boolean
 }
 
-export type Resolution<E> =
-  | { readonly element: E; readonly match: "exact" | "contains" }
-  | { readonly problem: string }
+export type Resolution<E> = { readonly element: E; readonly match: "exact" | "contains" } | { readonly problem: string }
 
 /** How many closest elements a problem lists. */
 export const CLOSEST_SHOWN = 5
@@ -60,7 +58,9 @@ export const describeTarget = (t: TargetDescription): string =>
     t.name === undefined ? "" : quote(t.name),
     t.text === undefined ? "" : `with text ${quote(t.text)}`,
     t.nth === undefined ? "" : `nth ${t.nth}`
-  ].filter((p) => p !== "").join(" ")
+  ]
+    .filter((p) => p !== "")
+    .join(" ")
 
 /** How a page element is named in a message: `role "name"` (its text when it has no name); null when it has neither. */
 export const elementLabel = (e: ResolvableElement): string | null => {
@@ -95,7 +95,11 @@ export const nameSimilarity = (a: string, b: string): number => {
 }
 
 /** The page's elements closest to `target`, best first, as labels (visible ones only, unless none is). */
-export const closestElements = (target: TargetDescription, elements: ReadonlyArray<ResolvableElement>, max = CLOSEST_SHOWN): ReadonlyArray<string> => {
+export const closestElements = (
+  target: TargetDescription,
+  elements: ReadonlyArray<ResolvableElement>,
+  max = CLOSEST_SHOWN
+): ReadonlyArray<string> => {
   const visible = elements.filter((e) => e.visible)
   const pool = visible.length > 0 ? visible : elements
   // Beside a name or text the role counts a quarter: a script's "button" that the page calls
@@ -147,7 +151,9 @@ export const resolveTarget = <E extends ResolvableElement>(target: TargetDescrip
   if (exact.length > 0) {
     const element = exact[nth]
     if (element !== undefined) return { element, match: "exact" }
-    return { problem: `only ${exact.length} element${exact.length === 1 ? "" : "s"} match, nth ${nth} asks for one more (nth counts from 0)` }
+    return {
+      problem: `only ${exact.length} element${exact.length === 1 ? "" : "s"} match, nth ${nth} asks for one more (nth counts from 0)`
+    }
   }
   const containing = elements.filter((e) => fits(target, e, (want, have) => have.includes(want)))
   // Among fragments, a hidden or disabled element does not make a visible one ambiguous.
@@ -158,7 +164,9 @@ export const resolveTarget = <E extends ResolvableElement>(target: TargetDescrip
     return { problem: `no element matches exactly and only 1 contains it, nth ${nth} asks for more (nth counts from 0)` }
   }
   if (candidates.length > 1) {
-    return { problem: `no element matches exactly and ${candidates.length} contain it (give the exact name); ${closestPart(target, elements)}` }
+    return {
+      problem: `no element matches exactly and ${candidates.length} contain it (give the exact name); ${closestPart(target, elements)}`
+    }
   }
   return { problem: `no element matches; ${closestPart(target, elements)}` }
 }

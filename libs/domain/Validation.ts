@@ -27,11 +27,11 @@ export interface CandidateResults {
 
 export type Judgement =
   | {
-    readonly accepted: true
-    readonly onDemoAtKeyStep: number
-    readonly onPrefix: false
-    readonly onFailures: ReadonlyArray<{ readonly trajectoryId: string; readonly result: number }>
-  }
+      readonly accepted: true
+      readonly onDemoAtKeyStep: number
+      readonly onPrefix: false
+      readonly onFailures: ReadonlyArray<{ readonly trajectoryId: string; readonly result: number }>
+    }
   | { readonly accepted: false; readonly reason: string; readonly infra: boolean }
 
 const describe = (v: LfVerdict): string => (v.kind === "ok" ? `held at step ${v.satisfiedAt}` : `${v.kind}: ${v.reason}`)
@@ -55,7 +55,11 @@ export const judgeCandidate = (r: CandidateResults): Judgement => {
   }
   const passed = r.failures.find((f) => satisfiedAt(f.verdict) >= 0)
   if (passed !== undefined) {
-    return { accepted: false, reason: `true on the failing trajectory ${passed.trajectoryId} (at step ${satisfiedAt(passed.verdict)})`, infra: false }
+    return {
+      accepted: false,
+      reason: `true on the failing trajectory ${passed.trajectoryId} (at step ${satisfiedAt(passed.verdict)})`,
+      infra: false
+    }
   }
   return {
     accepted: true,

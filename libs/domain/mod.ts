@@ -12,7 +12,22 @@ export { SYNTHESIS_VERSION, synthesisVersionOf, synthesizeCandidates, urlPattern
 export type { SynthesisVersion } from "./Synthesizer.ts"
 export { holdsInOrder, judgeCandidate } from "./Validation.ts"
 export type { Judgement, LfVerdict } from "./Validation.ts"
-export { addNode, addPath, distinctPaths, emptyGraph, graphVerdict, hasPath, lfIdsOf, nodeIdOf, normalizeKey, normalizeText, pathIdOf, queryKey, renderGraph, semanticKeyOf } from "./StrategyGraph.ts"
+export {
+  addNode,
+  addPath,
+  distinctPaths,
+  emptyGraph,
+  graphVerdict,
+  hasPath,
+  lfIdsOf,
+  nodeIdOf,
+  normalizeKey,
+  normalizeText,
+  pathIdOf,
+  queryKey,
+  renderGraph,
+  semanticKeyOf
+} from "./StrategyGraph.ts"
 export type { GraphFormat, GraphNode, GraphVerdict, LfQuery, LfResult, SemanticKey, StrategyGraph } from "./StrategyGraph.ts"
 export { explorationAction, instructionTerms, isQuestion, textToType } from "./ExplorationPolicy.ts"
 export type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"

@@ -42,9 +42,24 @@ export interface ActionContext {
  * "Home" and "End" move the cursor, as on the web; the home button is the `home` action).
  */
 export const KEYCODES: Readonly<Record<string, number>> = {
-  Enter: 66, Tab: 61, Backspace: 67, Delete: 112, Escape: 111, Space: 62,
-  ArrowUp: 19, ArrowDown: 20, ArrowLeft: 21, ArrowRight: 22, PageUp: 92, PageDown: 93,
-  Home: 122, End: 123, Back: 4, Search: 84, Menu: 82, AppSwitch: 187
+  Enter: 66,
+  Tab: 61,
+  Backspace: 67,
+  Delete: 112,
+  Escape: 111,
+  Space: 62,
+  ArrowUp: 19,
+  ArrowDown: 20,
+  ArrowLeft: 21,
+  ArrowRight: 22,
+  PageUp: 92,
+  PageDown: 93,
+  Home: 122,
+  End: 123,
+  Back: 4,
+  Search: 84,
+  Menu: 82,
+  AppSwitch: 187
 }
 
 export const HOME_KEYCODE = 3
@@ -61,7 +76,8 @@ const META: Readonly<Record<string, number>> = { Shift: 0x41, Alt: 0x12, Control
 export const androidKey = (key: string): { readonly keycode: number; readonly metastate?: number } | null => {
   const parts = key.split("+")
   const last = parts.at(-1)!
-  const keycode = KEYCODES[last] ??
+  const keycode =
+    KEYCODES[last] ??
     (/^[a-zA-Z]$/.test(last) ? 29 + last.toLowerCase().charCodeAt(0) - 97 : /^[0-9]$/.test(last) ? 7 + Number(last) : undefined)
   if (keycode === undefined || parts.slice(0, -1).some((m) => META[m] === undefined)) return null
   const metastate = parts.slice(0, -1).reduce((acc, m) => acc | META[m]!, 0)
@@ -74,7 +90,14 @@ const sameBox = (a: Box, b: Box): boolean =>
 
 /** Actions after which the screen may look different: the web's, plus the system ones. */
 export const androidStateChanging: ReadonlySet<Action["kind"]> = new Set([
-  "click", "long_press", "type", "scroll", "key", "back", "home", "open_app"
+  "click",
+  "long_press",
+  "type",
+  "scroll",
+  "key",
+  "back",
+  "home",
+  "open_app"
 ])
 
 export type AppTarget =
@@ -126,7 +149,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * is not tapped — a tap moves Android's cursor to the finger — so the cursor the `key` steps
  * placed stays; one without focus is tapped, then its cursor moved to the end, as on the web.
  */
-const insert = async (device: Device, a: { readonly element: ElementInfo; readonly x: number; readonly y: number }, text: string, submit: boolean): Promise<string | null> => {
+const insert = async (
+  device: Device,
+  a: { readonly element: ElementInfo; readonly x: number; readonly y: number },
+  text: string,
+  submit: boolean
+): Promise<string | null> => {
   const before = await device.focusedElement()
   const onTarget = before !== null && a.element.box !== null && sameBox(await device.elementRect(before), a.element.box)
   if (!onTarget) {
@@ -191,7 +219,8 @@ export const perform = async (device: Device, action: Action, ctx: ActionContext
       return null
     case "open_app": {
       const app = appTarget(action.app)
-      if (app === null) return `open_app needs a package (com.example.app) or an activity (com.example.app/.MainActivity), got ${JSON.stringify(action.app)}`
+      if (app === null)
+        return `open_app needs a package (com.example.app) or an activity (com.example.app/.MainActivity), got ${JSON.stringify(action.app)}`
       if (app.kind === "activity") await device.mobile("mobile: startActivity", { intent: app.intent, wait: true })
       else await device.mobile("mobile: activateApp", { appId: app.appId })
       return null

@@ -25,7 +25,7 @@
  *
  * @example
  * const android = androidSettings(config)   // @core/config: appiumUrl, capabilities
- * const program = Effect.gen(function*() {
+ * const program = Effect.gen(function* () {
  *   const env = yield* Environment
  *   const first = yield* env.reset({ taskId: "t", app: "com.android.settings/.Settings" })
  *   const search = first.elements.find((e) => e.role === "button" && e.name === "Search settings")!
@@ -92,19 +92,29 @@ const adapter = (sessions: AppiumSessions, options: AppiumOptions, timeoutMs: nu
     open: (task, site) =>
       site !== null && site.serverUrl === undefined
         ? Effect.fail(new InfraError({ reason: `cannot open a ${task.site} episode: its source names no Appium server (serverUrl)` }))
-        : Effect.succeed({ url: site?.serverUrl ?? defaultUrl, issued: new Set(), current: new Map(), ids: freshIds, viewport: { width: 0, height: 0 } }),
+        : Effect.succeed({
+            url: site?.serverUrl ?? defaultUrl,
+            issued: new Set(),
+            current: new Map(),
+            ids: freshIds,
+            viewport: { width: 0, height: 0 }
+          }),
     start: (ep, task) => {
       const attempt = Effect.flatMap(sessions.session(ep.url), (b) => bounded("reset", timeoutMs * 3, () => prepareApp(b, task)))
       return attempt.pipe(
         // A session Appium dropped between episodes is reopened once.
-        Effect.catch((cause) => (cause instanceof InfraError || !sessionGone(cause) ? Effect.fail(cause) : Effect.andThen(sessions.quit, attempt))),
-        Effect.mapError((cause) => (cause instanceof InfraError ? cause : new InfraError({ reason: `cannot start the episode: ${serverMessage(cause)}` })))
+        Effect.catch((cause) =>
+          cause instanceof InfraError || !sessionGone(cause) ? Effect.fail(cause) : Effect.andThen(sessions.quit, attempt)
+        ),
+        Effect.mapError((cause) =>
+          cause instanceof InfraError ? cause : new InfraError({ reason: `cannot start the episode: ${serverMessage(cause)}` })
+        )
       )
     },
     settle: () => Effect.sleep(settleMs),
     perform: (ep, action) => perform(deviceOf(device()), action, { issued: ep.issued, current: ep.current, viewport: ep.viewport }),
     read: (ep, withScreenshot, error) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const b = device()
         const [xml, png, reported] = yield* bounded("observation", timeoutMs * 2, () =>
           Promise.all([b.getPageSource(), withScreenshot ? b.takeScreenshot() : Promise.resolve(null), currentApp(b)])
@@ -117,7 +127,9 @@ const adapter = (sessions: AppiumSessions, options: AppiumOptions, timeoutMs: nu
         ep.viewport = page.viewport
         for (const e of page.elements) ep.issued.add(e.id)
         const app = reported ?? foregroundPackage(page.tree)
-        const elementsBytes = encoder.encode(JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements }))
+        const elementsBytes = encoder.encode(
+          JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements })
+        )
         const screenshot = png === null ? null : new Uint8Array(Buffer.from(png, "base64"))
         return { url: null, app, title: null, elements: page.elements, elementsBytes, aria: maskedHierarchy(page.tree), screenshot, error }
       }),
@@ -134,5 +146,4 @@ export const make = (options: AppiumOptions = {}) =>
     return makeEnvironment(adapter(appiumSessions(options), options, actionTimeoutMs), { ...options, actionTimeoutMs })
   })
 
-export const layer = (options: AppiumOptions = {}): Layer.Layer<Environment, never, BlobStore> =>
-  Layer.effect(Environment, make(options))
+export const layer = (options: AppiumOptions = {}): Layer.Layer<Environment, never, BlobStore> => Layer.effect(Environment, make(options))

@@ -66,24 +66,29 @@ export const connectionOf = (url: string): Connection | null => {
 export const serverMessage = (cause: unknown): string => {
   const raw = cause instanceof Error ? cause.message : String(cause)
   const first = raw.split("\n").find((l) => l.trim() !== "") ?? ""
-  return oneLine(first.replace(/^(WebDriverError|Error|UnknownError|SessionNotCreatedError):\s*/i, "").replace(/ when running "[^"]*" with method "[A-Z]+"\s*$/, ""))
+  return oneLine(
+    first
+      .replace(/^(WebDriverError|Error|UnknownError|SessionNotCreatedError):\s*/i, "")
+      .replace(/ when running "[^"]*" with method "[A-Z]+"\s*$/, "")
+  )
 }
 
 /** Why a session could not be created, as the one line an `InfraError` carries. */
 export const sessionFailure = (url: string, cause: unknown): string => {
   const why = serverMessage(cause)
   const unreachable = /Unable to connect|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|fetch failed|connection refused/i.test(why)
-  return `cannot start an Android session at ${url}: ${unreachable
-    ? "no Appium server answers there (start one: node node_modules/appium/index.js --address 127.0.0.1 --port 4723)"
-    : why}`
+  return `cannot start an Android session at ${url}: ${
+    unreachable ? "no Appium server answers there (start one: node node_modules/appium/index.js --address 127.0.0.1 --port 4723)" : why
+  }`
 }
 
 export type Browser = Awaited<ReturnType<typeof remote>>
 
 /** The session, not just the action, is gone: Appium dropped it, the device went away, the server stopped. */
 export const sessionGone = (cause: unknown): boolean =>
-  /invalid session id|session.*(terminated|deleted|does not exist|not found)|ECONNREFUSED|Unable to connect|socket hang up|instrumentation process is not running|UiAutomator2 server.*(crashed|not running)|device .*not found/i
-    .test(serverMessage(cause))
+  /invalid session id|session.*(terminated|deleted|does not exist|not found)|ECONNREFUSED|Unable to connect|socket hang up|instrumentation process is not running|UiAutomator2 server.*(crashed|not running)|device .*not found/i.test(
+    serverMessage(cause)
+  )
 
 const WEB_ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 
@@ -126,28 +131,35 @@ export interface AppiumSessions {
 }
 
 /** One Appium session at a time, following the server an episode names. */
-export const appiumSessions = (options: { readonly capabilities?: Readonly<Record<string, unknown>>; readonly sessionTimeoutMs?: number }): AppiumSessions => {
+export const appiumSessions = (options: {
+  readonly capabilities?: Readonly<Record<string, unknown>>
+  readonly sessionTimeoutMs?: number
+}): AppiumSessions => {
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 120_000
   let browser: Browser | null = null
   /** The server `browser`'s session is on. */
   let browserUrl: string | null = null
 
-  const open = (url: string) => Effect.suspend(() => {
-    const connection = connectionOf(url)
-    if (connection === null) return Effect.fail(new InfraError({ reason: `cannot start an Android session: ${JSON.stringify(url)} is not an http(s) URL (android.appiumUrl)` }))
-    const pending = remote({
-      ...connection,
-      logLevel: "silent",
-      connectionRetryCount: 0,
-      connectionRetryTimeout: sessionTimeoutMs,
-      capabilities: capabilitiesFor(options.capabilities) as WebdriverIO.Capabilities
+  const open = (url: string) =>
+    Effect.suspend(() => {
+      const connection = connectionOf(url)
+      if (connection === null)
+        return Effect.fail(
+          new InfraError({ reason: `cannot start an Android session: ${JSON.stringify(url)} is not an http(s) URL (android.appiumUrl)` })
+        )
+      const pending = remote({
+        ...connection,
+        logLevel: "silent",
+        connectionRetryCount: 0,
+        connectionRetryTimeout: sessionTimeoutMs,
+        capabilities: capabilitiesFor(options.capabilities) as WebdriverIO.Capabilities
+      })
+      return bounded("session creation", sessionTimeoutMs + 1000, () => pending).pipe(
+        // A session that arrives after we gave up would hold the device: end it.
+        Effect.tapError(() => Effect.sync(() => void pending.then((b) => b.deleteSession()).catch(() => undefined))),
+        Effect.mapError((cause) => new InfraError({ reason: sessionFailure(url, cause) }))
+      )
     })
-    return bounded("session creation", sessionTimeoutMs + 1000, () => pending).pipe(
-      // A session that arrives after we gave up would hold the device: end it.
-      Effect.tapError(() => Effect.sync(() => void pending.then((b) => b.deleteSession()).catch(() => undefined))),
-      Effect.mapError((cause) => new InfraError({ reason: sessionFailure(url, cause) }))
-    )
-  })
 
   const quit = Effect.suspend(() => {
     const b = browser
@@ -156,13 +168,20 @@ export const appiumSessions = (options: { readonly capabilities?: Readonly<Recor
     // Bounded without a timer of its own: a pending timer would keep the process alive after the scope closed.
     return b === null
       ? Effect.void
-      : Effect.promise(() => b.deleteSession().catch(() => undefined)).pipe(Effect.timeoutOrElse({ duration: 5000, orElse: () => Effect.void }))
+      : Effect.promise(() => b.deleteSession().catch(() => undefined)).pipe(
+          Effect.timeoutOrElse({ duration: 5000, orElse: () => Effect.void })
+        )
   })
 
-  const session = (url: string) => Effect.suspend(() =>
-    browser !== null && browserUrl === url
-      ? Effect.succeed(browser)
-      : Effect.andThen(quit, Effect.tap(open(url), (b) => Effect.sync(() => void ((browser = b), (browserUrl = url))))))
+  const session = (url: string) =>
+    Effect.suspend(() =>
+      browser !== null && browserUrl === url
+        ? Effect.succeed(browser)
+        : Effect.andThen(
+            quit,
+            Effect.tap(open(url), (b) => Effect.sync(() => void ((browser = b), (browserUrl = url))))
+          )
+    )
 
   return { session, current: () => browser, quit }
 }
@@ -176,10 +195,13 @@ export const prepareApp = async (b: Browser, task: EnvTask): Promise<string | nu
   const device = deviceOf(b)
   await device.mobile("mobile: pressKey", { keycode: HOME_KEYCODE })
   if (task.app === undefined) {
-    return task.startUrl === undefined ? null : "the Android device platform opens apps, not URLs: give the task an app (package or package/.Activity)"
+    return task.startUrl === undefined
+      ? null
+      : "the Android device platform opens apps, not URLs: give the task an app (package or package/.Activity)"
   }
   const app = appTarget(task.app)
-  if (app === null) return `cannot open ${JSON.stringify(task.app)}: an app is a package (com.example.app) or an activity (com.example.app/.MainActivity)`
+  if (app === null)
+    return `cannot open ${JSON.stringify(task.app)}: an app is a package (com.example.app) or an activity (com.example.app/.MainActivity)`
   await device.mobile("mobile: terminateApp", { appId: app.appId }).catch(() => undefined)
   if (task.clearAppData === true) {
     // Before the app starts, or it would run on the last episode's data.
@@ -188,7 +210,11 @@ export const prepareApp = async (b: Browser, task: EnvTask): Promise<string | nu
     })
   }
   try {
-    return await perform(device, { kind: "open_app", app: task.app }, { issued: new Set(), current: new Map(), viewport: { width: 0, height: 0 } })
+    return await perform(
+      device,
+      { kind: "open_app", app: task.app },
+      { issued: new Set(), current: new Map(), viewport: { width: 0, height: 0 } }
+    )
   } catch (cause) {
     if (sessionGone(cause)) throw cause
     return `open_app failed: ${serverMessage(cause)}`

@@ -14,8 +14,20 @@ export type Browser = Awaited<ReturnType<typeof remote>>
 
 /** Keys as the policy names them (Playwright's names) → WebDriver's key code points. */
 const KEYS: Readonly<Record<string, string>> = {
-  Enter: "\uE007", Tab: "\uE004", Escape: "\uE00C", Backspace: "\uE003", Delete: "\uE017", Space: " ",
-  ArrowUp: "\uE013", ArrowDown: "\uE015", ArrowLeft: "\uE012", ArrowRight: "\uE014", PageUp: "\uE00E", PageDown: "\uE00F", Home: "\uE011", End: "\uE010"
+  Enter: "\uE007",
+  Tab: "\uE004",
+  Escape: "\uE00C",
+  Backspace: "\uE003",
+  Delete: "\uE017",
+  Space: " ",
+  ArrowUp: "\uE013",
+  ArrowDown: "\uE015",
+  ArrowLeft: "\uE012",
+  ArrowRight: "\uE014",
+  PageUp: "\uE00E",
+  PageDown: "\uE00F",
+  Home: "\uE011",
+  End: "\uE010"
 }
 
 const MODIFIERS: Readonly<Record<string, string>> = { Control: "\uE009", Shift: "\uE008", Alt: "\uE00A", Meta: "\uE03D" }
@@ -43,18 +55,26 @@ const CLICK_DELAY_MS = 450
 export const cdp = async (b: Browser, cmd: string, params: Record<string, unknown>): Promise<unknown> => {
   const base = `${b.options.protocol ?? "http"}://${b.options.hostname}:${b.options.port}${b.options.path ?? "/"}`.replace(/\/$/, "")
   const response = await fetch(`${base}/session/${b.sessionId}/goog/cdp/execute`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ cmd, params })
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ cmd, params })
   })
   if (!response.ok) throw new Error(`${cmd}: HTTP ${response.status}`)
   return ((await response.json()) as { value: unknown }).value
 }
 
 /** The element an action names, or why not: an id issued in this episode that is gone is stale, any other unknown. */
-const resolve = async (b: Browser, id: string | null, issued: ReadonlySet<string>, kind: string): Promise<{ readonly el: WebdriverIO.Element } | { readonly error: string }> => {
+const resolve = async (
+  b: Browser,
+  id: string | null,
+  issued: ReadonlySet<string>,
+  kind: string
+): Promise<{ readonly el: WebdriverIO.Element } | { readonly error: string }> => {
   if (id === null) return { error: `${kind} needs a target element id` }
   if (!/^e\d+$/.test(id)) return { error: `unknown element id ${JSON.stringify(id)}` }
   const el = await b.$(`[data-core-id="${id}"]`).getElement()
-  if (!(await el.isExisting())) return { error: issued.has(id) ? `stale element id ${id}: the element is no longer on the page` : `unknown element id ${id}` }
+  if (!(await el.isExisting()))
+    return { error: issued.has(id) ? `stale element id ${id}: the element is no longer on the page` : `unknown element id ${id}` }
   return { el }
 }
 
@@ -80,7 +100,9 @@ const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise
   await cdp(b, "Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] })
   const until = performance.now() + CLICK_DELAY_MS
   while (performance.now() < until) {
-    const landed = await b.execute("return window.__coreClicks === undefined || window.__coreClicks > arguments[0] || !!window.__coreLeaving", clicks).catch(() => true)
+    const landed = await b
+      .execute("return window.__coreClicks === undefined || window.__coreClicks > arguments[0] || !!window.__coreLeaving", clicks)
+      .catch(() => true)
     if (landed === true) return
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
@@ -102,7 +124,12 @@ export const recordedAction = async (b: Browser, action: Action): Promise<Action
 }
 
 /** The action vocabulary over WebDriver; resolves to the policy's error, or null. */
-export const perform = async (b: Browser, action: Action, issued: ReadonlySet<string>, origins: ReadonlyArray<string>): Promise<string | null> => {
+export const perform = async (
+  b: Browser,
+  action: Action,
+  issued: ReadonlySet<string>,
+  origins: ReadonlyArray<string>
+): Promise<string | null> => {
   switch (action.kind) {
     case "click":
     case "long_press": {
@@ -129,12 +156,14 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
       // As on the web: the option's value or its label.
       const chosen: unknown = await b.execute(
         "var s = arguments[0], v = arguments[1]; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === v || o.label === v || o.text.trim() === v) { s.selectedIndex = i; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); return true } } return false",
-        r.el, action.value
+        r.el,
+        action.value
       )
       return chosen === true ? null : `no option ${JSON.stringify(action.value)} in the ${action.target?.name ?? "list"}`
     }
     case "scroll": {
-      const [dx, dy] = action.direction === "up" ? [0, -1] : action.direction === "down" ? [0, 1] : action.direction === "left" ? [-1, 0] : [1, 0]
+      const [dx, dy] =
+        action.direction === "up" ? [0, -1] : action.direction === "down" ? [0, 1] : action.direction === "left" ? [-1, 0] : [1, 0]
       const id = action.target?.elementId ?? null
       if (id === null) {
         await b.execute(`(${scrollInPage.toString()})(null, arguments[0])`, { dx, dy, hasElement: false })
@@ -176,4 +205,3 @@ export const perform = async (b: Browser, action: Action, issued: ReadonlySet<st
       return null
   }
 }
-

@@ -49,12 +49,13 @@ const isExecutable = (path: string): boolean => {
   }
 }
 
-export const messageOf = (cause: unknown): string =>
-  oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
+export const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
 
 /** The session or the browser is gone, not just the page unhappy. */
 export const sessionGone = (cause: unknown): boolean =>
-  /invalid session id|session deleted|chrome not reachable|disconnected|ECONNREFUSED|no such window|target window already closed|session not created/i.test(messageOf(cause))
+  /invalid session id|session deleted|chrome not reachable|disconnected|ECONNREFUSED|no such window|target window already closed|session not created/i.test(
+    messageOf(cause)
+  )
 
 /**
  * One round trip per observation: the elements, title and URL — and a mark on the document
@@ -73,15 +74,21 @@ const PROBE = "return [!!window.__coreMark, !!window.__coreLeaving, document.rea
 const NAVIGATION_GRACE_MS = 40
 
 /** The capabilities of a mobile-emulation session on Debian's Chromium and chromedriver. */
-export const capabilities = (options: SessionOptions, confined?: { readonly origins: ReadonlyArray<string>; readonly sinkPort: number }) => {
+export const capabilities = (
+  options: SessionOptions,
+  confined?: { readonly origins: ReadonlyArray<string>; readonly sinkPort: number }
+) => {
   const device = options.device ?? PHONE
   // Everything but the app's origins goes to a dead-end proxy (loopback too, which Chromium
   // would otherwise never proxy): enforced by Chromium's network stack for links,
   // redirects, frames, fetches, popups and WebSockets alike.
-  const proxy = confined === undefined ? [] : [
-    `--proxy-server=http://127.0.0.1:${confined.sinkPort}`,
-    `--proxy-bypass-list=<-loopback>;${proxyBypass(confined.origins).replaceAll(",", ";")}`
-  ]
+  const proxy =
+    confined === undefined
+      ? []
+      : [
+          `--proxy-server=http://127.0.0.1:${confined.sinkPort}`,
+          `--proxy-bypass-list=<-loopback>;${proxyBypass(confined.origins).replaceAll(",", ";")}`
+        ]
   return {
     browserName: "chrome",
     // BiDi would add a second channel to keep in step; the classic protocol is what Appium speaks too.
@@ -90,7 +97,12 @@ export const capabilities = (options: SessionOptions, confined?: { readonly orig
     "goog:chromeOptions": {
       binary: options.chromium ?? "/usr/bin/chromium",
       // The window as large as the phone: a smaller one shifts where touches land on the emulated screen.
-      args: [...chromiumFlags.map((f) => (f === "--headless" ? "--headless=new" : f)), "--disable-dev-shm-usage", `--window-size=${device.width},${device.height}`, ...proxy],
+      args: [
+        ...chromiumFlags.map((f) => (f === "--headless" ? "--headless=new" : f)),
+        "--disable-dev-shm-usage",
+        `--window-size=${device.width},${device.height}`,
+        ...proxy
+      ],
       mobileEmulation: {
         deviceMetrics: { width: device.width, height: device.height, pixelRatio: device.pixelRatio, touch: true, mobile: true },
         userAgent: device.userAgent
@@ -111,28 +123,40 @@ export interface MobileWebSessions {
 
 /** One browser session at a time; the dead-end proxy port closes with the scope, after the session. */
 export const mobileWebSessions = (options: SessionOptions): Effect.Effect<MobileWebSessions, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let browser: Browser | null = null
     let confinedTo = ""
     let sink: { readonly port: number; stop(closeActive?: boolean): void } | null = null
     // Registered before the environment's own finalizer, so it runs after the session has quit.
     yield* Effect.addFinalizer(() => Effect.sync(() => sink?.stop(true)))
-    const session = (origins: ReadonlyArray<string>) => Effect.tryPromise({
-      try: async () => {
-        if (browser !== null && confinedTo === JSON.stringify(origins)) return browser
-        if (browser !== null) await browser.deleteSession().catch(() => undefined)
-        browser = null
-        confinedTo = JSON.stringify(origins)
-        sink ??= openSink()
-        // WebdriverIO reports a missing binary as an unhandled spawn error event, not as a rejection.
-        for (const [what, path] of [["chromedriver", options.chromedriver ?? "/usr/bin/chromedriver"], ["chromium", options.chromium ?? "/usr/bin/chromium"]]) {
-          if (!isExecutable(path!)) throw new Error(`${what} ${path} is not an executable file (bun core doctor)`)
-        }
-        browser = await remote({ logLevel: "silent", connectionRetryCount: 0, connectionRetryTimeout: 60_000, capabilities: capabilities(options, { origins, sinkPort: sink.port }) })
-        return browser
-      },
-      catch: (cause) => new InfraError({ reason: `cannot start a mobile-web session (chromedriver ${options.chromedriver ?? "/usr/bin/chromedriver"}): ${messageOf(cause)}` })
-    })
+    const session = (origins: ReadonlyArray<string>) =>
+      Effect.tryPromise({
+        try: async () => {
+          if (browser !== null && confinedTo === JSON.stringify(origins)) return browser
+          if (browser !== null) await browser.deleteSession().catch(() => undefined)
+          browser = null
+          confinedTo = JSON.stringify(origins)
+          sink ??= openSink()
+          // WebdriverIO reports a missing binary as an unhandled spawn error event, not as a rejection.
+          for (const [what, path] of [
+            ["chromedriver", options.chromedriver ?? "/usr/bin/chromedriver"],
+            ["chromium", options.chromium ?? "/usr/bin/chromium"]
+          ]) {
+            if (!isExecutable(path!)) throw new Error(`${what} ${path} is not an executable file (bun core doctor)`)
+          }
+          browser = await remote({
+            logLevel: "silent",
+            connectionRetryCount: 0,
+            connectionRetryTimeout: 60_000,
+            capabilities: capabilities(options, { origins, sinkPort: sink.port })
+          })
+          return browser
+        },
+        catch: (cause) =>
+          new InfraError({
+            reason: `cannot start a mobile-web session (chromedriver ${options.chromedriver ?? "/usr/bin/chromedriver"}): ${messageOf(cause)}`
+          })
+      })
     const quit = Effect.promise(async () => {
       const b = browser
       browser = null

@@ -11,15 +11,23 @@ export const outlineInPage = (): string => {
   const win: any = globalThis
   const doc: any = win.document
   const lines: Array<string> = []
-  const clean = (s: unknown): string => String(s ?? "").replace(/\s+/g, " ").trim()
+  const clean = (s: unknown): string =>
+    String(s ?? "")
+      .replace(/\s+/g, " ")
+      .trim()
   const hidden = (el: any): boolean => {
     if (typeof el.checkVisibility === "function") return !el.checkVisibility({ visibilityProperty: true })
     const style = win.getComputedStyle(el)
     return style.display === "none" || style.visibility === "hidden"
   }
   const nameOf = (el: any): string =>
-    clean(el.getAttribute("aria-label")) || clean(el.labels?.[0]?.innerText) || clean(el.innerText) || clean(el.getAttribute("title")) ||
-    clean(el.getAttribute("placeholder")) || clean(el.getAttribute("alt")) || clean(el.value)
+    clean(el.getAttribute("aria-label")) ||
+    clean(el.labels?.[0]?.innerText) ||
+    clean(el.innerText) ||
+    clean(el.getAttribute("title")) ||
+    clean(el.getAttribute("placeholder")) ||
+    clean(el.getAttribute("alt")) ||
+    clean(el.value)
   const fieldRole = (el: any): string | null => {
     const tag = el.tagName.toLowerCase()
     const type = String(el.getAttribute("type") ?? "").toLowerCase()
@@ -50,7 +58,10 @@ export const outlineInPage = (): string => {
     const role = fieldRole(el)
     if (role !== null) {
       const type = String(el.getAttribute("type") ?? "").toLowerCase()
-      const value = type === "password" ? "•".repeat(String(el.value ?? "").length) : clean(tag === "select" ? el.options[el.selectedIndex]?.text : el.value)
+      const value =
+        type === "password"
+          ? "•".repeat(String(el.value ?? "").length)
+          : clean(tag === "select" ? el.options[el.selectedIndex]?.text : el.value)
       const state = role === "checkbox" || role === "radio" ? (el.checked ? " [checked]" : "") : value === "" ? "" : `: ${value}`
       return void lines.push(`- ${role} "${nameOf(el)}"${state}`)
     }

@@ -189,8 +189,7 @@ const clean = (text: string, max = 200): string => {
 
 const simpleName = (className: string): string => className.slice(className.lastIndexOf(".") + 1)
 
-const isTextField = (className: string): boolean =>
-  /(EditText|AutoCompleteTextView|SearchAutoComplete)$/.test(simpleName(className))
+const isTextField = (className: string): boolean => /(EditText|AutoCompleteTextView|SearchAutoComplete)$/.test(simpleName(className))
 
 /** The role of a node (table in the module comment); `parentClass` tells a TabWidget's children. */
 export const roleOf = (node: UiNode, parentClass: string | null = null): string => {
@@ -217,7 +216,12 @@ export const roleOf = (node: UiNode, parentClass: string | null = null): string 
 export const readableId = (resourceId: string): string => {
   const last = resourceId.slice(resourceId.lastIndexOf("/") + 1)
   if (last === "" || /obfuscated/i.test(last)) return ""
-  return clean(last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_.\-]+/g, " ").toLowerCase())
+  return clean(
+    last
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/[_.-]+/g, " ")
+      .toLowerCase()
+  )
 }
 
 const LABELLED_BY_SIBLINGS: ReadonlySet<string> = new Set(["checkbox", "radio", "switch", "slider", "combobox", "textbox"])
@@ -335,9 +339,10 @@ export const parsePageSource = (xml: string, ids: IdState = freshIds): Result.Re
 export const maskedHierarchy = (tree: UiTree): string => {
   const mask = (el: XmlElement): XmlElement => ({
     name: el.name,
-    attributes: el.attributes.password === "true" && el.attributes.text !== undefined && el.attributes["showing-hint"] !== "true"
-      ? { ...el.attributes, text: "•".repeat(el.attributes.text.length) }
-      : el.attributes,
+    attributes:
+      el.attributes.password === "true" && el.attributes.text !== undefined && el.attributes["showing-hint"] !== "true"
+        ? { ...el.attributes, text: "•".repeat(el.attributes.text.length) }
+        : el.attributes,
     children: el.children.map(mask)
   })
   return serializeXml(mask(tree.root))

@@ -36,7 +36,7 @@ export class XmlError extends Schema.TaggedError<XmlError>()("XmlError", {
   }
 }
 
-const NAMED: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" }
+const NAMED: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }
 
 /** Decodes the five named and the numeric references; anything else stays as written. */
 export const decodeEntities = (raw: string): string => {
@@ -54,13 +54,16 @@ export const decodeEntities = (raw: string): string => {
 /** Escapes text for a double-quoted attribute value; line breaks as references so they survive re-reading. */
 export const escapeAttribute = (value: string): string =>
   value.replace(/[&<>"\n\r\t]/g, (c) =>
-    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : `&#${c.charCodeAt(0)};`)
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : `&#${c.charCodeAt(0)};`
+  )
 
 /** The element as XML text, two-space indented, attributes in their original order. */
 export const serializeXml = (root: XmlElement): string => {
-  const out: Array<string> = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+  const out: Array<string> = ['<?xml version="1.0" encoding="UTF-8"?>']
   const write = (el: XmlElement, depth: number): void => {
-    const attrs = Object.entries(el.attributes).map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join("")
+    const attrs = Object.entries(el.attributes)
+      .map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`)
+      .join("")
     const pad = "  ".repeat(depth)
     if (el.children.length === 0) {
       out.push(`${pad}<${el.name}${attrs}/>`)
@@ -76,7 +79,10 @@ export const serializeXml = (root: XmlElement): string => {
 
 /** Thrown inside the reader only; `parseXml` turns it into an `XmlError`. */
 class Syntax {
-  constructor(readonly reason: string, readonly at: number) {}
+  constructor(
+    readonly reason: string,
+    readonly at: number
+  ) {}
 }
 
 const position = (text: string, at: number): { line: number; column: number } => {
@@ -93,7 +99,8 @@ const position = (text: string, at: number): { line: number; column: number } =>
 
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13
 /** Name characters, leniently: anything but space, quotes and the tag delimiters. */
-const isNameChar = (c: number): boolean => !isSpace(c) && c !== 47 && c !== 62 && c !== 60 && c !== 61 && c !== 34 && c !== 39 && !Number.isNaN(c)
+const isNameChar = (c: number): boolean =>
+  !isSpace(c) && c !== 47 && c !== 62 && c !== 60 && c !== 61 && c !== 34 && c !== 39 && !Number.isNaN(c)
 
 interface Open {
   readonly name: string
@@ -116,7 +123,8 @@ const read = (text: string): XmlElement => {
   const readName = (what: string): string => {
     const start = i
     while (i < n && isNameChar(text.charCodeAt(i))) i++
-    if (i === start) throw new Syntax(i >= n ? `unexpected end of input in ${what}` : `expected ${what}, found ${JSON.stringify(text[i])}`, i)
+    if (i === start)
+      throw new Syntax(i >= n ? `unexpected end of input in ${what}` : `expected ${what}, found ${JSON.stringify(text[i])}`, i)
     return text.slice(start, i)
   }
   const skipSpace = () => {
@@ -200,7 +208,7 @@ const read = (text: string): XmlElement => {
         if (i >= n) throw new Syntax(`unterminated start tag <${name}`, start)
         const quote = text.charCodeAt(i)
         if (quote !== 34 && quote !== 39) throw new Syntax(`the value of attribute ${key} in <${name}> is not quoted`, i)
-        const close = text.indexOf(quote === 34 ? "\"" : "'", i + 1)
+        const close = text.indexOf(quote === 34 ? '"' : "'", i + 1)
         if (close === -1) throw new Syntax(`unterminated value of attribute ${key} in <${name}>`, i)
         if (Object.hasOwn(attributes, key)) throw new Syntax(`duplicate attribute ${key} in <${name}>`, attrAt)
         attributes[key] = decodeEntities(text.slice(i + 1, close).replace(/[\t\n\r]/g, " "))

@@ -10,8 +10,17 @@ export type { AppiumOptions } from "./AppiumEnvironment.ts"
 export { androidStateChanging, appTarget, KEYCODES, perform as performOnDevice } from "./AppiumActions.ts"
 export type { ActionContext as DeviceActionContext, Device } from "./AppiumActions.ts"
 export {
-  elementsOf, foregroundPackage, freshIds, maskedHierarchy, PageSourceError, parseBounds, parsePageSource, readableId, readPageSource,
-  roleOf, viewportOf
+  elementsOf,
+  foregroundPackage,
+  freshIds,
+  maskedHierarchy,
+  PageSourceError,
+  parseBounds,
+  parsePageSource,
+  readableId,
+  readPageSource,
+  roleOf,
+  viewportOf
 } from "./PageSource.ts"
 export type { IdState, PageElements, PageSourceFormat, ParsedPage, UiNode, UiTree } from "./PageSource.ts"
 export { parseXml, XmlError } from "./Xml.ts"

@@ -22,7 +22,14 @@ export interface ActionContext {
 
 /** Actions after which the page may look different: `--screenshots key` captures only after these. */
 export const stateChanging: ReadonlySet<Action["kind"]> = new Set([
-  "click", "long_press", "type", "select", "scroll", "key", "navigate", "back"
+  "click",
+  "long_press",
+  "type",
+  "select",
+  "scroll",
+  "key",
+  "navigate",
+  "back"
 ])
 
 type Resolved = { readonly locator: Locator } | { readonly error: string }
@@ -35,9 +42,7 @@ const resolveTarget = async (page: Page, target: Target | null, ctx: ActionConte
   const locator = page.locator(`[data-core-id="${id}"]`)
   if ((await locator.count()) === 0) {
     return {
-      error: ctx.issued.has(id)
-        ? `stale element id ${id}: the element is no longer on the page`
-        : `unknown element id ${id}`
+      error: ctx.issued.has(id) ? `stale element id ${id}: the element is no longer on the page` : `unknown element id ${id}`
     }
   }
   return { locator: locator.first() }

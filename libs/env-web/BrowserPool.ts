@@ -53,17 +53,19 @@ export interface Lease {
   readonly release: Effect.Effect<void>
 }
 
-export class BrowserPool extends Context.Service<BrowserPool, {
-  /**
-   * A fresh context and page. With `origins`, the context's network reaches only those
-   * origins (see `confinedProxy`); without, it reaches anything.
-   */
-  acquire(origins?: ReadonlyArray<string>): Effect.Effect<Lease, InfraError>
-  /** How many times Chromium was launched: more than one means it died and was relaunched. */
-  readonly launches: Effect.Effect<number>
-}>()("@core/env-web/BrowserPool") {
-  static readonly layer = (options: BrowserPoolOptions = {}): Layer.Layer<BrowserPool> =>
-    Layer.effect(BrowserPool, make(options))
+export class BrowserPool extends Context.Service<
+  BrowserPool,
+  {
+    /**
+     * A fresh context and page. With `origins`, the context's network reaches only those
+     * origins (see `confinedProxy`); without, it reaches anything.
+     */
+    acquire(origins?: ReadonlyArray<string>): Effect.Effect<Lease, InfraError>
+    /** How many times Chromium was launched: more than one means it died and was relaunched. */
+    readonly launches: Effect.Effect<number>
+  }
+>()("@core/env-web/BrowserPool") {
+  static readonly layer = (options: BrowserPoolOptions = {}): Layer.Layer<BrowserPool> => Layer.effect(BrowserPool, make(options))
 }
 
 const infra = (what: string) => (cause: unknown) =>
@@ -82,9 +84,12 @@ export const openSink = (): { readonly port: number; stop(closeActive?: boolean)
  * the context — redirects, frames, workers, popups, WebSockets — at no cost per request,
  * where routing through Playwright would pause each request (and cannot see redirects).
  */
-const confinedProxy = (origins: ReadonlyArray<string>, sinkPort: number) => ({ server: `http://127.0.0.1:${sinkPort}`, bypass: proxyBypass(origins) })
+const confinedProxy = (origins: ReadonlyArray<string>, sinkPort: number) => ({
+  server: `http://127.0.0.1:${sinkPort}`,
+  bypass: proxyBypass(origins)
+})
 
-export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
+export const make = Effect.fnUntraced(function* (options: BrowserPoolOptions) {
   const viewport = options.viewport ?? { width: 1280, height: 800 }
   let browser: Browser | null = null
   let launches = 0
@@ -118,12 +123,14 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
     catch: infra("cannot launch chromium")
   })
 
-  const current = lock.withPermits(1)(Effect.gen(function*() {
-    if (browser !== null && browser.isConnected()) return browser
-    browser = yield* launch
-    launches++
-    return browser
-  }))
+  const current = lock.withPermits(1)(
+    Effect.gen(function* () {
+      if (browser !== null && browser.isConnected()) return browser
+      browser = yield* launch
+      launches++
+      return browser
+    })
+  )
 
   const open = (b: Browser, origins: ReadonlyArray<string> | undefined) => async () => {
     const context = await b.newContext({ viewport, ...(origins === undefined ? {} : { proxy: confinedProxy(origins, sinkPort()) }) })
@@ -135,12 +142,20 @@ export const make = Effect.fnUntraced(function*(options: BrowserPoolOptions) {
     }
   }
 
-  const acquire = Effect.fn("BrowserPool.acquire")(function*(origins?: ReadonlyArray<string>) {
+  const acquire = Effect.fn("BrowserPool.acquire")(function* (origins?: ReadonlyArray<string>) {
     const b = yield* current
     const key = origins === undefined ? "" : JSON.stringify(origins)
     const warmed = spare
     spare = null
-    const reused = warmed === null ? null : yield* Effect.promise(() => warmed.opened.then((o) => o, () => null))
+    const reused =
+      warmed === null
+        ? null
+        : yield* Effect.promise(() =>
+            warmed.opened.then(
+              (o) => o,
+              () => null
+            )
+          )
     let opened: { context: BrowserContext; page: Page }
     // A spare from a browser that died since is useless: open a fresh one instead.
     // A spare confined to other origins is as useless.

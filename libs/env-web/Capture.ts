@@ -50,29 +50,45 @@ export const captureInPage = (args: { selector: string; binding: string }, label
     const password = el.tagName === "INPUT" && String(el.type).toLowerCase() === "password"
     return send("type", el, { text, submit, password, ...(el.tagName === "TEXTAREA" && previous !== undefined ? { previous } : {}) })
   }
-  win.addEventListener("focusin", (e: any) => {
-    if (e.target && isTextField(e.target)) committed.set(e.target, String(e.target.value))
-  }, true)
-  win.addEventListener("click", (e: any) => {
-    // Clicks by page scripts (el.click()) are not the person's.
-    if (!e.isTrusted || !e.target?.closest) return
-    const el = e.target.closest(args.selector)
-    // Focusing a field or opening a select is not a step: the `type` / `select` that follows is.
-    if (!el || isTextField(el) || el.isContentEditable || el.tagName === "SELECT" || el.closest("select")) return
-    // Enter in a field clicks the form's submit button (no pointer, focus stays in the field): the `type` has `submit`.
-    const focused = win.document.activeElement
-    if (e.detail === 0 && focused && focused !== el && isTextField(focused) && el.form && el.form === focused.form) return
-    send("click", el, {})
-  }, true)
-  win.addEventListener("keydown", (e: any) => {
-    if (e.isTrusted && e.key === "Enter" && !e.isComposing && e.target?.tagName === "INPUT" && isTextField(e.target)) type(e.target, true)
-  }, true)
+  win.addEventListener(
+    "focusin",
+    (e: any) => {
+      if (e.target && isTextField(e.target)) committed.set(e.target, String(e.target.value))
+    },
+    true
+  )
+  win.addEventListener(
+    "click",
+    (e: any) => {
+      // Clicks by page scripts (el.click()) are not the person's.
+      if (!e.isTrusted || !e.target?.closest) return
+      const el = e.target.closest(args.selector)
+      // Focusing a field or opening a select is not a step: the `type` / `select` that follows is.
+      if (!el || isTextField(el) || el.isContentEditable || el.tagName === "SELECT" || el.closest("select")) return
+      // Enter in a field clicks the form's submit button (no pointer, focus stays in the field): the `type` has `submit`.
+      const focused = win.document.activeElement
+      if (e.detail === 0 && focused && focused !== el && isTextField(focused) && el.form && el.form === focused.form) return
+      send("click", el, {})
+    },
+    true
+  )
+  win.addEventListener(
+    "keydown",
+    (e: any) => {
+      if (e.isTrusted && e.key === "Enter" && !e.isComposing && e.target?.tagName === "INPUT" && isTextField(e.target)) type(e.target, true)
+    },
+    true
+  )
   // `change` is not required to be trusted: Playwright's selectOption dispatches its own, as some widgets do.
-  win.addEventListener("change", (e: any) => {
-    const el = e.target
-    if (el?.tagName === "SELECT") send("select", el, { value: String(el.value) })
-    else if (el && isTextField(el)) type(el, false)
-  }, true)
+  win.addEventListener(
+    "change",
+    (e: any) => {
+      const el = e.target
+      if (el?.tagName === "SELECT") send("select", el, { value: String(el.value) })
+      else if (el && isTextField(el)) type(el, false)
+    },
+    true
+  )
   // Text still in the focused field when the person ends the recording.
   win.__coreFlush = (): boolean => {
     const el = win.document.activeElement

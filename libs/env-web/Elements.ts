@@ -29,11 +29,34 @@ export interface Extracted {
 }
 
 export const interactableSelector = [
-  "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
-  "[contenteditable=''], [contenteditable=true]", "[onclick]", "[tabindex]:not([tabindex='-1'])",
-  ...["button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
-    "switch", "textbox", "combobox", "searchbox", "slider", "spinbutton", "listbox", "treeitem"]
-    .map((r) => `[role=${r}]`)
+  "a[href]",
+  "button",
+  "input:not([type=hidden])",
+  "select",
+  "textarea",
+  "summary",
+  "[contenteditable=''], [contenteditable=true]",
+  "[onclick]",
+  "[tabindex]:not([tabindex='-1'])",
+  ...[
+    "button",
+    "link",
+    "checkbox",
+    "radio",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "switch",
+    "textbox",
+    "combobox",
+    "searchbox",
+    "slider",
+    "spinbutton",
+    "listbox",
+    "treeitem"
+  ].map((r) => `[role=${r}]`)
 ].join(", ")
 
 /** Runs in the page: must not close over anything in this module. */
@@ -42,7 +65,9 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
   const doc: any = win.document
   let next = args.nextId
   const clean = (s: unknown, max = 200): string => {
-    const flat = String(s ?? "").replace(/\s+/g, " ").trim()
+    const flat = String(s ?? "")
+      .replace(/\s+/g, " ")
+      .trim()
     return flat.length > max ? flat.slice(0, max) : flat
   }
   const textInputTypes = ["text", "email", "password", "tel", "url", "search", "number", ""]
@@ -65,17 +90,34 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
     if (el.isContentEditable) return "textbox"
     return "generic"
   }
-  const nameFromContent = ["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
-    "treeitem", "checkbox", "radio", "switch", "generic"]
+  const nameFromContent = [
+    "button",
+    "link",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "treeitem",
+    "checkbox",
+    "radio",
+    "switch",
+    "generic"
+  ]
   const accessibleName = (el: any, role: string): string => {
     const labelledby = el.getAttribute("aria-labelledby")
     if (labelledby) {
-      const text = labelledby.split(/\s+/).map((id: string) => doc.getElementById(id)?.textContent ?? "").join(" ")
+      const text = labelledby
+        .split(/\s+/)
+        .map((id: string) => doc.getElementById(id)?.textContent ?? "")
+        .join(" ")
       if (clean(text)) return clean(text)
     }
     if (clean(el.getAttribute("aria-label"))) return clean(el.getAttribute("aria-label"))
     if (el.labels && el.labels.length > 0) {
-      const text = Array.from(el.labels as ArrayLike<any>).map((l: any) => l.innerText ?? l.textContent).join(" ")
+      const text = Array.from(el.labels as ArrayLike<any>)
+        .map((l: any) => l.innerText ?? l.textContent)
+        .join(" ")
       if (clean(text)) return clean(text)
     }
     if (nameFromContent.includes(role)) {
@@ -111,21 +153,27 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
     const editable = enabled && ((textual && !el.readOnly) || el.isContentEditable === true)
     if (tag === "INPUT" && el.type === "password" && el.value) secrets.push(String(el.value))
     const ariaChecked = el.getAttribute("aria-checked")
-    const checked = tag === "INPUT" && (el.type === "checkbox" || el.type === "radio")
-      ? Boolean(el.checked)
-      : ariaChecked === "true" ? true : ariaChecked === "false" ? false : null
-    const value = !isField || ["checkbox", "radio", "button", "submit", "reset", "image"].includes(el.type)
-      ? null
-      : el.type === "password" ? "•".repeat(String(el.value).length) : clean(el.value, 500)
+    const checked =
+      tag === "INPUT" && (el.type === "checkbox" || el.type === "radio")
+        ? Boolean(el.checked)
+        : ariaChecked === "true"
+          ? true
+          : ariaChecked === "false"
+            ? false
+            : null
+    const value =
+      !isField || ["checkbox", "radio", "button", "submit", "reset", "image"].includes(el.type)
+        ? null
+        : el.type === "password"
+          ? "•".repeat(String(el.value).length)
+          : clean(el.value, 500)
     elements.push({
       id,
       role,
       name: accessibleName(el, role),
       text: tag === "SELECT" ? clean(el.selectedOptions?.[0]?.textContent) : clean(el.innerText ?? el.textContent),
       value,
-      box: hasBox
-        ? { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) }
-        : null,
+      box: hasBox ? { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } : null,
       visible,
       inViewport: visible && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw,
       enabled,
@@ -145,8 +193,14 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
 /** Playwright's aria snapshot shows a textbox's value even for passwords: mask them like the element list does. */
 export const maskSecrets = (aria: string, secrets: ReadonlyArray<string>): string =>
   secrets.reduce(
-    (text, secret) => text.split("\n").map((line) => line.endsWith(`: ${secret}`) && /^\s*- textbox\b/.test(line)
-      ? `${line.slice(0, line.length - secret.length)}${"•".repeat(secret.length)}`
-      : line).join("\n"),
+    (text, secret) =>
+      text
+        .split("\n")
+        .map((line) =>
+          line.endsWith(`: ${secret}`) && /^\s*- textbox\b/.test(line)
+            ? `${line.slice(0, line.length - secret.length)}${"•".repeat(secret.length)}`
+            : line
+        )
+        .join("\n"),
     aria
   )

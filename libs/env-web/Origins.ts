@@ -66,7 +66,9 @@ export const checkNavigation = (
  * goes direct when everything else is sent to a dead end.
  */
 export const proxyBypass = (origins: ReadonlyArray<string>): string =>
-  origins.map((o) => {
-    const url = new URL(o)
-    return `${url.hostname}:${url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port}`
-  }).join(",")
+  origins
+    .map((o) => {
+      const url = new URL(o)
+      return `${url.hostname}:${url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port}`
+    })
+    .join(",")

@@ -40,16 +40,14 @@ export interface WebEpisode {
   crashed: boolean
 }
 
-export const messageOf = (cause: unknown): string =>
-  oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
+export const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
 
 /** A failure that means the browser, not the page, is gone. */
 export const browserGone = (episode: WebEpisode, cause: unknown): boolean =>
   episode.crashed ||
   episode.lease.page.isClosed() ||
   episode.lease.context.browser()?.isConnected() === false ||
-  /Target page, context or browser has been closed|Browser has been closed|Target crashed|has disconnected/i
-    .test(messageOf(cause))
+  /Target page, context or browser has been closed|Browser has been closed|Target crashed|has disconnected/i.test(messageOf(cause))
 
 const track = (page: Page): Network => {
   const net: Network = { inflight: new Set(), last: 0 }
@@ -113,7 +111,12 @@ const domQuietInPage = ({ ms, boundMs }: { ms: number; boundMs: number }) =>
 
 /** Waits for the DOM to be quiet for `ms` (see `EnvTask.pageQuietMs`); a page navigating away ends the wait. */
 const domQuiet = (page: Page, ms: number, boundMs: number): Promise<void> =>
-  ms <= 0 ? Promise.resolve() : page.evaluate(domQuietInPage, { ms, boundMs }).then(() => undefined, () => undefined)
+  ms <= 0
+    ? Promise.resolve()
+    : page.evaluate(domQuietInPage, { ms, boundMs }).then(
+        () => undefined,
+        () => undefined
+      )
 
 /** The page after a navigation or an action: loaded, its network quiet, then its DOM quiet when the app asks for it. */
 export const settleEpisode = (ep: WebEpisode, boundMs: number): Promise<void> =>
@@ -155,11 +158,24 @@ const watchBlocked = (ep: WebEpisode): void => {
 /** A fresh episode on `lease`'s page, watched from its first request on. */
 export const watchedEpisode = (
   lease: Lease,
-  o: { readonly startUrl: string | undefined; readonly origins: ReadonlyArray<string>; readonly quietMs: number; readonly timeoutMs: number }
+  o: {
+    readonly startUrl: string | undefined
+    readonly origins: ReadonlyArray<string>
+    readonly quietMs: number
+    readonly timeoutMs: number
+  }
 ): WebEpisode => {
   const ep: WebEpisode = {
-    lease, startUrl: o.startUrl, issued: new Set(), net: track(lease.page), origins: o.origins, quietMs: o.quietMs,
-    base: o.startUrl === undefined ? null : originOf(o.startUrl), blocked: null, nextId: 1, crashed: false
+    lease,
+    startUrl: o.startUrl,
+    issued: new Set(),
+    net: track(lease.page),
+    origins: o.origins,
+    quietMs: o.quietMs,
+    base: o.startUrl === undefined ? null : originOf(o.startUrl),
+    blocked: null,
+    nextId: 1,
+    crashed: false
   }
   watchBlocked(ep)
   lease.page.on("crash", () => {

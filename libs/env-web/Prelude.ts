@@ -56,7 +56,7 @@ const forgetIdsInPage = (): void => {
 
 /** Opens the prelude's page and plays it; any failure is one line and the episode must not start. */
 export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effect<void, InfraError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fail = (what: string) => new InfraError({ reason: `before the episode: ${what}` })
     if (!isAllowed(prelude.startUrl, ctx.origins)) return yield* fail(refusal(prelude.startUrl, ctx.origins))
     yield* Effect.tryPromise({
@@ -73,7 +73,12 @@ export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effec
       act: (action) =>
         Effect.promise(async () => {
           try {
-            const error = await perform(ctx.page, action, { timeoutMs: ctx.timeoutMs, issued: ids.issued, origins: ctx.origins, ...secrets })
+            const error = await perform(ctx.page, action, {
+              timeoutMs: ctx.timeoutMs,
+              issued: ids.issued,
+              origins: ctx.origins,
+              ...secrets
+            })
             await ctx.settle()
             return error
           } catch (cause) {

@@ -116,29 +116,35 @@ const quietMs = 50
 const encoder = new TextEncoder()
 const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
 
-export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
+export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
   const blobs = yield* BlobStore
   const settleMs = options.settleMs ?? 3000
   const hashRouting = options.hashRouting === true
   const base = originOf(options.startUrl)
-  const secrets = { secretEnv: options.secretEnv ?? defaultSecretEnv, read: options.readSecret ?? readEnvSecret, warn: options.onWarning ?? (() => undefined) }
+  const secrets = {
+    secretEnv: options.secretEnv ?? defaultSecretEnv,
+    read: options.readSecret ?? readEnvSecret,
+    warn: options.onWarning ?? (() => undefined)
+  }
   const closed = yield* Deferred.make<void>()
   const context = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         const dir = mkdtempSync(join(tmpdir(), "core-recorder-"))
-        const launched = await chromium.launchPersistentContext(dir, {
-          executablePath: options.executablePath ?? "/usr/bin/chromium",
-          headless: false,
-          viewport: options.viewport ?? { width: 1280, height: 800 },
-          args: [
-            ...chromiumFlags.filter((f) => f !== "--headless"),
-            ...(options.cdpPort === undefined ? [] : [`--remote-debugging-port=${options.cdpPort}`])
-          ]
-        }).catch((cause) => {
-          rmSync(dir, { recursive: true, force: true })
-          throw cause
-        })
+        const launched = await chromium
+          .launchPersistentContext(dir, {
+            executablePath: options.executablePath ?? "/usr/bin/chromium",
+            headless: false,
+            viewport: options.viewport ?? { width: 1280, height: 800 },
+            args: [
+              ...chromiumFlags.filter((f) => f !== "--headless"),
+              ...(options.cdpPort === undefined ? [] : [`--remote-debugging-port=${options.cdpPort}`])
+            ]
+          })
+          .catch((cause) => {
+            rmSync(dir, { recursive: true, force: true })
+            throw cause
+          })
         return { launched, dir }
       },
       catch: (cause) =>
@@ -201,7 +207,11 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
 
   /** Stores what was read as blobs, as WebEnvironment does. */
   const store = async ({ extracted, aria, title, png, url }: Awaited<ReturnType<typeof read>>): Promise<Observation> => {
-    const [elements, ariaHash, screenshot] = await Promise.all([put(placedElementsBlob(base, url, extracted)), put(encoder.encode(aria)), png === null ? null : put(png)])
+    const [elements, ariaHash, screenshot] = await Promise.all([
+      put(placedElementsBlob(base, url, extracted)),
+      put(encoder.encode(aria)),
+      png === null ? null : put(png)
+    ])
     return { url, app: null, title, screenshot, elements, aria: ariaHash, truncated: truncated(url, title, extracted), error: null }
   }
 
@@ -212,7 +222,16 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     if (before === null) return { url, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: null }
     const placed = placeBase(base, { extracted: before.extracted, aria: "", title: before.title })
     const elements = await put(placedElementsBlob(base, url, placed.extracted))
-    return { url, app: null, title: placed.title, screenshot: null, elements, aria: null, truncated: truncated(url, placed.title, placed.extracted), error: null }
+    return {
+      url,
+      app: null,
+      title: placed.title,
+      screenshot: null,
+      elements,
+      aria: null,
+      truncated: truncated(url, placed.title, placed.extracted),
+      error: null
+    }
   }
 
   /** Waits for the input's effect: a navigation it started, then network idle and `load`; true when the next input came first. */
@@ -246,9 +265,23 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
       }
     } catch (cause) {
       if (page.isClosed()) return
-      observation = { url: page.url(), app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: `cannot observe the page: ${messageOf(cause)}` }
+      observation = {
+        url: page.url(),
+        app: null,
+        title: null,
+        screenshot: null,
+        elements: null,
+        aria: null,
+        truncated: false,
+        error: `cannot observe the page: ${messageOf(cause)}`
+      }
     }
-    const step = { action: input.action, urlBefore: sitePath(input.url, hashRouting), urlAfter: sitePath(observation.url, hashRouting), observation }
+    const step = {
+      action: input.action,
+      urlBefore: sitePath(input.url, hashRouting),
+      urlAfter: sitePath(observation.url, hashRouting),
+      observation
+    }
     steps.push(step)
     options.onStep?.(step, steps.length)
   }
@@ -279,13 +312,20 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
     const before = history
     history = { index: now.index, id: now.id, url: now.url }
     if (now.index < before.index) enqueue({ action: { kind: "back" }, url: before.url, before: null })
-    else if (now.transition === "typed" || now.transition === "auto_bookmark") enqueue({ action: { kind: "navigate", url: now.url }, url: before.url, before: null })
+    else if (now.transition === "typed" || now.transition === "auto_bookmark")
+      enqueue({ action: { kind: "navigate", url: now.url }, url: before.url, before: null })
   }
 
   if (options.prelude !== undefined) {
     const origins = appOrigins(options.startUrl, undefined)
     // Before the capture is installed: the person's demonstration begins where the log-in ends.
-    yield* playPrelude(options.prelude, { page, origins, timeoutMs: 5000, settle: () => settle(performance.now(), () => false).then(() => undefined), readSecret: secrets.read })
+    yield* playPrelude(options.prelude, {
+      page,
+      origins,
+      timeoutMs: 5000,
+      settle: () => settle(performance.now(), () => false).then(() => undefined),
+      readSecret: secrets.read
+    })
     // A start page in the same document would never get the capture script: leave it first.
     yield* Effect.promise(() => page.goto("about:blank").catch(() => undefined))
   }
@@ -308,9 +348,12 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
         nextId = Math.max(nextId, c.nextId)
         const actions = toActions(c, secrets)
         actions.forEach((action, i) =>
-          enqueue({ action, url: c.url, before: { extracted: c.before as Extracted, title: c.title }, unobserved: i < actions.length - 1 }))
+          enqueue({ action, url: c.url, before: { extracted: c.before as Extracted, title: c.title }, unobserved: i < actions.length - 1 })
+        )
       })
-      await context.addInitScript({ content: `(${captureInPage.toString()})(${JSON.stringify({ selector: interactableSelector, binding })}, ${labelSource})` })
+      await context.addInitScript({
+        content: `(${captureInPage.toString()})(${JSON.stringify({ selector: interactableSelector, binding })}, ${labelSource})`
+      })
       cdp = await context.newCDPSession(page)
       // Main-frame navigations and loading from CDP, on the session that also reads the history.
       await cdp.send("Page.enable")
@@ -325,7 +368,7 @@ export const open = Effect.fnUntraced(function*(options: RecorderOptions) {
       cdp.on("Page.frameNavigated", (e) => navigated(e.frame.parentId === undefined))
       cdp.on("Page.navigatedWithinDocument", (e) => navigated(e.frameId === mainFrameId))
       // Raised as soon as a click's navigation is requested, before its first request goes out.
-      const loading = (frameId: string, now: boolean) => frameId === mainFrameId && touch(net.loading = now)
+      const loading = (frameId: string, now: boolean) => frameId === mainFrameId && touch((net.loading = now))
       cdp.on("Page.frameStartedLoading", (e) => loading(e.frameId, true))
       cdp.on("Page.frameStoppedLoading", (e) => loading(e.frameId, false))
       await page.goto(options.startUrl, { waitUntil: "domcontentloaded", timeout: 30_000 })

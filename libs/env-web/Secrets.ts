@@ -63,11 +63,17 @@ export interface Typed {
  * (its text is nowhere in the demo); `warning` tells the person when that variable would
  * not type the same password on replay.
  */
-export const typedAction = (target: Target | null, typed: Typed, secretEnv: string, read: ReadSecret): { readonly action: Action; readonly warning: string | null } => {
+export const typedAction = (
+  target: Target | null,
+  typed: Typed,
+  secretEnv: string,
+  read: ReadSecret
+): { readonly action: Action; readonly warning: string | null } => {
   if (!typed.password) return { action: { kind: "type", target, text: typed.text, submit: typed.submit }, warning: null }
   const value = read(secretEnv)
-  const warning = value === typed.text
-    ? null
-    : `the password typed is recorded as $${secretEnv}, which ${value === undefined ? "is not set" : "holds another value"}: set ${secretEnv} to that password (or record with --secret-env NAME) so the demo replays`
+  const warning =
+    value === typed.text
+      ? null
+      : `the password typed is recorded as $${secretEnv}, which ${value === undefined ? "is not set" : "holds another value"}: set ${secretEnv} to that password (or record with --secret-env NAME) so the demo replays`
   return { action: { kind: "type", target, text: "", submit: typed.submit, secretEnv }, warning }
 }

@@ -38,13 +38,24 @@ export const elementsBlob = (url: string, e: Extracted): Uint8Array =>
  */
 export const BASE_PLACEHOLDER = "{base}"
 
-const swap = (base: string) => (s: string): string => (s.includes(base) ? s.split(base).join(BASE_PLACEHOLDER) : s)
+const swap =
+  (base: string) =>
+  (s: string): string =>
+    s.includes(base) ? s.split(base).join(BASE_PLACEHOLDER) : s
 
 /** A read page with `base` (the app's origin, e.g. `http://127.0.0.1:41234`) replaced by the placeholder in its elements, aria and title. */
-export const placeBase = <R extends { readonly extracted: Extracted; readonly aria: string; readonly title: string }>(base: string | null, read: R): R => {
+export const placeBase = <R extends { readonly extracted: Extracted; readonly aria: string; readonly title: string }>(
+  base: string | null,
+  read: R
+): R => {
   if (base === null) return read
   const f = swap(base)
-  const elements = read.extracted.elements.map((e) => ({ ...e, name: f(e.name), text: f(e.text), value: e.value === null ? null : f(e.value) }))
+  const elements = read.extracted.elements.map((e) => ({
+    ...e,
+    name: f(e.name),
+    text: f(e.text),
+    value: e.value === null ? null : f(e.value)
+  }))
   return { ...read, extracted: { ...read.extracted, elements }, aria: f(read.aria), title: f(read.title) }
 }
 

@@ -21,9 +21,7 @@
  */
 import type { Action, Target } from "@core/events"
 
-export type TextEdit =
-  | { readonly kind: "fill" }
-  | { readonly kind: "insert"; readonly at: "start" | "end"; readonly text: string }
+export type TextEdit = { readonly kind: "fill" } | { readonly kind: "insert"; readonly at: "start" | "end"; readonly text: string }
 
 /** The edit from `previous` (null when unknown) to `value`. */
 export const textEdit = (previous: string | null, value: string): TextEdit => {

@@ -10,7 +10,7 @@
  * the caller may retry the episode.
  *
  * @example
- * const program = Effect.gen(function*() {
+ * const program = Effect.gen(function* () {
  *   const env = yield* Environment
  *   const first = yield* env.reset({ taskId: "t1", startUrl: "http://127.0.0.1:8080/" })
  *   const button = first.elements.find((e) => e.role === "button" && e.name === "Save")
@@ -89,7 +89,11 @@ export interface EpisodeSource {
    * A fresh episode of `site` (its own state), starting at `path` when given. `origins`, when
    * the app declares them, are the only origins the episode may reach (else the start URL's).
    */
-  open(site: string, seed: number, path?: string): Promise<{
+  open(
+    site: string,
+    seed: number,
+    path?: string
+  ): Promise<{
     readonly episode: string
     readonly startUrl: string
     readonly origins?: ReadonlyArray<string>

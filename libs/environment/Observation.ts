@@ -38,16 +38,23 @@ export interface ObservationParts {
 const encoder = new TextEncoder()
 
 export const storeObservation = (blobs: BlobStore["Service"], parts: ObservationParts): Effect.Effect<FullObservation, InfraError> =>
-  Effect.gen(function*() {
-    const put = (bytes: Uint8Array) => blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message, storeUnavailable: true })))
-    const [elements, aria, screenshot] = yield* Effect.all([
-      put(parts.elementsBytes),
-      put(encoder.encode(parts.aria)),
-      parts.screenshot === null ? Effect.succeed(null) : put(parts.screenshot)
-    ], { concurrency: "unbounded" })
+  Effect.gen(function* () {
+    const put = (bytes: Uint8Array) =>
+      blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message, storeUnavailable: true })))
+    const [elements, aria, screenshot] = yield* Effect.all(
+      [put(parts.elementsBytes), put(encoder.encode(parts.aria)), parts.screenshot === null ? Effect.succeed(null) : put(parts.screenshot)],
+      { concurrency: "unbounded" }
+    )
     const view = policyView({ url: parts.url, app: parts.app, title: parts.title, error: parts.error }, parts.elements, parts.limit)
     const observation: Observation = {
-      url: parts.url, app: parts.app, title: parts.title, screenshot, elements, aria, truncated: view.truncated, error: parts.error
+      url: parts.url,
+      app: parts.app,
+      title: parts.title,
+      screenshot,
+      elements,
+      aria,
+      truncated: view.truncated,
+      error: parts.error
     }
     return {
       observation,

@@ -153,7 +153,7 @@ const episodes = <E>(adapter: EnvironmentAdapter<E>, settings: RunnerSettings, b
   const keyOf = (task: EnvTask): string | null => (opensSite(task) ? `${task.site}#${task.siteSeed}#${task.startPath ?? ""}` : null)
 
   const observe = (cur: Current<E>, error: string | null, withScreenshot: boolean, timing: Timing) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const startedAt = performance.now()
       const screen = yield* adapter.read(cur.platform, withScreenshot, error)
       return yield* storeObservation(blobs, { ...screen, limit, timing, startedAt, done: cur.done, episode: cur.episode })
@@ -173,8 +173,10 @@ const episodes = <E>(adapter: EnvironmentAdapter<E>, settings: RunnerSettings, b
     episode === null || source === undefined
       ? Effect.void
       : how === "end"
-      ? (settings.keepUnended === true && source.end === undefined ? Effect.void : endEpisode(source, episode))
-      : Effect.promise(() => source.discard(episode).catch(() => undefined))
+        ? settings.keepUnended === true && source.end === undefined
+          ? Effect.void
+          : endEpisode(source, episode)
+        : Effect.promise(() => source.discard(episode).catch(() => undefined))
 
   /** Frees an episode nobody will use: its platform resources, and its site episode. */
   const discard = (cur: Current<E>) => Effect.andThen(adapter.release?.(cur.platform) ?? Effect.void, giveBack(cur.episode, "discard"))
@@ -183,11 +185,13 @@ const episodes = <E>(adapter: EnvironmentAdapter<E>, settings: RunnerSettings, b
   const end = (cur: Current<E>) => Effect.andThen(adapter.release?.(cur.platform) ?? Effect.void, giveBack(cur.episode, "end"))
 
   const start = (task: EnvTask, warm = false) =>
-    Effect.gen(function*() {
-      const site = !opensSite(task) ? null : yield* Effect.tryPromise({
-        try: () => source!.open(task.site!, task.siteSeed!, task.startPath),
-        catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${adapter.describe(cause)}` })
-      })
+    Effect.gen(function* () {
+      const site = !opensSite(task)
+        ? null
+        : yield* Effect.tryPromise({
+            try: () => source!.open(task.site!, task.siteSeed!, task.startPath),
+            catch: (cause) => new InfraError({ reason: `cannot open a ${task.site} episode: ${adapter.describe(cause)}` })
+          })
       const platform = yield* adapter.open(task, site).pipe(Effect.tapError(() => giveBack(site?.episode ?? null, "discard")))
       const cur: Current<E> = { platform, episode: site?.episode ?? null, done: false }
       const started = performance.now()
@@ -199,7 +203,12 @@ const episodes = <E>(adapter: EnvironmentAdapter<E>, settings: RunnerSettings, b
       const settled = performance.now()
       yield* adapter.settle(platform)
       if (warm && adapter.warm !== undefined) yield* adapter.warm(platform)
-      return { current: cur, error, timing: { actionMs, settleMs: Math.round(performance.now() - settled) }, key: keyOf(task) } satisfies Started<E>
+      return {
+        current: cur,
+        error,
+        timing: { actionMs, settleMs: Math.round(performance.now() - settled) },
+        key: keyOf(task)
+      } satisfies Started<E>
     })
 
   return { keyOf, observe, classify, discard, end, start }
@@ -210,7 +219,7 @@ export const makeEnvironment = <E>(
   adapter: EnvironmentAdapter<E>,
   settings: RunnerSettings
 ): Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { keyOf, observe, classify, discard, end, start } = episodes(adapter, settings, yield* BlobStore)
     const screenshots = settings.screenshots ?? "all"
     let current: Current<E> | null = null
@@ -218,7 +227,7 @@ export const makeEnvironment = <E>(
     let ahead: Promise<Started<E> | null> | null = null
 
     const takeAhead = (key: string | null) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const pending = ahead
         ahead = null
         if (pending === null) return null
@@ -236,18 +245,22 @@ export const makeEnvironment = <E>(
         return cur === null ? Effect.void : end(cur)
       })
 
-    const reset = Effect.fn(`${adapter.name}.reset`)(function*(task: EnvTask) {
-      yield* close()
-      const key = keyOf(task)
-      const started = (yield* takeAhead(key)) ?? (yield* start(task))
-      current = started.current
-      const first = yield* observe(started.current, started.error, screenshots !== "none", started.timing)
-      // Runs while the policy works on this episode: the same task is the likeliest next reset.
-      if (key !== null && settings.prepareAhead === true) ahead = Effect.runPromise(start(task, true).pipe(Effect.catch(() => Effect.succeed(null))))
-      return first
-    }, Effect.tapError(() => close()))
+    const reset = Effect.fn(`${adapter.name}.reset`)(
+      function* (task: EnvTask) {
+        yield* close()
+        const key = keyOf(task)
+        const started = (yield* takeAhead(key)) ?? (yield* start(task))
+        current = started.current
+        const first = yield* observe(started.current, started.error, screenshots !== "none", started.timing)
+        // Runs while the policy works on this episode: the same task is the likeliest next reset.
+        if (key !== null && settings.prepareAhead === true)
+          ahead = Effect.runPromise(start(task, true).pipe(Effect.catch(() => Effect.succeed(null))))
+        return first
+      },
+      Effect.tapError(() => close())
+    )
 
-    const step = Effect.fn(`${adapter.name}.step`)(function*(action: Action) {
+    const step = Effect.fn(`${adapter.name}.step`)(function* (action: Action) {
       const cur = current
       if (cur === null) return yield* new InfraError({ reason: "no episode in progress: call reset first" })
       const unavailable = adapter.unavailable(cur.platform)
@@ -270,7 +283,10 @@ export const makeEnvironment = <E>(
       const settled = performance.now()
       if (changes && (error === null || adapter.settlesAfterError !== false)) yield* adapter.settle(cur.platform)
       const withScreenshot = screenshots === "all" || (screenshots === "key" && changes)
-      const observed: FullObservation = yield* observe(cur, error, withScreenshot, { actionMs, settleMs: Math.round(performance.now() - settled) })
+      const observed: FullObservation = yield* observe(cur, error, withScreenshot, {
+        actionMs,
+        settleMs: Math.round(performance.now() - settled)
+      })
       return performed === action ? observed : { ...observed, performed }
     })
 

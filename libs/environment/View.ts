@@ -15,10 +15,7 @@ export const defaultElementLimit = 150
 const rank = (e: ElementInfo): number => (e.visible && e.inViewport ? 0 : e.visible ? 1 : 2)
 
 /** The elements a policy is shown, in document order. */
-export const selectElements = (
-  elements: ReadonlyArray<ElementInfo>,
-  limit = defaultElementLimit
-): ReadonlyArray<ElementInfo> => {
+export const selectElements = (elements: ReadonlyArray<ElementInfo>, limit = defaultElementLimit): ReadonlyArray<ElementInfo> => {
   if (elements.length <= limit) return elements
   const order = elements.map((e, i) => ({ e, i }))
   // Array.prototype.sort is stable, so document order survives within each rank.

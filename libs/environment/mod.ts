@@ -4,7 +4,17 @@
  */
 export { endEpisode, Environment, InfraError, oneLine, targetOf } from "./Environment.ts"
 export type {
-  Box, ElementInfo, EnvironmentShape, EnvTask, EpisodeSource, FullObservation, PolicyView, Prelude, PreludePage, ScreenshotPolicy, Timings
+  Box,
+  ElementInfo,
+  EnvironmentShape,
+  EnvTask,
+  EpisodeSource,
+  FullObservation,
+  PolicyView,
+  Prelude,
+  PreludePage,
+  ScreenshotPolicy,
+  Timings
 } from "./Environment.ts"
 export { defaultElementLimit, describeElement, policyView, selectElements } from "./View.ts"
 export { storeObservation } from "./Observation.ts"

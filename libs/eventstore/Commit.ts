@@ -26,7 +26,12 @@ export const encodeCommit = (
     bytes += enc.success.bytes
   }
   if (bytes > MAX_COMMIT_BYTES) {
-    return Result.fail(new InvalidAppend({ stream, reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits` }))
+    return Result.fail(
+      new InvalidAppend({
+        stream,
+        reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits`
+      })
+    )
   }
   return Result.succeed(`{"commitId":${JSON.stringify(id)},"events":[${parts.join(",")}]}`)
 }

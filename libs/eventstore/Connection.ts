@@ -35,8 +35,7 @@ export const TRIES_WHILE_CONNECTED = 4
  * A NATS URL as it may be printed: userinfo (a user and password, or a bare token — NATS
  * reads `nats://tok@host` as a token) and secret query parameters become `***`.
  */
-export const displayNatsUrl = (url: string): string =>
-  redactUrl(url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@"))
+export const displayNatsUrl = (url: string): string => redactUrl(url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@"))
 
 /** True when the URL carries credentials in its userinfo. */
 export const urlHasCredentials = (url: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)
@@ -52,7 +51,9 @@ const authOptions = (credentials: NatsCredentials): Partial<ConnectionOptions> =
     try {
       creds = readFileSync(credentials.credsFile)
     } catch (e) {
-      throw new NatsCredentialsError(`cannot read NATS creds file ${credentials.credsFile} (${(e as { code?: string }).code ?? "unreadable"})`)
+      throw new NatsCredentialsError(
+        `cannot read NATS creds file ${credentials.credsFile} (${(e as { code?: string }).code ?? "unreadable"})`
+      )
     }
     return { authenticator: credsAuthenticator(creds) }
   }
@@ -111,8 +112,10 @@ export const watchLink = (nc: NatsConnection): Link => {
 export const isTransientNatsError = (e: unknown): boolean => {
   const name = (e as Error | null)?.name ?? ""
   const msg = (e as Error | null)?.message ?? ""
-  return /Timeout|NoResponders|ConnectionError|ClosedConnection|RequestError/i.test(name) ||
+  return (
+    /Timeout|NoResponders|ConnectionError|ClosedConnection|RequestError/i.test(name) ||
     /timeout|timed out|no responders|disconnect|closed|reconnect|503/i.test(msg)
+  )
 }
 
 /** Back off from 100 ms to at most 2 s between tries. */

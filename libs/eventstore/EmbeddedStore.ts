@@ -14,7 +14,7 @@ import { dirname, resolve } from "node:path"
 import { Effect, Layer, Result } from "effect"
 import type { CoreEvent } from "@core/events"
 import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
-import { ConcurrencyError, EventStore, matchesFilter, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import { ConcurrencyError, EventStore, matchesFilter, StoreUnavailable, type UnreadableEvent } from "./EventStore.ts"
 import type { AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
 
 export interface EmbeddedStoreOptions {
@@ -46,13 +46,20 @@ class ForeignDatabase extends Error {}
  * to WAL. Reading `sqlite_master` writes nothing (and creates no `-wal` on a rollback-journal file).
  */
 const refuseForeign = (d: Database): void => {
-  const tables = d.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all().map((t) => t.name)
+  const tables = d
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all()
+    .map((t) => t.name)
   if (tables.length === 0) return
-  const format = tables.includes("meta") ? d.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'format'").get()?.value : undefined
+  const format = tables.includes("meta")
+    ? d.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'format'").get()?.value
+    : undefined
   // Another version's log is still CORE's: the format check after this names its version.
   if (format?.startsWith("core-events/")) return
   const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", …" : "")
-  throw new ForeignDatabase(`it is an SQLite database but not a CORE event log (it has tables ${shown}); nothing was written to it — point dataDir elsewhere`)
+  throw new ForeignDatabase(
+    `it is an SQLite database but not a CORE event log (it has tables ${shown}); nothing was written to it — point dataDir elsewhere`
+  )
 }
 
 /**
@@ -94,7 +101,9 @@ export const make = (options: EmbeddedStoreOptions) =>
     const unavailable = (e: unknown) => {
       const msg = e instanceof Error ? e.message : String(e)
       if (e instanceof ForeignDatabase) return new StoreUnavailable({ store: path, reason: msg })
-      const hint = /not a database|malformed|corrupt/i.test(msg) ? " — the file is damaged; move it aside to start a new log (nothing was written to it)" : ""
+      const hint = /not a database|malformed|corrupt/i.test(msg)
+        ? " — the file is damaged; move it aside to start a new log (nothing was written to it)"
+        : ""
       return new StoreUnavailable({ store: path, reason: `${msg}${hint}` })
     }
     const db = yield* Effect.acquireRelease(

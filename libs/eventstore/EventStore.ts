@@ -14,7 +14,7 @@
  * const store = yield* EventStore
  * const { revision } = yield* store.append("run.r1.run.r1", [started], { expectedRevision: 0 })
  */
-import { Context, Effect, Schema, Scope, Stream } from "effect"
+import { Context, Effect, Schema, type Scope, type Stream } from "effect"
 import type { CoreEvent, EventEncodeError } from "@core/events"
 
 export interface AppendOptions {

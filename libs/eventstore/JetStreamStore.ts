@@ -14,7 +14,7 @@ import type { JetStreamClient, JetStreamManager, JsMsg } from "@nats-io/jetstrea
 import { Effect, Layer, Queue, Result, Schedule } from "effect"
 import type { CoreEvent } from "@core/events"
 import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
-import { ConcurrencyError, EventStore, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
+import { ConcurrencyError, EventStore, StoreUnavailable, type UnreadableEvent } from "./EventStore.ts"
 import type { AppendError, AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
 import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, isTransientNatsError } from "./Connection.ts"
 import type { NatsCredentials } from "./Connection.ts"
@@ -139,10 +139,10 @@ export const make = (options: JetStreamStoreOptions) =>
               resume(
                 isTransient(e)
                   ? Effect.tryPromise({ try: send, catch: (e) => e }).pipe(
-                    Effect.retry({ schedule: retry, while: isTransient }),
-                    Effect.map(acked),
-                    Effect.catch(settle)
-                  )
+                      Effect.retry({ schedule: retry, while: isTransient }),
+                      Effect.map(acked),
+                      Effect.catch(settle)
+                    )
                   : settle(e)
               )
           )
@@ -190,13 +190,11 @@ export const make = (options: JetStreamStoreOptions) =>
       }
     }
 
-    const readAll = (o: ReadAllOptions = {}) =>
-      streamOfBatches(() => batches(filterSubject(o.filter), o.from ?? 1, o.live ?? false), where)
+    const readAll = (o: ReadAllOptions = {}) => streamOfBatches(() => batches(filterSubject(o.filter), o.from ?? 1, o.live ?? false), where)
 
     const readStream = (stream: string) => collectBatches(() => batches(subject(stream), 1, false), unavailable)
 
-    const head = () =>
-      Effect.tryPromise({ try: async () => (await jsm.streams.info(streamName)).state.last_seq, catch: unavailable })
+    const head = () => Effect.tryPromise({ try: async () => (await jsm.streams.info(streamName)).state.last_seq, catch: unavailable })
 
     const subscribe = <E, R>(
       name: string,
@@ -256,4 +254,3 @@ export const JetStreamStore = {
   make,
   layer: (options: JetStreamStoreOptions) => Layer.effect(EventStore, make(options))
 }
-

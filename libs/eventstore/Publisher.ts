@@ -23,7 +23,11 @@ export interface PubAck {
 /** The server refused the publish; `errCode` is JetStream's (10071 = wrong last sequence). */
 export class PublishRefused extends Error {
   override readonly name = "PublishRefused"
-  constructor(readonly errCode: number, readonly status: number, description: string) {
+  constructor(
+    readonly errCode: number,
+    readonly status: number,
+    description: string
+  ) {
     super(description)
   }
 }
@@ -58,7 +62,9 @@ export const makePublisher = (nc: NatsConnection, timeoutMs: number): Publisher 
     if (m.data.length === 0) {
       // A status-only reply: 503 means no JetStream is listening on that subject (yet).
       const code = m.headers?.code ?? 0
-      p.reject(new PublishUnanswered(`no answer from JetStream (status ${code}${m.headers?.description ? ` ${m.headers.description}` : ""})`))
+      p.reject(
+        new PublishUnanswered(`no answer from JetStream (status ${code}${m.headers?.description ? ` ${m.headers.description}` : ""})`)
+      )
       return
     }
     let ack: { seq?: number; duplicate?: boolean; error?: { code?: number; err_code?: number; description?: string } }
@@ -73,15 +79,18 @@ export const makePublisher = (nc: NatsConnection, timeoutMs: number): Publisher 
   }
   const sub: Subscription = nc.subscribe(`${inbox}.*`, { callback: onReply })
 
-  const sweep = setInterval(() => {
-    const now = Date.now()
-    for (const [token, p] of pending) {
-      if (p.deadline <= now) {
-        pending.delete(token)
-        p.reject(new PublishUnanswered(`no answer from JetStream within ${timeoutMs} ms`))
+  const sweep = setInterval(
+    () => {
+      const now = Date.now()
+      for (const [token, p] of pending) {
+        if (p.deadline <= now) {
+          pending.delete(token)
+          p.reject(new PublishUnanswered(`no answer from JetStream within ${timeoutMs} ms`))
+        }
       }
-    }
-  }, Math.min(250, timeoutMs))
+    },
+    Math.min(250, timeoutMs)
+  )
 
   return {
     publish: (subject, body, msgId, expected) =>

@@ -27,7 +27,12 @@ export interface NatsProbe {
 export const probeNats = (url: string, timeoutMs = 1500, credentials: NatsCredentials = {}): Effect.Effect<NatsProbe> =>
   Effect.promise(async () => {
     try {
-      const nc = await connect({ ...natsOptions(url, credentials, "core-probe"), timeout: timeoutMs, reconnect: false, maxReconnectAttempts: 0 })
+      const nc = await connect({
+        ...natsOptions(url, credentials, "core-probe"),
+        timeout: timeoutMs,
+        reconnect: false,
+        maxReconnectAttempts: 0
+      })
       const info = nc.info
       await nc.close()
       const jetstream = info?.jetstream === true
@@ -75,7 +80,12 @@ export const chooseStore = (settings: StoreSettings, credentials: NatsCredential
         kind: "nats" as const,
         url: settings.natsUrl,
         version: probe.version,
-        reason: settings.store === "nats" ? "--store nats" : settings.natsUrlConfigured ? "configured NATS URL" : "NATS with JetStream answered on the default URL"
+        reason:
+          settings.store === "nats"
+            ? "--store nats"
+            : settings.natsUrlConfigured
+              ? "configured NATS URL"
+              : "NATS with JetStream answered on the default URL"
       }
     }
     if (asked) return yield* new StoreUnavailable({ store: displayNatsUrl(settings.natsUrl), reason: probe.error ?? "no answer" })

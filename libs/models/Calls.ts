@@ -64,4 +64,5 @@ export const chat = (call: ChatCall): Effect.Effect<ModelAnswer, ModelError, Mod
         ...(call.topP === undefined ? {} : { top_p: call.topP }),
         max_tokens: call.maxTokens
       }
-    }))
+    })
+  )

@@ -24,9 +24,13 @@ export const extractCode = (text: string): string | null => {
     const start = open.index + open[0].length
     const closing = new RegExp(`^[ \\t]*${open[1]}\`*[ \\t\\r]*$`, "m").exec(text.slice(start))
     // An unclosed block may still end in a fence glued to its last line ("return -1 }```").
-    const body = closing === null
-      ? text.slice(start).replace(/`{3,}\s*$/, "").replace(/\s+$/, "")
-      : text.slice(start, start + closing.index).replace(/\s+$/, "")
+    const body =
+      closing === null
+        ? text
+            .slice(start)
+            .replace(/`{3,}\s*$/, "")
+            .replace(/\s+$/, "")
+        : text.slice(start, start + closing.index).replace(/\s+$/, "")
     // Resume after the closing fence, so it is not taken for the next opening one.
     opening.lastIndex = closing === null ? text.length : start + closing.index + closing[0].length
     if (CODE_LANGUAGES.has(open[2]!.toLowerCase()) && body.trim() !== "") return body

@@ -56,7 +56,7 @@ const replace = (value: unknown, urls: ReadonlyMap<string, string>): unknown => 
  * name the digest recorded (the server would see another image than the log says).
  */
 export const inlineImages = (body: unknown, resolve: ResolveImage | undefined): Effect.Effect<unknown, string> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const refs = imageRefsOf(body)
     if (refs.length === 0) return body
     const urls = new Map<string, string>()
@@ -64,9 +64,7 @@ export const inlineImages = (body: unknown, resolve: ResolveImage | undefined): 
       const name = `image ${ref.sha256.slice(0, 12)}`
       if (resolve === undefined) return yield* Effect.fail(`${name}: the client has no resolveImage to fetch it`)
       const bytes = yield* resolve(ref.sha256).pipe(
-        Effect.mapError((cause) =>
-          `${name} unavailable: ${oneLine(messageOf(cause), 200) || "unknown error"}`
-        )
+        Effect.mapError((cause) => `${name} unavailable: ${oneLine(messageOf(cause), 200) || "unknown error"}`)
       )
       const actual = sha256(bytes)
       if (actual !== ref.sha256) return yield* Effect.fail(`${name}: its bytes hash to ${actual.slice(0, 12)}`)

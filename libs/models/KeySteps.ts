@@ -96,8 +96,7 @@ export const snapKeySteps = (answerText: string, descriptions: ReadonlyArray<Ste
     for (const [i, d] of descriptions.entries()) {
       const score = dice(wanted, described[i]!)
       // On a tie (a step repeated word for word), prefer the copy not yet chosen.
-      const better = best === null || score > best.score ||
-        (score === best.score && chosen.has(best.stepIndex) && !chosen.has(d.stepIndex))
+      const better = best === null || score > best.score || (score === best.score && chosen.has(best.stepIndex) && !chosen.has(d.stepIndex))
       if (score >= SNAP_THRESHOLD && better) best = { score, stepIndex: d.stepIndex }
     }
     if (best !== null) chosen.add(best.stepIndex)
@@ -127,7 +126,7 @@ export interface ModelKeySteps {
 }
 
 /** One "key-steps" call, its answer snapped onto `descriptions`. */
-export const modelKeySteps = Effect.fnUntraced(function*(
+export const modelKeySteps = Effect.fnUntraced(function* (
   input: ModelKeyStepsInput
 ): Effect.fn.Return<ModelKeySteps, ModelError | PromptNotFound | PromptVariableMissing, Models> {
   const prompt = yield* loadPrompt("key-steps")

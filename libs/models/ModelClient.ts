@@ -91,20 +91,23 @@ const optionalNullable = <S extends Schema.Top>(s: S) => Schema.optional(Schema.
 
 /** The part of a `chat.completion` response the client reads; other fields are ignored. */
 const Completion = Schema.Struct({
-  choices: Schema.NonEmptyArray(Schema.Struct({
-    message: Schema.Struct({ content: optionalNullable(Schema.String) }),
-    finish_reason: optionalNullable(Schema.String)
-  })),
-  usage: optionalNullable(Schema.Struct({
-    prompt_tokens: optionalNullable(Schema.Unknown),
-    completion_tokens: optionalNullable(Schema.Unknown)
-  }))
+  choices: Schema.NonEmptyArray(
+    Schema.Struct({
+      message: Schema.Struct({ content: optionalNullable(Schema.String) }),
+      finish_reason: optionalNullable(Schema.String)
+    })
+  ),
+  usage: optionalNullable(
+    Schema.Struct({
+      prompt_tokens: optionalNullable(Schema.Unknown),
+      completion_tokens: optionalNullable(Schema.Unknown)
+    })
+  )
 })
 const decodeCompletion = Schema.decodeUnknownEffect(Completion)
 const isCount = Schema.is(Count)
 
-const describe = (cause: unknown): string =>
-  oneLine(messageOf(cause), 240) || "unknown error"
+const describe = (cause: unknown): string => oneLine(messageOf(cause), 240) || "unknown error"
 
 /** Seconds or an HTTP date; null when absent or unreadable. */
 const retryAfter = (header: string | null, now: number): number | null => {
@@ -130,9 +133,11 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
     Schedule.jittered,
     Schedule.setInputType<AttemptFailed>(),
     Schedule.modifyDelay(({ duration, input }) =>
-      Effect.succeed(input.retryAfterMs === null
-        ? duration
-        : Duration.millis(Math.min(MAX_DELAY_MS, Math.max(Duration.toMillis(duration), input.retryAfterMs))))
+      Effect.succeed(
+        input.retryAfterMs === null
+          ? duration
+          : Duration.millis(Math.min(MAX_DELAY_MS, Math.max(Duration.toMillis(duration), input.retryAfterMs)))
+      )
     )
   )
 
@@ -142,7 +147,12 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
     return Effect.tryPromise({
       try: async (signal) => {
         const response = await fetch(url, { method: "POST", headers, body, signal })
-        return { status: response.status, statusText: response.statusText, retryAfter: response.headers.get("retry-after"), text: await response.text() }
+        return {
+          status: response.status,
+          statusText: response.statusText,
+          retryAfter: response.headers.get("retry-after"),
+          text: await response.text()
+        }
       },
       catch: (cause) => new AttemptFailed({ reason: `network error: ${scrub(describe(cause))}`, retryable: true, retryAfterMs: null })
     }).pipe(
@@ -154,11 +164,13 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
         if (r.status >= 200 && r.status < 300) return Effect.succeed(r.text)
         const retryable = r.status === 429 || r.status >= 500
         const detail = oneLine(scrub(r.text), 160)
-        return Effect.fail(new AttemptFailed({
-          reason: `HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ""}${detail ? `: ${detail}` : ""}`,
-          retryable,
-          retryAfterMs: retryable ? retryAfter(r.retryAfter, Date.now()) : null
-        }))
+        return Effect.fail(
+          new AttemptFailed({
+            reason: `HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ""}${detail ? `: ${detail}` : ""}`,
+            retryable,
+            retryAfterMs: retryable ? retryAfter(r.retryAfter, Date.now()) : null
+          })
+        )
       })
     )
   }
@@ -166,9 +178,10 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
   const parse = (text: string): Effect.Effect<ModelAnswer, AttemptFailed> =>
     Effect.try({ try: () => JSON.parse(text) as unknown, catch: (cause) => cause }).pipe(
       Effect.flatMap((json) => decodeCompletion(json)),
-      Effect.mapError((cause) =>
-        // A well-formed HTTP answer with a body the client cannot read will not improve by asking again.
-        new AttemptFailed({ reason: `malformed completion: ${describe(cause)}`, retryable: false, retryAfterMs: null })
+      Effect.mapError(
+        (cause) =>
+          // A well-formed HTTP answer with a body the client cannot read will not improve by asking again.
+          new AttemptFailed({ reason: `malformed completion: ${describe(cause)}`, retryable: false, retryAfterMs: null })
       ),
       Effect.map((c): ModelAnswer => {
         const choice = c.choices[0]
@@ -185,7 +198,7 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
     )
 
   const complete = (request: ModelRequest) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const model = request.model !== "" ? request.model : options.model
       const env = options.env ?? process.env
       const key = env[options.apiKeyEnv]
@@ -213,9 +226,10 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
       )
       const latencyMs = Math.max(0, (yield* Clock.currentTimeMillis) - started)
 
-      const error = outcome._tag === "Failure"
-        ? scrub(attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`)
-        : null
+      const error =
+        outcome._tag === "Failure"
+          ? scrub(attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`)
+          : null
       const event = makeEvent(ModelCalled, {
         stream: streamOf(options.runId, request.causationId),
         runId: options.runId,
@@ -234,9 +248,13 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
           latencyMs
         }
       })
-      yield* options.record(event).pipe(
-        Effect.catch((cause) => Effect.die(new ModelRecordFailed({ causationId: request.causationId, callIndex: request.callIndex, cause })))
-      )
+      yield* options
+        .record(event)
+        .pipe(
+          Effect.catch((cause) =>
+            Effect.die(new ModelRecordFailed({ causationId: request.causationId, callIndex: request.callIndex, cause }))
+          )
+        )
       if (outcome._tag === "Success") return outcome.success
       return yield* new ModelCallFailed({ causationId: request.causationId, callIndex: request.callIndex, reason: error ?? "failed" })
     })
@@ -258,5 +276,10 @@ export const modelOptionsFromConfig = (config: {
 }): ModelServer | null => {
   const baseUrl = config.values["models.baseUrl"]
   if (baseUrl === null) return null
-  return { baseUrl, model: config.values["models.model"] ?? "", apiKeyEnv: config.values["models.apiKeyEnv"], secretEnvs: secretEnvNames(config.values) }
+  return {
+    baseUrl,
+    model: config.values["models.model"] ?? "",
+    apiKeyEnv: config.values["models.apiKeyEnv"],
+    secretEnvs: secretEnvNames(config.values)
+  }
 }

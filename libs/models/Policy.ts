@@ -99,8 +99,8 @@ function* balancedObjects(text: string): Generator<string> {
       if (inString) {
         if (escaped) escaped = false
         else if (c === "\\") escaped = true
-        else if (c === "\"") inString = false
-      } else if (c === "\"") {
+        else if (c === '"') inString = false
+      } else if (c === '"') {
         inString = true
       } else if (c === "{") {
         depth++
@@ -135,7 +135,7 @@ const findAnswer = (text: string): { action: Record<string, unknown>; thought: s
     }
     if (typeof json.kind === "string") return { action: json, thought }
   }
-  return { error: parsedAny ? "the JSON object has no \"action\"" : "no JSON object in the answer" }
+  return { error: parsedAny ? 'the JSON object has no "action"' : "no JSON object in the answer" }
 }
 
 const TARGETED: ReadonlySet<string> = new Set(["click", "long_press", "type", "select", "scroll"])
@@ -147,7 +147,11 @@ const idOf = (action: Record<string, unknown>): string | null => {
     let value = action[key]
     if (Predicate.isObject(value)) value = value.elementId ?? value.element_id ?? value.id ?? null
     if (typeof value === "number" && Number.isFinite(value)) return String(value)
-    if (typeof value === "string" && value.trim() !== "") return value.trim().replace(/^\[(.*)\]$/, "$1").trim()
+    if (typeof value === "string" && value.trim() !== "")
+      return value
+        .trim()
+        .replace(/^\[(.*)\]$/, "$1")
+        .trim()
   }
   return null
 }
@@ -182,7 +186,12 @@ export const parsePolicyAnswer = (
       const key = elementIds.has(id) ? id : /^\d+$/.test(id) && elementIds.has(`e${id}`) ? `e${id}` : null
       if (key === null) return { error: `unknown element id ${oneLine(JSON.stringify(id), 40)}: not in the element list` }
       const element = elementIds.get(key)!
-      fields.target = { role: element.role, name: element.name, elementId: key, text: element.text === "" ? null : element.text } satisfies Target
+      fields.target = {
+        role: element.role,
+        name: element.name,
+        elementId: key,
+        text: element.text === "" ? null : element.text
+      } satisfies Target
     }
   }
   const decoded = decodeAction(fields)
@@ -207,14 +216,16 @@ const describeTarget = (target: Target | null): string => {
 /** Numbered, one line each: the action as written, what it aimed at, where it led, what went wrong. */
 export const historyText = (history: ReadonlyArray<PolicyHistoryItem>): string => {
   if (history.length === 0) return "(none yet)"
-  return history.map((item, i) => {
-    const parts = [`${i + 1}. ${asWritten(item.action)}`]
-    const target = "target" in item.action ? describeTarget(item.action.target) : ""
-    if (target !== "") parts.push(`on ${target}`)
-    if (item.url !== null) parts.push(`→ ${item.url}`)
-    if (item.error !== null) parts.push(`error: ${oneLine(item.error, 200)}`)
-    return parts.join(" ")
-  }).join("\n")
+  return history
+    .map((item, i) => {
+      const parts = [`${i + 1}. ${asWritten(item.action)}`]
+      const target = "target" in item.action ? describeTarget(item.action.target) : ""
+      if (target !== "") parts.push(`on ${target}`)
+      if (item.url !== null) parts.push(`→ ${item.url}`)
+      if (item.error !== null) parts.push(`error: ${oneLine(item.error, 200)}`)
+      return parts.join(" ")
+    })
+    .join("\n")
 }
 
 const SCREEN_WITH_IMAGE = "The current screenshot, with the elements marked by their ids. What is the next action?"
@@ -229,7 +240,7 @@ const retryMessage = (error: string): string =>
  * with the model's answer and the reason added to the conversation; a second unusable
  * answer fails with `PolicyAnswerInvalid`.
  */
-export const modelPolicyAction = Effect.fnUntraced(function*(
+export const modelPolicyAction = Effect.fnUntraced(function* (
   input: ModelPolicyInput,
   options: ModelPolicyOptions
 ): Effect.fn.Return<PolicyDecision, ModelError | PolicyAnswerInvalid | PromptNotFound | PromptVariableMissing, Models> {
@@ -241,9 +252,10 @@ export const modelPolicyAction = Effect.fnUntraced(function*(
     elements: input.elementsText.trim() === "" ? "(no elements)" : input.elementsText.trimEnd(),
     history: historyText(input.history)
   })
-  const user: ChatMessage = input.screenshot === null
-    ? { role: "user", content: SCREEN_WITHOUT_IMAGE }
-    : { role: "user", content: [{ type: "text", text: SCREEN_WITH_IMAGE }, imageRef(input.screenshot)] }
+  const user: ChatMessage =
+    input.screenshot === null
+      ? { role: "user", content: SCREEN_WITHOUT_IMAGE }
+      : { role: "user", content: [{ type: "text", text: SCREEN_WITH_IMAGE }, imageRef(input.screenshot)] }
   const ask = (callIndex: number, messages: ReadonlyArray<ChatMessage>) =>
     chat({
       causationId: options.causationId,

@@ -89,10 +89,7 @@ export const promptVariables = (prompt: Prompt): ReadonlyArray<string> => [
  * `{{var}}` replaced by `vars[var]`, in one pass: a value that itself contains `{{x}}`
  * (an instruction, a page's text) is left as written. Every missing variable is named.
  */
-export const renderPrompt = (
-  prompt: Prompt,
-  vars: Readonly<Record<string, string>>
-): Effect.Effect<string, PromptVariableMissing> => {
+export const renderPrompt = (prompt: Prompt, vars: Readonly<Record<string, string>>): Effect.Effect<string, PromptVariableMissing> => {
   const missing = promptVariables(prompt).filter((v) => typeof vars[v] !== "string")
   if (missing.length > 0) return Effect.fail(new PromptVariableMissing({ prompt: `${prompt.name} v${prompt.version}`, missing }))
   return Effect.succeed(prompt.text.replace(PLACEHOLDER, (_, v: string) => vars[v]!))

@@ -49,12 +49,17 @@ export interface ModelRelabel {
 
 /** The steps as the prompt lists them: numbered, with where each was taken and where it led. */
 export const relabelStepsText = (steps: ReadonlyArray<RelabelStep>): string =>
-  steps.map((s, i) => `${i + 1}. ${s.text} (on ${s.urlBefore ?? "?"}${s.urlAfter !== null && s.urlAfter !== s.urlBefore ? ` → ${s.urlAfter}` : ""})`).join("\n")
+  steps
+    .map(
+      (s, i) =>
+        `${i + 1}. ${s.text} (on ${s.urlBefore ?? "?"}${s.urlAfter !== null && s.urlAfter !== s.urlBefore ? ` → ${s.urlAfter}` : ""})`
+    )
+    .join("\n")
 
 export const modelRelabel = (
   input: ModelRelabelInput
 ): Effect.Effect<ModelRelabel, ModelError | PromptNotFound | PromptVariableMissing, Models> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const prompt = yield* loadPrompt("relabel")
     const text = yield* renderPrompt(prompt, {
       site: input.site,
@@ -62,7 +67,15 @@ export const modelRelabel = (
       steps: relabelStepsText(input.steps),
       screen: input.screen.trim()
     })
-    const answer = yield* chat({ causationId: input.causationId, callIndex: input.callIndex, model: input.model, purpose: "relabel", prompt, text, maxTokens: 256 })
+    const answer = yield* chat({
+      causationId: input.causationId,
+      callIndex: input.callIndex,
+      model: input.model,
+      purpose: "relabel",
+      prompt,
+      text,
+      maxTokens: 256
+    })
     return {
       relabelled: parseIntent(answer.text),
       answer: answer.text,

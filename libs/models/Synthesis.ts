@@ -67,7 +67,7 @@ const feedbackFor = (reason: string, code: string | null): string =>
 export const modelSynthesize = <E = never, R = never>(
   input: ModelSynthesizeInput<E, R>
 ): Effect.Effect<ModelSynthesis, ModelError | PromptNotFound | PromptVariableMissing | E, Models | R> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const prompt = yield* loadPrompt("lf-synthesis")
     const attempts = Math.max(1, input.attempts ?? DEFAULT_ATTEMPTS)
     const modelCallIds: Array<string> = []
@@ -83,7 +83,15 @@ export const modelSynthesize = <E = never, R = never>(
         context: input.context.trim(),
         feedback
       })
-      const answer = yield* chat({ causationId: input.causationId, callIndex, model: input.model, purpose: "lf-synthesis", prompt, text, maxTokens: 1024 })
+      const answer = yield* chat({
+        causationId: input.causationId,
+        callIndex,
+        model: input.model,
+        purpose: "lf-synthesis",
+        prompt,
+        text,
+        maxTokens: 1024
+      })
       modelCallIds.push(modelCallId(input.runId, input.causationId, callIndex))
       const candidate = extractCode(answer.text)
       // An answer without code keeps the previous candidate: it is still the best one on offer.

@@ -26,12 +26,21 @@ const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.ro
 
 /** An action as a person would repeat it: no element ids, which differ every episode. */
 const signature = (actions: ReadonlyArray<Action>): string =>
-  JSON.stringify(actions.map((a) => {
-    const { target, ...rest } = a as Action & { readonly target?: { readonly role: string | null; readonly name: string | null } | null }
-    return target == null ? rest : { ...rest, target: [target.role, target.name] }
-  }))
+  JSON.stringify(
+    actions.map((a) => {
+      const { target, ...rest } = a as Action & { readonly target?: { readonly role: string | null; readonly name: string | null } | null }
+      return target == null ? rest : { ...rest, target: [target.role, target.name] }
+    })
+  )
 
-interface Tally { judged: number; tp: number; fp: number; fn: number; tn: number; novel: number }
+interface Tally {
+  judged: number
+  tp: number
+  fp: number
+  fn: number
+  tn: number
+  novel: number
+}
 const empty = (): Tally => ({ judged: 0, tp: 0, fp: 0, fn: 0, tn: 0, novel: 0 })
 const scores = (t: Tally): AgreementScores => ({
   judged: t.judged,
@@ -49,8 +58,13 @@ export const agreementOf = (
   const demos = new Map<string, Set<string>>()
   const actions = new Map<string, ReadonlyArray<Action>>()
   for (const e of events) {
-    if (e.type === "DemoIngested") demos.set(e.data.taskId, (demos.get(e.data.taskId) ?? new Set()).add(signature(e.data.steps.map((s) => s.action))))
-    if (e.type === "TrajectoryRecorded") actions.set(e.data.trajectoryId, e.data.steps.map((s) => s.action))
+    if (e.type === "DemoIngested")
+      demos.set(e.data.taskId, (demos.get(e.data.taskId) ?? new Set()).add(signature(e.data.steps.map((s) => s.action))))
+    if (e.type === "TrajectoryRecorded")
+      actions.set(
+        e.data.trajectoryId,
+        e.data.steps.map((s) => s.action)
+      )
   }
   const overall = empty()
   const perTask = new Map<string, Tally>()
@@ -71,5 +85,8 @@ export const agreementOf = (
       if (novel) t.novel++
     }
   }
-  return { overall: scores(overall), per_task: Object.fromEntries([...perTask].sort(([a], [b]) => a.localeCompare(b)).map(([k, t]) => [k, scores(t)])) }
+  return {
+    overall: scores(overall),
+    per_task: Object.fromEntries([...perTask].sort(([a], [b]) => a.localeCompare(b)).map(([k, t]) => [k, scores(t)]))
+  }
 }

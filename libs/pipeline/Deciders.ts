@@ -16,4 +16,13 @@ import { extrapolation } from "./deciders/Extrapolation.ts"
 import { policyTraining } from "./deciders/PolicyTraining.ts"
 import { strategyGraph } from "./deciders/StrategyGraph.ts"
 
-export const pipelineDeciders = withDeciders(coreDeciders, [labelInference, strategyGraph, extrapolation, rollouts, verification, rounds, datasets, policyTraining])
+export const pipelineDeciders = withDeciders(coreDeciders, [
+  labelInference,
+  strategyGraph,
+  extrapolation,
+  rollouts,
+  verification,
+  rounds,
+  datasets,
+  policyTraining
+])

@@ -81,7 +81,7 @@ export const asStored = (e: CoreEvent): CoreEvent => {
 }
 
 export const drive = (options: DriveOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     const { registry } = options
     const states = deciderStates(registry)
@@ -92,7 +92,7 @@ export const drive = (options: DriveOptions) =>
     const appended: Array<CoreEvent> = []
     /** Appends, and returns the events as stored, in the order given. */
     const append = (events: ReadonlyArray<CoreEvent>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const stored = new Map<string, CoreEvent>()
         // One commit per stream, in first-appearance order: a commit holds one stream's events.
         const streams = [...new Set(events.map((e) => e.stream))]
@@ -120,7 +120,7 @@ export const drive = (options: DriveOptions) =>
       const handlers = registry.handling(e.type)
       return handlers.length > 0 && handlers.every((d) => d.concurrent?.(e) === true)
     }
-    for (let i = 0; i < queue.length;) {
+    for (let i = 0; i < queue.length; ) {
       // A batch: this event alone, or a run of consecutive events that may be decided at once.
       let end = i + 1
       if (concurrency > 1 && concurrent(queue[i]!)) {
@@ -152,7 +152,12 @@ export const drive = (options: DriveOptions) =>
       // Ids are (causation, type, ordinal): two alike would be one event to replay and a lost one to the log.
       const ids = new Set<string>()
       const twice = events.find((e) => ids.size === ids.add(e.id).size)
-      if (twice !== undefined) return yield* Effect.die(new Error(`decider bug: two ${twice.type} decisions of ${twice.causationId?.slice(0, 12)} share ordinal and id ${twice.id.slice(0, 12)}`))
+      if (twice !== undefined)
+        return yield* Effect.die(
+          new Error(
+            `decider bug: two ${twice.type} decisions of ${twice.causationId?.slice(0, 12)} share ordinal and id ${twice.id.slice(0, 12)}`
+          )
+        )
       if (events.length === 0) continue
       queue.push(...(yield* append(events)))
     }

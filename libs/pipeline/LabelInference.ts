@@ -61,23 +61,23 @@ export interface Validation {
 
 export type LabelOutcome =
   | {
-    readonly kind: "inferred"
-    readonly keyStep: IdentifiedKeyStep
-    readonly code: string
-    readonly method: "embedded" | "model"
-    readonly evidence: string
-    readonly attempts: number
-    readonly modelCallIds: ReadonlyArray<string>
-    readonly validation: Validation
-  }
+      readonly kind: "inferred"
+      readonly keyStep: IdentifiedKeyStep
+      readonly code: string
+      readonly method: "embedded" | "model"
+      readonly evidence: string
+      readonly attempts: number
+      readonly modelCallIds: ReadonlyArray<string>
+      readonly validation: Validation
+    }
   | {
-    readonly kind: "rejected"
-    readonly keyStep: IdentifiedKeyStep
-    readonly candidateCode: string | null
-    readonly reason: string
-    readonly attempts: number
-    readonly modelCallIds: ReadonlyArray<string>
-  }
+      readonly kind: "rejected"
+      readonly keyStep: IdentifiedKeyStep
+      readonly candidateCode: string | null
+      readonly reason: string
+      readonly attempts: number
+      readonly modelCallIds: ReadonlyArray<string>
+    }
 
 export interface InferenceResult {
   readonly descriptions: ReadonlyArray<StepDescription>
@@ -89,7 +89,7 @@ export interface InferenceResult {
 
 /** Runs one candidate on its demo, on the demo's prefix before the key step, and on each known failure. */
 export const validateCandidate = (input: Pick<InferenceInput, "demo" | "demoKey" | "failures">, stepIndex: number, code: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sandbox = yield* Sandbox
     const verdicts: ReadonlyArray<LfVerdict> = yield* sandbox.evaluateBatch([
       { code, trajectory: { key: input.demoKey, value: input.demo } },
@@ -111,8 +111,12 @@ const validationOf = (j: Extract<Judgement, { accepted: true }>): Validation => 
 })
 
 /** The embedded synthesizer's candidates, strongest first; the first that validates wins. */
-const embedded = (input: InferenceInput, keyStep: IdentifiedKeyStep, before: { attempts: number; modelCallIds: ReadonlyArray<string>; reason: string | null; code: string | null }) =>
-  Effect.gen(function*() {
+const embedded = (
+  input: InferenceInput,
+  keyStep: IdentifiedKeyStep,
+  before: { attempts: number; modelCallIds: ReadonlyArray<string>; reason: string | null; code: string | null }
+) =>
+  Effect.gen(function* () {
     const candidates = synthesizeCandidates(input.demo, keyStep, input.synthesis ?? SYNTHESIS_VERSION)
     let reason = before.reason ?? "no candidate: the step's action leaves no evidence an LF can check"
     let code = before.code
@@ -122,8 +126,14 @@ const embedded = (input: InferenceInput, keyStep: IdentifiedKeyStep, before: { a
       const judged = yield* validateCandidate(input, keyStep.stepIndex, c.code)
       if (judged.accepted) {
         return {
-          kind: "inferred", keyStep, code: c.code, method: "embedded", evidence: c.evidence, attempts,
-          modelCallIds: before.modelCallIds, validation: validationOf(judged)
+          kind: "inferred",
+          keyStep,
+          code: c.code,
+          method: "embedded",
+          evidence: c.evidence,
+          attempts,
+          modelCallIds: before.modelCallIds,
+          validation: validationOf(judged)
         } satisfies LabelOutcome
       }
       reason = `${c.evidence}: ${judged.reason}`
@@ -144,7 +154,7 @@ const contextOf = (demo: LfTrajectory, descriptions: ReadonlyArray<StepDescripti
     .join("\n")
 
 export const inferLabelFunctions = (input: InferenceInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const descriptions = describeSteps(input.demo)
     const embeddedKeys = identifyKeySteps(input.demo)
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
@@ -153,7 +163,10 @@ export const inferLabelFunctions = (input: InferenceInput) =>
     let callIndex = 0
     if (input.model !== null) {
       const picked = yield* modelKeySteps({
-        runId: input.runId, causationId: input.causationId, callIndex: callIndex++, model: input.model,
+        runId: input.runId,
+        causationId: input.causationId,
+        callIndex: callIndex++,
+        model: input.model,
         instruction: input.instruction,
         descriptions: descriptions.map((d) => ({ ...d, kind: input.demo.steps.find((s) => s.index === d.stepIndex)!.action.kind }))
       })
@@ -161,12 +174,19 @@ export const inferLabelFunctions = (input: InferenceInput) =>
       // An answer that snapped to no step but the closing one (a refusal, prose) would leave a
       // demo whose only LF is "said complete": the embedded choice stands, and says so.
       const closing = input.demo.steps.at(-1)?.action.kind
-      const onlyClosing = picked.keySteps.every((k) => k.stepIndex === input.demo.steps.at(-1)?.index && (closing === "status" || closing === "answer"))
+      const onlyClosing = picked.keySteps.every(
+        (k) => k.stepIndex === input.demo.steps.at(-1)?.index && (closing === "status" || closing === "answer")
+      )
       if (!onlyClosing || input.demo.steps.length <= 1) {
         // The model chooses which steps; what kind of evidence each needs is still read off the step.
-        keySteps = picked.keySteps.map((k) => embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
-          stepIndex: k.stepIndex, description: k.description, reason: "state-changing" as const
-        })
+        keySteps = picked.keySteps.map(
+          (k) =>
+            embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
+              stepIndex: k.stepIndex,
+              description: k.description,
+              reason: "state-changing" as const
+            }
+        )
         keyStepMethod = "model"
       }
     }
@@ -179,32 +199,44 @@ export const inferLabelFunctions = (input: InferenceInput) =>
       }
       const step = input.demo.steps.find((s) => s.index === keyStep.stepIndex)!
       const synthesized = yield* modelSynthesize({
-        runId: input.runId, causationId: input.causationId, firstCallIndex: callIndex, model: input.model,
+        runId: input.runId,
+        causationId: input.causationId,
+        firstCallIndex: callIndex,
+        model: input.model,
         instruction: input.instruction,
         keyStep: { stepIndex: keyStep.stepIndex, description: keyStep.description, step },
         context: contextOf(input.demo, descriptions, keyStep.stepIndex),
         apiDocs: input.guide === undefined ? LF_API_DOCS : lfApiGuide(input.guide),
         validate: (code) =>
           Effect.map(validateCandidate(input, keyStep.stepIndex, code), (j) =>
-            j.accepted ? { accepted: true as const } : { accepted: false as const, reason: j.reason })
+            j.accepted ? { accepted: true as const } : { accepted: false as const, reason: j.reason }
+          )
       })
       callIndex += synthesized.attempts
       if (synthesized.accepted && synthesized.code !== null) {
         const judged = yield* validateCandidate(input, keyStep.stepIndex, synthesized.code)
         if (judged.accepted) {
           labelFunctions.push({
-            kind: "inferred", keyStep, code: synthesized.code, method: "model", evidence: "model",
-            attempts: synthesized.attempts, modelCallIds: synthesized.modelCallIds, validation: validationOf(judged)
+            kind: "inferred",
+            keyStep,
+            code: synthesized.code,
+            method: "model",
+            evidence: "model",
+            attempts: synthesized.attempts,
+            modelCallIds: synthesized.modelCallIds,
+            validation: validationOf(judged)
           })
           continue
         }
       }
-      labelFunctions.push(yield* embedded(input, keyStep, {
-        attempts: synthesized.attempts,
-        modelCallIds: synthesized.modelCallIds,
-        reason: synthesized.reason === null ? null : `model: ${synthesized.reason}`,
-        code: synthesized.code
-      }))
+      labelFunctions.push(
+        yield* embedded(input, keyStep, {
+          attempts: synthesized.attempts,
+          modelCallIds: synthesized.modelCallIds,
+          reason: synthesized.reason === null ? null : `model: ${synthesized.reason}`,
+          code: synthesized.code
+        })
+      )
     }
     return {
       descriptions,

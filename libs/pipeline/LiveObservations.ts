@@ -50,74 +50,84 @@ interface Episode {
 }
 
 export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<Observations, never, BlobStore> =>
-  Layer.effect(Observations, Effect.gen(function*() {
-    const blobs = yield* BlobStore
-    const free = yield* Queue.unbounded<EnvironmentShape>()
-    for (const env of options.environments) yield* Queue.offer(free, env)
-    const episodes = new Map<string, Episode>()
+  Layer.effect(
+    Observations,
+    Effect.gen(function* () {
+      const blobs = yield* BlobStore
+      const free = yield* Queue.unbounded<EnvironmentShape>()
+      for (const env of options.environments) yield* Queue.offer(free, env)
+      const episodes = new Map<string, Episode>()
 
-    const observed = (trajectoryId: string, attempt: number, observation: Observation) =>
-      Effect.gen(function*() {
-        const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
-        const [screenshot, elements, aria] = yield* Effect.all([get(observation.screenshot), get(observation.elements), get(observation.aria)])
-        return { observation, screenshot, elements, aria } satisfies Observed
-      }).pipe(Effect.catchTags({
-        BlobNotFound: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })),
-        BlobCorrupt: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` }))
-      }))
+      const observed = (trajectoryId: string, attempt: number, observation: Observation) =>
+        Effect.gen(function* () {
+          const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
+          const [screenshot, elements, aria] = yield* Effect.all([
+            get(observation.screenshot),
+            get(observation.elements),
+            get(observation.aria)
+          ])
+          return { observation, screenshot, elements, aria } satisfies Observed
+        }).pipe(
+          Effect.catchTags({
+            BlobNotFound: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })),
+            BlobCorrupt: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` }))
+          })
+        )
 
-    /**
-     * A platform failure restarts the episode. The blob store being unavailable (it already
-     * waited out the outage limit) stops the rollout instead: an episode recorded as an
-     * infra-error would be kept by `--resume` and stand in the log for good, while one never
-     * recorded is simply run again.
-     */
-    const failed = (trajectoryId: string, attempt: number) => (e: { readonly reason: string; readonly storeUnavailable?: boolean | undefined }) =>
-      e.storeUnavailable === true
-        ? new BlobStoreError({ reason: e.reason.replace(/^blob store: /, "") })
-        : new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })
+      /**
+       * A platform failure restarts the episode. The blob store being unavailable (it already
+       * waited out the outage limit) stops the rollout instead: an episode recorded as an
+       * infra-error would be kept by `--resume` and stand in the log for good, while one never
+       * recorded is simply run again.
+       */
+      const failed =
+        (trajectoryId: string, attempt: number) => (e: { readonly reason: string; readonly storeUnavailable?: boolean | undefined }) =>
+          e.storeUnavailable === true
+            ? new BlobStoreError({ reason: e.reason.replace(/^blob store: /, "") })
+            : new EnvironmentFailed({ trajectoryId, attempt, reason: e.reason })
 
-    const release = (trajectoryId: string) =>
-      Effect.gen(function*() {
-        const episode = episodes.get(trajectoryId)
-        if (episode === undefined) return
-        episodes.delete(trajectoryId)
-        if (options.onEnd) yield* options.onEnd({ trajectoryId, task: episode.task, last: episode.last, actions: episode.actions })
-        yield* episode.env.close()
-        yield* Queue.offer(free, episode.env)
-      })
-
-    return Observations.of({
-      reset: (trajectoryId, attempt = 0) =>
-        Effect.gen(function*() {
-          const taskId = taskOfTrajectoryId(trajectoryId)
-          const task = taskId === null ? undefined : options.taskOf(taskId)
-          if (task === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step: -1 })
-          yield* release(trajectoryId)
-          const env = yield* Queue.take(free)
-          const episode: Episode = { env, task, attempt, last: null, actions: [] }
-          episodes.set(trajectoryId, episode)
-          const first = yield* env.reset(task).pipe(
-            Effect.mapError(failed(trajectoryId, attempt)),
-            Effect.tapError(() => release(trajectoryId))
-          )
-          episode.last = first
-          return yield* observed(trajectoryId, attempt, first.observation)
-        }),
-      act: (trajectoryId, step, action) =>
-        Effect.gen(function*() {
+      const release = (trajectoryId: string) =>
+        Effect.gen(function* () {
           const episode = episodes.get(trajectoryId)
-          if (episode === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step })
-          const next = yield* episode.env.step(action).pipe(
-            Effect.mapError(failed(trajectoryId, episode.attempt)),
-            Effect.tapError(() => release(trajectoryId))
-          )
-          episode.last = next
-          episode.actions.push(action)
-          options.onStep?.(trajectoryId, step)
-          const seen = yield* observed(trajectoryId, episode.attempt, next.observation)
-          return next.performed === undefined ? seen : { ...seen, performed: next.performed }
-        }),
-      end: (trajectoryId) => release(trajectoryId)
+          if (episode === undefined) return
+          episodes.delete(trajectoryId)
+          if (options.onEnd) yield* options.onEnd({ trajectoryId, task: episode.task, last: episode.last, actions: episode.actions })
+          yield* episode.env.close()
+          yield* Queue.offer(free, episode.env)
+        })
+
+      return Observations.of({
+        reset: (trajectoryId, attempt = 0) =>
+          Effect.gen(function* () {
+            const taskId = taskOfTrajectoryId(trajectoryId)
+            const task = taskId === null ? undefined : options.taskOf(taskId)
+            if (task === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step: -1 })
+            yield* release(trajectoryId)
+            const env = yield* Queue.take(free)
+            const episode: Episode = { env, task, attempt, last: null, actions: [] }
+            episodes.set(trajectoryId, episode)
+            const first = yield* env.reset(task).pipe(
+              Effect.mapError(failed(trajectoryId, attempt)),
+              Effect.tapError(() => release(trajectoryId))
+            )
+            episode.last = first
+            return yield* observed(trajectoryId, attempt, first.observation)
+          }),
+        act: (trajectoryId, step, action) =>
+          Effect.gen(function* () {
+            const episode = episodes.get(trajectoryId)
+            if (episode === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step })
+            const next = yield* episode.env.step(action).pipe(
+              Effect.mapError(failed(trajectoryId, episode.attempt)),
+              Effect.tapError(() => release(trajectoryId))
+            )
+            episode.last = next
+            episode.actions.push(action)
+            options.onStep?.(trajectoryId, step)
+            const seen = yield* observed(trajectoryId, episode.attempt, next.observation)
+            return next.performed === undefined ? seen : { ...seen, performed: next.performed }
+          }),
+        end: (trajectoryId) => release(trajectoryId)
+      })
     })
-  }))
+  )

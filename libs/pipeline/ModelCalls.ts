@@ -17,7 +17,7 @@ export const modelCallRecorder = (store: EventStoreShape) => {
   const revisions = new Map<string, number>()
   return {
     record: (event: ModelCalledEvent) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const r = yield* store.append(event.stream, [event], { expectedRevision: revisions.get(event.stream) ?? 0 })
         revisions.set(event.stream, r.revision)
         recorded.push(event)

@@ -42,7 +42,10 @@ export const platformEnvironment = (
       return AppiumEnvironment.make({ ...androidSettings(config), screenshots: o.screenshots, episodes: o.episodes })
     case "mobile-web":
       return MobileWebEnvironment.make({
-        screenshots: o.screenshots, episodes: o.episodes, chromium: config.values["chromium.path"], chromedriver: config.values["chromedriver.path"]
+        screenshots: o.screenshots,
+        episodes: o.episodes,
+        chromium: config.values["chromium.path"],
+        chromedriver: config.values["chromedriver.path"]
       })
     case "web":
       return WebEnvironment.make({ screenshots: o.screenshots, prepareAhead: o.prepareAhead ?? false, episodes: o.episodes })

@@ -22,11 +22,19 @@ export const registerTasks = (registrations: ReadonlyArray<TaskRegistration>, pr
       const last = history.at(-1)
       const revision = last?.position ?? 0
       let what: keyof typeof counts = last === undefined ? "registered" : "updated"
-      if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data)) what = "unchanged"
+      if (last !== undefined && last.event.type === "TaskRegistered" && canonicalJson(last.event.data) === canonicalJson(data))
+        what = "unchanged"
       else {
         const recordedAt = DateTime.formatIso(yield* DateTime.now)
         // The id depends on the content and the revision it follows, so A→B→A is three distinct events.
-        const event = makeEvent(TaskRegistered, { stream, runId: null, causationId: digest({ data, after: revision }), ordinal: 0, recordedAt, data })
+        const event = makeEvent(TaskRegistered, {
+          stream,
+          runId: null,
+          causationId: digest({ data, after: revision }),
+          ordinal: 0,
+          recordedAt,
+          data
+        })
         yield* store.append(stream, [event], { expectedRevision: revision })
       }
       counts[what]++

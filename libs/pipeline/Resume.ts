@@ -20,22 +20,28 @@ export const resumeLayers = <E1, R1, E2, R2>(
 ): Layer.Layer<Observations | Models, E1 | E2, R1 | R2 | BlobStore> => {
   const recordedTrajectories = new Set(events.flatMap((e) => (e.type === "TrajectoryRecorded" ? [e.data.trajectoryId] : [])))
   const recordedCalls = new Set(events.flatMap((e) => (e.type === "ModelCalled" ? [`${e.causationId}#${e.data.callIndex}`] : [])))
-  const observations = Layer.effect(Observations, Effect.gen(function*() {
-    const recorded = yield* Effect.provide(Observations.use(Effect.succeed), recordedObservations(events))
-    const liveObs = yield* Effect.provide(Observations.use(Effect.succeed), live.observations)
-    const pick = (trajectoryId: string) => (recordedTrajectories.has(trajectoryId) ? recorded : liveObs)
-    return Observations.of({
-      reset: (id, attempt) => pick(id).reset(id, attempt),
-      act: (id, step, action) => pick(id).act(id, step, action),
-      end: (id) => pick(id).end(id)
+  const observations = Layer.effect(
+    Observations,
+    Effect.gen(function* () {
+      const recorded = yield* Effect.provide(Observations.use(Effect.succeed), recordedObservations(events))
+      const liveObs = yield* Effect.provide(Observations.use(Effect.succeed), live.observations)
+      const pick = (trajectoryId: string) => (recordedTrajectories.has(trajectoryId) ? recorded : liveObs)
+      return Observations.of({
+        reset: (id, attempt) => pick(id).reset(id, attempt),
+        act: (id, step, action) => pick(id).act(id, step, action),
+        end: (id) => pick(id).end(id)
+      })
     })
-  }))
-  const models = Layer.effect(Models, Effect.gen(function*() {
-    const recorded = yield* Effect.provide(Models.use(Effect.succeed), recordedModels(events))
-    const liveModels = yield* Effect.provide(Models.use(Effect.succeed), live.models)
-    return Models.of({
-      complete: (request) => (recordedCalls.has(`${request.causationId}#${request.callIndex}`) ? recorded : liveModels).complete(request)
+  )
+  const models = Layer.effect(
+    Models,
+    Effect.gen(function* () {
+      const recorded = yield* Effect.provide(Models.use(Effect.succeed), recordedModels(events))
+      const liveModels = yield* Effect.provide(Models.use(Effect.succeed), live.models)
+      return Models.of({
+        complete: (request) => (recordedCalls.has(`${request.causationId}#${request.callIndex}`) ? recorded : liveModels).complete(request)
+      })
     })
-  }))
+  )
   return Layer.merge(observations, models)
 }

@@ -44,7 +44,8 @@ export type PolicySpec =
   | { readonly kind: "model"; readonly model: string; readonly temperature: number; readonly topP: number }
 
 /** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
-export const policyName = (p: PolicySpec): string => (p.kind === "exploration" ? "exploration-v1" : p.kind === "embedded" ? "retrieval-v1" : p.model)
+export const policyName = (p: PolicySpec): string =>
+  p.kind === "exploration" ? "exploration-v1" : p.kind === "embedded" ? "retrieval-v1" : p.model
 
 export interface RolloutInput {
   /** The event being handled: model calls are numbered under it. */
@@ -98,12 +99,26 @@ export const observedElements = (o: Observed): ReadonlyArray<ElementInfo> => {
 }
 
 const policyElement = (e: ElementInfo): PolicyElement => ({
-  id: e.id, role: e.role, name: e.name, text: e.text, value: e.value,
-  visible: e.visible, enabled: e.enabled, editable: e.editable, checked: e.checked
+  id: e.id,
+  role: e.role,
+  name: e.name,
+  text: e.text,
+  value: e.value,
+  visible: e.visible,
+  enabled: e.enabled,
+  editable: e.editable,
+  checked: e.checked
 })
 
 const emptyObservation = (error: string): Observation => ({
-  url: null, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error
+  url: null,
+  app: null,
+  title: null,
+  screenshot: null,
+  elements: null,
+  aria: null,
+  truncated: false,
+  error
 })
 
 /** Model calls of attempt a, step k: a's block of 1000, two per step (an invalid answer is asked again once). */
@@ -133,7 +148,8 @@ export const rejoinAt = (
   page: string | null
 ): number => (page === null || page === startPage ? -1 : rejoin.findIndex((r, j) => j > 0 && r.urlBefore === page))
 
-const same = (a: string | null | undefined, b: string | null | undefined) => collapse(a ?? "").toLowerCase() === collapse(b ?? "").toLowerCase()
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  collapse(a ?? "").toLowerCase() === collapse(b ?? "").toLowerCase()
 
 /** A replayed action aimed at this episode's element of the same role and name; null when the page has none. */
 export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): Action | null => {
@@ -141,7 +157,10 @@ export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): 
   const t = action.target
   const found = elements.find((e) => e.visible && same(e.role, t.role) && same(e.name, t.name))
   if (found === undefined) return null
-  return { ...action, target: { role: found.role, name: found.name, elementId: found.id, text: found.text === "" ? null : found.text } } as Action
+  return {
+    ...action,
+    target: { role: found.role, name: found.name, elementId: found.id, text: found.text === "" ? null : found.text }
+  } as Action
 }
 
 const trajectoryData = (
@@ -157,13 +176,13 @@ const trajectoryData = (
 })
 
 export const rollout = (input: RolloutInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const observations = yield* Observations
     const randomness = yield* Randomness
     const maxAttempts = input.maxAttempts ?? 3
     let lastFailure = "no attempt made"
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const episode = Effect.gen(function*() {
+      const episode = Effect.gen(function* () {
         const first = yield* observations.reset(input.trajectoryId, attempt)
         // The same draws on every attempt: replay fails the earlier attempts before any draw.
         const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: input.purpose ?? "policy" })
@@ -186,35 +205,51 @@ export const rollout = (input: RolloutInput) =>
           const k = steps.length
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
-          const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? input.avoid ?? null : null
-          const elements = observedElements(current).filter((e) =>
-            (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role)))
+          const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? (input.avoid ?? null) : null
+          const elements = observedElements(current).filter(
+            (e) => (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role))
+          )
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
-          const seen = { instruction: input.instruction, url: o.url, elements: elements.map(policyElement), history, stepBudget: k - explored + input.stepBudget }
+          const seen = {
+            instruction: input.instruction,
+            url: o.url,
+            elements: elements.map(policyElement),
+            history,
+            stepBudget: k - explored + input.stepBudget
+          }
           const explore = () => explorationAction(seen, rng, input.stopBias === undefined ? {} : { stopBias: input.stopBias })
-          const action: Action = input.policy.kind === "exploration"
-            ? explore()
-            : input.policy.kind === "embedded"
-            ? (input.retrieval == null ? null : retrievalAction(input.retrieval, seen, rng)) ?? explore()
-            : (yield* modelPolicyAction({
-              instruction: input.instruction,
-              url: o.url,
-              title: o.title,
-              elementsText: policyView({ url: o.url, app: o.app, title: o.title, error: o.error }, elements).text,
-              elementIds: new Map(elements.map((e) => [e.id, { role: e.role, name: e.name, text: e.text }])),
-              screenshot: o.screenshot,
-              history
-            }, {
-              model: input.policy.model, temperature: input.policy.temperature, topP: input.policy.topP,
-              causationId: input.causationId, callIndex: callIndexOf(attempt, k)
-            }).pipe(
-              // An answer the policy could not phrase twice is a wasted step, as a person's slip would be.
-              Effect.map((r) => r.action),
-              Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 })),
-              // A model server that failed after its retries is infrastructure: the episode is tried again.
-              Effect.catchTag("ModelCallFailed", (e) => Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` })))
-            ))
+          const action: Action =
+            input.policy.kind === "exploration"
+              ? explore()
+              : input.policy.kind === "embedded"
+                ? ((input.retrieval == null ? null : retrievalAction(input.retrieval, seen, rng)) ?? explore())
+                : yield* modelPolicyAction(
+                    {
+                      instruction: input.instruction,
+                      url: o.url,
+                      title: o.title,
+                      elementsText: policyView({ url: o.url, app: o.app, title: o.title, error: o.error }, elements).text,
+                      elementIds: new Map(elements.map((e) => [e.id, { role: e.role, name: e.name, text: e.text }])),
+                      screenshot: o.screenshot,
+                      history
+                    },
+                    {
+                      model: input.policy.model,
+                      temperature: input.policy.temperature,
+                      topP: input.policy.topP,
+                      causationId: input.causationId,
+                      callIndex: callIndexOf(attempt, k)
+                    }
+                  ).pipe(
+                    // An answer the policy could not phrase twice is a wasted step, as a person's slip would be.
+                    Effect.map((r) => r.action),
+                    Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 })),
+                    // A model server that failed after its retries is infrastructure: the episode is tried again.
+                    Effect.catchTag("ModelCallFailed", (e) =>
+                      Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` }))
+                    )
+                  )
           current = yield* observations.act(input.trajectoryId, k, action)
           steps.push(stepOf(action, current))
           if (ends(action)) break
@@ -251,5 +286,11 @@ export const rollout = (input: RolloutInput) =>
       }
       return result
     }
-    return trajectoryData(input, { initial: emptyObservation(lastFailure), steps: [], outcome: "infra-error", infraError: lastFailure, attempts: maxAttempts })
+    return trajectoryData(input, {
+      initial: emptyObservation(lastFailure),
+      steps: [],
+      outcome: "infra-error",
+      infraError: lastFailure,
+      attempts: maxAttempts
+    })
   })

@@ -169,7 +169,11 @@ export const RunConfigKeys = Schema.Struct({
   "infer.lfGuide": keyed(FIELDS["infer.lfGuide"], RUN_DEFAULTS.lfGuide),
   "run.model": keyed(FIELDS["run.model"], null),
   "infer.demos": keyed(FIELDS["infer.demos"], [])
-}).check(Schema.makeFilter((k) => (k["run.policy"] === "model" && k["run.policyModel"] === null ? "the model policy needs run.policyModel" : undefined)))
+}).check(
+  Schema.makeFilter((k) =>
+    k["run.policy"] === "model" && k["run.policyModel"] === null ? "the model policy needs run.policyModel" : undefined
+  )
+)
 type Keys = typeof RunConfigKeys.Type
 
 const fromKeys = (k: Keys): RunConfig => ({
@@ -177,9 +181,10 @@ const fromKeys = (k: Keys): RunConfig => ({
   rounds: k["run.rounds"],
   samples: k["run.samples"],
   stepBudget: k["run.stepBudget"],
-  policy: k["run.policy"] === "model" && k["run.policyModel"] !== null
-    ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
-    : { kind: k["run.policy"] === "embedded" ? "embedded" : "exploration" },
+  policy:
+    k["run.policy"] === "model" && k["run.policyModel"] !== null
+      ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
+      : { kind: k["run.policy"] === "embedded" ? "embedded" : "exploration" },
   expandPerTask: k["run.expandPerTask"],
   explorePerTask: k["run.explorePerTask"],
   extrapolatePerTask: k["run.extrapolatePerTask"],
@@ -229,13 +234,18 @@ const strings = (v: unknown): ReadonlyArray<string> => (Array.isArray(v) ? v.fil
  * server is configured too (`models.baseUrl`). The loaded config's keys are recorded as
  * they were loaded (secrets scrubbed), so a new run reads them the same way.
  */
-export const configuredModels = (config: Readonly<Record<string, unknown>>): { readonly policyModel: string | null; readonly model: string | null } => {
+export const configuredModels = (
+  config: Readonly<Record<string, unknown>>
+): { readonly policyModel: string | null; readonly model: string | null } => {
   const model = config["models.model"]
   const name = typeof model === "string" ? model : null
   return { policyModel: name, model: config["models.baseUrl"] ? name : null }
 }
 
-const FITS: ReadonlyArray<readonly [string, (v: unknown) => boolean]> = Object.entries(FIELDS).map(([key, schema]) => [key, Schema.is(schema)])
+const FITS: ReadonlyArray<readonly [string, (v: unknown) => boolean]> = Object.entries(FIELDS).map(([key, schema]) => [
+  key,
+  Schema.is(schema)
+])
 
 /**
  * A RunStarted config recorded before the schema, as a version-2 record with the same

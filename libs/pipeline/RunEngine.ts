@@ -100,15 +100,22 @@ const demoOfPlatform = (demoId: string, platform: Platform): boolean =>
   platform === "mobile-web" ? demoId.endsWith("-mobile-web-script") : !demoId.endsWith("-mobile-web-script")
 
 const newRunId = (prefix: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const now = yield* DateTime.now
     const r = yield* Random.nextIntBetween(0, 0xffffff)
     return `${prefix}-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
   })
 
 /** Demos for the tasks that have none ingested: played by the app, written, ingested. */
-const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<RunTask>, dataDir: string, platform: Platform, log: (line: string) => void) =>
-  Effect.gen(function*() {
+const ensureDemos = (
+  app: RunApp,
+  env: EnvironmentShape,
+  tasks: ReadonlyArray<RunTask>,
+  dataDir: string,
+  platform: Platform,
+  log: (line: string) => void
+) =>
+  Effect.gen(function* () {
     const have = yield* demosByTask
     const chosen = new Map<string, string>()
     const demosOf = (taskId: string) => (have.get(taskId) ?? []).filter((d) => demoOfPlatform(d, platform))
@@ -116,9 +123,9 @@ const ensureDemos = (app: RunApp, env: EnvironmentShape, tasks: ReadonlyArray<Ru
     if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
     for (const [i, t] of missing.entries()) {
       const out = platform === "web" ? join(dataDir, "demos") : join(dataDir, "demos", platform)
-      const file = yield* app.demo(env, t, out, scriptedDemoId(t.id, platform)).pipe(
-        Effect.mapError((e) => new RunError({ message: `demo for ${t.id}: ${e.message}` }))
-      )
+      const file = yield* app
+        .demo(env, t, out, scriptedDemoId(t.id, platform))
+        .pipe(Effect.mapError((e) => new RunError({ message: `demo for ${t.id}: ${e.message}` })))
       const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
       yield* ingestDemo(loaded, file)
       log(`demos: ${i + 1}/${missing.length} ${t.id}: ${loaded.steps.length} steps ingested`)
@@ -143,10 +150,11 @@ const runStartedConfig = (
   heldOut: ReadonlyArray<string>,
   demos: ReadonlyArray<string>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const models = configuredModels(identity.config)
     const policy = runPolicy(plan.policy, models.policyModel)
-    if (policy === null) return yield* new RunError({ message: "--policy model needs the model's name: set models.model (bun core config show)" })
+    if (policy === null)
+      return yield* new RunError({ message: "--policy model needs the model's name: set models.model (bun core config show)" })
     const tuning = plan.tuning ?? {}
     const run: RunConfig = {
       tasks: plan.tasks.map((t) => t.id),
@@ -168,14 +176,18 @@ const runStartedConfig = (
     }
     const keys = encodeRunConfig(run)
     const clash = Object.keys(plan.extra ?? {}).find((k) => k in keys)
-    if (clash !== undefined) return yield* new RunError({ message: `the plan's extra config sets ${clash}, a RunConfig key: set it on the plan` })
+    if (clash !== undefined)
+      return yield* new RunError({ message: `the plan's extra config sets ${clash}, a RunConfig key: set it on the plan` })
     const recorded = { ...plan.extra, ...keys }
     // The models the run reads come from the loaded config's models.model.
     const modelSource = identity.configSources["models.model"] ?? "default"
     const derived: Record<string, string> = { [RUN_CONFIG_KEYS.model]: modelSource, [RUN_CONFIG_KEYS.policyModel]: modelSource }
     return {
       config: { ...identity.config, ...recorded },
-      configSources: { ...identity.configSources, ...Object.fromEntries(Object.keys(recorded).map((k) => [k, plan.sources[k] ?? derived[k] ?? "default"])) }
+      configSources: {
+        ...identity.configSources,
+        ...Object.fromEntries(Object.keys(recorded).map((k) => [k, plan.sources[k] ?? derived[k] ?? "default"]))
+      }
     }
   })
 
@@ -187,12 +199,20 @@ export interface RunOutcome {
   readonly seconds: number
 }
 
-export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: RunPlan, app: RunApp, progress: RunProgress) =>
-  Effect.gen(function*() {
+export const executeRun = (
+  config: LoadedConfig,
+  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  plan: RunPlan,
+  app: RunApp,
+  progress: RunProgress
+) =>
+  Effect.gen(function* () {
     const started = Date.now()
     const server = modelOptionsFromConfig(config)
     if (plan.policy === "model" && (server === null || config.values["models.model"] === null)) {
-      return yield* new RunError({ message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)" })
+      return yield* new RunError({
+        message: "--policy model needs a model server: set models.baseUrl and models.model (bun core config show)"
+      })
     }
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
     const screenshots = plan.screenshots ?? (plan.policy === "model" ? "all" : "key")
@@ -205,7 +225,7 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
     for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots))
     // A demo's screenshots are part of what it records, whatever the rollouts skip.
     const demoEnvironment = screenshots === "none" ? yield* makeEnvironment("key") : environments[0]!
-    const program = Effect.gen(function*() {
+    const program = Effect.gen(function* () {
       const store = yield* EventStore
       let runId: string
       let seed: string
@@ -221,7 +241,9 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         for (const r of read) revisions.set(r.event.stream, r.position)
         resume = { events: read.map((r) => r.event), revisions }
         seed = plan.resume.seed
-        progress.line(`run ${runId}: resuming after ${read.length} logged events (${plan.tasks.length} tasks, ${plan.rounds} rounds × ${plan.samples} samples)`)
+        progress.line(
+          `run ${runId}: resuming after ${read.length} logged events (${plan.tasks.length} tasks, ${plan.rounds} rounds × ${plan.samples} samples)`
+        )
       } else {
         yield* registerTasks(plan.tasks.map((t) => t.registration))
         // Held-out tasks of the same apps are registered too: the contamination guard keeps generated tasks away from them.
@@ -232,24 +254,39 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         runId = yield* newRunId(plan.command)
         const identity = yield* runIdentity(config)
         seed = identity.seed
-        const recorded = yield* runStartedConfig(plan, identity, heldOut.map((t) => t.id), plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : [])))
-        start = [makeEvent(RunStarted, {
-          stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
-          recordedAt: DateTime.formatIso(yield* DateTime.now),
-          data: { ...identity, ...recorded, command: "run" }
-        })]
-        progress.line(`run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`)
+        const recorded = yield* runStartedConfig(
+          plan,
+          identity,
+          heldOut.map((t) => t.id),
+          plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
+        )
+        start = [
+          makeEvent(RunStarted, {
+            stream: runStream(runId, "run", runId),
+            runId,
+            causationId: null,
+            ordinal: 0,
+            recordedAt: DateTime.formatIso(yield* DateTime.now),
+            data: { ...identity, ...recorded, command: "run" }
+          })
+        ]
+        progress.line(
+          `run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
+        )
       }
 
       const calls = modelCallRecorder(store)
       const blobs = yield* BlobStore
       // Screenshots travel to the model as data: URLs, read from the blob store by hash at send time.
-      const models = server === null ? noModels : ModelClient.layer({ ...server, runId, record: calls.record, resolveImage: (hash: string) => blobs.get(hash) })
+      const models =
+        server === null
+          ? noModels
+          : ModelClient.layer({ ...server, runId, record: calls.record, resolveImage: (hash: string) => blobs.get(hash) })
 
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
       const groundTruth = new Map<string, EpisodeJudgement>()
       const onEnd = (end: EpisodeEnd) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const task = byId.get(end.task.taskId)
           // Not an episode of one of the app's tasks (an extrapolated one), or it never reached the app: nothing to judge.
           if (task === undefined || end.last?.episode == null) return
@@ -274,19 +311,26 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
         noteParent(e)
         switch (e.type) {
           case "TaskExtrapolated":
-            progress.line(`extrapolate: ${e.data.lineage.parentTaskId}: "${e.data.instruction}" (${e.data.generator}, from ${e.data.pseudoDemoTrajectoryId})`)
+            progress.line(
+              `extrapolate: ${e.data.lineage.parentTaskId}: "${e.data.instruction}" (${e.data.generator}, from ${e.data.pseudoDemoTrajectoryId})`
+            )
             return
           case "DatasetSealed":
-            progress.line(`dataset: round ${e.data.round} sealed, ${e.data.recordCount} new records (sft ${e.data.counts.sft}, dpo ${e.data.counts.dpo}, rollout ${e.data.counts.rollout})`)
+            progress.line(
+              `dataset: round ${e.data.round} sealed, ${e.data.recordCount} new records (sft ${e.data.counts.sft}, dpo ${e.data.counts.dpo}, rollout ${e.data.counts.rollout})`
+            )
             return
           case "JobCompleted":
-            if (e.data.jobId.startsWith("infer-")) progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
+            if (e.data.jobId.startsWith("infer-"))
+              progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
             return
           case "RoundStarted":
             if (e.data.round > 0) progress.start(`round ${e.data.round}/${plan.rounds}`, 0)
             return
           case "PolicyTrained":
-            progress.line(`policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`)
+            progress.line(
+              `policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`
+            )
             return
           case "JobQueued":
             if (e.data.kind === "rollout" || e.data.kind === "explore") progress.expect(1)
@@ -300,15 +344,22 @@ export const executeRun = (config: LoadedConfig, layer: Layer.Layer<EventStore |
             return
           case "RoundCompleted":
             if (e.data.round === 0) return
-            progress.done(`round ${e.data.round}: ${Object.entries(e.data.counts).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+            progress.done(
+              `round ${e.data.round}: ${Object.entries(e.data.counts)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(", ")}`
+            )
             return
         }
       }
-      const environment = resume === undefined
-        ? Layer.merge(models, observations)
-        : resumeLayers(resume.events, { observations, models })
+      const environment = resume === undefined ? Layer.merge(models, observations) : resumeLayers(resume.events, { observations, models })
       yield* drive({
-        registry: pipelineDeciders, runId, prior, start, onEvent, concurrency: plan.parallel,
+        registry: pipelineDeciders,
+        runId,
+        prior,
+        start,
+        onEvent,
+        concurrency: plan.parallel,
         inputs: calls,
         ...(resume === undefined ? {} : { resume })
       }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), environment, Randomness.layer(seed))))

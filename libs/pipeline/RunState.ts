@@ -100,9 +100,30 @@ export interface RunState {
 }
 
 export const initialRunState: RunState = {
-  runId: null, config: null, instructions: new Map(), tasks: new Map(), extrapolated: new Map(), refused: new Set(), records: new Set(), examples: [], seals: new Map(), trained: null, demos: new Map(), lfs: new Map(), inferredFrom: new Map(), rejectedFrom: new Map(),
-  graphs: new Map(), roundGraphs: new Map(), round: 0, inferJobs: { queued: 0, done: 0 }, episodesQueued: new Map(), trajectories: new Map(),
-  verdicts: new Map(), evidence: new Map(), expanded: new Map(), roundsCompleted: -1
+  runId: null,
+  config: null,
+  instructions: new Map(),
+  tasks: new Map(),
+  extrapolated: new Map(),
+  refused: new Set(),
+  records: new Set(),
+  examples: [],
+  seals: new Map(),
+  trained: null,
+  demos: new Map(),
+  lfs: new Map(),
+  inferredFrom: new Map(),
+  rejectedFrom: new Map(),
+  graphs: new Map(),
+  roundGraphs: new Map(),
+  round: 0,
+  inferJobs: { queued: 0, done: 0 },
+  episodesQueued: new Map(),
+  trajectories: new Map(),
+  verdicts: new Map(),
+  evidence: new Map(),
+  expanded: new Map(),
+  roundsCompleted: -1
 }
 
 export const sourceKey = (s: { readonly kind: string; readonly id: string }): string => `${s.kind}:${s.id}`
@@ -114,13 +135,21 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
   switch (e.type) {
     case "TaskRegistered": {
       const info: TaskInfo = { taskId: e.data.taskId, site: e.data.site, instruction: e.data.instruction, template: e.data.template }
-      return { ...s, instructions: new Map(s.instructions).set(e.data.taskId, e.data.instruction), tasks: new Map(s.tasks).set(e.data.taskId, info) }
+      return {
+        ...s,
+        instructions: new Map(s.instructions).set(e.data.taskId, e.data.instruction),
+        tasks: new Map(s.tasks).set(e.data.taskId, info)
+      }
     }
     case "TaskExtrapolated": {
       const from = s.trajectories.get(e.data.pseudoDemoTrajectoryId)
       const info: ExtrapolatedInfo = {
-        taskId: e.data.newTaskId, parentTaskId: e.data.lineage.parentTaskId, round: from?.round ?? s.round, instruction: e.data.instruction,
-        pseudoDemoTrajectoryId: e.data.pseudoDemoTrajectoryId, pseudoDemoSteps: e.data.pseudoDemoSteps
+        taskId: e.data.newTaskId,
+        parentTaskId: e.data.lineage.parentTaskId,
+        round: from?.round ?? s.round,
+        instruction: e.data.instruction,
+        pseudoDemoTrajectoryId: e.data.pseudoDemoTrajectoryId,
+        pseudoDemoSteps: e.data.pseudoDemoSteps
       }
       return {
         ...s,
@@ -151,11 +180,17 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       }
       return s
     case "JobCompleted":
-      return e.data.jobId.startsWith("infer-") && s.config !== null ? { ...s, inferJobs: { ...s.inferJobs, done: s.inferJobs.done + 1 } } : s
+      return e.data.jobId.startsWith("infer-") && s.config !== null
+        ? { ...s, inferJobs: { ...s.inferJobs, done: s.inferJobs.done + 1 } }
+        : s
     case "LabelFunctionInferred": {
       const info: LabelFunctionInfo = {
-        lfId: e.data.lfId, code: e.data.code, taskId: e.data.taskId, source: e.data.source,
-        keyStepIndex: e.data.keyStepIndex, description: e.data.description
+        lfId: e.data.lfId,
+        code: e.data.code,
+        taskId: e.data.taskId,
+        source: e.data.source,
+        keyStepIndex: e.data.keyStepIndex,
+        description: e.data.description
       }
       return { ...s, lfs: new Map(s.lfs).set(info.lfId, info), inferredFrom: push(s.inferredFrom, sourceKey(e.data.source), info) }
     }
@@ -165,12 +200,22 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     }
     case "NodeExpanded": {
       const g = s.graphs.get(e.data.taskId) ?? emptyGraph(e.data.taskId)
-      const node = { nodeId: e.data.nodeId, lfId: e.data.lfId, description: e.data.description, semanticKey: e.data.semanticKey, how: e.data.how, source: e.data.source }
+      const node = {
+        nodeId: e.data.nodeId,
+        lfId: e.data.lfId,
+        description: e.data.description,
+        semanticKey: e.data.semanticKey,
+        how: e.data.how,
+        source: e.data.source
+      }
       return { ...s, graphs: new Map(s.graphs).set(e.data.taskId, addNode(g, node)) }
     }
     case "PathAdded": {
       const g = s.graphs.get(e.data.taskId) ?? emptyGraph(e.data.taskId)
-      const graphs = new Map(s.graphs).set(e.data.taskId, addPath(g, { pathId: e.data.pathId, nodeIds: e.data.nodeIds, source: e.data.source }))
+      const graphs = new Map(s.graphs).set(
+        e.data.taskId,
+        addPath(g, { pathId: e.data.pathId, nodeIds: e.data.nodeIds, source: e.data.source })
+      )
       const from = e.data.source.kind === "trajectory" ? s.trajectories.get(e.data.source.id) : undefined
       if (from === undefined) return { ...s, graphs }
       const k = expandedKey(from.round, e.data.taskId)
@@ -187,7 +232,10 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       return {
         ...s,
         verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { taskId: e.data.taskId, round, verdict: e.data.verdict }),
-        evidence: new Map(s.evidence).set(e.data.trajectoryId, e.data.evidence.map((ev) => (ev.error === null ? ev.satisfiedAt : -1)))
+        evidence: new Map(s.evidence).set(
+          e.data.trajectoryId,
+          e.data.evidence.map((ev) => (ev.error === null ? ev.satisfiedAt : -1))
+        )
       }
     }
     default:

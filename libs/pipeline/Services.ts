@@ -9,18 +9,29 @@ import { ModelCallFailed, Models, ObservationNotRecorded, Observations } from "@
 import { Sandbox } from "@core/sandbox"
 
 /** The sandbox every LF runs in: the LF API as prelude, defaults otherwise. */
-export const labelSandbox = (options: { readonly workers?: number } = {}) =>
-  Sandbox.layer({ prelude: LF_API_SOURCE, ...options })
+export const labelSandbox = (options: { readonly workers?: number } = {}) => Sandbox.layer({ prelude: LF_API_SOURCE, ...options })
 
 /** No model configured: a call is a bug in the caller, reported as a failed call. */
-export const noModels = Layer.succeed(Models, Models.of({
-  complete: (request) =>
-    Effect.fail(new ModelCallFailed({ causationId: request.causationId, callIndex: request.callIndex, reason: "no model server configured (models.baseUrl)" }))
-}))
+export const noModels = Layer.succeed(
+  Models,
+  Models.of({
+    complete: (request) =>
+      Effect.fail(
+        new ModelCallFailed({
+          causationId: request.causationId,
+          callIndex: request.callIndex,
+          reason: "no model server configured (models.baseUrl)"
+        })
+      )
+  })
+)
 
 /** A run that drives no environment (inference): asking for an observation is a bug in the caller. */
-export const noObservations = Layer.succeed(Observations, Observations.of({
-  reset: (trajectoryId) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step: -1 })),
-  act: (trajectoryId, step) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step })),
-  end: () => Effect.void
-}))
+export const noObservations = Layer.succeed(
+  Observations,
+  Observations.of({
+    reset: (trajectoryId) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step: -1 })),
+    act: (trajectoryId, step) => Effect.fail(new ObservationNotRecorded({ trajectoryId, step })),
+    end: () => Effect.void
+  })
+)

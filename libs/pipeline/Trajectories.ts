@@ -13,7 +13,7 @@ import type { DemoData, TrajectoryData } from "./RunState.ts"
 
 /** Reads each distinct elements blob once. */
 export const elementsLookup = (hashes: Iterable<string | null>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const blobs = yield* BlobStore
     const elements = new Map<string, ReadonlyArray<LfElement> | null>()
     for (const hash of hashes) {
@@ -35,7 +35,6 @@ export const loadDemoTrajectory = (demo: DemoData) =>
 
 /** A rollout as the LF trajectory its verdict is computed on; `hashRouting` is the run's (RunConfig). */
 export const loadRecordedTrajectory = (t: TrajectoryData, hashRouting = false) =>
-  Effect.map(
-    elementsLookup([t.initial.elements, ...t.steps.map((s) => s.observation.elements)]),
-    (lookup) => fromRecordedSteps(t.initial, t.steps, lookup, hashRouting)
+  Effect.map(elementsLookup([t.initial.elements, ...t.steps.map((s) => s.observation.elements)]), (lookup) =>
+    fromRecordedSteps(t.initial, t.steps, lookup, hashRouting)
   )

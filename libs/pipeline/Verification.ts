@@ -32,7 +32,7 @@ export type VerifyResult =
   | { readonly kind: "infra-error"; readonly reason: string }
 
 export const verifyTrajectory = (input: VerifyInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sandbox = yield* Sandbox
     const known = new Map<string, LfResult>()
     const views = new Map<number, LfTrajectory>()

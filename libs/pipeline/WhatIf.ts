@@ -45,7 +45,7 @@ export interface WhatIfReport {
 }
 
 export const whatIf = (options: { readonly runId: string; readonly replace: ReadonlyMap<string, string> }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { events } = yield* readRunLog(options.runId)
     const ids = [...new Set(events.flatMap((e) => (e.type === "LabelFunctionInferred" ? [e.data.lfId] : [])))]
     const full = new Map<string, string>()
@@ -54,8 +54,10 @@ export const whatIf = (options: { readonly runId: string; readonly replace: Read
       if (hits.length !== 1) return yield* new LabelFunctionNotInRun({ runId: options.runId, lfId: prefix, matches: hits.length })
       full.set(hits[0]!, code)
     }
-    const changed = events.map((e): CoreEvent =>
-      e.type === "LabelFunctionInferred" && full.has(e.data.lfId) ? { ...e, data: { ...e.data, code: full.get(e.data.lfId)! } } : e)
+    const changed = events.map(
+      (e): CoreEvent =>
+        e.type === "LabelFunctionInferred" && full.has(e.data.lfId) ? { ...e, data: { ...e.data, code: full.get(e.data.lfId)! } } : e
+    )
     const { rederived } = yield* Effect.provide(rederive(changed, makeDeciderRegistry([verification])), recordedServices(changed))
     const logged = new Map(events.flatMap((e) => (e.type === "TrajectoryVerified" ? [[e.data.trajectoryId, e.data] as const] : [])))
     const flips: Array<Flip> = []
@@ -63,7 +65,12 @@ export const whatIf = (options: { readonly runId: string; readonly replace: Read
       if (r.event.type !== "TrajectoryVerified") continue
       const before = logged.get(r.event.data.trajectoryId)
       if (before !== undefined && before.verdict !== r.event.data.verdict) {
-        flips.push({ trajectoryId: r.event.data.trajectoryId, taskId: r.event.data.taskId, logged: before.verdict, rederived: r.event.data.verdict })
+        flips.push({
+          trajectoryId: r.event.data.trajectoryId,
+          taskId: r.event.data.taskId,
+          logged: before.verdict,
+          rederived: r.event.data.verdict
+        })
       }
     }
     return { runId: options.runId, replaced: [...full.keys()], trajectories: logged.size, flips } satisfies WhatIfReport

@@ -111,7 +111,8 @@ export const alignInstructions = (example: string, input: string, weight: (term:
     if (sa.length > 1 && sa.length === sb.length) {
       sa.forEach((x, k) => {
         const y = sb[k]!
-        if (x.map((t) => t.norm).join(" ") !== y.map((t) => t.norm).join(" ")) found.push({ from: x.map((t) => t.norm), to: textOf(input, y), strength })
+        if (x.map((t) => t.norm).join(" ") !== y.map((t) => t.norm).join(" "))
+          found.push({ from: x.map((t) => t.norm), to: textOf(input, y), strength })
       })
     }
   }
@@ -180,7 +181,11 @@ export const substitute = (text: string, subs: ReadonlyArray<Substitution>): Sub
   return { text: out + text.slice(last), introduced }
 }
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "")
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-|-$/g, "")
 
 /**
  * A page key with parameters substituted where the page spells them: path segments as

@@ -52,13 +52,24 @@ export const concretise = (a: Action, subs: ReadonlyArray<Substitution>, input: 
         if (g === null) return null
         // A password recorded by reference types its variable again: its value is unknown here, so never "already typed".
         if (a.secretEnv !== undefined) {
-          return { action: { kind: "type", target: targetOf(g.element), text: "", secretEnv: a.secretEnv, ...(a.submit === undefined ? {} : { submit: a.submit }) }, grounding: g.quality }
+          return {
+            action: {
+              kind: "type",
+              target: targetOf(g.element),
+              text: "",
+              secretEnv: a.secretEnv,
+              ...(a.submit === undefined ? {} : { submit: a.submit })
+            },
+            grounding: g.quality
+          }
         }
         const text = sub(a.text).text
         // A fill whose text the field already shows is done; an insert adds to whatever is there.
         if (a.mode !== "insert" && normalizeText(g.element.value ?? "") === normalizeText(text)) return null
         const action: Action = {
-          kind: "type", target: targetOf(g.element), text,
+          kind: "type",
+          target: targetOf(g.element),
+          text,
           ...(a.submit === undefined ? {} : { submit: a.submit }),
           ...(a.mode === undefined ? {} : { mode: a.mode })
         }

@@ -101,7 +101,15 @@ export const trainRetrieval = (examples: ReadonlyArray<RetrievalExample>): Retri
     const sib = siblings.get(example.instruction) ?? []
     const d = normalizeText(describeAction(example.action))
     const agreement = sib.length === 0 ? null : sib.filter((j) => done.get(j)?.has(d) === true).length / sib.length
-    return { action: example.action, agreement, history: example.history, instruction: example.instruction, page: example.page, step: example.step, weight }
+    return {
+      action: example.action,
+      agreement,
+      history: example.history,
+      instruction: example.instruction,
+      page: example.page,
+      step: example.step,
+      weight
+    }
   })
   return { documents: instructions.length, examples: examplesOut, idf, version: "retrieval-v1" }
 }
@@ -113,7 +121,11 @@ const SIBLING_WORDING = 0.5
 
 /** The words of an instruction that are template, not value: lower-case and not value-like. */
 const wording = (s: string): ReadonlySet<string> =>
-  new Set(tokenize(s).filter((t) => t.kind === "word" && !t.strong && !t.capitalised).map((t) => t.norm))
+  new Set(
+    tokenize(s)
+      .filter((t) => t.kind === "word" && !t.strong && !t.capitalised)
+      .map((t) => t.norm)
+  )
 
 const siblingsOf = (instructions: ReadonlyArray<string>, weight: (t: string) => number): ReadonlyMap<string, ReadonlyArray<string>> => {
   const words = instructions.map(wording)
@@ -141,9 +153,17 @@ export const modelDigestInput = (model: RetrievalModel): string => canonicalJson
 export const retrievalModelFromJson = (json: string): RetrievalModel => {
   const v = JSON.parse(json) as Partial<RetrievalModel> | null
   if (v === null || typeof v !== "object" || v.version !== "retrieval-v1") throw new TypeError("not a retrieval-v1 model")
-  if (!Array.isArray(v.examples) || !Array.isArray(v.idf) || typeof v.documents !== "number") throw new TypeError("retrieval-v1 model without examples, idf or documents")
+  if (!Array.isArray(v.examples) || !Array.isArray(v.idf) || typeof v.documents !== "number")
+    throw new TypeError("retrieval-v1 model without examples, idf or documents")
   for (const e of v.examples) {
-    if (typeof e?.instruction !== "string" || typeof e.step !== "number" || !(e.agreement === null || typeof e.agreement === "number") || !Array.isArray(e.history) || typeof e.action?.kind !== "string" || typeof e.weight !== "number") {
+    if (
+      typeof e?.instruction !== "string" ||
+      typeof e.step !== "number" ||
+      !(e.agreement === null || typeof e.agreement === "number") ||
+      !Array.isArray(e.history) ||
+      typeof e.action?.kind !== "string" ||
+      typeof e.weight !== "number"
+    ) {
       throw new TypeError("retrieval-v1 model with a malformed example")
     }
   }

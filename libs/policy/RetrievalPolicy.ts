@@ -85,7 +85,10 @@ interface Prepared {
   readonly matches: Map<string, ReadonlyArray<Match>>
 }
 
-interface Match { readonly instruction: number; readonly substitutions: ReadonlyArray<Substitution> }
+interface Match {
+  readonly instruction: number
+  readonly substitutions: ReadonlyArray<Substitution>
+}
 
 /** Instructions whose matches are kept per model: a few episodes run at once. */
 const MATCHES_KEPT = 64
@@ -119,7 +122,10 @@ const prepare = (model: RetrievalModel): Prepared => {
   return prepared
 }
 
-const cosine = (a: { vector: ReadonlyMap<string, number>; norm: number }, b: { vector: ReadonlyMap<string, number>; norm: number }): number => {
+const cosine = (
+  a: { vector: ReadonlyMap<string, number>; norm: number },
+  b: { vector: ReadonlyMap<string, number>; norm: number }
+): number => {
   if (a.norm === 0 || b.norm === 0) return 0
   let dot = 0
   for (const [t, v] of a.vector) dot += v * (b.vector.get(t) ?? 0)
@@ -187,7 +193,11 @@ interface Scored {
  * The candidates within `margin` of the best, best first (ties: the earlier example),
  * one per distinct action; empty when none reaches `threshold`.
  */
-export const rankRetrieval = (model: RetrievalModel, input: PolicyInput, options: RetrievalOptions = {}): ReadonlyArray<RetrievalCandidate> => {
+export const rankRetrieval = (
+  model: RetrievalModel,
+  input: PolicyInput,
+  options: RetrievalOptions = {}
+): ReadonlyArray<RetrievalCandidate> => {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const margin = options.margin ?? DEFAULT_MARGIN
   const prepared = prepare(model)
@@ -206,11 +216,14 @@ export const rankRetrieval = (model: RetrievalModel, input: PolicyInput, options
       let pageSim = pages.get(e.page)
       if (pageSim === undefined) pages.set(e.page, (pageSim = pageSimilarity(substitutePage(e.page, subs), page)))
       if (instruction * (BASE + (1 - BASE) * (PAGE * pageSim + 1 - PAGE)) < threshold) continue
-      const history = subs.length === 0 ? e.history : e.history.map((h) => {
-        let d = described.get(h)
-        if (d === undefined) described.set(h, (d = normalizeText(substitute(h, subs).text)))
-        return d
-      })
+      const history =
+        subs.length === 0
+          ? e.history
+          : e.history.map((h) => {
+              let d = described.get(h)
+              if (d === undefined) described.set(h, (d = normalizeText(substitute(h, subs).text)))
+              return d
+            })
       const progress = progressOf(e.step, history, live)
       const pre = instruction * (BASE + (1 - BASE) * (PAGE * pageSim + (1 - PAGE) * progress))
       if (pre >= threshold) scored.push({ k, pre, instruction, page: pageSim, progress, subs, history })
@@ -229,19 +242,28 @@ export const rankRetrieval = (model: RetrievalModel, input: PolicyInput, options
     if (made === null) continue
     const d = normalizeText(describeAction(made.action))
     const repeated = count(live, d) > count(s.history, d)
-    const specific = s.subs.length > 0 && !made.substituted && CONTENT.has(made.action.kind) && e.agreement !== null ? SPECIFIC + (1 - SPECIFIC) * e.agreement : 1
+    const specific =
+      s.subs.length > 0 && !made.substituted && CONTENT.has(made.action.kind) && e.agreement !== null
+        ? SPECIFIC + (1 - SPECIFIC) * e.agreement
+        : 1
     const score = s.pre * made.grounding * specific * (repeated ? REPEATED : 1)
     if (score < threshold) continue
     best = Math.max(best, score)
     const key = canonicalJson(made.action)
     const seen = found.get(key)
     if (seen === undefined || score > seen.score) {
-      found.set(key, { action: made.action, score, example: s.k, instruction: s.instruction, page: s.page, progress: s.progress, grounding: made.grounding })
+      found.set(key, {
+        action: made.action,
+        score,
+        example: s.k,
+        instruction: s.instruction,
+        page: s.page,
+        progress: s.progress,
+        grounding: made.grounding
+      })
     }
   }
-  return [...found.values()]
-    .filter((c) => c.score >= best - margin)
-    .sort((x, y) => y.score - x.score || x.example - y.example)
+  return [...found.values()].filter((c) => c.score >= best - margin).sort((x, y) => y.score - x.score || x.example - y.example)
 }
 
 /**

@@ -28,7 +28,26 @@ const SENTENCE_END = new Set([".", "!", "?"])
 
 /** Words that frame a parameter rather than belong to it ("the Kitchen", "of Blue Mug"). */
 export const FRAME_WORDS = new Set([
-  "a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "with", "and", "or", "my", "me", "into", "by", "as", "is", "it"
+  "a",
+  "an",
+  "the",
+  "of",
+  "to",
+  "in",
+  "on",
+  "at",
+  "for",
+  "from",
+  "with",
+  "and",
+  "or",
+  "my",
+  "me",
+  "into",
+  "by",
+  "as",
+  "is",
+  "it"
 ])
 
 const spans = (s: string, re: RegExp): ReadonlyArray<readonly [number, number]> => {
@@ -39,8 +58,7 @@ const spans = (s: string, re: RegExp): ReadonlyArray<readonly [number, number]> 
 
 const CHUNK = /\S+/gu
 
-const inside = (regions: ReadonlyArray<readonly [number, number]>, at: number): boolean =>
-  regions.some(([a, b]) => at > a && at < b - 1)
+const inside = (regions: ReadonlyArray<readonly [number, number]>, at: number): boolean => regions.some(([a, b]) => at > a && at < b - 1)
 
 const tokenizeUncached = (s: string): ReadonlyArray<Token> => {
   const quoted = /["“‘']/u.test(s) ? spans(s, QUOTED) : []
@@ -80,7 +98,10 @@ export const tokenize = (s: string): ReadonlyArray<Token> => {
 }
 
 /** Lower-cased words and numbers: what TF-IDF counts. */
-export const terms = (s: string): ReadonlyArray<string> => tokenize(s).filter((t) => t.kind !== "punct").map((t) => t.norm)
+export const terms = (s: string): ReadonlyArray<string> =>
+  tokenize(s)
+    .filter((t) => t.kind !== "punct")
+    .map((t) => t.norm)
 
 /**
  * A page's key: path and query of a full or site-relative URL, the path lower-cased without
@@ -95,19 +116,30 @@ export const pageKey = (url: string | null): string | null => {
     return collapse(url).toLowerCase()
   }
   const path = u.pathname.toLowerCase().replace(/\/+$/, "") || "/"
-  const params = [...u.searchParams.entries()].filter(([, v]) => v !== "").sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+  const params = [...u.searchParams.entries()]
+    .filter(([, v]) => v !== "")
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
   const query = new URLSearchParams(params).toString()
   return query === "" ? path : `${path}?${query}`
 }
 
-interface ParsedPage { readonly segments: ReadonlyArray<string>; readonly query: ReadonlyMap<string, string> }
+interface ParsedPage {
+  readonly segments: ReadonlyArray<string>
+  readonly query: ReadonlyMap<string, string>
+}
 
 const parsePage = (key: string): ParsedPage => {
   const q = key.indexOf("?")
   const path = q < 0 ? key : key.slice(0, q)
   const query = new Map<string, string>()
   if (q >= 0) for (const [k, v] of new URLSearchParams(key.slice(q + 1))) query.set(k, collapse(v).toLowerCase())
-  return { segments: path.split("/").filter((s) => s !== "").map(safeDecode), query }
+  return {
+    segments: path
+      .split("/")
+      .filter((s) => s !== "")
+      .map(safeDecode),
+    query
+  }
 }
 
 export const safeDecode = (s: string): string => {

@@ -75,9 +75,10 @@ export const tableDigest = (rm: ReadModels, options: DigestOptions = {}): Effect
   Effect.gen(function* () {
     const all = yield* dbTry(rm, () => rm.db.introspection.getTables())
     // PostgreSQL introspection spans every schema; the read models are the ones in the search path's first.
-    const schema = rm.dialect === "postgres"
-      ? (yield* dbTry(rm, () => sql<{ s: string }>`SELECT current_schema() AS s`.execute(rm.db))).rows[0]?.s
-      : undefined
+    const schema =
+      rm.dialect === "postgres"
+        ? (yield* dbTry(rm, () => sql<{ s: string }>`SELECT current_schema() AS s`.execute(rm.db))).rows[0]?.s
+        : undefined
     const tables = all
       .filter((t) => !t.isView && !INTERNAL_TABLES.has(t.name) && (schema === undefined || t.schema === schema))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

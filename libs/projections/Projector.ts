@@ -136,22 +136,29 @@ const project = (
         }
       }
       for (let i = 0; i < projections.length; i++) {
-        if (isAfter(next, from[i]!)) ops.push(upsert(CHECKPOINTS, { name: names[i]! }, { position: next.position, event_index: next.index }))
+        if (isAfter(next, from[i]!))
+          ops.push(upsert(CHECKPOINTS, { name: names[i]! }, { position: next.position, event_index: next.index }))
       }
       return ops
     }
 
     const withKysely = (expected: ReadonlyArray<number>, ops: ReadonlyArray<RowOp>): Promise<Reply> =>
-      rm.db.transaction().execute(async (trx) => {
-        let q = trx.selectFrom(CHECKPOINTS).select(["name", "position", "event_index"]).where("name", "in", names)
-        if (rm.dialect === "postgres") q = q.forUpdate()
-        for (const row of await q.execute()) {
-          const i = names.indexOf(row.name)
-          if (Number(row.position) !== expected[2 * i] || Number(row.event_index) !== expected[2 * i + 1]) return row.name as string
-        }
-        for (const op of ops) await applyOp(trx, op)
-        return null
-      }).then((conflict) => ({ conflict }), (e) => ({ conflict: null, error: reasonOf(e) }))
+      rm.db
+        .transaction()
+        .execute(async (trx) => {
+          let q = trx.selectFrom(CHECKPOINTS).select(["name", "position", "event_index"]).where("name", "in", names)
+          if (rm.dialect === "postgres") q = q.forUpdate()
+          for (const row of await q.execute()) {
+            const i = names.indexOf(row.name)
+            if (Number(row.position) !== expected[2 * i] || Number(row.event_index) !== expected[2 * i + 1]) return row.name as string
+          }
+          for (const op of ops) await applyOp(trx, op)
+          return null
+        })
+        .then(
+          (conflict) => ({ conflict }),
+          (e) => ({ conflict: null, error: reasonOf(e) })
+        )
 
     // At most one batch is in flight; it must commit before the next one is handed over, so
     // transactions still commit in log order and a failure stops the projector there.
@@ -160,14 +167,17 @@ const project = (
       if (inFlight === null) return Effect.void
       const { reply, next, size } = inFlight
       inFlight = null
-      return Effect.flatMap(Effect.promise(() => reply), (r): Effect.Effect<void, DatabaseError | ProjectorConflict> => {
-        if (r.error !== undefined) return Effect.fail(new DatabaseError({ database: rm.location, reason: r.error }))
-        if (r.conflict !== null) return Effect.fail(new ProjectorConflict({ projection: r.conflict }))
-        events += size
-        batches++
-        options.onProgress?.({ position: next.position, index: next.index, events })
-        return Effect.void
-      })
+      return Effect.flatMap(
+        Effect.promise(() => reply),
+        (r): Effect.Effect<void, DatabaseError | ProjectorConflict> => {
+          if (r.error !== undefined) return Effect.fail(new DatabaseError({ database: rm.location, reason: r.error }))
+          if (r.conflict !== null) return Effect.fail(new ProjectorConflict({ projection: r.conflict }))
+          events += size
+          batches++
+          options.onProgress?.({ position: next.position, index: next.index, events })
+          return Effect.void
+        }
+      )
     })
 
     const applyBatch = (batch: ReadonlyArray<RecordedEvent>) =>

@@ -83,7 +83,10 @@ export const openReadModels = (url: string): Effect.Effect<ReadModels, DatabaseE
   const location = maskUrl(url)
   return Effect.acquireRelease(
     Effect.gen(function* () {
-      const made = yield* Effect.try({ try: () => makeKysely(url), catch: (e) => new DatabaseError({ database: location, reason: reasonOf(e) }) })
+      const made = yield* Effect.try({
+        try: () => makeKysely(url),
+        catch: (e) => new DatabaseError({ database: location, reason: reasonOf(e) })
+      })
       const rm: ReadModels = { ...made, location }
       // Fail here, with the URL in the message, rather than at the first query somewhere deeper.
       yield* dbTry(rm, () => rm.db.selectNoFrom((eb) => eb.lit(1).as("one")).execute()).pipe(

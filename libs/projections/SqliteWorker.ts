@@ -38,18 +38,23 @@ const present = (row: Readonly<Record<string, Value>>): Array<string> => {
 
 const sqlOf = (op: RowOp, keyCols: ReadonlyArray<string>, setCols: ReadonlyArray<string>): string => {
   const table = quote(op.table)
-  if (op._tag === "Delete") return `delete from ${table}${keyCols.length === 0 ? "" : ` where ${keyCols.map((c) => `${quote(c)} = ?`).join(" and ")}`}`
+  if (op._tag === "Delete")
+    return `delete from ${table}${keyCols.length === 0 ? "" : ` where ${keyCols.map((c) => `${quote(c)} = ?`).join(" and ")}`}`
   const cols = [...keyCols, ...setCols]
   const conflict = `on conflict (${keyCols.map(quote).join(", ")})`
-  const action = op._tag === "Upsert" && setCols.length > 0
-    ? `do update set ${setCols.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(", ")}`
-    : "do nothing"
+  const action =
+    op._tag === "Upsert" && setCols.length > 0
+      ? `do update set ${setCols.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(", ")}`
+      : "do nothing"
   return `insert into ${table} (${cols.map(quote).join(", ")}) values (${cols.map(() => "?").join(", ")}) ${conflict} ${action}`
 }
 
 /** Statements by shape, prepared on first use. */
 export const statementCache = (db: Database) => {
-  const statements = new Map<string, { readonly stmt: Statement; readonly keyCols: ReadonlyArray<string>; readonly setCols: ReadonlyArray<string> }>()
+  const statements = new Map<
+    string,
+    { readonly stmt: Statement; readonly keyCols: ReadonlyArray<string>; readonly setCols: ReadonlyArray<string> }
+  >()
   return (op: RowOp) => {
     const keyCols = present(op.key)
     const setCols = op._tag === "Delete" ? [] : present(op.set)
@@ -68,7 +73,9 @@ export const applyBatch = (db: Database, statements: ReturnType<typeof statement
   try {
     const run = db.transaction((): string | null => {
       const stored = db
-        .query(`select "name", "position", "event_index" from "projection_checkpoints" where "name" in (${b.names.map(() => "?").join(", ")})`)
+        .query(
+          `select "name", "position", "event_index" from "projection_checkpoints" where "name" in (${b.names.map(() => "?").join(", ")})`
+        )
         .all(...b.names) as Array<{ name: string; position: number | bigint; event_index: number | bigint }>
       for (const row of stored) {
         const i = b.names.indexOf(row.name)
@@ -105,9 +112,10 @@ if (!Bun.isMainThread) {
       db.run("PRAGMA cache_size = -65536")
       statements = statementCache(db)
     } else if (m.ops !== undefined) {
-      const reply = db === null || statements === null
-        ? { conflict: null, error: "SQLite worker has no open database" }
-        : applyBatch(db, statements, { names: m.names!, expected: m.expected!, ops: JSON.parse(m.ops) as Array<RowOp> })
+      const reply =
+        db === null || statements === null
+          ? { conflict: null, error: "SQLite worker has no open database" }
+          : applyBatch(db, statements, { names: m.names!, expected: m.expected!, ops: JSON.parse(m.ops) as Array<RowOp> })
       port.postMessage({ id: m.id, ...reply })
     } else if (m.close) {
       db?.close()

@@ -122,8 +122,10 @@ export const compareDecisions = (input: {
       continue
     }
     const cause = e.causationId === null ? undefined : indexById.get(e.causationId)
-    const decider = registry.deciders.find((d) => d.emits.includes(e.type as never) &&
-      (cause === undefined || d.handles.includes(events[cause]!.type as never)))?.name ?? null
+    const decider =
+      registry.deciders.find(
+        (d) => d.emits.includes(e.type as never) && (cause === undefined || d.handles.includes(events[cause]!.type as never))
+      )?.name ?? null
     const reason = `logged ${e.type} ${short(e.id)} was not re-derived`
     anchored.push({ at: index, d: { kind: "missing", ...base(e), decider, reason, diff: [{ path: "$", logged: comparable(e) }] } })
   }
@@ -136,8 +138,8 @@ export const compareDecisions = (input: {
   }
   for (const f of input.failures) {
     const cause = events[f.causeIndex]!
-    const concerns = round === undefined || roundOf(cause) === round ||
-      logged.some(({ e }) => e.causationId === cause.id && roundOf(e) === round)
+    const concerns =
+      round === undefined || roundOf(cause) === round || logged.some(({ e }) => e.causationId === cause.id && roundOf(e) === round)
     if (!concerns) continue
     const err = (typeof f.error === "object" && f.error !== null ? f.error : {}) as Record<string, unknown>
     const mismatch = inputMismatchTags.has(String(err._tag))
@@ -145,7 +147,13 @@ export const compareDecisions = (input: {
       at: f.causeIndex + 0.25,
       d: mismatch
         ? { kind: "input", ...base(cause), decider: f.decider, reason: messageLine(f.error), ...inputDiff(err) }
-        : { kind: "failed", ...base(cause), decider: f.decider, reason: `decider ${f.decider} failed on ${cause.type} ${short(cause.id)}: ${messageLine(f.error)}`, diff: [] }
+        : {
+            kind: "failed",
+            ...base(cause),
+            decider: f.decider,
+            reason: `decider ${f.decider} failed on ${cause.type} ${short(cause.id)}: ${messageLine(f.error)}`,
+            diff: []
+          }
     })
   }
   anchored.sort((a, b) => a.at - b.at)

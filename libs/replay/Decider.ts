@@ -49,7 +49,14 @@ export const decision = <D extends EventDefinition>(
 
 /** The event a decision becomes once the pipeline gives it the run and the time. */
 export const stamp = (d: Decision, runId: string | null, recordedAt: string): CoreEvent =>
-  makeEvent(d.definition, { stream: d.stream, runId, causationId: d.causationId, ordinal: d.ordinal, recordedAt, data: d.data }) as CoreEvent
+  makeEvent(d.definition, {
+    stream: d.stream,
+    runId,
+    causationId: d.causationId,
+    ordinal: d.ordinal,
+    recordedAt,
+    data: d.data
+  }) as CoreEvent
 
 export interface Decider<S = unknown, E = unknown, R extends DecisionServices = DecisionServices> {
   /** Unique in a registry; reports name the decider whose events diverged. */
@@ -137,7 +144,7 @@ export const deciderStates = (registry: DeciderRegistry): DeciderStates => {
   const slotOf = new Map<string, { state: unknown }>()
   for (const d of registry.deciders) {
     let slot = slots.find((x) => x.owner.evolve === d.evolve && x.owner.initial === d.initial)
-    if (slot === undefined) slots.push(slot = { owner: d, state: d.initial })
+    if (slot === undefined) slots.push((slot = { owner: d, state: d.initial }))
     slotOf.set(d.name, slot)
   }
   const folded = slots.filter((x) => x.owner.evolve !== keepState)

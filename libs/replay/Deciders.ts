@@ -9,6 +9,4 @@
 import { makeDeciderRegistry } from "./Decider.ts"
 import { demoJobs } from "./deciders/DemoJobs.ts"
 
-export const coreDeciders = makeDeciderRegistry([
-  demoJobs
-])
+export const coreDeciders = makeDeciderRegistry([demoJobs])

@@ -30,8 +30,7 @@ export const comparable = (e: Comparable): Comparable => ({
 })
 
 /** True when the two events are the same decision. */
-export const sameDecision = (a: Comparable, b: Comparable): boolean =>
-  canonicalJson(comparable(a)) === canonicalJson(comparable(b))
+export const sameDecision = (a: Comparable, b: Comparable): boolean => canonicalJson(comparable(a)) === canonicalJson(comparable(b))
 
 /** One differing field; a side's key is absent when the field does not exist there. */
 export interface FieldDiff {
@@ -43,7 +42,13 @@ export interface FieldDiff {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
 const child = (path: string, key: string | number): string =>
-  typeof key === "number" ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`
+  typeof key === "number"
+    ? `${path}[${key}]`
+    : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? path
+        ? `${path}.${key}`
+        : key
+      : `${path}[${JSON.stringify(key)}]`
 
 /**
  * The leaves where two JSON values differ, depth first in key order. Arrays are compared

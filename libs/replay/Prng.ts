@@ -62,10 +62,13 @@ export const prng = (seedHex: string): Prng => {
 }
 
 /** The run's randomness: live and replay alike, since it is a pure function of the run seed. */
-export class Randomness extends Context.Service<Randomness, {
-  readonly runSeed: string
-  draws(key: DrawKey): Prng
-}>()("@core/replay/Randomness") {
+export class Randomness extends Context.Service<
+  Randomness,
+  {
+    readonly runSeed: string
+    draws(key: DrawKey): Prng
+  }
+>()("@core/replay/Randomness") {
   static readonly layer = (runSeed: string) =>
     Layer.succeed(Randomness, Randomness.of({ runSeed, draws: (key) => prng(seedOf({ runSeed, ...key })) }))
 }

@@ -65,7 +65,7 @@ export const recordedServices = (events: ReadonlyArray<CoreEvent>): Layer.Layer<
 }
 
 /** Re-runs the registry's deciders over a log, with whatever services are provided. */
-export const rederive = Effect.fnUntraced(function*(
+export const rederive = Effect.fnUntraced(function* (
   events: ReadonlyArray<CoreEvent>,
   registry: DeciderRegistry
 ): Effect.fn.Return<{ rederived: Array<Rederived>; failures: Array<DeciderFailure> }, BlobStoreError, DecisionServices> {
@@ -107,9 +107,7 @@ export interface RunLog {
  * demos) logged before the run ended merged in at their log positions: the deciders folded
  * them too, so a replay must.
  */
-export const readRunLog = Effect.fn("readRunLog")(function*(
-  runId: string
-): Effect.fn.Return<RunLog, RunNotFound | ReadError, EventStore> {
+export const readRunLog = Effect.fn("readRunLog")(function* (runId: string): Effect.fn.Return<RunLog, RunNotFound | ReadError, EventStore> {
   if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new RunNotFound({ runId })
   const store = yield* EventStore
   const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
@@ -121,7 +119,7 @@ export const readRunLog = Effect.fn("readRunLog")(function*(
 })
 
 /** Replays one run from the EventStore, blobs from the BlobStore. */
-export const replayRun = Effect.fn("replayRun")(function*(
+export const replayRun = Effect.fn("replayRun")(function* (
   options: ReplayOptions
 ): Effect.fn.Return<ReplayReport, RunNotFound | ReadError | BlobStoreError, EventStore | BlobStore | Sandbox> {
   const { runId, registry } = options

@@ -69,9 +69,12 @@ export class ModelRequestMismatch extends Schema.TaggedError<ModelRequestMismatc
   }
 }
 
-export class Models extends Context.Service<Models, {
-  complete(request: ModelRequest): Effect.Effect<ModelAnswer, ModelCallFailed | ModelCallNotRecorded | ModelRequestMismatch>
-}>()("@core/replay/Models") {}
+export class Models extends Context.Service<
+  Models,
+  {
+    complete(request: ModelRequest): Effect.Effect<ModelAnswer, ModelCallFailed | ModelCallNotRecorded | ModelRequestMismatch>
+  }
+>()("@core/replay/Models") {}
 
 /** An observation with its blobs fetched and checked against their hashes. */
 export interface Observed {
@@ -150,11 +153,14 @@ export type ObservationError = ObservationNotRecorded | ActionMismatch | BlobAlt
  * A trajectory id names its task (see `trajectoryIdOf` in @core/pipeline), so the live
  * environment knows where to start.
  */
-export class Observations extends Context.Service<Observations, {
-  reset(trajectoryId: string, attempt?: number): Effect.Effect<Observed, ObservationError | BlobStoreError>
-  act(trajectoryId: string, step: number, action: Action): Effect.Effect<Observed, ObservationError | BlobStoreError>
-  end(trajectoryId: string): Effect.Effect<void>
-}>()("@core/replay/Observations") {}
+export class Observations extends Context.Service<
+  Observations,
+  {
+    reset(trajectoryId: string, attempt?: number): Effect.Effect<Observed, ObservationError | BlobStoreError>
+    act(trajectoryId: string, step: number, action: Action): Effect.Effect<Observed, ObservationError | BlobStoreError>
+    end(trajectoryId: string): Effect.Effect<void>
+  }
+>()("@core/replay/Observations") {}
 
 /** Errors that mean replay's recorded inputs and the decider disagree: each is a divergence. */
 export const inputMismatchTags: ReadonlySet<string> = new Set([

@@ -10,7 +10,16 @@ export { deciderStates, decision, defineDecider, makeDeciderRegistry, stamp, wit
 export type { AnyDecider, Decider, DeciderRegistry, Decision, DecisionServices } from "./Decider.ts"
 export { diffValues, formatDiff } from "./Diff.ts"
 export { Randomness, prng, seedOf } from "./Prng.ts"
-export { EnvironmentFailed, ModelCallFailed, ModelCallNotRecorded, ModelRequestMismatch, Models, ObservationNotRecorded, Observations, requestDigest } from "./Services.ts"
+export {
+  EnvironmentFailed,
+  ModelCallFailed,
+  ModelCallNotRecorded,
+  ModelRequestMismatch,
+  Models,
+  ObservationNotRecorded,
+  Observations,
+  requestDigest
+} from "./Services.ts"
 export type { ModelAnswer, ModelRequest, Observed } from "./Services.ts"
 export { recordedModels, recordedObservations } from "./Recorded.ts"
 export { compareDecisions } from "./Compare.ts"

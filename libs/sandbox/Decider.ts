@@ -30,7 +30,10 @@ export interface DeciderSettings extends RealmSettings {
 export class Decider {
   private warm: Realm | null = null
 
-  constructor(private readonly module: QuickJSWASMModule, private readonly settings: DeciderSettings) {}
+  constructor(
+    private readonly module: QuickJSWASMModule,
+    private readonly settings: DeciderSettings
+  ) {}
 
   /** Builds the warm realm now, so a prelude that does not load fails at start-up (`SetupError`). */
   warmUp() {

@@ -120,12 +120,16 @@ export class Pool {
         alone: false
       })
     })
-    signal?.addEventListener("abort", () => {
-      batch.cancelled = true
-      this.queue = this.queue.filter((i) => i.batch !== batch)
-      // A worker busy only for abandoned batches is replaced rather than left to finish.
-      for (const w of this.workers) if (w.chunk !== null && w.chunk.items.every((i) => i.batch.cancelled)) w.stop()
-    }, { once: true })
+    signal?.addEventListener(
+      "abort",
+      () => {
+        batch.cancelled = true
+        this.queue = this.queue.filter((i) => i.batch !== batch)
+        // A worker busy only for abandoned batches is replaced rather than left to finish.
+        for (const w of this.workers) if (w.chunk !== null && w.chunk.items.every((i) => i.batch.cancelled)) w.stop()
+      },
+      { once: true }
+    )
     this.pump()
     return promise
   }
@@ -356,7 +360,8 @@ export class Pool {
       if (w.state !== "busy") continue
       // Null without /proc (not Linux) or once gone: the worker's own check remains.
       const rss = w.rss()
-      if (rss !== null && rss > cap) w.kill(`memory cap: worker RSS ${Math.round(rss / 1048576)} MiB over the ${Math.round(cap / 1048576)} MiB cap; killed`)
+      if (rss !== null && rss > cap)
+        w.kill(`memory cap: worker RSS ${Math.round(rss / 1048576)} MiB over the ${Math.round(cap / 1048576)} MiB cap; killed`)
     }
   }
 }

@@ -22,12 +22,12 @@ export type WireItem = readonly [code: number, trajectory: number, prefix: numbe
 export type ToWorker =
   | { readonly t: "init"; readonly settings: WorkerSettings }
   | {
-    readonly t: "run"
-    readonly id: number
-    readonly codes: ReadonlyArray<string>
-    readonly trajectories: ReadonlyArray<{ readonly key: string; readonly json?: string }>
-    readonly items: ReadonlyArray<WireItem>
-  }
+      readonly t: "run"
+      readonly id: number
+      readonly codes: ReadonlyArray<string>
+      readonly trajectories: ReadonlyArray<{ readonly key: string; readonly json?: string }>
+      readonly items: ReadonlyArray<WireItem>
+    }
 
 /** ok → the step index; error → its reason; infra-error → `{ infra: reason }`. */
 export type WireVerdict = number | string | { readonly infra: string }
@@ -39,25 +39,24 @@ export type FromWorker =
   | { readonly t: "init-failed"; readonly reason: string }
   | { readonly t: "need"; readonly id: number; readonly keys: ReadonlyArray<string> }
   | {
-    readonly t: "results"
-    readonly id: number
-    /** Index in the chunk's items of `verdicts[0]`. */
-    readonly from: number
-    readonly verdicts: ReadonlyArray<WireVerdict>
-    /**
-     * The chunk is over: the items after the last verdict were not evaluated. With `retire`
-     * the worker asks to be replaced (it hit an infra-error or its memory cap).
-     */
-    readonly end?: true
-    readonly retire?: string
-  }
+      readonly t: "results"
+      readonly id: number
+      /** Index in the chunk's items of `verdicts[0]`. */
+      readonly from: number
+      readonly verdicts: ReadonlyArray<WireVerdict>
+      /**
+       * The chunk is over: the items after the last verdict were not evaluated. With `retire`
+       * the worker asks to be replaced (it hit an infra-error or its memory cap).
+       */
+      readonly end?: true
+      readonly retire?: string
+    }
 
-export const toWire = (v: Verdict): WireVerdict =>
-  v.kind === "ok" ? v.satisfiedAt : v.kind === "error" ? v.reason : { infra: v.reason }
+export const toWire = (v: Verdict): WireVerdict => (v.kind === "ok" ? v.satisfiedAt : v.kind === "error" ? v.reason : { infra: v.reason })
 
 export const fromWire = (w: WireVerdict): Verdict =>
   typeof w === "number"
     ? { kind: "ok", satisfiedAt: w }
     : typeof w === "string"
-    ? { kind: "error", reason: w }
-    : { kind: "infra-error", reason: w.infra }
+      ? { kind: "error", reason: w }
+      : { kind: "infra-error", reason: w.infra }

@@ -148,13 +148,27 @@ export class Realm {
     }
   }
 
-  private get load() { return this.helpers[0]! }
-  private get stepCount() { return this.helpers[1]! }
-  private get prefixOf() { return this.helpers[2]! }
-  private get run() { return this.helpers[3]! }
-  private get describeFn() { return this.helpers[4]! }
-  private get noLf() { return this.helpers[5]! }
-  private get harden() { return this.helpers[6]! }
+  private get load() {
+    return this.helpers[0]!
+  }
+  private get stepCount() {
+    return this.helpers[1]!
+  }
+  private get prefixOf() {
+    return this.helpers[2]!
+  }
+  private get run() {
+    return this.helpers[3]!
+  }
+  private get describeFn() {
+    return this.helpers[4]!
+  }
+  private get noLf() {
+    return this.helpers[5]!
+  }
+  private get harden() {
+    return this.helpers[6]!
+  }
 
   /**
    * A one-line description of a thrown value, without running the LF's getters; its proxy
@@ -298,9 +312,7 @@ export class Realm {
         // an LF that throws null on purpose is taken at its word the same way.
         const what = vm.sameValue(r.error, vm.null) ? null : this.describe(r.error)
         oom = what === null || isOom(what)
-        verdict = oom
-          ? error(`memory: out of memory (QuickJS heap limit ${mib(this.settings.memoryLimitBytes)})`)
-          : error(`throw: ${what}`)
+        verdict = oom ? error(`memory: out of memory (QuickJS heap limit ${mib(this.settings.memoryLimitBytes)})`) : error(`throw: ${what}`)
       }
       r.error.dispose()
       return done(verdict, { interrupts, stop, oom, spoiled: spoiled || oom })

@@ -61,14 +61,16 @@ export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxErr
   }
 }
 
-export class Sandbox extends Context.Service<Sandbox, {
-  evaluate(request: EvalRequest): Effect.Effect<Verdict>
-  /** One verdict per request, in order; the requests travel to the workers in chunks. */
-  evaluateBatch(requests: ReadonlyArray<EvalRequest>): Effect.Effect<ReadonlyArray<Verdict>>
-}>()("@core/sandbox/Sandbox") {
+export class Sandbox extends Context.Service<
+  Sandbox,
+  {
+    evaluate(request: EvalRequest): Effect.Effect<Verdict>
+    /** One verdict per request, in order; the requests travel to the workers in chunks. */
+    evaluateBatch(requests: ReadonlyArray<EvalRequest>): Effect.Effect<ReadonlyArray<Verdict>>
+  }
+>()("@core/sandbox/Sandbox") {
   /** Scoped: the workers are killed when the layer's scope closes. */
-  static readonly layer = (options: SandboxOptions = {}): Layer.Layer<Sandbox, SandboxError> =>
-    Layer.effect(Sandbox, make(options))
+  static readonly layer = (options: SandboxOptions = {}): Layer.Layer<Sandbox, SandboxError> => Layer.effect(Sandbox, make(options))
 }
 
 const checkOptions = (options: SandboxOptions): Effect.Effect<Required<SandboxOptions>, SandboxError> => {
@@ -77,13 +79,19 @@ const checkOptions = (options: SandboxOptions): Effect.Effect<Required<SandboxOp
     const v = o[name]
     return typeof v === "number" && Number.isSafeInteger(v) && v >= min ? null : `${name} must be a whole number ≥ ${min}, got ${String(v)}`
   }
-  const problem = whole("workers", 1) ?? whole("budget", 1) ?? whole("deadlineMs", 1) ?? whole("memoryLimitBytes", 1024 * 1024) ??
-    whole("processMemoryCapBytes", 64 * 1024 * 1024) ?? whole("maxEvaluationsPerProcess", 1) ?? whole("infraRetries", 0) ??
+  const problem =
+    whole("workers", 1) ??
+    whole("budget", 1) ??
+    whole("deadlineMs", 1) ??
+    whole("memoryLimitBytes", 1024 * 1024) ??
+    whole("processMemoryCapBytes", 64 * 1024 * 1024) ??
+    whole("maxEvaluationsPerProcess", 1) ??
+    whole("infraRetries", 0) ??
     (typeof o.prelude === "string" ? null : "prelude must be a string")
   return problem === null ? Effect.succeed(o) : Effect.fail(new SandboxError({ reason: problem }))
 }
 
-export const make = Effect.fnUntraced(function*(options: SandboxOptions = {}) {
+export const make = Effect.fnUntraced(function* (options: SandboxOptions = {}) {
   const o = yield* checkOptions(options)
   const pool = yield* Effect.acquireRelease(
     Effect.tryPromise({

@@ -22,22 +22,31 @@ export type Check =
   | { readonly kind: "answer"; readonly accept: ReadonlyArray<string>; readonly number?: number; readonly units?: ReadonlyArray<string> }
   | { readonly kind: "open"; readonly title: string }
   | {
-    readonly kind: "tiddler"
-    readonly title: string
-    readonly text?: string
-    readonly tags?: ReadonlyArray<string>
-    readonly fields?: Readonly<Record<string, string>>
-    readonly textUnchanged?: boolean
-  }
+      readonly kind: "tiddler"
+      readonly title: string
+      readonly text?: string
+      readonly tags?: ReadonlyArray<string>
+      readonly fields?: Readonly<Record<string, string>>
+      readonly textUnchanged?: boolean
+    }
   | { readonly kind: "append"; readonly title: string; readonly line: string }
   | { readonly kind: "replace"; readonly title: string; readonly from: string; readonly to: string }
 
 export const CHECKS: Readonly<Record<string, Check>> = {
   // train
   "t01-open-storm-protocol": { kind: "open", title: "Storm Protocol" },
-  "t02-search-spare-fuses": { kind: "answer", accept: ["Workshop", "the red cabinet in the Workshop", "red cabinet in the Workshop", "in the Workshop"] },
+  "t02-search-spare-fuses": {
+    kind: "answer",
+    accept: ["Workshop", "the red cabinet in the Workshop", "red cabinet in the Workshop", "in the Workshop"]
+  },
   "t03-create-visitor-log": { kind: "tiddler", title: "Visitor Log", text: "First visitor: harbour inspector, 3 May" },
-  "t04-set-generator-status": { kind: "tiddler", title: "Generator G2", fields: { status: "offline" }, tags: ["Equipment"], textUnchanged: true },
+  "t04-set-generator-status": {
+    kind: "tiddler",
+    title: "Generator G2",
+    fields: { status: "offline" },
+    tags: ["Equipment"],
+    textUnchanged: true
+  },
   "t05-tag-water-pump-urgent": { kind: "tiddler", title: "Water Pump", tags: ["Urgent", "Equipment"], textUnchanged: true },
   "t06-follow-lead-hometown": { kind: "answer", accept: ["Port Elspeth"] },
   "t07-append-maintenance-log": { kind: "append", title: "Maintenance Log", line: "2024-05-02 Replaced pump seal" },
@@ -72,7 +81,10 @@ export const normalise = (s: string): string =>
 
 /** Body text: trailing white space of each line and blank lines at either end do not count. */
 export const normaliseBody = (s: string): Array<string> => {
-  const lines = s.replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""))
+  const lines = s
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.replace(/\s+$/, ""))
   while (lines.length > 0 && lines[0] === "") lines.shift()
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop()
   return lines
@@ -132,7 +144,8 @@ export const decide = (check: Check, wiki: ReadonlyMap<string, Tiddler>, seed: R
         return fail(`${quote(check.title)} has text ${quote(t.text)}, want ${quote(check.text)}`)
       }
       for (const tag of check.tags ?? []) {
-        if (!t.tags.some((have) => normalise(have) === normalise(tag))) return fail(`${quote(check.title)} lacks tag ${quote(tag)} (tags: ${t.tags.join(", ") || "none"})`)
+        if (!t.tags.some((have) => normalise(have) === normalise(tag)))
+          return fail(`${quote(check.title)} lacks tag ${quote(tag)} (tags: ${t.tags.join(", ") || "none"})`)
       }
       for (const [field, want] of Object.entries(check.fields ?? {})) {
         const have = t.fields[field]
@@ -154,7 +167,8 @@ export const decide = (check: Check, wiki: ReadonlyMap<string, Tiddler>, seed: R
       const old = normaliseBody(before)
       const now = normaliseBody(t.text)
       for (let i = 0; i < old.length; i++) {
-        if (now[i] !== old[i]) return fail(`${quote(check.title)}: line ${i + 1} was ${quote(old[i]!)}, now ${quote(now[i] ?? "(missing)")}`)
+        if (now[i] !== old[i])
+          return fail(`${quote(check.title)}: line ${i + 1} was ${quote(old[i]!)}, now ${quote(now[i] ?? "(missing)")}`)
       }
       const added = now.slice(old.length).filter((l) => l.trim() !== "")
       if (added.length === 0) return fail(`${quote(check.title)}: nothing was appended`)

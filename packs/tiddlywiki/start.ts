@@ -24,7 +24,18 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { INSTANCE_PREFIX, SEED_DIR, type InstanceMeta, alive, metaPath, removeStaleInstances, sleep, tempRoot, tiddlywikiJs, waitForHttp200 } from "./lib.ts"
+import {
+  INSTANCE_PREFIX,
+  SEED_DIR,
+  type InstanceMeta,
+  alive,
+  metaPath,
+  removeStaleInstances,
+  sleep,
+  tempRoot,
+  tiddlywikiJs,
+  waitForHttp200
+} from "./lib.ts"
 
 const READY_TIMEOUT_MS = 15_000
 

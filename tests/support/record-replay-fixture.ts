@@ -17,7 +17,7 @@ import { openStore } from "../../apps/cli/Store.ts"
 const dir = resolve(process.argv[2] ?? "tests/fixtures/replay-run")
 const TASKS = ["forum-open-board-1", "forum-upvote-1"]
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   rmSync(dir, { recursive: true, force: true })
   const suites = yield* loadSuites()
   const tasks = suites.flatMap((s) => s.tasks).filter((t) => TASKS.includes(t.id))

@@ -116,21 +116,24 @@ const samples = (): Samples => ({ reset: [], click: [], type: [], action: [], se
 class StepTimedOut extends Schema.TaggedError<StepTimedOut>()("StepTimedOut", { message: Schema.String }) {}
 
 const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let t = performance.now()
     let obs: FullObservation = yield* env.reset({ taskId: "bench-env", site: "shop", siteSeed: 1 })
     into?.reset.push(performance.now() - t)
     if (obs.observation.error !== null) return yield* new BenchError({ message: `reset: ${obs.observation.error}` })
     for (const [i, s] of SCRIPT.entries()) {
       const element = obs.elements.find((e) => e.role === s.role && s.name.test(e.name))
-      if (element === undefined) return yield* new BenchError({ message: `step ${i + 1}: no ${s.role} named ${s.name} on ${obs.observation.url}` })
+      if (element === undefined)
+        return yield* new BenchError({ message: `step ${i + 1}: no ${s.role} named ${s.name} on ${obs.observation.url}` })
       const target = targetOf(element)
       t = performance.now()
-      obs = yield* env.step(s.kind === "click" ? { kind: "click", target } : { kind: "type", target, text: s.text ?? "", submit: s.submit === true })
+      obs = yield* env.step(
+        s.kind === "click" ? { kind: "click", target } : { kind: "type", target, text: s.text ?? "", submit: s.submit === true }
+      )
       const ms = performance.now() - t
       if (obs.observation.error !== null) {
         const message = `step ${i + 1}: ${obs.observation.error}`
-        return yield* (/timed out/.test(obs.observation.error) ? new StepTimedOut({ message }) : new BenchError({ message }))
+        return yield* /timed out/.test(obs.observation.error) ? new StepTimedOut({ message }) : new BenchError({ message })
       }
       if (into !== null) {
         into[s.kind].push(ms)
@@ -143,7 +146,13 @@ const ourEpisode = (env: EnvironmentShape, into: Samples | null) =>
   })
 
 /** The same work on plain Playwright: context, page, navigation, then action + aria snapshot + screenshot per step. */
-const rawEpisode = async (browser: Browser, startUrl: string, resets: Array<number> | null, steps: Array<number> | null, observes: Array<number> | null = null) => {
+const rawEpisode = async (
+  browser: Browser,
+  startUrl: string,
+  resets: Array<number> | null,
+  steps: Array<number> | null,
+  observes: Array<number> | null = null
+) => {
   let t = performance.now()
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   try {
@@ -172,10 +181,13 @@ const rawEpisode = async (browser: Browser, startUrl: string, resets: Array<numb
 }
 
 export const runEnvBench = (options: EnvBenchOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = options.progress ?? (() => undefined)
     const episodes = options.episodes
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const sites = yield* Effect.acquireRelease(
+      Effect.sync(() => startSites()),
+      (s) => Effect.promise(() => s.stop())
+    )
     const source = episodeSource(sites)
     const newEpisode = async (): Promise<string> => (await source.open("shop", 1)).startUrl
     const dir = yield* Effect.acquireRelease(
@@ -186,9 +198,7 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       promise("launch chromium", () => chromium.launch({ executablePath: headlessChromium(), args: [...chromiumFlags] })),
       (b) => Effect.promise(() => b.close().catch(() => undefined))
     )
-    const context = yield* Layer.build(
-      BrowserPool.layer({ prewarm: true }).pipe(Layer.merge(DirectoryBlobStore.layer({ dir })))
-    )
+    const context = yield* Layer.build(BrowserPool.layer({ prewarm: true }).pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
     const worker = Effect.provideContext(WebEnvironment.make({ screenshots: "all", episodes: source }), context)
 
     // As a rollout would: an InfraError (crashed or stalled browser) or a step past the action timeout
@@ -231,11 +241,17 @@ export const runEnvBench = (options: EnvBenchOptions) =>
       const total = Math.max(episodes, p)
       log(`[${i + 3}/4] parallelism ${p}: ${total} episodes over ${p} contexts`)
       const t = performance.now()
-      yield* Effect.forEach(shares(total, p), (n) =>
-        Effect.scoped(Effect.gen(function*() {
-          const e = yield* worker
-          for (let k = 0; k < n; k++) yield* episode(e, null)
-        })), { concurrency: p, discard: true })
+      yield* Effect.forEach(
+        shares(total, p),
+        (n) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const e = yield* worker
+              for (let k = 0; k < n; k++) yield* episode(e, null)
+            })
+          ),
+        { concurrency: p, discard: true }
+      )
       const ms = performance.now() - t
       stepsPerS[String(p)] = rate(total, ms)
       episodesPerHour[String(p)] = Math.round((total * 3_600_000) / ms)

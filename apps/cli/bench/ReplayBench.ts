@@ -118,7 +118,9 @@ export const runReplayBench = (options: ReplayBenchOptions) =>
     const log = options.progress ?? (() => undefined)
     const probe = yield* probeNats(options.natsUrl)
     if (!probe.reachable || !probe.jetstream) {
-      return yield* new BenchError({ message: `bench replay needs NATS with JetStream at ${options.natsUrl}: ${probe.error ?? "JetStream is not enabled"}` })
+      return yield* new BenchError({
+        message: `bench replay needs NATS with JetStream at ${options.natsUrl}: ${probe.error ?? "JetStream is not enabled"}`
+      })
     }
     const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
     const streamName = `CORE_BENCH_${id}`
@@ -141,7 +143,8 @@ export const runReplayBench = (options: ReplayBenchOptions) =>
 
       const rawRead = Effect.gen(function* () {
         const [r, ms] = yield* timed(raw("read", () => readOrdered(js, streamName, `${prefix}.>`)))
-        if (r.count !== written.commits) return yield* new BenchError({ message: `raw consumer read ${r.count} messages, expected ${written.commits}` })
+        if (r.count !== written.commits)
+          return yield* new BenchError({ message: `raw consumer read ${r.count} messages, expected ${written.commits}` })
         return { ops: written.events, ms } satisfies Tally
       })
       log(`bench replay: [2/4] raw ordered consumer over ${written.commits} messages (${written.events} events), not decoded (${rss()})`)
@@ -151,14 +154,21 @@ export const runReplayBench = (options: ReplayBenchOptions) =>
       log(`bench replay: [3/4] rebuild every projection into a fresh SQLite file (${db})`)
       const rm = yield* openReadModels(`sqlite:${db}`)
       yield* migrate(rm)
-      const report = tenths(written.events, (done) => log(`bench replay:       projected ${done.toLocaleString("en-US")} events (${rss()})`))
+      const report = tenths(written.events, (done) =>
+        log(`bench replay:       projected ${done.toLocaleString("en-US")} events (${rss()})`)
+      )
       const [run, ms] = yield* timed(runProjector(rm, { batchSize: options.batchSize ?? 5000, onProgress: (p) => report(p.events) }))
-      if (run.events !== written.events) return yield* new BenchError({ message: `rebuild read ${run.events} events, expected ${written.events}` })
+      if (run.events !== written.events)
+        return yield* new BenchError({ message: `rebuild read ${run.events} events, expected ${written.events}` })
 
       // Raw reads on both sides of the rebuild, so drift during the run weighs on both alike.
       log(`bench replay: [4/4] raw ordered consumer again (${rss()})`)
       const after = yield* rawRead
-      return { written, rebuild: { ops: run.events, ms } satisfies Tally, raw: { ops: before.ops + after.ops, ms: before.ms + after.ms } satisfies Tally }
+      return {
+        written,
+        rebuild: { ops: run.events, ms } satisfies Tally,
+        raw: { ops: before.ops + after.ops, ms: before.ms + after.ms } satisfies Tally
+      }
     })
 
     const figures = yield* measure.pipe(

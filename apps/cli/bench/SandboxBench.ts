@@ -67,7 +67,7 @@ export const loadBenchTrajectory = (): LfTrajectory =>
   JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "trajectory.json"), "utf8")) as LfTrajectory
 
 export const runSandboxBench = (options: SandboxBenchOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = options.progress ?? (() => undefined)
     // Frozen on both sides: the sandbox's copy is deep-frozen too.
     const trajectory = deepFreeze(loadBenchTrajectory())

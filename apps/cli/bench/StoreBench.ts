@@ -155,9 +155,9 @@ const appendPhase = (ctx: NatsContext, tag: string, n: number, width: number, ro
     const rawRound = (chains: ReadonlyArray<RawChain>) =>
       serial
         ? raw("serial publish", async () => {
-          for (const c of chains) sequences.set(c.subject, await publishSerial(ctx.js, c, sequences.get(c.subject) ?? 0))
-          return count(chains)
-        })
+            for (const c of chains) sequences.set(c.subject, await publishSerial(ctx.js, c, sequences.get(c.subject) ?? 0))
+            return count(chains)
+          })
         : raw("publish", () => publishChains(ctx.js, chains))
     yield* appendChains(ctx.store, revisions, planner(`${tag}wo`, width)(warm))
     yield* rawRound(rawChains(ctx.prefix, planner(`${tag}wr`, width)(warm)))
@@ -183,7 +183,11 @@ const readPhase = (ctx: NatsContext, run: string, expected: number) =>
     )
     yield* ours
     yield* theirs
-    return yield* interleaved(4, () => ours, () => theirs)
+    return yield* interleaved(
+      4,
+      () => ours,
+      () => theirs
+    )
   })
 
 interface NatsFigures {

@@ -12,7 +12,16 @@
 import { Effect } from "effect"
 import { emptyGraph, sitePath } from "@core/domain"
 import type { GraphNode, StrategyGraph } from "@core/domain"
-import type { Action, CoreEvent, DataOf, LabelFunctionInferred, SourceRef, Target, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
+import type {
+  Action,
+  CoreEvent,
+  DataOf,
+  LabelFunctionInferred,
+  SourceRef,
+  Target,
+  TrajectoryRecorded,
+  TrajectoryVerified
+} from "@core/events"
 import { evolveRun, initialRunState } from "@core/pipeline"
 import type { RunState } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
@@ -111,7 +120,12 @@ export interface TrajectoryAudit {
     readonly nodes: number
     readonly paths: ReadonlyArray<{ readonly path_id: string; readonly node_ids: ReadonlyArray<string>; readonly source: SourceRef }>
   }
-  readonly demos: ReadonlyArray<{ readonly demo_id: string; readonly task: string | null; readonly file: string | null; readonly steps: number | null }>
+  readonly demos: ReadonlyArray<{
+    readonly demo_id: string
+    readonly task: string | null
+    readonly file: string | null
+    readonly steps: number | null
+  }>
   /** Trajectories of the run whose expansion added nodes or paths to that graph. */
   readonly expanded_from: ReadonlyArray<string>
   readonly key_steps: ReadonlyArray<{
@@ -139,14 +153,35 @@ export interface TrajectoryAudit {
     readonly path_id: string | null
     readonly node_ids: ReadonlyArray<string> | null
     /** Along the matched path: where each node's LF held, recomputed from the from-step-0 evidence (null when it cannot tell). */
-    readonly steps: ReadonlyArray<{ readonly node_id: string; readonly lf_id: string; readonly description: string; readonly step: number | null; readonly evidence: StepEvidence | null }>
+    readonly steps: ReadonlyArray<{
+      readonly node_id: string
+      readonly lf_id: string
+      readonly description: string
+      readonly step: number | null
+      readonly evidence: StepEvidence | null
+    }>
     /** Every path of the graph: how many of its nodes (from the start) held in order. */
-    readonly candidates: ReadonlyArray<{ readonly path_id: string; readonly node_ids: ReadonlyArray<string>; readonly held_in_order: number }>
+    readonly candidates: ReadonlyArray<{
+      readonly path_id: string
+      readonly node_ids: ReadonlyArray<string>
+      readonly held_in_order: number
+    }>
   }
   readonly label: Verified["verdict"] | null
   /** The records it is in (a dpo record names it as chosen or rejected), and the tasks extrapolated from it. */
-  readonly dataset_records: ReadonlyArray<{ readonly record_id: string; readonly format: string; readonly round: number; readonly task_id: string; readonly as: string | null }>
-  readonly extrapolated: ReadonlyArray<{ readonly task_id: string; readonly instruction: string; readonly generator: string; readonly pseudo_demo_steps: number }>
+  readonly dataset_records: ReadonlyArray<{
+    readonly record_id: string
+    readonly format: string
+    readonly round: number
+    readonly task_id: string
+    readonly as: string | null
+  }>
+  readonly extrapolated: ReadonlyArray<{
+    readonly task_id: string
+    readonly instruction: string
+    readonly generator: string
+    readonly pseudo_demo_steps: number
+  }>
 }
 
 /** `nodeIds` walked with from-0 evidence: each node's step if it comes after the previous one's. */
@@ -158,7 +193,7 @@ const walkEvidence = (
   let prev = -1
   return nodeIds.map((nodeId) => {
     const node = g.nodes.find((n) => n.nodeId === nodeId)
-    const a = node === undefined ? -1 : at.get(node.lfId) ?? -1
+    const a = node === undefined ? -1 : (at.get(node.lfId) ?? -1)
     const step = a > prev ? a : null
     if (step !== null) prev = step
     return { node, nodeId, step }
@@ -190,30 +225,43 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
   const inferred = before.filter((e): e is Of<"LabelFunctionInferred"> => e.type === "LabelFunctionInferred" && e.data.taskId === taskId)
   const rejected = before.filter((e): e is Of<"LabelFunctionRejected"> => e.type === "LabelFunctionRejected" && e.data.taskId === taskId)
 
-  const demos = sources.filter((s) => s.kind === "demo").map((s) => {
-    const d = state.demos.get(s.id)
-    return { demo_id: s.id, task: d?.taskId ?? null, file: d?.source.ref ?? null, steps: d?.steps.length ?? null }
-  })
+  const demos = sources
+    .filter((s) => s.kind === "demo")
+    .map((s) => {
+      const d = state.demos.get(s.id)
+      return { demo_id: s.id, task: d?.taskId ?? null, file: d?.source.ref ?? null, steps: d?.steps.length ?? null }
+    })
   const keySteps = sources.flatMap((source) => {
     const lfAt = (i: number) => inferred.findLast((e) => sameSource(e.data.source, source) && e.data.keyStepIndex === i)?.data.lfId ?? null
-    const rejectedAt = (i: number) => rejected.findLast((e) => sameSource(e.data.source, source) && e.data.keyStepIndex === i)?.data.reason ?? null
-    const identified = before.findLast((e): e is Of<"KeyStepsIdentified"> => e.type === "KeyStepsIdentified" && sameSource(e.data.source, source))
-    const ks = identified !== undefined
-      ? identified.data.keySteps.map((k) => ({ stepIndex: k.stepIndex, description: k.description, reason: k.reason as string | null }))
-      // Expansion logs its key steps only through the LFs it inferred or rejected for them.
-      : [...inferred, ...rejected].filter((e) => sameSource(e.data.source, source))
-        .map((e) => ({ stepIndex: e.data.keyStepIndex, description: e.data.description, reason: null }))
-        .filter((k, i, all) => all.findIndex((x) => x.stepIndex === k.stepIndex) === i)
-        .sort((a, b) => a.stepIndex - b.stepIndex)
+    const rejectedAt = (i: number) =>
+      rejected.findLast((e) => sameSource(e.data.source, source) && e.data.keyStepIndex === i)?.data.reason ?? null
+    const identified = before.findLast(
+      (e): e is Of<"KeyStepsIdentified"> => e.type === "KeyStepsIdentified" && sameSource(e.data.source, source)
+    )
+    const ks =
+      identified !== undefined
+        ? identified.data.keySteps.map((k) => ({ stepIndex: k.stepIndex, description: k.description, reason: k.reason as string | null }))
+        : // Expansion logs its key steps only through the LFs it inferred or rejected for them.
+          [...inferred, ...rejected]
+            .filter((e) => sameSource(e.data.source, source))
+            .map((e) => ({ stepIndex: e.data.keyStepIndex, description: e.data.description, reason: null }))
+            .filter((k, i, all) => all.findIndex((x) => x.stepIndex === k.stepIndex) === i)
+            .sort((a, b) => a.stepIndex - b.stepIndex)
     return ks.map((k) => ({
-      source, step_index: k.stepIndex, description: k.description, reason: k.reason, lf_id: lfAt(k.stepIndex), rejected: rejectedAt(k.stepIndex)
+      source,
+      step_index: k.stepIndex,
+      description: k.description,
+      reason: k.reason,
+      lf_id: lfAt(k.stepIndex),
+      rejected: rejectedAt(k.stepIndex)
     }))
   })
 
   const evidence = new Map((verified?.evidence ?? []).map((ev) => [ev.lfId, ev]))
   const labelFunctions = graph.nodes.map((node) => {
-    const event = inferred.findLast((e) => e.data.lfId === node.lfId && sameSource(e.data.source, node.source))
-      ?? before.findLast((e): e is Of<"LabelFunctionInferred"> => e.type === "LabelFunctionInferred" && e.data.lfId === node.lfId)
+    const event =
+      inferred.findLast((e) => e.data.lfId === node.lfId && sameSource(e.data.source, node.source)) ??
+      before.findLast((e): e is Of<"LabelFunctionInferred"> => e.type === "LabelFunctionInferred" && e.data.lfId === node.lfId)
     const ev = evidence.get(node.lfId)
     return {
       lf_id: node.lfId,
@@ -231,21 +279,33 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
 
   const at = new Map([...evidence.values()].map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
   const pathIds = verified?.verdict === "pass" && verified.path !== null ? verified.path : null
-  const matchedPath = pathIds === null ? undefined : graph.paths.find((p) => p.nodeIds.length === pathIds.length && p.nodeIds.every((x, i) => x === pathIds[i]))
-  const steps = pathIds === null ? [] : walkEvidence(graph, pathIds, at).map((w) => ({
-    node_id: w.nodeId,
-    lf_id: w.node?.lfId ?? "",
-    description: w.node?.description ?? "(not in the graph)",
-    step: w.step,
-    evidence: w.step === null ? null : stepOf(recorded, w.step)
-  }))
+  const matchedPath =
+    pathIds === null
+      ? undefined
+      : graph.paths.find((p) => p.nodeIds.length === pathIds.length && p.nodeIds.every((x, i) => x === pathIds[i]))
+  const steps =
+    pathIds === null
+      ? []
+      : walkEvidence(graph, pathIds, at).map((w) => ({
+          node_id: w.nodeId,
+          lf_id: w.node?.lfId ?? "",
+          description: w.node?.description ?? "(not in the graph)",
+          step: w.step,
+          evidence: w.step === null ? null : stepOf(recorded, w.step)
+        }))
 
   return {
     task: taskId,
     instruction: state.instructions.get(taskId) ?? null,
     trajectory: {
-      id: trajectoryId, run_id: runId, round: recorded.round, sample: recorded.sample, policy: recorded.policy,
-      outcome: recorded.outcome, attempts: recorded.attempts, infra_error: recorded.infraError,
+      id: trajectoryId,
+      run_id: runId,
+      round: recorded.round,
+      sample: recorded.sample,
+      policy: recorded.policy,
+      outcome: recorded.outcome,
+      attempts: recorded.attempts,
+      infra_error: recorded.infraError,
       steps: recorded.steps.map((_, i) => stepOf(recorded, i)!)
     },
     graph: {
@@ -262,18 +322,38 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
       path_id: matchedPath?.pathId ?? null,
       node_ids: pathIds === null ? null : [...pathIds],
       steps,
-      candidates: graph.paths.map((p) => ({ path_id: p.pathId, node_ids: [...p.nodeIds], held_in_order: heldInOrder(walkEvidence(graph, p.nodeIds, at)) }))
+      candidates: graph.paths.map((p) => ({
+        path_id: p.pathId,
+        node_ids: [...p.nodeIds],
+        held_in_order: heldInOrder(walkEvidence(graph, p.nodeIds, at))
+      }))
     },
     label: verified?.verdict ?? null,
     dataset_records: events.flatMap((e) =>
       e.type === "DatasetRecordEmitted" && e.data.trajectoryIds.includes(trajectoryId)
-        ? [{ record_id: e.data.recordId, format: e.data.format, round: e.data.round, task_id: e.data.taskId,
-          as: e.data.format === "dpo" ? (e.data.trajectoryIds[0] === trajectoryId ? "chosen" : "rejected") : null }]
-        : []),
+        ? [
+            {
+              record_id: e.data.recordId,
+              format: e.data.format,
+              round: e.data.round,
+              task_id: e.data.taskId,
+              as: e.data.format === "dpo" ? (e.data.trajectoryIds[0] === trajectoryId ? "chosen" : "rejected") : null
+            }
+          ]
+        : []
+    ),
     extrapolated: events.flatMap((e) =>
       e.type === "TaskExtrapolated" && e.data.lineage.parentTrajectoryIds.includes(trajectoryId)
-        ? [{ task_id: e.data.newTaskId, instruction: e.data.instruction, generator: e.data.generator, pseudo_demo_steps: e.data.pseudoDemoSteps }]
-        : [])
+        ? [
+            {
+              task_id: e.data.newTaskId,
+              instruction: e.data.instruction,
+              generator: e.data.generator,
+              pseudo_demo_steps: e.data.pseudoDemoSteps
+            }
+          ]
+        : []
+    )
   }
 }
 
@@ -286,7 +366,8 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
   const t = a.trajectory
   const held = new Map<number, Array<string>>()
   for (const lf of a.label_functions) {
-    if (lf.verdict !== null && lf.verdict.satisfied_at >= 0) held.set(lf.verdict.satisfied_at, [...(held.get(lf.verdict.satisfied_at) ?? []), lf.lf_id.slice(0, 12)])
+    if (lf.verdict !== null && lf.verdict.satisfied_at >= 0)
+      held.set(lf.verdict.satisfied_at, [...(held.get(lf.verdict.satisfied_at) ?? []), lf.lf_id.slice(0, 12)])
   }
   const lines: Array<string> = [
     `trajectory ${t.id} — run ${t.run_id}, round ${t.round}, sample ${t.sample}, policy ${t.policy}`,
@@ -302,12 +383,15 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
   }
   lines.push("", "source demos")
   if (a.demos.length === 0) lines.push("  none (the graph was empty: no label function judged this trajectory)")
-  for (const d of a.demos) lines.push(`  ${d.demo_id}${d.steps === null ? "" : `: ${plural(d.steps, "step")}`}${d.file === null ? "" : ` (${d.file})`}`)
+  for (const d of a.demos)
+    lines.push(`  ${d.demo_id}${d.steps === null ? "" : `: ${plural(d.steps, "step")}`}${d.file === null ? "" : ` (${d.file})`}`)
   if (a.expanded_from.length > 0) lines.push(`  expanded from the run's trajectories: ${a.expanded_from.join(", ")}`)
   lines.push("", "key steps")
   for (const k of a.key_steps) {
     const outcome = k.lf_id !== null ? `LF ${k.lf_id.slice(0, 12)}` : k.rejected !== null ? `no LF: ${k.rejected}` : "no LF"
-    lines.push(`  ${k.source.kind} ${k.source.id} step ${k.step_index}: ${k.description}${k.reason === null ? "" : ` (${k.reason})`} → ${outcome}`)
+    lines.push(
+      `  ${k.source.kind} ${k.source.id} step ${k.step_index}: ${k.description}${k.reason === null ? "" : ` (${k.reason})`} → ${outcome}`
+    )
   }
   lines.push("", `label functions (${a.label_functions.length})`)
   for (const lf of a.label_functions) {
@@ -315,36 +399,54 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
     lines.push(`    from       ${lf.source.kind} ${lf.source.id}${lf.key_step_index === null ? "" : `, key step ${lf.key_step_index}`}`)
     if (lf.inference !== null) {
       const i = lf.inference
-      lines.push(`    inferred   ${i.method}, evidence ${i.evidence}, ${plural(i.attempts, "attempt")}${i.modelCallIds.length === 0 ? "" : `, model calls ${i.modelCallIds.map((c) => c.slice(0, 12)).join(", ")}`}`)
+      lines.push(
+        `    inferred   ${i.method}, evidence ${i.evidence}, ${plural(i.attempts, "attempt")}${i.modelCallIds.length === 0 ? "" : `, model calls ${i.modelCallIds.map((c) => c.slice(0, 12)).join(", ")}`}`
+      )
     }
     if (lf.validation !== null) {
       const v = lf.validation
-      lines.push(`    validation held on its source at step ${v.onDemoAtKeyStep}; on the prefix: ${v.onPrefix ? "held" : "did not hold"}; known failures: ${v.onFailures.length === 0 ? "none known" : v.onFailures.map((f) => `${f.trajectoryId} ${f.result < 0 ? "did not hold" : `held at ${f.result}`}`).join(", ")}`)
+      lines.push(
+        `    validation held on its source at step ${v.onDemoAtKeyStep}; on the prefix: ${v.onPrefix ? "held" : "did not hold"}; known failures: ${v.onFailures.length === 0 ? "none known" : v.onFailures.map((f) => `${f.trajectoryId} ${f.result < 0 ? "did not hold" : `held at ${f.result}`}`).join(", ")}`
+      )
     }
     const v = lf.verdict
-    lines.push(`    verdict    ${
-      v === null ? "not evaluated"
-        : v.error !== null ? `error: ${v.error}`
-        : v.satisfied_at < 0 ? "did not hold"
-        : `held at step ${v.satisfied_at}${v.step === null ? "" : `: ${stepLine(v.step)}`}`
-    }`)
+    lines.push(
+      `    verdict    ${
+        v === null
+          ? "not evaluated"
+          : v.error !== null
+            ? `error: ${v.error}`
+            : v.satisfied_at < 0
+              ? "did not hold"
+              : `held at step ${v.satisfied_at}${v.step === null ? "" : `: ${stepLine(v.step)}`}`
+      }`
+    )
     if (lf.code !== null) for (const l of lf.code.trimEnd().split("\n")) lines.push(`    | ${l}`)
   }
   lines.push("", "path")
   const p = a.path
   if (p.matched) {
-    lines.push(`  matched ${p.path_id ?? "(a path no longer in the graph)"}: the verdict's path is start → ${p.node_ids!.join(" → ")} → end`)
+    lines.push(
+      `  matched ${p.path_id ?? "(a path no longer in the graph)"}: the verdict's path is start → ${p.node_ids!.join(" → ")} → end`
+    )
     for (const s of p.steps) {
-      lines.push(`    ${s.node_id} ${quote(s.description)} ${s.step === null ? "held after the previous node (the step is not in the evidence)" : `held at step ${s.step}${s.evidence === null ? "" : `: ${s.evidence.summary}`}`}`)
+      lines.push(
+        `    ${s.node_id} ${quote(s.description)} ${s.step === null ? "held after the previous node (the step is not in the evidence)" : `held at step ${s.step}${s.evidence === null ? "" : `: ${s.evidence.summary}`}`}`
+      )
     }
   } else {
     lines.push(`  none matched${p.candidates.length === 0 ? " (the graph had no path)" : ""}`)
-    for (const c of p.candidates) lines.push(`    ${c.path_id}: ${c.held_in_order} of ${plural(c.node_ids.length, "node")} held in order from the start`)
+    for (const c of p.candidates)
+      lines.push(`    ${c.path_id}: ${c.held_in_order} of ${plural(c.node_ids.length, "node")} held in order from the start`)
   }
   lines.push("", `label        ${a.label ?? "not verified yet"}`, "", "dataset records")
   if (a.dataset_records.length === 0) lines.push("  none (records are emitted when the round's dataset is sealed)")
-  for (const r of a.dataset_records) lines.push(`  ${r.record_id.slice(0, 12)} ${r.format}${r.as === null ? "" : ` (${r.as})`}, round ${r.round}, task ${r.task_id}`)
-  for (const x of a.extrapolated) lines.push(`  extrapolated: ${x.task_id} ${quote(x.instruction)} (${x.generator}, its first ${plural(x.pseudo_demo_steps, "step")} as the demo)`)
+  for (const r of a.dataset_records)
+    lines.push(`  ${r.record_id.slice(0, 12)} ${r.format}${r.as === null ? "" : ` (${r.as})`}, round ${r.round}, task ${r.task_id}`)
+  for (const x of a.extrapolated)
+    lines.push(
+      `  extrapolated: ${x.task_id} ${quote(x.instruction)} (${x.generator}, its first ${plural(x.pseudo_demo_steps, "step")} as the demo)`
+    )
   return lines
 }
 
@@ -361,7 +463,7 @@ export const auditTrajectory: Command = {
     ...commonConfigFlags
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (args.positionals.length !== 1) {
         return yield* new UsageError({ message: "audit trajectory takes one trajectory id, e.g. r1-s0-<task> or <runId>/r1-s0-<task>" })
       }
@@ -380,7 +482,7 @@ export const auditTrajectory: Command = {
       if (wanted !== undefined && !isToken(wanted)) return yield* unknownRun(wanted)
       const opened = yield* openStore(args, { quiet: args.flags.json === true })
       const audit = yield* Effect.provide(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           let runId: string
           if (wanted !== undefined) {
             if (!(yield* runExists(wanted))) return yield* unknownRun(wanted)
@@ -390,7 +492,9 @@ export const auditTrajectory: Command = {
           } else {
             const runs = yield* runsWith(`run.*.traj.${trajectoryId}`)
             if (runs.length === 0) {
-              return yield* new CliError({ message: `no trajectory ${trajectoryId} in the log (bun core run records them; ids look like r1-s0-<task>)` })
+              return yield* new CliError({
+                message: `no trajectory ${trajectoryId} in the log (bun core run records them; ids look like r1-s0-<task>)`
+              })
             }
             runId = runs.at(-1)!
           }

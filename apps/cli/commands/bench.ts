@@ -41,7 +41,10 @@ const table = (r: StoreBenchResult): string => {
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)))
   const line = (cells: ReadonlyArray<string>) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd()
   return [
     line(head),
     ...body.map(line),
@@ -60,10 +63,13 @@ const interruptOnSignal = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect
     const stop = () => void Effect.runFork(Fiber.interrupt(fiber))
     process.once("SIGINT", stop)
     process.once("SIGTERM", stop)
-    return Effect.ensuring(self, Effect.sync(() => {
-      process.off("SIGINT", stop)
-      process.off("SIGTERM", stop)
-    }))
+    return Effect.ensuring(
+      self,
+      Effect.sync(() => {
+        process.off("SIGINT", stop)
+        process.off("SIGTERM", stop)
+      })
+    )
   })
 
 export const benchStore: Command = {
@@ -81,7 +87,9 @@ export const benchStore: Command = {
         return yield* new UsageError({ message: `--events needs a whole number of at least 10, got ${args.flags.events}` })
       }
       const config = yield* loadConfig({ flags: args.flags })
-      const result = yield* interruptOnSignal(runStoreBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) }))
+      const result = yield* interruptOnSignal(
+        runStoreBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) })
+      )
       console.log(args.flags.json === true ? JSON.stringify(result) : table(result))
     })
 }
@@ -93,12 +101,20 @@ const replayTable = (r: ReplayBenchResult): string => {
   const t = REPLAY_TARGETS
   const rows = [
     ["events/s", "measured", "target"],
-    ["rebuild: readAll → every projection → SQLite", num(r.rebuild_per_s), `≥ ${num(t.rebuild_per_s)} ${mark(r.rebuild_per_s >= t.rebuild_per_s)}`],
+    [
+      "rebuild: readAll → every projection → SQLite",
+      num(r.rebuild_per_s),
+      `≥ ${num(t.rebuild_per_s)} ${mark(r.rebuild_per_s >= t.rebuild_per_s)}`
+    ],
     ["raw ordered consumer, same messages", num(r.raw_read_per_s), ""],
     ["ratio rebuild ÷ raw", r.ratio.toFixed(3), `≥ ${t.ratio} ${mark(r.ratio >= t.ratio)}`]
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  const line = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd()
   return [
     ...rows.map(line),
     "",
@@ -122,7 +138,9 @@ export const benchReplay: Command = {
         return yield* new UsageError({ message: `--events needs a whole number of at least 100, got ${args.flags.events}` })
       }
       const config = yield* loadConfig({ flags: args.flags })
-      const result = yield* interruptOnSignal(runReplayBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) }))
+      const result = yield* interruptOnSignal(
+        runReplayBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) })
+      )
       console.log(args.flags.json === true ? JSON.stringify(result) : replayTable(result))
     })
 }
@@ -134,7 +152,12 @@ const envTable = (r: EnvBenchResult): string => {
   const t = ENV_TARGETS
   const rows = [
     ["web environment", "ours", "raw Playwright", "target"],
-    ["reset p50 (ms, call → first observation)", r.reset_ms_p50.toFixed(1), r.raw_reset_ms_p50.toFixed(1), `< ${t.reset_ms_p50} ${mark(r.reset_ms_p50 < t.reset_ms_p50)}`],
+    [
+      "reset p50 (ms, call → first observation)",
+      r.reset_ms_p50.toFixed(1),
+      r.raw_reset_ms_p50.toFixed(1),
+      `< ${t.reset_ms_p50} ${mark(r.reset_ms_p50 < t.reset_ms_p50)}`
+    ],
     ["  of which the first observation (ms)", "", r.raw_first_observe_ms_p50.toFixed(1), ""],
     ["step p50 (ms, click + type)", r.step_ms_p50.toFixed(1), r.raw_step_ms_p50.toFixed(1), ""],
     ["  click / type p50 (ms)", `${r.click_ms_p50.toFixed(1)} / ${r.type_ms_p50.toFixed(1)}`, "", ""],
@@ -144,7 +167,11 @@ const envTable = (r: EnvBenchResult): string => {
     ["episodes/hour (10 steps + reset, best parallelism)", num(r.episodes_per_hour), "", ""]
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  const line = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd()
   return [
     ...rows.map(line),
     "",
@@ -182,7 +209,11 @@ const sandboxTable = (r: SandboxBenchResult): string => {
     ["ratio sandbox ÷ native", r.ratio.toFixed(3), ""]
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd()
+  const line = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd()
   return [
     ...rows.map(line),
     "",

@@ -24,7 +24,9 @@ const required = (args: ParsedArgs, name: string, command: string) =>
     : Effect.fail(new UsageError({ message: `--${name} is required; see 'bun core ${command} --help'` }))
 
 const checkRun = (run: string) =>
-  isToken(run) ? Effect.void : Effect.fail(new UsageError({ message: `--run ${JSON.stringify(run)} is not a run id (letters, digits, '-' and '_')` }))
+  isToken(run)
+    ? Effect.void
+    : Effect.fail(new UsageError({ message: `--run ${JSON.stringify(run)} is not a run id (letters, digits, '-' and '_')` }))
 
 const list = (ns: Iterable<number>) => [...ns].join(", ")
 
@@ -73,9 +75,12 @@ export const datasetExport: Command = {
             })
           )
         )
-        if (rounds.size === 0) return yield* new CliError({ message: `no dataset records for run ${run} (no events under run.${run}.dataset.*)` })
+        if (rounds.size === 0)
+          return yield* new CliError({ message: `no dataset records for run ${run} (no events under run.${run}.dataset.*)` })
         if (round !== undefined && !rounds.has(round)) {
-          return yield* new CliError({ message: `run ${run} has no dataset round ${round} (rounds: ${list([...rounds].sort((a, b) => a - b))})` })
+          return yield* new CliError({
+            message: `run ${run} has no dataset round ${round} (rounds: ${list([...rounds].sort((a, b) => a - b))})`
+          })
         }
         const included = round !== undefined ? [round] : [...rounds].sort((a, b) => a - b)
 
@@ -90,7 +95,8 @@ export const datasetExport: Command = {
         for (const r of included) {
           const seal = seals.get(r)
           const n = records.filter((x) => x.data.round === r && x.data.format === format).length
-          if (seal && seal.counts[format] !== n) console.error(`warning: round ${r} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`)
+          if (seal && seal.counts[format] !== n)
+            console.error(`warning: round ${r} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`)
         }
 
         let images = 0
@@ -104,7 +110,11 @@ export const datasetExport: Command = {
               const writer = makeImageWriter(staging, dirname(out))
               for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
               yield* Effect.try({
-                try: () => writeFileDurably(join(staging, basename(out)), selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)),
+                try: () =>
+                  writeFileDurably(
+                    join(staging, basename(out)),
+                    selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)
+                  ),
                 catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
               })
               return writer.referenced()
@@ -134,18 +144,26 @@ export const datasetFollow: Command = {
     consumer: { kind: "string", description: "durable consumer name: a restart with the same name resumes where it left off (required)" },
     format: { kind: "string", description: "only records of this format (default: every format)", choices: FORMATS },
     run: { kind: "string", description: "only this run's records (default: every run's)" },
-    out: { kind: "string", description: "JSONL file to append to, fsynced before each ack; images go to images/ beside it (default: stdout, images as hashes)" },
-    "ack-wait": { kind: "number", description: "seconds before an unacknowledged delivery is redelivered, e.g. after a crash (default 30)" },
+    out: {
+      kind: "string",
+      description: "JSONL file to append to, fsynced before each ack; images go to images/ beside it (default: stdout, images as hashes)"
+    },
+    "ack-wait": {
+      kind: "number",
+      description: "seconds before an unacknowledged delivery is redelivered, e.g. after a crash (default 30)"
+    },
     ...commonConfigFlags
   },
   run: (args) =>
     Effect.gen(function* () {
       const consumer = yield* required(args, "consumer", "dataset follow")
-      if (!isToken(consumer)) return yield* new UsageError({ message: `--consumer ${JSON.stringify(consumer)} may only hold letters, digits, '-' and '_'` })
+      if (!isToken(consumer))
+        return yield* new UsageError({ message: `--consumer ${JSON.stringify(consumer)} may only hold letters, digits, '-' and '_'` })
       const run = typeof args.flags.run === "string" ? args.flags.run : undefined
       if (run !== undefined) yield* checkRun(run)
       const ackWait = (args.flags["ack-wait"] as number | undefined) ?? 30
-      if (!Number.isInteger(ackWait) || ackWait < 1) return yield* new UsageError({ message: `--ack-wait must be a whole number of seconds ≥ 1, got ${ackWait}` })
+      if (!Number.isInteger(ackWait) || ackWait < 1)
+        return yield* new UsageError({ message: `--ack-wait must be a whole number of seconds ≥ 1, got ${ackWait}` })
       const opened = yield* openStore(args)
       if (opened.choice.kind !== "nats") {
         return yield* new CliError({

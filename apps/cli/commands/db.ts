@@ -53,13 +53,18 @@ export const dbStatus: Command = {
         // Before the first migration there is no checkpoint table: every projection is at 0.
         const cps = ms[0]?.appliedAt ? yield* readCheckpoints(rm) : new Map()
         const opened = yield* openStore(args, { quiet: args.flags.json === true })
-        const head = yield* Effect.provide(Effect.flatMap(EventStore, (s) => s.head()), opened.layer)
+        const head = yield* Effect.provide(
+          Effect.flatMap(EventStore, (s) => s.head()),
+          opened.layer
+        )
         const rows = projections.map((p) => {
           const position = cps.get(p.name)?.position ?? 0
           return { name: p.name, position, behind: Math.max(0, head - position) }
         })
         if (args.flags.json === true) {
-          return console.log(JSON.stringify({ database: rm.location, dialect: rm.dialect, migrations: ms, migrated, head, projections: rows }, null, 2))
+          return console.log(
+            JSON.stringify({ database: rm.location, dialect: rm.dialect, migrations: ms, migrated, head, projections: rows }, null, 2)
+          )
         }
         console.log(`database: ${rm.location} (${rm.dialect})`)
         console.log(`migrations: ${ms.filter((m) => m.appliedAt).length} applied, ${ms.filter((m) => !m.appliedAt).length} pending`)
@@ -104,7 +109,10 @@ export const dbProject: Command = {
           }),
           opened.layer
         )
-        if (args.flags.json === true) return console.log(JSON.stringify({ database: rm.location, migrated: applied, events: result.events, checkpoint: result.checkpoint }))
+        if (args.flags.json === true)
+          return console.log(
+            JSON.stringify({ database: rm.location, migrated: applied, events: result.events, checkpoint: result.checkpoint })
+          )
         console.log(`${rm.location}: projected ${result.events} events; at log position ${result.checkpoint.position}`)
       })
     )

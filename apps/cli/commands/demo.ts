@@ -28,9 +28,12 @@ const NOT_YET = "a store round trip only: bun core demo without --round-trip run
 
 /** The demo's tasks: two per site, each with at least two path families, short demos. */
 export const DEMO_TASKS: ReadonlyArray<string> = [
-  "shop-open-category-1", "shop-open-product-1",
-  "forum-open-board-1", "forum-top-post-1",
-  "travel-open-city-1", "travel-add-traveller-1"
+  "shop-open-category-1",
+  "shop-open-product-1",
+  "forum-open-board-1",
+  "forum-top-post-1",
+  "travel-open-city-1",
+  "travel-add-traveller-1"
 ]
 
 /** A new run id from the Clock and Random services: both are inputs, recorded in RunStarted's envelope. */
@@ -58,11 +61,20 @@ const coreRound = (args: ParsedArgs) =>
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
-    if (tasks.length !== DEMO_TASKS.length) return yield* new CliError({ message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}` })
+    if (tasks.length !== DEMO_TASKS.length)
+      return yield* new CliError({
+        message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}`
+      })
     const samples = yield* positiveInt(args, "samples", RUN_DEFAULTS.samples)
     const opened = yield* openStore(args)
     const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-      command: "demo", tasks, rounds: 1, samples, stepBudget: RUN_DEFAULTS.stepBudget, parallel: 2, policy: "exploration",
+      command: "demo",
+      tasks,
+      rounds: 1,
+      samples,
+      stepBudget: RUN_DEFAULTS.stepBudget,
+      parallel: 2,
+      policy: "exploration",
       sources: args.flags.samples === undefined ? {} : { [RUN_CONFIG_KEYS.samples]: "flag:--samples" }
     })
     const metrics = runMetrics(outcome)
@@ -71,74 +83,79 @@ const coreRound = (args: ParsedArgs) =>
   })
 
 const roundTrip = (args: ParsedArgs) =>
-    Effect.gen(function* () {
-      const started = Date.now()
-      const opened = yield* openStore(args)
-      console.error(`demo: ${NOT_YET}`)
-      const program = Effect.gen(function* () {
-        const store = yield* EventStore
-        const blobs = yield* BlobStore
-        const runId = yield* newRunId
-        const at = DateTime.formatIso(yield* DateTime.now)
-        const identity = yield* runIdentity(opened.config)
-        const runStreamName = runStream(runId, "run", runId)
-        const startedEvent = makeEvent(RunStarted, {
-          stream: runStreamName, runId, causationId: null, ordinal: 0, recordedAt: at,
-          data: { ...identity, command: "demo" }
-        })
-        console.error(`demo: run ${runId} started`)
-        yield* store.append(runStreamName, [startedEvent], { expectedRevision: 0 })
-
-        const blob = demoBlob(runId)
-        const blobHash = yield* blobs.put(blob)
-        const written: Array<CoreEvent> = [startedEvent]
-        // The jobs come from the demo-jobs decider, so `bun core replay` can re-derive them.
-        const jobs = yield* demoJobs.decide(null, startedEvent)
-        for (const [i, job] of jobs.entries()) {
-          const queued = stamp(job, runId, at)
-          const completed = stamp((yield* demoJobs.decide(null, queued))[0]!, runId, at)
-          const first = yield* store.append(queued.stream, [queued], { expectedRevision: 0 })
-          yield* store.append(queued.stream, [completed], { expectedRevision: first.revision })
-          written.push(queued, completed)
-          console.error(`demo: job ${i + 1}/${jobs.length} queued and completed`)
-        }
-
-        const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
-        const same = read.length === written.length &&
-          written.every((e, i) => canonicalJson(read[i]!.event) === canonicalJson(e))
-        const blobBack = yield* blobs.get(blobHash)
-        const blobSame = Buffer.from(blobBack).equals(Buffer.from(blob))
-        if (!same || !blobSame) {
-          return yield* new CliError({ message: `round trip mismatch: events ${same ? "ok" : "differ"}, blob ${blobSame ? "ok" : "differs"}` })
-        }
-        return {
-          store: opened.choice.kind,
-          location: store.location,
-          run_id: runId,
-          events_written: written.length,
-          events_read: read.length,
-          commits: new Set(read.map((r) => r.position)).size,
-          blob: blobHash,
-          round_trip: "ok",
-          seconds: Math.round((Date.now() - started) / 10) / 100,
-          note: NOT_YET
-        }
+  Effect.gen(function* () {
+    const started = Date.now()
+    const opened = yield* openStore(args)
+    console.error(`demo: ${NOT_YET}`)
+    const program = Effect.gen(function* () {
+      const store = yield* EventStore
+      const blobs = yield* BlobStore
+      const runId = yield* newRunId
+      const at = DateTime.formatIso(yield* DateTime.now)
+      const identity = yield* runIdentity(opened.config)
+      const runStreamName = runStream(runId, "run", runId)
+      const startedEvent = makeEvent(RunStarted, {
+        stream: runStreamName,
+        runId,
+        causationId: null,
+        ordinal: 0,
+        recordedAt: at,
+        data: { ...identity, command: "demo" }
       })
-      const summary = yield* Effect.provide(program, opened.layer)
-      if (args.flags.json === true) {
-        console.log(JSON.stringify(summary))
-        return
+      console.error(`demo: run ${runId} started`)
+      yield* store.append(runStreamName, [startedEvent], { expectedRevision: 0 })
+
+      const blob = demoBlob(runId)
+      const blobHash = yield* blobs.put(blob)
+      const written: Array<CoreEvent> = [startedEvent]
+      // The jobs come from the demo-jobs decider, so `bun core replay` can re-derive them.
+      const jobs = yield* demoJobs.decide(null, startedEvent)
+      for (const [i, job] of jobs.entries()) {
+        const queued = stamp(job, runId, at)
+        const completed = stamp((yield* demoJobs.decide(null, queued))[0]!, runId, at)
+        const first = yield* store.append(queued.stream, [queued], { expectedRevision: 0 })
+        yield* store.append(queued.stream, [completed], { expectedRevision: first.revision })
+        written.push(queued, completed)
+        console.error(`demo: job ${i + 1}/${jobs.length} queued and completed`)
       }
-      const rows: Array<[string, string]> = [
-        ["store", `${summary.store} (${summary.location})`],
-        ["run", summary.run_id],
-        ["events written / read", `${summary.events_written} / ${summary.events_read}`],
-        ["commits", String(summary.commits)],
-        ["blob", `${summary.blob.slice(0, 16)}… round trip ok`],
-        ["took", `${summary.seconds} s`]
-      ]
-      const w = Math.max(...rows.map((r) => r[0].length))
-      for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`)
-      console.log(`\n${NOT_YET}.`)
-      console.log(`See the events: bun core events tail --no-follow --filter 'run.${summary.run_id}.>'`)
+
+      const read = yield* Stream.runCollect(store.readAll({ filter: `run.${runId}.>` }))
+      const same = read.length === written.length && written.every((e, i) => canonicalJson(read[i]!.event) === canonicalJson(e))
+      const blobBack = yield* blobs.get(blobHash)
+      const blobSame = Buffer.from(blobBack).equals(Buffer.from(blob))
+      if (!same || !blobSame) {
+        return yield* new CliError({
+          message: `round trip mismatch: events ${same ? "ok" : "differ"}, blob ${blobSame ? "ok" : "differs"}`
+        })
+      }
+      return {
+        store: opened.choice.kind,
+        location: store.location,
+        run_id: runId,
+        events_written: written.length,
+        events_read: read.length,
+        commits: new Set(read.map((r) => r.position)).size,
+        blob: blobHash,
+        round_trip: "ok",
+        seconds: Math.round((Date.now() - started) / 10) / 100,
+        note: NOT_YET
+      }
     })
+    const summary = yield* Effect.provide(program, opened.layer)
+    if (args.flags.json === true) {
+      console.log(JSON.stringify(summary))
+      return
+    }
+    const rows: Array<[string, string]> = [
+      ["store", `${summary.store} (${summary.location})`],
+      ["run", summary.run_id],
+      ["events written / read", `${summary.events_written} / ${summary.events_read}`],
+      ["commits", String(summary.commits)],
+      ["blob", `${summary.blob.slice(0, 16)}… round trip ok`],
+      ["took", `${summary.seconds} s`]
+    ]
+    const w = Math.max(...rows.map((r) => r[0].length))
+    for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`)
+    console.log(`\n${NOT_YET}.`)
+    console.log(`See the events: bun core events tail --no-follow --filter 'run.${summary.run_id}.>'`)
+  })

@@ -55,7 +55,10 @@ const configCheck = (args: ParsedArgs): Effect.Effect<{ check: Check; config: Lo
     const full = yield* Effect.result(loadConfig({ flags: args.flags }))
     if (full._tag === "Success") {
       const c = full.success
-      return { check: check("config", "ok", c.file.found ? `loaded ${c.file.path}` : `no ${c.file.path}: defaults, environment and flags`, true), config: c }
+      return {
+        check: check("config", "ok", c.file.found ? `loaded ${c.file.path}` : `no ${c.file.path}: defaults, environment and flags`, true),
+        config: c
+      }
     }
     const fallback = yield* loadConfig({ flags: args.flags, configPath: null }).pipe(
       Effect.catch(() => loadConfig({ env: {}, configPath: null })),
@@ -78,7 +81,8 @@ const natsCheck = (config: LoadedConfig): Effect.Effect<Check> => {
     const url = displayNatsUrl(p.url)
     if (!p.reachable) return check("nats", "warn", `not reachable at ${url}: ${p.error ?? "no answer"}`)
     if (!p.jetstream) return check("nats", "warn", `${server}reachable at ${url} but JetStream is not enabled (start it with -js)`)
-    if (p.version !== null && !atLeast(p.version, [2, 9])) return check("nats", "warn", `${server}at ${url} is older than 2.9, which CORE needs`)
+    if (p.version !== null && !atLeast(p.version, [2, 9]))
+      return check("nats", "warn", `${server}at ${url} is older than 2.9, which CORE needs`)
     return check("nats", "ok", `${server}reachable at ${url}, JetStream enabled`)
   })
 }
@@ -93,7 +97,11 @@ const natsAuthCheck = (config: LoadedConfig): Effect.Effect<Check> =>
   Effect.map(probeNats(config.values["nats.url"]), (p) => {
     const url = displayNatsUrl(p.url)
     if (p.reachable) {
-      return check("nats auth", "warn", `${url} accepts anonymous clients: anyone who can reach it can read and append to the log (enable authorization and set nats.userEnv/nats.passwordEnv, nats.tokenEnv or nats.credsFileEnv)`)
+      return check(
+        "nats auth",
+        "warn",
+        `${url} accepts anonymous clients: anyone who can reach it can read and append to the log (enable authorization and set nats.userEnv/nats.passwordEnv, nats.tokenEnv or nats.credsFileEnv)`
+      )
     }
     if (/authori[sz]ation|authentication/i.test(p.error ?? "")) return check("nats auth", "ok", `${url} refuses anonymous clients`)
     return check("nats auth", "warn", `not checked: ${url} is not reachable`)
@@ -129,7 +137,8 @@ const storeCheck = (config: LoadedConfig): Effect.Effect<Check> =>
 const binaryCheck = (name: string, path: string, setting: string, neededFor: string): Effect.Effect<Check> =>
   existsSync(path)
     ? Effect.map(programVersion(path), (v) =>
-      v === null ? check(name, "warn", `found at ${path} but '${path} --version' failed`) : check(name, "ok", `${v} at ${path}`))
+        v === null ? check(name, "warn", `found at ${path} but '${path} --version' failed`) : check(name, "ok", `${v} at ${path}`)
+      )
     : Effect.succeed(check(name, "warn", `not found at ${path} (install it or set ${setting}); needed for ${neededFor}`))
 
 /** Chromedriver only drives a Chromium of its own major version. */
@@ -144,8 +153,15 @@ const matchDrivers = (chromium: Check, driver: Check): Check => {
 
 const natsServerCheck = (): Effect.Effect<Check> => {
   const path = Bun.which("nats-server")
-  if (path === null) return Effect.succeed(check("nats-server", "warn", "not on PATH; only needed to run a local NATS (the embedded store works without it)"))
-  return Effect.map(programVersion(path), (v) => (v === null ? check("nats-server", "warn", `found at ${path} but '--version' failed`) : check("nats-server", "ok", `${v.replace(/^nats-server:\s*/, "")} at ${path}`)))
+  if (path === null)
+    return Effect.succeed(
+      check("nats-server", "warn", "not on PATH; only needed to run a local NATS (the embedded store works without it)")
+    )
+  return Effect.map(programVersion(path), (v) =>
+    v === null
+      ? check("nats-server", "warn", `found at ${path} but '--version' failed`)
+      : check("nats-server", "ok", `${v.replace(/^nats-server:\s*/, "")} at ${path}`)
+  )
 }
 
 const ANDROID_USE = "needed only for Android devices and emulators"
@@ -156,14 +172,25 @@ const ANDROID_USE = "needed only for Android devices and emulators"
  */
 const adbCheck = (env: Readonly<Record<string, string | undefined>> = process.env): Effect.Effect<Check> => {
   const sdk = env.ANDROID_HOME || env.ANDROID_SDK_ROOT || null
-  const inSdk = sdk === null ? null : [join(sdk, "platform-tools", "adb"), join(sdk, "adb")].find((p) => existsSync(p)) ?? null
+  const inSdk = sdk === null ? null : ([join(sdk, "platform-tools", "adb"), join(sdk, "adb")].find((p) => existsSync(p)) ?? null)
   const path = Bun.which("adb") ?? inSdk
-  if (path === null) return Effect.succeed(check("adb", "warn", `not found on PATH${sdk === null ? "" : ` or in ${sdk}`} (apt-get install adb, or the Android SDK platform-tools); ${ANDROID_USE}`))
+  if (path === null)
+    return Effect.succeed(
+      check(
+        "adb",
+        "warn",
+        `not found on PATH${sdk === null ? "" : ` or in ${sdk}`} (apt-get install adb, or the Android SDK platform-tools); ${ANDROID_USE}`
+      )
+    )
   return Effect.map(programVersion(path, ["version"]), (v) => {
     if (v === null) return check("adb", "warn", `found at ${path} but '${path} version' failed`)
     const version = v.replace(/^Android Debug Bridge version\s*/i, "adb ")
     return sdk === null
-      ? check("adb", "warn", `${version} at ${path}, but ANDROID_HOME is not set: Appium needs it (an SDK directory holding platform-tools/adb)`)
+      ? check(
+          "adb",
+          "warn",
+          `${version} at ${path}, but ANDROID_HOME is not set: Appium needs it (an SDK directory holding platform-tools/adb)`
+        )
       : check("adb", "ok", `${version} at ${path} (ANDROID_HOME ${sdk})`)
   })
 }
@@ -182,11 +209,13 @@ const installedVersion = (name: string): { readonly version: string; readonly di
 /** The project's Appium (a dev dependency), else one on PATH. */
 const appiumCheck = (): Effect.Effect<Check> => {
   const local = installedVersion("appium")
-  if (local !== null) return Effect.succeed(check("appium", "ok", `Appium ${local.version} in ${local.dir} (start: node node_modules/appium/index.js)`))
+  if (local !== null)
+    return Effect.succeed(check("appium", "ok", `Appium ${local.version} in ${local.dir} (start: node node_modules/appium/index.js)`))
   const global = Bun.which("appium")
   if (global === null) return Effect.succeed(check("appium", "warn", `not installed (bun install); ${ANDROID_USE}`))
   return Effect.map(programVersion(global), (v) =>
-    v === null ? check("appium", "warn", `found at ${global} but '--version' failed`) : check("appium", "ok", `Appium ${v} at ${global}`))
+    v === null ? check("appium", "warn", `found at ${global} but '--version' failed`) : check("appium", "ok", `Appium ${v} at ${global}`)
+  )
 }
 
 /**
@@ -195,14 +224,21 @@ const appiumCheck = (): Effect.Effect<Check> => {
  */
 const uiautomator2Check = (): Effect.Effect<Check> => {
   const local = installedVersion("appium-uiautomator2-driver")
-  if (local !== null) return Effect.succeed(check("uiautomator2 driver", "ok", `appium-uiautomator2-driver ${local.version} in ${local.dir}`))
+  if (local !== null)
+    return Effect.succeed(check("uiautomator2 driver", "ok", `appium-uiautomator2-driver ${local.version} in ${local.dir}`))
   const global = Bun.which("appium")
-  const missing = check("uiautomator2 driver", "warn", `not installed (bun install, or: appium driver install uiautomator2); ${ANDROID_USE}`)
+  const missing = check(
+    "uiautomator2 driver",
+    "warn",
+    `not installed (bun install, or: appium driver install uiautomator2); ${ANDROID_USE}`
+  )
   if (global === null || installedVersion("appium") !== null) return Effect.succeed(missing)
   return Effect.map(runProgram([global, "driver", "list", "--installed", "--json"], { timeoutMs: 20_000 }), (out) => {
     try {
       const driver = (JSON.parse(out?.stdout ?? "") as Record<string, { version?: string; installed?: boolean }>).uiautomator2
-      return driver?.installed === true ? check("uiautomator2 driver", "ok", `uiautomator2 ${driver.version ?? ""} (appium driver list)`.trim()) : missing
+      return driver?.installed === true
+        ? check("uiautomator2 driver", "ok", `uiautomator2 ${driver.version ?? ""} (appium driver list)`.trim())
+        : missing
     } catch {
       return missing
     }
@@ -225,11 +261,18 @@ const postgresCheck = (config: LoadedConfig): Effect.Effect<Check> =>
         sql`select version()`,
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 4 s")), 4000).unref())
       ])
-      const version = String((rows as Array<{ version?: unknown }>)[0]?.version ?? "unknown version").split(" ").slice(0, 2).join(" ")
+      const version = String((rows as Array<{ version?: unknown }>)[0]?.version ?? "unknown version")
+        .split(" ")
+        .slice(0, 2)
+        .join(" ")
       return check("postgresql", "ok", `${version} at ${shown}${configured ? "" : " (not used: database.url is SQLite)"}`)
     } catch (e) {
       const why = clean(oneLine(e))
-      return check("postgresql", "warn", configured ? `database.url ${shown}: ${why}` : `none at ${shown} (${why}); only needed when database.url is postgres://`)
+      return check(
+        "postgresql",
+        "warn",
+        configured ? `database.url ${shown}: ${why}` : `none at ${shown} (${why}); only needed when database.url is postgres://`
+      )
     } finally {
       await sql.close().catch(() => undefined)
     }
@@ -253,7 +296,12 @@ export const doctor: Command = {
           natsAuthCheck(config),
           storeCheck(config),
           binaryCheck("chromium", config.values["chromium.path"], "CORE_CHROMIUM or chromium.path", "web rollouts"),
-          binaryCheck("headless shell", HEADLESS_SHELL, "apt-get install chromium-headless-shell", "fast headless rollouts; without it they use chromium, about half as fast"),
+          binaryCheck(
+            "headless shell",
+            HEADLESS_SHELL,
+            "apt-get install chromium-headless-shell",
+            "fast headless rollouts; without it they use chromium, about half as fast"
+          ),
           binaryCheck("chromedriver", config.values["chromedriver.path"], "CORE_CHROMEDRIVER or chromedriver.path", "mobile-web rollouts"),
           natsServerCheck(),
           postgresCheck(config),
@@ -263,7 +311,21 @@ export const doctor: Command = {
         ],
         { concurrency: "unbounded" }
       )
-      const checks = [bunCheck(), cfg, nats, natsAuth, store, chromium, shell, matchDrivers(chromium, driver), natsServer, postgres, adb, appium, uiautomator2]
+      const checks = [
+        bunCheck(),
+        cfg,
+        nats,
+        natsAuth,
+        store,
+        chromium,
+        shell,
+        matchDrivers(chromium, driver),
+        natsServer,
+        postgres,
+        adb,
+        appium,
+        uiautomator2
+      ]
       const failed = checks.filter((c) => c.required && c.status === "fail")
       const ok = failed.length === 0
       if (args.flags.json === true) {

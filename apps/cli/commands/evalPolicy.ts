@@ -22,9 +22,10 @@ import type { RunTask } from "@core/pipeline"
 
 /** The held-out instances of the given sites (all sites when none is given). */
 export const heldOutTasks = (sites: ReadonlySet<string> | null) =>
-  Effect.map(
-    loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message }))),
-    (suites) => suites.flatMap((s) => s.tasks).filter((t) => t.split === "held-out" && SOLVED_SUITES.includes(t.suite) && (sites === null || sites.has(t.site)))
+  Effect.map(loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message }))), (suites) =>
+    suites
+      .flatMap((s) => s.tasks)
+      .filter((t) => t.split === "held-out" && SOLVED_SUITES.includes(t.suite) && (sites === null || sites.has(t.site)))
   )
 
 const nonNegative = (v: unknown, flag: string) =>
@@ -34,9 +35,14 @@ const nonNegative = (v: unknown, flag: string) =>
 
 export const evalPolicy: Command = {
   name: "eval",
-  summary: "held-out success of the embedded policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",
+  summary:
+    "held-out success of the embedded policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",
   flags: {
-    suite: { kind: "string", description: "held-out (the held-out instances of the run's sites; the only suite for now)", choices: ["held-out"] },
+    suite: {
+      kind: "string",
+      description: "held-out (the held-out instances of the run's sites; the only suite for now)",
+      choices: ["held-out"]
+    },
     policy: { kind: "string", description: "embedded (the retrieval policy trained on the run's datasets)", choices: ["embedded"] },
     round: { kind: "number", description: "the policy as trained through this round (0 = the demos alone); default the run's last" },
     run: { kind: "string", description: "the run whose datasets trained it (default: the latest embedded run in the log)" },
@@ -49,7 +55,7 @@ export const evalPolicy: Command = {
     ...commonConfigFlags
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (args.flags.report === true) return yield* evalReport(args)
       const round = yield* nonNegative(args.flags.round, "round")
       const samples = yield* positiveInt(args, "samples", 1)
@@ -57,12 +63,17 @@ export const evalPolicy: Command = {
       const parallel = yield* positiveInt(args, "parallel", 2)
       const opened = yield* openStore(args, { quiet: args.flags.json === true })
       const chosen = args.flags.run as string | undefined
-      if (chosen !== undefined && !isToken(chosen)) return yield* new UsageError({ message: `--run takes a run id, got ${JSON.stringify(chosen)}` })
-      const { runId, events } = yield* Effect.provide(Effect.gen(function*() {
-        const runId = chosen ?? (yield* runsWith("run.*.round.*")).at(-1)
-        if (runId === undefined) return yield* new CliError({ message: "no CORE run in the log: start one with bun core run --policy embedded" })
-        return { runId, events: yield* runLog(runId) }
-      }), opened.layer)
+      if (chosen !== undefined && !isToken(chosen))
+        return yield* new UsageError({ message: `--run takes a run id, got ${JSON.stringify(chosen)}` })
+      const { runId, events } = yield* Effect.provide(
+        Effect.gen(function* () {
+          const runId = chosen ?? (yield* runsWith("run.*.round.*")).at(-1)
+          if (runId === undefined)
+            return yield* new CliError({ message: "no CORE run in the log: start one with bun core run --policy embedded" })
+          return { runId, events: yield* runLog(runId) }
+        }),
+        opened.layer
+      )
       const trained = modelAtRound(events, round ?? null)
       if (typeof trained === "string") return yield* new CliError({ message: `run ${runId}: ${trained}` })
       const at = trained.round
@@ -71,22 +82,41 @@ export const evalPolicy: Command = {
       const appDir = (args.flags.app as string | undefined) ?? (typeof ranOn === "string" ? ranOn : undefined)
       const seed = (args.flags.seed as string | undefined) ?? "eval"
       const progress = new Progress("eval")
-      const result = yield* Effect.scoped(Effect.gen(function*() {
-        const { app, pack, environment } = yield* evalApp(appDir, opened.config)
-        const tasks: ReadonlyArray<RunTask> = pack !== null
-          ? packTasksOf(pack, "held-out")
-          : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)).map(runTaskOf)
-        progress.line(`eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`)
-        progress.start("held-out", tasks.length * samples)
-        return yield* evaluatePolicy({
-          app, environment, tasks, model: trained.model, seed, samples, stepBudget, parallel, onEpisode: (_, ok) => progress.count(ok ? "success" : "failure"), onStep: () => progress.tick()
-        }, opened.layer)
-      }))
+      const result = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const { app, pack, environment } = yield* evalApp(appDir, opened.config)
+          const tasks: ReadonlyArray<RunTask> =
+            pack !== null
+              ? packTasksOf(pack, "held-out")
+              : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)).map(runTaskOf)
+          progress.line(
+            `eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
+          )
+          progress.start("held-out", tasks.length * samples)
+          return yield* evaluatePolicy(
+            {
+              app,
+              environment,
+              tasks,
+              model: trained.model,
+              seed,
+              samples,
+              stepBudget,
+              parallel,
+              onEpisode: (_, ok) => progress.count(ok ? "success" : "failure"),
+              onStep: () => progress.tick()
+            },
+            opened.layer
+          )
+        })
+      )
       progress.done(`held-out: ${result.successes}/${result.episodes} succeeded`)
       const out = { run: runId, round: at, policy: "embedded", suite: "held-out", examples: trained.examples, ...result }
       if (args.flags.json === true) console.log(JSON.stringify(out))
       else {
-        console.log(`held-out success  ${(result.success_rate * 100).toFixed(1)}% (${result.successes}/${result.episodes}), policy of run ${runId} through round ${at}`)
+        console.log(
+          `held-out success  ${(result.success_rate * 100).toFixed(1)}% (${result.successes}/${result.episodes}), policy of run ${runId} through round ${at}`
+        )
         for (const [t, r] of Object.entries(result.per_task)) console.log(`  ${t.padEnd(36)} ${(r * 100).toFixed(0)}%`)
       }
     })

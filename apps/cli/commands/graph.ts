@@ -19,7 +19,7 @@ import { commonConfigFlags } from "../ConfigFlags.ts"
 
 /** Is the task registered in the workspace or one of the bundled suites' instances? */
 export const taskKnown = (taskId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const registered = yield* readEvents([`ws.task.${taskId}`])
     if (registered.some((e) => e.type === "TaskRegistered")) return true
     const suites = yield* loadSuites().pipe(Effect.orElseSucceed(() => []))
@@ -29,15 +29,25 @@ export const taskKnown = (taskId: string) =>
 /** The graph of one task as the events of its graph stream build it; a broken log is one line. */
 export const foldGraph = (taskId: string, events: ReadonlyArray<CoreEvent>) =>
   Effect.try({
-    try: () => events.filter((e) => e.type === "NodeExpanded" || e.type === "PathAdded").reduce(evolveRun, initialRunState).graphs.get(taskId),
-    catch: (e) => new CliError({ message: `the log's strategy graph of ${taskId} does not fold: ${e instanceof Error ? e.message : String(e)}` })
+    try: () =>
+      events
+        .filter((e) => e.type === "NodeExpanded" || e.type === "PathAdded")
+        .reduce(evolveRun, initialRunState)
+        .graphs.get(taskId),
+    catch: (e) =>
+      new CliError({ message: `the log's strategy graph of ${taskId} does not fold: ${e instanceof Error ? e.message : String(e)}` })
   })
 
 export const graphJson = (runId: string, g: StrategyGraph) => ({
   run_id: runId,
   task: g.taskId,
   nodes: g.nodes.map((n) => ({
-    node_id: n.nodeId, lf_id: n.lfId, description: n.description, how: n.how, source: n.source, semantic_key: n.semanticKey
+    node_id: n.nodeId,
+    lf_id: n.lfId,
+    description: n.description,
+    how: n.how,
+    source: n.source,
+    semantic_key: n.semanticKey
   })),
   paths: g.paths.map((p) => ({ path_id: p.pathId, node_ids: [...p.nodeIds], source: p.source }))
 })
@@ -60,16 +70,17 @@ export const graphShow: Command = {
     ...commonConfigFlags
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (args.positionals.length !== 1) return yield* new UsageError({ message: "graph show takes one task id (see bun core tasks list)" })
       const taskId = args.positionals[0]!
-      if (!isToken(taskId)) return yield* new UsageError({ message: `${JSON.stringify(taskId)} is not a task id (letters, digits, '-' and '_')` })
+      if (!isToken(taskId))
+        return yield* new UsageError({ message: `${JSON.stringify(taskId)} is not a task id (letters, digits, '-' and '_')` })
       const wanted = args.flags.run as string | undefined
       if (wanted !== undefined && !isToken(wanted)) return yield* unknownRun(wanted)
       const format = (args.flags.format as GraphFormat | undefined) ?? "text"
       const opened = yield* openStore(args, { quiet: args.flags.json === true })
       const { runId, graph } = yield* Effect.provide(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           let runId: string
           if (wanted !== undefined) {
             if (!(yield* runExists(wanted))) return yield* unknownRun(wanted)

@@ -20,7 +20,7 @@ import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
-const newRunId = Effect.gen(function*() {
+const newRunId = Effect.gen(function* () {
   const now = yield* DateTime.now
   const r = yield* Random.nextIntBetween(0, 0xffffff)
   return `infer-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
@@ -47,7 +47,7 @@ export const infer: Command = {
     ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"])
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const demoFlag = args.flags.demo as string | undefined
       const all = args.flags.all === true
       if ((demoFlag === undefined) === !all) {
@@ -57,7 +57,7 @@ export const infer: Command = {
       const server = modelOptionsFromConfig(opened.config)
       const started = Date.now()
 
-      const program = Effect.gen(function*() {
+      const program = Effect.gen(function* () {
         const store = yield* EventStore
         const prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
         const demos = new Map<string, string>()
@@ -65,23 +65,40 @@ export const infer: Command = {
         if (demos.size === 0) return yield* new CliError({ message: "no demos ingested yet: run 'bun core ingest <dir>' first" })
         if (demoFlag !== undefined && !demos.has(demoFlag)) {
           const known = [...demos.keys()].sort()
-          return yield* new CliError({ message: `no demo ${demoFlag} in the workspace (${known.length} ingested, e.g. ${known.slice(0, 3).join(", ")})` })
+          return yield* new CliError({
+            message: `no demo ${demoFlag} in the workspace (${known.length} ingested, e.g. ${known.slice(0, 3).join(", ")})`
+          })
         }
         const count = demoFlag === undefined ? demos.size : 1
 
         const runId = yield* newRunId
         const identity = yield* runIdentity(opened.config)
         const runStarted = makeEvent(RunStarted, {
-          stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0,
+          stream: runStream(runId, "run", runId),
+          runId,
+          causationId: null,
+          ordinal: 0,
           recordedAt: DateTime.formatIso(yield* DateTime.now),
           data: {
             ...identity,
-            config: { ...identity.config, "infer.demos": demoFlag === undefined ? "all" : [demoFlag], "infer.lfGuide": LF_API_GUIDE_VERSION, "infer.synthesis": SYNTHESIS_VERSION },
-            configSources: { ...identity.configSources, "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo", "infer.lfGuide": "default", "infer.synthesis": "default" },
+            config: {
+              ...identity.config,
+              "infer.demos": demoFlag === undefined ? "all" : [demoFlag],
+              "infer.lfGuide": LF_API_GUIDE_VERSION,
+              "infer.synthesis": SYNTHESIS_VERSION
+            },
+            configSources: {
+              ...identity.configSources,
+              "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo",
+              "infer.lfGuide": "default",
+              "infer.synthesis": "default"
+            },
             command: "infer"
           }
         })
-        console.error(`infer: run ${runId}: ${count} demo${count === 1 ? "" : "s"}, ${server === null ? "embedded backends (no model server configured)" : `model ${server.model} at ${server.baseUrl}`}`)
+        console.error(
+          `infer: run ${runId}: ${count} demo${count === 1 ? "" : "s"}, ${server === null ? "embedded backends (no model server configured)" : `model ${server.model} at ${server.baseUrl}`}`
+        )
 
         // Model calls are appended as they happen and handed to the driver, which places them in the fold.
         const calls = modelCallRecorder(store)
@@ -112,13 +129,19 @@ export const infer: Command = {
               done++
               if (s) {
                 s.error = e.data.error
-                console.error(`infer: ${done}/${count} ${demoId}: ${s.error ?? `${s.key_steps} key steps, ${s.inferred} label functions, ${s.rejected} rejected`}`)
+                console.error(
+                  `infer: ${done}/${count} ${demoId}: ${s.error ?? `${s.key_steps} key steps, ${s.inferred} label functions, ${s.rejected} rejected`}`
+                )
               }
               return
           }
         }
         yield* drive({
-          registry: pipelineDeciders, runId, prior, start: [runStarted], onEvent,
+          registry: pipelineDeciders,
+          runId,
+          prior,
+          start: [runStarted],
+          onEvent,
           inputs: calls
         }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), models, noObservations, Randomness.layer(identity.seed))))
         return { runId, summaries: [...summaries.values()] }
@@ -129,14 +152,27 @@ export const infer: Command = {
       const failed = summaries.filter((s) => s.error !== null)
       const seconds = Math.round((Date.now() - started) / 100) / 10
       if (args.flags.json === true) {
-        console.log(JSON.stringify({
-          run_id: runId, demos: summaries.length, key_steps: total("key_steps"), label_functions: total("inferred"),
-          rejected: total("rejected"), failed: failed.length, seconds, per_demo: summaries
-        }))
+        console.log(
+          JSON.stringify({
+            run_id: runId,
+            demos: summaries.length,
+            key_steps: total("key_steps"),
+            label_functions: total("inferred"),
+            rejected: total("rejected"),
+            failed: failed.length,
+            seconds,
+            per_demo: summaries
+          })
+        )
       } else {
-        console.log(`run ${runId}: ${summaries.length} demos, ${total("key_steps")} key steps, ${total("inferred")} label functions inferred, ${total("rejected")} rejected, ${failed.length} failed (${seconds} s)`)
+        console.log(
+          `run ${runId}: ${summaries.length} demos, ${total("key_steps")} key steps, ${total("inferred")} label functions inferred, ${total("rejected")} rejected, ${failed.length} failed (${seconds} s)`
+        )
         console.log(`See one: bun core audit label-function <id>   Replay: bun core replay ${runId}`)
       }
-      if (failed.length > 0) return yield* new CliError({ message: `${failed.length} demo${failed.length === 1 ? "" : "s"} failed; first: ${failed[0]!.demo}: ${failed[0]!.error}` })
+      if (failed.length > 0)
+        return yield* new CliError({
+          message: `${failed.length} demo${failed.length === 1 ? "" : "s"} failed; first: ${failed[0]!.demo}: ${failed[0]!.error}`
+        })
     })
 }

@@ -31,13 +31,17 @@ export const ingest: Command = {
   positionals: ["file|dir"],
   flags: {
     json: { kind: "boolean", description: "print one JSON object { ingested, skipped, rejected, failed } instead of a summary line" },
-    app: { kind: "string", description: "an app pack folder: the demos are of its tasks, which are registered too (default: the bundled suites')" },
+    app: {
+      kind: "string",
+      description: "an app pack folder: the demos are of its tasks, which are registered too (default: the bundled suites')"
+    },
     ...commonConfigFlags,
     ...configFlags(["ingest.maxBlobBytes", "ingest.maxDemoBytes"])
   },
   run: (args) =>
     Effect.gen(function* () {
-      if (args.positionals.length !== 1) return yield* new UsageError({ message: "ingest takes one path: a demo.json file or a directory of demos" })
+      if (args.positionals.length !== 1)
+        return yield* new UsageError({ message: "ingest takes one path: a demo.json file or a directory of demos" })
       const target = args.positionals[0]!
       if (!existsSync(target)) return yield* new UsageError({ message: `${target}: no such file or directory` })
       const files = findDemoFiles(target).map(displayPath)
@@ -45,24 +49,36 @@ export const ingest: Command = {
       const appDir = args.flags.app as string | undefined
       // A demo names a task of the pack when one is given, else of the bundled suites.
       const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-      const tasks = pack === null
-        ? new Set((yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) => s.tasks.map((t) => t.id)))
-        : new Set(pack.tasks.map((t) => t.id))
+      const tasks =
+        pack === null
+          ? new Set(
+              (yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) =>
+                s.tasks.map((t) => t.id)
+              )
+            )
+          : new Set(pack.tasks.map((t) => t.id))
       const opened = yield* openStore(args)
       // A pack's tasks are registered with its demos, so `infer` knows their instructions.
       const register = pack === null ? Effect.void : Effect.asVoid(registerTasks(pack.tasks.map((t) => packRegistration(pack, t))))
-      const program = Effect.andThen(register, ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`)))
+      const program = Effect.andThen(
+        register,
+        ingestFiles(files, { tasks, ...ingestLimits(opened.config) }, (line) => console.error(`ingest: ${line}`))
+      )
       const s = yield* Effect.provide(program, opened.layer)
       if (args.flags.json === true) console.log(JSON.stringify(s))
       else {
         const failed = s.failed.length > 0 ? `, ${s.failed.length} failed` : ""
         console.log(`${files.length} demo files: ${s.ingested} ingested, ${s.skipped} unchanged, ${s.rejected.length} rejected${failed}`)
       }
-      const problems = [...s.rejected.map((r) => `${r.file}: ${r.reason}`), ...s.failed.map((f) => `${f.file}: ${f.error}`)].map((l) => oneLine(l, 1000))
+      const problems = [...s.rejected.map((r) => `${r.file}: ${r.reason}`), ...s.failed.map((f) => `${f.file}: ${f.error}`)].map((l) =>
+        oneLine(l, 1000)
+      )
       const [first] = problems
       if (first !== undefined) {
         // The one `error:` line: the problem itself, or the first of several.
-        return yield* new CliError({ message: problems.length === 1 ? first : `${problems.length} of ${files.length} demo files rejected or failed; first: ${first}` })
+        return yield* new CliError({
+          message: problems.length === 1 ? first : `${problems.length} of ${files.length} demo files rejected or failed; first: ${first}`
+        })
       }
     })
 }

@@ -57,7 +57,7 @@ export const describeAction = (a: Action): string => {
 }
 
 /** The person's commands from stdin, one per line; null at the end of stdin. */
-const stdinLines = Effect.gen(function*() {
+const stdinLines = Effect.gen(function* () {
   const lines = yield* Queue.unbounded<string | null>()
   const rl = yield* Effect.acquireRelease(
     Effect.sync(() => createInterface({ input: process.stdin, terminal: false })),
@@ -72,51 +72,73 @@ const stamp = Effect.map(DateTime.now, (now) => DateTime.formatIso(now).replace(
 
 export const record: Command = {
   name: "record",
-  summary: "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a); --from plays a step file headless instead",
+  summary:
+    "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a); --from plays a step file headless instead",
   flags: {
     task: { kind: "string", description: "the suite instance to demonstrate (ids: bun core tasks list), or a task of --app" },
     app: { kind: "string", description: "an app pack folder (docs/app-packs.md): the task is the pack's, played on an instance of it" },
     site: { kind: "string", description: "its site (optional; must match the task's)" },
     out: { kind: "string", description: "the demo folder (default demos/<suite>/<task>/)" },
-    from: { kind: "string", description: "play this step file (docs/demos.md, \"Step files\") headless instead of recording a person" },
+    from: { kind: "string", description: 'play this step file (docs/demos.md, "Step files") headless instead of recording a person' },
     "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>, with --from <task>-steps-<UTC time>)" },
     force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
     json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },
-    "secret-env": { kind: "string", description: `the environment variable a typed password is recorded as, never its text (default ${defaultSecretEnv}); set it to the password so the demo replays` },
+    "secret-env": {
+      kind: "string",
+      description: `the environment variable a typed password is recorded as, never its text (default ${defaultSecretEnv}); set it to the password so the demo replays`
+    },
     "cdp-port": { kind: "number", description: "advanced: also serve DevTools on this port (how tests drive the browser)" }
   },
   run: (args) =>
-    Effect.gen(function*() {
-      if (args.positionals.length > 0) return yield* new UsageError({ message: `record takes no positional arguments (got '${args.positionals[0]}'); use --task` })
+    Effect.gen(function* () {
+      if (args.positionals.length > 0)
+        return yield* new UsageError({ message: `record takes no positional arguments (got '${args.positionals[0]}'); use --task` })
       const taskId = args.flags.task as string | undefined
-      if (taskId === undefined) return yield* new UsageError({ message: "record needs --task <instance id>; list the ids with `bun core tasks list`" })
+      if (taskId === undefined)
+        return yield* new UsageError({ message: "record needs --task <instance id>; list the ids with `bun core tasks list`" })
       const appDir = args.flags.app as string | undefined
-      if (appDir !== undefined && args.flags.site !== undefined) return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
-      const target = appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId, args.flags)
+      if (appDir !== undefined && args.flags.site !== undefined)
+        return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
+      const target =
+        appDir === undefined
+          ? yield* bundledTarget(taskId, args.flags.site as string | undefined)
+          : yield* packTarget(appDir, taskId, args.flags)
       const from = args.flags.from as string | undefined
       if (from === undefined && target.platform !== "web") {
-        return yield* new UsageError({ message: `${target.taskId} is on ${target.platform}: a person records in a browser window; play a step file instead (--from steps.json)` })
+        return yield* new UsageError({
+          message: `${target.taskId} is on ${target.platform}: a person records in a browser window; play a step file instead (--from steps.json)`
+        })
       }
-      const demoId = (args.flags["demo-id"] as string | undefined) ?? `${target.taskId}-${from === undefined ? "rec" : "steps"}-${yield* stamp}`
-      if (!/^[A-Za-z0-9_-]+$/.test(demoId)) return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
+      const demoId =
+        (args.flags["demo-id"] as string | undefined) ?? `${target.taskId}-${from === undefined ? "rec" : "steps"}-${yield* stamp}`
+      if (!/^[A-Za-z0-9_-]+$/.test(demoId))
+        return yield* new UsageError({ message: `--demo-id must be letters, digits, '-' or '_', got '${demoId}'` })
       const secretEnv = (args.flags["secret-env"] as string | undefined) ?? defaultSecretEnv
-      if (!Schema.is(SecretEnvName)(secretEnv)) return yield* new UsageError({ message: `--secret-env must name an environment variable (letters, digits, '_', not starting with a digit), got '${secretEnv}'` })
+      if (!Schema.is(SecretEnvName)(secretEnv))
+        return yield* new UsageError({
+          message: `--secret-env must name an environment variable (letters, digits, '_', not starting with a digit), got '${secretEnv}'`
+        })
       const port = args.flags["cdp-port"] as number | undefined
-      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return yield* new UsageError({ message: `--cdp-port must be an integer in 1..65535, got ${port}` })
-      if (port !== undefined && from !== undefined) return yield* new UsageError({ message: "--cdp-port is for a person's recording; --from plays headless" })
+      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+        return yield* new UsageError({ message: `--cdp-port must be an integer in 1..65535, got ${port}` })
+      if (port !== undefined && from !== undefined)
+        return yield* new UsageError({ message: "--cdp-port is for a person's recording; --from plays headless" })
       const out = (args.flags.out as string | undefined) ?? target.defaultOut
       if (existsSync(join(out, "demo.json")) && args.flags.force !== true) {
-        return yield* new CliError({ message: `${join(out, "demo.json")} already exists; pass --force to overwrite it or --out another folder` })
+        return yield* new CliError({
+          message: `${join(out, "demo.json")} already exists; pass --force to overwrite it or --out another folder`
+        })
       }
       const report = (written: { readonly file: string; readonly steps: number }) => {
         say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
-        if (args.flags.json === true) console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: target.taskId }))
+        if (args.flags.json === true)
+          console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: target.taskId }))
         else console.log(written.file)
       }
       if (from !== undefined) {
         const file = yield* loadStepFile(from).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
         say(`${target.label}: playing ${from}`)
-        const written = yield* Effect.gen(function*() {
+        const written = yield* Effect.gen(function* () {
           const opened = yield* target.open
           return yield* recordSteps({
             task: opened.task,
@@ -128,7 +150,8 @@ export const record: Command = {
             platform: target.platform,
             ...(opened.environment === undefined ? {} : { environment: opened.environment }),
             // An Android screen has no URL: the app in front says where the step went.
-            onStep: (s, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? s.appBefore ?? "?"} → ${s.urlAfter ?? s.appAfter ?? "?"})`)
+            onStep: (s, i) =>
+              say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? s.appBefore ?? "?"} → ${s.urlAfter ?? s.appAfter ?? "?"})`)
           })
         }).pipe(
           Effect.scoped,
@@ -137,10 +160,13 @@ export const record: Command = {
         return report(written)
       }
       if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-        return yield* new CliError({ message: "no display for the browser window (DISPLAY is not set): run on a desktop, or under a virtual one: xvfb-run -a bun core record …" })
+        return yield* new CliError({
+          message:
+            "no display for the browser window (DISPLAY is not set): run on a desktop, or under a virtual one: xvfb-run -a bun core record …"
+        })
       }
 
-      const written = yield* Effect.gen(function*() {
+      const written = yield* Effect.gen(function* () {
         const opened = yield* target.open
         // Observations go to a scratch blob store first: only a finished recording is copied out of it.
         const scratch = yield* Effect.acquireRelease(
@@ -158,15 +184,19 @@ export const record: Command = {
           onWarning: say,
           ...(port === undefined ? {} : { cdpPort: port }),
           onStep: (s: RecordedStep, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
-        }).pipe(Effect.provide(blobs), Effect.mapError((e) => new CliError({ message: `cannot start the recorder: ${e.reason}` })))
+        }).pipe(
+          Effect.provide(blobs),
+          Effect.mapError((e) => new CliError({ message: `cannot start the recorder: ${e.reason}` }))
+        )
         const lines = yield* stdinLines
         say("do the task in the browser window: each click, committed text field, choice in a list and Back is a step")
         say(`then type one of these here and press Enter: ${commandsHelp}`)
 
-        const commands = Effect.gen(function*() {
+        const commands = Effect.gen(function* () {
           for (;;) {
             const line = yield* Queue.take(lines)
-            if (line === null) return yield* new CliError({ message: "stdin ended before done/infeasible/answer: recording discarded, nothing written" })
+            if (line === null)
+              return yield* new CliError({ message: "stdin ended before done/infeasible/answer: recording discarded, nothing written" })
             const word = line.trim().split(/\s+/)[0] ?? ""
             // The answer as typed, inner spacing kept.
             const text = line.trim().slice(word.length).trim()
@@ -189,7 +219,12 @@ export const record: Command = {
           windowClosed
         )
         say(`step ${steps.length}: ${describeAction(steps.at(-1)!.action)}`)
-        const file = yield* writeDemoFolder(steps, out, { demoId, taskId: target.taskId, recordedWith: "recorder", initial: recording.initial }).pipe(
+        const file = yield* writeDemoFolder(steps, out, {
+          demoId,
+          taskId: target.taskId,
+          recordedWith: "recorder",
+          initial: recording.initial
+        }).pipe(
           Effect.provide(blobs),
           Effect.mapError((e) => new CliError({ message: `cannot write the demo to ${out}: ${e.message}` }))
         )

@@ -56,14 +56,17 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
   positionals: ["runId"],
   flags: {
     round: { kind: "number", description: "compare only the decision events of this round" },
-    "with-lf": { kind: "string", description: "what-if: <lf-id>=<file> re-scores the run's trajectories with that LF's code replaced and lists the verdicts that flip" },
+    "with-lf": {
+      kind: "string",
+      description: "what-if: <lf-id>=<file> re-scores the run's trajectories with that LF's code replaced and lists the verdicts that flip"
+    },
     projections: { kind: "boolean", description: "also rebuild the read models and compare their digest" },
     json: { kind: "boolean", description: "print { events, projection_digest_match, decision_events, divergences }" },
     ...commonConfigFlags,
     ...configFlags(["database.url"])
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (args.positionals.length !== 1) {
         return yield* new UsageError({ message: `replay takes one run id, got ${args.positionals.length}; see 'bun core replay --help'` })
       }
@@ -84,12 +87,14 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
         if (options.projectionCheck) projections = yield* Effect.provide(options.projectionCheck(runId, opened), opened.layer)
       }
       if (args.flags.json === true) {
-        console.log(JSON.stringify({
-          events: report.events,
-          projection_digest_match: projections,
-          decision_events: report.decisionEvents,
-          divergences: report.divergences
-        }))
+        console.log(
+          JSON.stringify({
+            events: report.events,
+            projection_digest_match: projections,
+            decision_events: report.decisionEvents,
+            divergences: report.divergences
+          })
+        )
       } else {
         for (const line of summaryLines(report, projections)) console.log(line)
         const first = report.divergences[0]
@@ -112,22 +117,29 @@ export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command =
 
 /** `replay <run> --with-lf <id>=<file>`: the verdicts a changed label function flips. */
 const whatIfCommand = (runId: string, spec: string, args: ParsedArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const m = spec.match(/^([0-9a-fA-F]{6,64})=(.+)$/)
-    if (m === null) return yield* new UsageError({ message: `--with-lf takes <lf-id>=<file> (an id or a prefix of at least 6 hex digits), got ${JSON.stringify(spec)}` })
+    if (m === null)
+      return yield* new UsageError({
+        message: `--with-lf takes <lf-id>=<file> (an id or a prefix of at least 6 hex digits), got ${JSON.stringify(spec)}`
+      })
     const [, lfId, file] = m as unknown as [string, string, string]
     const code = yield* Effect.try({
       try: () => readFileSync(file, "utf8"),
-      catch: (e) => new CliError({ message: `--with-lf: cannot read ${file} (${e instanceof Error ? e.message.split("\n")[0] : String(e)})` })
+      catch: (e) =>
+        new CliError({ message: `--with-lf: cannot read ${file} (${e instanceof Error ? e.message.split("\n")[0] : String(e)})` })
     })
-    if (!/function\s+labelFunction\s*\(/.test(code)) return yield* new CliError({ message: `--with-lf: ${file} defines no function labelFunction(t)` })
+    if (!/function\s+labelFunction\s*\(/.test(code))
+      return yield* new CliError({ message: `--with-lf: ${file} defines no function labelFunction(t)` })
     const opened = yield* openStore(args, { quiet: args.flags.json === true })
     const report = yield* Effect.provide(whatIf({ runId, replace: new Map([[lfId, code]]) }), Layer.mergeAll(opened.layer, labelSandbox()))
     if (args.flags.json === true) {
       console.log(JSON.stringify({ run_id: runId, replaced: report.replaced, trajectories: report.trajectories, flips: report.flips }))
       return
     }
-    console.log(`what-if: run ${runId}, label function ${report.replaced[0]!.slice(0, 12)} replaced by ${file}: ${report.trajectories} trajectories re-scored, ${report.flips.length} verdict${report.flips.length === 1 ? "" : "s"} flip`)
+    console.log(
+      `what-if: run ${runId}, label function ${report.replaced[0]!.slice(0, 12)} replaced by ${file}: ${report.trajectories} trajectories re-scored, ${report.flips.length} verdict${report.flips.length === 1 ? "" : "s"} flip`
+    )
     for (const f of report.flips) console.log(`  ${f.trajectoryId.padEnd(40)} ${f.logged} → ${f.rederived}`)
   })
 
@@ -138,7 +150,7 @@ const whatIfCommand = (runId: string, spec: string, args: ParsedArgs) =>
  */
 export const projectionCheck: ProjectionCheck = (runId, opened) =>
   Effect.scoped(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const live = yield* openReadModels(opened.config.values["database.url"])
       const pending = (yield* migrationStatus(live)).filter((m) => m.appliedAt === null)
       if (pending.length > 0) {

@@ -25,14 +25,18 @@ import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
 export const chooseTasks = (args: ParsedArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const suite = (args.flags.suite as string | undefined) ?? "train"
     const names = suites.map((s) => s.suite)
     if (suite !== "train" && !names.includes(suite)) {
-      return yield* new UsageError({ message: `unknown suite '${suite}' (train = every suite's train split, or one of: ${names.join(", ")})` })
+      return yield* new UsageError({
+        message: `unknown suite '${suite}' (train = every suite's train split, or one of: ${names.join(", ")})`
+      })
     }
-    let tasks: ReadonlyArray<SuiteTask> = suites.filter((s) => suite === "train" || s.suite === suite).flatMap((s) => s.tasks)
+    let tasks: ReadonlyArray<SuiteTask> = suites
+      .filter((s) => suite === "train" || s.suite === suite)
+      .flatMap((s) => s.tasks)
       .filter((t) => t.split === "train" && SOLVED_SUITES.includes(t.suite))
     const site = args.flags.site as string | undefined
     if (site !== undefined) {
@@ -42,9 +46,13 @@ export const chooseTasks = (args: ParsedArgs) =>
     }
     const list = args.flags.tasks as string | undefined
     if (list !== undefined) {
-      const wanted = list.split(",").map((s) => s.trim()).filter((s) => s !== "")
+      const wanted = list
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")
       const unknown = wanted.filter((w) => !tasks.some((t) => t.id === w))
-      if (unknown.length > 0) return yield* new UsageError({ message: `no train task ${unknown[0]} in the chosen suite (see bun core tasks list)` })
+      if (unknown.length > 0)
+        return yield* new UsageError({ message: `no train task ${unknown[0]} in the chosen suite (see bun core tasks list)` })
       tasks = tasks.filter((t) => wanted.includes(t.id))
     }
     return tasks
@@ -52,12 +60,17 @@ export const chooseTasks = (args: ParsedArgs) =>
 
 /** The expansion and extrapolation knobs (ablations turn them to 0); the run's defaults where no flag sets one. */
 const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const set: { -readonly [K in keyof NonNullable<RunPlan["tuning"]>]?: number } = {}
-    for (const [flag, field] of [["explore-per-task", "explorePerTask"], ["expand-per-task", "expandPerTask"], ["extrapolate-per-task", "extrapolatePerTask"]] as const) {
+    for (const [flag, field] of [
+      ["explore-per-task", "explorePerTask"],
+      ["expand-per-task", "expandPerTask"],
+      ["extrapolate-per-task", "extrapolatePerTask"]
+    ] as const) {
       const v = args.flags[flag]
       if (v === undefined) continue
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return yield* new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` })
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+        return yield* new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` })
       set[field] = v
       sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
     }
@@ -66,27 +79,46 @@ const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
 
 /** `run --resume <id>`: the plan is the logged run's own (its RunStarted config), only the parallelism is new. */
 const resumeRun = (args: ParsedArgs, runId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new UsageError({ message: `--resume takes a run id, got ${JSON.stringify(runId)}` })
-    for (const f of ["tasks", "rounds", "samples", "step-budget", "policy", "suite", "site", "platform", "explore-per-task", "expand-per-task", "extrapolate-per-task"]) {
-      if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
+    for (const f of [
+      "tasks",
+      "rounds",
+      "samples",
+      "step-budget",
+      "policy",
+      "suite",
+      "site",
+      "platform",
+      "explore-per-task",
+      "expand-per-task",
+      "extrapolate-per-task"
+    ]) {
+      if (args.flags[f] !== undefined)
+        return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
     }
     const opened = yield* openStore(args)
     // Only its RunStarted and round streams: the whole log is read once, by the resumed run.
-    const started = yield* Effect.provide(Effect.gen(function*() {
-      const store = yield* EventStore
-      const read = (filter: string) => Effect.map(Stream.runCollect(store.readAll({ filter })), (rs) => rs.map((r) => r.event))
-      return {
-        started: (yield* read(`run.${runId}.run.${runId}`)).find((e) => e.type === "RunStarted"),
-        // Round 0 (the demos) completes too, but is not one of the run's rounds.
-        completed: (yield* read(`run.${runId}.round.*`)).filter((e) => e.type === "RoundCompleted" && e.data.round > 0).length
-      }
-    }), opened.layer)
+    const started = yield* Effect.provide(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const read = (filter: string) => Effect.map(Stream.runCollect(store.readAll({ filter })), (rs) => rs.map((r) => r.event))
+        return {
+          started: (yield* read(`run.${runId}.run.${runId}`)).find((e) => e.type === "RunStarted"),
+          // Round 0 (the demos) completes too, but is not one of the run's rounds.
+          completed: (yield* read(`run.${runId}.round.*`)).filter((e) => e.type === "RoundCompleted" && e.data.round > 0).length
+        }
+      }),
+      opened.layer
+    )
     const first = started.started
-    if (first === undefined || first.type !== "RunStarted") return yield* new CliError({ message: `run ${runId} not found: no events under run.${runId}.>` })
-    if (first.data.command !== "run") return yield* new CliError({ message: `run ${runId} is a '${first.data.command}' run, not a CORE run (bun core run)` })
+    if (first === undefined || first.type !== "RunStarted")
+      return yield* new CliError({ message: `run ${runId} not found: no events under run.${runId}.>` })
+    if (first.data.command !== "run")
+      return yield* new CliError({ message: `run ${runId} is a '${first.data.command}' run, not a CORE run (bun core run)` })
     const config = runConfigOf(first.data.config)
-    if (started.completed >= config.rounds) console.error(`run: run ${runId} already completed its ${config.rounds} round${config.rounds === 1 ? "" : "s"}; nothing to resume`)
+    if (started.completed >= config.rounds)
+      console.error(`run: run ${runId} already completed its ${config.rounds} round${config.rounds === 1 ? "" : "s"}; nothing to resume`)
     const plan = {
       command: "run" as const,
       rounds: config.rounds,
@@ -107,7 +139,8 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const missing = config.tasks.filter((t) => !byId.has(t))
-    if (missing.length > 0) return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
+    if (missing.length > 0)
+      return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
     const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...plan, tasks: config.tasks.map((t) => byId.get(t)!) })
     report(args, runMetrics(outcome), outcome.seconds)
   })
@@ -123,30 +156,62 @@ export const run: Command = {
   flags: {
     suite: { kind: "string", description: "train (every suite's train split, default) or one suite: shop, forum, travel" },
     site: { kind: "string", description: "only this site's tasks" },
-    app: { kind: "string", description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites" },
+    app: {
+      kind: "string",
+      description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites"
+    },
     tasks: { kind: "string", description: "only these task ids (comma-separated)" },
-    platform: { kind: "string", description: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)", choices: ["web", "mobile-web", "android"] },
+    platform: {
+      kind: "string",
+      description:
+        "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)",
+      choices: ["web", "mobile-web", "android"]
+    },
     rounds: { kind: "number", description: `rounds to run (default ${RUN_DEFAULTS.rounds})` },
     samples: { kind: "number", description: `rollouts per task per round (default ${RUN_DEFAULTS.samples})` },
     "step-budget": { kind: "number", description: `steps per rollout before it is cut off (default ${RUN_DEFAULTS.stepBudget})` },
     parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
-    policy: { kind: "string", description: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)", choices: ["exploration", "embedded", "model"] },
-    "explore-per-task": { kind: "number", description: `explorer episodes per task and round (default ${RUN_DEFAULTS.explorePerTask}; 0 with --expand-per-task 0: no expansion)` },
-    "expand-per-task": { kind: "number", description: `paths expansion may add per task and round (default ${RUN_DEFAULTS.expandPerTask})` },
-    "extrapolate-per-task": { kind: "number", description: `tasks extrapolation may add per task and round (default ${RUN_DEFAULTS.extrapolatePerTask}; 0: no extrapolation)` },
+    policy: {
+      kind: "string",
+      description:
+        "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)",
+      choices: ["exploration", "embedded", "model"]
+    },
+    "explore-per-task": {
+      kind: "number",
+      description: `explorer episodes per task and round (default ${RUN_DEFAULTS.explorePerTask}; 0 with --expand-per-task 0: no expansion)`
+    },
+    "expand-per-task": {
+      kind: "number",
+      description: `paths expansion may add per task and round (default ${RUN_DEFAULTS.expandPerTask})`
+    },
+    "extrapolate-per-task": {
+      kind: "number",
+      description: `tasks extrapolation may add per task and round (default ${RUN_DEFAULTS.extrapolatePerTask}; 0: no extrapolation)`
+    },
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
     ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv"])
   },
   run: (args) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (args.flags.platform === "android") {
-        return yield* new UsageError({ message: "--platform android: the bundled tasks are web sites; an Android app runs as an app pack (run --app <dir>, docs/app-packs.md), or use --platform mobile-web here" })
+        return yield* new UsageError({
+          message:
+            "--platform android: the bundled tasks are web sites; an Android app runs as an app pack (run --app <dir>, docs/app-packs.md), or use --platform mobile-web here"
+        })
       }
       if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
       const sources: Record<string, string> = {}
-      for (const [flag, field] of [["rounds", "rounds"], ["samples", "samples"], ["step-budget", "stepBudget"], ["policy", "policy"], ["tasks", "tasks"], ["platform", "platform"]] as const) {
+      for (const [flag, field] of [
+        ["rounds", "rounds"],
+        ["samples", "samples"],
+        ["step-budget", "stepBudget"],
+        ["policy", "policy"],
+        ["tasks", "tasks"],
+        ["platform", "platform"]
+      ] as const) {
         if (args.flags[flag] !== undefined) sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
       }
       const settings = {
@@ -162,13 +227,20 @@ export const run: Command = {
       }
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined) {
-        for (const f of ["suite", "site"]) if (args.flags[f] !== undefined) return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
-        if (settings.platform !== "web") return yield* new UsageError({ message: "--app runs on the pack's own platform (its core-app.json); --platform does not apply" })
+        for (const f of ["suite", "site"])
+          if (args.flags[f] !== undefined)
+            return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
+        if (settings.platform !== "web")
+          return yield* new UsageError({ message: "--app runs on the pack's own platform (its core-app.json); --platform does not apply" })
         const opened = yield* openStore(args)
         const dir = resolve(appDir)
         sources["run.app"] = "flag:--app"
         sources["run.appDir"] = "flag:--app"
-        const plan = { ...settings, taskIds: args.flags.tasks as string | undefined, extra: { "run.app": basename(dir), "run.appDir": dir } }
+        const plan = {
+          ...settings,
+          taskIds: args.flags.tasks as string | undefined,
+          extra: { "run.app": basename(dir), "run.appDir": dir }
+        }
         const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
         return report(args, runMetrics(outcome), outcome.seconds)
       }

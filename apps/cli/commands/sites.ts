@@ -19,21 +19,26 @@ export const sitesServe: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const port = (args.flags.port as number | undefined) ?? 0
-      if (!Number.isInteger(port) || port < 0 || port > 65535) return yield* new UsageError({ message: `--port must be an integer in 0..65535, got ${port}` })
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        return yield* new UsageError({ message: `--port must be an integer in 0..65535, got ${port}` })
       const server = yield* Effect.try({
         try: () => startSites({ port }),
         catch: (e) => new CliError({ message: `cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}` })
       })
       const names = sites.map((s) => s.name)
-      const enter = Object.fromEntries(names.map((n) => [n, `${server.origin}/__core/enter/${server.episodes.create(n, 1, { pinned: true }).tenant}`]))
+      const enter = Object.fromEntries(
+        names.map((n) => [n, `${server.origin}/__core/enter/${server.episodes.create(n, 1, { pinned: true }).tenant}`])
+      )
       if (args.flags.json === true) {
-        console.log(JSON.stringify({
-          origin: server.origin,
-          sites: Object.fromEntries(names.map((n) => [n, server.siteUrl(n)])),
-          enter,
-          episodeToken: server.episodeToken,
-          stateToken: server.stateToken
-        }))
+        console.log(
+          JSON.stringify({
+            origin: server.origin,
+            sites: Object.fromEntries(names.map((n) => [n, server.siteUrl(n)])),
+            enter,
+            episodeToken: server.episodeToken,
+            stateToken: server.stateToken
+          })
+        )
       } else {
         console.log(`sites on ${server.origin}: ${names.map((n) => server.siteUrl(n)).join(", ")}`)
         for (const n of names) console.log(`browse ${n} (seed 1): ${enter[n]}`)

@@ -14,7 +14,8 @@ import type { Command } from "../Cli.ts"
 
 export const solutionsRun: Command = {
   name: "solutions run",
-  summary: "run the scripted solutions of the train instances (every path family) in the real web environment, check each with its ground-truth checker, optionally write the primary runs as expert demos",
+  summary:
+    "run the scripted solutions of the train instances (every path family) in the real web environment, check each with its ground-truth checker, optionally write the primary runs as expert demos",
   flags: {
     suite: { kind: "string", description: "the suite: shop, forum or travel (default shop)" },
     instance: { kind: "string", description: "only this train instance" },
@@ -31,11 +32,19 @@ export const solutionsRun: Command = {
       }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       if (args.flags.json === true) for (const r of results) console.log(JSON.stringify(r))
       else {
-        for (const r of results) console.log(`${r.outcome.toUpperCase().padEnd(4)}  ${r.instance.padEnd(30)}  ${(r.family + (r.primary ? "*" : "")).padEnd(20)}  ${r.reason}`)
+        for (const r of results)
+          console.log(
+            `${r.outcome.toUpperCase().padEnd(4)}  ${r.instance.padEnd(30)}  ${(r.family + (r.primary ? "*" : "")).padEnd(20)}  ${r.reason}`
+          )
         const count = (o: string) => results.filter((r) => r.outcome === o).length
-        console.log(`\n${results.length} scripted runs: ${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} not applicable (* primary family${args.flags.out ? `; demos in ${String(args.flags.out)}` : ""})`)
+        console.log(
+          `\n${results.length} scripted runs: ${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} not applicable (* primary family${args.flags.out ? `; demos in ${String(args.flags.out)}` : ""})`
+        )
       }
       const failed = results.filter((r) => r.outcome === "fail")
-      if (failed.length > 0) return yield* new CliError({ message: `${failed.length} scripted solution(s) failed their checker, first: ${failed[0]!.instance} ${failed[0]!.family}: ${failed[0]!.reason}` })
+      if (failed.length > 0)
+        return yield* new CliError({
+          message: `${failed.length} scripted solution(s) failed their checker, first: ${failed[0]!.instance} ${failed[0]!.family}: ${failed[0]!.reason}`
+        })
     })
 }

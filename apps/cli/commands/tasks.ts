@@ -30,7 +30,8 @@ const chosenTasks = (args: ParsedArgs) =>
 
 export const tasksList: Command = {
   name: "tasks list",
-  summary: "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
+  summary:
+    "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
   flags: {
     ...suiteFlag,
     app: { kind: "string", description: "list an app pack's tasks (its folder) instead of the bundled suites'" },
@@ -40,38 +41,68 @@ export const tasksList: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const appDir = args.flags.app as string | undefined
-      if (appDir !== undefined && args.flags.suite !== undefined) return yield* new UsageError({ message: "--suite chooses bundled tasks; --app lists the pack's" })
+      if (appDir !== undefined && args.flags.suite !== undefined)
+        return yield* new UsageError({ message: "--suite chooses bundled tasks; --app lists the pack's" })
       const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const demos = yield* Effect.provide(demosByTask, (yield* openStore(args)).layer)
       // A pack's task has no template, seed or path families; its "template" column shows its tags.
-      const rows = pack !== null
-        ? pack.tasks.map((t) => ({
-          id: t.id, suite: pack.config.name, site: pack.config.name, template: t.tags.join(","), category: null, split: t.split,
-          pathFamilies: [] as Array<string>, demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: null, instruction: t.instruction
-        }))
-        : (yield* chosenTasks(args)).map((t) => ({
-          id: t.id, suite: t.suite, site: t.site, template: t.templateId, category: t.category as string | null, split: t.split,
-          pathFamilies: t.pathFamilies.map((f) => f.id), demo: demos.has(t.id), demoIds: demos.get(t.id) ?? [], siteSeed: t.siteSeed as number | null, instruction: t.instruction
-        }))
+      const rows =
+        pack !== null
+          ? pack.tasks.map((t) => ({
+              id: t.id,
+              suite: pack.config.name,
+              site: pack.config.name,
+              template: t.tags.join(","),
+              category: null,
+              split: t.split,
+              pathFamilies: [] as Array<string>,
+              demo: demos.has(t.id),
+              demoIds: demos.get(t.id) ?? [],
+              siteSeed: null,
+              instruction: t.instruction
+            }))
+          : (yield* chosenTasks(args)).map((t) => ({
+              id: t.id,
+              suite: t.suite,
+              site: t.site,
+              template: t.templateId,
+              category: t.category as string | null,
+              split: t.split,
+              pathFamilies: t.pathFamilies.map((f) => f.id),
+              demo: demos.has(t.id),
+              demoIds: demos.get(t.id) ?? [],
+              siteSeed: t.siteSeed as number | null,
+              instruction: t.instruction
+            }))
       if (args.flags.json === true) {
         for (const r of rows) console.log(JSON.stringify(r))
         return
       }
-      const table = [["INSTANCE", "SITE", "TEMPLATE", "SPLIT", "PATH FAMILIES", "DEMO"], ...rows.map((r) => [r.id, r.site, r.template, r.split, r.pathFamilies.join(","), r.demo ? "yes" : "no"])]
+      const table = [
+        ["INSTANCE", "SITE", "TEMPLATE", "SPLIT", "PATH FAMILIES", "DEMO"],
+        ...rows.map((r) => [r.id, r.site, r.template, r.split, r.pathFamilies.join(","), r.demo ? "yes" : "no"])
+      ]
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
       for (const r of table) console.log(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  "))
-      console.log(`\n${rows.length} instances, ${rows.filter((r) => r.split === "held-out").length} held out, ${rows.filter((r) => r.demo).length} with a demo (\`bun core ingest\`)`)
+      console.log(
+        `\n${rows.length} instances, ${rows.filter((r) => r.split === "held-out").length} held out, ${rows.filter((r) => r.demo).length} with a demo (\`bun core ingest\`)`
+      )
     })
 }
 
 export const tasksRegister: Command = {
   name: "tasks register",
   summary: "write one TaskRegistered per suite instance to the log (idempotent: unchanged tasks are skipped)",
-  flags: { ...suiteFlag, app: { kind: "string", description: "register an app pack's tasks (its folder) instead of the bundled suites'" }, ...commonConfigFlags },
+  flags: {
+    ...suiteFlag,
+    app: { kind: "string", description: "register an app pack's tasks (its folder) instead of the bundled suites'" },
+    ...commonConfigFlags
+  },
   run: (args) =>
     Effect.gen(function* () {
       const appDir = args.flags.app as string | undefined
-      if (appDir !== undefined && args.flags.suite !== undefined) return yield* new UsageError({ message: "--suite chooses bundled tasks; --app registers the pack's" })
+      if (appDir !== undefined && args.flags.suite !== undefined)
+        return yield* new UsageError({ message: "--suite chooses bundled tasks; --app registers the pack's" })
       const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const tasks = pack === null ? (yield* chosenTasks(args)).map(registrationOf) : pack.tasks.map((t) => packRegistration(pack, t))
       const opened = yield* openStore(args)

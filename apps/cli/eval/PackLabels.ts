@@ -39,10 +39,16 @@ interface Played {
 
 /** Plays a step file on a fresh instance and asks evaluate about it as `judgedAs`. */
 const play = (app: AppShape, env: EnvironmentShape, pack: Pack, auth: PackAuth | null, task: PackTask, file: string, judgedAs: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const steps = (yield* loadStepFile(file)).steps
     const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
-    const start = { taskId: task.id, startUrl: taskUrl(lease.instance, task.start), origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) }
+    const start = {
+      taskId: task.id,
+      startUrl: taskUrl(lease.instance, task.start),
+      origins: lease.origins,
+      ...packPageOptions(pack),
+      ...authOf(auth, lease.instance)
+    }
     const played = yield* playSteps(env, start, steps).pipe(Effect.ensuring(env.close()))
     const answer = played.flatMap((s) => (s.action.kind === "answer" ? [s.action.text] : [])).at(-1) ?? ""
     const judged = app.evaluate === undefined ? { pass: false } : yield* app.evaluate(lease, judgedAs, answer)
@@ -57,38 +63,78 @@ const play = (app: AppShape, env: EnvironmentShape, pack: Pack, auth: PackAuth |
 
 /** The evaluation set of a pack: its train tasks with a demo and an alternative step file. */
 export const packLabelSet = (packDir: string, progress: (line: string) => void) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pack = yield* loadPack(packDir)
     // Its episodes are built as web pages (a start URL on a leased instance): a device's would need their own.
     if (pack.config.platform === "android") {
-      return yield* new CliError({ message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)` })
+      return yield* new CliError({
+        message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)`
+      })
     }
     const auth = yield* loadAuth(pack)
     const altsOf = (t: PackTask) =>
-      ([["other-path", `${t.id}.steps.json`], ["other-method", `${t.id}.method.steps.json`]] as const)
+      (
+        [
+          ["other-path", `${t.id}.steps.json`],
+          ["other-method", `${t.id}.method.steps.json`]
+        ] as const
+      )
         .map(([kind, name]) => ({ kind, file: resolve(pack.dir, "demos", "alt", name) }))
         .filter((a) => existsSync(a.file))
     const tasks = pack.tasks.filter((t) => t.split === "train" && t.steps !== null && altsOf(t).length > 0)
-    const scratch = yield* Effect.acquireRelease(Effect.sync(() => mkdtempSync(join(tmpdir(), "core-pack-labels-"))), (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })))
-    const context = yield* Layer.build(Layer.mergeAll(BrowserPool.layer(), DirectoryBlobStore.layer({ dir: scratch }), CommandApp.layer(pack.dir)))
+    const scratch = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-pack-labels-"))),
+      (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
+    )
+    const context = yield* Layer.build(
+      Layer.mergeAll(BrowserPool.layer(), DirectoryBlobStore.layer({ dir: scratch }), CommandApp.layer(pack.dir))
+    )
     const app = Context.get(context, App)
     const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false }), context)
     const set: { tasks: Array<LabelEvalSet["tasks"][number]>; trajectories: Array<EvalTrajectory> } = { tasks: [], trajectories: [] }
     for (const [i, t] of tasks.entries()) {
       const run = (file: string, judgedAs: string) => Effect.provideContext(play(app, env, pack, auth, t, file, judgedAs), context)
       const demo = yield* run(resolve(pack.dir, t.steps!), t.id)
-      set.tasks.push({ taskId: t.id, suite: pack.config.name, template: t.id, instruction: t.instruction, family: "demo", demo: demo.trajectory, demoSteps: demo.steps, demoChecker: demo.pass, demoNote: "the task's step file" })
+      set.tasks.push({
+        taskId: t.id,
+        suite: pack.config.name,
+        template: t.id,
+        instruction: t.instruction,
+        family: "demo",
+        demo: demo.trajectory,
+        demoSteps: demo.steps,
+        demoChecker: demo.pass,
+        demoNote: "the task's step file"
+      })
       const verdicts: Array<string> = []
       for (const a of altsOf(t)) {
         const alt = yield* run(a.file, t.id)
-        set.trajectories.push({ id: `${t.id}/${a.kind}/alt`, taskId: t.id, kind: a.kind, family: "alt", trajectory: alt.trajectory, checker: alt.pass, note: `demos/alt (${a.kind})`, partial: false })
+        set.trajectories.push({
+          id: `${t.id}/${a.kind}/alt`,
+          taskId: t.id,
+          kind: a.kind,
+          family: "alt",
+          trajectory: alt.trajectory,
+          checker: alt.pass,
+          note: `demos/alt (${a.kind})`,
+          partial: false
+        })
         verdicts.push(`${a.kind} ${alt.pass ? "passes" : "fails"}`)
       }
       // Another task done well is this task not done: evaluate says so, and the labels should too.
       const other = tasks[(i + 1) % tasks.length]!
       if (other.id !== t.id) {
         const wrong = yield* run(altsOf(other)[0]!.file, t.id)
-        set.trajectories.push({ id: `${t.id}/wrong-item/${other.id}`, taskId: t.id, kind: "wrong-item", family: null, trajectory: wrong.trajectory, checker: wrong.pass, note: `the alternative of ${other.id}`, partial: false })
+        set.trajectories.push({
+          id: `${t.id}/wrong-item/${other.id}`,
+          taskId: t.id,
+          kind: "wrong-item",
+          family: null,
+          trajectory: wrong.trajectory,
+          checker: wrong.pass,
+          note: `the alternative of ${other.id}`,
+          partial: false
+        })
       }
       progress(`${i + 1}/${tasks.length} ${t.id}: demo ${demo.pass ? "passes" : "FAILS"} evaluate; alternatives: ${verdicts.join(", ")}`)
     }
@@ -98,7 +144,7 @@ export const packLabelSet = (packDir: string, progress: (line: string) => void) 
 
 /** The set labelled by LFs inferred from each demo alone, and scored against evaluate. */
 export const packLabelScores = (packDir: string, progress: (line: string) => void) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const set = yield* packLabelSet(packDir, progress)
     const tasks = yield* labelTasks(set, progress)
     const labels = yield* labelTrajectories(set, tasks, progress)

@@ -31,14 +31,22 @@ test("named tasks are taken as named, and a name from the other split is refused
 })
 
 test("an arm's mean is over seeds; its interval is a bootstrap over tasks averaged over seeds", () => {
-  const perSeed = [{ a: 1, b: 0, c: 1, d: 1 }, { a: 1, b: 0, c: 0, d: 1 }]
+  const perSeed = [
+    { a: 1, b: 0, c: 1, d: 1 },
+    { a: 1, b: 0, c: 0, d: 1 }
+  ]
   const s = summarise(perSeed)
   expect(s.mean).toBe(0.625)
   expect(s.ci_low).toBeLessThan(s.mean)
   expect(s.ci_high).toBeGreaterThan(s.mean)
   expect(s.ci_high).toBeLessThanOrEqual(1)
   // all tasks alike: no spread at all
-  expect(summarise([{ a: 1, b: 1 }, { a: 1, b: 1 }])).toEqual({ mean: 1, ci_low: 1, ci_high: 1 })
+  expect(
+    summarise([
+      { a: 1, b: 1 },
+      { a: 1, b: 1 }
+    ])
+  ).toEqual({ mean: 1, ci_low: 1, ci_high: 1 })
   // the same input gives the same interval (a fixed resampling seed)
   expect(summarise(perSeed)).toEqual(s)
   expect(perTaskMean(perSeed)).toEqual({ a: 1, b: 0, c: 0.5, d: 1 })

@@ -16,19 +16,32 @@ const ev = (e: Parameters<typeof makeEvent>[0], data: unknown): CoreEvent =>
 
 const node = (taskId: string, nodeId: string) =>
   ev(NodeExpanded, {
-    taskId, nodeId, lfId: "a".repeat(64), description: nodeId, how: "demo", source: { kind: "demo", id: "d" },
+    taskId,
+    nodeId,
+    lfId: "a".repeat(64),
+    description: nodeId,
+    how: "demo",
+    source: { kind: "demo", id: "d" },
     semanticKey: { actionKind: "click", role: "link", name: nodeId, value: null, urlPattern: null }
   })
 const path = (taskId: string, pathId: string, nodeIds: Array<string>, source: { kind: "demo" | "trajectory"; id: string }) =>
   ev(PathAdded, { taskId, pathId, nodeIds, source })
-const verdict = (trajectoryId: string, taskId: string, v: "pass" | "partial" | "fail" | "infra-error", nodeIds: Array<string> | null = null) =>
-  ev(TrajectoryVerified, { trajectoryId, taskId, verdict: v, evidence: [], path: nodeIds })
+const verdict = (
+  trajectoryId: string,
+  taskId: string,
+  v: "pass" | "partial" | "fail" | "infra-error",
+  nodeIds: Array<string> | null = null
+) => ev(TrajectoryVerified, { trajectoryId, taskId, verdict: v, evidence: [], path: nodeIds })
 
-const task = (id: string, families: number) => ({ id, pathFamilies: Array.from({ length: families }, (_, i) => ({ id: `f${i}` })) }) as unknown as SuiteTask
+const task = (id: string, families: number) =>
+  ({ id, pathFamilies: Array.from({ length: families }, (_, i) => ({ id: `f${i}` })) }) as unknown as SuiteTask
 
 test("given paths, verdicts and the checkers' answers, then the counts, verified paths and precision/recall", () => {
   const events = [
-    node("t1", "n1"), node("t1", "n2"), node("t1", "n3"), node("t2", "n1"),
+    node("t1", "n1"),
+    node("t1", "n2"),
+    node("t1", "n3"),
+    node("t2", "n1"),
     path("t1", "p1", ["n1", "n2"], { kind: "demo", id: "d1" }),
     path("t2", "p3", ["n1"], { kind: "demo", id: "d2" }),
     verdict("r1-s0-t1", "t1", "pass", ["n1", "n2"]),
@@ -52,9 +65,23 @@ test("given paths, verdicts and the checkers' answers, then the counts, verified
   ])
   const m = runMetrics({ runId: "r", events, groundTruth, tasks: [task("t1", 2), task("t2", 1)] })
   expect(m).toMatchObject({
-    run_id: "r", tasks: 2, trajectories: 6, pass: 3, partial: 1, fail: 1, infra_errors: 1,
-    nodes: 3, paths_per_task_mean: 2, tasks_with_alternatives: 1, tasks_with_multiple_paths: 1,
-    verdict_vs_ground_truth: { precision: 0.6667, recall: 0.6667, predicted_pass: 3, rollouts: { precision: 0.5, recall: 0.5, predicted_pass: 2 } }
+    run_id: "r",
+    tasks: 2,
+    trajectories: 6,
+    pass: 3,
+    partial: 1,
+    fail: 1,
+    infra_errors: 1,
+    nodes: 3,
+    paths_per_task_mean: 2,
+    tasks_with_alternatives: 1,
+    tasks_with_multiple_paths: 1,
+    verdict_vs_ground_truth: {
+      precision: 0.6667,
+      recall: 0.6667,
+      predicted_pass: 3,
+      rollouts: { precision: 0.5, recall: 0.5, predicted_pass: 2 }
+    }
   })
 })
 

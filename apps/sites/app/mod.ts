@@ -35,7 +35,11 @@ export const registrationOf = (t: SuiteTask): TaskRegistration => ({
 })
 
 /** A suite instance as the run engine sees it: episodes open on its site with its seed. */
-export const runTaskOf = (t: SuiteTask): RunTask => ({ id: t.id, registration: registrationOf(t), start: { site: t.site, siteSeed: t.siteSeed } })
+export const runTaskOf = (t: SuiteTask): RunTask => ({
+  id: t.id,
+  registration: registrationOf(t),
+  start: { site: t.site, siteSeed: t.siteSeed }
+})
 
 /** EVALUATION: the checker's verdict on the episode; a failure when it never reached a site episode. */
 export const episodeVerdict = (sites: SitesServer, task: SuiteTask, end: EpisodeEnd) => {
@@ -45,7 +49,8 @@ export const episodeVerdict = (sites: SitesServer, task: SuiteTask, end: Episode
   const answer = last("answer")
   const status = last("status")
   return verdictOf(sites, task, tenant, {
-    steps: [], finalUrl: sitePath(end.last?.observation.url ?? null),
+    steps: [],
+    finalUrl: sitePath(end.last?.observation.url ?? null),
     answer: answer?.kind === "answer" ? answer.text : null,
     status: status?.kind === "status" ? status.status : null
   })
@@ -53,13 +58,18 @@ export const episodeVerdict = (sites: SitesServer, task: SuiteTask, end: Episode
 
 /** The sites, started for the scope, as the app a run plays on. */
 export const bundledApp = (): Effect.Effect<RunApp & { readonly sites: SitesServer }, RunAppError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new RunAppError({ message: e.message })))
     const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+    const sites = yield* Effect.acquireRelease(
+      Effect.sync(() => startSites()),
+      (s) => Effect.promise(() => s.stop())
+    )
     const suiteTask = (task: RunTask): Effect.Effect<SuiteTask, RunAppError> => {
       const t = byId.get(task.id)
-      return t === undefined ? Effect.fail(new RunAppError({ message: `${task.id} is not a task of the bundled suites` })) : Effect.succeed(t)
+      return t === undefined
+        ? Effect.fail(new RunAppError({ message: `${task.id} is not a task of the bundled suites` }))
+        : Effect.succeed(t)
     }
     return {
       sites,
@@ -70,7 +80,8 @@ export const bundledApp = (): Effect.Effect<RunApp & { readonly sites: SitesServ
       },
       demo: (env: EnvironmentShape, task, dir, demoId) =>
         Effect.flatMap(suiteTask(task), (t) =>
-          expertDemo(env, sites, t, dir, { demoId }).pipe(Effect.mapError((e) => new RunAppError({ message: e.message })))),
+          expertDemo(env, sites, t, dir, { demoId }).pipe(Effect.mapError((e) => new RunAppError({ message: e.message })))
+        ),
       judge: (task, end) => {
         const t = byId.get(task.id)
         return t === undefined ? Effect.succeed(null) : episodeVerdict(sites, t, end)

@@ -47,43 +47,64 @@ export const scoreLabels = (labels: ReadonlyArray<TrajectoryLabel>) => {
   const fp = count((l) => l.pass && !l.checker)
   const tn = count((l) => !l.pass && !l.checker)
   const fn = count((l) => !l.pass && l.checker)
-  const recallOf = (kind: EvalKind) => ratio(count((l) => l.kind === kind && l.pass && l.checker), count((l) => l.kind === kind && l.checker))
+  const recallOf = (kind: EvalKind) =>
+    ratio(
+      count((l) => l.kind === kind && l.pass && l.checker),
+      count((l) => l.kind === kind && l.checker)
+    )
   const kinds: ReadonlyArray<EvalKind> = ["same-path", "other-path", "other-method", "wrong-item", "wrong-value", "random"]
   return {
     trajectories: labels.length,
     positives: tp + fn,
-    tp, fp, tn, fn,
+    tp,
+    fp,
+    tn,
+    fn,
     precision: ratio(tp, tp + fp),
     recall: ratio(tp, tp + fn),
     recall_same_path: recallOf("same-path"),
     recall_other_paths: recallOf("other-path"),
     recall_other_methods: recallOf("other-method"),
-    by_kind: Object.fromEntries(kinds.map((k) => [k, {
-      total: count((l) => l.kind === k),
-      positives: count((l) => l.kind === k && l.checker),
-      labelled_pass: count((l) => l.kind === k && l.pass),
-      fp: count((l) => l.kind === k && l.pass && !l.checker),
-      fn: count((l) => l.kind === k && !l.pass && l.checker)
-    }]))
+    by_kind: Object.fromEntries(
+      kinds.map((k) => [
+        k,
+        {
+          total: count((l) => l.kind === k),
+          positives: count((l) => l.kind === k && l.checker),
+          labelled_pass: count((l) => l.kind === k && l.pass),
+          fp: count((l) => l.kind === k && l.pass && !l.checker),
+          fn: count((l) => l.kind === k && !l.pass && l.checker)
+        }
+      ])
+    )
   }
 }
 export type LabelScore = ReturnType<typeof scoreLabels>
 
 /** Label functions for every task of the set, from its demo alone (embedded backends). */
 export const labelTasks = (set: LabelEvalSet, progress: (line: string) => void = () => {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const out: Array<TaskLabels> = []
     for (const [i, task] of set.tasks.entries()) {
       const r = yield* inferLabelFunctions({
-        runId: "eval-labels", causationId: task.taskId, instruction: task.instruction,
-        demo: task.demo, demoKey: `eval-demo:${task.taskId}`, failures: [], model: null
+        runId: "eval-labels",
+        causationId: task.taskId,
+        instruction: task.instruction,
+        demo: task.demo,
+        demoKey: `eval-demo:${task.taskId}`,
+        failures: [],
+        model: null
       })
-      const lfs = r.labelFunctions.flatMap((l) => l.kind === "inferred"
-        ? [{ stepIndex: l.keyStep.stepIndex, lfId: labelFunctionId(l.code), code: l.code, evidence: l.evidence }]
-        : [])
-      const rejected = r.labelFunctions.flatMap((l) => l.kind === "rejected" ? [{ stepIndex: l.keyStep.stepIndex, reason: l.reason }] : [])
+      const lfs = r.labelFunctions.flatMap((l) =>
+        l.kind === "inferred" ? [{ stepIndex: l.keyStep.stepIndex, lfId: labelFunctionId(l.code), code: l.code, evidence: l.evidence }] : []
+      )
+      const rejected = r.labelFunctions.flatMap((l) =>
+        l.kind === "rejected" ? [{ stepIndex: l.keyStep.stepIndex, reason: l.reason }] : []
+      )
       out.push({ taskId: task.taskId, keySteps: r.keySteps.length, lfs, rejected })
-      progress(`labels: ${i + 1}/${set.tasks.length} ${task.taskId}: ${r.keySteps.length} key steps, ${lfs.length} label functions, ${rejected.length} rejected`)
+      progress(
+        `labels: ${i + 1}/${set.tasks.length} ${task.taskId}: ${r.keySteps.length} key steps, ${lfs.length} label functions, ${rejected.length} rejected`
+      )
     }
     return out
   })
@@ -94,7 +115,7 @@ export const labelTasks = (set: LabelEvalSet, progress: (line: string) => void =
  * the step after the previous one's (a view of the trajectory), so a later occurrence counts.
  */
 export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskLabels>, progress: (line: string) => void = () => {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sandbox = yield* Sandbox
     const byTask = new Map(labels.map((l) => [l.taskId, l]))
     const out: Array<TrajectoryLabel> = []
@@ -109,7 +130,7 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
       })
       const views = new Map<number, LfTrajectory>()
       const at = (i: number, from: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (first[i]! < 0 || first[i]! >= from) return first[i]!
           const view = views.get(from) ?? fromStep(e.trajectory, from)
           views.set(from, view)
@@ -130,7 +151,8 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
         }
       }
       out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
-      if ((n + 1) % 25 === 0 || n + 1 === set.trajectories.length) progress(`labels: judged ${n + 1}/${set.trajectories.length} trajectories`)
+      if ((n + 1) % 25 === 0 || n + 1 === set.trajectories.length)
+        progress(`labels: judged ${n + 1}/${set.trajectories.length} trajectories`)
     }
     return out
   })
@@ -146,16 +168,20 @@ export const labelTrajectoriesWithGraphs = (
   codes: ReadonlyMap<string, string>,
   progress: (line: string) => void = () => {}
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const out: Array<TrajectoryLabel> = []
     const chosen = set.trajectories.filter((e) => (graphs.get(e.taskId)?.paths.length ?? 0) > 0)
     for (const [n, e] of chosen.entries()) {
       const r = yield* verifyTrajectory({ graph: graphs.get(e.taskId)!, codes, trajectory: e.trajectory, key: `eval:${e.id}` })
-      const errors = r.kind === "infra-error" ? [`infra-error: ${r.reason}`] : r.verdict.evidence.flatMap((ev) => (ev.error === null ? [] : [`error: ${ev.error}`]))
+      const errors =
+        r.kind === "infra-error"
+          ? [`infra-error: ${r.reason}`]
+          : r.verdict.evidence.flatMap((ev) => (ev.error === null ? [] : [`error: ${ev.error}`]))
       const pass = r.kind === "verdict" && r.verdict.verdict === "pass"
       const steps = r.kind === "verdict" ? r.verdict.matched.map((m) => m.satisfiedAt) : []
       out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
-      if ((n + 1) % 25 === 0 || n + 1 === chosen.length) progress(`labels: judged ${n + 1}/${chosen.length} trajectories by the run's graphs`)
+      if ((n + 1) % 25 === 0 || n + 1 === chosen.length)
+        progress(`labels: judged ${n + 1}/${chosen.length} trajectories by the run's graphs`)
     }
     return out
   })

@@ -98,7 +98,10 @@ interface Plan {
 }
 
 const differing = (a: SuiteTask["parameters"], b: SuiteTask["parameters"]): string =>
-  Object.keys(b).filter((k) => a[k] !== b[k]).map((k) => `${k}=${JSON.stringify(b[k])}`).join(", ")
+  Object.keys(b)
+    .filter((k) => a[k] !== b[k])
+    .map((k) => `${k}=${JSON.stringify(b[k])}`)
+    .join(", ")
 
 /** Every parameter names something this seed's site has (a product of its catalog, a post of its forum…). */
 const validOn = (seed: number, site: string, parameters: SuiteTask["parameters"]): boolean =>
@@ -116,7 +119,11 @@ const siblingOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>): SuiteTask | 
 }
 
 /** Every run of one task, in a fixed order. */
-const plansOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>, o: Required<Pick<LabelEvalSetOptions, "randomPerTask" | "perturbedPerTask" | "seed">>): ReadonlyArray<Plan> => {
+const plansOf = (
+  task: SuiteTask,
+  all: ReadonlyArray<SuiteTask>,
+  o: Required<Pick<LabelEvalSetOptions, "randomPerTask" | "perturbedPerTask" | "seed">>
+): ReadonlyArray<Plan> => {
   const scripts = scriptsOf(task) ?? {}
   const primary = task.pathFamilies[0]!.id
   const main = scripts[primary]?.() ?? []
@@ -127,7 +134,13 @@ const plansOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>, o: Required<Pic
   }
   for (const family of task.pathFamilies.slice(1)) {
     const script = scripts[family.id]
-    plans.push({ kind: "other-path", family: family.id, key: family.id, note: script === undefined ? "no script for this family" : "", steps: script?.() ?? null })
+    plans.push({
+      kind: "other-path",
+      family: family.id,
+      key: family.id,
+      note: script === undefined ? "no script for this family" : "",
+      steps: script?.() ?? null
+    })
   }
   const sibling = siblingOf(task, all)
   const wrong = sibling === undefined ? undefined : scriptsOf(task, sibling.parameters)?.[primary]
@@ -135,13 +148,22 @@ const plansOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>, o: Required<Pic
     kind: "wrong-item",
     family: primary,
     key: primary,
-    note: sibling === undefined ? "no sibling instance with other parameters" : `parameters of ${sibling.id} (${sibling.split}): ${differing(task.parameters, sibling.parameters)}`,
+    note:
+      sibling === undefined
+        ? "no sibling instance with other parameters"
+        : `parameters of ${sibling.id} (${sibling.split}): ${differing(task.parameters, sibling.parameters)}`,
     steps: wrong?.() ?? null
   })
   const value = wrongValueVariant(main, task.parameters, seededRng(o.seed, task.id, "wrong-value"))
   plans.push({ kind: "wrong-value", family: primary, key: primary, note: value?.note ?? "nothing to change", steps: value?.steps ?? null })
   for (let i = 0; i < o.randomPerTask; i++) {
-    plans.push({ kind: "random", family: null, key: `seed-${i}`, note: `random policy, draws ${o.seed}/${task.id}/random/${i}`, steps: randomRollout(seededRng(o.seed, task.id, "random", i)) })
+    plans.push({
+      kind: "random",
+      family: null,
+      key: `seed-${i}`,
+      note: `random policy, draws ${o.seed}/${task.id}/random/${i}`,
+      steps: randomRollout(seededRng(o.seed, task.id, "random", i))
+    })
   }
   return plans
 }
@@ -155,28 +177,39 @@ interface Judged {
 
 /** Builds the evaluation set; see the module comment. Never fails on a failing script: that is a trajectory too. */
 export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = options.progress ?? (() => undefined)
-    const o = { randomPerTask: options.randomPerTask ?? 1, perturbedPerTask: options.perturbedPerTask ?? 1, seed: options.seed ?? "core-label-eval-v1" }
+    const o = {
+      randomPerTask: options.randomPerTask ?? 1,
+      perturbedPerTask: options.perturbedPerTask ?? 1,
+      seed: options.seed ?? "core-label-eval-v1"
+    }
     const kinds = new Set(options.kinds ?? EVAL_KINDS)
-    const suites = (yield* loadSuites()).filter((s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite))
-    if (suites.length === 0) return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
+    const suites = (yield* loadSuites()).filter(
+      (s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite)
+    )
+    if (suites.length === 0)
+      return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
     const all = suites.flatMap((s) => s.tasks)
     const wanted = options.instances === undefined ? undefined : new Set(options.instances)
     const tasks = all.filter((t) => t.split === "train" && (wanted === undefined || wanted.has(t.id)))
     const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
-    if (missing.length > 0) return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
+    if (missing.length > 0)
+      return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
 
     const { sites, env, context } = yield* solutionsRuntime({ screenshots: "none", ahead: true })
-    const blobs = yield* Effect.provideContext(Effect.gen(function*() {
-      return yield* BlobStore
-    }), context)
+    const blobs = yield* Effect.provideContext(
+      Effect.gen(function* () {
+        return yield* BlobStore
+      }),
+      context
+    )
     const elementsCache = new Map<string, ReadonlyArray<LfElement> | null>()
     const decoder = new TextDecoder()
 
     /** The run as an LF trajectory: its element lists read from the blob store once each. */
     const lfOf = (run: PartialRun) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (const hash of [run.initial.elements, ...run.steps.map((s) => s.observation.elements)]) {
           if (hash === null || elementsCache.has(hash)) continue
           const bytes = yield* blobs.get(hash)
@@ -186,8 +219,10 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
       })
 
     const judge = (task: SuiteTask, steps: ReadonlyArray<Step>) =>
-      Effect.gen(function*() {
-        const run = yield* runScriptPartial(env, { taskId: task.id, site: task.site, siteSeed: task.siteSeed }, steps).pipe(Effect.ensuring(env.close()))
+      Effect.gen(function* () {
+        const run = yield* runScriptPartial(env, { taskId: task.id, site: task.site, siteSeed: task.siteSeed }, steps).pipe(
+          Effect.ensuring(env.close())
+        )
         if (run.episode === null) return yield* Effect.die(new Error(`the environment opened no ${task.site} episode for ${task.id}`))
         const verdict = yield* verdictOf(sites, task, run.episode, run)
         // Hundreds of runs: the server need not keep every finished episode's state.
@@ -234,7 +269,16 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
         const judged = yield* judge(task, plan.steps)
         const broke = judged.run.error === null ? [] : [`stopped early at ${judged.run.error.message}`]
         const note = [plan.note, ...broke, `checker: ${judged.reason}`].filter((x) => x !== "").join("; ")
-        trajectories.push({ id, taskId: task.id, kind: plan.kind, family: plan.family, trajectory: yield* lfOf(judged.run), checker: judged.checker, note, partial: judged.run.error !== null })
+        trajectories.push({
+          id,
+          taskId: task.id,
+          kind: plan.kind,
+          family: plan.family,
+          trajectory: yield* lfOf(judged.run),
+          checker: judged.checker,
+          note,
+          partial: judged.run.error !== null
+        })
         log(`${judged.checker ? "pos" : "neg"} ${id} (${judged.run.steps.length} steps): ${note}`)
       }
       log(`${task.id}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
@@ -268,7 +312,10 @@ export const labelEvalSetSummary = (set: LabelEvalSet): LabelEvalSetSummary => {
     ...count(set.trajectories),
     tasks: set.tasks.length,
     partial: set.trajectories.filter((t) => t.partial).length,
-    byKind: Object.fromEntries(EVAL_KINDS.map((k) => [k, count(set.trajectories.filter((t) => t.kind === k))])) as Record<BundledEvalKind, VerdictCounts>,
+    byKind: Object.fromEntries(EVAL_KINDS.map((k) => [k, count(set.trajectories.filter((t) => t.kind === k))])) as Record<
+      BundledEvalKind,
+      VerdictCounts
+    >,
     bySuite: Object.fromEntries(suites.map((s) => [s, count(set.trajectories.filter((t) => suiteOf.get(t.taskId) === s))]))
   }
 }

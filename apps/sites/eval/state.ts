@@ -21,7 +21,11 @@ export interface StateApi {
 }
 
 /** The episode's current state (and, with `base`, its seed-derived data such as the catalog). */
-export const fetchState = async <State, Base = never>(api: StateApi, tenant: string, opts: { base?: boolean } = {}): Promise<Snapshot<State, Base>> => {
+export const fetchState = async <State, Base = never>(
+  api: StateApi,
+  tenant: string,
+  opts: { base?: boolean } = {}
+): Promise<Snapshot<State, Base>> => {
   const res = await fetch(`${api.origin}/__core/state/${encodeURIComponent(tenant)}${opts.base ? "?base=1" : ""}`, {
     headers: { [STATE_TOKEN_HEADER]: api.stateToken }
   })

@@ -3,7 +3,8 @@ import type { Booking, Flight, TravelBase, TravelState, Traveller } from "../tra
 import { fetchState } from "./state.ts"
 import type { Snapshot, StateApi } from "./state.ts"
 
-export const travelState = (api: StateApi, tenant: string): Promise<Snapshot<TravelState, TravelBase>> => fetchState<TravelState, TravelBase>(api, tenant, { base: true })
+export const travelState = (api: StateApi, tenant: string): Promise<Snapshot<TravelState, TravelBase>> =>
+  fetchState<TravelState, TravelBase>(api, tenant, { base: true })
 
 export const bookingById = (s: TravelState, id: string): Booking | undefined => s.bookings.find((b) => b.id === id)
 
@@ -11,6 +12,8 @@ export const bookingById = (s: TravelState, id: string): Booking | undefined => 
 export const confirmedBookings = (s: TravelState, kind?: Booking["kind"]): ReadonlyArray<Booking> =>
   s.bookings.filter((b) => b.status === "confirmed" && (kind === undefined || b.kind === kind))
 
-export const travellerByName = (s: TravelState, name: string): Traveller | undefined => s.travellers.find((t) => t.name.toLowerCase() === name.toLowerCase())
+export const travellerByName = (s: TravelState, name: string): Traveller | undefined =>
+  s.travellers.find((t) => t.name.toLowerCase() === name.toLowerCase())
 
-export const flightByNumber = (base: TravelBase, id: string): Flight | undefined => base.flights.find((f) => f.id.toLowerCase() === id.toLowerCase())
+export const flightByNumber = (base: TravelBase, id: string): Flight | undefined =>
+  base.flights.find((f) => f.id.toLowerCase() === id.toLowerCase())

@@ -64,7 +64,11 @@ const relevance = (p: Post, terms: ReadonlyArray<string>): number => {
 export const searchPosts = (state: ForumState, f: Filters): Array<Post> => {
   const terms = f.q.toLowerCase().split(/\s+/).filter(Boolean)
   const score = (p: Post): number => (terms.length === 0 ? 1 : relevance(p, terms))
-  return sortPosts(state.posts.filter((p) => score(p) > 0 && (f.board === "" || p.boardId === f.board)), f.sort, score)
+  return sortPosts(
+    state.posts.filter((p) => score(p) > 0 && (f.board === "" || p.boardId === f.board)),
+    f.sort,
+    score
+  )
 }
 
 export type { Paged } from "../framework/paging.ts"
@@ -74,9 +78,11 @@ export const paginate = <T>(items: ReadonlyArray<T>, pageParam: string | null): 
 
 /** Sum of the scores of a user's live posts and comments. */
 export const karmaOf = (state: ForumState, userId: string): number =>
-  state.posts.filter((p) => p.author === userId).reduce((s, p) => s + p.score, 0) + state.comments.filter((c) => c.author === userId).reduce((s, c) => s + c.score, 0)
+  state.posts.filter((p) => p.author === userId).reduce((s, p) => s + p.score, 0) +
+  state.comments.filter((c) => c.author === userId).reduce((s, c) => s + c.score, 0)
 
-export const myVote = (state: ForumState, kind: VoteKind, id: string): 0 | 1 | -1 => state.votes.find((v) => v.kind === kind && v.id === id)?.value ?? 0
+export const myVote = (state: ForumState, kind: VoteKind, id: string): 0 | 1 | -1 =>
+  state.votes.find((v) => v.kind === kind && v.id === id)?.value ?? 0
 
 /**
  * One vote per item: voting the same way again takes the vote back, voting the other way switches it.
@@ -106,7 +112,11 @@ export const validatePost = (v: { title: string; body: string; board?: string },
 }
 
 export const validateComment = (body: string): string | undefined =>
-  body === "" ? "Write a comment before posting." : body.length > COMMENT_MAX ? `Keep comments to ${COMMENT_MAX} characters or fewer (yours has ${body.length}).` : undefined
+  body === ""
+    ? "Write a comment before posting."
+    : body.length > COMMENT_MAX
+      ? `Keep comments to ${COMMENT_MAX} characters or fewer (yours has ${body.length}).`
+      : undefined
 
 /** The episode's clock: each new item is a minute after the last, so content stays a pure function of the actions. */
 export const tick = (state: ForumState): number => (state.clock += 60_000)

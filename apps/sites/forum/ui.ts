@@ -22,7 +22,7 @@ export const forumPage = (ctx: ForumCtx, opts: { title: string; body: Part; stat
   const body = html`<a href="#main" class="skip">Skip to content</a>
 <header><a href="${href("/")}" aria-label="CORE Forum home"><strong>CORE Forum</strong></a>
 <form role="search" method="get" action="${href("/search")}"><label for="site-search">Search posts</label>
-<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? ctx.query.get("q") ?? "" : ""}"> <button type="submit">Search</button></form>
+<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>
 <nav aria-label="Account"><ul><li><a href="${href("/submit")}">Create post</a></li><li><a href="${href(`/u/${state.me}`)}">Your profile</a></li></ul>
 <p>Signed in as ${state.me}</p></nav>
 <nav aria-label="Boards"><ul>${base.boards.map((b) => html`<li><a href="${href(`/b/${b.id}`)}">${b.name}</a></li>`)}</ul></nav></header>
@@ -65,7 +65,15 @@ const describedBy = (id: string, error: string | undefined): Part => error && ht
 const errorText = (id: string, error: string | undefined): Part => error && html`<br><span id="${id}-error" class="error">${error}</span>`
 
 /** A labelled input or textarea whose error is tied to it with aria-describedby. */
-export const field = (opts: { name: string; label: string; value: string; errors: Errors; multiline?: boolean; maxlength?: number; idPrefix?: string }): Html => {
+export const field = (opts: {
+  name: string
+  label: string
+  value: string
+  errors: Errors
+  multiline?: boolean
+  maxlength?: number
+  idPrefix?: string
+}): Html => {
   const id = `${opts.idPrefix ?? ""}${opts.name}`
   const error = opts.errors[opts.name]
   const max = opts.maxlength === undefined ? "" : html` maxlength="${opts.maxlength}"`
@@ -76,7 +84,13 @@ export const field = (opts: { name: string; label: string; value: string; errors
 }
 
 /** A labelled select, with its error tied the same way. */
-export const selectField = (opts: { name: string; label: string; value: string; options: ReadonlyArray<{ value: string; text: string }>; errors: Errors }): Html => {
+export const selectField = (opts: {
+  name: string
+  label: string
+  value: string
+  options: ReadonlyArray<{ value: string; text: string }>
+  errors: Errors
+}): Html => {
   const error = opts.errors[opts.name]
   return html`<p><label for="${opts.name}">${opts.label}</label><br><select id="${opts.name}" name="${opts.name}" required aria-required="true"${describedBy(opts.name, error)}>
 ${opts.options.map((o) => html`<option value="${o.value}"${o.value === opts.value ? html` selected` : ""}>${o.text}</option>`)}</select>${errorText(opts.name, error)}</p>`

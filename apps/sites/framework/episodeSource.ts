@@ -19,6 +19,9 @@ export const episodeSource = (server: { readonly origin: string; readonly episod
     return { episode: body.tenant, startUrl: body.startUrl }
   },
   discard: async (episode) => {
-    await fetch(`${server.origin}/__core/episodes/${encodeURIComponent(episode)}`, { method: "DELETE", headers: { [EPISODE_TOKEN_HEADER]: server.episodeToken } })
+    await fetch(`${server.origin}/__core/episodes/${encodeURIComponent(episode)}`, {
+      method: "DELETE",
+      headers: { [EPISODE_TOKEN_HEADER]: server.episodeToken }
+    })
   }
 })

@@ -106,7 +106,15 @@ export class Episodes {
     const base = this.base(site, seed)
     // A random id (not content): unguessable, so one episode cannot name another's.
     const tenant = `t${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`
-    const episode: Episode = { tenant, site, seed, base, state: site.initial(base, seed), pinned: options.pinned === true, lastSeen: this.now() }
+    const episode: Episode = {
+      tenant,
+      site,
+      seed,
+      base,
+      state: site.initial(base, seed),
+      pinned: options.pinned === true,
+      lastSeen: this.now()
+    }
     this.live.set(tenant, episode)
     return episode
   }

@@ -31,7 +31,9 @@ export const pagination = (
   return html`<nav aria-label="Pagination"><ul>
 ${paged.page > 1 && html`<li><a href="${link(paged.page - 1)}" rel="prev">Previous page</a></li>`}
 ${Array.from({ length: paged.pages }, (_, i) => i + 1).map((n) =>
-  n === paged.page ? html`<li><a href="${link(n)}" aria-current="page" aria-label="Page ${n}">${n}</a></li>` : html`<li><a href="${link(n)}" aria-label="Page ${n}">${n}</a></li>`
+  n === paged.page
+    ? html`<li><a href="${link(n)}" aria-current="page" aria-label="Page ${n}">${n}</a></li>`
+    : html`<li><a href="${link(n)}" aria-label="Page ${n}">${n}</a></li>`
 )}
 ${paged.page < paged.pages && html`<li><a href="${link(paged.page + 1)}" rel="next">Next page</a></li>`}
 </ul></nav>`

@@ -81,7 +81,10 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
   const list = options.sites
   const sites = new Map(list.map((s) => [s.name, s] as const))
   if (sites.size !== list.length) throw new Error("two sites share a name")
-  const episodes = new Episodes(sites, { maxEpisodes: options.maxEpisodes ?? defaultLimits.maxEpisodes, idleMs: options.idleMs ?? defaultLimits.idleMs })
+  const episodes = new Episodes(sites, {
+    maxEpisodes: options.maxEpisodes ?? defaultLimits.maxEpisodes,
+    idleMs: options.idleMs ?? defaultLimits.idleMs
+  })
   const stateToken = options.stateToken ?? crypto.randomUUID()
   const episodeToken = options.episodeToken ?? crypto.randomUUID()
 
@@ -92,13 +95,16 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     const reset = req.method === "POST" ? matchPath("/__core/episodes/:tenant/reset", path) : null
     const one = req.method === "DELETE" ? matchPath("/__core/episodes/:tenant", path) : null
     if (!create && !reset && !one) return null
-    if (!sameSecret(req.headers.get(EPISODE_TOKEN_HEADER), episodeToken)) return json({ error: `episodes are started by the harness: send the ${EPISODE_TOKEN_HEADER} header` }, 403)
+    if (!sameSecret(req.headers.get(EPISODE_TOKEN_HEADER), episodeToken))
+      return json({ error: `episodes are started by the harness: send the ${EPISODE_TOKEN_HEADER} header` }, 403)
     if (reset) return episodes.reset(reset.tenant!) ? json({ tenant: reset.tenant }) : json({ error: "no such episode" }, 404)
     if (one) return episodes.delete(one.tenant!) ? new Response(null, { status: 204 }) : json({ error: "no such episode" }, 404)
     const r = await readEpisodeRequest(req)
-    if (typeof r.site !== "string" || !sites.has(r.site)) return json({ error: `site must be one of: ${[...sites.keys()].join(", ")}` }, 400)
+    if (typeof r.site !== "string" || !sites.has(r.site))
+      return json({ error: `site must be one of: ${[...sites.keys()].join(", ")}` }, 400)
     if (!isSeed(r.seed)) return json({ error: "seed must be an integer in [0, 2^32)" }, 400)
-    if (r.path !== undefined && (typeof r.path !== "string" || safePath(r.path, "") === "")) return json({ error: "path must be a site-relative path starting with '/'" }, 400)
+    if (r.path !== undefined && (typeof r.path !== "string" || safePath(r.path, "") === ""))
+      return json({ error: "path must be a site-relative path starting with '/'" }, 400)
     if (!episodes.makeRoom()) return json({ error: "every live episode is pinned: no room for another" }, 503)
     const e = episodes.create(r.site, r.seed)
     const enter = `/__core/enter/${e.tenant}${typeof r.path === "string" ? `?path=${encodeURIComponent(r.path)}` : ""}`
@@ -108,7 +114,8 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
   const control = async (req: Request, url: URL): Promise<Response> => {
     const path = url.pathname
     if (path === "/__core/health") return json({ ok: true, sites: [...sites.keys()], episodes: episodes.size })
-    if (path === "/__core/sites") return json([...sites.values()].map((s) => ({ name: s.name, title: s.title, url: `${url.origin}/${s.name}/` })))
+    if (path === "/__core/sites")
+      return json([...sites.values()].map((s) => ({ name: s.name, title: s.title, url: `${url.origin}/${s.name}/` })))
     const episodeReply = await episodeRoutes(req, url)
     if (episodeReply) return episodeReply
     const enter = matchPath("/__core/enter/:tenant", path)
@@ -116,16 +123,22 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
       const e = episodes.get(enter.tenant!)
       if (!e) return noEpisodePage("This episode does not exist or has ended.")
       const inside = safePath(url.searchParams.get("path") ?? "/", "")
-      if (inside === "") return new Response("path must be a path inside the site\n", { status: 400, headers: { "content-type": "text/plain" } })
+      if (inside === "")
+        return new Response("path must be a path inside the site\n", { status: 400, headers: { "content-type": "text/plain" } })
       const target = `/${e.site.name}${inside}`
       return new Response(null, {
         status: 303,
-        headers: { location: target, "set-cookie": `${TENANT_COOKIE}=${e.tenant}; Path=/; HttpOnly; SameSite=Lax`, "cache-control": "no-store" }
+        headers: {
+          location: target,
+          "set-cookie": `${TENANT_COOKIE}=${e.tenant}; Path=/; HttpOnly; SameSite=Lax`,
+          "cache-control": "no-store"
+        }
       })
     }
     const state = matchPath("/__core/state/:tenant", path)
     if (state && req.method === "GET") {
-      if (!sameSecret(req.headers.get(STATE_TOKEN_HEADER), stateToken)) return json({ error: `the state API is for evaluation code only: send the ${STATE_TOKEN_HEADER} header` }, 403)
+      if (!sameSecret(req.headers.get(STATE_TOKEN_HEADER), stateToken))
+        return json({ error: `the state API is for evaluation code only: send the ${STATE_TOKEN_HEADER} header` }, 403)
       const e = episodes.get(state.tenant!)
       if (!e) return json({ error: "no such episode" }, 404)
       const withBase = url.searchParams.get("base") === "1"
@@ -148,7 +161,17 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     const path = url.pathname.slice(prefix.length) || "/"
     const href = (p: string): string => `${prefix}${p}`
     const ctxFor = (params: Record<string, string>): Ctx<unknown, unknown> => ({
-      req, url, path, params, query: url.searchParams, form, base: e.base, state: e.state, tenant: e.tenant, seed: e.seed, href,
+      req,
+      url,
+      path,
+      params,
+      query: url.searchParams,
+      form,
+      base: e.base,
+      state: e.state,
+      tenant: e.tenant,
+      seed: e.seed,
+      href,
       redirect: (p) => new Response(null, { status: 303, headers: { location: href(p), "cache-control": "no-store" } })
     })
     const toResponse = (r: Reply): Response => (r instanceof Html ? htmlResponse(r) : r)
@@ -171,7 +194,10 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     port: options.port ?? 0,
     fetch: async (req) => {
       if (!hosts.has((req.headers.get("host") ?? "").toLowerCase())) {
-        return new Response(`misdirected request: this server answers only to ${[...hosts].join(", ")}\n`, { status: 421, headers: { "content-type": "text/plain" } })
+        return new Response(`misdirected request: this server answers only to ${[...hosts].join(", ")}\n`, {
+          status: 421,
+          headers: { "content-type": "text/plain" }
+        })
       }
       const url = new URL(req.url)
       try {

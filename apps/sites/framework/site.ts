@@ -83,7 +83,8 @@ export const matchPath = (pattern: string, path: string): Record<string, string>
  * `/`, drop tabs and newlines, and resolve `%2e%2e` like `..`, so all of those are refused.
  */
 export const safePath = (candidate: string | null, fallback: string): string => {
-  if (candidate === null || !candidate.startsWith("/") || candidate.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(candidate)) return fallback
+  if (candidate === null || !candidate.startsWith("/") || candidate.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(candidate))
+    return fallback
   const pathPart = candidate.split(/[?#]/, 1)[0]!
   for (const segment of pathPart.split("/")) {
     let decoded: string

@@ -10,19 +10,216 @@ interface CategorySpec extends Category {
 }
 
 const categorySpecs: ReadonlyArray<CategorySpec> = [
-  { id: "kitchen", name: "Kitchen", blurb: "Cookware, appliances and tools for the home cook.", nouns: ["Kettle", "Skillet", "Chef Knife", "Blender", "Toaster", "Cutting Board", "Coffee Grinder", "Teapot", "Mixing Bowl Set", "Stockpot", "French Press", "Spice Rack"], price: [12, 180], use: "everyday cooking" },
-  { id: "electronics", name: "Electronics", blurb: "Headphones, speakers, chargers and gadgets.", nouns: ["Headphones", "Bluetooth Speaker", "Power Bank", "USB-C Charger", "Webcam", "Keyboard", "Wireless Mouse", "Smart Plug", "Desk Lamp", "Earbuds", "Monitor Stand", "E-Reader"], price: [15, 320], use: "work and play" },
-  { id: "books", name: "Books", blurb: "Novels, guides and cookbooks.", nouns: ["Cookbook", "Field Guide", "Novel", "Atlas", "Poetry Collection", "Travel Guide", "History", "Sketchbook", "Journal", "Puzzle Book", "Biography", "Short Stories"], price: [8, 45], use: "quiet evenings" },
-  { id: "outdoor", name: "Outdoor", blurb: "Gear for hiking, camping and the garden.", nouns: ["Tent", "Backpack", "Water Bottle", "Headlamp", "Sleeping Bag", "Camp Stove", "Trekking Poles", "Hammock", "Garden Hose", "Cooler", "Picnic Blanket", "Rain Jacket"], price: [10, 260], use: "weekends outside" },
-  { id: "clothing", name: "Clothing", blurb: "Everyday clothes and accessories.", nouns: ["T-Shirt", "Hoodie", "Wool Socks", "Beanie", "Scarf", "Denim Jacket", "Sneakers", "Rain Boots", "Gloves", "Sweater", "Cap", "Belt"], price: [9, 140], use: "every season" },
-  { id: "toys", name: "Toys & Games", blurb: "Board games, puzzles and building sets.", nouns: ["Board Game", "Jigsaw Puzzle", "Building Set", "Kite", "Card Game", "Plush Bear", "Train Set", "Yo-Yo", "Marble Run", "Chess Set", "Dollhouse", "Science Kit"], price: [7, 120], use: "family game night" }
+  {
+    id: "kitchen",
+    name: "Kitchen",
+    blurb: "Cookware, appliances and tools for the home cook.",
+    nouns: [
+      "Kettle",
+      "Skillet",
+      "Chef Knife",
+      "Blender",
+      "Toaster",
+      "Cutting Board",
+      "Coffee Grinder",
+      "Teapot",
+      "Mixing Bowl Set",
+      "Stockpot",
+      "French Press",
+      "Spice Rack"
+    ],
+    price: [12, 180],
+    use: "everyday cooking"
+  },
+  {
+    id: "electronics",
+    name: "Electronics",
+    blurb: "Headphones, speakers, chargers and gadgets.",
+    nouns: [
+      "Headphones",
+      "Bluetooth Speaker",
+      "Power Bank",
+      "USB-C Charger",
+      "Webcam",
+      "Keyboard",
+      "Wireless Mouse",
+      "Smart Plug",
+      "Desk Lamp",
+      "Earbuds",
+      "Monitor Stand",
+      "E-Reader"
+    ],
+    price: [15, 320],
+    use: "work and play"
+  },
+  {
+    id: "books",
+    name: "Books",
+    blurb: "Novels, guides and cookbooks.",
+    nouns: [
+      "Cookbook",
+      "Field Guide",
+      "Novel",
+      "Atlas",
+      "Poetry Collection",
+      "Travel Guide",
+      "History",
+      "Sketchbook",
+      "Journal",
+      "Puzzle Book",
+      "Biography",
+      "Short Stories"
+    ],
+    price: [8, 45],
+    use: "quiet evenings"
+  },
+  {
+    id: "outdoor",
+    name: "Outdoor",
+    blurb: "Gear for hiking, camping and the garden.",
+    nouns: [
+      "Tent",
+      "Backpack",
+      "Water Bottle",
+      "Headlamp",
+      "Sleeping Bag",
+      "Camp Stove",
+      "Trekking Poles",
+      "Hammock",
+      "Garden Hose",
+      "Cooler",
+      "Picnic Blanket",
+      "Rain Jacket"
+    ],
+    price: [10, 260],
+    use: "weekends outside"
+  },
+  {
+    id: "clothing",
+    name: "Clothing",
+    blurb: "Everyday clothes and accessories.",
+    nouns: [
+      "T-Shirt",
+      "Hoodie",
+      "Wool Socks",
+      "Beanie",
+      "Scarf",
+      "Denim Jacket",
+      "Sneakers",
+      "Rain Boots",
+      "Gloves",
+      "Sweater",
+      "Cap",
+      "Belt"
+    ],
+    price: [9, 140],
+    use: "every season"
+  },
+  {
+    id: "toys",
+    name: "Toys & Games",
+    blurb: "Board games, puzzles and building sets.",
+    nouns: [
+      "Board Game",
+      "Jigsaw Puzzle",
+      "Building Set",
+      "Kite",
+      "Card Game",
+      "Plush Bear",
+      "Train Set",
+      "Yo-Yo",
+      "Marble Run",
+      "Chess Set",
+      "Dollhouse",
+      "Science Kit"
+    ],
+    price: [7, 120],
+    use: "family game night"
+  }
 ]
 
-const brands = ["Acme", "Northwind", "Lumen", "Harbor", "Juniper", "Copperleaf", "Bramble", "Summit", "Oakridge", "Tidewater", "Kestrel", "Meadow", "Granite", "Willow", "Ember", "Solstice"]
-const adjectives = ["Classic", "Compact", "Deluxe", "Everyday", "Pro", "Travel", "Eco", "Ultra", "Vintage", "Cozy", "Modern", "Rugged", "Mini", "Premium", "Essential", "Smart"]
-const qualities = ["sturdy", "lightweight", "well made", "easy to clean", "thoughtfully designed", "great value", "durable", "beautifully finished"]
-const firstNames = ["Alex", "Sam", "Jordan", "Taylor", "Morgan", "Riley", "Casey", "Jamie", "Avery", "Quinn", "Robin", "Drew", "Priya", "Mateo", "Yuki", "Amara", "Lena", "Omar"]
-const lastNames = ["Rivera", "Chen", "Okafor", "Novak", "Larsen", "Patel", "Moreau", "Kim", "Silva", "Brennan", "Haddad", "Ito", "Fischer", "Mensah"]
+const brands = [
+  "Acme",
+  "Northwind",
+  "Lumen",
+  "Harbor",
+  "Juniper",
+  "Copperleaf",
+  "Bramble",
+  "Summit",
+  "Oakridge",
+  "Tidewater",
+  "Kestrel",
+  "Meadow",
+  "Granite",
+  "Willow",
+  "Ember",
+  "Solstice"
+]
+const adjectives = [
+  "Classic",
+  "Compact",
+  "Deluxe",
+  "Everyday",
+  "Pro",
+  "Travel",
+  "Eco",
+  "Ultra",
+  "Vintage",
+  "Cozy",
+  "Modern",
+  "Rugged",
+  "Mini",
+  "Premium",
+  "Essential",
+  "Smart"
+]
+const qualities = [
+  "sturdy",
+  "lightweight",
+  "well made",
+  "easy to clean",
+  "thoughtfully designed",
+  "great value",
+  "durable",
+  "beautifully finished"
+]
+const firstNames = [
+  "Alex",
+  "Sam",
+  "Jordan",
+  "Taylor",
+  "Morgan",
+  "Riley",
+  "Casey",
+  "Jamie",
+  "Avery",
+  "Quinn",
+  "Robin",
+  "Drew",
+  "Priya",
+  "Mateo",
+  "Yuki",
+  "Amara",
+  "Lena",
+  "Omar"
+]
+const lastNames = [
+  "Rivera",
+  "Chen",
+  "Okafor",
+  "Novak",
+  "Larsen",
+  "Patel",
+  "Moreau",
+  "Kim",
+  "Silva",
+  "Brennan",
+  "Haddad",
+  "Ito",
+  "Fischer",
+  "Mensah"
+]
 
 const titlesByRating: Record<number, ReadonlyArray<string>> = {
   1: ["Broke after a week", "Very disappointed", "Would not buy again"],
@@ -39,7 +236,11 @@ const bodiesByRating: Record<number, ReadonlyArray<string>> = {
   5: ["Exceeded my expectations in every way.", "Fantastic quality. I bought a second one as a gift."]
 }
 
-export const slugify = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")
+export const slugify = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
 
 export const PRODUCTS_PER_CATEGORY = 10
 
@@ -60,13 +261,26 @@ export const shopBase = (seed: number): ShopBase => {
       const price = dollars * 100 + r.pick([0, 49, 95, 99])
       const q1 = r.pick(qualities)
       const q2 = r.pick(qualities.filter((q) => q !== q1))
-      products.push({ id, name, categoryId: c.id, price, description: `The ${name} is ${q1} and ${q2}, made by ${name.split(" ")[0]} for ${c.use}.` })
+      products.push({
+        id,
+        name,
+        categoryId: c.id,
+        price,
+        description: `The ${name} is ${q1} and ${q2}, made by ${name.split(" ")[0]} for ${c.use}.`
+      })
       // Products differ in quality, so ratings cluster per product rather than being uniform noise.
       const quality = r.int(1, 5)
       const count = r.int(0, 6)
       reviews[id] = Array.from({ length: count }, (_, i) => {
         const rating = Math.max(1, Math.min(5, quality + r.pick([-1, 0, 0, 1])))
-        return { id: `${id}-r${i + 1}`, productId: id, author: `${r.pick(firstNames)} ${r.pick(lastNames)[0]}.`, rating, title: r.pick(titlesByRating[rating]!), body: r.pick(bodiesByRating[rating]!) }
+        return {
+          id: `${id}-r${i + 1}`,
+          productId: id,
+          author: `${r.pick(firstNames)} ${r.pick(lastNames)[0]}.`,
+          rating,
+          title: r.pick(titlesByRating[rating]!),
+          body: r.pick(bodiesByRating[rating]!)
+        }
       })
     }
   }

@@ -40,7 +40,13 @@ export const cartLines = (base: ShopBase, state: ShopState): Array<{ product: Pr
 
 export const cartSubtotal = (base: ShopBase, state: ShopState): number => cartLines(base, state).reduce((s, l) => s + l.total, 0)
 
-export const SORTS = { relevance: "Relevance", "price-asc": "Price: low to high", "price-desc": "Price: high to low", rating: "Customer rating", name: "Name" } as const
+export const SORTS = {
+  relevance: "Relevance",
+  "price-asc": "Price: low to high",
+  "price-desc": "Price: high to low",
+  rating: "Customer rating",
+  name: "Name"
+} as const
 export type Sort = keyof typeof SORTS
 export const parseSort = (s: string | null, fallback: Sort): Sort => (s !== null && s in SORTS ? (s as Sort) : fallback)
 
@@ -86,11 +92,22 @@ export const search = (base: ShopBase, state: ShopState, f: Filters): Array<Prod
   const terms = f.q.toLowerCase().split(/\s+/).filter(Boolean)
   const scored = base.products
     .map((p, i) => ({ p, i, s: terms.length === 0 ? 1 : score(base, p, terms) }))
-    .filter(({ p, s }) => s > 0 && (f.category === "" || p.categoryId === f.category) && (f.min === null || p.price >= f.min * 100) && (f.max === null || p.price <= f.max * 100))
+    .filter(
+      ({ p, s }) =>
+        s > 0 &&
+        (f.category === "" || p.categoryId === f.category) &&
+        (f.min === null || p.price >= f.min * 100) &&
+        (f.max === null || p.price <= f.max * 100)
+    )
   return sortProducts(base, state, scored, f.sort).map((x) => x.p)
 }
 
-export const sortProducts = <T extends { p: Product; i: number; s: number }>(base: ShopBase, state: ShopState, items: Array<T>, sort: Sort): Array<T> => {
+export const sortProducts = <T extends { p: Product; i: number; s: number }>(
+  base: ShopBase,
+  state: ShopState,
+  items: Array<T>,
+  sort: Sort
+): Array<T> => {
   const rating = (p: Product): number => ratingOf(reviewsOf(base, state, p.id)) ?? 0
   const by: Record<Sort, (a: T, b: T) => number> = {
     relevance: (a, b) => b.s - a.s,

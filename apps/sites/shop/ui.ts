@@ -16,7 +16,9 @@ textarea,input,select{max-width:100%;box-sizing:border-box}table{border-collapse
 </style>`
 
 export const stars = (rating: number | null, count: number): Html =>
-  rating === null ? html`<span>No reviews yet</span>` : html`<span>Rated ${rating.toFixed(1)} out of 5 (${count} ${count === 1 ? "review" : "reviews"})</span>`
+  rating === null
+    ? html`<span>No reviews yet</span>`
+    : html`<span>Rated ${rating.toFixed(1)} out of 5 (${count} ${count === 1 ? "review" : "reviews"})</span>`
 
 /** A whole page. `message` renders as a polite status announcement, the way real sites confirm an action. */
 export const shopPage = (ctx: ShopCtx, opts: { title: string; body: Part; status?: number; message?: Part }): Response => {
@@ -24,7 +26,7 @@ export const shopPage = (ctx: ShopCtx, opts: { title: string; body: Part; status
   const body = html`<a href="#main" class="skip">Skip to content</a>
 <header><a href="${href("/")}" aria-label="CORE Shop home"><strong>CORE Shop</strong></a>
 <form role="search" method="get" action="${href("/search")}"><label for="site-search">Search products</label>
-<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? ctx.query.get("q") ?? "" : ""}"> <button type="submit">Search</button></form>
+<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>
 <nav aria-label="Account"><ul><li><a href="${href("/wishlist")}">Wish list (${state.wishlist.length})</a></li><li><a href="${href("/cart")}">Cart (${cartCount(state)})</a></li><li><a href="${href("/account")}">Account</a></li></ul>
 <p>Signed in as ${state.user.name}</p></nav>
 <nav aria-label="Categories"><ul>${base.categories.map((c) => html`<li><a href="${href(`/category/${c.id}`)}">${c.name}</a></li>`)}</ul></nav></header>
@@ -46,7 +48,16 @@ export { pagination } from "../framework/paging.ts"
 export type Errors = Readonly<Record<string, string>>
 
 /** A labelled input whose error is tied to it with aria-describedby, so the agent hears which field is wrong. */
-export const field = (opts: { name: string; label: string; value: string; errors: Errors; type?: string; required?: boolean; autocomplete?: string; idPrefix?: string }): Html => {
+export const field = (opts: {
+  name: string
+  label: string
+  value: string
+  errors: Errors
+  type?: string
+  required?: boolean
+  autocomplete?: string
+  idPrefix?: string
+}): Html => {
   const id = `${opts.idPrefix ?? ""}${opts.name}`
   const error = opts.errors[opts.name]
   return html`<p><label for="${id}">${opts.label}</label><br>
@@ -63,5 +74,8 @@ export const errorSummary = (errors: Errors, labels: Readonly<Record<string, str
 }
 
 /** A one-button form: the standard, script-free way to POST an action. */
-export const actionButton = (ctx: ShopCtx, opts: { action: string; fields: Readonly<Record<string, string>>; label: string; ariaLabel?: string }): Html =>
+export const actionButton = (
+  ctx: ShopCtx,
+  opts: { action: string; fields: Readonly<Record<string, string>>; label: string; ariaLabel?: string }
+): Html =>
   html`<form method="post" action="${ctx.href(opts.action)}" class="inline">${Object.entries(opts.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ""}>${opts.label}</button></form>`

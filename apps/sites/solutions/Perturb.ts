@@ -71,7 +71,13 @@ export const samePathVariant = (script: ReadonlyArray<Step>, rng: Rng): Variant 
     for (const x of inserts) if (x.at === i) steps.push(x.step)
     steps.push(step)
   }
-  return { steps, note: inserts.sort((x, y) => x.at - y.at).map((x) => `${x.what} before step ${x.at + 1}`).join(", ") }
+  return {
+    steps,
+    note: inserts
+      .sort((x, y) => x.at - y.at)
+      .map((x) => `${x.what} before step ${x.at + 1}`)
+      .join(", ")
+  }
 }
 
 const WORDS = ["lantern", "meadow", "quartz", "harbor", "velvet", "orbit", "pepper", "willow"]
@@ -97,7 +103,12 @@ export const alterText = (text: string): string => {
 export const optionsOf = (aria: string, name: string): ReadonlyArray<string> => {
   const lines = aria.split("\n")
   const indent = (line: string) => line.length - line.trimStart().length
-  const at = lines.findIndex((l) => l.trimStart().replace(/^-\s*'?/, "").startsWith(`combobox ${JSON.stringify(name)}`))
+  const at = lines.findIndex((l) =>
+    l
+      .trimStart()
+      .replace(/^-\s*'?/, "")
+      .startsWith(`combobox ${JSON.stringify(name)}`)
+  )
   if (at < 0) return []
   const out: Array<string> = []
   for (let j = at + 1; j < lines.length && indent(lines[j]!) > indent(lines[at]!); j++) {
@@ -138,7 +149,10 @@ export const selectOther = (find: Find, avoid: string, pick: number): ReadonlyAr
     const next = candidates(obs, [first]).labels[0]
     return next === undefined ? null : { kind: "select", target: targetOf(el), value: next }
   }
-  return [{ kind: "choose", choose }, { kind: "choose", choose: recheck }]
+  return [
+    { kind: "choose", choose },
+    { kind: "choose", choose: recheck }
+  ]
 }
 
 const lastIndex = (script: ReadonlyArray<Step>, test: (s: Step) => boolean): number => script.findLastIndex(test)
@@ -154,7 +168,10 @@ export const wrongValueVariant = (script: ReadonlyArray<Step>, params: Params, r
   const values = Object.values(params).map(String)
   const typedParam = (s: Step) => s.kind === "type" && s.submit !== true && s.text !== "" && values.some((v) => means(s.text, v))
   const selectedParam = (s: Step) => s.kind === "select" && values.some((v) => means(s.value, v))
-  const replace = (at: number, by: ReadonlyArray<Step>, note: string): Variant => ({ steps: [...script.slice(0, at), ...by, ...script.slice(at + 1)], note: `step ${at + 1}: ${note}` })
+  const replace = (at: number, by: ReadonlyArray<Step>, note: string): Variant => ({
+    steps: [...script.slice(0, at), ...by, ...script.slice(at + 1)],
+    note: `step ${at + 1}: ${note}`
+  })
   const alterAt = (at: number): Variant => {
     const s = script[at]!
     if (s.kind === "type") {
@@ -162,11 +179,13 @@ export const wrongValueVariant = (script: ReadonlyArray<Step>, params: Params, r
       return replace(at, [{ ...s, text }], `typed '${text}' instead of '${s.text}'`)
     }
     if (s.kind === "select") return replace(at, selectOther(s.find, s.value, rng.float()), `selected another option than '${s.value}'`)
-    if (s.kind === "answer") return replace(at, [{ kind: "answer", read: (obs) => alterAnswer(s.read(obs)) }], "answered with a number one off (or another text)")
+    if (s.kind === "answer")
+      return replace(at, [{ kind: "answer", read: (obs) => alterAnswer(s.read(obs)) }], "answered with a number one off (or another text)")
     throw new Error(`cannot alter a ${s.kind} step`)
   }
   const end = script.at(-1)
-  if (end?.kind === "status" && end.status === "infeasible") return replace(script.length - 1, [{ kind: "status", status: "complete" }], "status complete instead of infeasible")
+  if (end?.kind === "status" && end.status === "infeasible")
+    return replace(script.length - 1, [{ kind: "status", status: "complete" }], "status complete instead of infeasible")
   const tests: ReadonlyArray<(s: Step) => boolean> = [
     typedParam,
     selectedParam,
@@ -179,7 +198,8 @@ export const wrongValueVariant = (script: ReadonlyArray<Step>, params: Params, r
     const at = lastIndex(script, test)
     if (at >= 0) return alterAt(at)
   }
-  if (end?.kind === "status" && end.status === "complete") return replace(script.length - 1, [{ kind: "status", status: "infeasible" }], "status infeasible instead of complete")
+  if (end?.kind === "status" && end.status === "complete")
+    return replace(script.length - 1, [{ kind: "status", status: "infeasible" }], "status infeasible instead of complete")
   return null
 }
 
@@ -196,7 +216,9 @@ const randomMove = (obs: FullObservation, draws: readonly [number, number, numbe
   const targets = linkTargets(obs.aria)
   const usable = (e: ElementInfo) => e.visible && e.enabled
   const typable = obs.elements.filter((e) => usable(e) && e.editable && (e.role === "textbox" || e.role === "searchbox"))
-  const clickable = obs.elements.filter((e) => usable(e) && (e.role === "button" || (e.role === "link" && (targets.get(e.name) ?? "").startsWith(prefix))))
+  const clickable = obs.elements.filter(
+    (e) => usable(e) && (e.role === "button" || (e.role === "link" && (targets.get(e.name) ?? "").startsWith(prefix)))
+  )
   const [a, b, c, d] = draws
   const at = <T>(list: ReadonlyArray<T>, u: number): T => list[Math.min(list.length - 1, Math.floor(u * list.length))]!
   if (typable.length > 0 && (a < 0.3 || clickable.length === 0)) {

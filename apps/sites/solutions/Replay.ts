@@ -15,8 +15,12 @@ import type { RecordedStep, ScriptRun } from "./Runner.ts"
 
 const fail = (message: string) => new ScriptError({ message, notApplicable: false })
 
-export const replayDemo = (env: EnvironmentShape, task: { readonly taskId: string; readonly startUrl: string; readonly siteSeed: number }, steps: ReadonlyArray<DemoStep>) =>
-  Effect.gen(function*() {
+export const replayDemo = (
+  env: EnvironmentShape,
+  task: { readonly taskId: string; readonly startUrl: string; readonly siteSeed: number },
+  steps: ReadonlyArray<DemoStep>
+) =>
+  Effect.gen(function* () {
     let obs = yield* env.reset(task)
     if (obs.observation.error !== null) return yield* fail(`reset: ${obs.observation.error}`)
     const recorded: Array<RecordedStep> = []
@@ -36,7 +40,8 @@ export const replayDemo = (env: EnvironmentShape, task: { readonly taskId: strin
         }
       }
       // A recorded navigation names the recording server's origin; the path is what it meant.
-      if (action.kind === "navigate") action = { ...action, url: new URL(sitePath(action.url) ?? "/", obs.observation.url ?? undefined).href }
+      if (action.kind === "navigate")
+        action = { ...action, url: new URL(sitePath(action.url) ?? "/", obs.observation.url ?? undefined).href }
       obs = yield* env.step(action)
       const ends = action.kind === "answer" || action.kind === "status"
       if (obs.observation.error !== null && !ends) return yield* fail(`${where}: ${obs.observation.error}`)

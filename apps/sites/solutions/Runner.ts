@@ -129,8 +129,17 @@ const detourLinks = (obs: FullObservation, avoid: Find | undefined): ReadonlyArr
   return obs.elements.filter((e) => {
     if (next.includes(e)) return false
     const url = targets.get(e.name)
-    return e.role === "link" && e.visible && e.enabled && e.name !== "" && prefix !== null && url !== undefined &&
-      url.startsWith(prefix) && url !== here && !/sign ?out|log ?out|delete|remove|cancel/i.test(e.name)
+    return (
+      e.role === "link" &&
+      e.visible &&
+      e.enabled &&
+      e.name !== "" &&
+      prefix !== null &&
+      url !== undefined &&
+      url.startsWith(prefix) &&
+      url !== here &&
+      !/sign ?out|log ?out|delete|remove|cancel/i.test(e.name)
+    )
   })
 }
 
@@ -149,27 +158,30 @@ export const runScript = (env: EnvironmentShape, taskId: string, startUrl: strin
  * to the break (with `error`): a broken run is a trajectory too, for evaluating label functions.
  */
 export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: ReadonlyArray<Step>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let obs = yield* env.reset(task)
     const { observation: initial, episode } = obs
     const steps: Array<RecordedStep> = []
     let answer: string | null = null
     let status: "complete" | "infeasible" | null = null
     const act = (action: Action, tolerateError = false) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const urlBefore = sitePath(obs.observation.url)
         obs = yield* env.step(action)
         const ends = action.kind === "answer" || action.kind === "status"
         // answer / status end the episode without a browser action: the page is where it was.
         const urlAfter = ends ? urlBefore : sitePath(obs.observation.url)
         if (obs.observation.error !== null && !ends && !tolerateError) {
-          return yield* new ScriptError({ message: `step ${steps.length + 1} (${action.kind}): ${obs.observation.error}`, notApplicable: false })
+          return yield* new ScriptError({
+            message: `step ${steps.length + 1} (${action.kind}): ${obs.observation.error}`,
+            notApplicable: false
+          })
         }
         // The environment seals a password typed: the demo records it as the environment says.
         steps.push({ action: obs.performed ?? action, urlBefore, urlAfter, observation: obs.observation })
       })
     const find = (f: Find) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (let page = 0; page <= 10; page++) {
           const element = resolve(obs.elements, f)
           if (element !== undefined) return element
@@ -183,7 +195,7 @@ export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: R
         })
       })
     const detour = (pick: number, avoid: Find | undefined) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const links = detourLinks(obs, avoid)
         if (links.length === 0) return
         const from = sitePath(obs.observation.url)
@@ -191,10 +203,15 @@ export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: R
         if (sitePath(obs.observation.url) === from) return
         yield* act({ kind: "back" })
         const back = sitePath(obs.observation.url)
-        if (back !== from) return yield* new ScriptError({ message: `step ${steps.length}: the detour went back to ${back}, not to ${from}`, notApplicable: false })
+        if (back !== from)
+          return yield* new ScriptError({
+            message: `step ${steps.length}: the detour went back to ${back}, not to ${from}`,
+            notApplicable: false
+          })
       })
-    const run = Effect.gen(function*() {
-      if (obs.observation.error !== null) return yield* new ScriptError({ message: `reset: ${obs.observation.error}`, notApplicable: false })
+    const run = Effect.gen(function* () {
+      if (obs.observation.error !== null)
+        return yield* new ScriptError({ message: `reset: ${obs.observation.error}`, notApplicable: false })
       for (const s of script) {
         switch (s.kind) {
           case "click":
@@ -240,7 +257,10 @@ export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: R
         }
       }
     })
-    const error = yield* run.pipe(Effect.as(null), Effect.catchTag("ScriptError", (e) => Effect.succeed(e)))
+    const error = yield* run.pipe(
+      Effect.as(null),
+      Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
+    )
     return { steps, finalUrl: sitePath(obs.observation.url), answer, status, initial, episode, error } satisfies PartialRun
   })
 

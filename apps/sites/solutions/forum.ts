@@ -97,7 +97,9 @@ export const forumSolutions: Readonly<Record<string, Readonly<Record<string, For
     members: (p) => [click(link(/^Browse all members$/)), click(link(exact(s(p, "user")))), done],
     "author-link": (p, base) => {
       const user = s(p, "user")
-      const post = base.posts.find((x) => x.author === user) ?? base.posts.find((x) => base.comments.some((c) => c.postId === x.id && c.author === user))
+      const post =
+        base.posts.find((x) => x.author === user) ??
+        base.posts.find((x) => base.comments.some((c) => c.postId === x.id && c.author === user))
       return [...search(post?.title ?? user), click(link(exact(user))), done]
     },
     // A member's profile URL is public knowledge (/forum/u/<username>): typed into the address bar.

@@ -80,23 +80,29 @@ export interface SolutionsOptions {
 }
 
 /** A fresh episode of the instance's site and seed: its tenant (for the checker) and start URL. */
-const startEpisode = (sites: SitesServer, task: SuiteTask) =>
-  Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
+const startEpisode = (sites: SitesServer, task: SuiteTask) => Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
 
 /**
  * The instance's scripts, each already given its seed's site data and the instance's
  * parameters — or `parameters` of another instance (a run that does the wrong item on this seed).
  */
-export const scriptsOf = (task: SuiteTask, parameters: Params = task.parameters): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
+export const scriptsOf = (
+  task: SuiteTask,
+  parameters: Params = task.parameters
+): Readonly<Record<string, () => ReadonlyArray<Step>>> | undefined => {
   const suite = bySuite[task.suite]
   const scripts = suite?.scripts[task.templateId]
   if (suite === undefined || scripts === undefined) return undefined
-  return Object.fromEntries(Object.entries(scripts).map(([family, script]) => [family, () => script(parameters, suite.base(task.siteSeed))]))
+  return Object.fromEntries(
+    Object.entries(scripts).map(([family, script]) => [family, () => script(parameters, suite.base(task.siteSeed))])
+  )
 }
 
 /** The checker's verdict on an episode after `run`. */
 export const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, run: ScriptRun) =>
-  Effect.promise(() => check(task.checker, { api: sites, tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl }))
+  Effect.promise(() =>
+    check(task.checker, { api: sites, tenant, parameters: task.parameters, answer: run.answer, status: run.status, finalUrl: run.finalUrl })
+  )
 
 /**
  * What running scripts needs, for the scope: the sites server, a temp blob store, the
@@ -105,49 +111,91 @@ export const verdictOf = (sites: SitesServer, task: SuiteTask, tenant: string, r
  * and prepares the next one of the same seed while a script runs.
  */
 export const solutionsRuntime = (options: { readonly screenshots: ScreenshotPolicy; readonly ahead?: boolean }) =>
-  Effect.gen(function*() {
-    const sites = yield* Effect.acquireRelease(Effect.sync(() => startSites()), (s) => Effect.promise(() => s.stop()))
+  Effect.gen(function* () {
+    const sites = yield* Effect.acquireRelease(
+      Effect.sync(() => startSites()),
+      (s) => Effect.promise(() => s.stop())
+    )
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "core-solutions-"))),
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
     const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir }))))
-    const env = yield* Effect.provideContext(WebEnvironment.make({
-      screenshots: options.screenshots,
-      ...(options.ahead === true ? { episodes: episodeSource(sites) } : {})
-    }), context)
+    const env = yield* Effect.provideContext(
+      WebEnvironment.make({
+        screenshots: options.screenshots,
+        ...(options.ahead === true ? { episodes: episodeSource(sites) } : {})
+      }),
+      context
+    )
     return { sites, env, context }
   })
 
 /** Loads a written demo back and replays it on a fresh episode: null when it passes its checker again, else why not. */
 const replayWritten = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, file: string) =>
-  Effect.gen(function*() {
-    const demo = yield* loadDemo(file, { tasks: new Set([task.id]) }).pipe(Effect.mapError((e) => new ScriptError({ message: e.message, notApplicable: false })))
+  Effect.gen(function* () {
+    const demo = yield* loadDemo(file, { tasks: new Set([task.id]) }).pipe(
+      Effect.mapError((e) => new ScriptError({ message: e.message, notApplicable: false }))
+    )
     const episode = yield* startEpisode(sites, task)
-    const run = yield* replayDemo(env, { taskId: task.id, startUrl: episode.startUrl, siteSeed: task.siteSeed }, demo.steps).pipe(Effect.ensuring(env.close()))
+    const run = yield* replayDemo(env, { taskId: task.id, startUrl: episode.startUrl, siteSeed: task.siteSeed }, demo.steps).pipe(
+      Effect.ensuring(env.close())
+    )
     const verdict = yield* verdictOf(sites, task, episode.episode, run)
     return verdict.success ? null : `the checker fails the replay: ${verdict.reason}`
   }).pipe(Effect.catchTag("ScriptError", (e) => Effect.succeed(e.message)))
 
 /** One family of one instance: run, check, maybe write the demo and replay it. */
 const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, family: string, primary: boolean, out: string | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const base = { instance: task.id, template: task.templateId, family, primary }
     const script = scriptsOf(task)?.[family]
-    if (script === undefined) return { ...base, outcome: "fail", reason: "no script for this path family", steps: 0, demo: null, replayed: null } satisfies SolutionResult
+    if (script === undefined)
+      return {
+        ...base,
+        outcome: "fail",
+        reason: "no script for this path family",
+        steps: 0,
+        demo: null,
+        replayed: null
+      } satisfies SolutionResult
     const episode = yield* startEpisode(sites, task)
     const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
       Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
     )
     yield* env.close()
-    if (run instanceof ScriptError) return { ...base, outcome: run.notApplicable ? "n/a" : "fail", reason: run.message, steps: 0, demo: null, replayed: null } satisfies SolutionResult
+    if (run instanceof ScriptError)
+      return {
+        ...base,
+        outcome: run.notApplicable ? "n/a" : "fail",
+        reason: run.message,
+        steps: 0,
+        demo: null,
+        replayed: null
+      } satisfies SolutionResult
     const verdict = yield* verdictOf(sites, task, episode.episode, run)
-    const demo = primary && out !== undefined && verdict.success
-      ? yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
-      : null
+    const demo =
+      primary && out !== undefined && verdict.success
+        ? yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: `${task.id}-script`, taskId: task.id })
+        : null
     const replay = demo === null ? null : yield* replayWritten(env, sites, task, demo)
-    if (replay !== null) return { ...base, outcome: "fail", reason: `the written demo does not replay: ${replay}`, steps: run.steps.length, demo, replayed: false } satisfies SolutionResult
-    return { ...base, outcome: verdict.success ? "pass" : "fail", reason: verdict.reason, steps: run.steps.length, demo, replayed: demo === null ? null : true } satisfies SolutionResult
+    if (replay !== null)
+      return {
+        ...base,
+        outcome: "fail",
+        reason: `the written demo does not replay: ${replay}`,
+        steps: run.steps.length,
+        demo,
+        replayed: false
+      } satisfies SolutionResult
+    return {
+      ...base,
+      outcome: verdict.success ? "pass" : "fail",
+      reason: verdict.reason,
+      steps: run.steps.length,
+      demo,
+      replayed: demo === null ? null : true
+    } satisfies SolutionResult
   })
 
 /**
@@ -156,26 +204,38 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
  * (`<out>/<suite>/<instance>/demo.json`). What `bun core run` ingests for a task without a demo.
  */
 /** `demoId` defaults to `<task>-script`; a demo recorded on another platform needs its own id. */
-export const expertDemo = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, out: string, options: { readonly demoId?: string } = {}) =>
-  Effect.gen(function*() {
+export const expertDemo = (
+  env: EnvironmentShape,
+  sites: SitesServer,
+  task: SuiteTask,
+  out: string,
+  options: { readonly demoId?: string } = {}
+) =>
+  Effect.gen(function* () {
     const family = task.pathFamilies[0]?.id
     const script = family === undefined ? undefined : scriptsOf(task)?.[family]
-    if (script === undefined) return yield* new ScriptError({ message: `${task.id}: no scripted solution for its primary path family`, notApplicable: true })
+    if (script === undefined)
+      return yield* new ScriptError({ message: `${task.id}: no scripted solution for its primary path family`, notApplicable: true })
     const episode = yield* startEpisode(sites, task)
     const run = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(Effect.ensuring(env.close()))
     const verdict = yield* verdictOf(sites, task, episode.episode, run)
-    if (!verdict.success) return yield* new ScriptError({ message: `${task.id}: the scripted demo fails its checker: ${verdict.reason}`, notApplicable: false })
+    if (!verdict.success)
+      return yield* new ScriptError({ message: `${task.id}: the scripted demo fails its checker: ${verdict.reason}`, notApplicable: false })
     return yield* toDemoFolder(run, join(out, task.suite, task.id), { demoId: options.demoId ?? `${task.id}-script`, taskId: task.id })
   })
 
 /** Runs every scripted solution of the chosen train instances; never fails on a failing script (that is a result). */
 export const runSolutions = (options: SolutionsOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = options.progress ?? (() => undefined)
     const suites = yield* loadSuites()
     const suite = options.suite ?? "shop"
-    if (!SOLVED_SUITES.includes(suite)) return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
-    let tasks: ReadonlyArray<SuiteTask> = suites.filter((s) => s.suite === suite).flatMap((s) => s.tasks).filter((t) => t.split === "train")
+    if (!SOLVED_SUITES.includes(suite))
+      return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
+    let tasks: ReadonlyArray<SuiteTask> = suites
+      .filter((s) => s.suite === suite)
+      .flatMap((s) => s.tasks)
+      .filter((t) => t.split === "train")
     if (options.instance !== undefined) tasks = tasks.filter((t) => t.id === options.instance)
     if (options.instances !== undefined) tasks = options.instances(tasks)
     if (tasks.length === 0) return yield* Effect.fail(new Error(`no train instance '${options.instance ?? ""}' in suite '${suite}'`))

@@ -41,7 +41,7 @@ const answerReviews = (product: string): Step => ({
   kind: "answer",
   read: (obs) => {
     const rest = obs.aria.slice(Math.max(0, obs.aria.indexOf(`"${product}"`)))
-    return /No reviews yet/.test(rest.slice(0, 600)) ? "0" : rest.match(/\((\d+) reviews?\)/)?.[1] ?? "unknown"
+    return /No reviews yet/.test(rest.slice(0, 600)) ? "0" : (rest.match(/\((\d+) reviews?\)/)?.[1] ?? "unknown")
   }
 })
 
@@ -73,11 +73,7 @@ const review = (p: Params): Array<Step> => [
   done
 ]
 
-const cheapestFirst = (after: RegExp): Array<Step> => [
-  click(link(/./, { after })),
-  click(button(/^Add to cart$/)),
-  done
-]
+const cheapestFirst = (after: RegExp): Array<Step> => [click(link(/./, { after })), click(button(/^Add to cart$/)), done]
 
 /** Template id → path family id → script. */
 export const shopSolutions: Readonly<Record<string, Readonly<Record<string, ShopScript>>>> = {
@@ -147,6 +143,9 @@ export const shopSolutions: Readonly<Record<string, Readonly<Record<string, Shop
     browse: (p, base) => [...browse(s(p, "product"), base), answerReviews(s(p, "product"))]
   },
   "shop-buy-missing": {
-    "search-none": (p) => [type({ role: "searchbox", name: /^Search products$/ }, s(p, "missing"), true), { kind: "status", status: "infeasible" }]
+    "search-none": (p) => [
+      type({ role: "searchbox", name: /^Search products$/ }, s(p, "missing"), true),
+      { kind: "status", status: "infeasible" }
+    ]
   }
 }

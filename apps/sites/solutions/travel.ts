@@ -86,11 +86,7 @@ const confirm: Array<Step> = [
   click(button(/^Continue to review$/)),
   click(button(/^Confirm and book for /))
 ]
-const changeEmail = (email: string): Array<Step> => [
-  type(textbox(/^New email address$/), email),
-  click(button(/^Update email$/)),
-  done
-]
+const changeEmail = (email: string): Array<Step> => [type(textbox(/^New email address$/), email), click(button(/^Update email$/)), done]
 
 /** The text of the page's aria snapshot from the first `marker` on (empty when absent). */
 const from = (obs: FullObservation, marker: string): string => {
@@ -110,7 +106,12 @@ export const travelSolutions: Readonly<Record<string, Readonly<Record<string, Tr
     destinations: (p) => [click(link(exact(s(p, "city")), { after: /^Search hotels$/ })), done],
     breadcrumb: (p, base) => {
       const into = base.flights.find((f) => f.to === cityId(base, s(p, "city")))
-      return [...searchFlights(base, into?.from ?? "?", cityId(base, s(p, "city"))), click(link(/^Details of flight /)), click(link(exact(s(p, "city")))), done]
+      return [
+        ...searchFlights(base, into?.from ?? "?", cityId(base, s(p, "city"))),
+        click(link(/^Details of flight /)),
+        click(link(exact(s(p, "city")))),
+        done
+      ]
     }
   },
   "travel-open-flight": {
@@ -234,11 +235,18 @@ export const travelSolutions: Readonly<Record<string, Readonly<Record<string, Tr
       select(combo(/^Sort by$/), "price"),
       click(button(/^Apply filters$/)),
       // Sorted by price, the first hotel's From price is the lowest.
-      { kind: "answer", read: (obs) => `From ${lowest(dollars(obs.aria.slice(Math.max(0, obs.aria.search(/heading "\d+ hotels?"/)))).slice(0, 1))} per night.` }
+      {
+        kind: "answer",
+        read: (obs) =>
+          `From ${lowest(dollars(obs.aria.slice(Math.max(0, obs.aria.search(/heading "\d+ hotels?"/)))).slice(0, 1))} per night.`
+      }
     ],
     "city-page": (p) => [
       click(link(exact(s(p, "city")), { after: /^Search hotels$/ })),
-      { kind: "answer", read: (obs) => `From ${lowest(dollars(from(obs, `Hotels in ${s(p, "city")}`).split("Search hotels in")[0]!))} per night.` }
+      {
+        kind: "answer",
+        read: (obs) => `From ${lowest(dollars(from(obs, `Hotels in ${s(p, "city")}`).split("Search hotels in")[0]!))} per night.`
+      }
     ]
   },
   "travel-no-route": {

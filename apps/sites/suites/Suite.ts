@@ -77,7 +77,15 @@ export const fillInstruction = (instruction: string, parameters: Readonly<Record
 
 /** `templates[2].instances[0].parameters.product` from a path of keys and indices. */
 const jsonPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : /^[A-Za-z_$][\w$]*$/.test(String(k)) ? `${s}${s ? "." : ""}${String(k)}` : `${s}[${JSON.stringify(String(k))}]`), "") || "$"
+  path.reduce<string>(
+    (s, k) =>
+      typeof k === "number"
+        ? `${s}[${k}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(k))
+          ? `${s}${s ? "." : ""}${String(k)}`
+          : `${s}[${JSON.stringify(String(k))}]`,
+    ""
+  ) || "$"
 
 /** The first problem in a decoded suite, as [path, message], or null. */
 const problem = (s: SuiteFile): [ReadonlyArray<PropertyKey>, string] | null => {
@@ -90,7 +98,13 @@ const problem = (s: SuiteFile): [ReadonlyArray<PropertyKey>, string] | null => {
     templateIds.set(tpl.id, t)
     const vocabulary = SITE_PARAMETERS[tpl.site]
     if (!vocabulary) return [at("site"), `unknown site '${tpl.site}' (known: ${Object.keys(SITE_PARAMETERS).join(", ")})`]
-    if (!isCheckerName(tpl.checker)) return [at("checker"), `unknown checker '${tpl.checker}' (known: ${Object.keys(CHECKERS).filter((c) => CHECKERS[c as CheckerName].site === tpl.site).join(", ")})`]
+    if (!isCheckerName(tpl.checker))
+      return [
+        at("checker"),
+        `unknown checker '${tpl.checker}' (known: ${Object.keys(CHECKERS)
+          .filter((c) => CHECKERS[c as CheckerName].site === tpl.site)
+          .join(", ")})`
+      ]
     const checker = CHECKERS[tpl.checker]
     if (checker.site !== tpl.site) return [at("checker"), `checker '${tpl.checker}' is for site '${checker.site}', not '${tpl.site}'`]
     if (tpl.pathFamilies.length === 0) return [at("pathFamilies"), "needs at least one path family"]
@@ -106,16 +120,23 @@ const problem = (s: SuiteFile): [ReadonlyArray<PropertyKey>, string] | null => {
       const seenI = instanceIds.get(inst.id)
       if (seenI !== undefined) return [atI("id"), `duplicate instance id '${inst.id}' (also ${seenI})`]
       instanceIds.set(inst.id, jsonPath(atI()))
-      if (tpl.split === "held-out" && inst.split !== "held-out") return [atI("split"), `template '${tpl.id}' is held out, so its instances must be too`]
+      if (tpl.split === "held-out" && inst.split !== "held-out")
+        return [atI("split"), `template '${tpl.id}' is held out, so its instances must be too`]
       for (const name of needed) {
         if (!Object.hasOwn(inst.parameters, name)) {
-          const why = checker.parameters.includes(name as never) ? `checker '${tpl.checker}' needs it` : "the instruction has the placeholder"
+          const why = checker.parameters.includes(name as never)
+            ? `checker '${tpl.checker}' needs it`
+            : "the instruction has the placeholder"
           return [atI("parameters"), `no value for parameter {${name}} (${why})`]
         }
       }
       for (const [name, value] of Object.entries(inst.parameters)) {
         const validate = vocabulary[name]
-        if (!validate) return [atI("parameters", name), `unknown parameter '${name}' for site ${tpl.site} (known: ${Object.keys(vocabulary).join(", ")})`]
+        if (!validate)
+          return [
+            atI("parameters", name),
+            `unknown parameter '${name}' for site ${tpl.site} (known: ${Object.keys(vocabulary).join(", ")})`
+          ]
         const bad = validate(value, inst.siteSeed)
         if (bad !== null) return [atI("parameters", name), bad]
       }
@@ -129,33 +150,41 @@ const lower = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
 /** Decodes and validates a suite's JSON text; `file` names it in errors. */
 export const parseSuite = (text: string, file: string): Effect.Effect<Suite, SuiteError> =>
   Effect.gen(function* () {
-    const fail = (path: ReadonlyArray<PropertyKey>, message: string) => new SuiteError({ message: `${file}: ${jsonPath(path)}: ${message.replace(/\s*\n\s*/g, "; ")}` })
-    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`) })
+    const fail = (path: ReadonlyArray<PropertyKey>, message: string) =>
+      new SuiteError({ message: `${file}: ${jsonPath(path)}: ${message.replace(/\s*\n\s*/g, "; ")}` })
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => fail([], `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+    })
     const decoded = yield* Schema.decodeUnknownEffect(SuiteFile)(json, { onExcessProperty: "error" }).pipe(
       Effect.mapError((error) => {
         const first = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues[0]
         const message = lower((first?.message ?? "invalid value").replace(/ \| undefined/g, ""))
-        const path = (first?.path ?? []).map((k) => (typeof k === "object" && k !== null && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)))
+        const path = (first?.path ?? []).map((k) =>
+          typeof k === "object" && k !== null && "key" in k ? (k.key as PropertyKey) : (k as PropertyKey)
+        )
         return fail(path, message === "expected no excess property" ? "unknown field" : message)
       })
     )
     const bad = problem(decoded)
     if (bad) return yield* fail(...bad)
     const tasks = decoded.templates.flatMap((tpl) =>
-      tpl.instances.map((inst): SuiteTask => ({
-        id: inst.id,
-        suite: decoded.suite,
-        version: decoded.version,
-        site: tpl.site,
-        templateId: tpl.id,
-        category: tpl.category,
-        checker: tpl.checker as CheckerName,
-        pathFamilies: tpl.pathFamilies,
-        split: tpl.split === "held-out" ? "held-out" : inst.split,
-        parameters: inst.parameters,
-        siteSeed: inst.siteSeed,
-        instruction: fillInstruction(tpl.instruction, inst.parameters)
-      }))
+      tpl.instances.map(
+        (inst): SuiteTask => ({
+          id: inst.id,
+          suite: decoded.suite,
+          version: decoded.version,
+          site: tpl.site,
+          templateId: tpl.id,
+          category: tpl.category,
+          checker: tpl.checker as CheckerName,
+          pathFamilies: tpl.pathFamilies,
+          split: tpl.split === "held-out" ? "held-out" : inst.split,
+          parameters: inst.parameters,
+          siteSeed: inst.siteSeed,
+          instruction: fillInstruction(tpl.instruction, inst.parameters)
+        })
+      )
     )
     return { file, suite: decoded.suite, version: decoded.version, templates: decoded.templates, tasks }
   })

@@ -14,6 +14,10 @@ export const SUITES_DIR = import.meta.dir
 
 /** Every `*.json` suite in `dir`, by file name; the first bad file fails the whole load with its one-line error. */
 export const loadSuites = (dir: string = SUITES_DIR): Effect.Effect<ReadonlyArray<Suite>, SuiteError> =>
-  Effect.try({ try: () => readdirSync(dir).filter((f) => f.endsWith(".json")).sort(), catch: () => new SuiteError({ message: `${dir}: cannot list suite files` }) }).pipe(
-    Effect.flatMap((files) => Effect.forEach(files, (f) => loadSuite(join(dir, f))))
-  )
+  Effect.try({
+    try: () =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .sort(),
+    catch: () => new SuiteError({ message: `${dir}: cannot list suite files` })
+  }).pipe(Effect.flatMap((files) => Effect.forEach(files, (f) => loadSuite(join(dir, f)))))

@@ -30,7 +30,8 @@ const TOP = fam("top-rated", "open it from the home page's Top rated list when i
 
 const product = (base: ShopBase, r: Rng): string => r.pick(base.products).name
 /** Train instances of a template with the top-rated family name a product in the home page's Top rated list, so every family of theirs applies; held-out ones any product. */
-const productFor = (base: ShopBase, r: Rng, k: number): string => (k < 2 ? r.pick(topRated(base, shopInitial(base))).name : product(base, r))
+const productFor = (base: ShopBase, r: Rng, k: number): string =>
+  k < 2 ? r.pick(topRated(base, shopInitial(base))).name : product(base, r)
 /** The k-th of a fixed shuffle of the categories, so the three instances name three different ones. */
 const category = (base: ShopBase, id: string, k: number): string => rng(0, id).shuffle(base.categories)[k]!.name
 
@@ -44,73 +45,117 @@ const BRANDS = ["Acme", "Northwind", "Lumen", "Harbor"]
 
 const specs: ReadonlyArray<Spec> = [
   {
-    id: "shop-open-category", category: "navigation", split: "train", checker: "shop.url-category",
+    id: "shop-open-category",
+    category: "navigation",
+    split: "train",
+    checker: "shop.url-category",
     instruction: "Open the {category} category page.",
-    pathFamilies: [fam("home", "follow the category's link on the home page"), fam("breadcrumb", "open any product of the category and follow its breadcrumb")],
+    pathFamilies: [
+      fam("home", "follow the category's link on the home page"),
+      fam("breadcrumb", "open any product of the category and follow its breadcrumb")
+    ],
     make: (base, _r, k) => ({ category: category(base, "shop-open-category", k) })
   },
   {
-    id: "shop-open-product", category: "navigation", split: "train", checker: "shop.url-product",
+    id: "shop-open-product",
+    category: "navigation",
+    split: "train",
+    checker: "shop.url-product",
     instruction: "Open the product page of {product}.",
     pathFamilies: [SEARCH, BROWSE, TOP],
     make: (base, r, k) => ({ product: productFor(base, r, k) })
   },
   {
-    id: "shop-cheapest-in-category", category: "search", split: "train", checker: "shop.cart-cheapest",
+    id: "shop-cheapest-in-category",
+    category: "search",
+    split: "train",
+    checker: "shop.cart-cheapest",
     instruction: "Find the cheapest product in the {category} category and add it to my cart.",
-    pathFamilies: [fam("category-sort", "open the category and sort by price, low to high"), fam("search-filter", "search all products filtered to the category, sorted by price")],
+    pathFamilies: [
+      fam("category-sort", "open the category and sort by price, low to high"),
+      fam("search-filter", "search all products filtered to the category, sorted by price")
+    ],
     make: (base, _r, k) => ({ category: category(base, "shop-cheapest-in-category", k) })
   },
   {
-    id: "shop-change-email", category: "form", split: "train", checker: "shop.user-email",
+    id: "shop-change-email",
+    category: "form",
+    split: "train",
+    checker: "shop.user-email",
     instruction: "Change the email address on my account to {email}.",
     pathFamilies: [fam("account", "open the account page, then Edit account settings")],
     make: (_base, r) => ({ email: `${r.pick(FIRST).toLowerCase()}.${r.int(10, 99)}@example.org` })
   },
   {
-    id: "shop-change-name", category: "form", split: "held-out", checker: "shop.user-name",
+    id: "shop-change-name",
+    category: "form",
+    split: "held-out",
+    checker: "shop.user-name",
     instruction: "Change the name on my account to {name}.",
     pathFamilies: [fam("account", "open the account page, then Edit account settings")],
     make: (_base, r) => ({ name: `${r.pick(FIRST)} ${r.pick(LAST)}` })
   },
   {
-    id: "shop-buy", category: "transaction", split: "train", checker: "shop.order",
+    id: "shop-buy",
+    category: "transaction",
+    split: "train",
+    checker: "shop.order",
     instruction: "Buy {quantity} of {product} with {shipping} shipping to {fullName}, {street}, {city} {postalCode}.",
     pathFamilies: [
       fam("search-quantity", "find the product by search, set the quantity on its page, then cart and checkout"),
       fam("browse-cart-update", "find it through its category, add one, change the quantity in the cart, then checkout")
     ],
     make: (base, r) => ({
-      product: product(base, r), quantity: r.int(2, 4), shipping: r.pick(["standard", "express"]),
-      fullName: `${r.pick(FIRST)} ${r.pick(LAST)}`, street: `${r.int(1, 999)} ${r.pick(STREETS)}`, city: r.pick(CITIES), postalCode: String(r.int(10000, 99999))
+      product: product(base, r),
+      quantity: r.int(2, 4),
+      shipping: r.pick(["standard", "express"]),
+      fullName: `${r.pick(FIRST)} ${r.pick(LAST)}`,
+      street: `${r.int(1, 999)} ${r.pick(STREETS)}`,
+      city: r.pick(CITIES),
+      postalCode: String(r.int(10000, 99999))
     })
   },
   {
-    id: "shop-wishlist-add", category: "transaction", split: "train", checker: "shop.wishlist",
+    id: "shop-wishlist-add",
+    category: "transaction",
+    split: "train",
+    checker: "shop.wishlist",
     instruction: "Add {product} to my wish list.",
     pathFamilies: [SEARCH, BROWSE, TOP],
     make: (base, r, k) => ({ product: productFor(base, r, k) })
   },
   {
-    id: "shop-post-review", category: "transaction", split: "train", checker: "shop.review",
-    instruction: "Post a {rating}-star review of {product} titled \"{title}\".",
+    id: "shop-post-review",
+    category: "transaction",
+    split: "train",
+    checker: "shop.review",
+    instruction: 'Post a {rating}-star review of {product} titled "{title}".',
     pathFamilies: [SEARCH, BROWSE],
     make: (base, r) => ({ product: product(base, r), rating: r.int(1, 5), title: r.pick(TITLES) })
   },
   {
-    id: "shop-price-of", category: "information", split: "train", checker: "shop.answer-price",
+    id: "shop-price-of",
+    category: "information",
+    split: "train",
+    checker: "shop.answer-price",
     instruction: "What is the price of {product}?",
     pathFamilies: [SEARCH, BROWSE, fam("search-list", "read the price from the search results without opening the product")],
     make: (base, r) => ({ product: product(base, r) })
   },
   {
-    id: "shop-review-count", category: "information", split: "held-out", checker: "shop.answer-review-count",
+    id: "shop-review-count",
+    category: "information",
+    split: "held-out",
+    checker: "shop.answer-review-count",
     instruction: "How many customer reviews does {product} have?",
     pathFamilies: [SEARCH, BROWSE],
     make: (base, r) => ({ product: product(base, r) })
   },
   {
-    id: "shop-buy-missing", category: "infeasible", split: "train", checker: "shop.infeasible",
+    id: "shop-buy-missing",
+    category: "infeasible",
+    split: "train",
+    checker: "shop.infeasible",
     instruction: "Add the {missing} to my cart.",
     pathFamilies: [fam("search-none", "search for it, find no such product, and report the task infeasible")],
     make: (base, r) => {

@@ -60,19 +60,31 @@ const directRoutes = (base: TravelBase): Array<Flight> => {
 
 const specs: ReadonlyArray<Spec> = [
   {
-    id: "travel-open-city", category: "navigation", split: "train", checker: "travel.url-city",
+    id: "travel-open-city",
+    category: "navigation",
+    split: "train",
+    checker: "travel.url-city",
     instruction: "Open the city page of {city}.",
-    pathFamilies: [fam("destinations", "follow the city's link in the home page's Destinations list"), fam("breadcrumb", "open any flight into the city and follow its breadcrumb")],
+    pathFamilies: [
+      fam("destinations", "follow the city's link in the home page's Destinations list"),
+      fam("breadcrumb", "open any flight into the city and follow its breadcrumb")
+    ],
     make: (base, r) => ({ city: r.pick(base.cities).name })
   },
   {
-    id: "travel-open-flight", category: "navigation", split: "held-out", checker: "travel.url-flight",
+    id: "travel-open-flight",
+    category: "navigation",
+    split: "held-out",
+    checker: "travel.url-flight",
     instruction: "Open the details page of flight {flight}.",
     pathFamilies: [SEARCH, fam("city-deal", "open the destination's city page and find the flight among its deals (when it is one)")],
     make: (base, r) => ({ flight: r.pick(base.flights).id })
   },
   {
-    id: "travel-cheapest-direct", category: "search", split: "train", checker: "travel.cheapest-direct",
+    id: "travel-cheapest-direct",
+    category: "search",
+    split: "train",
+    checker: "travel.cheapest-direct",
     instruction: "Find the cheapest nonstop flight from {from} to {to} on {date} and start booking it for one passenger.",
     pathFamilies: [
       fam("filter-nonstop", "search the route and date, filter to nonstop flights sorted by price, and select the first"),
@@ -84,22 +96,40 @@ const specs: ReadonlyArray<Spec> = [
     }
   },
   {
-    id: "travel-add-traveller", category: "form", split: "train", checker: "travel.traveller",
+    id: "travel-add-traveller",
+    category: "form",
+    split: "train",
+    checker: "travel.traveller",
     instruction: "Add {name} to my saved travellers: email {email}, born {dob}, passport {passport}.",
-    pathFamilies: [fam("travellers-page", "open Saved travellers and fill in the Add a traveller form"), fam("booking-save", "enter the details at a booking's passenger step with Save to my saved travellers ticked")],
+    pathFamilies: [
+      fam("travellers-page", "open Saved travellers and fill in the Add a traveller form"),
+      fam("booking-save", "enter the details at a booking's passenger step with Save to my saved travellers ticked")
+    ],
     make: (_base, r) => person(r)
   },
   {
-    id: "travel-book-flight", category: "transaction", split: "train", checker: "travel.flight-booking",
-    instruction: "Book flight {flight} on {date} with the {fare} fare for two passengers: me (my saved traveller) and {name}, email {email}, born {dob}, passport {passport}.",
+    id: "travel-book-flight",
+    category: "transaction",
+    split: "train",
+    checker: "travel.flight-booking",
+    instruction:
+      "Book flight {flight} on {date} with the {fare} fare for two passengers: me (my saved traveller) and {name}, email {email}, born {dob}, passport {passport}.",
     pathFamilies: [
       fam("search-prefill", "search the route, select the flight, fill passenger 1 from the saved traveller and type passenger 2"),
       fam("flight-page-typed", "open the flight's page, book from there and type both passengers' details")
     ],
-    make: (base, r, k) => ({ flight: r.pick(base.flights).id, date: r.pick(base.dates), fare: nth(["economy", "premium", "business"], "travel-book-flight", k), ...person(r) })
+    make: (base, r, k) => ({
+      flight: r.pick(base.flights).id,
+      date: r.pick(base.dates),
+      fare: nth(["economy", "premium", "business"], "travel-book-flight", k),
+      ...person(r)
+    })
   },
   {
-    id: "travel-book-hotel", category: "transaction", split: "train", checker: "travel.hotel-booking",
+    id: "travel-book-hotel",
+    category: "transaction",
+    split: "train",
+    checker: "travel.hotel-booking",
     instruction: "Book a {room} at {hotel} for {guests} guests, checking in on {checkIn} for {nights} nights, with me as the lead guest.",
     pathFamilies: [
       fam("hotel-search", "search hotels in the city for the dates and guests, open the hotel and choose the room"),
@@ -113,32 +143,55 @@ const specs: ReadonlyArray<Spec> = [
     }
   },
   {
-    id: "travel-booking-email", category: "transaction", split: "train", checker: "travel.booking-email",
+    id: "travel-booking-email",
+    category: "transaction",
+    split: "train",
+    checker: "travel.booking-email",
     instruction: "Book one night at {hotel} from {checkIn} for me alone, then change the email on that booking to {email}.",
     pathFamilies: [
       fam("trip-page", "book it, then change the email on the confirmation (booking) page"),
       fam("my-trips", "book it, then find it again under My trips and change the email there")
     ],
-    make: (base, r) => ({ hotel: r.pick(base.hotels).name, checkIn: r.pick(base.dates), email: `${r.pick(FIRST).toLowerCase()}.trips${r.int(10, 99)}@example.org` })
+    make: (base, r) => ({
+      hotel: r.pick(base.hotels).name,
+      checkIn: r.pick(base.dates),
+      email: `${r.pick(FIRST).toLowerCase()}.trips${r.int(10, 99)}@example.org`
+    })
   },
   {
-    id: "travel-departure-time", category: "information", split: "train", checker: "travel.answer-departure",
+    id: "travel-departure-time",
+    category: "information",
+    split: "train",
+    checker: "travel.answer-departure",
     instruction: "What time does flight {flight} depart?",
     pathFamilies: [SEARCH, fam("search-list", "read the time from the search results of its route without opening the flight")],
     make: (base, r) => ({ flight: r.pick(base.flights).id })
   },
   {
-    id: "travel-cheapest-hotel", category: "information", split: "held-out", checker: "travel.answer-cheapest-hotel",
+    id: "travel-cheapest-hotel",
+    category: "information",
+    split: "held-out",
+    checker: "travel.answer-cheapest-hotel",
     instruction: "What is the lowest nightly room price at any hotel in {city}?",
-    pathFamilies: [fam("hotel-search-sort", "search hotels in the city for one guest sorted by price"), fam("city-page", "read the From prices on the city page's hotel list")],
+    pathFamilies: [
+      fam("hotel-search-sort", "search hotels in the city for one guest sorted by price"),
+      fam("city-page", "read the From prices on the city page's hotel list")
+    ],
     make: (base, _r, k) => ({ city: nth(base.cities, "travel-cheapest-hotel", k).name })
   },
   {
-    id: "travel-no-route", category: "infeasible", split: "train", checker: "travel.infeasible",
+    id: "travel-no-route",
+    category: "infeasible",
+    split: "train",
+    checker: "travel.infeasible",
     instruction: "Book me a flight from {noRoute} on {date}.",
-    pathFamilies: [fam("search-none", "search the route, find no flights, and report the task infeasible"), fam("city-deals", "see on the destination's city page that no flight comes from the origin")],
+    pathFamilies: [
+      fam("search-none", "search the route, find no flights, and report the task infeasible"),
+      fam("city-deals", "see on the destination's city page that no flight comes from the origin")
+    ],
     make: (base, r) => {
-      let from = "", to = ""
+      let from = "",
+        to = ""
       do [from, to] = [r.pick(base.cities).id, r.pick(base.cities).id]
       while (from === to || base.flights.some((f) => f.from === from && f.to === to))
       return { noRoute: `${cityName(base, from)} to ${cityName(base, to)}`, date: r.pick(base.dates) }

@@ -12,15 +12,29 @@ import { startEpisode } from "./client.ts"
 import type { Browser, withServer } from "./client.ts"
 
 export type Params = Readonly<Record<string, string | number>>
-export interface Outcome { finalUrl: string | null; answer: string | null; status: "complete" | "infeasible" | null }
+export interface Outcome {
+  finalUrl: string | null
+  answer: string | null
+  status: "complete" | "infeasible" | null
+}
 export type Step = (b: Browser, out: Outcome) => Promise<void>
 
-export const go = (path: string): Step => async (b, out) => { out.finalUrl = (await b.get(path)).path }
-export const post = (path: string, form: Record<string, string>): Step => async (b, out) => { out.finalUrl = (await b.post(path, form)).path }
-export const finish = (status: Outcome["status"], answer: string | null = null): Step => async (_b, out) => {
-  out.status = status
-  out.answer = answer
-}
+export const go =
+  (path: string): Step =>
+  async (b, out) => {
+    out.finalUrl = (await b.get(path)).path
+  }
+export const post =
+  (path: string, form: Record<string, string>): Step =>
+  async (b, out) => {
+    out.finalUrl = (await b.post(path, form)).path
+  }
+export const finish =
+  (status: Outcome["status"], answer: string | null = null): Step =>
+  async (_b, out) => {
+    out.status = status
+    out.answer = answer
+  }
 
 export interface Script<Base> {
   readonly solve: (p: Params, base: Base) => Array<Step>
@@ -29,13 +43,15 @@ export interface Script<Base> {
 }
 
 /** Runs `steps` in a fresh episode of `site` for `task` and asks the task's checker. */
-export const runner = (env: ReturnType<typeof withServer>, site: string) => async (task: SuiteTask, steps: ReadonlyArray<Step>): Promise<Verdict> => {
-  const s = env.server()
-  const { tenant, browser, first } = await startEpisode(s, site, task.siteSeed)
-  const out: Outcome = { finalUrl: first.path, answer: null, status: null }
-  for (const step of steps) await step(browser, out)
-  return check(task.checker, { api: s, tenant, parameters: task.parameters, ...out })
-}
+export const runner =
+  (env: ReturnType<typeof withServer>, site: string) =>
+  async (task: SuiteTask, steps: ReadonlyArray<Step>): Promise<Verdict> => {
+    const s = env.server()
+    const { tenant, browser, first } = await startEpisode(s, site, task.siteSeed)
+    const out: Outcome = { finalUrl: first.path, answer: null, status: null }
+    for (const step of steps) await step(browser, out)
+    return check(task.checker, { api: s, tenant, parameters: task.parameters, ...out })
+  }
 
 export const describeCheckers = <Base>(
   site: string,
@@ -64,7 +80,10 @@ export const describeCheckers = <Base>(
         expect(v.reason.length).toBeGreaterThan(0)
       })
       test("wrong value fails", async () => {
-        const steps = typeof script.wrong === "function" ? script.solve(script.wrong(task.parameters, base), base) : script.wrong.run(task.parameters, base)
+        const steps =
+          typeof script.wrong === "function"
+            ? script.solve(script.wrong(task.parameters, base), base)
+            : script.wrong.run(task.parameters, base)
         const v = await run(task, steps)
         expect(v.success).toBe(false)
       })

@@ -22,12 +22,15 @@ const suite = await Effect.runPromise(loadSuite(SHOP_SUITE_FILE))
 const productOf = (base: ShopBase, name: unknown) => base.products.find((p) => p.name === name)!
 const categoryOf = (base: ShopBase, name: unknown) => base.categories.find((c) => c.name === name)!
 /** Search by name and open the product from the results, as a user would. */
-const findProduct = (name: string): Step => async (b, out) => {
-  const results = await b.get(`/shop/search?q=${encodeURIComponent(name)}`)
-  out.finalUrl = (await b.get(linksTo(results, name)[0]!)).path
-}
+const findProduct =
+  (name: string): Step =>
+  async (b, out) => {
+    const results = await b.get(`/shop/search?q=${encodeURIComponent(name)}`)
+    out.finalUrl = (await b.get(linksTo(results, name)[0]!)).path
+  }
 /** Another product of the same seed with a different price (for wrong-value runs). */
-const other = (base: ShopBase, name: unknown): string => base.products.find((p) => p.name !== name && p.price !== productOf(base, name).price)!.name
+const other = (base: ShopBase, name: unknown): string =>
+  base.products.find((p) => p.name !== name && p.price !== productOf(base, name).price)!.name
 
 const scripts: Record<string, Script<ShopBase>> = {
   "shop-open-category": {
@@ -41,18 +44,23 @@ const scripts: Record<string, Script<ShopBase>> = {
   "shop-cheapest-in-category": {
     solve: (p, base) => {
       const c = categoryOf(base, p.category)
-      return [go(`/shop/category/${c.id}?sort=price-asc`), async (b, out) => {
-        const page = await b.get(`/shop/category/${c.id}?sort=price-asc`)
-        const first = page.text.match(/href="\/shop\/product\/([^"]+)"/)![1]!
-        out.finalUrl = (await b.post("/shop/cart/add", { productId: first })).path
-      }]
+      return [
+        go(`/shop/category/${c.id}?sort=price-asc`),
+        async (b, out) => {
+          const page = await b.get(`/shop/category/${c.id}?sort=price-asc`)
+          const first = page.text.match(/href="\/shop\/product\/([^"]+)"/)![1]!
+          out.finalUrl = (await b.post("/shop/cart/add", { productId: first })).path
+        }
+      ]
     },
     // The priciest of the category instead.
-    wrong: { run: (p, base) => {
-      const c = categoryOf(base, p.category)
-      const priciest = [...base.products].filter((x) => x.categoryId === c.id).sort((a, b) => b.price - a.price)[0]!
-      return [go(`/shop/category/${c.id}`), post("/shop/cart/add", { productId: priciest.id })]
-    } }
+    wrong: {
+      run: (p, base) => {
+        const c = categoryOf(base, p.category)
+        const priciest = [...base.products].filter((x) => x.categoryId === c.id).sort((a, b) => b.price - a.price)[0]!
+        return [go(`/shop/category/${c.id}`), post("/shop/cart/add", { productId: priciest.id })]
+      }
+    }
   },
   "shop-change-email": {
     solve: (p, base) => [go("/shop/account/settings"), post("/shop/account/settings", { name: base.user.name, email: String(p.email) })],
@@ -69,39 +77,67 @@ const scripts: Record<string, Script<ShopBase>> = {
         findProduct(String(p.product)),
         post("/shop/cart/add", { productId: prod.id, quantity: String(p.quantity) }),
         go("/shop/checkout"),
-        post("/shop/checkout", { fullName: String(p.fullName), street: String(p.street), city: String(p.city), postalCode: String(p.postalCode), shipping: String(p.shipping) })
+        post("/shop/checkout", {
+          fullName: String(p.fullName),
+          street: String(p.street),
+          city: String(p.city),
+          postalCode: String(p.postalCode),
+          shipping: String(p.shipping)
+        })
       ]
     },
     wrong: (p) => ({ ...p, quantity: Number(p.quantity) + 1 })
   },
   "shop-wishlist-add": {
-    solve: (p, base) => [findProduct(String(p.product)), post("/shop/wishlist/add", { productId: productOf(base, p.product).id, return: `/product/${productOf(base, p.product).id}?added=wishlist` })],
+    solve: (p, base) => [
+      findProduct(String(p.product)),
+      post("/shop/wishlist/add", {
+        productId: productOf(base, p.product).id,
+        return: `/product/${productOf(base, p.product).id}?added=wishlist`
+      })
+    ],
     wrong: (p, base) => ({ product: other(base, p.product) })
   },
   "shop-post-review": {
-    solve: (p, base) => [findProduct(String(p.product)), post(`/shop/product/${productOf(base, p.product).id}/reviews`, { rating: String(p.rating), title: String(p.title), body: "Scripted review body, long enough." })],
+    solve: (p, base) => [
+      findProduct(String(p.product)),
+      post(`/shop/product/${productOf(base, p.product).id}/reviews`, {
+        rating: String(p.rating),
+        title: String(p.title),
+        body: "Scripted review body, long enough."
+      })
+    ],
     wrong: (p) => ({ ...p, rating: (Number(p.rating) % 5) + 1 })
   },
   "shop-price-of": {
     solve: (p) => {
       let price = ""
-      return [async (b, out) => {
-        await findProduct(String(p.product))(b, out)
-        price = textOf(await b.get(out.finalUrl!)).match(/Price: (\$[\d.,]+)/)![1]!
-      }, async (b, out) => finish("complete", `It costs ${price}.`)(b, out)]
+      return [
+        async (b, out) => {
+          await findProduct(String(p.product))(b, out)
+          price = textOf(await b.get(out.finalUrl!)).match(/Price: (\$[\d.,]+)/)![1]!
+        },
+        async (b, out) => finish("complete", `It costs ${price}.`)(b, out)
+      ]
     },
     wrong: (p, base) => ({ product: other(base, p.product) })
   },
   "shop-review-count": {
     solve: (p) => {
       let count = ""
-      return [async (b, out) => {
-        await findProduct(String(p.product))(b, out)
-        const text = textOf(await b.get(out.finalUrl!))
-        count = text.includes("No reviews yet") ? "0" : text.match(/\((\d+) reviews?\)/)![1]!
-      }, async (b, out) => finish("complete", count)(b, out)]
+      return [
+        async (b, out) => {
+          await findProduct(String(p.product))(b, out)
+          const text = textOf(await b.get(out.finalUrl!))
+          count = text.includes("No reviews yet") ? "0" : text.match(/\((\d+) reviews?\)/)![1]!
+        },
+        async (b, out) => finish("complete", count)(b, out)
+      ]
     },
-    wrong: (p, base) => ({ product: base.products.find((x) => (base.reviews[x.id]?.length ?? 0) !== (base.reviews[productOf(base, p.product).id]?.length ?? 0))!.name })
+    wrong: (p, base) => ({
+      product: base.products.find((x) => (base.reviews[x.id]?.length ?? 0) !== (base.reviews[productOf(base, p.product).id]?.length ?? 0))!
+        .name
+    })
   },
   "shop-buy-missing": {
     solve: (p) => [go(`/shop/search?q=${encodeURIComponent(String(p.missing))}`), finish("infeasible")],
@@ -118,7 +154,8 @@ describe("shop checkers: solved passes, truncated fails, wrong value fails", () 
     const task = suite.tasks.find((t) => t.category === "infeasible")!
     const search = go(`/shop/search?q=${encodeURIComponent(String(task.parameters.missing))}`)
     expect((await run(task, [search, finish("infeasible")])).success).toBe(true)
-    for (const status of ["complete", null] as const) expect((await run(task, [search, finish(status, "It is in your cart.")])).success).toBe(false)
+    for (const status of ["complete", null] as const)
+      expect((await run(task, [search, finish(status, "It is in your cart.")])).success).toBe(false)
   })
 
   test("an answer task reported infeasible fails, and an unknown checker is an error, not a verdict", async () => {

@@ -50,7 +50,12 @@ export class Browser {
   }
 }
 
-export const startEpisode = async (server: SitesServer, site: string, seed: number, path?: string): Promise<{ tenant: string; browser: Browser; first: Page }> => {
+export const startEpisode = async (
+  server: SitesServer,
+  site: string,
+  seed: number,
+  path?: string
+): Promise<{ tenant: string; browser: Browser; first: Page }> => {
   const res = await fetch(`${server.origin}/__core/episodes`, {
     method: "POST",
     headers: { "content-type": "application/json", [EPISODE_TOKEN_HEADER]: server.episodeToken },
@@ -78,8 +83,16 @@ export const withServer = (): { server: () => SitesServer; start: () => void; st
 
 /** Visible text of the page, tags stripped and whitespace collapsed, for "does the page say X" checks. */
 export const textOf = (page: Page): string =>
-  page.text.replace(/<style[\s\S]*?<\/style>/g, "").replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, " ")
+  page.text
+    .replace(/<style[\s\S]*?<\/style>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, " ")
 
 /** The hrefs of links whose text contains `text`. */
 export const linksTo = (page: Page, text: string): Array<string> =>
-  [...page.text.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].filter((m) => m[2]!.replace(/<[^>]+>/g, "").includes(text)).map((m) => m[1]!.replace(/&amp;/g, "&"))
+  [...page.text.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)]
+    .filter((m) => m[2]!.replace(/<[^>]+>/g, "").includes(text))
+    .map((m) => m[1]!.replace(/&amp;/g, "&"))

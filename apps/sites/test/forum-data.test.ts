@@ -37,7 +37,15 @@ describe("forum: deterministic content", () => {
   test("same seed → byte-identical pages in two episodes; different seed → different pages", async () => {
     const base = forum.base(11)
     const p = base.posts[17]!
-    const paths = ["/forum/", `/forum/b/${base.boards[2]!.id}?sort=top&page=2`, `/forum/post/${p.id}`, `/forum/u/${p.author}`, "/forum/search?q=tips&sort=new", "/forum/users", "/forum/submit"]
+    const paths = [
+      "/forum/",
+      `/forum/b/${base.boards[2]!.id}?sort=top&page=2`,
+      `/forum/post/${p.id}`,
+      `/forum/u/${p.author}`,
+      "/forum/search?q=tips&sort=new",
+      "/forum/users",
+      "/forum/submit"
+    ]
     const one = await startEpisode(env.server(), "forum", 11)
     const two = await startEpisode(env.server(), "forum", 11)
     const other = await startEpisode(env.server(), "forum", 12)
@@ -82,7 +90,9 @@ describe("forum: deterministic content", () => {
     expect(postIds(filtered.text)).toEqual(expected.slice(0, PAGE_SIZE).map((p) => p.id))
     expect(filtered.text).toContain(`<option value="${board.id}" selected>`)
     const word = await browser.get("/forum/search?q=tips+welcome&sort=new")
-    const hits = base.posts.filter((p) => `${p.title} ${p.body}`.toLowerCase().includes("tips") && `${p.title} ${p.body}`.toLowerCase().includes("welcome"))
+    const hits = base.posts.filter(
+      (p) => `${p.title} ${p.body}`.toLowerCase().includes("tips") && `${p.title} ${p.body}`.toLowerCase().includes("welcome")
+    )
     expect(textOf(word)).toContain(`${hits.length} results`)
     expect(textOf(await browser.get("/forum/search?q=zzzqqq"))).toContain("No posts found")
   })

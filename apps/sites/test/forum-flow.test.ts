@@ -17,7 +17,9 @@ describe("forum: the whole flow over HTTP, with the state API following each cha
     const board = base.boards.find((b) => b.id === p.boardId)!
     expect(linksTo(first, board.name)).toContain(`/forum/b/${board.id}`)
     const boardPage = await browser.get(`/forum/b/${board.id}?sort=new`)
-    const onBoard = linksTo(boardPage, p.title).includes(`/forum/post/${p.id}`) ? boardPage : await browser.get(`/forum/b/${board.id}?sort=new&page=2`)
+    const onBoard = linksTo(boardPage, p.title).includes(`/forum/post/${p.id}`)
+      ? boardPage
+      : await browser.get(`/forum/b/${board.id}?sort=new&page=2`)
     expect(linksTo(onBoard, p.title)).toContain(`/forum/post/${p.id}`)
 
     const page = await browser.get(`/forum/post/${p.id}`)
@@ -42,7 +44,17 @@ describe("forum: the whole flow over HTTP, with the state API following each cha
     expect(ok.text).toContain("&lt;b&gt;Nice&lt;/b&gt; post, thanks!")
     let snap = await forumState(s, tenant)
     const mine = myCommentsOn(snap.state, p.id)
-    expect(mine).toEqual([{ id: "c301", postId: p.id, parentId: null, author: base.me, body: "<b>Nice</b> post, thanks!", createdAt: Date.UTC(2024, 4, 1, 12, 1), score: 0 }])
+    expect(mine).toEqual([
+      {
+        id: "c301",
+        postId: p.id,
+        parentId: null,
+        author: base.me,
+        body: "<b>Nice</b> post, thanks!",
+        createdAt: Date.UTC(2024, 4, 1, 12, 1),
+        score: 0
+      }
+    ])
 
     const replyLink = linksTo(ok, "Reply").find((h) => h.endsWith("/reply/c301"))!
     const replyPage = await browser.get(replyLink)
@@ -89,18 +101,29 @@ describe("forum: the whole flow over HTTP, with the state API following each cha
     expect(form.text).toContain('<option value="cycling" selected>')
     const bad = await browser.post("/forum/submit", { board: "", title: "x".repeat(121), body: "" })
     expect(bad.status).toBe(422)
-    for (const f of ["board", "title", "body"]) expect(bad.text).toMatch(new RegExp(`id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-error"`))
+    for (const f of ["board", "title", "body"])
+      expect(bad.text).toMatch(new RegExp(`id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-error"`))
     expect(textOf(bad)).toContain("There are 3 problems")
     expect(textOf(bad)).toContain("Keep the title to 120 characters or fewer.")
     expect(newPosts((await forumState(s, tenant)).state, base)).toHaveLength(0)
 
-    const made = await browser.post("/forum/submit", { board: "cycling", title: "Best route to work?", body: "Looking for a quiet route.\n\nAny ideas?" })
+    const made = await browser.post("/forum/submit", {
+      board: "cycling",
+      title: "Best route to work?",
+      body: "Looking for a quiet route.\n\nAny ideas?"
+    })
     expect(made.path).toBe("/forum/post/p81?m=created")
     expect(textOf(made)).toContain("Your post has been published.")
     expect(made.text).toContain("<p>Looking for a quiet route.</p>")
     expect(linksTo(made, "Edit post")).toEqual(["/forum/post/p81/edit"])
     const snap = await forumState(s, tenant)
-    expect(postByTitle(snap.state, "best route to work?")).toMatchObject({ id: "p81", boardId: "cycling", author: base.me, score: 0, edited: false })
+    expect(postByTitle(snap.state, "best route to work?")).toMatchObject({
+      id: "p81",
+      boardId: "cycling",
+      author: base.me,
+      score: 0,
+      edited: false
+    })
     expect(newPosts(snap.state, base).map((p) => p.id)).toEqual(["p81"])
     expect(linksTo(await browser.get("/forum/b/cycling"), "Best route to work?")).toEqual(["/forum/post/p81"])
     expect(linksTo(await browser.get(`/forum/u/${base.me}`), "Best route to work?")).toEqual(["/forum/post/p81"])
@@ -121,7 +144,11 @@ describe("forum: the whole flow over HTTP, with the state API following each cha
     expect(ok.path).toBe(`/forum/post/${own.id}?m=edited`)
     expect(textOf(ok)).toContain("Your post has been updated.")
     expect(textOf(ok)).toContain("(edited)")
-    expect((await forumState(s, tenant)).state.posts.find((p) => p.id === own.id)).toMatchObject({ title: "Updated title", body: "Updated body", edited: true })
+    expect((await forumState(s, tenant)).state.posts.find((p) => p.id === own.id)).toMatchObject({
+      title: "Updated title",
+      body: "Updated body",
+      edited: true
+    })
     const other = base.posts.find((p) => p.author !== base.me)!
     expect((await browser.get(`/forum/post/${other.id}/edit`)).status).toBe(403)
     expect((await browser.post(`/forum/post/${other.id}/edit`, { title: "Hijack", body: "x" })).status).toBe(403)
@@ -158,7 +185,9 @@ describe("forum: the whole flow over HTTP, with the state API following each cha
     const p = base.posts[40]!
     const href = `/forum/post/${p.id}`
     const board = await browser.get(`/forum/b/${p.boardId}?sort=new`)
-    expect(linksTo(board, p.title).includes(href) || linksTo(await browser.get(`/forum/b/${p.boardId}?sort=new&page=2`), p.title).includes(href)).toBe(true)
+    expect(
+      linksTo(board, p.title).includes(href) || linksTo(await browser.get(`/forum/b/${p.boardId}?sort=new&page=2`), p.title).includes(href)
+    ).toBe(true)
     expect(linksTo(await browser.get(`/forum/search?q=${encodeURIComponent(p.title)}&board=${p.boardId}`), p.title)).toContain(href)
     const members = await browser.get("/forum/users")
     expect(linksTo(members, p.author)).toContain(`/forum/u/${p.author}`)
@@ -183,7 +212,9 @@ describe("forum: isolation", () => {
       eps.map(async (e, i) => {
         const snap = await forumState(s, e.tenant)
         expect(snap.state.votes).toEqual([{ kind: "post", id: posts[i]!.id, value: 1 }])
-        expect(snap.state.comments.filter((c) => c.body.startsWith("Comment from episode")).map((c) => c.body)).toEqual([`Comment from episode ${i}`])
+        expect(snap.state.comments.filter((c) => c.body.startsWith("Comment from episode")).map((c) => c.body)).toEqual([
+          `Comment from episode ${i}`
+        ])
         expect(snap.state.posts.find((p) => p.id === "p81")!.title).toBe(`Episode ${i} post`)
         const board = textOf(await e.browser.get("/forum/b/books"))
         for (let j = 0; j < eps.length; j++) expect(board.includes(`Episode ${j} post`)).toBe(i === j)

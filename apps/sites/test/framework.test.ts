@@ -32,7 +32,17 @@ describe("building blocks", () => {
     expect(safePath("https://evil.example", "/")).toBe("/")
     expect(safePath("/cart?m=1", "/")).toBe("/cart?m=1")
     // Each of these resolves above the site's prefix (or to another host) in a browser.
-    for (const escape of ["/%2e%2e/%2e%2e/x", "/a/../../x", "/%2E./x", "/.%2e", "/a%2f..%2f..", "/%5c..", "/\\evil.example", "/\t/evil.example", "/%zz"]) {
+    for (const escape of [
+      "/%2e%2e/%2e%2e/x",
+      "/a/../../x",
+      "/%2E./x",
+      "/.%2e",
+      "/a%2f..%2f..",
+      "/%5c..",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "/%zz"
+    ]) {
       expect(safePath(escape, "/")).toBe("/")
     }
     expect(safePath("/search?q=../x", "/")).toBe("/search?q=../x")
@@ -51,7 +61,14 @@ describe("episodes and the state API", () => {
     })
 
   test("bad episode requests get a clear 400", async () => {
-    for (const body of [{ site: "nope", seed: 1 }, { site: "shop", seed: -1 }, { site: "shop", seed: 1.5 }, { site: "shop" }, { site: "shop", seed: 1, path: "//x" }, { site: "shop", seed: 1, path: "/%2e%2e/x" }]) {
+    for (const body of [
+      { site: "nope", seed: 1 },
+      { site: "shop", seed: -1 },
+      { site: "shop", seed: 1.5 },
+      { site: "shop" },
+      { site: "shop", seed: 1, path: "//x" },
+      { site: "shop", seed: 1, path: "/%2e%2e/x" }
+    ]) {
       const res = await post(body)
       expect(res.status).toBe(400)
       expect(((await res.json()) as { error: string }).error.length).toBeGreaterThan(0)
@@ -90,7 +107,9 @@ describe("episodes and the state API", () => {
     const snap = await fetchState<{ cart: Array<unknown> }>(s, tenant)
     expect(snap).toMatchObject({ tenant, site: "shop", seed: 9 })
     expect(snap.base).toBeUndefined()
-    await browser.post("/shop/cart/add", { productId: (await fetchState<unknown, { products: Array<{ id: string }> }>(s, tenant, { base: true })).base!.products[0]!.id })
+    await browser.post("/shop/cart/add", {
+      productId: (await fetchState<unknown, { products: Array<{ id: string }> }>(s, tenant, { base: true })).base!.products[0]!.id
+    })
     expect((await fetchState<{ cart: Array<unknown> }>(s, tenant)).state.cart).toHaveLength(1)
     const harness = { [EPISODE_TOKEN_HEADER]: s.episodeToken }
     expect((await fetch(`${s.origin}/__core/episodes/${tenant}/reset`, { method: "POST", headers: harness })).status).toBe(200)
@@ -128,15 +147,24 @@ describe("episodes and the state API", () => {
 })
 
 describe("adding a site", () => {
-  interface Base { readonly greeting: string }
-  interface State { count: number }
+  interface Base {
+    readonly greeting: string
+  }
+  interface State {
+    count: number
+  }
   const counter = defineSite<Base, State>({
     name: "counter",
     title: "Counter",
     base: (seed) => ({ greeting: `Hello #${rng(seed).int(1, 100)}` }),
     initial: () => ({ count: 0 }),
     routes: [
-      { method: "GET", path: "/", handler: (c) => html`<main><h1>${c.base.greeting}</h1><p>Count ${c.state.count}</p><form method="post" action="${c.href("/inc")}"><button>Add one</button></form></main>` },
+      {
+        method: "GET",
+        path: "/",
+        handler: (c) =>
+          html`<main><h1>${c.base.greeting}</h1><p>Count ${c.state.count}</p><form method="post" action="${c.href("/inc")}"><button>Add one</button></form></main>`
+      },
       { method: "POST", path: "/inc", handler: (c) => ((c.state.count += 1), c.redirect("/")) },
       {
         method: "POST",

@@ -25,7 +25,11 @@ describe("episode routes need the episode token", () => {
       await createEpisode(s, { "content-type": "application/json" }, json),
       await createEpisode(s, { "content-type": "application/json", [EPISODE_TOKEN_HEADER]: "guess" }, json),
       await createEpisode(s, { "content-type": "application/x-www-form-urlencoded" }, "site=shop&seed=1"),
-      await createEpisode(s, { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example", "sec-fetch-site": "cross-site" }, "site=shop&seed=1")
+      await createEpisode(
+        s,
+        { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+        "site=shop&seed=1"
+      )
     ]
     expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403])
     expect(refused.every((r) => r.headers.get("set-cookie") === null && r.headers.get("location") === null)).toBe(true)
@@ -46,8 +50,21 @@ describe("episode routes need the episode token", () => {
     const { tenant, browser, first } = await startEpisode(s, "shop", 3)
     const index = await new Browser(s.origin).get("/")
     expect(index.text).not.toContain("<form")
-    const seen: Array<string> = [index.text, first.text, (await browser.get("/shop/cart")).text, (await new Browser(s.origin).get("/shop/")).text]
-    for (const path of ["/", "/__core/health", "/__core/sites", `/__core/enter/${tenant}`, "/__core/enter/tnope", "/__core/nowhere", "/nowhere"]) {
+    const seen: Array<string> = [
+      index.text,
+      first.text,
+      (await browser.get("/shop/cart")).text,
+      (await new Browser(s.origin).get("/shop/")).text
+    ]
+    for (const path of [
+      "/",
+      "/__core/health",
+      "/__core/sites",
+      `/__core/enter/${tenant}`,
+      "/__core/enter/tnope",
+      "/__core/nowhere",
+      "/nowhere"
+    ]) {
       const res = await fetch(`${s.origin}${path}`, { redirect: "manual" })
       seen.push(`${[...res.headers].join("\n")}\n${await res.text()}`)
     }

@@ -27,7 +27,14 @@ describe("shop: deterministic content", () => {
   test("same seed → byte-identical pages in two episodes; different seed → different pages", async () => {
     const base = shop.base(11)
     const product = base.products[17]!
-    const paths = ["/shop/", `/shop/category/${base.categories[2]!.id}?page=2`, `/shop/product/${product.id}`, "/shop/search?q=set&sort=price-asc", "/shop/cart", "/shop/account"]
+    const paths = [
+      "/shop/",
+      `/shop/category/${base.categories[2]!.id}?page=2`,
+      `/shop/product/${product.id}`,
+      "/shop/search?q=set&sort=price-asc",
+      "/shop/cart",
+      "/shop/account"
+    ]
     const one = await startEpisode(env.server(), "shop", 11)
     const two = await startEpisode(env.server(), "shop", 11)
     const other = await startEpisode(env.server(), "shop", 12)
@@ -57,7 +64,9 @@ describe("shop: deterministic content", () => {
     const base = shop.base(4)
     const { browser } = await startEpisode(env.server(), "shop", 4)
     const page = await browser.get("/shop/search?q=&category=outdoor&min=20&max=150&sort=price-desc")
-    const expected = base.products.filter((p) => p.categoryId === "outdoor" && p.price >= 2000 && p.price <= 15000).sort((a, b) => b.price - a.price)
+    const expected = base.products
+      .filter((p) => p.categoryId === "outdoor" && p.price >= 2000 && p.price <= 15000)
+      .sort((a, b) => b.price - a.price)
     const names = [...page.text.matchAll(/<h3><a href="\/shop\/product\/([^"]+)">/g)].map((m) => m[1])
     expect(names).toEqual(expected.slice(0, PAGE_SIZE).map((p) => p.id))
     expect(page.text).toContain('<option value="outdoor" selected>')

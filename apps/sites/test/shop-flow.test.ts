@@ -78,12 +78,17 @@ describe("shop: the whole flow over HTTP, with the state API following each chan
     await browser.post("/shop/cart/add", { productId: a!.id })
     await browser.post("/shop/cart/add", { productId: a!.id })
     await browser.post("/shop/cart/add", { productId: b!.id, quantity: "3" })
-    expect((await shopState(s, tenant)).state.cart).toEqual([{ productId: a!.id, quantity: 2 }, { productId: b!.id, quantity: 3 }])
+    expect((await shopState(s, tenant)).state.cart).toEqual([
+      { productId: a!.id, quantity: 2 },
+      { productId: b!.id, quantity: 3 }
+    ])
     const updated = await browser.post("/shop/cart/update", { productId: a!.id, quantity: "5" })
     expect(updated.text).toContain(`<label for="qty-${a!.id}">Quantity for ${a!.name}</label>`)
     expect(updated.text).toContain('value="5"')
     expect(cartQuantity((await shopState(s, tenant)).state, a!.id)).toBe(5)
-    expect(textOf(await browser.post("/shop/cart/update", { productId: a!.id, quantity: "x" }))).toContain("Quantity must be a whole number")
+    expect(textOf(await browser.post("/shop/cart/update", { productId: a!.id, quantity: "x" }))).toContain(
+      "Quantity must be a whole number"
+    )
     expect(textOf(await browser.post("/shop/cart/remove", { productId: b!.id }))).toContain("Item removed from your cart")
     expect((await shopState(s, tenant)).state.cart).toEqual([{ productId: a!.id, quantity: 5 }])
     await browser.post("/shop/cart/update", { productId: a!.id, quantity: "0" })
@@ -120,14 +125,27 @@ describe("shop: the whole flow over HTTP, with the state API following each chan
     expect(bad.status).toBe(422)
     for (const f of ["rating", "title", "body"]) expect(bad.text).toContain(`id="review-${f}-error"`)
     expect((await shopState(s, tenant)).state.reviews).toHaveLength(0)
-    const ok = await browser.post(`/shop/product/${p.id}/reviews`, { rating: "4", title: "<script>x</script> Good", body: "Works well for me, thanks." })
+    const ok = await browser.post(`/shop/product/${p.id}/reviews`, {
+      rating: "4",
+      title: "<script>x</script> Good",
+      body: "Works well for me, thanks."
+    })
     expect(ok.path).toBe(`/shop/product/${p.id}?added=review`)
     expect(textOf(ok)).toContain("Your review has been posted")
     expect(ok.text).toContain("&lt;script&gt;x&lt;/script&gt; Good")
     expect(ok.text).not.toContain("<script>x")
     const snap = await shopState(s, tenant)
-    expect(snap.state.reviews).toEqual([{ id: `${p.id}-u1`, productId: p.id, author: snap.state.user.name, rating: 4, title: "<script>x</script> Good", body: "Works well for me, thanks." }])
-    expect(textOf(ok)).toContain(`(${(snap.base!.reviews[p.id]!.length + 1)} review`)
+    expect(snap.state.reviews).toEqual([
+      {
+        id: `${p.id}-u1`,
+        productId: p.id,
+        author: snap.state.user.name,
+        rating: 4,
+        title: "<script>x</script> Good",
+        body: "Works well for me, thanks."
+      }
+    ])
+    expect(textOf(ok)).toContain(`(${snap.base!.reviews[p.id]!.length + 1} review`)
   })
 
   test("settings: validation, then the new name and email everywhere", async () => {

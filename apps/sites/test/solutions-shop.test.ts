@@ -38,7 +38,10 @@ describe("shop scripted solutions: the written demos", () => {
     const ingest = await core(["ingest", out, "--json", ...flags])
     expect(ingest.stderr).not.toContain("error:")
     expect(JSON.parse(ingest.stdout)).toEqual({ ingested: demos.length, skipped: 0, rejected: [], failed: [] })
-    const rows = (await core(["tasks", "list", "--json", "--suite", "shop", ...flags])).stdout.trim().split("\n").map((l) => JSON.parse(l))
+    const rows = (await core(["tasks", "list", "--json", "--suite", "shop", ...flags])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(rows.find((r: { id: string }) => r.id === buy.instance)).toMatchObject({ demo: true, demoIds: [`${buy.instance}-script`] })
   }, 60_000)
 
@@ -48,20 +51,28 @@ describe("shop scripted solutions: the written demos", () => {
     const demo = await Effect.runPromise(loadDemo(buy.demo!, { tasks: new Set([task.id]) }))
     const click = demo.steps.findIndex((s) => s.action.kind === "click")
     const renamed = demo.steps.map((s, i) =>
-      i === click && s.action.kind === "click" ? { ...s, action: { ...s.action, target: { ...s.action.target!, name: "Some other product" } } } : s
+      i === click && s.action.kind === "click"
+        ? { ...s, action: { ...s.action, target: { ...s.action.target!, name: "Some other product" } } }
+        : s
     )
     const sites = startSites()
     const dir = mkdtempSync(join(tmp, "replay-"))
     try {
       const replay = (steps: typeof demo.steps) =>
-        Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-          const env = yield* WebEnvironment.make({ screenshots: "none" })
-          const { startUrl } = yield* Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
-          return yield* replayDemo(env, { taskId: task.id, startUrl, siteSeed: task.siteSeed }, steps).pipe(Effect.flip)
-        })).pipe(Effect.provide(Layer.merge(BrowserPool.layer(), DirectoryBlobStore.layer({ dir })))))
+        Effect.runPromise(
+          Effect.scoped(
+            Effect.gen(function* () {
+              const env = yield* WebEnvironment.make({ screenshots: "none" })
+              const { startUrl } = yield* Effect.promise(() => episodeSource(sites).open(task.site, task.siteSeed))
+              return yield* replayDemo(env, { taskId: task.id, startUrl, siteSeed: task.siteSeed }, steps).pipe(Effect.flip)
+            })
+          ).pipe(Effect.provide(Layer.merge(BrowserPool.layer(), DirectoryBlobStore.layer({ dir }))))
+        )
       const error = await replay(renamed)
       const original = demo.steps[click]!.action as { target: { name: string; elementId: string } }
-      expect(error.message).toBe(`step ${click + 1} (click): recorded link "Some other product" as ${original.target.elementId}, found link "${original.target.name}" on ${demo.steps[click]!.urlBefore}`)
+      expect(error.message).toBe(
+        `step ${click + 1} (click): recorded link "Some other product" as ${original.target.elementId}, found link "${original.target.name}" on ${demo.steps[click]!.urlBefore}`
+      )
     } finally {
       await sites.stop()
     }

@@ -33,7 +33,8 @@ export const describeSolutions = (spec: SolutionsSpec) => {
 
   describe(`${name} scripted solutions in the real environment`, () => {
     test("every template and every path family has a script", () => {
-      for (const t of spec.suite.templates) expect([t.id, Object.keys(spec.scripts[t.id] ?? {}).sort()]).toEqual([t.id, t.pathFamilies.map((f) => f.id).sort()])
+      for (const t of spec.suite.templates)
+        expect([t.id, Object.keys(spec.scripts[t.id] ?? {}).sort()]).toEqual([t.id, t.pathFamilies.map((f) => f.id).sort()])
     })
     for (const template of trainTemplates) {
       test(`${template.id}: every path family passes its checker`, () => {

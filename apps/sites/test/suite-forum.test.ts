@@ -33,10 +33,14 @@ describe("the forum suite file", () => {
     expect(suite).toMatchObject({ suite: "forum", version: 1 })
     expect(suite.templates.length).toBeGreaterThanOrEqual(7)
     expect(suite.tasks.length).toBeGreaterThanOrEqual(21)
-    expect(new Set(suite.templates.map((t) => t.category))).toEqual(new Set(["navigation", "search", "form", "transaction", "information", "infeasible"]))
+    expect(new Set(suite.templates.map((t) => t.category))).toEqual(
+      new Set(["navigation", "search", "form", "transaction", "information", "infeasible"])
+    )
     expect(suite.templates.every((t) => t.site === "forum" && t.checker.startsWith("forum."))).toBe(true)
     expect(suite.templates.filter((t) => t.split === "held-out").length).toBeGreaterThanOrEqual(1)
-    const heldOutOfTrain = suite.tasks.filter((t) => t.split === "held-out" && suite.templates.find((x) => x.id === t.templateId)!.split === "train")
+    const heldOutOfTrain = suite.tasks.filter(
+      (t) => t.split === "held-out" && suite.templates.find((x) => x.id === t.templateId)!.split === "train"
+    )
     expect(heldOutOfTrain.length).toBeGreaterThanOrEqual(2)
     for (const t of suite.tasks) {
       expect(t.instruction).not.toMatch(/[{}]/)
@@ -50,7 +54,8 @@ describe("the forum suite file", () => {
     }
     // Held-out parameter values are unseen in training instances of the same template.
     for (const t of heldOutOfTrain) {
-      for (const x of suite.tasks.filter((y) => y.templateId === t.templateId && y.split === "train")) expect(x.parameters).not.toEqual(t.parameters)
+      for (const x of suite.tasks.filter((y) => y.templateId === t.templateId && y.split === "train"))
+        expect(x.parameters).not.toEqual(t.parameters)
     }
   })
 })
@@ -58,17 +63,57 @@ describe("the forum suite file", () => {
 describe("the loader rejects a bad forum suite with one line naming the file and the JSON path", () => {
   const notMine = (seed: number): string => forum.base(seed).posts.find((p) => p.author !== forum.base(seed).me)!.title
   const cases: ReadonlyArray<[string, (s: any) => void, string]> = [
-    ["post title not in that seed", (s) => (s.templates[4].instances[0].parameters.post = "How to train a dragon"), `${FILE}: templates[4].instances[0].parameters.post: 'How to train a dragon' is not a post title in the forum of seed 201`],
+    [
+      "post title not in that seed",
+      (s) => (s.templates[4].instances[0].parameters.post = "How to train a dragon"),
+      `${FILE}: templates[4].instances[0].parameters.post: 'How to train a dragon' is not a post title in the forum of seed 201`
+    ],
     ["post from another seed", (s) => (s.templates[5].instances[1].siteSeed = 7), `${FILE}: templates[5].instances[1].parameters.post: '`],
-    ["own post that is someone else's", (s) => (s.templates[6].instances[0].parameters.myPost = notMine(201)), `${FILE}: templates[6].instances[0].parameters.myPost: '${notMine(201)}' is by `],
-    ["unknown board", (s) => (s.templates[0].instances[0].parameters.board = "Knitting"), `${FILE}: templates[0].instances[0].parameters.board: 'Knitting' is not a forum board (known: Gardening`],
-    ["unknown member", (s) => (s.templates[1].instances[1].parameters.user = "nobody1"), `${FILE}: templates[1].instances[1].parameters.user: 'nobody1' is not a member of the forum of seed 202`],
-    ["topic nobody wrote about", (s) => (s.templates[2].instances[0].parameters.topic = "zeppelins"), `${FILE}: templates[2].instances[0].parameters.topic: no post of the forum of seed 201 mentions 'zeppelins'`],
-    ["infeasible task naming a real board", (s) => (s.templates[10].instances[0].parameters.missingBoard = "cooking"), `${FILE}: templates[10].instances[0].parameters.missingBoard: 'cooking' is a board of the forum`],
-    ["parameter the checker needs", (s) => delete s.templates[2].instances[1].parameters.topic, `${FILE}: templates[2].instances[1].parameters: no value for parameter {topic}`],
-    ["checker of another site", (s) => (s.templates[0].checker = "shop.url-category"), `${FILE}: templates[0].checker: checker 'shop.url-category' is for site 'shop', not 'forum'`],
-    ["shop parameter on a forum task", (s) => (s.templates[0].instances[0].parameters.product = "Lamp"), `${FILE}: templates[0].instances[0].parameters.product: unknown parameter 'product' for site forum`],
-    ["train instance of a held-out template", (s) => (s.templates[7].instances[0].split = "train"), `${FILE}: templates[7].instances[0].split: template 'forum-delete-post' is held out`]
+    [
+      "own post that is someone else's",
+      (s) => (s.templates[6].instances[0].parameters.myPost = notMine(201)),
+      `${FILE}: templates[6].instances[0].parameters.myPost: '${notMine(201)}' is by `
+    ],
+    [
+      "unknown board",
+      (s) => (s.templates[0].instances[0].parameters.board = "Knitting"),
+      `${FILE}: templates[0].instances[0].parameters.board: 'Knitting' is not a forum board (known: Gardening`
+    ],
+    [
+      "unknown member",
+      (s) => (s.templates[1].instances[1].parameters.user = "nobody1"),
+      `${FILE}: templates[1].instances[1].parameters.user: 'nobody1' is not a member of the forum of seed 202`
+    ],
+    [
+      "topic nobody wrote about",
+      (s) => (s.templates[2].instances[0].parameters.topic = "zeppelins"),
+      `${FILE}: templates[2].instances[0].parameters.topic: no post of the forum of seed 201 mentions 'zeppelins'`
+    ],
+    [
+      "infeasible task naming a real board",
+      (s) => (s.templates[10].instances[0].parameters.missingBoard = "cooking"),
+      `${FILE}: templates[10].instances[0].parameters.missingBoard: 'cooking' is a board of the forum`
+    ],
+    [
+      "parameter the checker needs",
+      (s) => delete s.templates[2].instances[1].parameters.topic,
+      `${FILE}: templates[2].instances[1].parameters: no value for parameter {topic}`
+    ],
+    [
+      "checker of another site",
+      (s) => (s.templates[0].checker = "shop.url-category"),
+      `${FILE}: templates[0].checker: checker 'shop.url-category' is for site 'shop', not 'forum'`
+    ],
+    [
+      "shop parameter on a forum task",
+      (s) => (s.templates[0].instances[0].parameters.product = "Lamp"),
+      `${FILE}: templates[0].instances[0].parameters.product: unknown parameter 'product' for site forum`
+    ],
+    [
+      "train instance of a held-out template",
+      (s) => (s.templates[7].instances[0].split = "train"),
+      `${FILE}: templates[7].instances[0].split: template 'forum-delete-post' is held out`
+    ]
   ]
   for (const [name, mutate, expected] of cases) {
     test(name, async () => {

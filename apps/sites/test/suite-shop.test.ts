@@ -30,9 +30,13 @@ describe("the shop suite file", () => {
     expect(suite).toMatchObject({ suite: "shop", version: 1 })
     expect(suite.templates.length).toBeGreaterThanOrEqual(8)
     expect(suite.tasks.length).toBeGreaterThanOrEqual(24)
-    expect(new Set(suite.templates.map((t) => t.category))).toEqual(new Set(["navigation", "search", "form", "transaction", "information", "infeasible"]))
+    expect(new Set(suite.templates.map((t) => t.category))).toEqual(
+      new Set(["navigation", "search", "form", "transaction", "information", "infeasible"])
+    )
     expect(suite.templates.filter((t) => t.split === "held-out").length).toBeGreaterThanOrEqual(2)
-    const heldOutOfTrain = suite.tasks.filter((t) => t.split === "held-out" && suite.templates.find((x) => x.id === t.templateId)!.split === "train")
+    const heldOutOfTrain = suite.tasks.filter(
+      (t) => t.split === "held-out" && suite.templates.find((x) => x.id === t.templateId)!.split === "train"
+    )
     expect(heldOutOfTrain.length).toBeGreaterThanOrEqual(2)
     for (const t of suite.tasks) {
       expect(t.instruction).not.toMatch(/[{}]/)
@@ -42,7 +46,9 @@ describe("the shop suite file", () => {
     expect(buy.instruction).toBe(fillInstruction(suite.templates.find((t) => t.id === "shop-buy")!.instruction, buy.parameters))
     expect(buy.instruction).toContain(String(buy.parameters.product))
     // Every product parameter is a real product of its instance's seed.
-    for (const t of suite.tasks) if (typeof t.parameters.product === "string") expect(shop.base(t.siteSeed).products.map((p) => p.name)).toContain(t.parameters.product)
+    for (const t of suite.tasks)
+      if (typeof t.parameters.product === "string")
+        expect(shop.base(t.siteSeed).products.map((p) => p.name)).toContain(t.parameters.product)
     // Held-out parameter values are unseen in training instances of the same template.
     for (const t of heldOutOfTrain) {
       const train = suite.tasks.filter((x) => x.templateId === t.templateId && x.split === "train")
@@ -61,18 +67,66 @@ describe("the shop suite file", () => {
 
 describe("the loader rejects a bad suite with one line naming the file and the JSON path", () => {
   const cases: ReadonlyArray<[string, (s: any) => void, string]> = [
-    ["unknown checker", (s) => (s.templates[1].checker = "shop.teleport"), `${FILE}: templates[1].checker: unknown checker 'shop.teleport' (known: shop.url-category`],
-    ["placeholder without a parameter", (s) => (s.templates[0].instruction = "Open {category} sorted by {sort}."), `${FILE}: templates[0].instances[0].parameters: no value for parameter {sort} (the instruction has the placeholder)`],
-    ["parameter the checker needs", (s) => delete s.templates[5].instances[1].parameters.quantity, `${FILE}: templates[5].instances[1].parameters: no value for parameter {quantity}`],
-    ["duplicate instance id", (s) => (s.templates[3].instances[2].id = s.templates[1].instances[0].id), `${FILE}: templates[3].instances[2].id: duplicate instance id 'shop-open-product-1' (also templates[1].instances[0])`],
-    ["duplicate template id", (s) => (s.templates[2].id = s.templates[0].id), `${FILE}: templates[2].id: duplicate template id 'shop-open-category' (also templates[0])`],
-    ["product not in that seed's catalog", (s) => (s.templates[6].instances[0].parameters.product = "Acme Flux Capacitor"), `${FILE}: templates[6].instances[0].parameters.product: 'Acme Flux Capacitor' is not a product in the shop catalog of seed 101`],
-    ["product from another seed", (s) => (s.templates[6].instances[0].siteSeed = 7), `${FILE}: templates[6].instances[0].parameters.product: '`],
-    ["infeasible task naming a real product", (s) => (s.templates[10].instances[0].parameters.missing = shop.base(101).products[0]!.name), `${FILE}: templates[10].instances[0].parameters.missing: '`],
-    ["unknown parameter", (s) => (s.templates[0].instances[0].parameters.colour = "red"), `${FILE}: templates[0].instances[0].parameters.colour: unknown parameter 'colour' for site shop`],
-    ["bad quantity", (s) => (s.templates[5].instances[0].parameters.quantity = 0), `${FILE}: templates[5].instances[0].parameters.quantity: must be an integer from 1 to 99, got 0`],
-    ["train instance of a held-out template", (s) => (s.templates[4].instances[0].split = "train"), `${FILE}: templates[4].instances[0].split: template 'shop-change-name' is held out`],
-    ["unknown category (schema)", (s) => (s.templates[0].category = "chit-chat"), `${FILE}: templates[0].category: expected "navigation" | "search"`],
+    [
+      "unknown checker",
+      (s) => (s.templates[1].checker = "shop.teleport"),
+      `${FILE}: templates[1].checker: unknown checker 'shop.teleport' (known: shop.url-category`
+    ],
+    [
+      "placeholder without a parameter",
+      (s) => (s.templates[0].instruction = "Open {category} sorted by {sort}."),
+      `${FILE}: templates[0].instances[0].parameters: no value for parameter {sort} (the instruction has the placeholder)`
+    ],
+    [
+      "parameter the checker needs",
+      (s) => delete s.templates[5].instances[1].parameters.quantity,
+      `${FILE}: templates[5].instances[1].parameters: no value for parameter {quantity}`
+    ],
+    [
+      "duplicate instance id",
+      (s) => (s.templates[3].instances[2].id = s.templates[1].instances[0].id),
+      `${FILE}: templates[3].instances[2].id: duplicate instance id 'shop-open-product-1' (also templates[1].instances[0])`
+    ],
+    [
+      "duplicate template id",
+      (s) => (s.templates[2].id = s.templates[0].id),
+      `${FILE}: templates[2].id: duplicate template id 'shop-open-category' (also templates[0])`
+    ],
+    [
+      "product not in that seed's catalog",
+      (s) => (s.templates[6].instances[0].parameters.product = "Acme Flux Capacitor"),
+      `${FILE}: templates[6].instances[0].parameters.product: 'Acme Flux Capacitor' is not a product in the shop catalog of seed 101`
+    ],
+    [
+      "product from another seed",
+      (s) => (s.templates[6].instances[0].siteSeed = 7),
+      `${FILE}: templates[6].instances[0].parameters.product: '`
+    ],
+    [
+      "infeasible task naming a real product",
+      (s) => (s.templates[10].instances[0].parameters.missing = shop.base(101).products[0]!.name),
+      `${FILE}: templates[10].instances[0].parameters.missing: '`
+    ],
+    [
+      "unknown parameter",
+      (s) => (s.templates[0].instances[0].parameters.colour = "red"),
+      `${FILE}: templates[0].instances[0].parameters.colour: unknown parameter 'colour' for site shop`
+    ],
+    [
+      "bad quantity",
+      (s) => (s.templates[5].instances[0].parameters.quantity = 0),
+      `${FILE}: templates[5].instances[0].parameters.quantity: must be an integer from 1 to 99, got 0`
+    ],
+    [
+      "train instance of a held-out template",
+      (s) => (s.templates[4].instances[0].split = "train"),
+      `${FILE}: templates[4].instances[0].split: template 'shop-change-name' is held out`
+    ],
+    [
+      "unknown category (schema)",
+      (s) => (s.templates[0].category = "chit-chat"),
+      `${FILE}: templates[0].category: expected "navigation" | "search"`
+    ],
     ["wrong version", (s) => (s.version = 2), `${FILE}: version: expected 1`],
     ["unknown field", (s) => (s.templates[0].instances[0].seed = 1), `${FILE}: templates[0].instances[0].seed: unknown field`],
     ["id that cannot be a stream token", (s) => (s.templates[0].instances[0].id = "a.b"), `${FILE}: templates[0].instances[0].id: `],

@@ -33,7 +33,15 @@ describe("travel: deterministic content", () => {
     const base = travel.base(11)
     const f = base.flights[7]!
     const h = base.hotels[3]!
-    const paths = ["/travel/", `/travel/flights?from=${f.from}&to=${f.to}&date=${base.dates[3]}&sort=duration`, `/travel/flights/${f.id}`, `/travel/hotels?city=${h.city}`, `/travel/hotels/${h.id}`, `/travel/cities/${h.city}`, "/travel/travellers"]
+    const paths = [
+      "/travel/",
+      `/travel/flights?from=${f.from}&to=${f.to}&date=${base.dates[3]}&sort=duration`,
+      `/travel/flights/${f.id}`,
+      `/travel/hotels?city=${h.city}`,
+      `/travel/hotels/${h.id}`,
+      `/travel/cities/${h.city}`,
+      "/travel/travellers"
+    ]
     const one = await startEpisode(env.server(), "travel", 11)
     const two = await startEpisode(env.server(), "travel", 11)
     const other = await startEpisode(env.server(), "travel", 12)
@@ -58,7 +66,12 @@ describe("travel: deterministic content", () => {
     expect(ids(byDeparture.text)).toEqual([...route].sort((a, b) => a.depart - b.depart || a.id.localeCompare(b.id)).map((f) => f.id))
     const max = Math.round(route[0]!.price / 100)
     const filtered = await browser.get(`/travel/flights?${q}&stops=0&maxPrice=${max}&airline=${route[0]!.airline}`)
-    expect(ids(filtered.text)).toEqual(route.filter((f) => f.stops === 0 && f.price <= max * 100 && f.airline === route[0]!.airline).sort((a, b) => a.price - b.price || a.id.localeCompare(b.id)).map((f) => f.id))
+    expect(ids(filtered.text)).toEqual(
+      route
+        .filter((f) => f.stops === 0 && f.price <= max * 100 && f.airline === route[0]!.airline)
+        .sort((a, b) => a.price - b.price || a.id.localeCompare(b.id))
+        .map((f) => f.id)
+    )
     const bad = await browser.get(`/travel/flights?from=&to=${f0.to}&date=${base.dates[0]}&trip=return`)
     expect(bad.status).toBe(422)
     expect(bad.text).toContain('id="from-error"')
@@ -72,9 +85,19 @@ describe("travel: deterministic content", () => {
     const city = base.cities[2]!.id
     const page = await browser.get(`/travel/hotels?city=${city}&guests=3&stars=3&sort=score`)
     const names = [...page.text.matchAll(/<h3><a href="\/travel\/hotels\/([^"?]+)\?/g)].map((m) => m[1])
-    const expected = base.hotels.filter((h) => h.city === city && h.stars >= 3 && h.rooms.some((r) => r.capacity >= 3)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+    const expected = base.hotels
+      .filter((h) => h.city === city && h.stars >= 3 && h.rooms.some((r) => r.capacity >= 3))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
     expect(names).toEqual(expected.map((h) => h.id))
-    for (const p of ["/travel/flights/XX1", "/travel/hotels/nope", "/travel/cities/nope", "/travel/trips/B-1", "/travel/travellers/T-9", "/travel/booking/9", "/travel/nowhere"]) {
+    for (const p of [
+      "/travel/flights/XX1",
+      "/travel/hotels/nope",
+      "/travel/cities/nope",
+      "/travel/trips/B-1",
+      "/travel/travellers/T-9",
+      "/travel/booking/9",
+      "/travel/nowhere"
+    ]) {
       const r = await browser.get(p)
       expect(r.status).toBe(404)
       expect(textOf(r)).toContain("Page not found")

@@ -30,7 +30,14 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     expect(step1.path).toBe("/travel/booking/1")
     expect(step1.text).toContain("<legend>Fare</legend>")
     expect(step1.text).toContain("<legend>Return flight</legend>")
-    expect((await travelState(s, tenant)).state.draft).toMatchObject({ kind: "flight", step: 1, flightId: out.id, date, returnDate: ret, people: 2 })
+    expect((await travelState(s, tenant)).state.draft).toMatchObject({
+      kind: "flight",
+      step: 1,
+      flightId: out.id,
+      date,
+      returnDate: ret,
+      people: 2
+    })
     // Later steps are not reachable yet: they send the agent back to the furthest step.
     expect((await browser.get("/travel/booking/3")).path).toBe("/travel/booking/1")
     const noFare = await browser.post("/travel/booking/1", {})
@@ -41,10 +48,18 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     const step2 = await browser.post("/travel/booking/1", { fare: "premium", returnFlightId: back.id })
     expect(step2.path).toBe("/travel/booking/2")
     expect(step2.text).toContain('<label for="p2-passport">Passport number</label>')
-    const bad = await browser.post("/travel/booking/2", { ...personForm(1, { ...alice, email: "alice-at-example", dob: "29/02/1988" }), ...personForm(2, { ...bob, name: "", passport: "12345" }) })
+    const bad = await browser.post("/travel/booking/2", {
+      ...personForm(1, { ...alice, email: "alice-at-example", dob: "29/02/1988" }),
+      ...personForm(2, { ...bob, name: "", passport: "12345" })
+    })
     expect(bad.status).toBe(422)
     expect(bad.text).toContain('role="alert"')
-    for (const f of ["p1-email", "p1-dob", "p2-name", "p2-passport"]) expect(bad.text).toMatch(new RegExp(`id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-hint ${f}-error"|id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-error"`))
+    for (const f of ["p1-email", "p1-dob", "p2-name", "p2-passport"])
+      expect(bad.text).toMatch(
+        new RegExp(
+          `id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-hint ${f}-error"|id="${f}"[^>]*aria-invalid="true" aria-describedby="${f}-error"`
+        )
+      )
     expect(bad.text).not.toContain('id="p1-name-error"')
     expect(textOf(bad)).toContain("Passport number must be 2 capital letters and 7 digits")
     expect(bad.text).toContain('value="Alice Moreau"')
@@ -69,8 +84,23 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     const snap = await travelState(s, tenant)
     expect(snap.state.draft).toBeNull()
     expect(bookingById(snap.state, "B-1001")).toEqual({
-      kind: "flight", people: 2, flightId: out.id, date, returnFlightId: back.id, returnDate: ret, fare: "premium", hotelId: null, roomId: null, checkIn: null, nights: null,
-      persons: [alice, bob], seats: ["window", "aisle"], extras: ["bag"], id: "B-1001", status: "confirmed", total
+      kind: "flight",
+      people: 2,
+      flightId: out.id,
+      date,
+      returnFlightId: back.id,
+      returnDate: ret,
+      fare: "premium",
+      hotelId: null,
+      roomId: null,
+      checkIn: null,
+      nights: null,
+      persons: [alice, bob],
+      seats: ["window", "aisle"],
+      extras: ["bag"],
+      id: "B-1001",
+      status: "confirmed",
+      total
     })
     const trips = await browser.get("/travel/trips")
     expect(linksTo(trips, "Booking B-1001")).toEqual(["/travel/trips/B-1001"])
@@ -88,21 +118,42 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     const page = await browser.get(link)
     expect(page.text).toContain(`<h1 id="hotel-title">${hotel.name}</h1>`)
     const room = hotel.rooms[0]!
-    const step1 = await browser.post("/travel/booking/start", { kind: "hotel", hotelId: hotel.id, roomId: room.id, checkIn: base.dates[10]!, nights: "3", guests: "1" })
+    const step1 = await browser.post("/travel/booking/start", {
+      kind: "hotel",
+      hotelId: hotel.id,
+      roomId: room.id,
+      checkIn: base.dates[10]!,
+      nights: "3",
+      guests: "1"
+    })
     expect(step1.text).toContain(`value="${room.id}" checked`)
     const step2 = await browser.post("/travel/booking/1", { roomId: room.id })
     expect(step2.text).toContain("Use a saved traveller")
     const filled = await browser.post("/travel/booking/2/prefill", { traveller: "T-1" })
     expect(filled.path).toBe("/travel/booking/2?m=prefilled")
     expect(filled.text).toContain(`value="${base.traveller.passport}"`)
-    expect((await travelState(s, tenant)).state.draft!.persons[0]).toEqual({ name: base.traveller.name, email: base.traveller.email, dob: base.traveller.dob, passport: base.traveller.passport })
+    expect((await travelState(s, tenant)).state.draft!.persons[0]).toEqual({
+      name: base.traveller.name,
+      email: base.traveller.email,
+      dob: base.traveller.dob,
+      passport: base.traveller.passport
+    })
     // Hotels need no passport.
     await browser.post("/travel/booking/2", personForm(1, { ...base.traveller, passport: "" }))
     await browser.post("/travel/booking/3", { extras: "breakfast" })
     const done = await browser.post("/travel/booking/confirm", {})
     expect(done.path).toBe("/travel/trips/B-1001?m=booked")
     const b = bookingById((await travelState(s, tenant)).state, "B-1001")!
-    expect(b).toMatchObject({ kind: "hotel", hotelId: hotel.id, roomId: room.id, checkIn: base.dates[10], nights: 3, people: 1, extras: ["breakfast"], status: "confirmed" })
+    expect(b).toMatchObject({
+      kind: "hotel",
+      hotelId: hotel.id,
+      roomId: room.id,
+      checkIn: base.dates[10],
+      nights: 3,
+      people: 1,
+      extras: ["breakfast"],
+      status: "confirmed"
+    })
     expect(b.total).toBe(room.price * 3 + 1500 * 3)
   })
 
@@ -137,7 +188,14 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     expect(confirmedBookings(snap.state)).toHaveLength(0)
     expect(textOf(await browser.get("/travel/trips"))).toContain("Cancelled trips")
 
-    const again = await browser.post("/travel/booking/start", { kind: "flight", flightId: f.id, date: base.dates[0]!, passengers: "1", returnDate: "", again: "B-1001" })
+    const again = await browser.post("/travel/booking/start", {
+      kind: "flight",
+      flightId: f.id,
+      date: base.dates[0]!,
+      passengers: "1",
+      returnDate: "",
+      again: "B-1001"
+    })
     expect(again.path).toBe("/travel/booking/1")
     expect((await travelState(s, tenant)).state.draft!.persons[0]).toEqual({ ...alice, email: "alice@new.example" })
   })
@@ -155,11 +213,21 @@ describe("travel: flows over HTTP, with the state API following each change", ()
     expect(textOf(edited)).toContain("Traveller updated.")
     expect((await travelState(s, tenant)).state.travellers[1]!.email).toBe("bob@elsewhere.example")
 
-    await browser.post("/travel/booking/start", { kind: "flight", flightId: base.flights[3]!.id, date: base.dates[2]!, passengers: "2", returnDate: "" })
+    await browser.post("/travel/booking/start", {
+      kind: "flight",
+      flightId: base.flights[3]!.id,
+      date: base.dates[2]!,
+      passengers: "2",
+      returnDate: ""
+    })
     await browser.post("/travel/booking/1", { fare: "business" })
     const filled = await browser.post("/travel/booking/2/prefill", { traveller: "T-2", slot: "2" })
     expect(filled.text).toContain('id="p2-name" name="p2-name" type="text" value="Bob Moreau"')
-    await browser.post("/travel/booking/2", { ...personForm(1, alice), "p1-save": "1", ...personForm(2, { ...bob, email: "bob@elsewhere.example" }) })
+    await browser.post("/travel/booking/2", {
+      ...personForm(1, alice),
+      "p1-save": "1",
+      ...personForm(2, { ...bob, email: "bob@elsewhere.example" })
+    })
     const snap = await travelState(s, tenant)
     expect(snap.state.travellers.map((t) => t.name)).toEqual([base.traveller.name, "Bob Moreau", "Alice Moreau"])
     expect(snap.state.draft).toMatchObject({ step: 3, fare: "business", persons: [alice, { ...bob, email: "bob@elsewhere.example" }] })
@@ -173,7 +241,13 @@ describe("travel: isolation", () => {
     const eps = await Promise.all(Array.from({ length: 6 }, () => startEpisode(s, "travel", 40)))
     await Promise.all(
       eps.map(async (e, i) => {
-        await e.browser.post("/travel/booking/start", { kind: "flight", flightId: base.flights[i]!.id, date: base.dates[i]!, passengers: "1", returnDate: "" })
+        await e.browser.post("/travel/booking/start", {
+          kind: "flight",
+          flightId: base.flights[i]!.id,
+          date: base.dates[i]!,
+          passengers: "1",
+          returnDate: ""
+        })
         await e.browser.post("/travel/booking/1", { fare: "economy" })
         await e.browser.post("/travel/booking/2", personForm(1, { ...alice, name: `Traveller ${i}` }))
         await e.browser.post("/travel/booking/3", {})

@@ -47,12 +47,15 @@ export const priceLines = (b: TravelBase, t: Trip): { lines: Array<{ label: stri
   const lines: Array<{ label: string; amount: number }> = []
   const fare = t.fare ?? "economy"
   const out = flightById(b, t.flightId)
-  if (t.kind === "flight" && out) lines.push({ label: `${out.id} ${FARES[fare].label} × ${t.people}`, amount: farePrice(out, fare) * t.people })
+  if (t.kind === "flight" && out)
+    lines.push({ label: `${out.id} ${FARES[fare].label} × ${t.people}`, amount: farePrice(out, fare) * t.people })
   const back = flightById(b, t.returnFlightId)
-  if (t.kind === "flight" && back) lines.push({ label: `${back.id} ${FARES[fare].label} × ${t.people}`, amount: farePrice(back, fare) * t.people })
+  if (t.kind === "flight" && back)
+    lines.push({ label: `${back.id} ${FARES[fare].label} × ${t.people}`, amount: farePrice(back, fare) * t.people })
   const room = roomOf(hotelById(b, t.hotelId), t.roomId)
   const nights = t.nights ?? 1
-  if (t.kind === "hotel" && room) lines.push({ label: `${room.name} × ${nights} ${nights === 1 ? "night" : "nights"}`, amount: room.price * nights })
+  if (t.kind === "hotel" && room)
+    lines.push({ label: `${room.name} × ${nights} ${nights === 1 ? "night" : "nights"}`, amount: room.price * nights })
   for (const e of extrasOf(t.kind)) {
     if (!t.extras.includes(e.id)) continue
     const times = e.per === "person" ? t.people : e.per === "night" ? t.people * nights : 1
@@ -64,7 +67,11 @@ export const priceLines = (b: TravelBase, t: Trip): { lines: Array<{ label: stri
 export const checkOut = (t: Trip): string | null => (t.checkIn === null ? null : addDays(t.checkIn, t.nights ?? 1))
 
 // --- flight search ---
-export const FLIGHT_SORTS = { price: "Price: lowest first", duration: "Duration: shortest first", departure: "Departure: earliest first" } as const
+export const FLIGHT_SORTS = {
+  price: "Price: lowest first",
+  duration: "Duration: shortest first",
+  departure: "Departure: earliest first"
+} as const
 export type FlightSort = keyof typeof FLIGHT_SORTS
 
 export interface FlightFilters {
@@ -102,7 +109,12 @@ export const parseFlightQuery = (b: TravelBase, q: URLSearchParams): FlightFilte
 }
 
 /** Flights on a route with the filters applied, sorted; ties keep schedule order so results are stable. */
-export const searchFlights = (b: TravelBase, f: Pick<FlightFilters, "stops" | "maxPrice" | "airline" | "sort">, from: string, to: string): Array<Flight> => {
+export const searchFlights = (
+  b: TravelBase,
+  f: Pick<FlightFilters, "stops" | "maxPrice" | "airline" | "sort">,
+  from: string,
+  to: string
+): Array<Flight> => {
   const by: Record<FlightSort, (x: Flight, y: Flight) => number> = {
     price: (x, y) => x.price - y.price,
     duration: (x, y) => x.duration - y.duration,
@@ -110,7 +122,12 @@ export const searchFlights = (b: TravelBase, f: Pick<FlightFilters, "stops" | "m
   }
   return b.flights
     .filter((x) => x.from === from && x.to === to)
-    .filter((x) => (f.stops === "any" || x.stops <= Number(f.stops)) && (f.maxPrice === null || x.price <= f.maxPrice * 100) && (f.airline === "" || x.airline === f.airline))
+    .filter(
+      (x) =>
+        (f.stops === "any" || x.stops <= Number(f.stops)) &&
+        (f.maxPrice === null || x.price <= f.maxPrice * 100) &&
+        (f.airline === "" || x.airline === f.airline)
+    )
     .sort((x, y) => by[f.sort](x, y) || x.id.localeCompare(y.id))
 }
 

@@ -30,7 +30,17 @@ ${state.draft && html`<li><a href="${href(`/booking/${state.draft.step}`)}">Book
 }
 
 /** A labelled input whose error is tied to it with aria-describedby, so the agent hears which field is wrong. */
-export const field = (opts: { name: string; label: string; value: string; errors: Errors; type?: string; required?: boolean; autocomplete?: string; hint?: string; errorKey?: string }): Html => {
+export const field = (opts: {
+  name: string
+  label: string
+  value: string
+  errors: Errors
+  type?: string
+  required?: boolean
+  autocomplete?: string
+  hint?: string
+  errorKey?: string
+}): Html => {
   const id = opts.name
   const error = opts.errors[opts.errorKey ?? opts.name]
   const described = [opts.hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ")
@@ -40,7 +50,14 @@ ${error && html`<br><span id="${id}-error" class="error">${error}</span>`}</p>`
 }
 
 /** A labelled select; `options` are [value, text] pairs. */
-export const select = (opts: { name: string; label: string; value: string; options: ReadonlyArray<readonly [string, string]>; id?: string; errors?: Errors }): Html => {
+export const select = (opts: {
+  name: string
+  label: string
+  value: string
+  options: ReadonlyArray<readonly [string, string]>
+  id?: string
+  errors?: Errors
+}): Html => {
   const id = opts.id ?? opts.name
   const error = opts.errors?.[opts.name]
   return html`<label for="${id}">${opts.label}</label> <select id="${id}" name="${opts.name}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ""}>${opts.options.map(
@@ -49,10 +66,17 @@ export const select = (opts: { name: string; label: string; value: string; optio
 }
 
 /** A radio group in a fieldset with a legend; its error is tied to the fieldset. */
-export const radios = (opts: { name: string; legend: string; value: string; options: ReadonlyArray<readonly [string, Part]>; errors?: Errors }): Html => {
+export const radios = (opts: {
+  name: string
+  legend: string
+  value: string
+  options: ReadonlyArray<readonly [string, Part]>
+  errors?: Errors
+}): Html => {
   const error = opts.errors?.[opts.name]
   return html`<fieldset${error ? html` aria-invalid="true" aria-describedby="${opts.name}-error"` : ""}><legend>${opts.legend}</legend>${opts.options.map(
-    ([v, t], i) => html`<label><input type="radio" id="${i === 0 ? opts.name : `${opts.name}-${v}`}" name="${opts.name}" value="${v}"${v === opts.value ? html` checked` : ""}> ${t}</label><br>`
+    ([v, t], i) =>
+      html`<label><input type="radio" id="${i === 0 ? opts.name : `${opts.name}-${v}`}" name="${opts.name}" value="${v}"${v === opts.value ? html` checked` : ""}> ${t}</label><br>`
   )}${error && html`<span id="${opts.name}-error" class="error">${error}</span>`}</fieldset>`
 }
 
@@ -65,11 +89,18 @@ export const errorSummary = (errors: Errors, labels: Readonly<Record<string, str
 }
 
 /** A one-button form: the standard, script-free way to POST an action. */
-export const actionButton = (ctx: TravelCtx, opts: { action: string; fields: Readonly<Record<string, string>>; label: string; ariaLabel?: string }): Html =>
+export const actionButton = (
+  ctx: TravelCtx,
+  opts: { action: string; fields: Readonly<Record<string, string>>; label: string; ariaLabel?: string }
+): Html =>
   html`<form method="post" action="${ctx.href(opts.action)}" class="inline">${Object.entries(opts.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ""}>${opts.label}</button></form>`
 
 export const breadcrumb = (ctx: TravelCtx, items: ReadonlyArray<readonly [string, string]>): Html =>
   html`<nav aria-label="Breadcrumb"><ol>${items.map(([path, text], i) => html`<li><a href="${ctx.href(path)}"${i === items.length - 1 ? html` aria-current="page"` : ""}>${text}</a></li>`)}</ol></nav>`
 
 export const notFound = (ctx: TravelCtx, why = "We could not find that page."): Response =>
-  travelPage(ctx, { title: "Not found", status: 404, body: html`<h1>Page not found</h1><p>${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>` })
+  travelPage(ctx, {
+    title: "Not found",
+    status: 404,
+    body: html`<h1>Page not found</h1><p>${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>`
+  })

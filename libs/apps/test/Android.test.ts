@@ -38,8 +38,15 @@ interface Received {
   readonly args?: any
 }
 
-const logOf = async (server: string): Promise<Array<Received>> => (await fetch(new URL("standin/log", server))).json() as Promise<Array<Received>>
-const stateOf = async (server: string) => (await fetch(new URL("standin/state", server))).json() as Promise<{ appPackage: string; activity: string; cleared: Array<string>; sessions: number }>
+const logOf = async (server: string): Promise<Array<Received>> =>
+  (await fetch(new URL("standin/log", server))).json() as Promise<Array<Received>>
+const stateOf = async (server: string) =>
+  (await fetch(new URL("standin/state", server))).json() as Promise<{
+    appPackage: string
+    activity: string
+    cleared: Array<string>
+    sessions: number
+  }>
 
 /** Where a W3C pointer action sequence put the finger down. */
 const tapPoint = (r: Received): { x: number; y: number } => {
@@ -47,7 +54,8 @@ const tapPoint = (r: Received): { x: number; y: number } => {
   return { x: move.x, y: move.y }
 }
 
-const inside = (p: { x: number; y: number }, [x1, y1, x2, y2]: readonly [number, number, number, number]) => p.x >= x1 && p.x < x2 && p.y >= y1 && p.y < y2
+const inside = (p: { x: number; y: number }, [x1, y1, x2, y2]: readonly [number, number, number, number]) =>
+  p.x >= x1 && p.x < x2 && p.y >= y1 && p.y < y2
 
 describe("an Android app pack on the Appium stand-in", () => {
   test("given the fixture pack, when it is loaded, then its starts are activities of its app and fresh state clears the app's data", async () => {
@@ -71,21 +79,28 @@ describe("an Android app pack on the Appium stand-in", () => {
     const badPackage = variant(root, "bad-package", (c) => (c.android.appPackage = "settings"), { base: "android" })
     const [start, pkg] = await Promise.all([badStart, badPackage].map((d) => Effect.runPromise(Effect.flip(loadPack(d)))))
     expect(start).toBeInstanceOf(PackError)
-    expect(start!.message).toBe(`${badStart}/tasks.json: tasks[0].start: expected an activity: '.Main' or 'org.example.Main' (of the pack's appPackage), or 'org.example/.Main'`)
+    expect(start!.message).toBe(
+      `${badStart}/tasks.json: tasks[0].start: expected an activity: '.Main' or 'org.example.Main' (of the pack's appPackage), or 'org.example/.Main'`
+    )
     expect(pkg!.message).toBe(`${badPackage}/core-app.json: android.appPackage: expected a package name like 'org.example.app'`)
   })
 
   test("given the pack's pool, when an instance is leased and the layer closes, then the stand-in answered as Appium and nothing is left running", async () => {
-    const baseUrl = await Effect.runPromise(App.use((app) =>
-      Effect.gen(function*() {
-        const lease = yield* app.acquire()
-        const status = yield* Effect.promise(() => fetch(new URL("status", lease.instance.baseUrl)).then((r) => r.json() as Promise<{ value: { ready: boolean } }>))
-        expect(status.value.ready).toBe(true)
-        // As Appium: nothing at the root, so readiness cannot have been a GET of the base URL.
-        expect(yield* Effect.promise(() => fetch(lease.instance.baseUrl).then((r) => r.status))).toBe(404)
-        expect(lease.instance.handle).toBe(`appium-standin-${new URL(lease.instance.baseUrl).port}`)
-        return lease.instance.baseUrl
-      })).pipe(Effect.provide(CommandApp.layer(PACK))))
+    const baseUrl = await Effect.runPromise(
+      App.use((app) =>
+        Effect.gen(function* () {
+          const lease = yield* app.acquire()
+          const status = yield* Effect.promise(() =>
+            fetch(new URL("status", lease.instance.baseUrl)).then((r) => r.json() as Promise<{ value: { ready: boolean } }>)
+          )
+          expect(status.value.ready).toBe(true)
+          // As Appium: nothing at the root, so readiness cannot have been a GET of the base URL.
+          expect(yield* Effect.promise(() => fetch(lease.instance.baseUrl).then((r) => r.status))).toBe(404)
+          expect(lease.instance.handle).toBe(`appium-standin-${new URL(lease.instance.baseUrl).port}`)
+          return lease.instance.baseUrl
+        })
+      ).pipe(Effect.provide(CommandApp.layer(PACK)))
+    )
     expect(liveInstances()).toBe(0)
     expect(await down(baseUrl)).toBe(true)
     expect(leftovers(PACK)).toEqual([])
@@ -97,27 +112,35 @@ describe("an Android app pack on the Appium stand-in", () => {
     const steps = await Effect.runPromise(loadStepFile(join(PACK, pack.tasks[0]!.steps!)))
     const servers: Array<string> = []
     const named: Array<string | null> = []
-    const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const run = packRunApp(pack, yield* App, null)
-      // The run's own source, watched: which server each episode was given.
-      const episodes: EpisodeSource = {
-        ...run.episodes,
-        open: (site, seed, path) => run.episodes.open(site, seed, path).then((o) => (servers.push(o.serverUrl!), o))
-      }
-      const env = yield* AppiumEnvironment.make({ episodes, settleMs: 0, screenshots: "key" })
-      // The episode an observation names is how a run finds its lease (to evaluate it).
-      const watched = { ...env, reset: (t: EnvTask) => Effect.tap(env.reset(t), (o) => Effect.sync(() => void named.push(o.episode))) }
-      const played = yield* playSteps(watched, { ...task.start, taskId: task.id }, steps.steps)
-      // Read before the episode ends: instance-per-episode stops the stand-in then.
-      const log = yield* Effect.promise(() => logOf(servers[0]!))
-      const state = yield* Effect.promise(() => stateOf(servers[0]!))
-      yield* env.close()
-      return { played, log, state }
-    })).pipe(Effect.provide(Layer.merge(CommandApp.layer(PACK), DirectoryBlobStore.layer({ dir: blobs })))))
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const run = packRunApp(pack, yield* App, null)
+          // The run's own source, watched: which server each episode was given.
+          const episodes: EpisodeSource = {
+            ...run.episodes,
+            open: (site, seed, path) => run.episodes.open(site, seed, path).then((o) => (servers.push(o.serverUrl!), o))
+          }
+          const env = yield* AppiumEnvironment.make({ episodes, settleMs: 0, screenshots: "key" })
+          // The episode an observation names is how a run finds its lease (to evaluate it).
+          const watched = { ...env, reset: (t: EnvTask) => Effect.tap(env.reset(t), (o) => Effect.sync(() => void named.push(o.episode))) }
+          const played = yield* playSteps(watched, { ...task.start, taskId: task.id }, steps.steps)
+          // Read before the episode ends: instance-per-episode stops the stand-in then.
+          const log = yield* Effect.promise(() => logOf(servers[0]!))
+          const state = yield* Effect.promise(() => stateOf(servers[0]!))
+          yield* env.close()
+          return { played, log, state }
+        })
+      ).pipe(Effect.provide(Layer.merge(CommandApp.layer(PACK), DirectoryBlobStore.layer({ dir: blobs }))))
+    )
 
     const { played, log, state } = result
     expect(servers).toHaveLength(1)
-    expect(played.map((p) => p.observation.app)).toEqual(["com.android.phone/.NetworkTypeDialog", "com.android.settings/.Settings", "com.android.settings/.Settings"])
+    expect(played.map((p) => p.observation.app)).toEqual([
+      "com.android.phone/.NetworkTypeDialog",
+      "com.android.settings/.Settings",
+      "com.android.settings/.Settings"
+    ])
     expect(named).toEqual(["fixture-android-1"])
 
     const scripts = log.map((r) => r.script ?? r.route)
@@ -146,18 +169,25 @@ describe("an Android app pack on the Appium stand-in", () => {
     const pack = await Effect.runPromise(loadPack(PACK))
     const task = packRunTask(pack, pack.tasks[1]!)
     const seen: Array<{ server: string; scripts: Array<string> }> = []
-    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const run = packRunApp(pack, yield* App, null)
-      let server = ""
-      const episodes: EpisodeSource = { ...run.episodes, open: (...a) => run.episodes.open(...a).then((o) => ((server = o.serverUrl!), o)) }
-      const env = yield* AppiumEnvironment.make({ episodes, settleMs: 0, screenshots: "none" })
-      for (let i = 0; i < 2; i++) {
-        yield* env.reset({ ...task.start, taskId: task.id })
-        const log = yield* Effect.promise(() => logOf(server))
-        seen.push({ server, scripts: log.map((r) => r.script ?? r.route) })
-        yield* env.close()
-      }
-    })).pipe(Effect.provide(Layer.merge(CommandApp.layer(PACK), DirectoryBlobStore.layer({ dir: blobs })))))
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const run = packRunApp(pack, yield* App, null)
+          let server = ""
+          const episodes: EpisodeSource = {
+            ...run.episodes,
+            open: (...a) => run.episodes.open(...a).then((o) => ((server = o.serverUrl!), o))
+          }
+          const env = yield* AppiumEnvironment.make({ episodes, settleMs: 0, screenshots: "none" })
+          for (let i = 0; i < 2; i++) {
+            yield* env.reset({ ...task.start, taskId: task.id })
+            const log = yield* Effect.promise(() => logOf(server))
+            seen.push({ server, scripts: log.map((r) => r.script ?? r.route) })
+            yield* env.close()
+          }
+        })
+      ).pipe(Effect.provide(Layer.merge(CommandApp.layer(PACK), DirectoryBlobStore.layer({ dir: blobs }))))
+    )
     expect(seen[0]!.server).not.toBe(seen[1]!.server)
     for (const { scripts } of seen) {
       expect(scripts.filter((s) => s === "POST /session")).toHaveLength(1)
@@ -170,14 +200,29 @@ describe("an Android app pack on the Appium stand-in", () => {
   test("given the fixture pack, when `bun core app check` runs on it, then it opens the first task's activity on the stand-in and stops it", async () => {
     const [json, text] = await Promise.all([core(["app", "check", PACK, "--json"]), core(["app", "check", PACK])])
     // With stderr, so that a failure says why.
-    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: expect.stringMatching(/^app fixture-android: ready in \d+ ms at /) })
+    expect({ code: json.code, stderr: json.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringMatching(/^app fixture-android: ready in \d+ ms at /)
+    })
     const report = JSON.parse(json.stdout) as { ready_ms: number; title: null; elements: number; tasks: number; url: string; app: string }
-    expect(report).toEqual({ ready_ms: report.ready_ms, title: null, elements: 31, tasks: 2, url: report.url, app: "com.android.settings/.Settings" })
+    expect(report).toEqual({
+      ready_ms: report.ready_ms,
+      title: null,
+      elements: 31,
+      tasks: 2,
+      url: report.url,
+      app: "com.android.settings/.Settings"
+    })
     expect(report.ready_ms).toBeLessThan(10_000)
     expect(report.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
     expect(await down(report.url)).toBe(true)
-    expect({ code: text.code, stderr: text.stderr }).toEqual({ code: 0, stderr: expect.stringMatching(/^app fixture-android: ready in \d+ ms at http:\/\/127\.0\.0\.1:\d+\/\n$/) })
-    expect(text.stdout).toMatch(/^task fa-network-1: com\.android\.settings\/\.Settings with 31 elements on the Appium server at http:\/\/127\.0\.0\.1:\d+\/\n/)
+    expect({ code: text.code, stderr: text.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringMatching(/^app fixture-android: ready in \d+ ms at http:\/\/127\.0\.0\.1:\d+\/\n$/)
+    })
+    expect(text.stdout).toMatch(
+      /^task fa-network-1: com\.android\.settings\/\.Settings with 31 elements on the Appium server at http:\/\/127\.0\.0\.1:\d+\/\n/
+    )
     expect(text.stdout).toContain("app fixture-android: ok, 2 tasks, ready in ")
   }, 30_000)
 })

@@ -34,31 +34,49 @@ afterAll(async () => {
 })
 
 const load = (dir: string) => Effect.runPromise(loadPack(dir))
-const authError = async (dir: string, read: (name: string) => string | undefined) => (await Effect.runPromise(Effect.flip(loadAuth(await load(dir), read)))).message
+const authError = async (dir: string, read: (name: string) => string | undefined) =>
+  (await Effect.runPromise(Effect.flip(loadAuth(await load(dir), read)))).message
 
 describe("loading a pack's auth", () => {
   test("given a log-in typing a secret by name, when its variable is unset, then one line names the file, the step and the variable", async () => {
     const dir = join(root, "auth")
     expect((await Effect.runPromise(loadAuth(await load(dir), readSecret)))?.steps.map((s) => s.kind)).toEqual(["type", "type", "click"])
-    expect(await authError(dir, () => undefined)).toBe(`${dir}/auth.steps.json: steps[1].secretEnv: the environment variable NOTES_FIXTURE_PASSWORD is not set: the log-in types its value`)
+    expect(await authError(dir, () => undefined)).toBe(
+      `${dir}/auth.steps.json: steps[1].secretEnv: the environment variable NOTES_FIXTURE_PASSWORD is not set: the log-in types its value`
+    )
   })
 
   test("given a log-in that ends the episode or a pack that is not web, when loaded, then each is one line", async () => {
     const ending = variant(root, "ending", () => undefined, {
       base: "auth",
-      files: { "auth.steps.json": JSON.stringify({ version: 1, steps: [{ kind: "click", target: { role: "button", name: "Sign in" } }, { kind: "status", status: "complete" }] }) }
+      files: {
+        "auth.steps.json": JSON.stringify({
+          version: 1,
+          steps: [
+            { kind: "click", target: { role: "button", name: "Sign in" } },
+            { kind: "status", status: "complete" }
+          ]
+        })
+      }
     })
-    expect(await authError(ending, readSecret)).toBe(`${ending}/auth.steps.json: steps[1].kind: a log-in comes before the episode and does not end it: no 'status' here`)
+    expect(await authError(ending, readSecret)).toBe(
+      `${ending}/auth.steps.json: steps[1].kind: a log-in comes before the episode and does not end it: no 'status' here`
+    )
     const web = await load(join(root, "auth"))
     const phone = { ...web, config: { ...web.config, platform: "android" as const } }
     const refused = (await Effect.runPromise(Effect.flip(loadAuth(phone, readSecret)))).message
-    expect(refused).toBe(`${join(root, "auth")}/core-app.json: auth: only for platform 'web' (a log-in is played in the episode's browser); this pack is 'android'`)
+    expect(refused).toBe(
+      `${join(root, "auth")}/core-app.json: auth: only for platform 'web' (a log-in is played in the episode's browser); this pack is 'android'`
+    )
   })
 })
 
 /** Every file under `dir`, as text: what a blob store holds. */
 const everything = (dir: string): string =>
-  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "latin1")).join("\n")
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n")
 
 describe("every episode logs in first, in its own browser context", () => {
   const isolations: ReadonlyArray<[Isolation, ReadonlyArray<number>]> = [
@@ -73,22 +91,36 @@ describe("every episode logs in first, in its own browser context", () => {
       const dir = variant(root, isolation, (c) => (c.isolation = isolation), { base: "auth" })
       const blobs = mkdtempSync(join(tmpdir(), "core-auth-blobs-"))
       try {
-        const seen = await browser.runPromise(Effect.scoped(Effect.gen(function*() {
-          const pack = yield* loadPack(dir)
-          const run = packRunApp(pack, yield* App, yield* loadAuth(pack, readSecret))
-          const bases: Array<string> = []
-          const episodes: EpisodeSource = { ...run.episodes, open: (...a) => run.episodes.open(...a).then((o) => (bases.push(o.startUrl), o)) }
-          const env = yield* WebEnvironment.make({ episodes, prepareAhead: false, screenshots: "key", readSecret })
-          const task = packRunTask(pack, pack.tasks.find((t) => t.id === "n-back-to-notes")!)
-          const seen: Array<{ title: string | null; path: string; firstId: string | undefined; logins: number }> = []
-          for (let i = 0; i < 2; i++) {
-            const first = yield* env.reset({ ...task.start, taskId: task.id })
-            const state = yield* Effect.promise(() => fetch(new URL("/__state", bases[i]!)).then((r) => r.json() as Promise<{ logins: number }>))
-            seen.push({ title: first.view.title, path: new URL(first.observation.url!).pathname, firstId: first.elements[0]?.id, logins: state.logins })
-            yield* env.close()
-          }
-          return seen
-        })).pipe(Effect.provide(Layer.merge(CommandApp.layer(dir), DirectoryBlobStore.layer({ dir: blobs })))))
+        const seen = await browser.runPromise(
+          Effect.scoped(
+            Effect.gen(function* () {
+              const pack = yield* loadPack(dir)
+              const run = packRunApp(pack, yield* App, yield* loadAuth(pack, readSecret))
+              const bases: Array<string> = []
+              const episodes: EpisodeSource = {
+                ...run.episodes,
+                open: (...a) => run.episodes.open(...a).then((o) => (bases.push(o.startUrl), o))
+              }
+              const env = yield* WebEnvironment.make({ episodes, prepareAhead: false, screenshots: "key", readSecret })
+              const task = packRunTask(pack, pack.tasks.find((t) => t.id === "n-back-to-notes")!)
+              const seen: Array<{ title: string | null; path: string; firstId: string | undefined; logins: number }> = []
+              for (let i = 0; i < 2; i++) {
+                const first = yield* env.reset({ ...task.start, taskId: task.id })
+                const state = yield* Effect.promise(() =>
+                  fetch(new URL("/__state", bases[i]!)).then((r) => r.json() as Promise<{ logins: number }>)
+                )
+                seen.push({
+                  title: first.view.title,
+                  path: new URL(first.observation.url!).pathname,
+                  firstId: first.elements[0]?.id,
+                  logins: state.logins
+                })
+                yield* env.close()
+              }
+              return seen
+            })
+          ).pipe(Effect.provide(Layer.merge(CommandApp.layer(dir), DirectoryBlobStore.layer({ dir: blobs }))))
+        )
         // The episode's ids are numbered as if there had been no log-in.
         expect(seen).toEqual(logins.map((n) => ({ title: "Chores", path: "/notes/Chores", firstId: "e1", logins: n })))
         const stored = everything(blobs)

@@ -8,7 +8,16 @@ import { afterAll, afterEach, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { existsSync, readFileSync, readlinkSync } from "node:fs"
 import { join } from "node:path"
-import { evaluateEpisode, InstanceError, liveInstances, loadPack, resetInstance, startInstance, stopAllInstances, stopInstance } from "../mod.ts"
+import {
+  evaluateEpisode,
+  InstanceError,
+  liveInstances,
+  loadPack,
+  resetInstance,
+  startInstance,
+  stopAllInstances,
+  stopInstance
+} from "../mod.ts"
 import type { Instance, Pack } from "../mod.ts"
 import { findProcesses } from "../Processes.ts"
 import { down, fixtureRoot, leftovers, removeRoot, startMode, variant } from "./support.ts"
@@ -32,9 +41,15 @@ test("each way a start fails is one line with the app's last output, and leaves 
     [pack("notfound", ["no-such-program-xyz", "{port}"]), "start: command not found: no-such-program-xyz"],
     [pack("notfound-relative", ["./start.sh"]), "start: command not found: ./start.sh"],
     [pack("exit3", startMode("exit3")), "start exited with code 3 before printing URL=…; last output: boom: config.yml is missing"],
-    [pack("nourl", startMode("nourl"), 700), "start did not become ready within 700 ms (no URL= line); last output: starting, but never saying where"],
+    [
+      pack("nourl", startMode("nourl"), 700),
+      "start did not become ready within 700 ms (no URL= line); last output: starting, but never saying where"
+    ],
     [pack("hang", startMode("hang"), 700), "start did not become ready within 700 ms (nothing listens at http://127.0.0.1:"],
-    [pack("remote", startMode("remote")), "start printed URL=http://example.com/: not an http(s) URL on loopback (127.0.0.1, localhost or [::1]); last output: URL=http://example.com/"]
+    [
+      pack("remote", startMode("remote")),
+      "start printed URL=http://example.com/: not an http(s) URL on loopback (127.0.0.1, localhost or [::1]); last output: URL=http://example.com/"
+    ]
   ]
   const errors = await Promise.all(cases.map(([p]) => startFailure(p)))
   for (const [i, error] of errors.entries()) {
@@ -56,7 +71,10 @@ test("the app runs in the pack's folder with a minimal environment: none of our 
     const { pid } = await state(instance)
     expect(findProcesses({ tag: instance.tag })).toContain(pid)
     expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(join(root, "good"))
-    const names = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").filter((e) => e !== "").map((e) => e.slice(0, e.indexOf("=")))
+    const names = readFileSync(`/proc/${pid}/environ`, "latin1")
+      .split("\0")
+      .filter((e) => e !== "")
+      .map((e) => e.slice(0, e.indexOf("=")))
     expect(names.every((n) => ["PATH", "HOME", "LANG", "TMPDIR", "CORE_APP_INSTANCE_TAG"].includes(n))).toBe(true)
     expect(names).toContain("CORE_APP_INSTANCE_TAG")
     await Effect.runPromise(stopInstance(instance))
@@ -82,15 +100,27 @@ test("stop ends a daemon that left the start's process group, and is idempotent"
 
 test("reset by HTTP and by command; evaluate: 0 passes, 1 fails, 2 is an error; the answer is one inert argument", async () => {
   const http = await start(load(join(root, "good")))
-  const byCommand = await start(load(variant(root, "reset-command", (c) => (c.instance.reset = { command: ["bun", "../reset.ts", "{base}"] }))))
+  const byCommand = await start(
+    load(variant(root, "reset-command", (c) => (c.instance.reset = { command: ["bun", "../reset.ts", "{base}"] })))
+  )
   await Effect.runPromise(Effect.all([resetInstance(http), resetInstance(byCommand), resetInstance(byCommand)], { concurrency: 3 }))
   expect((await state(http)).resets).toBe(1)
   expect((await state(byCommand)).resets).toBe(2)
 
   const verdict = (answer: string) =>
-    Effect.runPromise(evaluateEpisode(http, "fw-open-1", answer).pipe(Effect.map((r) => r.pass), Effect.catch((e) => Effect.succeed(e.message))))
+    Effect.runPromise(
+      evaluateEpisode(http, "fw-open-1", answer).pipe(
+        Effect.map((r) => r.pass),
+        Effect.catch((e) => Effect.succeed(e.message))
+      )
+    )
   const verdicts = await Promise.all(["pass", "no", "crash", "pass $(touch pwned); `id` {instance} ' \" ; rm -rf ~"].map(verdict))
-  expect(verdicts).toEqual([true, false, "evaluate exited with code 2 (0 = pass, 1 = fail); last output: evaluator: cannot read the app's state", true])
+  expect(verdicts).toEqual([
+    true,
+    false,
+    "evaluate exited with code 2 (0 = pass, 1 = fail); last output: evaluator: cannot read the app's state",
+    true
+  ])
   expect(existsSync(join(root, "good", "pwned"))).toBe(false)
 
   const failing = await start(load(variant(root, "reset-fails", (c) => (c.instance.reset = { http: { path: "/missing" } }))))

@@ -57,29 +57,65 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
   // Schema problems.
   add("unknown", (c) => (c.colour = "blue"), `${at("unknown")}: colour: unknown field`)
   add("unknown-nested", (c) => (c.instance.restart = ["x"]), `${at("unknown-nested")}: instance.restart: unknown field`)
-  add("shell-string", (c) => (c.instance.start = "bun server.ts {port}"), `${at("shell-string")}: instance.start: expected a non-empty array of strings`)
+  add(
+    "shell-string",
+    (c) => (c.instance.start = "bun server.ts {port}"),
+    `${at("shell-string")}: instance.start: expected a non-empty array of strings`
+  )
   add("empty-argv", (c) => (c.evaluate = []), `${at("empty-argv")}: evaluate: expected a non-empty array of strings`)
   add("version", (c) => (c.version = 2), `${at("version")}: version: unsupported version 2 (this build reads 1)`)
-  add("name", (c) => (c.name = "Fixture Wiki"), `${at("name")}: name: expected lowercase letters, digits and '-', starting with a letter or digit`)
+  add(
+    "name",
+    (c) => (c.name = "Fixture Wiki"),
+    `${at("name")}: name: expected lowercase letters, digits and '-', starting with a letter or digit`
+  )
   add("isolation", (c) => (c.isolation = "fresh"), `${at("isolation")}: isolation: expected`)
   add("pool", (c) => (c.pool = 17), `${at("pool")}: pool: expected an integer between 1 and 16`)
   add("hash-routing", (c) => (c.hashRouting = "yes"), `${at("hash-routing")}: hashRouting: expected boolean`)
   add("missing", (c) => delete c.tasks, `${at("missing")}: tasks: missing field`)
 
   // Rules between fields, placeholders, origins.
-  add("placeholder", (c) => (c.instance.start = ["bun", "../server.ts", "{answer}"]), `${at("placeholder")}: instance.start[2]: unknown placeholder {answer} for start (it may use {port})`)
+  add(
+    "placeholder",
+    (c) => (c.instance.start = ["bun", "../server.ts", "{answer}"]),
+    `${at("placeholder")}: instance.start[2]: unknown placeholder {answer} for start (it may use {port})`
+  )
   add("program", (c) => (c.evaluate = ["{answer}"]), `${at("program")}: evaluate[0]: the program takes no placeholders, got {answer}`)
-  add("no-reset", (c) => ((c.isolation = "reset-between-episodes"), delete c.instance.reset), `${at("no-reset")}: instance.reset: missing: isolation 'reset-between-episodes' needs a reset`)
-  add("two-resets", (c) => (c.instance.reset.command = ["bun", "reset.ts"]), `${at("two-resets")}: instance.reset: expected exactly one of 'command' or 'http'`)
+  add(
+    "no-reset",
+    (c) => ((c.isolation = "reset-between-episodes"), delete c.instance.reset),
+    `${at("no-reset")}: instance.reset: missing: isolation 'reset-between-episodes' needs a reset`
+  )
+  add(
+    "two-resets",
+    (c) => (c.instance.reset.command = ["bun", "reset.ts"]),
+    `${at("two-resets")}: instance.reset: expected exactly one of 'command' or 'http'`
+  )
   add("android", (c) => (c.platform = "android"), `${at("android")}: android: missing: platform 'android' needs appPackage and appActivity`)
-  add("origin", (c) => (c.origins = ["{base}", "ftp://files.example"]), `${at("origin")}: origins[1]: 'ftp://files.example' is not an http(s) origin`)
+  add(
+    "origin",
+    (c) => (c.origins = ["{base}", "ftp://files.example"]),
+    `${at("origin")}: origins[1]: 'ftp://files.example' is not an http(s) origin`
+  )
 
   // Paths that leave the pack.
-  add("dotdot", (c) => (c.tasks = "../good/tasks.json"), `${at("dotdot")}: tasks: '../good/tasks.json' is not a path inside the pack (no '..')`)
-  add("absolute", (c) => (c.auth = "/etc/passwd"), `${at("absolute")}: auth: '/etc/passwd' is not a path inside the pack (it must be relative)`)
+  add(
+    "dotdot",
+    (c) => (c.tasks = "../good/tasks.json"),
+    `${at("dotdot")}: tasks: '../good/tasks.json' is not a path inside the pack (no '..')`
+  )
+  add(
+    "absolute",
+    (c) => (c.auth = "/etc/passwd"),
+    `${at("absolute")}: auth: '/etc/passwd' is not a path inside the pack (it must be relative)`
+  )
   add("link", (c) => (c.tasks = "linked.json"), `${at("link")}: tasks: 'linked.json' is a symbolic link, not a file`)
   symlinkSync(join(root, "good", "tasks.json"), join(root, "link", "linked.json"))
-  add("linked-folder", (c) => (c.auth = "outside/auth.steps.json"), `${at("linked-folder")}: auth: 'outside/auth.steps.json' is in a folder outside the pack (through a symbolic link)`)
+  add(
+    "linked-folder",
+    (c) => (c.auth = "outside/auth.steps.json"),
+    `${at("linked-folder")}: auth: 'outside/auth.steps.json' is in a folder outside the pack (through a symbolic link)`
+  )
   symlinkSync(join(root, "good"), join(root, "linked-folder", "outside"))
   add("no-tasks-file", (c) => (c.tasks = "missing.json"), `${at("no-tasks-file")}: tasks: 'missing.json' not found in the pack`)
 
@@ -87,9 +123,18 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
   const tasks = (list: ReadonlyArray<unknown>) => JSON.stringify({ version: 1, tasks: list })
   const task = (extra: object = {}) => ({ id: "t-1", instruction: "Do it", start: "/", split: "train", ...extra })
   add("dup", () => undefined, `${at("dup", "tasks.json")}: tasks[1].id: duplicate task id 't-1'`, { "tasks.json": tasks([task(), task()]) })
-  add("start", () => undefined, `${at("start", "tasks.json")}: tasks[0].start: expected a path relative to the base URL, starting with '/'`, { "tasks.json": tasks([task({ start: "http://example.com/" })]) })
-  add("steps", () => undefined, `${at("steps", "tasks.json")}: tasks[0].steps: '../x.json' is not a path inside the pack (no '..')`, { "tasks.json": tasks([task({ steps: "../x.json" })]) })
-  add("task-key", () => undefined, `${at("task-key")}`.replace("core-app.json", "tasks.json") + ": tasks[0].checker: unknown field", { "tasks.json": tasks([task({ checker: "x.js" })]) })
+  add(
+    "start",
+    () => undefined,
+    `${at("start", "tasks.json")}: tasks[0].start: expected a path relative to the base URL, starting with '/'`,
+    { "tasks.json": tasks([task({ start: "http://example.com/" })]) }
+  )
+  add("steps", () => undefined, `${at("steps", "tasks.json")}: tasks[0].steps: '../x.json' is not a path inside the pack (no '..')`, {
+    "tasks.json": tasks([task({ steps: "../x.json" })])
+  })
+  add("task-key", () => undefined, `${at("task-key")}`.replace("core-app.json", "tasks.json") + ": tasks[0].checker: unknown field", {
+    "tasks.json": tasks([task({ checker: "x.js" })])
+  })
   add("no-tasks", () => undefined, `${at("no-tasks", "tasks.json")}: tasks: a pack needs at least one task`, { "tasks.json": tasks([]) })
 
   const problems: Array<string> = []

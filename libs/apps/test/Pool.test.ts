@@ -22,11 +22,12 @@ const withApp = <A>(dir: string, body: (app: App["Service"]) => Effect.Effect<A,
   Effect.runPromise(App.use(body).pipe(Effect.provide(CommandApp.layer(dir))))
 
 const resets = async (baseUrl: string) => ((await (await fetch(`${baseUrl}__state`)).json()) as { resets: number }).resets
-const starts = (dir: string) => (existsSync(join(dir, "starts.log")) ? readFileSync(join(dir, "starts.log"), "utf8").trim().split("\n").length : 0)
+const starts = (dir: string) =>
+  existsSync(join(dir, "starts.log")) ? readFileSync(join(dir, "starts.log"), "utf8").trim().split("\n").length : 0
 
 test("instance-per-episode: every lease a fresh instance on its own port, stopped on release; evaluate through the lease", async () => {
   await withApp(join(root, "good"), (app) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(app.name).toBe("fixture-wiki")
       expect(app.tasks.map((t) => t.id)).toEqual(["fw-open-1", "fw-save-1"])
       const [a, b] = yield* Effect.all([app.acquire(), app.acquire()], { concurrency: 2 })
@@ -40,28 +41,31 @@ test("instance-per-episode: every lease a fresh instance on its own port, stoppe
       const c = yield* app.acquire()
       expect([a!.instance.baseUrl, b!.instance.baseUrl]).not.toContain(c.instance.baseUrl)
       // b and c stay leased: closing the layer must stop them.
-    }))
+    })
+  )
   expect(liveInstances()).toBe(0)
 })
 
 test("reset-between-episodes reuses the instance after resetting it; shared-readonly shares one", async () => {
   const dir = variant(root, "reuse", (c) => ((c.isolation = "reset-between-episodes"), (c.pool = 1)))
   await withApp(dir, (app) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const first = yield* app.acquire()
       yield* first.release()
       const second = yield* app.acquire()
       expect(second.instance.baseUrl).toBe(first.instance.baseUrl)
       expect(yield* Effect.promise(() => resets(second.instance.baseUrl))).toBe(1)
-    }))
+    })
+  )
   const shared = variant(root, "shared", (c) => ((c.isolation = "shared-readonly"), (c.pool = 1), delete c.instance.reset))
   await withApp(shared, (app) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [a, b] = yield* Effect.all([app.acquire(), app.acquire()], { concurrency: 2 })
       expect(a!.instance).toEqual(b!.instance)
       yield* a!.release()
       expect(yield* Effect.promise(() => resets(b!.instance.baseUrl))).toBe(0)
-    }))
+    })
+  )
 })
 
 test("a failed start is retried; three in a row fail the acquire with the last output", async () => {

@@ -96,4 +96,7 @@ export const eventually = async (check: () => boolean | Promise<boolean>, ms = 5
 
 /** True when nothing answers at `url`. */
 export const down = (url: string): Promise<boolean> =>
-  fetch(url, { signal: AbortSignal.timeout(1000) }).then(() => false, () => true)
+  fetch(url, { signal: AbortSignal.timeout(1000) }).then(
+    () => false,
+    () => true
+  )

@@ -21,7 +21,10 @@ conformance("directory", () => DirectoryBlobStore.layer({ dir: tempDir() }))
 test("blobs sit under a two-hex-character fan-out directory, with no temp files left", async () => {
   const dir = tempDir()
   const hash = await Effect.runPromise(
-    Effect.provide(BlobStore.use((store) => store.put(new TextEncoder().encode("hi"))), DirectoryBlobStore.layer({ dir }))
+    Effect.provide(
+      BlobStore.use((store) => store.put(new TextEncoder().encode("hi"))),
+      DirectoryBlobStore.layer({ dir })
+    )
   )
   expect(await Bun.file(join(dir, hash.slice(0, 2), hash)).text()).toBe("hi")
   expect(Array.from(new Bun.Glob("**/*").scanSync({ cwd: dir, dot: true }))).toEqual([join(hash.slice(0, 2), hash)])
@@ -31,18 +34,24 @@ test("a tampered file fails get with BlobCorrupt", async () => {
   const dir = tempDir()
   const layer = DirectoryBlobStore.layer({ dir })
   const hash = await Effect.runPromise(
-    Effect.provide(BlobStore.use((store) => store.put(new TextEncoder().encode("original"))), layer)
+    Effect.provide(
+      BlobStore.use((store) => store.put(new TextEncoder().encode("original"))),
+      layer
+    )
   )
   writeFileSync(join(dir, hash.slice(0, 2), hash), "tampered")
-  const error = await Effect.runPromise(
-    Effect.provide(Effect.flip(BlobStore.use((store) => store.get(hash))), layer)
-  )
+  const error = await Effect.runPromise(Effect.provide(Effect.flip(BlobStore.use((store) => store.get(hash))), layer))
   expect(error._tag).toBe("BlobCorrupt")
   expect(error.message).toContain(hash)
 })
 
 const put = (dir: string, text: string) =>
-  Effect.runPromise(Effect.provide(BlobStore.use((store) => store.put(new TextEncoder().encode(text))), DirectoryBlobStore.layer({ dir })))
+  Effect.runPromise(
+    Effect.provide(
+      BlobStore.use((store) => store.put(new TextEncoder().encode(text))),
+      DirectoryBlobStore.layer({ dir })
+    )
+  )
 
 test("opening the store sweeps the temp files crashed writes left, but not one that may still be being written", async () => {
   const dir = tempDir()

@@ -30,16 +30,31 @@ test("a second put of a stored blob writes nothing to the bucket", async () => {
       await nc.close()
     }
   }
-  await Effect.runPromise(Effect.provide(BlobStore.use((blobs) => blobs.put(bytes)), store))
+  await Effect.runPromise(
+    Effect.provide(
+      BlobStore.use((blobs) => blobs.put(bytes)),
+      store
+    )
+  )
   const before = await messages()
-  await Effect.runPromise(Effect.provide(BlobStore.use((blobs) => blobs.put(bytes)), store))
+  await Effect.runPromise(
+    Effect.provide(
+      BlobStore.use((blobs) => blobs.put(bytes)),
+      store
+    )
+  )
   expect(await messages()).toBe(before)
 })
 
 test("an unreachable server fails with a one-line BlobStoreError naming the URL", async () => {
   const unreachable = "nats://127.0.0.1:1"
   const error = await Effect.runPromise(
-    Effect.flip(Effect.provide(BlobStore.use(() => Effect.void), JetStreamBlobStore.layer({ url: unreachable, bucket })))
+    Effect.flip(
+      Effect.provide(
+        BlobStore.use(() => Effect.void),
+        JetStreamBlobStore.layer({ url: unreachable, bucket })
+      )
+    )
   )
   expect(error._tag).toBe("BlobStoreError")
   expect(error.message).toContain(unreachable)

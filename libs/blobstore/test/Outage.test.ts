@@ -22,10 +22,12 @@ beforeAll(async () => {
 afterAll(() => server.dispose())
 
 const stores = () =>
-  ManagedRuntime.make(Layer.mergeAll(
-    JetStreamStore.layer({ url: server.url, outageLimitMs: 120_000 }),
-    JetStreamBlobStore.layer({ url: server.url, outageLimitMs: 120_000 })
-  ) as Layer.Layer<EventStore | BlobStore, unknown>)
+  ManagedRuntime.make(
+    Layer.mergeAll(
+      JetStreamStore.layer({ url: server.url, outageLimitMs: 120_000 }),
+      JetStreamBlobStore.layer({ url: server.url, outageLimitMs: 120_000 })
+    ) as Layer.Layer<EventStore | BlobStore, unknown>
+  )
 
 const bytes = (text: string) => new TextEncoder().encode(`${text} ${crypto.randomUUID()}`)
 
@@ -38,11 +40,16 @@ test("a 25 s outage (longer than the client's default reconnect budget) pauses a
     const during = bytes("put during the outage")
     const r = uniqueRun()
     const stream = runStream(r, "job", "w0")
-    const work = rt.runPromise(Effect.all([
-      Effect.flatMap(Effect.service(BlobStore), (b) => Effect.flatMap(b.put(during), (hash) => b.get(hash))),
-      Effect.flatMap(Effect.service(BlobStore), (b) => b.get(stored)),
-      Effect.flatMap(Effect.service(EventStore), (s) => s.append(stream, [job(r, stream, 0)], { expectedRevision: 0 }))
-    ], { concurrency: "unbounded" }))
+    const work = rt.runPromise(
+      Effect.all(
+        [
+          Effect.flatMap(Effect.service(BlobStore), (b) => Effect.flatMap(b.put(during), (hash) => b.get(hash))),
+          Effect.flatMap(Effect.service(BlobStore), (b) => b.get(stored)),
+          Effect.flatMap(Effect.service(EventStore), (s) => s.append(stream, [job(r, stream, 0)], { expectedRevision: 0 }))
+        ],
+        { concurrency: "unbounded" }
+      )
+    )
     await Bun.sleep(25_000)
     await server.start()
     const [readBack, storedBack, appended] = await work

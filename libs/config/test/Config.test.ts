@@ -3,7 +3,22 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { androidSettings, codeVersion, configuredSecrets, forRecording, natsCredentials, natsOutageLimitMs, scrubSecrets, ingestLimits, loadConfig, redactUrl, runIdentity, secretValue, storeSettings, toolVersions } from "../mod.ts"
+import {
+  androidSettings,
+  codeVersion,
+  configuredSecrets,
+  forRecording,
+  natsCredentials,
+  natsOutageLimitMs,
+  scrubSecrets,
+  ingestLimits,
+  loadConfig,
+  redactUrl,
+  runIdentity,
+  secretValue,
+  storeSettings,
+  toolVersions
+} from "../mod.ts"
 import type { LoadOptions } from "../mod.ts"
 
 const REPO = join(import.meta.dir, "../../..")
@@ -56,13 +71,15 @@ describe("loadConfig", () => {
   })
 
   test("precedence is file < environment < flag, and each value says where it came from", async () => {
-    const root = project(JSON.stringify({
-      store: "embedded",
-      nats: { url: "nats://file:4222" },
-      dataDir: "from-file",
-      seed: 42,
-      models: { baseUrl: "http://127.0.0.1:8000/v1", model: "file-model" }
-    }))
+    const root = project(
+      JSON.stringify({
+        store: "embedded",
+        nats: { url: "nats://file:4222" },
+        dataDir: "from-file",
+        seed: 42,
+        models: { baseUrl: "http://127.0.0.1:8000/v1", model: "file-model" }
+      })
+    )
     const c = await load({
       root,
       env: { NATS_URL: "nats://env:4222", CORE_DATA_DIR: "from-env", CORE_MODEL: "env-model", CORE_SEED: "" },
@@ -118,7 +135,9 @@ describe("ingest limits", () => {
     expect(ingestLimits(c)).toEqual({ maxBlobBytes: 65536, maxDemoBytes: 1024 ** 3 })
     expect(ingestLimits(await load({ root, flags: { "max-blob-bytes": "2 KiB" } })).maxBlobBytes).toBe(2048)
     const e = await loadError({ root: project(), env: { CORE_INGEST_MAX_BLOB_BYTES: "-5" } })
-    expect(e.message).toBe("environment variable CORE_INGEST_MAX_BLOB_BYTES (ingest.maxBlobBytes): must be a positive size in bytes, e.g. 16777216 or 16MiB")
+    expect(e.message).toBe(
+      "environment variable CORE_INGEST_MAX_BLOB_BYTES (ingest.maxBlobBytes): must be a positive size in bytes, e.g. 16777216 or 16MiB"
+    )
   })
 })
 
@@ -132,7 +151,12 @@ describe("android settings", () => {
   })
 
   test("given capabilities as an object in the file, when loaded, then they are kept as their JSON text", async () => {
-    const caps = { platformName: "Android", "appium:automationName": "UiAutomator2", "appium:udid": "emulator-5554", "appium:appPackage": "com.android.settings" }
+    const caps = {
+      platformName: "Android",
+      "appium:automationName": "UiAutomator2",
+      "appium:udid": "emulator-5554",
+      "appium:appPackage": "com.android.settings"
+    }
     const c = await load({ root: project(JSON.stringify({ android: { appiumUrl: "http://10.0.0.2:4723", capabilities: caps } })) })
     expect(c.values["android.capabilities"]).toBe(JSON.stringify(caps))
     expect(c.sources["android.capabilities"]).toBe("file")
@@ -141,7 +165,11 @@ describe("android settings", () => {
 
   test("given CORE_ANDROID_CAPABILITIES and --appium-url, when loaded, then they win over the file", async () => {
     const root = project(JSON.stringify({ "android.capabilities": { "appium:udid": "from-file" } }))
-    const c = await load({ root, env: { CORE_ANDROID_CAPABILITIES: `{"appium:udid":"from-env"}` }, flags: { "appium-url": "http://127.0.0.1:4800" } })
+    const c = await load({
+      root,
+      env: { CORE_ANDROID_CAPABILITIES: `{"appium:udid":"from-env"}` },
+      flags: { "appium-url": "http://127.0.0.1:4800" }
+    })
     expect(androidSettings(c)).toEqual({ appiumUrl: "http://127.0.0.1:4800", capabilities: { "appium:udid": "from-env" } })
     expect(c.sources["android.capabilities"]).toBe("env:CORE_ANDROID_CAPABILITIES")
     expect(c.sources["android.appiumUrl"]).toBe("flag:--appium-url")
@@ -150,7 +178,9 @@ describe("android settings", () => {
   test("given capabilities that are not a JSON object, when loaded, then one line names the variable and the key", async () => {
     for (const bad of ["udid=emulator-5554", "[1, 2]", "null"]) {
       const e = await loadError({ root: project(), env: { CORE_ANDROID_CAPABILITIES: bad } })
-      expect(e.message).toStartWith("environment variable CORE_ANDROID_CAPABILITIES (android.capabilities): must be a JSON object of Appium capabilities")
+      expect(e.message).toStartWith(
+        "environment variable CORE_ANDROID_CAPABILITIES (android.capabilities): must be a JSON object of Appium capabilities"
+      )
       expect(e.message).not.toContain("\n")
       expect(e.message).not.toContain("udid")
     }
@@ -180,7 +210,13 @@ describe("malformed configuration is one line naming the file and the key", () =
 
   // JSON.parse makes "__proto__" an own key; copied into a plain object it became the prototype
   // instead, vanished from the excess-key check and leaked its own keys in as settings.
-  for (const text of [`{ "__proto__": { "store": "nats", "nats.url": "nats://elsewhere:4222" } }`, `{ "__proto__": 1 }`, `{ "constructor": {} }`, `{ "prototype": 1 }`, `{ "nats": { "__proto__": { "url": "x" } } }`]) {
+  for (const text of [
+    `{ "__proto__": { "store": "nats", "nats.url": "nats://elsewhere:4222" } }`,
+    `{ "__proto__": 1 }`,
+    `{ "constructor": {} }`,
+    `{ "prototype": 1 }`,
+    `{ "nats": { "__proto__": { "url": "x" } } }`
+  ]) {
     test(`an object-machinery key is an unknown key, not a way in: ${text}`, async () => {
       const e = await loadError({ root: project(text) })
       expect(e.message).toMatch(/core\.config\.json: key "(nats\.)?(__proto__|constructor|prototype)": unknown key/)
@@ -244,7 +280,9 @@ describe("secrets", () => {
     expect(configuredSecrets(c.values, { MY_KEY: KEY })).toEqual([KEY])
     // A key added later is covered by its name alone.
     const values = { ...c.values, "nats.passwordEnv": "NATS_PW", "nats.tokenEnv": "NATS_TOKEN", "nats.userEnv": "NATS_USER" }
-    expect(configuredSecrets(values, { MY_KEY: KEY, NATS_PW: PASSWORD, NATS_TOKEN: "", NATS_USER: "ab" }).toSorted()).toEqual([KEY, PASSWORD].toSorted())
+    expect(configuredSecrets(values, { MY_KEY: KEY, NATS_PW: PASSWORD, NATS_TOKEN: "", NATS_USER: "ab" }).toSorted()).toEqual(
+      [KEY, PASSWORD].toSorted()
+    )
     expect(scrubSecrets(`key ${KEY}, password ${PASSWORD}`, [KEY, PASSWORD])).toBe("key ***, password ***")
   })
 
@@ -289,7 +327,9 @@ describe("NATS URLs and credentials", () => {
     expect(natsCredentials(none, { NATS_PW: "x" })).toEqual({})
     const c = await load({ root: project(), env: { CORE_NATS_USER_ENV: "NATS_U", CORE_NATS_PASSWORD_ENV: "NATS_PW" } })
     expect(natsCredentials(c, { NATS_U: "core", NATS_PW: "pw-123" })).toEqual({ user: "core", password: "pw-123" })
-    expect(natsCredentials(c, { NATS_U: "core" })).toEqual({ missing: "nats.passwordEnv names NATS_PW, which is not set in the environment" })
+    expect(natsCredentials(c, { NATS_U: "core" })).toEqual({
+      missing: "nats.passwordEnv names NATS_PW, which is not set in the environment"
+    })
     expect(natsOutageLimitMs(c)).toBe(600_000)
     const e = await loadError({ root: project(), env: { CORE_NATS_PASSWORD_ENV: "pw-itself=x" } })
     expect(e.message).not.toContain("pw-itself")

@@ -21,7 +21,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 const tasks = new Set(["shop-wishlist-add-1", "settings-network-1"])
 let n = 0
 const fresh = () => join(tmp, `d${n++}`)
-const stores = () => Layer.mergeAll(EmbeddedStore.layer({ path: join(fresh(), "events.db") }), DirectoryBlobStore.layer({ dir: join(tmp, "blobs") }))
+const stores = () =>
+  Layer.mergeAll(EmbeddedStore.layer({ path: join(fresh(), "events.db") }), DirectoryBlobStore.layer({ dir: join(tmp, "blobs") }))
 
 const load = (file: string) => Effect.runPromise(loadDemo(file, { tasks }))
 const failure = async (file: string): Promise<DemoFileError> => {
@@ -39,14 +40,19 @@ const brokenV2 = (mutate: (d: any) => void) => {
 
 /** Ingests `file` twice into fresh stores; the outcomes, the stream's events and whether every blob is stored. */
 const ingestTwice = (file: string) =>
-  Effect.runPromise(Effect.provide(Effect.gen(function*() {
-    const demo = yield* loadDemo(file, { tasks })
-    const outcomes = [yield* ingestDemo(demo, file), yield* ingestDemo(demo, file)]
-    const blobs = yield* BlobStore
-    const stored = yield* Effect.forEach(demo.blobs, (b) => blobs.has(b.hash))
-    const events = (yield* (yield* EventStore).readStream(demoStream(demo.demoId))).map((r) => r.event)
-    return { demo, outcomes, stored, events }
-  }), stores()))
+  Effect.runPromise(
+    Effect.provide(
+      Effect.gen(function* () {
+        const demo = yield* loadDemo(file, { tasks })
+        const outcomes = [yield* ingestDemo(demo, file), yield* ingestDemo(demo, file)]
+        const blobs = yield* BlobStore
+        const stored = yield* Effect.forEach(demo.blobs, (b) => blobs.has(b.hash))
+        const events = (yield* (yield* EventStore).readStream(demoStream(demo.demoId))).map((r) => r.event)
+        return { demo, outcomes, stored, events }
+      }),
+      stores()
+    )
+  )
 
 describe("demo format version 2", () => {
   test("given a v2 web demo with initial, when loaded, then initial is its blobs' hashes and the digest covers it", async () => {
@@ -73,8 +79,15 @@ describe("demo format version 2", () => {
     const dir = file.slice(0, -"/demo.json".length)
     const hashOf = (name: string) => sha256(readFileSync(join(dir, name)))
     expect(data.initial).toEqual({ screenshot: hashOf("home.png"), elements: hashOf("home.json"), aria: hashOf("home.xml") })
-    expect(data.steps.map((s: any) => [s.urlBefore, s.appBefore, s.appAfter])).toEqual([[null, SETTINGS, NETWORK], [null, NETWORK, NETWORK]])
-    expect(JSON.parse(readFileSync(join(dir, "home.json"), "utf8"))).toMatchObject({ url: null, app: SETTINGS, elements: expect.arrayContaining([expect.objectContaining({ name: "Search settings" })]) })
+    expect(data.steps.map((s: any) => [s.urlBefore, s.appBefore, s.appAfter])).toEqual([
+      [null, SETTINGS, NETWORK],
+      [null, NETWORK, NETWORK]
+    ])
+    expect(JSON.parse(readFileSync(join(dir, "home.json"), "utf8"))).toMatchObject({
+      url: null,
+      app: SETTINGS,
+      elements: expect.arrayContaining([expect.objectContaining({ name: "Search settings" })])
+    })
     expect(data.contentDigest).toBe(r.demo.contentDigest)
   })
 
@@ -116,26 +129,49 @@ describe("demo format version 2", () => {
     const android = androidDemo()
     android.version = 1
     delete android.initial
-    expect((await failure(writeAndroidDemo(fresh(), android))).reason).toStartWith("platform: expected \"web\"")
+    expect((await failure(writeAndroidDemo(fresh(), android))).reason).toStartWith('platform: expected "web"')
   })
 })
 
 describe("writeDemoFolder", () => {
-  const put = (text: string) => Effect.gen(function*() {
-    return yield* (yield* BlobStore).put(new TextEncoder().encode(text))
-  })
+  const put = (text: string) =>
+    Effect.gen(function* () {
+      return yield* (yield* BlobStore).put(new TextEncoder().encode(text))
+    })
   /** Two Android-like steps from the blob store, written with the screen before them or not. */
   const write = (dir: string, screenBefore: "initial" | "none") =>
-    Effect.runPromise(Effect.provide(Effect.gen(function*() {
-      const after = { screenshot: null, elements: yield* put("after"), aria: yield* put("tree after") }
-      const steps = [
-        { action: { kind: "click" as const, target: { role: "button", name: "Go", elementId: "e1", text: null } }, urlBefore: null, urlAfter: null, appBefore: SETTINGS, appAfter: NETWORK, observation: after },
-        { action: { kind: "status" as const, status: "complete" as const }, urlBefore: null, urlAfter: null, appBefore: NETWORK, appAfter: NETWORK, observation: after }
-      ]
-      const initial = { screenshot: yield* put("png before"), elements: yield* put("before"), aria: yield* put("tree before") }
-      const ids = { demoId: "w", taskId: "settings-network-1", recordedWith: "script" } as const
-      return { file: yield* writeDemoFolder(steps, dir, screenBefore === "initial" ? { ...ids, platform: "android", initial } : ids), initial }
-    }), DirectoryBlobStore.layer({ dir: join(tmp, "blobs") })))
+    Effect.runPromise(
+      Effect.provide(
+        Effect.gen(function* () {
+          const after = { screenshot: null, elements: yield* put("after"), aria: yield* put("tree after") }
+          const steps = [
+            {
+              action: { kind: "click" as const, target: { role: "button", name: "Go", elementId: "e1", text: null } },
+              urlBefore: null,
+              urlAfter: null,
+              appBefore: SETTINGS,
+              appAfter: NETWORK,
+              observation: after
+            },
+            {
+              action: { kind: "status" as const, status: "complete" as const },
+              urlBefore: null,
+              urlAfter: null,
+              appBefore: NETWORK,
+              appAfter: NETWORK,
+              observation: after
+            }
+          ]
+          const initial = { screenshot: yield* put("png before"), elements: yield* put("before"), aria: yield* put("tree before") }
+          const ids = { demoId: "w", taskId: "settings-network-1", recordedWith: "script" } as const
+          return {
+            file: yield* writeDemoFolder(steps, dir, screenBefore === "initial" ? { ...ids, platform: "android", initial } : ids),
+            initial
+          }
+        }),
+        DirectoryBlobStore.layer({ dir: join(tmp, "blobs") })
+      )
+    )
 
   test("given the initial screen, when written, then version 2 with it, which loads back to the same hashes", async () => {
     const { file, initial } = await write(fresh(), "initial")

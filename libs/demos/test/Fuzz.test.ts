@@ -6,7 +6,18 @@
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect, Layer, Stream } from "effect"
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs"
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
@@ -21,7 +32,11 @@ const tmp = mkdtempSync(join(tmpdir(), "core-demos-fuzz-"))
 const fifoList = join(tmp, "fifos.txt")
 writeFileSync(fifoList, "")
 // Should a regression ever block on a FIFO again, this opens every FIFO made so far every two seconds: the case fails instead of hanging.
-const valve = Bun.spawn(["sh", "-c", `while :; do sleep 2; while read -r f; do [ -p "$f" ] && { exec 3<>"$f"; exec 3>&-; }; done < '${fifoList}'; done`])
+const valve = Bun.spawn([
+  "sh",
+  "-c",
+  `while :; do sleep 2; while read -r f; do [ -p "$f" ] && { exec 3<>"$f"; exec 3>&-; }; done < '${fifoList}'; done`
+])
 afterAll(() => {
   valve.kill()
   rmSync(tmp, { recursive: true, force: true })
@@ -39,7 +54,7 @@ const prng = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296
 }
 const rand = prng(SEED)
-const pick = <T,>(xs: ReadonlyArray<T>): T => xs[Math.floor(rand() * xs.length)]!
+const pick = <T>(xs: ReadonlyArray<T>): T => xs[Math.floor(rand() * xs.length)]!
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1))
 
 interface Ctx {
@@ -68,66 +83,128 @@ const mkfifo = (p: string) => {
 }
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n)
 const someValue = (): unknown =>
-  pick<() => unknown>([() => null, () => -1, () => 1e308, () => "x".repeat(int(0, 70000)), () => [], () => ({}), () => true, () => "\u0000\n\r\u2028", () => ({ __proto__: 1 })])()
+  pick<() => unknown>([
+    () => null,
+    () => -1,
+    () => 1e308,
+    () => "x".repeat(int(0, 70000)),
+    () => [],
+    () => ({}),
+    () => true,
+    () => "\u0000\n\r\u2028",
+    () => ({ __proto__: 1 })
+  ])()
 
 const MUTATIONS: ReadonlyArray<readonly [string, (c: Ctx) => void]> = [
   ["blob links to the canary", (c) => replace(c, PATHS[blob()]!, (p) => symlinkSync(c.canary, p))],
   ["demo.json links to the canary", (c) => replace(c, "demo.json", (p) => symlinkSync(c.canary, p))],
   ["blob is a hard link to the canary", (c) => replace(c, PATHS[blob()]!, (p) => linkSync(c.canary, p))],
   ["demo.json is a hard link to the canary", (c) => replace(c, "demo.json", (p) => linkSync(c.canary, p))],
-  ["blob folder links to the canary's folder", (c) => {
-    c.demo.blobs["s0.png"] = "shots/canary.txt"
-    replace(c, "shots", (p) => symlinkSync(join(c.canary, ".."), p))
-  }],
+  [
+    "blob folder links to the canary's folder",
+    (c) => {
+      c.demo.blobs["s0.png"] = "shots/canary.txt"
+      replace(c, "shots", (p) => symlinkSync(join(c.canary, ".."), p))
+    }
+  ],
   ["blob is a FIFO", (c) => replace(c, PATHS[blob()]!, mkfifo)],
   ["demo.json is a FIFO", (c) => replace(c, "demo.json", mkfifo)],
-  ["blob links to /dev/zero", (c) => replace(c, PATHS[blob()]!, (p) => symlinkSync(pick(["/dev/zero", "/dev/urandom", "/proc/self/environ"]), p))],
-  ["blob under a link to /dev", (c) => {
-    c.demo.blobs["a0.txt"] = "dev/zero"
-    c.fs.push((dir) => link("/dev", join(dir, "dev")))
-  }],
+  [
+    "blob links to /dev/zero",
+    (c) => replace(c, PATHS[blob()]!, (p) => symlinkSync(pick(["/dev/zero", "/dev/urandom", "/proc/self/environ"]), p))
+  ],
+  [
+    "blob under a link to /dev",
+    (c) => {
+      c.demo.blobs["a0.txt"] = "dev/zero"
+      c.fs.push((dir) => link("/dev", join(dir, "dev")))
+    }
+  ],
   ["blob is a directory", (c) => replace(c, PATHS[blob()]!, (p) => mkdirSync(p))],
-  ["blob is huge and sparse", (c) => replace(c, PATHS[blob()]!, (p) => (writeFileSync(p, ""), truncateSync(p, int(64 * 1024 + 1, 256 * 1024 ** 2))))],
+  [
+    "blob is huge and sparse",
+    (c) => replace(c, PATHS[blob()]!, (p) => (writeFileSync(p, ""), truncateSync(p, int(64 * 1024 + 1, 256 * 1024 ** 2))))
+  ],
   ["blob is empty", (c) => replace(c, PATHS[blob()]!, (p) => writeFileSync(p, ""))],
-  ["blobs add up past the demo limit", (c) => {
-    for (const k of Object.keys(PATHS)) replace(c, PATHS[k]!, (p) => writeFileSync(p, new Uint8Array(60 * 1024).fill(k.charCodeAt(0))))
-    c.text.push((t) => t.replace(`"blobs": {`, `"blobs": { "x1": "shots/s0.png", "x2": "shots/s1.png",`))
-  }],
-  ["blob path escapes", (c) => (c.demo.blobs[blob()] = pick(["../canary.txt", "shots/../../canary.txt", "..", ".", "", "shots/", "a0.txt/", "./../canary.txt"]))],
+  [
+    "blobs add up past the demo limit",
+    (c) => {
+      for (const k of Object.keys(PATHS)) replace(c, PATHS[k]!, (p) => writeFileSync(p, new Uint8Array(60 * 1024).fill(k.charCodeAt(0))))
+      c.text.push((t) => t.replace(`"blobs": {`, `"blobs": { "x1": "shots/s0.png", "x2": "shots/s1.png",`))
+    }
+  ],
+  [
+    "blob path escapes",
+    (c) => (c.demo.blobs[blob()] = pick(["../canary.txt", "shots/../../canary.txt", "..", ".", "", "shots/", "a0.txt/", "./../canary.txt"]))
+  ],
   ["blob path is absolute", (c) => (c.demo.blobs[blob()] = pick([c.canary, "/dev/zero", "/etc/passwd", "//canary.txt"]))],
   ["blob path is odd", (c) => (c.demo.blobs[blob()] = pick(["a\u0000b", "a\nb", "x".repeat(5000), "é/ü.png", "loop/x"]))],
-  ["symlink loop on the way", (c) => {
-    c.demo.blobs["a0.txt"] = "loop/x"
-    c.fs.push((dir) => (link(join(dir, "loop2"), join(dir, "loop")), link(join(dir, "loop"), join(dir, "loop2"))))
-  }],
+  [
+    "symlink loop on the way",
+    (c) => {
+      c.demo.blobs["a0.txt"] = "loop/x"
+      c.fs.push((dir) => (link(join(dir, "loop2"), join(dir, "loop")), link(join(dir, "loop"), join(dir, "loop2"))))
+    }
+  ],
   ["blob is demo.json itself", (c) => (c.demo.blobs[blob()] = "demo.json")],
-  ["wrong hash", (c) => {
-    const h = Array.from({ length: 64 }, () => pick([..."0123456789abcdef"])).join("")
-    c.demo.blobs[h] = "a0.txt"
-    c.demo.steps[0].observation.aria = h
-  }],
-  ["unknown field", (c) => (pick([c.demo, c.demo.steps[0], c.demo.steps[0].observation, c.demo.steps[0].action, c.demo.steps[0].action.target])[pick(["extra", "constructor", "toString", "__defineGetter__"])] = someValue())],
-  ["a field gets any value", (c) => {
-    const holder = pick([c.demo, c.demo.steps[int(0, 2)], c.demo.steps[0].observation, c.demo.steps[0].action])
-    holder[pick(Object.keys(holder))] = someValue()
-  }],
-  ["__proto__ keys", (c) =>
-    c.text.push((t) =>
-      pick([
-        () => t.replace(`"blobs": {`, `"blobs": { "__proto__": "a0.txt",`).replace(`"aria": "a0.txt"`, `"aria": "__proto__"`),
-        () => t.replace(`{`, `{ "__proto__": { "polluted": true },`),
-        () => t.replace(`"observation": {`, `"observation": { "__proto__": { "screenshot": "s0.png" },`)
-      ])()
-    )],
+  [
+    "wrong hash",
+    (c) => {
+      const h = Array.from({ length: 64 }, () => pick([..."0123456789abcdef"])).join("")
+      c.demo.blobs[h] = "a0.txt"
+      c.demo.steps[0].observation.aria = h
+    }
+  ],
+  [
+    "unknown field",
+    (c) =>
+      (pick([c.demo, c.demo.steps[0], c.demo.steps[0].observation, c.demo.steps[0].action, c.demo.steps[0].action.target])[
+        pick(["extra", "constructor", "toString", "__defineGetter__"])
+      ] = someValue())
+  ],
+  [
+    "a field gets any value",
+    (c) => {
+      const holder = pick([c.demo, c.demo.steps[int(0, 2)], c.demo.steps[0].observation, c.demo.steps[0].action])
+      holder[pick(Object.keys(holder))] = someValue()
+    }
+  ],
+  [
+    "__proto__ keys",
+    (c) =>
+      c.text.push((t) =>
+        pick([
+          () => t.replace(`"blobs": {`, `"blobs": { "__proto__": "a0.txt",`).replace(`"aria": "a0.txt"`, `"aria": "__proto__"`),
+          () => t.replace(`{`, `{ "__proto__": { "polluted": true },`),
+          () => t.replace(`"observation": {`, `"observation": { "__proto__": { "screenshot": "s0.png" },`)
+        ])()
+      )
+  ],
   ["deeply nested JSON", (c) => c.text.push((t) => t.replace(`"platform"`, `"deep": ${deep(int(1000, 30000))}, "platform"`))],
-  ["huge JSON", (c) => c.text.push((t) => t.replace(`"steps": [`, `"steps": [${`{ "action": { "kind": "wait" }, "urlBefore": null, "urlAfter": null, "observation": { "screenshot": null, "elements": null, "aria": null } },`.repeat(int(100, 3000))}`))],
-  ["not UTF-8", (c) => c.bytes.push((b) => {
-    const i = int(1, b.length - 2)
-    return new Uint8Array([...b.subarray(0, i), 0xff, 0xc3, 0x28, ...b.subarray(i)])
-  })],
+  [
+    "huge JSON",
+    (c) =>
+      c.text.push((t) =>
+        t.replace(
+          `"steps": [`,
+          `"steps": [${`{ "action": { "kind": "wait" }, "urlBefore": null, "urlAfter": null, "observation": { "screenshot": null, "elements": null, "aria": null } },`.repeat(int(100, 3000))}`
+        )
+      )
+  ],
+  [
+    "not UTF-8",
+    (c) =>
+      c.bytes.push((b) => {
+        const i = int(1, b.length - 2)
+        return new Uint8Array([...b.subarray(0, i), 0xff, 0xc3, 0x28, ...b.subarray(i)])
+      })
+  ],
   ["demo.json is empty or truncated", (c) => c.text.push((t) => t.slice(0, int(0, t.length - 1)))],
   ["demo.json quotes the canary's path", (c) => (c.demo.demoId = c.canary)],
-  ["unknown task, odd demo id", (c) => ((c.demo.taskId = pick(["nope", "", "__proto__"])), (c.demo.demoId = pick(["a.b", "ws.>", "x\ny", "ok-id"])))]
+  [
+    "unknown task, odd demo id",
+    (c) => ((c.demo.taskId = pick(["nope", "", "__proto__"])), (c.demo.demoId = pick(["a.b", "ws.>", "x\ny", "ok-id"])))
+  ]
 ]
 
 const caseFolder = (i: number): { file: string; mutations: Array<string> } => {
@@ -168,7 +245,7 @@ test(`${CASES} generated hostile demo folders: one clean outcome each, bounded m
   const rssBefore = process.memoryUsage().rss
   const problems: Array<string> = []
   const tally = { ingested: 0, rejected: 0 }
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     for (let i = 0; i < CASES; i++) {
       const { file, mutations } = caseFolder(i)
       const files = findDemoFiles(join(file, "..")) // as `bun core ingest <dir>` finds them
@@ -178,7 +255,8 @@ test(`${CASES} generated hostile demo folders: one clean outcome each, bounded m
       const outcomes = s.ingested + s.skipped + s.rejected.length
       if (s.failed.length > 0) problems.push(`${where}: failed: ${s.failed[0]!.error}`)
       else if (files.length === 1 && outcomes !== 1) problems.push(`${where}: ${outcomes} outcomes`)
-      for (const l of [...lines, ...s.rejected.map((r) => r.reason)]) if (/[\n\r\u2028\u2029]/.test(l)) problems.push(`${where}: not one line: ${JSON.stringify(l)}`)
+      for (const l of [...lines, ...s.rejected.map((r) => r.reason)])
+        if (/[\n\r\u2028\u2029]/.test(l)) problems.push(`${where}: not one line: ${JSON.stringify(l)}`)
       tally.ingested += s.ingested + s.skipped
       tally.rejected += s.rejected.length
     }

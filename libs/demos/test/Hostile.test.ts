@@ -81,7 +81,9 @@ describe("hostile demo folders", () => {
     const small = fresh()
     writeFileSync(join(dirOf(small), "a0.txt"), new Uint8Array(100 * 1024))
     const limited = { ...base, maxBlobBytes: 64 * 1024 }
-    expect(await reason(small, limited)).toBe(`blobs["a0.txt"]: 'a0.txt' is 100.0 KiB, over the 64 KiB limit per blob (ingest.maxBlobBytes)`)
+    expect(await reason(small, limited)).toBe(
+      `blobs["a0.txt"]: 'a0.txt' is 100.0 KiB, over the 64 KiB limit per blob (ingest.maxBlobBytes)`
+    )
     expect(await reason(small, { ...base, maxDemoBytes: 64 * 1024 })).toBe(
       `blobs["a0.txt"]: 'a0.txt' brings the demo to 101.5 KiB, over the 64 KiB limit per demo (ingest.maxDemoBytes)`
     )
@@ -97,7 +99,9 @@ describe("hostile demo folders", () => {
     const linked = fresh()
     unlinkSync(join(dirOf(linked), "a0.txt"))
     linkSync(canary, join(dirOf(linked), "a0.txt"))
-    expect(await reason(linked)).toBe(`blobs["a0.txt"]: 'a0.txt' has 2 hard links (it is also a file elsewhere); copy it into the demo's folder instead`)
+    expect(await reason(linked)).toBe(
+      `blobs["a0.txt"]: 'a0.txt' has 2 hard links (it is also a file elsewhere); copy it into the demo's folder instead`
+    )
     const missing = fresh()
     unlinkSync(join(dirOf(missing), "a0.txt"))
     expect(await reason(missing)).toBe(`blobs["a0.txt"]: blob file 'a0.txt' not found beside the demo`)

@@ -67,18 +67,22 @@ test("another writer first on one demo's stream: that file fails in one line, th
   // A real race, made deterministic: just before the first append to demo a's stream, another ingest of demo a (from another path) commits.
   const racing = Layer.effect(
     EventStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const blobStore = yield* BlobStore
       let raced = false
       return EventStore.of({
         ...store,
         append: (stream, events, options) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             if (!raced && stream === demoStream("shop-wishlist-add-1-a")) {
               raced = true
               const demo = yield* loadDemo(first, { tasks }).pipe(Effect.orDie)
-              yield* ingestDemo(demo, "elsewhere/demo.json").pipe(Effect.provideService(EventStore, store), Effect.provideService(BlobStore, blobStore), Effect.orDie)
+              yield* ingestDemo(demo, "elsewhere/demo.json").pipe(
+                Effect.provideService(EventStore, store),
+                Effect.provideService(BlobStore, blobStore),
+                Effect.orDie
+              )
             }
             return yield* store.append(stream, events, options)
           })
@@ -86,7 +90,7 @@ test("another writer first on one demo's stream: that file fails in one line, th
     })
   ).pipe(Layer.provide(Layer.mergeAll(real, blobs)))
   const lines: Array<string> = []
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const summary = yield* ingestFiles([first, other], { tasks }, (l) => lines.push(l))
     return { summary, b: yield* (yield* EventStore).readStream(demoStream("shop-wishlist-add-1-b")) }
   })

@@ -34,10 +34,19 @@ describe("demo files", () => {
     const demo = await load(file)
     expect(demo).toMatchObject({ demoId: "shop-wishlist-add-1-a", taskId: "shop-wishlist-add-1", recordedWith: "script" })
     expect(demo.steps).toHaveLength(3)
-    expect(demo.steps[0]!.observation).toEqual({ screenshot: sha256(PNG), elements: expect.stringMatching(/^[0-9a-f]{64}$/), aria: sha256(ARIA) })
+    expect(demo.steps[0]!.observation).toEqual({
+      screenshot: sha256(PNG),
+      elements: expect.stringMatching(/^[0-9a-f]{64}$/),
+      aria: sha256(ARIA)
+    })
     expect(demo.steps[0]).toMatchObject({ urlBefore: "/shop/", appBefore: null, appAfter: null, action: { kind: "type", submit: true } })
     expect(demo.steps[2]!.observation).toEqual({ screenshot: null, elements: null, aria: null })
-    expect(demo.blobs.map((b) => b.hash).sort()).toEqual(demo.steps.flatMap((s) => Object.values(s.observation)).filter((h): h is string => h !== null).sort())
+    expect(demo.blobs.map((b) => b.hash).sort()).toEqual(
+      demo.steps
+        .flatMap((s) => Object.values(s.observation))
+        .filter((h): h is string => h !== null)
+        .sort()
+    )
     expect(demo.contentDigest).toBe(digest({ taskId: demo.taskId, steps: demo.steps }))
     // The same demo elsewhere, blobs renamed: the same content digest.
     const moved = validDemo()
@@ -55,7 +64,9 @@ describe("demo files", () => {
   test("a step without an action, a missing field, a non-string element id, an unknown field", async () => {
     expect((await broken((d) => delete d.steps[0].action)).reason).toStartWith("steps[0].action: missing")
     expect((await broken((d) => delete d.steps[1].urlAfter)).reason).toBe("steps[1].urlAfter: missing field")
-    expect((await broken((d) => (d.steps[1].action.target.elementId = 12))).reason).toStartWith("steps[1].action.target.elementId: expected string")
+    expect((await broken((d) => (d.steps[1].action.target.elementId = 12))).reason).toStartWith(
+      "steps[1].action.target.elementId: expected string"
+    )
     expect((await broken((d) => (d.steps[2].comment = "x"))).reason).toBe("steps[2].comment: unknown field")
     expect((await broken((d) => delete d.taskId)).reason).toBe("taskId: missing field")
   })
@@ -63,7 +74,7 @@ describe("demo files", () => {
   test("wrong format, version, platform; not JSON; unnamed demo", async () => {
     expect((await broken((d) => (d.version = 3))).reason).toStartWith("version: unsupported demo format version 3")
     expect((await broken((d) => (d.format = "other"))).reason).toStartWith("format: expected 'core-demo'")
-    expect((await broken((d) => (d.platform = "android"))).reason).toStartWith("platform: expected \"web\"")
+    expect((await broken((d) => (d.platform = "android"))).reason).toStartWith('platform: expected "web"')
     const e = await failure(writeDemo(fresh(), undefined, "{ not json"))
     expect(e.reason).toStartWith("$: not valid JSON")
     expect(e.demoId).toBeNull()
@@ -71,8 +82,12 @@ describe("demo files", () => {
   })
 
   test("the task must be a suite instance; the last step must be status or answer; at least one step", async () => {
-    expect((await broken((d) => (d.taskId = "shop-nope-1"))).reason).toBe("taskId: unknown task 'shop-nope-1' (not an instance of the bundled suites)")
-    expect((await broken((d) => d.steps.pop())).reason).toBe("steps[1].action.kind: the last step must be 'status' or 'answer', got 'click'")
+    expect((await broken((d) => (d.taskId = "shop-nope-1"))).reason).toBe(
+      "taskId: unknown task 'shop-nope-1' (not an instance of the bundled suites)"
+    )
+    expect((await broken((d) => d.steps.pop())).reason).toBe(
+      "steps[1].action.kind: the last step must be 'status' or 'answer', got 'click'"
+    )
     expect((await broken((d) => (d.steps = []))).reason).toBe("steps: a demo needs at least one step")
     const answered = validDemo()
     answered.steps[2].action = { kind: "answer", text: "done" }
@@ -80,9 +95,15 @@ describe("demo files", () => {
   })
 
   test("blobs: referenced, present, inside the folder, true to a sha256 name", async () => {
-    expect((await broken((d) => (d.steps[1].observation.screenshot = "nope.png"))).reason).toBe("steps[1].observation.screenshot: unknown blob 'nope.png' (not a key of blobs)")
-    expect((await broken((d) => (d.blobs["s1.png"] = "shots/missing.png"))).reason).toBe(`blobs["s1.png"]: blob file 'shots/missing.png' not found beside the demo`)
-    expect((await broken((d) => (d.blobs["s1.png"] = "../../etc/passwd"))).reason).toBe(`blobs["s1.png"]: '../../etc/passwd' is not a path inside the demo's folder`)
+    expect((await broken((d) => (d.steps[1].observation.screenshot = "nope.png"))).reason).toBe(
+      "steps[1].observation.screenshot: unknown blob 'nope.png' (not a key of blobs)"
+    )
+    expect((await broken((d) => (d.blobs["s1.png"] = "shots/missing.png"))).reason).toBe(
+      `blobs["s1.png"]: blob file 'shots/missing.png' not found beside the demo`
+    )
+    expect((await broken((d) => (d.blobs["s1.png"] = "../../etc/passwd"))).reason).toBe(
+      `blobs["s1.png"]: '../../etc/passwd' is not a path inside the demo's folder`
+    )
     const wrong = "0".repeat(64)
     const e = await broken((d) => {
       d.blobs = { ...d.blobs, [wrong]: "shots/s0.png" }

@@ -12,7 +12,17 @@ import type { Step } from "../mod.ts"
 const BASE = "http://127.0.0.1:4321/shop/"
 
 const element = (id: string, role: string, name: string): ElementInfo => ({
-  id, role, name, text: "", value: null, box: null, visible: true, inViewport: true, enabled: true, editable: role === "textbox", checked: null
+  id,
+  role,
+  name,
+  text: "",
+  value: null,
+  box: null,
+  visible: true,
+  inViewport: true,
+  enabled: true,
+  editable: role === "textbox",
+  checked: null
 })
 const page = [element("e1", "link", "Home"), element("e2", "textbox", "Password"), element("e3", "button", "Save")]
 
@@ -39,7 +49,8 @@ const standIn = () => {
         sent.push(a)
         if (a.kind === "navigate") url = a.url
         if (a.kind === "click" && a.target?.name === "Save") return observed(url, "click: the element is detached")
-        if (a.kind === "type" && a.target?.name === "Password") return observed(url, null, { ...a, text: "", secretEnv: "CORE_DEMO_PASSWORD" })
+        if (a.kind === "type" && a.target?.name === "Password")
+          return observed(url, null, { ...a, text: "", secretEnv: "CORE_DEMO_PASSWORD" })
         return observed(url)
       }),
     close: () => Effect.void
@@ -49,10 +60,12 @@ const standIn = () => {
 
 const play = (steps: ReadonlyArray<Step>) => {
   const { env, sent } = standIn()
-  return Effect.runPromise(Effect.match(playSteps(env, { taskId: "t" }, steps), {
-    onFailure: (error) => ({ error, sent, played: null }),
-    onSuccess: (played) => ({ error: null, sent, played })
-  }))
+  return Effect.runPromise(
+    Effect.match(playSteps(env, { taskId: "t" }, steps), {
+      onFailure: (error) => ({ error, sent, played: null }),
+      onSuccess: (played) => ({ error: null, sent, played })
+    })
+  )
 }
 
 describe("playSteps", () => {
@@ -85,27 +98,61 @@ describe("playSteps", () => {
       r.sent[5]!
     ])
     expect(r.played!.map((s) => [s.urlBefore, s.urlAfter])).toEqual([
-      ["/shop/", "/shop/"], ["/shop/", "/shop/"], ["/shop/", "/shop/"],
-      ["/shop/", "/shop/wishlist?x=1"], ["/shop/wishlist?x=1", "/shop/wishlist?x=1"], ["/shop/wishlist?x=1", "/shop/wishlist?x=1"]
+      ["/shop/", "/shop/"],
+      ["/shop/", "/shop/"],
+      ["/shop/", "/shop/"],
+      ["/shop/", "/shop/wishlist?x=1"],
+      ["/shop/wishlist?x=1", "/shop/wishlist?x=1"],
+      ["/shop/wishlist?x=1", "/shop/wishlist?x=1"]
     ])
   })
 
   const stops: ReadonlyArray<[string, ReadonlyArray<Step>, string, number]> = [
-    ["a fragment with an nth it does not have", [{ kind: "click", target: { role: "button", name: "Sav", nth: 1 } }, { kind: "status", status: "complete" }],
-      'step 1 (click button "Sav" nth 1): no element matches exactly and only 1 contains it', 0],
-    ["a target nowhere near", [{ kind: "back" }, { kind: "click", target: { role: "link", name: "Getting Started" } }, { kind: "status", status: "complete" }],
-      'step 2 (click link "Getting Started"): no element matches; closest on the page: link "Home", ', 1],
-    ["an error observation", [{ kind: "click", target: { name: "Save" } }, { kind: "status", status: "complete" }],
-      'step 1 (click "Save"): click: the element is detached', 1]
+    [
+      "a fragment with an nth it does not have",
+      [
+        { kind: "click", target: { role: "button", name: "Sav", nth: 1 } },
+        { kind: "status", status: "complete" }
+      ],
+      'step 1 (click button "Sav" nth 1): no element matches exactly and only 1 contains it',
+      0
+    ],
+    [
+      "a target nowhere near",
+      [{ kind: "back" }, { kind: "click", target: { role: "link", name: "Getting Started" } }, { kind: "status", status: "complete" }],
+      'step 2 (click link "Getting Started"): no element matches; closest on the page: link "Home", ',
+      1
+    ],
+    [
+      "an error observation",
+      [
+        { kind: "click", target: { name: "Save" } },
+        { kind: "status", status: "complete" }
+      ],
+      'step 1 (click "Save"): click: the element is detached',
+      1
+    ]
   ]
   test("given a reset screen, when played with playDemo, then it is the demo's initial, each step has its apps, and the steps are playSteps'", async () => {
     const { env } = standIn()
-    const atReset = { ...observed(BASE).observation, app: "com.example/.Main", title: "Shop", elements: "a".repeat(64), screenshot: "b".repeat(64) }
+    const atReset = {
+      ...observed(BASE).observation,
+      app: "com.example/.Main",
+      title: "Shop",
+      elements: "a".repeat(64),
+      screenshot: "b".repeat(64)
+    }
     const shown: EnvironmentShape = { ...env, reset: () => Effect.succeed({ ...observed(BASE), observation: atReset }) }
-    const steps: ReadonlyArray<Step> = [{ kind: "click", target: { role: "link", name: "Home" } }, { kind: "status", status: "complete" }]
+    const steps: ReadonlyArray<Step> = [
+      { kind: "click", target: { role: "link", name: "Home" } },
+      { kind: "status", status: "complete" }
+    ]
     const played = await Effect.runPromise(playDemo(shown, { taskId: "t" }, steps))
     expect(played.initial).toEqual(atReset)
-    expect(played.steps.map((s) => [s.action.kind, s.appBefore, s.appAfter])).toEqual([["click", "com.example/.Main", null], ["status", null, null]])
+    expect(played.steps.map((s) => [s.action.kind, s.appBefore, s.appAfter])).toEqual([
+      ["click", "com.example/.Main", null],
+      ["status", null, null]
+    ])
     expect(played.steps).toEqual(await Effect.runPromise(playSteps(shown, { taskId: "t" }, steps)))
   })
 

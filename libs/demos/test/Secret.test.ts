@@ -37,7 +37,10 @@ describe("a password in a recorded demo", () => {
 
     const dir = join(tmp, "recorded")
     const steps = [action, { kind: "status", status: "complete" } as Action].map((a) => ({
-      action: a, urlBefore: "/login", urlAfter: "/login", observation: { screenshot: null, elements: null, aria: null }
+      action: a,
+      urlBefore: "/login",
+      urlAfter: "/login",
+      observation: { screenshot: null, elements: null, aria: null }
     }))
     const file = await Effect.runPromise(
       writeDemoFolder(steps, dir, { demoId: "login-rec", taskId: "shop-wishlist-add-1", recordedWith: "recorder" }).pipe(
@@ -52,9 +55,25 @@ describe("a password in a recorded demo", () => {
 
   test("a secretEnv that is not a variable name is a one-line error", async () => {
     const dir = join(tmp, "bad")
-    const steps = [{ kind: "type", target, text: "", secretEnv: "A B" }, { kind: "status", status: "complete" }]
-    const demo = { format: "core-demo", version: 1, demoId: "bad", taskId: "shop-wishlist-add-1", platform: "web", recordedWith: "recorder",
-      steps: steps.map((action) => ({ action, urlBefore: null, urlAfter: null, observation: { screenshot: null, elements: null, aria: null } })), blobs: {} }
+    const steps = [
+      { kind: "type", target, text: "", secretEnv: "A B" },
+      { kind: "status", status: "complete" }
+    ]
+    const demo = {
+      format: "core-demo",
+      version: 1,
+      demoId: "bad",
+      taskId: "shop-wishlist-add-1",
+      platform: "web",
+      recordedWith: "recorder",
+      steps: steps.map((action) => ({
+        action,
+        urlBefore: null,
+        urlAfter: null,
+        observation: { screenshot: null, elements: null, aria: null }
+      })),
+      blobs: {}
+    }
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, "demo.json"), JSON.stringify(demo))
     const error = await Effect.runPromise(Effect.flip(loadDemo(join(dir, "demo.json"), { tasks })))

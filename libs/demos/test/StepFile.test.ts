@@ -29,10 +29,12 @@ const valid = (): any => ({
 })
 
 const parse = (json: unknown, file = "steps.json") =>
-  Effect.runPromise(Effect.match(parseStepFile(typeof json === "string" ? json : JSON.stringify(json), file), {
-    onFailure: (error) => ({ ok: false as const, error }),
-    onSuccess: (value) => ({ ok: true as const, value })
-  }))
+  Effect.runPromise(
+    Effect.match(parseStepFile(typeof json === "string" ? json : JSON.stringify(json), file), {
+      onFailure: (error) => ({ ok: false as const, error }),
+      onSuccess: (value) => ({ ok: true as const, value })
+    })
+  )
 
 describe("step files", () => {
   test("a valid file decodes, every kind of the vocabulary as written", async () => {
@@ -45,22 +47,42 @@ describe("step files", () => {
     ["not JSON", "{ nope", "$: not valid JSON"],
     ["not an object", "[]", "$: a step file is a JSON object"],
     ["a wrong version", (d) => void (d.version = 2), "version: unsupported step file version 2 (this build reads 1)"],
-    ["an unknown kind", (d) => void (d.steps[1].kind = "swipe"), "steps[1].kind: unknown step kind 'swipe' (known: click, long_press, type"],
+    [
+      "an unknown kind",
+      (d) => void (d.steps[1].kind = "swipe"),
+      "steps[1].kind: unknown step kind 'swipe' (known: click, long_press, type"
+    ],
     ["a step without a kind", (d) => void delete d.steps[2].kind, "steps[2].kind: missing step kind"],
     ["an unknown key in a step", (d) => void (d.steps[1].comment = "x"), "steps[1].comment: unknown field"],
-    ["an unknown key in a target (an element id)", (d) => void (d.steps[1].target.elementId = "e4"), "steps[1].target.elementId: unknown field"],
+    [
+      "an unknown key in a target (an element id)",
+      (d) => void (d.steps[1].target.elementId = "e4"),
+      "steps[1].target.elementId: unknown field"
+    ],
     ["an unknown top-level key", (d) => void (d.format = "x"), "format: unknown field"],
     ["an empty target", (d) => void (d.steps[3].target = { nth: 1 }), "steps[3].target: a target needs at least one of role, name, text"],
     ["an empty name", (d) => void (d.steps[1].target.name = ""), "steps[1].target.name: expected a value with a length of at least 1"],
     ["a negative nth", (d) => void (d.steps[1].target.nth = -1), "steps[1].target.nth: expected a value greater than or equal to 0"],
     ["a missing target", (d) => void delete d.steps[1].target, "steps[1].target: missing field"],
     ["a type without text", (d) => void delete d.steps[0].text, "steps[0].text: missing field"],
-    ["a secret with text", (d) => void (d.steps[2].text = "hunter2"), "steps[2].text: a secret is typed by reference: leave text out, the environment types $CORE_DEMO_PASSWORD"],
+    [
+      "a secret with text",
+      (d) => void (d.steps[2].text = "hunter2"),
+      "steps[2].text: a secret is typed by reference: leave text out, the environment types $CORE_DEMO_PASSWORD"
+    ],
     ["an unknown mode", (d) => void (d.steps[3].mode = "append"), 'steps[3].mode: expected "fill" | "insert"'],
     ["a full URL", (d) => void (d.steps[8].url = "http://127.0.0.1:4000/shop/"), "steps[8].url: a path relative to the app's base URL"],
     ["no steps", (d) => void (d.steps = []), "steps: a step file needs at least one step"],
-    ["a last step that does not end", (d) => void d.steps.pop(), "steps[11].kind: the last step must be 'status' or 'answer', got 'long_press'"],
-    ["an answer before the end", (d) => void d.steps.splice(2, 0, { kind: "answer", text: "x" }), "steps[2].kind: 'answer' ends the episode: it must be the last step"]
+    [
+      "a last step that does not end",
+      (d) => void d.steps.pop(),
+      "steps[11].kind: the last step must be 'status' or 'answer', got 'long_press'"
+    ],
+    [
+      "an answer before the end",
+      (d) => void d.steps.splice(2, 0, { kind: "answer", text: "x" }),
+      "steps[2].kind: 'answer' ends the episode: it must be the last step"
+    ]
   ]
   for (const [what, mutate, want] of broken) {
     test(`${what}: one line naming the field`, async () => {
@@ -78,7 +100,8 @@ describe("step files", () => {
     const file = join(tmp, "ok.json")
     writeFileSync(file, JSON.stringify(valid()))
     expect((await Effect.runPromise(loadStepFile(file))).steps).toHaveLength(13)
-    const fail = (f: string, maxBytes?: number) => Effect.runPromise(Effect.flip(loadStepFile(f, maxBytes === undefined ? {} : { maxBytes }))).then((e) => e.message)
+    const fail = (f: string, maxBytes?: number) =>
+      Effect.runPromise(Effect.flip(loadStepFile(f, maxBytes === undefined ? {} : { maxBytes }))).then((e) => e.message)
     expect(await fail(file, 100)).toMatch(/^.*ok\.json: \$: ok\.json is \d+ B, over the 100 B limit for a step file$/)
     symlinkSync(file, join(tmp, "link.json"))
     expect(await fail(join(tmp, "link.json"))).toEndWith("link.json: $: link.json is a symbolic link, not a file")
@@ -89,7 +112,11 @@ describe("step files", () => {
 
   test("describeStep names a step as messages do", () => {
     const steps = valid().steps
-    expect(steps.slice(0, 3).map(describeStep)).toEqual(['type searchbox "Search products"', 'click link "Harbor Modern Trekking Poles" nth 0', 'type textbox "Password"'])
+    expect(steps.slice(0, 3).map(describeStep)).toEqual([
+      'type searchbox "Search products"',
+      'click link "Harbor Modern Trekking Poles" nth 0',
+      'type textbox "Password"'
+    ])
     expect(describeStep({ kind: "scroll", direction: "up", target: { text: "Reviews" } })).toBe('scroll up element with text "Reviews"')
     expect(describeStep({ kind: "navigate", url: "/shop/" })).toBe("navigate /shop/")
   })

@@ -2,7 +2,9 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
-export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+export const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0
+])
 export const ELEMENTS = JSON.stringify([{ id: "e12", role: "button", name: "Add to wish list" }])
 export const ARIA = '- button "Add to wish list"\n'
 
@@ -53,7 +55,21 @@ export const writeDemo = (dir: string, demo: any = validDemo(), text?: string): 
 /** The page before the first step, as the web environment's elements blob: what the version 2 demo's `initial` shows. */
 export const INITIAL_ELEMENTS = JSON.stringify({
   url: "/shop/",
-  elements: [{ id: "e3", role: "searchbox", name: "Search", text: "", value: "", box: null, visible: true, inViewport: true, enabled: true, editable: true, checked: null }]
+  elements: [
+    {
+      id: "e3",
+      role: "searchbox",
+      name: "Search",
+      text: "",
+      value: "",
+      box: null,
+      visible: true,
+      inViewport: true,
+      enabled: true,
+      editable: true,
+      checked: null
+    }
+  ]
 })
 export const INITIAL_PNG = new Uint8Array([...PNG, 0x49])
 

@@ -17,7 +17,10 @@ export const NETWORK = "com.android.phone/.NetworkSetting"
 export const androidScreen = (source: string, app: string) => {
   const tree = readFileSync(join(SOURCES, source), "utf8")
   const page = Result.getOrThrow(parsePageSource(tree))
-  return { tree, elements: JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements }) }
+  return {
+    tree,
+    elements: JSON.stringify({ url: null, app, viewport: page.viewport, rotation: page.tree.rotation, elements: page.elements })
+  }
 }
 
 const target = (role: string, name: string, elementId: string) => ({ role, name, elementId, text: null })
@@ -34,16 +37,28 @@ export const androidDemo = (): any => ({
   steps: [
     {
       action: { kind: "click", target: target("button", "Network & internet Wi‑Fi, mobile, data usage, and hotspot", "e6") },
-      urlBefore: null, urlAfter: null, appBefore: SETTINGS, appAfter: NETWORK,
+      urlBefore: null,
+      urlAfter: null,
+      appBefore: SETTINGS,
+      appAfter: NETWORK,
       observation: { screenshot: null, elements: "network.json", aria: "network.xml" }
     },
     {
       action: { kind: "status", status: "complete" },
-      urlBefore: null, urlAfter: null, appBefore: NETWORK, appAfter: NETWORK,
+      urlBefore: null,
+      urlAfter: null,
+      appBefore: NETWORK,
+      appAfter: NETWORK,
       observation: { screenshot: null, elements: null, aria: null }
     }
   ],
-  blobs: { "home.png": "home.png", "home.json": "home.json", "home.xml": "home.xml", "network.json": "network.json", "network.xml": "network.xml" }
+  blobs: {
+    "home.png": "home.png",
+    "home.json": "home.json",
+    "home.xml": "home.xml",
+    "network.json": "network.json",
+    "network.xml": "network.xml"
+  }
 })
 
 /** Writes `demo` (default: the Android one) and its blobs into `dir`; returns the demo.json path. */

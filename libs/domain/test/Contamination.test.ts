@@ -8,8 +8,18 @@ import { contaminationOf, instructionJaccard, WORDING_THRESHOLD } from "../mod.t
 import type { HeldOutTask } from "../mod.ts"
 
 const heldOut: ReadonlyArray<HeldOutTask> = [
-  { id: "shop-open-product-3", instruction: "Open the product page of Juniper Essential Smart Plug.", templateId: "shop-open-product", parameters: { product: "Juniper Essential Smart Plug" } },
-  { id: "shop-buy-3", instruction: "Buy 2 of Harbor Tent with express shipping.", templateId: "shop-buy", parameters: { product: "Harbor Tent", quantity: 2 } }
+  {
+    id: "shop-open-product-3",
+    instruction: "Open the product page of Juniper Essential Smart Plug.",
+    templateId: "shop-open-product",
+    parameters: { product: "Juniper Essential Smart Plug" }
+  },
+  {
+    id: "shop-buy-3",
+    instruction: "Buy 2 of Harbor Tent with express shipping.",
+    templateId: "shop-buy",
+    parameters: { product: "Harbor Tent", quantity: 2 }
+  }
 ]
 
 describe("contaminationOf", () => {
@@ -19,14 +29,30 @@ describe("contaminationOf", () => {
   })
 
   test("given the same template and parameters written differently, then it is caught even when the wording differs", () => {
-    const c = contaminationOf({ instruction: "Purchase two Harbor Tents, express.", templateId: "shop-buy", parameters: { quantity: " 2", product: "harbor  tent" } }, heldOut)
+    const c = contaminationOf(
+      {
+        instruction: "Purchase two Harbor Tents, express.",
+        templateId: "shop-buy",
+        parameters: { quantity: " 2", product: "harbor  tent" }
+      },
+      heldOut
+    )
     expect(c?.heldOutId).toBe("shop-buy-3")
     expect(c?.rule).toBe("template-parameters")
     expect(c!.similarity).toBeLessThan(WORDING_THRESHOLD)
   })
 
   test("given the same template about another product, or a different task, then it is clean", () => {
-    expect(contaminationOf({ instruction: "Open the product page of Kestrel Pro Biography.", templateId: "shop-open-product", parameters: { product: "Kestrel Pro Biography" } }, heldOut)).toBeNull()
+    expect(
+      contaminationOf(
+        {
+          instruction: "Open the product page of Kestrel Pro Biography.",
+          templateId: "shop-open-product",
+          parameters: { product: "Kestrel Pro Biography" }
+        },
+        heldOut
+      )
+    ).toBeNull()
     expect(contaminationOf({ instruction: "Add Juniper Essential Smart Plug to my wish list." }, heldOut)).toBeNull()
     expect(contaminationOf({ instruction: "Open the product page of Juniper Essential Smart Plug." }, [])).toBeNull()
   })

@@ -11,24 +11,36 @@ import type { RecordStep, RecordTrajectory } from "../mod.ts"
 
 const link = (name: string, id = "e1"): Action => ({ kind: "click", target: { role: "link", name, elementId: id, text: name } })
 const complete: Action = { kind: "status", status: "complete" }
-const at = (url: string, action: Action, screenshot: string | null = null, error: string | null = null): RecordStep =>
-  ({ url, title: "Shop", view: `[e1] link "Kitchen"\n[e2] link "Electronics" (${url})`, screenshot, action, error })
+const at = (url: string, action: Action, screenshot: string | null = null, error: string | null = null): RecordStep => ({
+  url,
+  title: "Shop",
+  view: `[e1] link "Kitchen"\n[e2] link "Electronics" (${url})`,
+  screenshot,
+  action,
+  error
+})
 const png = "a".repeat(64)
 
 const pass: RecordTrajectory = {
-  trajectoryId: "r1-s0-shop-open-category-1", taskId: "shop-open-category-1", instruction: "Open the Kitchen category page.",
+  trajectoryId: "r1-s0-shop-open-category-1",
+  taskId: "shop-open-category-1",
+  instruction: "Open the Kitchen category page.",
   steps: [at("http://s/shop/", link("Kitchen"), png), at("http://s/shop/category/5", complete)]
 }
 const fail: RecordTrajectory = {
-  ...pass, trajectoryId: "r1-s1-shop-open-category-1",
+  ...pass,
+  trajectoryId: "r1-s1-shop-open-category-1",
   steps: [at("http://s/shop/", link("Electronics", "e2"), png), at("http://s/shop/category/3", complete)]
 }
 
 describe("sft", () => {
   test("given a passing trajectory, then one record per useful step: system, user with the page, history and one <image> per image, assistant with the action by element id", () => {
-    const records = sftRecords({ ...pass, steps: [...pass.steps.slice(0, 1), at("http://s/shop/category/5", link("Nowhere"), null, "no such element"), ...pass.steps.slice(1)] })
+    const records = sftRecords({
+      ...pass,
+      steps: [...pass.steps.slice(0, 1), at("http://s/shop/category/5", link("Nowhere"), null, "no such element"), ...pass.steps.slice(1)]
+    })
     expect(records.map((r) => r.format)).toEqual(["sft", "sft"])
-    const [first, second] = records as [typeof records[0], typeof records[0]]
+    const [first, second] = records as [(typeof records)[0], (typeof records)[0]]
     const messages = first.body.messages as Array<{ role: string; content: string }>
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant"])
     expect(messages[1]!.content.startsWith("<image>\n# Task\n\nOpen the Kitchen category page.")).toBe(true)
@@ -37,7 +49,9 @@ describe("sft", () => {
     expect(first.blobs).toEqual([png])
     expect(first.recordId).toBe(digest({ format: "sft", body: first.body }))
     // the failed step is in the history the next record shows, not a record of its own
-    expect((second.body.messages as Array<{ content: string }>)[1]!.content).toContain("2. Click on a UI element 'Nowhere' (link) on the screen. (error: no such element)")
+    expect((second.body.messages as Array<{ content: string }>)[1]!.content).toContain(
+      "2. Click on a UI element 'Nowhere' (link) on the screen. (error: no such element)"
+    )
     expect(second.body.images).toEqual([])
   })
 
@@ -68,7 +82,10 @@ describe("rollout", () => {
     expect(stepRewards(3, [0, 2, -1])).toEqual([0.333333, 0, 0.333333])
     const r = rolloutRecord(fail, "partial", [1, -1])
     expect(r.body.reward).toBe(0.5)
-    expect((r.body.steps as Array<{ reward: number; image: number | null }>).map((s) => [s.reward, s.image])).toEqual([[0, 0], [0.5, null]])
+    expect((r.body.steps as Array<{ reward: number; image: number | null }>).map((s) => [s.reward, s.image])).toEqual([
+      [0, 0],
+      [0.5, null]
+    ])
     expect(rolloutRecord(pass, "pass", [0, 1]).body.reward).toBe(1)
   })
 })
@@ -78,6 +95,7 @@ test("a seal counts per format and digests the sorted ids", () => {
   const seal = sealOf(records)
   expect(seal.counts).toEqual({ sft: 2, dpo: 0, rollout: 1 })
   expect(seal.contentDigest).toBe(sealOf([...records].reverse()).contentDigest)
-  expect(policyAnswer({ kind: "type", target: { role: "searchbox", name: "Search", elementId: "e9", text: null }, text: "mug", submit: true }))
-    .toEqual({ kind: "type", text: "mug", submit: true, element: "e9" })
+  expect(
+    policyAnswer({ kind: "type", target: { role: "searchbox", name: "Search", elementId: "e9", text: null }, text: "mug", submit: true })
+  ).toEqual({ kind: "type", text: "mug", submit: true, element: "e9" })
 })

@@ -21,7 +21,10 @@ const edited = () =>
   trajectory("/wiki/page/edit", [
     { action: act("click", { role: "textbox", name: "Body" }), elements: [el("textbox", "Body", { value: PAGE })] },
     { action: act("key", { key: "Control+End" }), elements: [el("textbox", "Body", { value: PAGE })] },
-    { action: act("type", { role: "textbox", name: "Body", typed: "Line 4", mode: "insert" }), elements: [el("textbox", "Body", { value: `${PAGE} Line 4` })] },
+    {
+      action: act("type", { role: "textbox", name: "Body", typed: "Line 4", mode: "insert" }),
+      elements: [el("textbox", "Body", { value: `${PAGE} Line 4` })]
+    },
     { action: act("click", { role: "button", name: "Save", text: "Save" }), urlAfter: "/wiki/page" },
     { action: act("status", { status: "complete" }) }
   ])
@@ -73,14 +76,22 @@ describe("validateType on insert steps", () => {
 
 describe("embedded key steps and synthesis", () => {
   test("the insert is a key step; the click and caret key before it are not", () => {
-    expect(identifyKeySteps(edited()).map((k) => [k.stepIndex, k.reason])).toEqual([[2, "state-changing"], [3, "state-changing"], [4, "final-status"]])
+    expect(identifyKeySteps(edited()).map((k) => [k.stepIndex, k.reason])).toEqual([
+      [2, "state-changing"],
+      [3, "state-changing"],
+      [4, "final-status"]
+    ])
   })
 
   test("a later insert keeps an earlier one; a later fill overwrites it", () => {
     const insert = (typed: string) => ({ action: act("type", { role: "textbox", name: "Body", typed, mode: "insert" as const }) })
     const twice = trajectory("/edit", [insert("A"), insert("B"), { action: act("status", { status: "complete" }) }])
     expect(identifyKeySteps(twice).map((k) => k.stepIndex)).toEqual([0, 1, 2])
-    const refilled = trajectory("/edit", [insert("A"), { action: act("type", { role: "textbox", name: "Body", typed: "C" }) }, { action: act("status", { status: "complete" }) }])
+    const refilled = trajectory("/edit", [
+      insert("A"),
+      { action: act("type", { role: "textbox", name: "Body", typed: "C" }) },
+      { action: act("status", { status: "complete" }) }
+    ])
     expect(identifyKeySteps(refilled).map((k) => k.stepIndex)).toEqual([1, 2])
   })
 
@@ -94,7 +105,12 @@ describe("embedded key steps and synthesis", () => {
     expect(bare!.code).toContain(`validateType(t, "Line 4", "Body", {\n    mode: "insert"\n  })`)
     for (const c of [strongest!, bare!]) expect(nativeLabelFunction(c.code)(t)).toBe(2)
     // A trajectory that filled the field with the final text did not insert: the LF says so.
-    const filled = trajectory("/wiki/page/edit", [{ action: act("type", { role: "textbox", name: "Body", typed: `${PAGE} Line 4` }), elements: [el("textbox", "Body", { value: `${PAGE} Line 4` })] }])
+    const filled = trajectory("/wiki/page/edit", [
+      {
+        action: act("type", { role: "textbox", name: "Body", typed: `${PAGE} Line 4` }),
+        elements: [el("textbox", "Body", { value: `${PAGE} Line 4` })]
+      }
+    ])
     expect(nativeLabelFunction(bare!.code)(filled)).toBe(-1)
   })
 })

@@ -3,14 +3,30 @@
  * asked whether the run solved the task without a checker, then… (Expansion.ts) — pure.
  */
 import { describe, expect, test } from "bun:test"
-import { addNode, addPath, emptyGraph, expansionPath, nodeIdOf, normalizeKey, reachedTerminal, terminalNodes, undoneAfterGoal } from "../mod.ts"
+import {
+  addNode,
+  addPath,
+  emptyGraph,
+  expansionPath,
+  nodeIdOf,
+  normalizeKey,
+  reachedTerminal,
+  terminalNodes,
+  undoneAfterGoal
+} from "../mod.ts"
 import type { Action } from "@core/events"
 import type { GraphNode, IdentifiedKeyStep, SemanticKey, StrategyGraph } from "../mod.ts"
 
 const source = { kind: "demo" as const, id: "d1" }
 
 const node = (name: string, kind: "click" | "type" | "status" | "answer" = "click"): GraphNode => {
-  const key: SemanticKey = { actionKind: kind, role: kind === "click" ? "button" : null, name: kind === "click" ? name : null, value: kind === "click" ? null : name, urlPattern: null }
+  const key: SemanticKey = {
+    actionKind: kind,
+    role: kind === "click" ? "button" : null,
+    name: kind === "click" ? name : null,
+    value: kind === "click" ? null : name,
+    urlPattern: null
+  }
   return { nodeId: nodeIdOf(key), lfId: `lf-${name}`, description: name, semanticKey: normalizeKey(key), how: "demo", source }
 }
 
@@ -48,7 +64,13 @@ describe("reachedTerminal: solved without a checker", () => {
 
   test("given the goal step then the claimed status, in order, then solved — whatever came before", () => {
     const hit = reachedTerminal(g, held({ upvote: 3, complete: 5 }), complete)
-    expect(hit).toEqual({ pathId: "p0", terminal: [{ nodeId: UPVOTE.nodeId, lfId: "lf-upvote", satisfiedAt: 3 }, { nodeId: DONE.nodeId, lfId: "lf-complete", satisfiedAt: 5 }] })
+    expect(hit).toEqual({
+      pathId: "p0",
+      terminal: [
+        { nodeId: UPVOTE.nodeId, lfId: "lf-upvote", satisfiedAt: 3 },
+        { nodeId: DONE.nodeId, lfId: "lf-complete", satisfiedAt: 5 }
+      ]
+    })
   })
 
   test("given no claim of success, or an 'infeasible' one, then not solved", () => {
@@ -75,25 +97,50 @@ describe("reachedTerminal: solved without a checker", () => {
 })
 
 describe("undoneAfterGoal and the path a solved run adds", () => {
-  const hit = { pathId: "p0", terminal: [{ nodeId: UPVOTE.nodeId, lfId: "lf-upvote", satisfiedAt: 2 }, { nodeId: DONE.nodeId, lfId: "lf-complete", satisfiedAt: 5 }] }
-  const key = (stepIndex: number, reason: IdentifiedKeyStep["reason"]): IdentifiedKeyStep => ({ stepIndex, description: `step ${stepIndex}`, reason })
+  const hit = {
+    pathId: "p0",
+    terminal: [
+      { nodeId: UPVOTE.nodeId, lfId: "lf-upvote", satisfiedAt: 2 },
+      { nodeId: DONE.nodeId, lfId: "lf-complete", satisfiedAt: 5 }
+    ]
+  }
+  const key = (stepIndex: number, reason: IdentifiedKeyStep["reason"]): IdentifiedKeyStep => ({
+    stepIndex,
+    description: `step ${stepIndex}`,
+    reason
+  })
 
   test("given a state-changing step between the goal and the status (a downvote after the upvote), then undone", () => {
     expect(undoneAfterGoal([key(2, "state-changing"), key(3, "state-changing"), key(5, "final-status")], hit)).toBe(true)
   })
 
   test("given only steps before the goal, or navigation after it, then not undone", () => {
-    expect(undoneAfterGoal([key(0, "state-changing"), key(2, "state-changing"), key(4, "reaches-final-page"), key(5, "final-status")], hit)).toBe(false)
+    expect(
+      undoneAfterGoal([key(0, "state-changing"), key(2, "state-changing"), key(4, "reaches-final-page"), key(5, "final-status")], hit)
+    ).toBe(false)
   })
 
   test("given the run's key-step nodes, then the path adds the terminal nodes it lacked, in step order, repeats once", () => {
-    const path = expansionPath([{ stepIndex: 0, nodeId: OPEN.nodeId }, { stepIndex: 1, nodeId: OPEN.nodeId }, { stepIndex: 5, nodeId: DONE.nodeId }], hit)
+    const path = expansionPath(
+      [
+        { stepIndex: 0, nodeId: OPEN.nodeId },
+        { stepIndex: 1, nodeId: OPEN.nodeId },
+        { stepIndex: 5, nodeId: DONE.nodeId }
+      ],
+      hit
+    )
     expect(path).toEqual([OPEN.nodeId, UPVOTE.nodeId, DONE.nodeId])
   })
 
   test("given a key step at the goal's step (the page reached another way), then its own node stands for the goal", () => {
     const other = node("open-from-home")
-    const path = expansionPath([{ stepIndex: 2, nodeId: other.nodeId }, { stepIndex: 5, nodeId: DONE.nodeId }], hit)
+    const path = expansionPath(
+      [
+        { stepIndex: 2, nodeId: other.nodeId },
+        { stepIndex: 5, nodeId: DONE.nodeId }
+      ],
+      hit
+    )
     expect(path).toEqual([other.nodeId, DONE.nodeId])
   })
 })

@@ -13,14 +13,32 @@ const seed = (i: number): string => new Bun.CryptoHasher("sha256").update(`explo
 
 let ids = 0
 const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
-  id: `e${ids++}`, role, name, text: name, value: null, visible: true, enabled: true, editable: false, checked: null, ...more
+  id: `e${ids++}`,
+  role,
+  name,
+  text: name,
+  value: null,
+  visible: true,
+  enabled: true,
+  editable: false,
+  checked: null,
+  ...more
 })
 
-const click = (role: string, name: string): PolicyHistoryStep =>
-  ({ action: { kind: "click", target: { role, name, elementId: "old", text: name } }, url: "/shop/", error: null })
+const click = (role: string, name: string): PolicyHistoryStep => ({
+  action: { kind: "click", target: { role, name, elementId: "old", text: name } },
+  url: "/shop/",
+  error: null
+})
 
-const input = (instruction: string, elements: ReadonlyArray<PolicyElement>, more: Partial<PolicyInput> = {}): PolicyInput =>
-  ({ instruction, url: "/shop/", elements, history: [], stepBudget: 20, ...more })
+const input = (instruction: string, elements: ReadonlyArray<PolicyElement>, more: Partial<PolicyInput> = {}): PolicyInput => ({
+  instruction,
+  url: "/shop/",
+  elements,
+  history: [],
+  stepBudget: 20,
+  ...more
+})
 
 /** The action for each of `n` seeds. */
 const sample = (i: PolicyInput, n = 500, options = {}): ReadonlyArray<Action> =>
@@ -30,8 +48,14 @@ const targetName = (a: Action): string | null => ("target" in a && a.target !== 
 const count = (as: ReadonlyArray<Action>, p: (a: Action) => boolean): number => as.filter(p).length
 
 const shop = [
-  el("link", "Kitchen"), el("link", "Garden Tools"), el("link", "Books"), el("link", "Toys"),
-  el("button", "Sign in"), el("link", "Help"), el("link", "Hidden", { visible: false }), el("button", "Disabled", { enabled: false })
+  el("link", "Kitchen"),
+  el("link", "Garden Tools"),
+  el("link", "Books"),
+  el("link", "Toys"),
+  el("button", "Sign in"),
+  el("link", "Help"),
+  el("link", "Hidden", { visible: false }),
+  el("button", "Disabled", { enabled: false })
 ]
 
 describe("instruction terms", () => {
@@ -53,8 +77,12 @@ describe("determinism", () => {
     const i = input("Open the Garden Tools category", shop, { history: [click("link", "Kitchen")] })
     const random = Math.random
     const now = Date.now
-    Math.random = () => { throw new Error("Math.random read") }
-    Date.now = () => { throw new Error("clock read") }
+    Math.random = () => {
+      throw new Error("Math.random read")
+    }
+    Date.now = () => {
+      throw new Error("clock read")
+    }
     try {
       expect(sample(i, 50)).toEqual(sample(i, 50))
     } finally {
@@ -97,7 +125,8 @@ describe("typing into an editable field", () => {
   test("given a quoted phrase, then the field gets it, submitted", () => {
     const typed = sample(input(`Search for "Red Kettle" and open it`, [box(""), el("link", "Home")])).filter((a) => a.kind === "type")
     expect(typed.length).toBeGreaterThan(250)
-    for (const a of typed) expect(a).toMatchObject({ kind: "type", target: { role: "searchbox", name: "Search products" }, text: "Red Kettle", submit: true })
+    for (const a of typed)
+      expect(a).toMatchObject({ kind: "type", target: { role: "searchbox", name: "Search products" }, text: "Red Kettle", submit: true })
   })
 
   test("given no quotes, then the longest run after a cue word; else the terms the page does not show", () => {
@@ -123,7 +152,10 @@ describe("stopping", () => {
     const page = [el("link", "Cart (3)"), el("link", "On sale"), el("link", "Help")]
     const i = input("How many items are in the cart?", page, { history: [click("link", "Help")], stepBudget: 2 })
     expect(sample(i, 20).every((a) => a.kind === "answer" && a.text === "3")).toBe(true)
-    const order = input("What is the order number?", [el("status", "Order number", { text: "O-1001" }), el("link", "Home")], { history: [click("link", "Home")], stepBudget: 2 })
+    const order = input("What is the order number?", [el("status", "Order number", { text: "O-1001" }), el("link", "Home")], {
+      history: [click("link", "Home")],
+      stepBudget: 2
+    })
     expect(explorationAction(order, prng(seed(0)))).toEqual({ kind: "answer", text: "O-1001" })
   })
 

@@ -20,14 +20,27 @@ const observation = (url: string): Observation =>
 const step = (action: TrajectoryStep["action"], url: string): TrajectoryStep =>
   ({ action, observation: observation(url) }) as unknown as TrajectoryStep
 
-const link = (name: string): TrajectoryStep["action"] => ({ kind: "click", target: { role: "link", name, text: name, elementId: "e1" } }) as TrajectoryStep["action"]
+const link = (name: string): TrajectoryStep["action"] =>
+  ({ kind: "click", target: { role: "link", name, text: name, elementId: "e1" } }) as TrajectoryStep["action"]
 
 /** Open "Storm Protocol" through the "Procedures" index, as a person browsing would. */
-const byLinks = [step(link("Procedures"), "/#Procedures"), step(link("Storm Protocol"), "/#Storm%20Protocol"), step({ kind: "status", status: "complete" }, "/#Storm%20Protocol")]
+const byLinks = [
+  step(link("Procedures"), "/#Procedures"),
+  step(link("Storm Protocol"), "/#Storm%20Protocol"),
+  step({ kind: "status", status: "complete" }, "/#Storm%20Protocol")
+]
 
 /** The same tiddler found by search instead. */
 const bySearch = [
-  step({ kind: "type", target: { role: "searchbox", name: "Search", text: null, elementId: "e2" }, text: "Storm", submit: false } as TrajectoryStep["action"], "/"),
+  step(
+    {
+      kind: "type",
+      target: { role: "searchbox", name: "Search", text: null, elementId: "e2" },
+      text: "Storm",
+      submit: false
+    } as TrajectoryStep["action"],
+    "/"
+  ),
   step(link("Storm Protocol"), "/#Storm%20Protocol"),
   step({ kind: "status", status: "complete" }, "/#Storm%20Protocol")
 ]
@@ -35,7 +48,8 @@ const bySearch = [
 /** A different tiddler. */
 const wrongPage = [step(link("Procedures"), "/#Procedures"), step({ kind: "status", status: "complete" }, "/#Procedures")]
 
-const lfTrajectory = (steps: ReadonlyArray<TrajectoryStep>, hashRouting: boolean) => fromRecordedSteps(observation("/"), steps, () => null, hashRouting)
+const lfTrajectory = (steps: ReadonlyArray<TrajectoryStep>, hashRouting: boolean) =>
+  fromRecordedSteps(observation("/"), steps, () => null, hashRouting)
 
 describe("sitePath", () => {
   test.each([
@@ -55,7 +69,11 @@ describe("label functions on a hash-routed app", () => {
     const demo = lfTrajectory(byLinks, false)
     expect(demo.steps.map((s) => s.urlAfter)).toEqual(["/", "/", "/"])
     const keys = identifyKeySteps(demo)
-    expect(keys.map((k) => [k.stepIndex, k.reason])).toEqual([[0, "state-changing"], [1, "state-changing"], [2, "final-status"]])
+    expect(keys.map((k) => [k.stepIndex, k.reason])).toEqual([
+      [0, "state-changing"],
+      [1, "state-changing"],
+      [2, "final-status"]
+    ])
     const viaIndex = nativeLabelFunction(synthesizeCandidates(demo, keys[0]!)[0]!.code)
     expect(viaIndex(lfTrajectory(bySearch, false))).toBe(-1)
   })
@@ -63,9 +81,12 @@ describe("label functions on a hash-routed app", () => {
   test("with hashRouting the links are navigation, the page reached is the evidence, and only the right page passes", () => {
     const demo = lfTrajectory(byLinks, true)
     const keys = identifyKeySteps(demo)
-    expect(keys.map((k) => [k.stepIndex, k.reason])).toEqual([[1, "reaches-final-page"], [2, "final-status"]])
+    expect(keys.map((k) => [k.stepIndex, k.reason])).toEqual([
+      [1, "reaches-final-page"],
+      [2, "final-status"]
+    ])
     const reached = synthesizeCandidates(demo, keys[0]!)[0]!
-    expect(reached.code).toContain("validateUrl(t, \"^/#Storm%20Protocol(\\\\?.*)?$\")")
+    expect(reached.code).toContain('validateUrl(t, "^/#Storm%20Protocol(\\\\?.*)?$")')
     const lf = nativeLabelFunction(reached.code)
     expect(lf(lfTrajectory(bySearch, true))).toBe(1)
     expect(lf(lfTrajectory(wrongPage, true))).toBe(-1)

@@ -11,8 +11,12 @@ describe("LF API: every helper returns the satisfying step or -1", () => {
     expect(run(`validateClick(t, "button", "Add to cart", { urlBefore: "^/shop/product/red-kettle(\\\\?.*)?$" })`)).toBe(5)
     expect(run(`validateClick(t, "button", "Add to cart", { urlBefore: "^/shop/product/blue-kettle" })`)).toBe(-1)
     expect(run(`validateClick(t, "button", "Add to cart", { urlAfter: "added=cart" })`)).toBe(5)
-    expect(run(`validateClick(t, "radio", "Express", { where: function (s) { return hasElement(s, "radio", "Express", { checked: true }) } })`)).toBe(9)
-    expect(run(`validateClick(t, "radio", "Express", { where: function (s) { return hasElement(s, "radio", "Express", { checked: false }) } })`)).toBe(-1)
+    expect(
+      run(`validateClick(t, "radio", "Express", { where: function (s) { return hasElement(s, "radio", "Express", { checked: true }) } })`)
+    ).toBe(9)
+    expect(
+      run(`validateClick(t, "radio", "Express", { where: function (s) { return hasElement(s, "radio", "Express", { checked: false }) } })`)
+    ).toBe(-1)
     expect(run(`validateClick(t, null, /^Cart \\(\\d+\\)$/)`)).toBe(6)
   })
 
@@ -58,13 +62,26 @@ describe("LF API: every helper returns the satisfying step or -1", () => {
     expect(run(`allOf(validateClick(t, "button", "Add to cart"), validateType(t, "2", "Quantity"))`)).toBe(5)
     expect(run(`allOf(validateClick(t, "button", "Nope"), 3)`)).toBe(-1)
     expect(run(`anyOf(-1, validateType(t, "2", "Quantity"), 7)`)).toBe(3)
-    expect(run(`after(validateClick(t, "button", "Add to cart"), function (from) { return validateUrl(t, "^/shop/checkout", { from: from }) })`)).toBe(7)
+    expect(
+      run(`after(validateClick(t, "button", "Add to cart"), function (from) { return validateUrl(t, "^/shop/checkout", { from: from }) })`)
+    ).toBe(7)
     expect(run(`after(-1, function () { return 4 })`)).toBe(-1)
     expect(run(`validateUrl(fromStep(t, 8), "^/shop/")`)).toBe(8)
   })
 
   test("the documented names exist, and the guide documents each helper", () => {
-    for (const name of ["validateClick", "validateType", "validateSelect", "validateKey", "validateUrl", "validateElement", "validateAnswer", "validateStatus", "inOrder", "after"]) {
+    for (const name of [
+      "validateClick",
+      "validateType",
+      "validateSelect",
+      "validateKey",
+      "validateUrl",
+      "validateElement",
+      "validateAnswer",
+      "validateStatus",
+      "inOrder",
+      "after"
+    ]) {
       expect(LF_API_NAMES).toContain(name)
       expect(LF_API_DOCS).toContain(`\`${name}(`)
     }

@@ -9,8 +9,14 @@ import type { LfElement } from "../mod.ts"
 
 describe("parseIntent", () => {
   test("given an Intent: line among other text, then the intent is that line's text, unquoted and collapsed", () => {
-    expect(parseIntent("The agent opened a category.\nIntent: \"Open the  Kitchen category page.\"\n")).toEqual({ kind: "intent", intent: "Open the Kitchen category page." })
-    expect(parseIntent("**Intent:** Search for blue mugs and open the first result.")).toEqual({ kind: "intent", intent: "Search for blue mugs and open the first result." })
+    expect(parseIntent('The agent opened a category.\nIntent: "Open the  Kitchen category page."\n')).toEqual({
+      kind: "intent",
+      intent: "Open the Kitchen category page."
+    })
+    expect(parseIntent("**Intent:** Search for blue mugs and open the first result.")).toEqual({
+      kind: "intent",
+      intent: "Search for blue mugs and open the first result."
+    })
   })
 
   test("given no Intent: line, then the whole answer is the intent", () => {
@@ -23,7 +29,11 @@ describe("parseIntent", () => {
   })
 
   test("given an intent over 1000 characters, then it is rejected as too long; at 1000 it is kept", () => {
-    const words = (n: number) => "Open the page ".repeat(Math.ceil(n / 14)).slice(0, n).trim()
+    const words = (n: number) =>
+      "Open the page "
+        .repeat(Math.ceil(n / 14))
+        .slice(0, n)
+        .trim()
     expect(parseIntent(`Intent: ${words(MAX_INTENT_CHARS + 20)}`)).toMatchObject({ kind: "rejected", rule: "too-long" })
     const atLimit = words(MAX_INTENT_CHARS)
     expect(parseIntent(`Intent: ${atLimit}`)).toEqual({ kind: "intent", intent: atLimit })

@@ -29,12 +29,18 @@ const accepted = (t: LfTrajectory) =>
 
 /** The task-level label: every accepted LF holds, in order. */
 const label = (lfs: ReturnType<typeof accepted>, t: LfTrajectory) =>
-  holdsInOrder(lfs.length, (i, from) => (lfs[i]!.lf === null ? -1 : (lfs[i]!.lf!({ ...t, steps: t.steps.filter((s) => s.index >= from) }) as number))).pass
+  holdsInOrder(lfs.length, (i, from) =>
+    lfs[i]!.lf === null ? -1 : (lfs[i]!.lf!({ ...t, steps: t.steps.filter((s) => s.index >= from) }) as number)
+  ).pass
 
 describe("step descriptions follow the reference's templates", () => {
   test("each action kind", () => {
-    expect(describeStep(act("click", { role: "button", name: "Add to cart" }))).toBe("Click on a UI element 'Add to cart' (button) on the screen.")
-    expect(describeStep(act("type", { role: "searchbox", name: "Search in ALL RECIPES", typed: "black garlic" }))).toBe("Type text 'black garlic' into the 'Search in ALL RECIPES'.")
+    expect(describeStep(act("click", { role: "button", name: "Add to cart" }))).toBe(
+      "Click on a UI element 'Add to cart' (button) on the screen."
+    )
+    expect(describeStep(act("type", { role: "searchbox", name: "Search in ALL RECIPES", typed: "black garlic" }))).toBe(
+      "Type text 'black garlic' into the 'Search in ALL RECIPES'."
+    )
     expect(describeStep(act("open_app", { app: "Clock" }))).toBe("Open an app named 'Clock'.")
     expect(describeStep(act("scroll", { direction: "down" }))).toBe("Scroll down on the screen.")
     expect(describeStep(act("home"))).toBe("Navigate to the home screen.")
@@ -112,17 +118,20 @@ describe("embedded synthesis combines action and state evidence", () => {
     const detour = buyDemo()
     const withDetour: LfTrajectory = {
       ...detour,
-      steps: [
-        ...detour.steps.slice(0, 5),
-        { ...detour.steps[4]!, action: act("wait"), index: 0 },
-        ...detour.steps.slice(5)
-      ].map((s, index) => ({ ...s, index }))
+      steps: [...detour.steps.slice(0, 5), { ...detour.steps[4]!, action: act("wait"), index: 0 }, ...detour.steps.slice(5)].map(
+        (s, index) => ({ ...s, index })
+      )
     }
     expect(label(lfs, withDetour)).toBe(true)
     expect(label(lfs, buyDemo("Blue Kettle", "blue-kettle"))).toBe(false)
     expect(label(lfs, buyDemo("Red Kettle", "red-kettle", "3"))).toBe(false)
     const infeasible = buyDemo()
-    expect(label(lfs, { ...infeasible, steps: infeasible.steps.map((s) => s.action.kind === "status" ? { ...s, action: act("status", { status: "infeasible" }) } : s) })).toBe(false)
+    expect(
+      label(lfs, {
+        ...infeasible,
+        steps: infeasible.steps.map((s) => (s.action.kind === "status" ? { ...s, action: act("status", { status: "infeasible" }) } : s))
+      })
+    ).toBe(false)
     expect(el("link", "a").checked).toBeNull()
   })
 })
@@ -130,17 +139,33 @@ describe("embedded synthesis combines action and state evidence", () => {
 describe("validation (given the sandbox's verdicts, then a judgement)", () => {
   const ok = (satisfiedAt: number) => ({ kind: "ok" as const, satisfiedAt })
   test("accepted only when it holds at/after the key step, not on the prefix, not on failures", () => {
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(-1), failures: [{ trajectoryId: "f1", verdict: ok(-1) }] }))
-      .toEqual({ accepted: true, onDemoAtKeyStep: 3, onPrefix: false, onFailures: [{ trajectoryId: "f1", result: -1 }] })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(-1), prefix: ok(-1), failures: [] })).toMatchObject({ accepted: false, reason: "false on its source demo" })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(1), prefix: ok(1), failures: [] })).toMatchObject({ accepted: false, reason: "held at step 1, before its key step 3" })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(0), failures: [] })).toMatchObject({ accepted: false, reason: "true on the prefix before its key step (at step 0)" })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(-1), failures: [{ trajectoryId: "f1", verdict: ok(5) }] }))
-      .toMatchObject({ accepted: false, reason: "true on the failing trajectory f1 (at step 5)" })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: { kind: "error", reason: "budget: over 100 interrupts" }, prefix: ok(-1), failures: [] }))
-      .toMatchObject({ accepted: false, infra: false })
-    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: { kind: "infra-error", reason: "deadline" }, failures: [] }))
-      .toMatchObject({ accepted: false, infra: true })
+    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(-1), failures: [{ trajectoryId: "f1", verdict: ok(-1) }] })).toEqual({
+      accepted: true,
+      onDemoAtKeyStep: 3,
+      onPrefix: false,
+      onFailures: [{ trajectoryId: "f1", result: -1 }]
+    })
+    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(-1), prefix: ok(-1), failures: [] })).toMatchObject({
+      accepted: false,
+      reason: "false on its source demo"
+    })
+    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(1), prefix: ok(1), failures: [] })).toMatchObject({
+      accepted: false,
+      reason: "held at step 1, before its key step 3"
+    })
+    expect(judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(0), failures: [] })).toMatchObject({
+      accepted: false,
+      reason: "true on the prefix before its key step (at step 0)"
+    })
+    expect(
+      judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: ok(-1), failures: [{ trajectoryId: "f1", verdict: ok(5) }] })
+    ).toMatchObject({ accepted: false, reason: "true on the failing trajectory f1 (at step 5)" })
+    expect(
+      judgeCandidate({ keyStepIndex: 3, demo: { kind: "error", reason: "budget: over 100 interrupts" }, prefix: ok(-1), failures: [] })
+    ).toMatchObject({ accepted: false, infra: false })
+    expect(
+      judgeCandidate({ keyStepIndex: 3, demo: ok(3), prefix: { kind: "infra-error", reason: "deadline" }, failures: [] })
+    ).toMatchObject({ accepted: false, infra: true })
   })
 
   test("holdsInOrder lets a later occurrence count when the first is out of order", () => {

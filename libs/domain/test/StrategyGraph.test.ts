@@ -29,11 +29,21 @@ import { act, buyDemo, trajectory } from "./fixtures.ts"
 const source = { kind: "demo" as const, id: "d1" }
 
 const key = (name: string, more: Partial<SemanticKey> = {}): SemanticKey => ({
-  actionKind: "click", role: "button", name, value: null, urlPattern: null, ...more
+  actionKind: "click",
+  role: "button",
+  name,
+  value: null,
+  urlPattern: null,
+  ...more
 })
 
 const node = (name: string, lfId = `lf-${name}`, description = `Click '${name}'.`): GraphNode => ({
-  nodeId: nodeIdOf(key(name)), lfId, description, semanticKey: normalizeKey(key(name)), how: "demo", source
+  nodeId: nodeIdOf(key(name)),
+  lfId,
+  description,
+  semanticKey: normalizeKey(key(name)),
+  how: "demo",
+  source
 })
 
 /** A graph of named nodes and paths over them (by name). */
@@ -64,13 +74,18 @@ const run = (g: StrategyGraph, answer: (q: LfQuery) => LfResult) => {
 }
 
 /** Each LF holds at a fixed list of steps; from `f` it answers the first of them ≥ f. */
-const at = (steps: Record<string, ReadonlyArray<number>>) => (q: LfQuery): LfResult =>
-  ({ satisfiedAt: (steps[q.lfId] ?? []).find((s) => s >= q.from) ?? -1 })
+const at =
+  (steps: Record<string, ReadonlyArray<number>>) =>
+  (q: LfQuery): LfResult => ({ satisfiedAt: (steps[q.lfId] ?? []).find((s) => s >= q.from) ?? -1 })
 
 describe("semantic keys: what makes two key steps the same node", () => {
   test("given a demo's Add-to-cart click, when keyed, then kind, role, name and the page it happened on", () => {
     expect(semanticKeyOf(buyDemo(), 5)).toEqual({
-      actionKind: "click", role: "button", name: "add to cart", value: null, urlPattern: urlPattern("/shop/product/red-kettle")
+      actionKind: "click",
+      role: "button",
+      name: "add to cart",
+      value: null,
+      urlPattern: urlPattern("/shop/product/red-kettle")
     })
   })
 
@@ -79,7 +94,9 @@ describe("semantic keys: what makes two key steps the same node", () => {
   })
 
   test("given the same step in two demos of different quantities, then one node id; another product is another node", () => {
-    expect(nodeIdOf(semanticKeyOf(buyDemo("Red Kettle", "red-kettle", "2"), 5))).toBe(nodeIdOf(semanticKeyOf(buyDemo("Red Kettle", "red-kettle", "3"), 5)))
+    expect(nodeIdOf(semanticKeyOf(buyDemo("Red Kettle", "red-kettle", "2"), 5))).toBe(
+      nodeIdOf(semanticKeyOf(buyDemo("Red Kettle", "red-kettle", "3"), 5))
+    )
     expect(nodeIdOf(semanticKeyOf(buyDemo("Red Kettle"), 5))).not.toBe(nodeIdOf(semanticKeyOf(buyDemo("Blue Mug", "blue-mug"), 5)))
   })
 
@@ -89,8 +106,12 @@ describe("semantic keys: what makes two key steps the same node", () => {
     expect(k2.name).toBe("cart (#)")
     expect(nodeIdOf(k2)).toBe(nodeIdOf(semanticKeyOf(buyDemo("Red Kettle", "red-kettle", "3"), 6)))
     expect(nodeIdOf(key(" Add  to\nCart "))).toBe(nodeIdOf(key("add to cart")))
-    expect(nodeIdOf(key("x", { actionKind: "type", value: "Red Kettle" }))).toBe(nodeIdOf(key("x", { actionKind: "type", value: "red  kettle" })))
-    expect(nodeIdOf(key("x", { actionKind: "type", value: "Red Kettle" }))).not.toBe(nodeIdOf(key("x", { actionKind: "type", value: "Blue Mug" })))
+    expect(nodeIdOf(key("x", { actionKind: "type", value: "Red Kettle" }))).toBe(
+      nodeIdOf(key("x", { actionKind: "type", value: "red  kettle" }))
+    )
+    expect(nodeIdOf(key("x", { actionKind: "type", value: "Red Kettle" }))).not.toBe(
+      nodeIdOf(key("x", { actionKind: "type", value: "Blue Mug" }))
+    )
     expect(nodeIdOf(key("x"))).toMatch(/^n-[0-9a-f]{16}$/)
   })
 
@@ -133,7 +154,10 @@ describe("graph values: nodes merged by meaning, paths distinct", () => {
   })
 
   test("given two paths sharing a node, then nodes are counted once and paths twice; ids are deterministic", () => {
-    const g = graph([["A", "B", "D"], ["C", "B", "D"]])
+    const g = graph([
+      ["A", "B", "D"],
+      ["C", "B", "D"]
+    ])
     expect(g.nodes.length).toBe(4)
     expect(distinctPaths(g)).toBe(2)
     expect(lfIdsOf(g)).toEqual(["lf-A", "lf-B", "lf-D", "lf-C"])
@@ -150,7 +174,13 @@ describe("the graph verdict: some path in order, asked incrementally", () => {
   })
 
   test("given nothing known, then the first round asks every LF from 0 (evidence and each path's first node), once each", () => {
-    const step = graphVerdict(graph([["A", "B"], ["C", "B"]]), () => undefined)
+    const step = graphVerdict(
+      graph([
+        ["A", "B"],
+        ["C", "B"]
+      ]),
+      () => undefined
+    )
     expect(step.kind).toBe("need")
     expect(step.kind === "need" && step.queries.map(queryKey)).toEqual(["lf-A@0", "lf-B@0", "lf-C@0"])
   })
@@ -164,7 +194,10 @@ describe("the graph verdict: some path in order, asked incrementally", () => {
       { nodeId: nodeIdOf(key("B")), lfId: "lf-B", satisfiedAt: 4 }
     ])
     expect(rounds).toEqual([["lf-A@0", "lf-B@0"], ["lf-B@3"]])
-    expect(verdict.evidence).toEqual([{ lfId: "lf-A", satisfiedAt: 2, error: null }, { lfId: "lf-B", satisfiedAt: 1, error: null }])
+    expect(verdict.evidence).toEqual([
+      { lfId: "lf-A", satisfiedAt: 2, error: null },
+      { lfId: "lf-B", satisfiedAt: 1, error: null }
+    ])
   })
 
   test("given both LFs holding but out of order, then partial (the order is checked)", () => {
@@ -181,14 +214,24 @@ describe("the graph verdict: some path in order, asked incrementally", () => {
   test("given an LF that broke, then it counts as not holding and its error is kept as evidence", () => {
     const { verdict } = run(graph([["A", "B"]]), (q) => (q.lfId === "lf-B" ? { error: "budget exceeded" } : { satisfiedAt: 0 }))
     expect(verdict.verdict).toBe("partial")
-    expect(verdict.evidence).toEqual([{ lfId: "lf-A", satisfiedAt: 0, error: null }, { lfId: "lf-B", satisfiedAt: -1, error: "budget exceeded" }])
+    expect(verdict.evidence).toEqual([
+      { lfId: "lf-A", satisfiedAt: 0, error: null },
+      { lfId: "lf-B", satisfiedAt: -1, error: "budget exceeded" }
+    ])
   })
 
   test("given several paths, then later nodes are asked in one batch for all paths, and the first passing path in order wins", () => {
-    const g = graph([["A", "B"], ["C", "D"], ["C", "B"]])
+    const g = graph([
+      ["A", "B"],
+      ["C", "D"],
+      ["C", "B"]
+    ])
     const { verdict, rounds } = run(g, at({ "lf-A": [5], "lf-B": [1], "lf-C": [0], "lf-D": [2] }))
     // Round 2 continues all three paths at once; path 2 (C at 0, D at 2) passes before path 3 would.
-    expect(rounds).toEqual([["lf-A@0", "lf-B@0", "lf-C@0", "lf-D@0"], ["lf-B@6", "lf-D@1", "lf-B@1"]])
+    expect(rounds).toEqual([
+      ["lf-A@0", "lf-B@0", "lf-C@0", "lf-D@0"],
+      ["lf-B@6", "lf-D@1", "lf-B@1"]
+    ])
     expect(verdict).toMatchObject({ verdict: "pass", pathId: g.paths[1]!.pathId })
     expect(verdict.matched.map((m) => m.satisfiedAt)).toEqual([0, 2])
   })
@@ -219,12 +262,28 @@ describe("the verdict over a demo's own synthesized LFs", () => {
   const nodes = identifyKeySteps(demo).map((k) => {
     const code = synthesizeCandidates(demo, k)[0]!.code
     const semanticKey = semanticKeyOf(demo, k.stepIndex)
-    return { nodeId: nodeIdOf(semanticKey), lfId: `lf-${k.stepIndex}`, description: k.description, semanticKey, how: "demo" as const, source, code }
+    return {
+      nodeId: nodeIdOf(semanticKey),
+      lfId: `lf-${k.stepIndex}`,
+      description: k.description,
+      semanticKey,
+      how: "demo" as const,
+      source,
+      code
+    }
   })
   let g = nodes.reduce((acc, n) => addNode(acc, n), emptyGraph("buy"))
-  g = addPath(g, { pathId: pathIdOf("buy", nodes.map((n) => n.nodeId)), nodeIds: nodes.map((n) => n.nodeId), source })
+  g = addPath(g, {
+    pathId: pathIdOf(
+      "buy",
+      nodes.map((n) => n.nodeId)
+    ),
+    nodeIds: nodes.map((n) => n.nodeId),
+    source
+  })
   const lfs = new Map(nodes.map((n) => [n.lfId, nativeLabelFunction(n.code)]))
-  const verdictOn = (t: LfTrajectory): GraphVerdict => run(g, (q) => ({ satisfiedAt: lfs.get(q.lfId)!(fromStep(t, q.from)) as number })).verdict
+  const verdictOn = (t: LfTrajectory): GraphVerdict =>
+    run(g, (q) => ({ satisfiedAt: lfs.get(q.lfId)!(fromStep(t, q.from)) as number })).verdict
 
   test("given the demo itself, then it passes at its key steps", () => {
     const v = verdictOn(demo)
@@ -241,7 +300,10 @@ describe("rendering: text, dot and mermaid", () => {
   // Two paths sharing node B; B's description has quotes, a backslash and a line break.
   let g = emptyGraph("t1")
   for (const n of [node("A"), node("B", "lf-B", `Type "red \\ kettle"\ninto 'Search'.`), node("C"), node("D")]) g = addNode(g, n)
-  for (const p of [["A", "B", "D"], ["C", "B", "D"]]) {
+  for (const p of [
+    ["A", "B", "D"],
+    ["C", "B", "D"]
+  ]) {
     const ids = p.map((n) => nodeIdOf(key(n)))
     g = addPath(g, { pathId: pathIdOf("t1", ids), nodeIds: ids, source })
   }
@@ -253,7 +315,9 @@ describe("rendering: text, dot and mermaid", () => {
     expect(text).toContain(`${a} [demo] Click 'A'.`)
     expect(text).toContain(`key: click button "a"`)
     expect(text).toContain("lf: lf-A")
-    expect(text).toContain(`${g.paths[1]!.pathId}: start → ${c} "Click 'C'." → ${b} "Type \\"red \\\\ kettle\\"\\ninto 'Search'." → ${d} "Click 'D'." → end`)
+    expect(text).toContain(
+      `${g.paths[1]!.pathId}: start → ${c} "Click 'C'." → ${b} "Type \\"red \\\\ kettle\\"\\ninto 'Search'." → ${d} "Click 'D'." → end`
+    )
   })
 
   test("given dot, then a digraph with quoted ids, escaped labels and each edge once", () => {

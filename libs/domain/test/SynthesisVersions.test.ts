@@ -34,7 +34,10 @@ describe("answers", () => {
   ]
   for (const [demo, given, v1, v2] of cases) {
     test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v1 ${v1}, v2 ${v2}`, () => {
-      for (const [version, expected] of [["1", v1], ["2", v2]] as const) {
+      for (const [version, expected] of [
+        ["1", v1],
+        ["2", v2]
+      ] as const) {
         const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
         expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
       }
@@ -47,7 +50,11 @@ describe("a click on the page the task started on", () => {
   const created = (before: ReadonlyArray<{ action: ReturnType<typeof act>; urlAfter?: string }>) =>
     trajectory("/#Welcome", [
       ...before,
-      { action: act("click", { role: "button", name: "new tiddler" }), urlAfter: "/#Draft", elements: [el("textbox", "Title", { value: "" })] },
+      {
+        action: act("click", { role: "button", name: "new tiddler" }),
+        urlAfter: "/#Draft",
+        elements: [el("textbox", "Title", { value: "" })]
+      },
       { action: act("type", { role: "textbox", name: "Title", typed: "Fuel" }), elements: [el("textbox", "Title", { value: "Fuel" })] }
     ])
   const demo = created([])
@@ -73,5 +80,10 @@ describe("a click on the page the task started on", () => {
 })
 
 test("a run's recorded version; runs from before versions used version 1", () => {
-  expect([synthesisVersionOf("2"), synthesisVersionOf("1"), synthesisVersionOf(undefined), synthesisVersionOf(3)]).toEqual(["2", "1", "1", "1"])
+  expect([synthesisVersionOf("2"), synthesisVersionOf("1"), synthesisVersionOf(undefined), synthesisVersionOf(3)]).toEqual([
+    "2",
+    "1",
+    "1",
+    "1"
+  ])
 })

@@ -39,13 +39,28 @@ const id = (name: string, nth = 0): string => page.filter((e) => e.name === name
 describe("resolveTarget", () => {
   const found: ReadonlyArray<[string, TargetDescription, string, "exact" | "contains"]> = [
     ["role and name, exactly", { role: "link", name: "Home" }, id("Home"), "exact"],
-    ["role case-insensitive, name white space and case normalised", { role: "LINK", name: "  harbor modern\ttrekking POLES " }, id("Harbor Modern Trekking Poles"), "exact"],
+    [
+      "role case-insensitive, name white space and case normalised",
+      { role: "LINK", name: "  harbor modern\ttrekking POLES " },
+      id("Harbor Modern Trekking Poles"),
+      "exact"
+    ],
     ["name alone", { name: "Add to cart" }, id("Add to cart"), "exact"],
     ["text alone", { text: "Icon only" }, page[12]!.id, "exact"],
     ["role alone: the first in document order", { role: "searchbox" }, id("Search products"), "exact"],
-    ["several matches: visible and enabled first (not the hidden or disabled one)", { role: "link", name: "Read more" }, id("Read  More"), "exact"],
+    [
+      "several matches: visible and enabled first (not the hidden or disabled one)",
+      { role: "link", name: "Read more" },
+      id("Read  More"),
+      "exact"
+    ],
     ["nth 1 among them", { role: "link", name: "read more", nth: 1 }, id("Read more", 2), "exact"],
-    ["nth past the usable ones reaches the hidden and disabled in document order", { role: "link", name: "read more", nth: 2 }, id("Read more", 0), "exact"],
+    [
+      "nth past the usable ones reaches the hidden and disabled in document order",
+      { role: "link", name: "read more", nth: 2 },
+      id("Read more", 0),
+      "exact"
+    ],
     ["a unique fragment: contains", { role: "textbox", name: "Full name" }, id("Full name (required)"), "contains"],
     ["a unique fragment of a name within a role", { role: "button", name: "wish" }, id("Add to wish list"), "contains"]
   ]
@@ -57,13 +72,31 @@ describe("resolveTarget", () => {
   }
 
   const problems: ReadonlyArray<[string, TargetDescription, string]> = [
-    ["no match lists the closest names, best first", { role: "link", name: "Getting Started" },
-      'no element matches; closest on the page: link "GettingStarted", button "get started", link "Read more", link "Read More", link "Harbor Modern Trekking Poles"'],
-    ["a role that exists nowhere: the closest roles", { role: "checkbox" }, 'no element matches; closest on the page: textbox "Full name (required)", searchbox "Search products", link "Home", link "GettingStarted", button "get started"'],
-    ["an ambiguous fragment is refused, not guessed", { role: "button", name: "Add" },
-      'no element matches exactly and 2 contain it (give the exact name); closest on the page: button "Add to cart", button "Add to wish list", button "get started", link "Read more", link "Read More"'],
-    ["nth past every match", { role: "button", name: "Add to cart", nth: 1 }, "only 1 element match, nth 1 asks for one more (nth counts from 0)"],
-    ["nth on a unique fragment", { role: "textbox", name: "Full", nth: 1 }, "no element matches exactly and only 1 contains it, nth 1 asks for more (nth counts from 0)"],
+    [
+      "no match lists the closest names, best first",
+      { role: "link", name: "Getting Started" },
+      'no element matches; closest on the page: link "GettingStarted", button "get started", link "Read more", link "Read More", link "Harbor Modern Trekking Poles"'
+    ],
+    [
+      "a role that exists nowhere: the closest roles",
+      { role: "checkbox" },
+      'no element matches; closest on the page: textbox "Full name (required)", searchbox "Search products", link "Home", link "GettingStarted", button "get started"'
+    ],
+    [
+      "an ambiguous fragment is refused, not guessed",
+      { role: "button", name: "Add" },
+      'no element matches exactly and 2 contain it (give the exact name); closest on the page: button "Add to cart", button "Add to wish list", button "get started", link "Read more", link "Read More"'
+    ],
+    [
+      "nth past every match",
+      { role: "button", name: "Add to cart", nth: 1 },
+      "only 1 element match, nth 1 asks for one more (nth counts from 0)"
+    ],
+    [
+      "nth on a unique fragment",
+      { role: "textbox", name: "Full", nth: 1 },
+      "no element matches exactly and only 1 contains it, nth 1 asks for more (nth counts from 0)"
+    ],
     ["an empty page", { role: "link", name: "Home" }, "no element matches; the page has no named elements"]
   ]
   for (const [what, target, want] of problems) {
@@ -93,9 +126,10 @@ describe("nameSimilarity and describeTarget", () => {
     ["Save", " save ", 1],
     ["abc", "xyz", 0],
     ["Getting Started", "GettingStarted", 1 - 1 / 15],
-    ["Add", "Add to wish list", 0.5 + 0.5 * 3 / 16]
+    ["Add", "Add to wish list", 0.5 + (0.5 * 3) / 16]
   ]
-  for (const [a, b, want] of sims) test(`${JSON.stringify(a)} ~ ${JSON.stringify(b)} = ${want.toFixed(3)}`, () => expect(nameSimilarity(a, b)).toBeCloseTo(want, 6))
+  for (const [a, b, want] of sims)
+    test(`${JSON.stringify(a)} ~ ${JSON.stringify(b)} = ${want.toFixed(3)}`, () => expect(nameSimilarity(a, b)).toBeCloseTo(want, 6))
 
   const described: ReadonlyArray<[TargetDescription, string]> = [
     [{ role: "link", name: "Getting Started" }, 'link "Getting Started"'],

@@ -39,14 +39,28 @@ interface AppiumServer {
 const startAppium = async (env: Record<string, string | undefined>): Promise<AppiumServer> => {
   const port = await freePort()
   const proc = Bun.spawn(
-    ["node", join(ROOT, "node_modules/appium/index.js"), "--address", "127.0.0.1", "--port", String(port), "--base-path", "/", "--log-level", "error", "--log-no-colors"],
+    [
+      "node",
+      join(ROOT, "node_modules/appium/index.js"),
+      "--address",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--base-path",
+      "/",
+      "--log-level",
+      "error",
+      "--log-no-colors"
+    ],
     { cwd: ROOT, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" }
   )
   const server: AppiumServer = { url: `http://127.0.0.1:${port}`, process: proc, log: "" }
   void new Response(proc.stderr as ReadableStream).text().then((t) => (server.log += t))
   const until = performance.now() + 60_000
   for (;;) {
-    const status = await fetch(`${server.url}/status`).then((r) => r.json() as Promise<{ value?: { ready?: boolean } }>).catch(() => null)
+    const status = await fetch(`${server.url}/status`)
+      .then((r) => r.json() as Promise<{ value?: { ready?: boolean } }>)
+      .catch(() => null)
     if (status?.value?.ready === true) return server
     if (proc.exitCode !== null || performance.now() > until) throw new Error(`Appium did not start on ${server.url}: ${server.log}`)
     await Bun.sleep(200)
@@ -82,11 +96,9 @@ afterAll(async () => {
 /** Runs `program` with an AppiumEnvironment in its own scope; the session (if any) ends with it. */
 const withEnv = <A, E>(options: AppiumOptions, program: (env: Environment["Service"]) => Effect.Effect<A, E>) =>
   Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return yield* program(yield* Environment)
-    }).pipe(
-      Effect.provide(AppiumEnvironment.layer(options).pipe(Layer.provide(DirectoryBlobStore.layer({ dir: blobDir }))))
-    )
+    }).pipe(Effect.provide(AppiumEnvironment.layer(options).pipe(Layer.provide(DirectoryBlobStore.layer({ dir: blobDir })))))
   )
 
 const failedReset = async (options: AppiumOptions): Promise<{ error: InfraError; ms: number }> => {

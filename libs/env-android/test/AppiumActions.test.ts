@@ -39,7 +39,11 @@ const screen = (name: string) => {
   return r.success
 }
 
-const contextOf = (elements: ReadonlyArray<ElementInfo>, viewport = { width: 1080, height: 2088 }, issued: ReadonlyArray<string> = []): ActionContext => ({
+const contextOf = (
+  elements: ReadonlyArray<ElementInfo>,
+  viewport = { width: 1080, height: 2088 },
+  issued: ReadonlyArray<string> = []
+): ActionContext => ({
   issued: new Set([...issued, ...elements.map((e) => e.id)]),
   current: new Map(elements.map((e) => [e.id, e])),
   viewport
@@ -152,7 +156,9 @@ describe("system actions", () => {
   test("given back, home and Enter, when performed, then they are the back command and the key codes 3 and 66", async () => {
     expect((await run({ kind: "back" })).sent).toEqual([{ kind: "back" }])
     expect((await run({ kind: "home" })).sent).toEqual([{ kind: "mobile", command: "mobile: pressKey", args: { keycode: 3 } }])
-    expect((await run({ kind: "key", key: "Enter" })).sent).toEqual([{ kind: "mobile", command: "mobile: pressKey", args: { keycode: 66 } }])
+    expect((await run({ kind: "key", key: "Enter" })).sent).toEqual([
+      { kind: "mobile", command: "mobile: pressKey", args: { keycode: 66 } }
+    ])
     expect(KEYCODES.Backspace).toBe(67)
   })
 
@@ -201,7 +207,11 @@ describe("system actions", () => {
   })
 
   test("given answer, status and a short wait, when performed, then nothing is sent", async () => {
-    for (const action of [{ kind: "answer", text: "42" }, { kind: "status", status: "complete" }, { kind: "wait", ms: 1 }] as const) {
+    for (const action of [
+      { kind: "answer", text: "42" },
+      { kind: "status", status: "complete" },
+      { kind: "wait", ms: 1 }
+    ] as const) {
       expect(await run(action)).toEqual({ error: null, sent: [] })
     }
   })
@@ -209,7 +219,9 @@ describe("system actions", () => {
   test("given app strings, when read as targets, then packages and activities are told apart", () => {
     expect(appTarget("com.example.app")).toEqual({ kind: "package", appId: "com.example.app" })
     expect(appTarget("com.example.app/com.example.app.MainActivity")).toEqual({
-      kind: "activity", intent: "com.example.app/com.example.app.MainActivity", appId: "com.example.app"
+      kind: "activity",
+      intent: "com.example.app/com.example.app.MainActivity",
+      appId: "com.example.app"
     })
     for (const bad of ["Clock", "com.example.app/", "a/b/c", "com.example app", ""]) expect(appTarget(bad)).toBeNull()
   })

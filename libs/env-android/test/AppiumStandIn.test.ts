@@ -31,9 +31,15 @@ afterAll(() => {
 
 const withEnv = <A, E>(options: AppiumOptions, program: (env: Environment["Service"]) => Effect.Effect<A, E>) =>
   Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return yield* program(yield* Environment)
-    }).pipe(Effect.provide(AppiumEnvironment.layer({ settleMs: 0, screenshots: "none", ...options }).pipe(Layer.provide(DirectoryBlobStore.layer({ dir: blobDir })))))
+    }).pipe(
+      Effect.provide(
+        AppiumEnvironment.layer({ settleMs: 0, screenshots: "none", ...options }).pipe(
+          Layer.provide(DirectoryBlobStore.layer({ dir: blobDir }))
+        )
+      )
+    )
   )
 
 const SETTINGS = "com.android.settings/.Settings"
@@ -69,20 +75,29 @@ describe("AppiumEnvironment on the Appium stand-in", () => {
 
   test("given an app the device does not have, when its data is to be cleared, then the reset fails with one line naming the app", async () => {
     const appium = standIn()
-    const error = await withEnv({ appiumUrl: appium.url }, (env) => Effect.flip(env.reset({ taskId: "t", app: "org.example.absent/.Main", clearAppData: true })))
-    expect(error.reason).toBe("cannot start the episode: cannot clear the data of org.example.absent: Cannot clear the application data of 'org.example.absent'. Original error: Failed")
+    const error = await withEnv({ appiumUrl: appium.url }, (env) =>
+      Effect.flip(env.reset({ taskId: "t", app: "org.example.absent/.Main", clearAppData: true }))
+    )
+    expect(error.reason).toBe(
+      "cannot start the episode: cannot clear the data of org.example.absent: Cannot clear the application data of 'org.example.absent'. Original error: Failed"
+    )
     expect(scripts(appium)).not.toContain("mobile: startActivity")
   })
 
   test("given a type into a field that takes no focus, when it is stepped, then the WebDriver lookup finds nothing and the policy is told", async () => {
     const appium = standIn()
     const { obs, id } = await withEnv({ appiumUrl: appium.url }, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const first = yield* env.reset({ taskId: "t", app: SETTINGS })
         const search = first.elements.find((e) => e.role === "button" && e.name === "Search settings")!
-        const obs = yield* env.step({ kind: "type", target: { role: "button", name: search.name, elementId: search.id, text: null }, text: "wifi" })
+        const obs = yield* env.step({
+          kind: "type",
+          target: { role: "button", name: search.name, elementId: search.id, text: null },
+          text: "wifi"
+        })
         return { obs, id: search.id }
-      }))
+      })
+    )
     expect(obs.observation.error).toBe(`tapping ${id} focused no text field: nothing to type into`)
     const find = appium.log().find((r) => r.route === "POST /session/:id/element")
     expect(find?.args).toEqual({ using: "xpath", value: "//*[@focused='true']" })
@@ -102,15 +117,20 @@ describe("AppiumEnvironment on the Appium stand-in", () => {
       end: async (e) => void ended.push(e)
     }
     const seen = await withEnv({ episodes, appiumUrl: "http://127.0.0.1:9/" }, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const out: Array<string | null> = []
         for (let i = 0; i < 3; i++) out.push((yield* env.reset({ taskId: "t", site: "pack", siteSeed: 0, app: SETTINGS })).episode)
         yield* env.close()
         return out
-      }))
+      })
+    )
     expect(seen).toEqual(["ep-1", "ep-2", "ep-3"])
     expect(ended).toEqual(["ep-1", "ep-2", "ep-3"])
-    const sessions = (s: StandIn) => s.log().filter((r) => r.route === "POST /session" || r.route === "DELETE /session/:id").map((r) => r.route)
+    const sessions = (s: StandIn) =>
+      s
+        .log()
+        .filter((r) => r.route === "POST /session" || r.route === "DELETE /session/:id")
+        .map((r) => r.route)
     // One session on a, ended when the episodes moved to b; one on b, kept for the third episode.
     expect(sessions(a)).toEqual(["POST /session", "DELETE /session/:id"])
     expect(sessions(b)).toEqual(["POST /session", "DELETE /session/:id"])

@@ -22,9 +22,12 @@ const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => (hits.
 const foreign = `http://127.0.0.1:${other.port}`
 
 const html = (title: string, body: string) =>
-  new Response(`<!doctype html><html><head><title>${title}</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>${body}</body></html>`, {
-    headers: { "content-type": "text/html; charset=utf-8" }
-  })
+  new Response(
+    `<!doctype html><html><head><title>${title}</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>${body}</body></html>`,
+    {
+      headers: { "content-type": "text/html; charset=utf-8" }
+    }
+  )
 
 const server = Bun.serve({
   port: 0,
@@ -33,7 +36,9 @@ const server = Bun.serve({
     const url = new URL(req.url)
     switch (url.pathname) {
       case "/":
-        return html("Phone", `<h1>Phone</h1>
+        return html(
+          "Phone",
+          `<h1>Phone</h1>
           <input id="facts" aria-label="Facts" readonly>
           <script>document.getElementById('facts').value = 'width ' + innerWidth + ' touch ' + ('ontouchstart' in window) + ' mobile ' + /Mobile/.test(navigator.userAgent) + ' cookie [' + document.cookie + '] stored [' + (localStorage.getItem('k') || '') + ']'
           document.cookie = 'seen=1'; localStorage.setItem('k', 'v')</script>
@@ -47,15 +52,19 @@ const server = Bun.serve({
           <p>Blue Mug <span>$12.00</span></p><input type="password" aria-label="PIN" value="4711">
           <div style="height:1500px"></div>
           ${Array.from({ length: 60 }, (_, i) => `<button style="display:block;height:20px;margin:0" onclick="this.textContent = 'Row ${i} pressed'">Row ${i}</button>`).join("")}
-          <div style="height:1500px"></div><a href="/">Bottom link</a>`)
+          <div style="height:1500px"></div><a href="/">Bottom link</a>`
+        )
       case "/next":
         return html("Next", `<h1>Next</h1><a href="/">Home</a>`)
       case "/notes":
         return html("Notes", `<textarea aria-label="Notes" rows="4">alpha beta</textarea>`)
       case "/hostile":
-        return html("Hostile", `<p id="out"></p><img src="${foreign}/img"><iframe src="${foreign}/frame"></iframe>
+        return html(
+          "Hostile",
+          `<p id="out"></p><img src="${foreign}/img"><iframe src="${foreign}/frame"></iframe>
           <a href="${foreign}/link">Other link</a> <a href="/redirect">Redirect</a>
-          <script>fetch('${foreign}/fetch').catch(() => document.getElementById('out').textContent = 'fetch blocked')</script>`)
+          <script>fetch('${foreign}/fetch').catch(() => document.getElementById('out').textContent = 'fetch blocked')</script>`
+        )
       case "/redirect":
         return Response.redirect(`${foreign}/redirected`, 302)
       default:
@@ -75,10 +84,14 @@ afterAll(async () => {
 })
 
 const withEnv = <A>(body: (env: EnvironmentShape) => Effect.Effect<A, unknown, BlobStore | Scope.Scope>) =>
-  runtime.runPromise(Effect.scoped(Effect.gen(function*() {
-    const env = yield* MobileWebEnvironment.make({ screenshots: "key" })
-    return yield* body(env)
-  })) as Effect.Effect<A, unknown, BlobStore>)
+  runtime.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const env = yield* MobileWebEnvironment.make({ screenshots: "key" })
+        return yield* body(env)
+      })
+    ) as Effect.Effect<A, unknown, BlobStore>
+  )
 
 const find = (obs: FullObservation, role: string, name: string) => {
   const e = obs.elements.find((x) => x.role === role && x.name === name)
@@ -88,7 +101,7 @@ const find = (obs: FullObservation, role: string, name: string) => {
 
 test("a reset opens the page in a phone: 412 px wide, touch, a mobile user agent; the blobs are stored", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       expect(obs.observation).toMatchObject({ url: `${origin}/`, app: null, title: "Phone", error: null })
       const blobs = yield* BlobStore
@@ -108,12 +121,13 @@ test("a reset opens the page in a phone: 412 px wide, touch, a mobile user agent
       expect(find(obs, "button", "Tap me").box!.width).toBeGreaterThan(0)
       // What the page itself saw, in its own text.
       expect(find(obs, "textbox", "Facts").value).toStartWith("width 412 touch true mobile true")
-    }))
+    })
+  )
 })
 
 test("taps and long presses arrive as touches; type with submit, select and key act on the page", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       const tapped = yield* env.step({ kind: "click", target: targetOf(find(obs, "button", "Tap me")) })
       expect(tapped.observation.error).toBeNull()
@@ -137,12 +151,13 @@ test("taps and long presses arrive as touches; type with submit, select and key 
       expect(key.observation.error).toBeNull()
       const unknownKey = yield* env.step({ kind: "key", key: "Hyper" })
       expect(unknownKey.observation.error).toBe('unknown key "Hyper"')
-    }))
+    })
+  )
 })
 
 test("an insert types at the caret without clearing: at the end of an unfocused field, over a Control+Shift+End selection", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/notes` })
       const notes = targetOf(find(obs, "textbox", "Notes"))
       const steps: ReadonlyArray<readonly [Action, string]> = [
@@ -156,12 +171,13 @@ test("an insert types at the caret without clearing: at the end of an unfocused 
         const after = yield* env.step(action)
         expect([action.kind, after.observation.error, find(after, "textbox", "Notes").value]).toEqual([action.kind, null, value])
       }
-    }))
+    })
+  )
 })
 
 test("navigate, back, scroll and wait; stale and unknown ids are error observations; a new episode has no history, cookies or storage", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const first = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       expect(find(first, "textbox", "Facts").value).toEndWith("cookie [] stored []")
       const noBack = yield* env.step({ kind: "back" })
@@ -184,16 +200,20 @@ test("navigate, back, scroll and wait; stale and unknown ids are error observati
       const second = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       expect(find(second, "textbox", "Facts").value).toEndWith("cookie [] stored []")
       expect((yield* env.step({ kind: "back" })).observation.error).toBe("there is no previous page to go back to")
-    }))
+    })
+  )
 })
 
 test("the episode stays on its app's origins: navigations elsewhere are refused, the page's requests elsewhere blocked", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const first = yield* env.reset({ taskId: "t", startUrl: `${origin}/hostile` })
       for (const url of ["file:///etc/passwd", `${foreign}/navigate`, "chrome://version"]) {
         const refused = yield* env.step({ kind: "navigate", url })
-        expect(refused.observation).toMatchObject({ error: `navigate refused: ${url} is outside this app's origins (${origin})`, url: `${origin}/hostile` })
+        expect(refused.observation).toMatchObject({
+          error: `navigate refused: ${url} is outside this app's origins (${origin})`,
+          url: `${origin}/hostile`
+        })
       }
       expect(find(yield* env.step({ kind: "wait", ms: 100 }), "link", "Other link").text).toBe("Other link")
       const link = yield* env.step({ kind: "click", target: targetOf(find(first, "link", "Other link")) })
@@ -204,12 +224,13 @@ test("the episode stays on its app's origins: navigations elsewhere are refused,
       const redirect = yield* env.step({ kind: "click", target: targetOf(find(back, "link", "Redirect")) })
       expect(redirect.observation.error).toStartWith("navigate refused: ")
       expect(hits).toEqual([])
-    }))
+    })
+  )
 })
 
 test("home and open_app are rejected on mobile web; answer and status end the episode", async () => {
   await withEnv((env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       for (const action of [{ kind: "home" }, { kind: "open_app", app: "com.android.chrome" }] satisfies ReadonlyArray<Action>) {
         expect((yield* env.step(action)).observation.error).toBe(`${action.kind} is not available on the mobile-web platform`)
@@ -218,15 +239,24 @@ test("home and open_app are rejected on mobile web; answer and status end the ep
       expect(answered.done).toBe(true)
       const after = yield* env.step({ kind: "click", target: null })
       expect(after.observation.error).toBe("the episode has ended (answer or status was given)")
-    }))
+    })
+  )
 })
 
 test("a chromedriver that does not exist is one clear InfraError, not a hang", async () => {
-  const error = await runtime.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
-    const env = yield* MobileWebEnvironment.make({ chromedriver: "/nonexistent/chromedriver" })
-    return yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
-  }))))
+  const error = await runtime.runPromise(
+    Effect.flip(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const env = yield* MobileWebEnvironment.make({ chromedriver: "/nonexistent/chromedriver" })
+          return yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+        })
+      )
+    )
+  )
   expect(error._tag).toBe("InfraError")
-  expect(error.message).toMatch(/^environment infrastructure error: cannot start a mobile-web session \(chromedriver \/nonexistent\/chromedriver\): .+$/)
+  expect(error.message).toMatch(
+    /^environment infrastructure error: cannot start a mobile-web session \(chromedriver \/nonexistent\/chromedriver\): .+$/
+  )
   expect(error.message).not.toContain("\n")
 })

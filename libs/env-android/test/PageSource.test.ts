@@ -10,7 +10,15 @@ import type { ElementInfo } from "@core/environment"
 import { describeElement } from "@core/environment"
 import { tapPoint } from "../Gestures.ts"
 import {
-  elementsOf, foregroundPackage, freshIds, maskedHierarchy, parseBounds, parsePageSource, readableId, readPageSource, roleOf
+  elementsOf,
+  foregroundPackage,
+  freshIds,
+  maskedHierarchy,
+  parseBounds,
+  parsePageSource,
+  readableId,
+  readPageSource,
+  roleOf
 } from "../PageSource.ts"
 import type { IdState, ParsedPage, UiNode } from "../PageSource.ts"
 
@@ -31,8 +39,15 @@ const find = (elements: ReadonlyArray<ElementInfo>, role: string, name: string):
 }
 
 const FIXTURES = [
-  "appium-settings-main", "appium-anr-dialog", "appium-playstore-games-list", "appium-pixel-launcher-home",
-  "dump-pixel-launcher-home", "dump-train-search-form", "dump-network-type-dialog", "dump-homee-welcome-login", "dump-chat-edittext"
+  "appium-settings-main",
+  "appium-anr-dialog",
+  "appium-playstore-games-list",
+  "appium-pixel-launcher-home",
+  "dump-pixel-launcher-home",
+  "dump-train-search-form",
+  "dump-network-type-dialog",
+  "dump-homee-welcome-login",
+  "dump-chat-edittext"
 ] as const
 
 describe("every fixture", () => {
@@ -90,7 +105,8 @@ describe("Appium getPageSource screens", () => {
     const scrollers = page.elements.filter((e) => e.role === "list" || e.role === "scrollable")
     expect(scrollers).toHaveLength(5)
     expect(scrollers.filter((e) => e.role === "list").map((e) => e.box)).toContainEqual({ x: 0, y: 956, width: 1080, height: 545 })
-    for (const tab of ["For you", "Top charts", "New", "Events", "Games", "Apps", "Books", "Movies & TV"]) find(page.elements, "button", tab)
+    for (const tab of ["For you", "Top charts", "New", "Events", "Games", "Apps", "Books", "Movies & TV"])
+      find(page.elements, "button", tab)
     // A multi-line description becomes one line; the card's own button is not part of the card's name.
     find(page.elements, "button", "Discover recommended games")
     find(page.elements, "button", "ねこと共に過ごす最高のなつやすみ")
@@ -129,7 +145,10 @@ describe("uiautomator dump screens", () => {
     const fields = page.elements.filter((e) => e.role === "textbox")
     expect(fields).toHaveLength(2)
     // The dump has both fields enabled="false": they open a search screen when tapped.
-    expect(fields.map((f) => [f.value, f.enabled, f.editable])).toEqual([["Gomti Express", false, false], ["", false, false]])
+    expect(fields.map((f) => [f.value, f.enabled, f.editable])).toEqual([
+      ["Gomti Express", false, false],
+      ["", false, false]
+    ])
     expect(fields[0]!.text).toBe("")
     expect(fields[1]!.name).toBe("Station departure board")
     expect(fields[1]!.box).toEqual({ x: 186, y: 1601, width: 702, height: 257 })
@@ -176,17 +195,17 @@ describe("uiautomator dump screens", () => {
 
 describe("visibility", () => {
   test("given an element with displayed=false, when parsed, then it is listed as hidden, not in the viewport", () => {
-    const xml = fixture("appium-anr-dialog").replace(
-      /(resource-id="android:id\/aerr_wait"[^>]*?)displayed="true"/,
-      "$1displayed=\"false\""
-    )
+    const xml = fixture("appium-anr-dialog").replace(/(resource-id="android:id\/aerr_wait"[^>]*?)displayed="true"/, '$1displayed="false"')
     const wait = find(parse(xml).elements, "button", "Wait")
     expect(wait).toMatchObject({ visible: false, inViewport: false })
     expect(describeElement(wait)).toBe(`[e3] button "Wait" (hidden)`)
   })
 
   test("given visible-to-user=false in a dump, when parsed, then the element is hidden too", () => {
-    const xml = fixture("dump-homee-welcome-login").replace(/(content-desc="Log In"[^>]*?)visible-to-user="true"/, "$1visible-to-user=\"false\"")
+    const xml = fixture("dump-homee-welcome-login").replace(
+      /(content-desc="Log In"[^>]*?)visible-to-user="true"/,
+      '$1visible-to-user="false"'
+    )
     expect(find(parse(xml).elements, "button", "Log In").visible).toBe(false)
   })
 
@@ -237,10 +256,7 @@ describe("ids within an episode", () => {
 
   test("given typing into a text field, when parsed again, then the field keeps its id", () => {
     const before = screen("dump-chat-edittext")
-    const typed = fixture("dump-chat-edittext").replace(
-      /text="" (resource-id="" class="android.widget.EditText")/,
-      "text=\"hello agent\" $1"
-    )
+    const typed = fixture("dump-chat-edittext").replace(/text="" (resource-id="" class="android.widget.EditText")/, 'text="hello agent" $1')
     const after = parse(typed, before)
     const field = (p: ParsedPage) => p.elements.find((e) => e.role === "textbox")!
     expect(field(after).value).toBe("hello agent")
@@ -273,9 +289,28 @@ describe("passwords", () => {
 
 describe("roles and names", () => {
   const node = (className: string, over: Partial<UiNode> = {}): UiNode => ({
-    index: 0, parent: null, children: [], className, packageName: "p", resourceId: "", text: "", contentDesc: "", hint: "",
-    bounds: "[0,0][10,10]", box: { x: 0, y: 0, width: 10, height: 10 }, clickable: false, longClickable: false, checkable: false,
-    checked: false, enabled: true, focused: false, scrollable: false, password: false, displayed: true, showingHint: false, ...over
+    index: 0,
+    parent: null,
+    children: [],
+    className,
+    packageName: "p",
+    resourceId: "",
+    text: "",
+    contentDesc: "",
+    hint: "",
+    bounds: "[0,0][10,10]",
+    box: { x: 0, y: 0, width: 10, height: 10 },
+    clickable: false,
+    longClickable: false,
+    checkable: false,
+    checked: false,
+    enabled: true,
+    focused: false,
+    scrollable: false,
+    password: false,
+    displayed: true,
+    showingHint: false,
+    ...over
   })
 
   test("given the widget classes of the role table, when mapped, then each gets its documented role", () => {
@@ -342,14 +377,18 @@ describe("malformed page sources", () => {
     }
     const betweenTags = error(xml.slice(0, xml.lastIndexOf(">", 5000) + 1))
     expect(betweenTags?._tag).toBe("PageSourceError")
-    expect(betweenTags?.message).toMatch(/^unreadable page source: malformed XML at line 1, column \d+: unexpected end of input: <node> is not closed$/)
+    expect(betweenTags?.message).toMatch(
+      /^unreadable page source: malformed XML at line 1, column \d+: unexpected end of input: <node> is not closed$/
+    )
     const insideTag = error(xml.slice(0, 5000))
     expect(insideTag?.message).toMatch(/^unreadable page source: malformed XML at line 1, column \d+: unterminated start tag <node$/)
   })
 
   test("given XML that is not a UI hierarchy, when read, then the error names the root it found", () => {
     const r = readPageSource(`<html><body/></html>`)
-    expect(Result.isFailure(r) ? r.failure.message : "").toBe("unreadable page source: the root element is <html>, not a UiAutomator <hierarchy>")
+    expect(Result.isFailure(r) ? r.failure.message : "").toBe(
+      "unreadable page source: the root element is <html>, not a UiAutomator <hierarchy>"
+    )
   })
 
   test("given an empty hierarchy, when parsed, then there are no elements and no ids are used", () => {

@@ -33,7 +33,7 @@ describe("parseXml reads elements and attributes", () => {
 
   test("given single and double quotes with the other quote inside, when parsed, then each value keeps its content", () => {
     const root = ok(`<a x='say "hi"' y="it's" z = "spaced" ></a>`)
-    expect(root.attributes).toEqual({ x: "say \"hi\"", y: "it's", z: "spaced" })
+    expect(root.attributes).toEqual({ x: 'say "hi"', y: "it's", z: "spaced" })
   })
 
   test("given the five named and numeric references, when parsed, then they are decoded", () => {
@@ -51,7 +51,9 @@ describe("parseXml reads elements and attributes", () => {
   })
 
   test("given a DOCTYPE, CDATA, a BOM and widget-class element names with $, when parsed, then they do not get in the way", () => {
-    const root = ok(`\uFEFF<!DOCTYPE hierarchy [ <!ENTITY x "y"> ]><hierarchy><android.widget.TabLayout$TabView text="Tab"><![CDATA[ <not a tag> ]]></android.widget.TabLayout$TabView></hierarchy>`)
+    const root = ok(
+      `\uFEFF<!DOCTYPE hierarchy [ <!ENTITY x "y"> ]><hierarchy><android.widget.TabLayout$TabView text="Tab"><![CDATA[ <not a tag> ]]></android.widget.TabLayout$TabView></hierarchy>`
+    )
     expect(root.children[0]!.name).toBe("android.widget.TabLayout$TabView")
     expect(root.children[0]!.children).toEqual([])
   })
@@ -109,15 +111,18 @@ describe("parseXml never crashes", () => {
       seed = (seed * 1103515245 + 12345) % 2147483648
       return seed % n
     }
-    const noise = ["<", ">", "/", "\"", "'", "=", "&", "&#", "<!--", "-->", "<?", "?>", "]]>", " ", "\n", "é"]
+    const noise = ["<", ">", "/", '"', "'", "=", "&", "&#", "<!--", "-->", "<?", "?>", "]]>", " ", "\n", "é"]
     for (let round = 0; round < 2000; round++) {
       let text = dump
       for (let edits = 1 + random(3); edits > 0; edits--) {
         const at = random(text.length)
         const op = random(3)
-        text = op === 0 ? text.slice(0, at) + text.slice(at + 1 + random(5))
-          : op === 1 ? text.slice(0, at) + noise[random(noise.length)] + text.slice(at)
-          : text.slice(0, at) + text.slice(at + 1, at + 2) + text.slice(at, at + 1) + text.slice(at + 2)
+        text =
+          op === 0
+            ? text.slice(0, at) + text.slice(at + 1 + random(5))
+            : op === 1
+              ? text.slice(0, at) + noise[random(noise.length)] + text.slice(at)
+              : text.slice(0, at) + text.slice(at + 1, at + 2) + text.slice(at, at + 1) + text.slice(at + 2)
       }
       const r = parseXml(text)
       if (Result.isFailure(r)) {

@@ -35,10 +35,11 @@ afterAll(async () => {
 
 const observe = (origin: string) =>
   rt.withEnv({ screenshots: "none", settleMs: 100 }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const first = yield* env.reset({ taskId: "notes", startUrl: `${origin}/notes` })
       const blobs = yield* BlobStore
-      const text = (hash: string | null) => (hash === null ? Effect.succeed("") : Effect.map(blobs.get(hash), (b) => new TextDecoder().decode(b)))
+      const text = (hash: string | null) =>
+        hash === null ? Effect.succeed("") : Effect.map(blobs.get(hash), (b) => new TextDecoder().decode(b))
       return {
         observation: first.observation,
         link: find(first, "link", "Note 7"),
@@ -46,7 +47,8 @@ const observe = (origin: string) =>
         elements: yield* text(first.observation.elements),
         aria: yield* text(first.observation.aria)
       }
-    }))
+    })
+  )
 
 test("the same page on two ports stores the same blobs, with {base} where the origin was", async () => {
   const a = await observe(one.origin)

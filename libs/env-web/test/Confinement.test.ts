@@ -9,7 +9,9 @@ import { Effect } from "effect"
 import { find, startRuntime, startSite, target } from "./fixtures.ts"
 
 const html = (title: string, body: string) =>
-  new Response(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`, { headers: { "content-type": "text/html" } })
+  new Response(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`, {
+    headers: { "content-type": "text/html" }
+  })
 
 /** A service on this machine that is not the app: every request it receives is a leak. */
 const hits: Array<string> = []
@@ -24,7 +26,9 @@ const app = Bun.serve({
     const path = new URL(req.url).pathname
     if (path === "/redirect") return Response.redirect(`${foreign}/redirected`, 302)
     if (path === "/next") return html("Next", "<h1>Next</h1>")
-    return html("Hostile", `<h1>Hostile</h1><p id="out"></p>
+    return html(
+      "Hostile",
+      `<h1>Hostile</h1><p id="out"></p>
       <img src="${foreign}/img" onerror="out('img blocked')"><iframe src="${foreign}/frame"></iframe>
       <a href="${foreign}/link">Other link</a> <a href="/redirect">Redirect</a>
       <button onclick="window.open('${foreign}/popup'); window.open('/redirect')">Popup</button>
@@ -32,7 +36,8 @@ const app = Bun.serve({
         function out(t) { document.getElementById('out').textContent += t + '; ' }
         fetch('${foreign}/fetch').then(() => out('fetched'), () => out('fetch blocked'))
         const ws = new WebSocket('${foreign.replace("http", "ws")}/ws'); ws.onclose = () => out('ws closed')
-      </script>`)
+      </script>`
+    )
   }
 })
 const origin = `http://127.0.0.1:${app.port}`
@@ -49,10 +54,16 @@ afterAll(async () => {
 
 test("navigations off the app's origins are refused and the page stays; the page's own requests elsewhere are blocked", async () => {
   await rt.withEnv({ screenshots: "none" }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const first = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
       expect(first.observation.error).toBeNull()
-      for (const url of ["file:///etc/passwd", "data:text/html,<h1>x</h1>", "chrome://version", `${foreign}/navigate`, "javascript:alert(1)"]) {
+      for (const url of [
+        "file:///etc/passwd",
+        "data:text/html,<h1>x</h1>",
+        "chrome://version",
+        `${foreign}/navigate`,
+        "javascript:alert(1)"
+      ]) {
         const refused = yield* env.step({ kind: "navigate", url })
         expect(refused.observation.error).toStartWith(`navigate refused: `)
         expect(refused.observation.error).toEndWith(` is outside this app's origins (${origin})`)
@@ -77,12 +88,13 @@ test("navigations off the app's origins are refused and the page stays; the page
       const redirect = yield* env.step({ kind: "click", target: target(find(relative, "link", "Redirect")) })
       expect(redirect.observation.error).toBe(`navigate refused: ${foreign}/redirected is outside this app's origins (${origin})`)
       expect(hits).toEqual([])
-    }))
+    })
+  )
 })
 
 test("an explicit origins list allows a second origin; a start URL outside it is an error observation at reset", async () => {
   await rt.withEnv({ screenshots: "none" }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const origins = [origin, second.url("")]
       yield* env.reset({ taskId: "t", startUrl: `${origin}/next`, origins })
       const there = yield* env.step({ kind: "navigate", url: second.url("/next") })
@@ -94,5 +106,6 @@ test("an explicit origins list allows a second origin; a start URL outside it is
       expect(outside.observation.error).toBe(`navigate refused: ${foreign}/start is outside this app's origins (${origins.join(", ")})`)
       expect(outside.observation.url).toBe("about:blank")
       expect(hits).toEqual([])
-    }))
+    })
+  )
 })

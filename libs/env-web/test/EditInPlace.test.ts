@@ -31,41 +31,53 @@ afterAll(async () => {
 /** The page's report, read off the element list. */
 const report = (obs: FullObservation) => JSON.parse(find(obs, "textbox", "Report").value ?? "null")
 
-test("insert at the caret, over a selection and into an unfocused field; fill replaces all", () =>
-  rt.withEnv({ screenshots: "none", settleMs: 200 }, (env) =>
-    Effect.gen(function*() {
-      const first = yield* env.reset({ taskId: "wiki", startUrl: `http://127.0.0.1:${server.port}/` })
-      const body = target(find(first, "textbox", "Body"))
-      const title = target(find(first, "textbox", "Title"))
-      const run = (...actions: ReadonlyArray<Action>) =>
-        Effect.gen(function*() {
-          let last = first
-          for (const action of actions) {
-            last = yield* env.step(action)
-            expect([action.kind, last.observation.error]).toEqual([action.kind, null])
-          }
-          return report(last)
-        })
+test(
+  "insert at the caret, over a selection and into an unfocused field; fill replaces all",
+  () =>
+    rt.withEnv({ screenshots: "none", settleMs: 200 }, (env) =>
+      Effect.gen(function* () {
+        const first = yield* env.reset({ taskId: "wiki", startUrl: `http://127.0.0.1:${server.port}/` })
+        const body = target(find(first, "textbox", "Body"))
+        const title = target(find(first, "textbox", "Title"))
+        const run = (...actions: ReadonlyArray<Action>) =>
+          Effect.gen(function* () {
+            let last = first
+            for (const action of actions) {
+              last = yield* env.step(action)
+              expect([action.kind, last.observation.error]).toEqual([action.kind, null])
+            }
+            return report(last)
+          })
 
-      // The click leaves the caret mid-text; Control+End moves it to the end.
-      const appended = yield* run({ kind: "click", target: body }, { kind: "key", key: "Control+End" }, { kind: "type", target: body, text: "\nnew line", mode: "insert" })
-      expect(appended).toMatchObject({ intact: true, lines: 41 })
-      expect(appended.tail).toEndWith("to matter.\nnew line")
+        // The click leaves the caret mid-text; Control+End moves it to the end.
+        const appended = yield* run(
+          { kind: "click", target: body },
+          { kind: "key", key: "Control+End" },
+          { kind: "type", target: body, text: "\nnew line", mode: "insert" }
+        )
+        expect(appended).toMatchObject({ intact: true, lines: 41 })
+        expect(appended.tail).toEndWith("to matter.\nnew line")
 
-      const replaced = yield* run({ kind: "key", key: "Shift+Home" }, { kind: "type", target: body, text: "last line", mode: "insert" })
-      expect(replaced).toMatchObject({ intact: true, lines: 41 })
-      expect(replaced.tail).toEndWith("to matter.\nlast line")
+        const replaced = yield* run({ kind: "key", key: "Shift+Home" }, { kind: "type", target: body, text: "last line", mode: "insert" })
+        expect(replaced).toMatchObject({ intact: true, lines: 41 })
+        expect(replaced.tail).toEndWith("to matter.\nlast line")
 
-      const prefixed = yield* run({ kind: "key", key: "Control+Home" }, { kind: "type", target: body, text: "Intro\n", mode: "insert" })
-      expect(prefixed).toMatchObject({ intact: true, lines: 42, head: "Intro\nLine 1" })
+        const prefixed = yield* run({ kind: "key", key: "Control+Home" }, { kind: "type", target: body, text: "Intro\n", mode: "insert" })
+        expect(prefixed).toMatchObject({ intact: true, lines: 42, head: "Intro\nLine 1" })
 
-      // Without focus (the button has it), an insert lands at the field's end, whatever Chromium remembered.
-      const unfocused = yield* run({ kind: "click", target: target(find(first, "button", "Elsewhere")) }, { kind: "type", target: title, text: " v2", mode: "insert" })
-      expect(unfocused.title).toBe("Draft v2")
+        // Without focus (the button has it), an insert lands at the field's end, whatever Chromium remembered.
+        const unfocused = yield* run(
+          { kind: "click", target: target(find(first, "button", "Elsewhere")) },
+          { kind: "type", target: title, text: " v2", mode: "insert" }
+        )
+        expect(unfocused.title).toBe("Draft v2")
 
-      const filled = yield* run({ kind: "type", target: body, text: "short" })
-      expect(filled).toMatchObject({ intact: false, lines: 1, tail: "short" })
+        const filled = yield* run({ kind: "type", target: body, text: "short" })
+        expect(filled).toMatchObject({ intact: false, lines: 1, tail: "short" })
 
-      const refused = yield* env.step({ kind: "type", target: target(find(first, "button", "Elsewhere")), text: "x", mode: "insert" })
-      expect(refused.observation.error).toBe("type: mode insert needs a text field (input, textarea or contenteditable)")
-    })), 60_000)
+        const refused = yield* env.step({ kind: "type", target: target(find(first, "button", "Elsewhere")), text: "x", mode: "insert" })
+        expect(refused.observation.error).toBe("type: mode insert needs a text field (input, textarea or contenteditable)")
+      })
+    ),
+  60_000
+)

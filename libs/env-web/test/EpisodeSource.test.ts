@@ -40,7 +40,7 @@ test("a reset takes the episode opened ahead for the same site and seed; another
   const { source, opened, discarded } = recordingSource()
   try {
     await rt.withEnv({ episodes: source, screenshots: "none" }, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const first = yield* env.reset({ taskId: "a", site: "shop", siteSeed: 7 })
         expect([first.episode, first.observation.error]).toEqual(["shop-7-1", null])
         expect(first.aria).toContain("episode shop-7-1 cookie:")
@@ -66,7 +66,8 @@ test("a reset takes the episode opened ahead for the same site and seed; another
         const byUrl = yield* env.reset({ taskId: "d", startUrl: site.url("/next") })
         expect([byUrl.episode, byUrl.observation.title]).toEqual([null, "Next"])
         expect(discarded).toEqual(["shop-7-3", "shop-8-5"])
-      }))
+      })
+    )
     // Nothing was left opened ahead: the last reset was by URL.
     expect(opened.length).toBe(5)
   } finally {
@@ -79,10 +80,11 @@ test("closing the environment discards the episode opened ahead", async () => {
   const { source, opened, discarded } = recordingSource()
   try {
     await rt.withEnv({ episodes: source, screenshots: "none" }, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const first = yield* env.reset({ taskId: "a", site: "forum", siteSeed: 1 })
         expect(first.episode).toBe("forum-1-1")
-      }))
+      })
+    )
     expect(opened).toEqual(["forum-1-1", "forum-1-2"])
     expect(discarded).toEqual(["forum-1-2"])
   } finally {
@@ -94,7 +96,10 @@ test("without an episode source, a site task is an error observation naming what
   const rt = startRuntime()
   try {
     const obs = await rt.withEnv({}, (env) => env.reset({ taskId: "a", site: "shop", siteSeed: 1 }))
-    expect([obs.episode, obs.observation.error]).toEqual([null, "the web platform needs a startUrl (or a site and siteSeed with an episode source)"])
+    expect([obs.episode, obs.observation.error]).toEqual([
+      null,
+      "the web platform needs a startUrl (or a site and siteSeed with an episode source)"
+    ])
   } finally {
     await rt.dispose()
   }

@@ -17,7 +17,7 @@ test("a killed browser is a retryable InfraError, and the next reset relaunches 
   const rt = startRuntime()
   try {
     await rt.withEnv({ screenshots: "none" }, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const obs = yield* env.reset({ taskId: "t", startUrl: site.url("/form") })
         const [browser] = chromiumChildren()
         // The whole process group, as a crash or the OOM killer would leave it.
@@ -32,7 +32,8 @@ test("a killed browser is a retryable InfraError, and the next reset relaunches 
         const clicked = yield* env.step({ kind: "click", target: target(find(again, "button", "Press me")) })
         expect(find(clicked, "button", "Clicked")).toBeDefined()
         expect(yield* BrowserPool.use((pool) => pool.launches)).toBe(2)
-      }))
+      })
+    )
   } finally {
     await rt.dispose()
   }
@@ -44,11 +45,12 @@ test("parallel episodes share the browser but not cookies; --screenshots none st
   try {
     const cookieOf = (who: string, path: string) =>
       rt.withEnv({ screenshots: "none" }, (env) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* env.reset({ taskId: who, startUrl: site.url(path) })
           const shown = yield* env.step({ kind: "navigate", url: site.url("/cookie/show") })
           return /cookie:[^"\s]*/.exec(shown.aria)?.[0]
-        }))
+        })
+      )
     const [a, b] = await Promise.all([cookieOf("a", "/cookie/set?alice"), cookieOf("b", "/cookie/set?bob")])
     expect(a).toBe("cookie:who=alice")
     expect(b).toBe("cookie:who=bob")
@@ -70,7 +72,7 @@ test("a pre-warmed pool hands out fresh contexts, and a reset without a startUrl
   const rt = startRuntime({ prewarm: true })
   try {
     await rt.withEnv({}, (env) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const first = yield* env.reset({ taskId: "t", startUrl: site.url("/cookie/set?x") })
         expect(first.observation.error).toBeNull()
         const second = yield* env.reset({ taskId: "t", app: "com.example" })
@@ -78,7 +80,8 @@ test("a pre-warmed pool hands out fresh contexts, and a reset without a startUrl
         const third = yield* env.reset({ taskId: "t", startUrl: site.url("/cookie/show") })
         expect(third.aria).toContain("cookie:")
         expect(third.aria).not.toContain("who=x")
-      }))
+      })
+    )
   } finally {
     await rt.dispose()
   }

@@ -7,8 +7,10 @@ const here = `${app}/shop?x=1`
 
 test("the app's origins are the explicit list, else the start URL's; non-http(s) entries are dropped", () => {
   expect(appOrigins(`${app}/shop/enter?t=1`, undefined)).toEqual([app])
-  expect(appOrigins(`${app}/`, ["https://example.test/", "http://EXAMPLE.test:80/x", "file:///etc", "data:,x", "nonsense"]))
-    .toEqual(["https://example.test", "http://example.test"])
+  expect(appOrigins(`${app}/`, ["https://example.test/", "http://EXAMPLE.test:80/x", "file:///etc", "data:,x", "nonsense"])).toEqual([
+    "https://example.test",
+    "http://example.test"
+  ])
   expect(appOrigins(undefined, undefined)).toEqual([])
   expect(appOrigins("file:///etc/passwd", undefined)).toEqual([])
 })
@@ -40,14 +42,16 @@ test.each<[string, string | null]>([
 })
 
 test("the refusal names the URL and the allowed origins; a relative URL on a blank page is refused", () => {
-  expect(checkNavigation("file:///etc/passwd", allowed, here))
-    .toEqual({ error: "navigate refused: file:///etc/passwd is outside this app's origins (http://127.0.0.1:4312)" })
+  expect(checkNavigation("file:///etc/passwd", allowed, here)).toEqual({
+    error: "navigate refused: file:///etc/passwd is outside this app's origins (http://127.0.0.1:4312)"
+  })
   expect(checkNavigation("/cart", allowed, "about:blank")).toEqual({ error: 'navigate refused: "/cart" is not a URL' })
   expect(checkNavigation(`${app}/`, [], null)).toEqual({ error: `navigate refused: ${app}/ is outside this app's origins (none)` })
 })
 
 test("the proxy bypass list names each origin's host and port, default ports spelled out", () => {
-  expect(proxyBypass([app, "https://example.test", "http://example.test", "http://[::1]:8080"]))
-    .toBe("127.0.0.1:4312,example.test:443,example.test:80,[::1]:8080")
+  expect(proxyBypass([app, "https://example.test", "http://example.test", "http://[::1]:8080"])).toBe(
+    "127.0.0.1:4312,example.test:443,example.test:80,[::1]:8080"
+  )
   expect(proxyBypass([])).toBe("")
 })

@@ -24,30 +24,40 @@ afterAll(async () => {
 const task = { taskId: "login", startUrl: `http://127.0.0.1:${server.port}/login` }
 
 describe("typing passwords in the web environment", () => {
-  test("a type by reference types the variable's value; an unset variable is an error observation", () =>
-    rt.withEnv({ screenshots: "none", settleMs: 300 }, (env) =>
-      Effect.gen(function*() {
-        const first = yield* env.reset(task)
-        const field = target(find(first, "textbox", "Password"))
-        const missing = yield* env.step({ kind: "type", target: field, text: "", secretEnv: "CORE_TEST_UNSET_PASSWORD" })
-        expect(missing.observation.error).toBe("type: the secret variable CORE_TEST_UNSET_PASSWORD is not set")
-        const typed = yield* env.step({ kind: "type", target: field, text: "", secretEnv: VAR, submit: true })
-        expect(typed.observation.error).toBeNull()
-        expect(typed.aria).toContain(`got ${PASSWORD}`)
-        expect(typed.performed).toEqual({ kind: "type", target: field, text: "", secretEnv: VAR, submit: true })
-      })), 60_000)
+  test(
+    "a type by reference types the variable's value; an unset variable is an error observation",
+    () =>
+      rt.withEnv({ screenshots: "none", settleMs: 300 }, (env) =>
+        Effect.gen(function* () {
+          const first = yield* env.reset(task)
+          const field = target(find(first, "textbox", "Password"))
+          const missing = yield* env.step({ kind: "type", target: field, text: "", secretEnv: "CORE_TEST_UNSET_PASSWORD" })
+          expect(missing.observation.error).toBe("type: the secret variable CORE_TEST_UNSET_PASSWORD is not set")
+          const typed = yield* env.step({ kind: "type", target: field, text: "", secretEnv: VAR, submit: true })
+          expect(typed.observation.error).toBeNull()
+          expect(typed.aria).toContain(`got ${PASSWORD}`)
+          expect(typed.performed).toEqual({ kind: "type", target: field, text: "", secretEnv: VAR, submit: true })
+        })
+      ),
+    60_000
+  )
 
-  test("a policy's password is recorded by reference or masked, never in clear", () =>
-    rt.withEnv({ screenshots: "none", settleMs: 300, secretEnvs: [VAR] }, (env) =>
-      Effect.gen(function*() {
-        const first = yield* env.reset(task)
-        const field = target(find(first, "textbox", "Password"))
-        const known = yield* env.step({ kind: "type", target: field, text: PASSWORD, submit: true })
-        expect(known.aria).toContain(`got ${PASSWORD}`)
-        expect(known.performed).toEqual({ kind: "type", target: field, text: "", submit: true, secretEnv: VAR })
-        const other = yield* env.step({ kind: "type", target: field, text: "guess1" })
-        expect(other.performed).toEqual({ kind: "type", target: field, text: "••••••" })
-        const user = yield* env.step({ kind: "type", target: target(find(other, "textbox", "User")), text: "alice" })
-        expect(user.performed).toBeUndefined()
-      })), 60_000)
+  test(
+    "a policy's password is recorded by reference or masked, never in clear",
+    () =>
+      rt.withEnv({ screenshots: "none", settleMs: 300, secretEnvs: [VAR] }, (env) =>
+        Effect.gen(function* () {
+          const first = yield* env.reset(task)
+          const field = target(find(first, "textbox", "Password"))
+          const known = yield* env.step({ kind: "type", target: field, text: PASSWORD, submit: true })
+          expect(known.aria).toContain(`got ${PASSWORD}`)
+          expect(known.performed).toEqual({ kind: "type", target: field, text: "", submit: true, secretEnv: VAR })
+          const other = yield* env.step({ kind: "type", target: field, text: "guess1" })
+          expect(other.performed).toEqual({ kind: "type", target: field, text: "••••••" })
+          const user = yield* env.step({ kind: "type", target: target(find(other, "textbox", "User")), text: "alice" })
+          expect(user.performed).toBeUndefined()
+        })
+      ),
+    60_000
+  )
 })

@@ -47,7 +47,9 @@ describe("what an edit records", () => {
       { kind: "type", target, text: "a\n", submit: false, mode: "insert" }
     ])
     // An input reports no value before: it is filled, whatever it held.
-    expect(editActions(target, { previous: null, text: "red kettle", submit: true })).toEqual([{ kind: "type", target, text: "red kettle", submit: true }])
+    expect(editActions(target, { previous: null, text: "red kettle", submit: true })).toEqual([
+      { kind: "type", target, text: "red kettle", submit: true }
+    ])
   })
 })
 
@@ -59,7 +61,10 @@ const page = `<!doctype html><title>Edit</title>
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(page, { headers: { "content-type": "text/html" } }) })
 const blobs = mkdtempSync(join(tmpdir(), "core-text-edits-"))
 // The display the headed Chromium opens on: started here, stopped here.
-const xvfb = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], { stdout: "pipe", stderr: "ignore" })
+const xvfb = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], {
+  stdout: "pipe",
+  stderr: "ignore"
+})
 const displayBefore = process.env.DISPLAY
 afterAll(() => {
   if (displayBefore === undefined) delete process.env.DISPLAY
@@ -94,25 +99,34 @@ const display = async (): Promise<string> => {
 test("a person's appended line is recorded as an insert of that line; an input and a password as fills", async () => {
   process.env.DISPLAY = await display()
   const port = await freePort()
-  const steps = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const recording = yield* Recorder.open({ startUrl: `http://127.0.0.1:${server.port}/`, cdpPort: port, settleMs: 500, readSecret: () => "pw1" })
-    const browser = yield* Effect.promise(() => chromium.connectOverCDP(`http://127.0.0.1:${port}`))
-    yield* Effect.promise(async () => {
-      const p = browser.contexts()[0]!.pages()[0]!
-      await p.getByRole("textbox", { name: "Body" }).click()
-      await p.keyboard.press("Control+End")
-      await p.keyboard.type("\nLine 31")
-      await p.getByRole("textbox", { name: "Summary" }).click()
-      await p.keyboard.press("End")
-      await p.keyboard.type(" added a line")
-      await p.getByRole("textbox", { name: "Password" }).click()
-      await p.keyboard.type("pw1")
-      await p.getByRole("button", { name: "Save" }).click()
-    })
-    const steps = yield* recording.finish({ kind: "status", status: "complete" })
-    yield* Effect.promise(() => browser.close())
-    return steps
-  })).pipe(Effect.provide(Layer.fresh(DirectoryBlobStore.layer({ dir: blobs })))))
+  const steps = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const recording = yield* Recorder.open({
+          startUrl: `http://127.0.0.1:${server.port}/`,
+          cdpPort: port,
+          settleMs: 500,
+          readSecret: () => "pw1"
+        })
+        const browser = yield* Effect.promise(() => chromium.connectOverCDP(`http://127.0.0.1:${port}`))
+        yield* Effect.promise(async () => {
+          const p = browser.contexts()[0]!.pages()[0]!
+          await p.getByRole("textbox", { name: "Body" }).click()
+          await p.keyboard.press("Control+End")
+          await p.keyboard.type("\nLine 31")
+          await p.getByRole("textbox", { name: "Summary" }).click()
+          await p.keyboard.press("End")
+          await p.keyboard.type(" added a line")
+          await p.getByRole("textbox", { name: "Password" }).click()
+          await p.keyboard.type("pw1")
+          await p.getByRole("button", { name: "Save" }).click()
+        })
+        const steps = yield* recording.finish({ kind: "status", status: "complete" })
+        yield* Effect.promise(() => browser.close())
+        return steps
+      })
+    ).pipe(Effect.provide(Layer.fresh(DirectoryBlobStore.layer({ dir: blobs }))))
+  )
   const shape = steps.map((s) => {
     const { target, ...rest } = s.action as any
     return target === undefined ? rest : { ...rest, field: target?.name }

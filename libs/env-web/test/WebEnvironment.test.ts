@@ -14,7 +14,7 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 test("reset observes roles, names and values, with every blob hash stored", async () => {
   await rt.withEnv({}, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: site.url("/form") })
       expect(obs.observation).toMatchObject({ url: site.url("/form"), app: null, title: "Form", truncated: false, error: null })
       expect(find(obs, "textbox", "Search query").editable).toBe(true)
@@ -45,12 +45,13 @@ test("reset observes roles, names and values, with every blob hash stored", asyn
       expect(find(home, "link", "Form").id).toBe("e1")
       // Contained image alt beats title, as in accname.
       expect(find(home, "link", "List icon")).toBeDefined()
-    }))
+    })
+  )
 })
 
 test("click, long_press, type with submit, select, checkbox and key act on the page", async () => {
   await rt.withEnv({}, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: site.url("/form") })
       const clicked = yield* env.step({ kind: "click", target: target(find(obs, "button", "Press me")) })
       expect(clicked.observation.error).toBeNull()
@@ -74,12 +75,13 @@ test("click, long_press, type with submit, select, checkbox and key act on the p
       expect(keyed.observation.error).toBeNull()
       const badKey = yield* env.step({ kind: "key", key: "NoSuchKey" })
       expect(badKey.observation.error).toContain("key failed")
-    }))
+    })
+  )
 })
 
 test("navigate, back, scroll and wait; stale and unknown ids are error observations", async () => {
   await rt.withEnv({}, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const home = yield* env.reset({ taskId: "t", startUrl: site.url("/") })
       const next = yield* env.step({ kind: "click", target: target(find(home, "link", "Next page")) })
       expect(next.observation.url).toBe(site.url("/next"))
@@ -88,7 +90,7 @@ test("navigate, back, scroll and wait; stale and unknown ids are error observati
       expect(stale.observation.url).toBe(site.url("/next"))
       const unknown = yield* env.step({ kind: "click", target: { role: null, name: null, elementId: "e999", text: null } })
       expect(unknown.observation.error).toBe("unknown element id e999")
-      const injected = yield* env.step({ kind: "click", target: { role: null, name: null, elementId: "\"]", text: null } })
+      const injected = yield* env.step({ kind: "click", target: { role: null, name: null, elementId: '"]', text: null } })
       expect(injected.observation.error).toContain("unknown element id")
 
       const back = yield* env.step({ kind: "back" })
@@ -98,7 +100,11 @@ test("navigate, back, scroll and wait; stale and unknown ids are error observati
 
       const scroller = yield* env.step({ kind: "navigate", url: site.url("/scroller") })
       const down = yield* env.step({ kind: "scroll", target: null, direction: "down" })
-      const scrollOf = (o: typeof down) => Effect.map(BlobStore.use((b) => b.get(o.observation.elements!)), (bytes) => JSON.parse(decode(bytes)).scroll)
+      const scrollOf = (o: typeof down) =>
+        Effect.map(
+          BlobStore.use((b) => b.get(o.observation.elements!)),
+          (bytes) => JSON.parse(decode(bytes)).scroll
+        )
       expect((yield* scrollOf(down)).y).toBeGreaterThan(0)
       const inner = find(scroller, "button", "Inner")
       const boxDown = yield* env.step({ kind: "scroll", target: target(inner), direction: "down" })
@@ -108,12 +114,13 @@ test("navigate, back, scroll and wait; stale and unknown ids are error observati
       expect(waited.observation.error).toBeNull()
       const badUrl = yield* env.step({ kind: "navigate", url: "http://127.0.0.1:1/" })
       expect(badUrl.observation.error).toStartWith("navigate refused: http://127.0.0.1:1/ is outside this app's origins")
-    }))
+    })
+  )
 })
 
 test("home and open_app are rejected; answer and status end the episode", async () => {
   await rt.withEnv({ screenshots: "key" }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* env.reset({ taskId: "t", startUrl: site.url("/") })
       const home = yield* env.step({ kind: "home" })
       expect(home.observation.error).toBe("home is not available on the web platform")
@@ -124,23 +131,25 @@ test("home and open_app are rejected; answer and status end the episode", async 
       expect(answered).toMatchObject({ done: true, observation: { error: null, url: site.url("/") } })
       const after = yield* env.step({ kind: "click", target: null })
       expect(after.observation.error).toContain("episode has ended")
-    }))
+    })
+  )
 })
 
 test("a slow navigation times out as an error observation", async () => {
   await rt.withEnv({ actionTimeoutMs: 700 }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* env.reset({ taskId: "t", startUrl: site.url("/") })
       const t0 = Date.now()
       const slow = yield* env.step({ kind: "navigate", url: site.url("/slow") })
       expect(slow.observation.error).toBe("navigate timed out after 700 ms")
       expect(Date.now() - t0).toBeLessThan(4000)
-    }))
+    })
+  )
 })
 
 test("a long page is truncated for the policy, and the truncation recorded", async () => {
   await rt.withEnv({ screenshots: "none", elementLimit: 50 }, (env) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const obs = yield* env.reset({ taskId: "t", startUrl: site.url("/list") })
       expect(obs.elements.length).toBe(301)
       expect(obs.observation.truncated).toBe(true)
@@ -151,5 +160,6 @@ test("a long page is truncated for the policy, and the truncation recorded", asy
       expect(obs.view.text.split("\n")[0]).toContain(`link "Top"`)
       expect(obs.view.text).toContain(`button "Item 48"`)
       expect(obs.view.text).not.toContain(`button "Item 49"`)
-    }))
+    })
+  )
 })

@@ -18,12 +18,17 @@ const page = (title: string, body: string) =>
 
 const pages: Record<string, () => Response | Promise<Response>> = {
   "/": () =>
-    page("Home", `<h1>Home</h1>
-      <a href="/form">Form</a> <a href="/next">Next page</a> <a href="/list" title="Long list"><img alt="List icon" src="data:,"></a>`),
+    page(
+      "Home",
+      `<h1>Home</h1>
+      <a href="/form">Form</a> <a href="/next">Next page</a> <a href="/list" title="Long list"><img alt="List icon" src="data:,"></a>`
+    ),
   "/next": () => page("Next", `<h1>Next</h1><a href="/">Back home</a>`),
   // One document whose pages are its fragment, as a hash-routed app's: /spa#/next, /spa#/form.
   "/spa": () =>
-    page("App", `<main id="view"></main><script>
+    page(
+      "App",
+      `<main id="view"></main><script>
       const views = {
         "#/next": '<h1>Next</h1><a href="#/">Back home</a>',
         "#/form": '<h1>Form</h1><button type="button" data-done="Clicked" onclick="this.textContent = this.dataset.done">Press me</button>'
@@ -38,9 +43,12 @@ const pages: Record<string, () => Response | Promise<Response>> = {
         show()
       })
       show()
-    </script>`),
+    </script>`
+    ),
   "/form": () =>
-    page("Form", `<form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'sent ' + this.q.value">
+    page(
+      "Form",
+      `<form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'sent ' + this.q.value">
         <label for="q">Search query</label><input id="q" name="q">
         <label>Email <input type="email" name="email" value="a@b.c"></label>
         <input aria-label="Secret" type="password" value="hunter2">
@@ -53,16 +61,28 @@ const pages: Record<string, () => Response | Promise<Response>> = {
         <button type="button" disabled>Disabled</button>
         <div role="button" tabindex="0">Fake button</div>
         <button type="submit">Search</button>
-      </form><p id="out"></p>`),
+      </form><p id="out"></p>`
+    ),
   "/list": () =>
-    page("List", `<div style="height:2000px"><a href="#top">Top</a></div>` +
-      Array.from({ length: 300 }, (_, i) => `<button>Item ${i}</button>`).join("<br>")),
+    page(
+      "List",
+      `<div style="height:2000px"><a href="#top">Top</a></div>` +
+        Array.from({ length: 300 }, (_, i) => `<button>Item ${i}</button>`).join("<br>")
+    ),
   "/scroller": () =>
-    page("Scroller", `<div id="box" style="height:100px;overflow:auto"><div style="height:1000px">
-      <button id="inner">Inner</button></div></div><div style="height:3000px"></div>`),
+    page(
+      "Scroller",
+      `<div id="box" style="height:100px;overflow:auto"><div style="height:1000px">
+      <button id="inner">Inner</button></div></div><div style="height:3000px"></div>`
+    ),
   "/cookie/set": () => page("Set", `<script>document.cookie = "who=" + location.search.slice(1) + "; path=/"</script>set`),
-  "/episode": () => page("Episode", `<p id="e"></p><a href="/cookie/set?mine">Set cookie</a><script>document.getElementById("e").textContent = "episode " + location.search.slice(1) + " cookie:" + document.cookie</script>`),
-  "/cookie/show": () => page("Show", `<p id="c"></p><script>document.getElementById("c").textContent = "cookie:" + document.cookie</script>`),
+  "/episode": () =>
+    page(
+      "Episode",
+      `<p id="e"></p><a href="/cookie/set?mine">Set cookie</a><script>document.getElementById("e").textContent = "episode " + location.search.slice(1) + " cookie:" + document.cookie</script>`
+    ),
+  "/cookie/show": () =>
+    page("Show", `<p id="c"></p><script>document.getElementById("c").textContent = "cookie:" + document.cookie</script>`),
   "/slow": async () => {
     await Bun.sleep(8000)
     return page("Slow", "finally")
@@ -85,8 +105,7 @@ export const startRuntime = (pool: BrowserPoolOptions = {}) => {
   const withEnv = <A, E>(
     options: WebEnvironment.WebEnvironmentOptions,
     f: (env: EnvironmentShape) => Effect.Effect<A, E, BrowserPool | BlobStore | Scope.Scope>
-  ): Promise<A> =>
-    runtime.runPromise(Effect.scoped(Effect.flatMap(WebEnvironment.make(options), f)))
+  ): Promise<A> => runtime.runPromise(Effect.scoped(Effect.flatMap(WebEnvironment.make(options), f)))
   const dispose = async () => {
     await runtime.dispose()
     rmSync(dir, { recursive: true, force: true })
@@ -104,7 +123,11 @@ export const target = (e: ElementInfo) => ({ role: e.role, name: e.name, element
 
 /** Chromium processes started by this test process (Playwright spawns the browser directly). */
 export const chromiumChildren = (): Array<number> =>
-  Bun.spawnSync(["pgrep", "-P", String(process.pid)]).stdout.toString().split("\n").filter(Boolean).map(Number)
+  Bun.spawnSync(["pgrep", "-P", String(process.pid)])
+    .stdout.toString()
+    .split("\n")
+    .filter(Boolean)
+    .map(Number)
     .filter((pid) => {
       try {
         return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium")

@@ -20,7 +20,8 @@ describe("reset", () => {
     const first = await run(withEnvironment(adapter, settings(), (env) => env.reset(task), store))
     expect(log).toEqual(["open t1", "start 1", "settle 1", "read 1 with screenshot", "release 1", "quit"])
     expect(first.observation).toMatchObject({ url: task.startUrl, app: null, title: "Fake", truncated: false, error: null })
-    for (const hash of [first.observation.elements, first.observation.aria, first.observation.screenshot]) expect(store.kept.has(hash!)).toBe(true)
+    for (const hash of [first.observation.elements, first.observation.aria, first.observation.screenshot])
+      expect(store.kept.has(hash!)).toBe(true)
     expect(first.view.text).toBe(`[e1] button "Save"\n[e2] button "Cancel"`)
     expect(first).toMatchObject({ done: false, episode: null })
   })
@@ -70,15 +71,18 @@ describe("site episodes", () => {
     ["a source with end", true, false, ["open shop-1-1", "end shop-1-1"]],
     ["a source without end", false, false, ["open shop-1-1", "discard shop-1-1"]],
     ["a source without end, kept", false, true, ["open shop-1-1"]]
-  ] as const)("given %s, when the episode closes, then it is handed back as the platform asks", async (_, withEnd, keepUnended, expected) => {
-    const { adapter, log } = fake()
-    const { calls, source } = countingSource(withEnd)
-    const first = await run(withEnvironment(adapter, settings({ episodes: source, keepUnended }), (env) => env.reset(site)))
-    expect(first.episode).toBe("shop-1-1")
-    expect(first.observation.url).toBe("http://127.0.0.1:1/shop")
-    expect(log[0]).toBe("open shop-1 shop-1-1")
-    expect(calls).toEqual([...expected])
-  })
+  ] as const)(
+    "given %s, when the episode closes, then it is handed back as the platform asks",
+    async (_, withEnd, keepUnended, expected) => {
+      const { adapter, log } = fake()
+      const { calls, source } = countingSource(withEnd)
+      const first = await run(withEnvironment(adapter, settings({ episodes: source, keepUnended }), (env) => env.reset(site)))
+      expect(first.episode).toBe("shop-1-1")
+      expect(first.observation.url).toBe("http://127.0.0.1:1/shop")
+      expect(log[0]).toBe("open shop-1 shop-1-1")
+      expect(calls).toEqual([...expected])
+    }
+  )
 
   test("given a platform that cannot open the episode, when reset, then the site episode is discarded", async () => {
     const { adapter } = fake({ open: () => Effect.fail(new InfraError({ reason: "no context" })) })
@@ -98,23 +102,32 @@ describe("site episodes", () => {
   test("given prepareAhead, when the same site and seed is reset again, then it takes the episode opened ahead; another key discards it", async () => {
     const { adapter, log } = fake()
     const { calls, source } = countingSource(false)
-    const shots = await run(withEnvironment(adapter, settings({ episodes: source, prepareAhead: true }), (env) =>
-      Effect.gen(function*() {
-        const first = yield* env.reset(site)
-        const again = yield* env.reset(site)
-        const other = yield* env.reset({ ...site, siteSeed: 2 })
-        return [first, again, other].map((o) => o.screenshot![4])
-      })))
+    const shots = await run(
+      withEnvironment(adapter, settings({ episodes: source, prepareAhead: true }), (env) =>
+        Effect.gen(function* () {
+          const first = yield* env.reset(site)
+          const again = yield* env.reset(site)
+          const other = yield* env.reset({ ...site, siteSeed: 2 })
+          return [first, again, other].map((o) => o.screenshot![4])
+        })
+      )
+    )
     expect(shots).toEqual([1, 2, 4])
     expect(log).toContain("warm 2")
-    expect(calls.filter((c) => c.startsWith("discard")).sort()).toEqual(["discard shop-1-1", "discard shop-1-2", "discard shop-1-3", "discard shop-2-4", "discard shop-2-5"])
+    expect(calls.filter((c) => c.startsWith("discard")).sort()).toEqual([
+      "discard shop-1-1",
+      "discard shop-1-2",
+      "discard shop-1-3",
+      "discard shop-2-4",
+      "discard shop-2-5"
+    ])
   })
 })
 
 describe("the screenshot policy", () => {
   /** Reset, a state-changing click, a `back` that is not, the answer, and a step after the end. */
   const episode = (env: EnvironmentShape) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const observed: Array<FullObservation> = [yield* env.reset(task)]
       for (const action of [click("e1"), { kind: "back" } as const, { kind: "answer", text: "done" } as const, click("e1")]) {
         observed.push(yield* env.step(action))
@@ -149,45 +162,56 @@ describe("error observations", () => {
 
   test("given an action that throws, the observation says it failed, in the platform's words", async () => {
     const { adapter } = fake()
-    const next = await run(withEnvironment(adapter, settings(), (env) => Effect.andThen(env.reset(task), env.step({ kind: "key", key: "throw" }))))
+    const next = await run(
+      withEnvironment(adapter, settings(), (env) => Effect.andThen(env.reset(task), env.step({ kind: "key", key: "throw" })))
+    )
     expect(next.observation.error).toBe("key failed: the page said no")
   })
 
   test("given an action past its budget, it times out on the Clock, and what is pending is stopped", async () => {
     const { adapter, log } = fake()
-    const next = await run(withEnvironment(adapter, settings(), (env) =>
-      Effect.gen(function*() {
-        yield* env.reset(task)
-        const fiber = yield* Effect.forkChild(env.step({ kind: "wait", ms: 5000 }))
-        // The budget: the action timeout, plus the wait itself.
-        yield* TestClock.adjust("5999 millis")
-        expect(fiber.pollUnsafe()).toBeUndefined()
-        yield* TestClock.adjust("1 millis")
-        return yield* Fiber.join(fiber)
-      }).pipe(Effect.provide(TestClock.layer()))))
+    const next = await run(
+      withEnvironment(adapter, settings(), (env) =>
+        Effect.gen(function* () {
+          yield* env.reset(task)
+          const fiber = yield* Effect.forkChild(env.step({ kind: "wait", ms: 5000 }))
+          // The budget: the action timeout, plus the wait itself.
+          yield* TestClock.adjust("5999 millis")
+          expect(fiber.pollUnsafe()).toBeUndefined()
+          yield* TestClock.adjust("1 millis")
+          return yield* Fiber.join(fiber)
+        }).pipe(Effect.provide(TestClock.layer()))
+      )
+    )
     expect(next.observation.error).toBe("wait timed out after 1000 ms")
     expect(log).toContain("stop 1")
   })
 
   test("given a platform for which the budget is no timeout of its own, the observation says the action failed", async () => {
     const { adapter } = fake({ isTimeout: () => false })
-    const next = await run(withEnvironment(adapter, settings(), (env) =>
-      Effect.gen(function*() {
-        yield* env.reset(task)
-        const fiber = yield* Effect.forkChild(env.step({ kind: "wait", ms: 5000 }))
-        yield* TestClock.adjust("6 seconds")
-        return yield* Fiber.join(fiber)
-      }).pipe(Effect.provide(TestClock.layer()))))
+    const next = await run(
+      withEnvironment(adapter, settings(), (env) =>
+        Effect.gen(function* () {
+          yield* env.reset(task)
+          const fiber = yield* Effect.forkChild(env.step({ kind: "wait", ms: 5000 }))
+          yield* TestClock.adjust("6 seconds")
+          return yield* Fiber.join(fiber)
+        }).pipe(Effect.provide(TestClock.layer()))
+      )
+    )
     expect(next.observation.error).toBe("wait failed: wait: no answer within 6 s")
   })
 
   test("given an answer, the episode has ended: the next step performs nothing and says so", async () => {
     const { adapter, log } = fake()
-    const [answered, after] = await run(withEnvironment(adapter, settings(), (env) =>
-      Effect.gen(function*() {
-        yield* env.reset(task)
-        return [yield* env.step({ kind: "answer", text: "42" }), yield* env.step(click("e1"))]
-      })))
+    const [answered, after] = await run(
+      withEnvironment(adapter, settings(), (env) =>
+        Effect.gen(function* () {
+          yield* env.reset(task)
+          return [yield* env.step({ kind: "answer", text: "42" }), yield* env.step(click("e1"))]
+        })
+      )
+    )
     expect(answered).toMatchObject({ done: true, observation: { error: null } })
     expect(after).toMatchObject({ done: true, observation: { error: "the episode has ended (answer or status was given)" } })
     expect(after!.timings).toMatchObject({ actionMs: 0, settleMs: 0 })
@@ -204,14 +228,22 @@ describe("infrastructure errors", () => {
 
   test("given a platform that is gone, a step is an InfraError in the platform's words", async () => {
     const f = fake()
-    const error = await run(withEnvironment(f.adapter, settings(), (env) =>
-      Effect.andThen(env.reset(task), Effect.suspend(() => ((f.gone = true), failure(env.step(click("e1"))))))))
+    const error = await run(
+      withEnvironment(f.adapter, settings(), (env) =>
+        Effect.andThen(
+          env.reset(task),
+          Effect.suspend(() => ((f.gone = true), failure(env.step(click("e1")))))
+        )
+      )
+    )
     expect(error.reason).toBe("the fake platform is gone")
   })
 
   test("given an action that loses the platform, the step is an InfraError and what is left of the platform is dropped", async () => {
     const { adapter, log } = fake()
-    const error = await run(withEnvironment(adapter, settings(), (env) => Effect.andThen(env.reset(task), failure(env.step({ kind: "key", key: "lost" })))))
+    const error = await run(
+      withEnvironment(adapter, settings(), (env) => Effect.andThen(env.reset(task), failure(env.step({ kind: "key", key: "lost" }))))
+    )
     expect(error.reason).toBe("fake lost during key: lost: the socket hung up")
     expect(error.retryable).toBe(true)
     expect(log.slice(4)).toEqual(["perform 1 key", "drop", "release 1", "quit"])
@@ -227,22 +259,32 @@ describe("infrastructure errors", () => {
 describe("what a step records", () => {
   test("given a type the platform records otherwise, the observation says what was performed; a click says nothing", async () => {
     const { adapter } = fake()
-    const [typed, clicked] = await run(withEnvironment(adapter, settings(), (env) =>
-      Effect.gen(function*() {
-        yield* env.reset(task)
-        const target = { role: "textbox", name: "Password", elementId: "e1", text: null }
-        return [yield* env.step({ kind: "type", target, text: "hunter2" }), yield* env.step(click("e1"))]
-      })))
-    expect(typed!.performed).toEqual({ kind: "type", target: { role: "textbox", name: "Password", elementId: "e1", text: null }, text: "•••••••" })
+    const [typed, clicked] = await run(
+      withEnvironment(adapter, settings(), (env) =>
+        Effect.gen(function* () {
+          yield* env.reset(task)
+          const target = { role: "textbox", name: "Password", elementId: "e1", text: null }
+          return [yield* env.step({ kind: "type", target, text: "hunter2" }), yield* env.step(click("e1"))]
+        })
+      )
+    )
+    expect(typed!.performed).toEqual({
+      kind: "type",
+      target: { role: "textbox", name: "Password", elementId: "e1", text: null },
+      text: "•••••••"
+    })
     expect("performed" in clicked!).toBe(false)
   })
 
   test("timings are whole milliseconds: the action's, the settle's own, and the observation's", async () => {
     const { adapter } = fake({ settle: () => Effect.promise(() => Bun.sleep(30)) })
-    const [reset, clicked, back] = await run(withEnvironment(adapter, settings(), (env) =>
-      Effect.gen(function*() {
-        return [yield* env.reset(task), yield* env.step(click("e1")), yield* env.step({ kind: "back" })]
-      })))
+    const [reset, clicked, back] = await run(
+      withEnvironment(adapter, settings(), (env) =>
+        Effect.gen(function* () {
+          return [yield* env.reset(task), yield* env.step(click("e1")), yield* env.step({ kind: "back" })]
+        })
+      )
+    )
     for (const o of [reset!, clicked!, back!]) for (const ms of Object.values(o.timings)) expect(Number.isInteger(ms) && ms >= 0).toBe(true)
     expect(reset!.timings.settleMs).toBeGreaterThanOrEqual(25)
     expect(clicked!.timings.settleMs).toBeGreaterThanOrEqual(25)

@@ -3,8 +3,18 @@ import type { ElementInfo } from "../Environment.ts"
 import { describeElement, policyView, selectElements } from "../View.ts"
 
 const el = (id: string, over: Partial<ElementInfo> = {}): ElementInfo => ({
-  id, role: "button", name: id, text: id, value: null, box: null,
-  visible: true, inViewport: true, enabled: true, editable: false, checked: null, ...over
+  id,
+  role: "button",
+  name: id,
+  text: id,
+  value: null,
+  box: null,
+  visible: true,
+  inViewport: true,
+  enabled: true,
+  editable: false,
+  checked: null,
+  ...over
 })
 
 test("no truncation at or under the limit", () => {
@@ -33,8 +43,8 @@ test("over the limit, in-viewport then visible then hidden are kept, listed in d
 })
 
 test("an element line carries value, state and differing text", () => {
-  expect(describeElement(el("e9", { role: "checkbox", name: "Agree", text: "", checked: true, enabled: false })))
-    .toBe(`[e9] checkbox "Agree" (checked, disabled)`)
-  expect(describeElement(el("e7", { role: "textbox", name: "Q", text: "", value: "shoes" })))
-    .toBe(`[e7] textbox "Q" value="shoes"`)
+  expect(describeElement(el("e9", { role: "checkbox", name: "Agree", text: "", checked: true, enabled: false }))).toBe(
+    `[e9] checkbox "Agree" (checked, disabled)`
+  )
+  expect(describeElement(el("e7", { role: "textbox", name: "Q", text: "", value: "shoes" }))).toBe(`[e7] textbox "Q" value="shoes"`)
 })

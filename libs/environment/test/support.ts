@@ -18,8 +18,17 @@ export interface FakeEpisode {
 }
 
 export const button = (id: string, name: string): ElementInfo => ({
-  id, role: "button", name, text: name, value: null, box: { x: 0, y: 0, width: 10, height: 10 },
-  visible: true, inViewport: true, enabled: true, editable: false, checked: null
+  id,
+  role: "button",
+  name,
+  text: name,
+  value: null,
+  box: { x: 0, y: 0, width: 10, height: 10 },
+  visible: true,
+  inViewport: true,
+  enabled: true,
+  editable: false,
+  checked: null
 })
 
 const encoder = new TextEncoder()
@@ -72,8 +81,14 @@ export const fake = (over: Partial<EnvironmentAdapter<FakeEpisode>> = {}): Fake 
           log.push(`read ${ep.n}${withScreenshot ? " with screenshot" : ""}`)
           const elements = [button("e1", "Save"), button("e2", "Cancel")]
           return {
-            url: ep.startUrl ?? null, app: null, title: "Fake", elements, elementsBytes: encoder.encode(JSON.stringify({ elements })),
-            aria: "- button \"Save\"", screenshot: withScreenshot ? new Uint8Array([137, 80, 78, 71, ep.n]) : null, error
+            url: ep.startUrl ?? null,
+            app: null,
+            title: "Fake",
+            elements,
+            elementsBytes: encoder.encode(JSON.stringify({ elements })),
+            aria: '- button "Save"',
+            screenshot: withScreenshot ? new Uint8Array([137, 80, 78, 71, ep.n]) : null,
+            error
           }
         }),
       unavailable: () => (self.gone ? "the fake platform is gone" : null),
@@ -92,12 +107,18 @@ export const fake = (over: Partial<EnvironmentAdapter<FakeEpisode>> = {}): Fake 
 /** A blob store in memory; `down` makes every write fail as an outage would. */
 export const memoryStore = (down = false) => {
   const kept = new Map<string, Uint8Array>()
-  const layer = Layer.succeed(BlobStore, BlobStore.of({
-    kind: "directory",
-    put: (bytes) => (down ? Effect.fail(new BlobStoreError({ reason: "the disk is gone" })) : Effect.sync(() => (kept.set(sha256(bytes), bytes), sha256(bytes)))),
-    get: (hash) => Effect.succeed(kept.get(hash) ?? new Uint8Array()),
-    has: (hash) => Effect.succeed(kept.has(hash))
-  }))
+  const layer = Layer.succeed(
+    BlobStore,
+    BlobStore.of({
+      kind: "directory",
+      put: (bytes) =>
+        down
+          ? Effect.fail(new BlobStoreError({ reason: "the disk is gone" }))
+          : Effect.sync(() => (kept.set(sha256(bytes), bytes), sha256(bytes))),
+      get: (hash) => Effect.succeed(kept.get(hash) ?? new Uint8Array()),
+      has: (hash) => Effect.succeed(kept.has(hash))
+    })
+  )
   return { kept, layer }
 }
 
@@ -118,7 +139,8 @@ export const countingSource = (withEnd: boolean) => {
 }
 
 export const settings = (over: Partial<RunnerSettings> = {}): RunnerSettings => ({
-  actionTimeoutMs: 1000, ...over
+  actionTimeoutMs: 1000,
+  ...over
 })
 
 /** Runs `f` on an environment over `adapter`, then closes its scope. */
@@ -127,5 +149,4 @@ export const withEnvironment = <A, E>(
   s: RunnerSettings,
   f: (env: EnvironmentShape) => Effect.Effect<A, E, Scope.Scope>,
   store = memoryStore()
-): Effect.Effect<A, E> =>
-  Effect.scoped(Effect.flatMap(makeEnvironment(adapter, s), f)).pipe(Effect.provide(store.layer))
+): Effect.Effect<A, E> => Effect.scoped(Effect.flatMap(makeEnvironment(adapter, s), f)).pipe(Effect.provide(store.layer))

@@ -17,7 +17,7 @@ test("commitId is digest([stream, event ids])", () => {
 })
 
 test("commitId agrees with digest on strings JSON must escape", () => {
-  const odd = ["quote\"back\\slash", "tab\tnew\nline", "ünïcödé ✓ 𝄞", "\u0001\u001f", "\u2028\u2029"]
+  const odd = ['quote"back\\slash', "tab\tnew\nline", "ünïcödé ✓ 𝄞", "\u0001\u001f", "\u2028\u2029"]
   const events = odd.map((id) => ({ id }) as unknown as CoreEvent)
-  expect(commitId("run.r\"1.x.y", events)).toBe(digest(["run.r\"1.x.y", odd]))
+  expect(commitId('run.r"1.x.y', events)).toBe(digest(['run.r"1.x.y', odd]))
 })

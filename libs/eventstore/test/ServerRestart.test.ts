@@ -4,7 +4,7 @@
  * killing it touches nobody else.
  */
 import { afterAll, expect, test } from "bun:test"
-import { Effect, Layer, ManagedRuntime, Stream } from "effect"
+import { Effect, type Layer, ManagedRuntime, Stream } from "effect"
 import { runStream } from "@core/events"
 import { EventStore } from "../EventStore.ts"
 import { JetStreamStore } from "../JetStreamStore.ts"
@@ -15,7 +15,9 @@ const server = await testServer()
 afterAll(() => server.dispose())
 
 test("a server killed during appends and restarted loses no acknowledged append and duplicates none", async () => {
-  const rt = ManagedRuntime.make(JetStreamStore.layer({ url: server.url, streamName: "CORE", prefix: "core", outageLimitMs: 60_000 }) as Layer.Layer<EventStore, unknown>)
+  const rt = ManagedRuntime.make(
+    JetStreamStore.layer({ url: server.url, streamName: "CORE", prefix: "core", outageLimitMs: 60_000 }) as Layer.Layer<EventStore, unknown>
+  )
   const r = uniqueRun()
   const acked: Array<{ id: string; position: number }> = []
   const appender = (k: number) =>
@@ -38,9 +40,13 @@ test("a server killed during appends and restarted loses no acknowledged append 
     yield* Effect.promise(() => server.start())
   })
   try {
-    await rt.runPromise(Effect.all([appender(0), appender(1), appender(2), appender(3), chaos], { concurrency: "unbounded", discard: true }))
+    await rt.runPromise(
+      Effect.all([appender(0), appender(1), appender(2), appender(3), chaos], { concurrency: "unbounded", discard: true })
+    )
     expect(acked.length).toBe(240)
-    const log = await rt.runPromise(Effect.flatMap(Effect.service(EventStore), (st) => Stream.runCollect(st.readAll({ filter: `run.${r}.>` }))))
+    const log = await rt.runPromise(
+      Effect.flatMap(Effect.service(EventStore), (st) => Stream.runCollect(st.readAll({ filter: `run.${r}.>` })))
+    )
     const ids = log.map((e) => e.event.id)
     expect(new Set(ids).size).toBe(ids.length)
     expect(new Set(ids)).toEqual(new Set(acked.map((a) => a.id)))

@@ -4,7 +4,7 @@
  * uses its own run id, so streams and filters never see another test's events.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Stream } from "effect"
+import { Deferred, Effect, Fiber, type Layer, ManagedRuntime, Stream } from "effect"
 import { JobQueued, makeEvent, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "../EventStore.ts"
@@ -58,7 +58,11 @@ export const conformance = (name: string, make: () => Promise<StoreUnderTest>) =
       expect(second.position).toBeGreaterThan(first.position)
       const events = await run(Effect.flatMap(store, (st) => st.readStream(s)))
       expect(events.map((e) => e.event.id)).toEqual([job(r, s, 0).id, job(r, s, 1).id, job(r, s, 2).id])
-      expect(events.map((e) => [e.position, e.index])).toEqual([[first.position, 0], [first.position, 1], [second.position, 0]])
+      expect(events.map((e) => [e.position, e.index])).toEqual([
+        [first.position, 0],
+        [first.position, 1],
+        [second.position, 0]
+      ])
       expect(events[0]!.event).toEqual(job(r, s, 0))
     })
 
@@ -129,18 +133,22 @@ export const conformance = (name: string, make: () => Promise<StoreUnderTest>) =
       const r = uniqueRun()
       const streams = Array.from({ length: 300 }, (_, k) => runStream(r, "job", `m${k}`))
       const positions = await run(
-        Effect.forEach(streams, (s, k) =>
-          Effect.gen(function* () {
-            const st = yield* EventStore
-            let revision = 0
-            const out: Array<number> = []
-            for (let i = 0; i < 5; i++) {
-              const e = job(r, s, i, { k })
-              revision = (yield* st.append(s, k % 7 === 0 ? [e, job(r, s, 100 + i)] : [e], { expectedRevision: revision })).revision
-              out.push(revision)
-            }
-            return out
-          }), { concurrency: 32 })
+        Effect.forEach(
+          streams,
+          (s, k) =>
+            Effect.gen(function* () {
+              const st = yield* EventStore
+              let revision = 0
+              const out: Array<number> = []
+              for (let i = 0; i < 5; i++) {
+                const e = job(r, s, i, { k })
+                revision = (yield* st.append(s, k % 7 === 0 ? [e, job(r, s, 100 + i)] : [e], { expectedRevision: revision })).revision
+                out.push(revision)
+              }
+              return out
+            }),
+          { concurrency: 32 }
+        )
       )
       const all = positions.flat().sort((a, b) => a - b)
       for (const from of [all[0]!, all[400]!, all[999]!, all[1490]!, all[all.length - 1]!, all[all.length - 1]! + 1]) {
@@ -184,11 +192,15 @@ export const conformance = (name: string, make: () => Promise<StoreUnderTest>) =
           const st = yield* EventStore
           const enough = yield* Deferred.make<void>()
           const fiber = yield* Effect.forkChild(
-            st.subscribe(`c-${r}`, (e: RecordedEvent) =>
-              Effect.sync(() => {
-                seen.push(e.event.id)
-                if (enoughWhen()) Deferred.doneUnsafe(enough, Effect.void)
-              }), { filter: `run.${r}.>` })
+            st.subscribe(
+              `c-${r}`,
+              (e: RecordedEvent) =>
+                Effect.sync(() => {
+                  seen.push(e.event.id)
+                  if (enoughWhen()) Deferred.doneUnsafe(enough, Effect.void)
+                }),
+              { filter: `run.${r}.>` }
+            )
           )
           yield* Deferred.await(enough).pipe(Effect.timeout("20 seconds"))
           yield* Fiber.interrupt(fiber)
@@ -206,7 +218,9 @@ export const conformance = (name: string, make: () => Promise<StoreUnderTest>) =
     test("an event over 256 KB is refused at append and nothing is written", async () => {
       const r = uniqueRun()
       const s = runStream(r, "job", "big")
-      const err = await fail(Effect.flatMap(store, (st) => st.append(s, [job(r, s, 0, { blob: "x".repeat(300 * 1024) })], { expectedRevision: 0 })))
+      const err = await fail(
+        Effect.flatMap(store, (st) => st.append(s, [job(r, s, 0, { blob: "x".repeat(300 * 1024) })], { expectedRevision: 0 }))
+      )
       expect(err._tag).toBe("EventTooLarge")
       expect(err.message).toContain("262144")
       expect(err.message).not.toContain("\n")

@@ -23,7 +23,10 @@ const freePort = () =>
 /** Waits until something accepts TCP connections on the port (the server is listening). */
 const listening = async (port: number) => {
   for (let i = 0; i < 100; i++) {
-    const up = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then((s) => (s.end(), true), () => false)
+    const up = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(
+      (s) => (s.end(), true),
+      () => false
+    )
     if (up) return
     await Bun.sleep(100)
   }
@@ -48,7 +51,10 @@ export const testServer = async (extraArgs: ReadonlyArray<string> = []): Promise
   const dir = mkdtempSync(join(tmpdir(), "core-nats-test-"))
   let proc: Subprocess | null = null
   const start = async () => {
-    proc = Bun.spawn([binary, "-js", "-a", "127.0.0.1", "-p", String(port), "-sd", dir, ...extraArgs], { stdout: "ignore", stderr: "ignore" })
+    proc = Bun.spawn([binary, "-js", "-a", "127.0.0.1", "-p", String(port), "-sd", dir, ...extraArgs], {
+      stdout: "ignore",
+      stderr: "ignore"
+    })
     await listening(port)
   }
   const stop = async () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test"
 import { extractCode } from "../mod.ts"
 
-const lf = "function labelFunction(t) {\n  return validateStatus(t, \"complete\")\n}"
+const lf = 'function labelFunction(t) {\n  return validateStatus(t, "complete")\n}'
 
 test("the first javascript, typescript or bare fence, without prose", () => {
   expect(extractCode(`Here you go:\n\n\`\`\`javascript\n${lf}\n\`\`\`\nThat's it.`)).toBe(lf)
@@ -18,7 +18,9 @@ test("the first block wins; other languages and empty blocks are skipped", () =>
 })
 
 test("a closing fence is not mistaken for an opening one", () => {
-  expect(extractCode("```python\nprint(1)\n```\nthen\n```js\nfunction labelFunction(t) { return 0 }\n```")).toBe("function labelFunction(t) { return 0 }")
+  expect(extractCode("```python\nprint(1)\n```\nthen\n```js\nfunction labelFunction(t) { return 0 }\n```")).toBe(
+    "function labelFunction(t) { return 0 }"
+  )
 })
 
 test("an unclosed fence runs to the end; a fence glued to the code is dropped", () => {

@@ -30,11 +30,12 @@ test("quoted descriptions snap to the closest step; one matching no step is drop
   const answer = [
     "\"Type text 'black garlic' into the search box\"",
     "“Click on the 'Black Garlic Ramen' recipe”",
-    "\"Log in with the administrator account\""
+    '"Log in with the administrator account"'
   ].join("\n")
   expect(snapKeySteps(answer, descriptions)).toEqual([1, 3, 4])
-  expect(snapKeySteps(JSON.stringify(["2. Type text 'black garlic'", "Click on a UI element 'Black Garlic Ramen' on the screen."]), descriptions))
-    .toEqual([1, 3, 4])
+  expect(
+    snapKeySteps(JSON.stringify(["2. Type text 'black garlic'", "Click on a UI element 'Black Garlic Ramen' on the screen."]), descriptions)
+  ).toEqual([1, 3, 4])
 })
 
 test("a step repeated word for word is matched once per mention; a final click is not forced", () => {
@@ -53,7 +54,14 @@ test("modelKeySteps asks with the numbered list and snaps the recorded answer; r
   server = fakeServer(() => completion("keySteps"))
   const rec = recorder()
   const causationId = sha256("DemoIngested demo-17")
-  const program = modelKeySteps({ runId: "run-7", causationId, callIndex: 2, model: "qwen2.5-coder-7b-instruct", instruction, descriptions })
+  const program = modelKeySteps({
+    runId: "run-7",
+    causationId,
+    callIndex: 2,
+    model: "qwen2.5-coder-7b-instruct",
+    instruction,
+    descriptions
+  })
   const layer = ModelClient.layer({ baseUrl: server.baseUrl, model: "", apiKeyEnv: "NONE", env: {}, runId: "run-7", record: rec.record })
   const live = await Effect.runPromise(Effect.provide(program, layer))
 
@@ -71,8 +79,9 @@ test("modelKeySteps asks with the numbered list and snaps the recorded answer; r
   expect(sent.messages[0]!.content).toContain(`Task instruction:\n${instruction}`)
   expect(sent.messages[0]!.content).toContain("1. Click on a UI element 'Search' on the screen.\n2. Type text 'black garlic'")
   expect(sent.messages[0]!.content).not.toContain("{{")
-  expect(rec.events.map((e) => [e.id, e.data.purpose, e.data.prompt.name, e.data.prompt.version]))
-    .toEqual([[modelCallId("run-7", causationId, 2), "key-steps", "key-steps", "1"]])
+  expect(rec.events.map((e) => [e.id, e.data.purpose, e.data.prompt.name, e.data.prompt.version])).toEqual([
+    [modelCallId("run-7", causationId, 2), "key-steps", "key-steps", "1"]
+  ])
 
   server.stop()
   expect(await Effect.runPromise(Effect.provide(program, recordedModels(rec.asLog())))).toEqual(live)

@@ -33,7 +33,11 @@ const complete = (r: ModelRequest) => Models.use((models) => models.complete(r))
 const run = <A, E>(options: ModelClientOptions<never>, effect: Effect.Effect<A, E, Models>) =>
   Effect.runPromiseExit(Effect.provide(effect, ModelClient.layer(options)))
 
-const options = (server: FakeServer, rec: ReturnType<typeof recorder>, extra: Partial<ModelClientOptions<never>> = {}): ModelClientOptions<never> => ({
+const options = (
+  server: FakeServer,
+  rec: ReturnType<typeof recorder>,
+  extra: Partial<ModelClientOptions<never>> = {}
+): ModelClientOptions<never> => ({
   baseUrl: server.baseUrl,
   model: "fallback-model",
   apiKeyEnv: "CORE_TEST_NO_SUCH_KEY",
@@ -55,11 +59,13 @@ test("a completion round trip: the answer, the request sent, and its ModelCalled
   const rec = recorder()
   const exit = await run(options(server, rec), complete(request))
 
-  expect(exit).toEqual(Exit.succeed({
-    text: fixtureText("greeting"),
-    finishReason: "stop",
-    usage: { inputTokens: 42, outputTokens: 14 }
-  }))
+  expect(exit).toEqual(
+    Exit.succeed({
+      text: fixtureText("greeting"),
+      finishReason: "stop",
+      usage: { inputTokens: 42, outputTokens: 14 }
+    })
+  )
   expect(server.seen).toHaveLength(1)
   expect(server.seen[0]!.body as unknown).toEqual({ model: "qwen2.5-coder-7b-instruct", ...(request.body as object) })
 
@@ -99,7 +105,7 @@ test("the recorded event answers again without a server; a changed request is a 
 })
 
 test("500 twice, then 200: three requests, one success, one event", async () => {
-  const server = serve((_, n) => n < 2 ? new Response("upstream overloaded", { status: 500 }) : completion("greeting"))
+  const server = serve((_, n) => (n < 2 ? new Response("upstream overloaded", { status: 500 }) : completion("greeting")))
   const rec = recorder()
   const exit = await run(options(server, rec, { retryBaseMs: 20 }), complete(request))
   expect(Exit.isSuccess(exit)).toBe(true)
@@ -109,7 +115,9 @@ test("500 twice, then 200: three requests, one success, one event", async () => 
 })
 
 test("429 is retried; 5xx past the retries fails with the status, recorded with response null", async () => {
-  const limited = serve((_, n) => n === 0 ? new Response("slow down", { status: 429, headers: { "retry-after": "0" } }) : completion("greeting"))
+  const limited = serve((_, n) =>
+    n === 0 ? new Response("slow down", { status: 429, headers: { "retry-after": "0" } }) : completion("greeting")
+  )
   const ok = await run(options(limited, recorder(), { retryBaseMs: 10 }), complete(request))
   expect(Exit.isSuccess(ok)).toBe(true)
   expect(limited.seen).toHaveLength(2)
@@ -195,9 +203,11 @@ test("a server echoing the key in an error does not get it into the log", async 
 test("a server echoing the key or another configured secret in its answer does not get them into the log", async () => {
   const KEY = "sk-secret-echoed-4242"
   const NATS_PASSWORD = "nats-pw-7fe2c9"
-  const server = serve((seen) => Response.json({
-    choices: [{ message: { content: `you sent ${seen.authorization} and ${NATS_PASSWORD}` }, finish_reason: `stop ${KEY}` }]
-  }))
+  const server = serve((seen) =>
+    Response.json({
+      choices: [{ message: { content: `you sent ${seen.authorization} and ${NATS_PASSWORD}` }, finish_reason: `stop ${KEY}` }]
+    })
+  )
   const rec = recorder()
   const secrets = { apiKeyEnv: "K", secretEnvs: ["NATS_PW"], env: { K: KEY, NATS_PW: NATS_PASSWORD } }
   const live = await run(options(server, rec, secrets), complete(request))
@@ -213,7 +223,7 @@ test("a server echoing the key or another configured secret in its answer does n
 })
 
 test("an empty request model falls back to the configured one; a malformed completion is not retried", async () => {
-  const server = serve((_, n) => n === 0 ? completion("greeting") : Response.json({ choices: [] }))
+  const server = serve((_, n) => (n === 0 ? completion("greeting") : Response.json({ choices: [] })))
   const rec = recorder()
   await run(options(server, rec), complete({ ...request, model: "" }))
   expect(server.seen[0]!.body.model).toBe("fallback-model")
@@ -226,10 +236,9 @@ test("an empty request model falls back to the configured one; a malformed compl
 
 test("a failing record callback fails the call with ModelRecordFailed, never a ModelCallFailed", async () => {
   const server = serve(() => completion("greeting"))
-  const exit = await Effect.runPromiseExit(Effect.provide(
-    complete(request),
-    ModelClient.layer({ ...options(server, recorder()), record: () => Effect.fail("store unavailable") })
-  ))
+  const exit = await Effect.runPromiseExit(
+    Effect.provide(complete(request), ModelClient.layer({ ...options(server, recorder()), record: () => Effect.fail("store unavailable") }))
+  )
   expect(Exit.isFailure(exit)).toBe(true)
   if (Exit.isFailure(exit)) {
     const defect = exit.cause.reasons.find(Cause.isDieReason)?.defect
@@ -241,6 +250,10 @@ test("a failing record callback fails the call with ModelRecordFailed, never a M
 test("modelOptionsFromConfig: null without a base URL, else the server to use", () => {
   const values = { "models.baseUrl": null, "models.model": null, "models.apiKeyEnv": "CORE_MODEL_API_KEY" }
   expect(modelOptionsFromConfig({ values })).toBeNull()
-  expect(modelOptionsFromConfig({ values: { ...values, "models.baseUrl": "http://127.0.0.1:8000/v1", "models.model": "qwen" } }))
-    .toEqual({ baseUrl: "http://127.0.0.1:8000/v1", model: "qwen", apiKeyEnv: "CORE_MODEL_API_KEY", secretEnvs: ["CORE_MODEL_API_KEY"] })
+  expect(modelOptionsFromConfig({ values: { ...values, "models.baseUrl": "http://127.0.0.1:8000/v1", "models.model": "qwen" } })).toEqual({
+    baseUrl: "http://127.0.0.1:8000/v1",
+    model: "qwen",
+    apiKeyEnv: "CORE_MODEL_API_KEY",
+    secretEnvs: ["CORE_MODEL_API_KEY"]
+  })
 })

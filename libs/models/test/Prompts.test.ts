@@ -43,8 +43,9 @@ test("a missing prompt or version fails naming what exists", async () => {
 test("render substitutes every occurrence once, and names every missing variable", async () => {
   const prompt = await Effect.runPromise(loadPrompt("greet", { dir }))
   // A value containing a placeholder is not substituted again.
-  expect(await Effect.runPromise(renderPrompt(prompt, { name: "Ada {{topic}}", topic: "LFs" })))
-    .toBe("Hey Ada {{topic}}: LFs / Ada {{topic}}")
+  expect(await Effect.runPromise(renderPrompt(prompt, { name: "Ada {{topic}}", topic: "LFs" }))).toBe(
+    "Hey Ada {{topic}}: LFs / Ada {{topic}}"
+  )
   const missing = await Effect.runPromise(Effect.flip(renderPrompt(prompt, { name: "Ada" })))
   expect(missing._tag).toBe("PromptVariableMissing")
   expect(missing.message).toBe("prompt greet v10 needs {{topic}}, which was not given")

@@ -24,20 +24,36 @@ const input: ModelRelabelInput = {
   site: "shop",
   instruction: "Open the Electronics category page.",
   steps: [
-    { text: "Click on a UI element 'Kitchen' on the screen.", urlBefore: "http://127.0.0.1:4000/shop/", urlAfter: "http://127.0.0.1:4000/shop/category/5" },
-    { text: "Scroll down on the screen.", urlBefore: "http://127.0.0.1:4000/shop/category/5", urlAfter: "http://127.0.0.1:4000/shop/category/5" }
+    {
+      text: "Click on a UI element 'Kitchen' on the screen.",
+      urlBefore: "http://127.0.0.1:4000/shop/",
+      urlAfter: "http://127.0.0.1:4000/shop/category/5"
+    },
+    {
+      text: "Scroll down on the screen.",
+      urlBefore: "http://127.0.0.1:4000/shop/category/5",
+      urlAfter: "http://127.0.0.1:4000/shop/category/5"
+    }
   ],
   screen: 'heading "Kitchen"\nlink "Blue Mug"'
 }
 
 const answering = (content: string) => {
-  server = fakeServer((seen) => Response.json({
-    id: "chatcmpl-1", object: "chat.completion", created: 1764700000, model: seen.body.model,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
-  }))
+  server = fakeServer((seen) =>
+    Response.json({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 1764700000,
+      model: seen.body.model,
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+    })
+  )
   const rec = recorder()
-  return { rec, layer: ModelClient.layer({ baseUrl: server.baseUrl, model: "", apiKeyEnv: "NONE", env: {}, runId: "run-9", record: rec.record }) }
+  return {
+    rec,
+    layer: ModelClient.layer({ baseUrl: server.baseUrl, model: "", apiKeyEnv: "NONE", env: {}, runId: "run-9", record: rec.record })
+  }
 }
 
 test("an intent: the prompt shows the given task, each step with its pages, and the last screen; the call is recorded and replays", async () => {
@@ -53,7 +69,9 @@ test("an intent: the prompt shows the given task, each step with its pages, and 
   const sent = String(server!.seen[0]!.body.messages[0]!.content)
   expect(sent).toContain("on the shop site")
   expect(sent).toContain("Open the Electronics category page.")
-  expect(sent).toContain("1. Click on a UI element 'Kitchen' on the screen. (on http://127.0.0.1:4000/shop/ → http://127.0.0.1:4000/shop/category/5)")
+  expect(sent).toContain(
+    "1. Click on a UI element 'Kitchen' on the screen. (on http://127.0.0.1:4000/shop/ → http://127.0.0.1:4000/shop/category/5)"
+  )
   expect(sent).toContain("2. Scroll down on the screen. (on http://127.0.0.1:4000/shop/category/5)")
   expect(sent).toContain('heading "Kitchen"')
   expect(sent).not.toMatch(/\{\{\w+\}\}/)

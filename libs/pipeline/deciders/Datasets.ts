@@ -34,7 +34,7 @@ const decoder = new TextDecoder()
 
 /** The policy view of each distinct elements blob, read once. */
 const viewsOf = (observations: ReadonlyArray<Observation>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const blobs = yield* BlobStore
     const views = new Map<string, string>()
     for (const o of observations) {
@@ -57,7 +57,7 @@ const viewsOf = (observations: ReadonlyArray<Observation>) =>
  * page it was taken on. `hashRouting` is the run's: its pages' URLs keep their fragment.
  */
 export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId = t.taskId, steps = t.steps.length, hashRouting = false) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const kept = t.steps.slice(0, steps)
     const before = [t.initial, ...kept.map((s) => s.observation)].slice(0, kept.length)
     const views = yield* viewsOf(before)
@@ -65,8 +65,12 @@ export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId 
       const o = before[k]!
       return {
         // Path and query only: the sites' origin (its port) changes from run to run, the example does not.
-        url: sitePath(o.url, hashRouting), title: o.title, view: o.elements === null ? "" : views.get(o.elements) ?? "", screenshot: o.screenshot,
-        action: s.action, error: s.observation.error
+        url: sitePath(o.url, hashRouting),
+        title: o.title,
+        view: o.elements === null ? "" : (views.get(o.elements) ?? ""),
+        screenshot: o.screenshot,
+        action: s.action,
+        error: s.observation.error
       }
     })
     return { trajectoryId: t.trajectoryId, taskId, instruction, steps: out } satisfies RecordTrajectory
@@ -78,17 +82,25 @@ export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId 
  * demo ingested before it showed, so their records, and the runs that emitted them, stay the same.
  */
 export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const first = demo.steps[0]
-    const initial = demo.initial === undefined || first === undefined
-      ? []
-      : [{ ...demo.initial, url: first.urlBefore, app: first.appBefore, title: null, truncated: false, error: null }]
-    const views = yield* viewsOf([...initial, ...demo.steps.map((st) => ({ ...st.observation, url: st.urlAfter, app: st.appAfter, title: null, truncated: false, error: null }))])
+    const initial =
+      demo.initial === undefined || first === undefined
+        ? []
+        : [{ ...demo.initial, url: first.urlBefore, app: first.appBefore, title: null, truncated: false, error: null }]
+    const views = yield* viewsOf([
+      ...initial,
+      ...demo.steps.map((st) => ({ ...st.observation, url: st.urlAfter, app: st.appAfter, title: null, truncated: false, error: null }))
+    ])
     const steps: Array<RecordStep> = demo.steps.map((st, k) => {
-      const before = k === 0 ? demo.initial ?? null : demo.steps[k - 1]!.observation
+      const before = k === 0 ? (demo.initial ?? null) : demo.steps[k - 1]!.observation
       return {
-        url: sitePath(st.urlBefore), title: null, view: before?.elements == null ? "" : views.get(before.elements) ?? "",
-        screenshot: before?.screenshot ?? null, action: st.action, error: null
+        url: sitePath(st.urlBefore),
+        title: null,
+        view: before?.elements == null ? "" : (views.get(before.elements) ?? ""),
+        screenshot: before?.screenshot ?? null,
+        action: st.action,
+        error: null
       }
     })
     return { trajectoryId: `demo:${demo.demoId}`, taskId: demo.taskId, instruction, steps } satisfies RecordTrajectory
@@ -96,7 +108,7 @@ export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
 
 /** Round 0: the demos of the run's tasks (those its graphs start from), as sft records — what behaviour cloning learns. */
 const demoRecords = (s: RunState) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const records: Array<DatasetRecord> = []
     for (const taskId of s.config!.tasks) {
       const path = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
@@ -107,7 +119,7 @@ const demoRecords = (s: RunState) =>
   })
 
 const roundRecords = (s: RunState, round: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (round === 0) return dedupe(s, yield* demoRecords(s))
     const records: Array<DatasetRecord> = []
     const byTask = new Map<string, { pass: Array<RecordTrajectory>; other: Array<RecordTrajectory> }>()
@@ -161,7 +173,7 @@ export const datasets = defineDecider({
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (e.type !== "RoundExtrapolated" || s.config === null || e.runId === null) return []
       const round = e.data.round
       const stream = runStream(e.runId, "dataset", String(round))
@@ -169,9 +181,20 @@ export const datasets = defineDecider({
       return [
         ...records.map((r, ordinal) =>
           decision(DatasetRecordEmitted, {
-            stream, causationId: e.id, ordinal,
-            data: { recordId: r.recordId, round, format: r.format, trajectoryIds: [...r.trajectoryIds], taskId: r.taskId, body: r.body as never, blobs: [...r.blobs] }
-          })),
+            stream,
+            causationId: e.id,
+            ordinal,
+            data: {
+              recordId: r.recordId,
+              round,
+              format: r.format,
+              trajectoryIds: [...r.trajectoryIds],
+              taskId: r.taskId,
+              body: r.body as never,
+              blobs: [...r.blobs]
+            }
+          })
+        ),
         decision(DatasetSealed, { stream, causationId: e.id, ordinal: 0, data: { round, ...sealOf(records) } })
       ]
     })

@@ -32,12 +32,29 @@
  */
 import { Effect } from "effect"
 import {
-  contaminationOf, describeStep, extrapolate, extrapolatedTaskId, LF_API_VERSION, nodeIdOf, pathIdOf, relabelSteps, screenSummary, semanticKeyOf
+  contaminationOf,
+  describeStep,
+  extrapolate,
+  extrapolatedTaskId,
+  LF_API_VERSION,
+  nodeIdOf,
+  pathIdOf,
+  relabelSteps,
+  screenSummary,
+  semanticKeyOf
 } from "@core/domain"
 import type { ExtrapolationStep, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
 import { modelRelabel } from "@core/models"
 import {
-  LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, RoundExtrapolated, runStream, sha256, TaskExtrapolated,
+  LabelFunctionInferred,
+  LabelFunctionRejected,
+  labelFunctionId,
+  NodeExpanded,
+  PathAdded,
+  RoundExtrapolated,
+  runStream,
+  sha256,
+  TaskExtrapolated,
   TaskExtrapolationRejected
 } from "@core/events"
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
@@ -75,7 +92,11 @@ const norm = (s: string): string => collapse(s).toLowerCase()
 
 /** A recorded trajectory's steps with the page each was taken on. */
 export const extrapolationSteps = (t: TrajectoryData): ReadonlyArray<ExtrapolationStep> =>
-  t.steps.map((st, k) => ({ action: st.action, urlBefore: k === 0 ? t.initial.url : t.steps[k - 1]!.observation.url, urlAfter: st.observation.url }))
+  t.steps.map((st, k) => ({
+    action: st.action,
+    urlBefore: k === 0 ? t.initial.url : t.steps[k - 1]!.observation.url,
+    urlAfter: st.observation.url
+  }))
 
 /** A run task with its template and its demo's key steps, as the matcher reads it; null without a demo. */
 const templateTask = (s: RunState, taskId: string): TemplateTask | null => {
@@ -83,9 +104,13 @@ const templateTask = (s: RunState, taskId: string): TemplateTask | null => {
   const demoPath = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
   const demo = demoPath === undefined ? undefined : s.demos.get(demoPath.source.id)
   if (info === undefined || demo === undefined) return null
-  const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? []).map((lf) => lf.keyStepIndex).sort((a, b) => a - b)
+  const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? [])
+    .map((lf) => lf.keyStepIndex)
+    .sort((a, b) => a - b)
   return {
-    taskId, instruction: info.instruction, template: info.template,
+    taskId,
+    instruction: info.instruction,
+    template: info.template,
     demo: { steps: demo.steps.map((st) => ({ action: st.action, urlBefore: st.urlBefore, urlAfter: st.urlAfter })), keySteps }
   }
 }
@@ -116,11 +141,19 @@ export const extrapolation = defineDecider({
   name: "extrapolation",
   version: "1",
   handles: ["RoundCompleted"],
-  emits: ["TaskExtrapolated", "TaskExtrapolationRejected", "LabelFunctionInferred", "LabelFunctionRejected", "NodeExpanded", "PathAdded", "RoundExtrapolated"],
+  emits: [
+    "TaskExtrapolated",
+    "TaskExtrapolationRejected",
+    "LabelFunctionInferred",
+    "LabelFunctionRejected",
+    "NodeExpanded",
+    "PathAdded",
+    "RoundExtrapolated"
+  ],
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = s.config
       if (e.type !== "RoundCompleted" || config === null || e.runId === null) return []
       const runId = e.runId
@@ -137,33 +170,58 @@ export const extrapolation = defineDecider({
       const asked = new Set<string>()
       let callIndex = 0
       const refuse = (
-        instruction: string, generator: Generator, parent: TrajectoryData, rule: "template-parameters" | "wording" | "duplicate" | IntentRule,
-        closestTaskId: string | null, similarity: number, modelCallIds: ReadonlyArray<string> = []
+        instruction: string,
+        generator: Generator,
+        parent: TrajectoryData,
+        rule: "template-parameters" | "wording" | "duplicate" | IntentRule,
+        closestTaskId: string | null,
+        similarity: number,
+        modelCallIds: ReadonlyArray<string> = []
       ) => {
         if (refused.has(instruction)) return
         refused.add(instruction)
-        made.push(decision(TaskExtrapolationRejected, {
-          stream: runStream(runId, "task", `refused-${sha256(instruction).slice(0, 12)}`),
-          causationId: e.id,
-          ordinal: refusals++,
-          data: {
-            instruction, generator, parentTaskId: parent.taskId, parentTrajectoryIds: [parent.trajectoryId], rule, closestTaskId, similarity,
-            ...(modelCallIds.length === 0 ? {} : { modelCallIds: [...modelCallIds] })
-          }
-        }))
+        made.push(
+          decision(TaskExtrapolationRejected, {
+            stream: runStream(runId, "task", `refused-${sha256(instruction).slice(0, 12)}`),
+            causationId: e.id,
+            ordinal: refusals++,
+            data: {
+              instruction,
+              generator,
+              parentTaskId: parent.taskId,
+              parentTrajectoryIds: [parent.trajectoryId],
+              rule,
+              closestTaskId,
+              similarity,
+              ...(modelCallIds.length === 0 ? {} : { modelCallIds: [...modelCallIds] })
+            }
+          })
+        )
       }
       /** Refused (and logged), or kept: its pseudo-demo's LFs, nodes and path decided. True when kept. */
       const consider = (x: Proposal, provenance: Provenance, data: TrajectoryData) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const same = known.get(norm(x.instruction))
           if (same !== undefined) {
             // Finding a task again says nothing new; finding one of the run's own tasks is worth a line.
-            if (config.tasks.includes(same)) refuse(x.instruction, provenance.generator, data, "duplicate", same, 1, provenance.modelCallIds)
+            if (config.tasks.includes(same))
+              refuse(x.instruction, provenance.generator, data, "duplicate", same, 1, provenance.modelCallIds)
             return false
           }
-          const contaminated = contaminationOf({ instruction: x.instruction, templateId: x.template?.id ?? null, parameters: x.template?.parameters ?? null }, heldOut)
+          const contaminated = contaminationOf(
+            { instruction: x.instruction, templateId: x.template?.id ?? null, parameters: x.template?.parameters ?? null },
+            heldOut
+          )
           if (contaminated !== null) {
-            refuse(x.instruction, provenance.generator, data, contaminated.rule, contaminated.heldOutId, contaminated.similarity, provenance.modelCallIds)
+            refuse(
+              x.instruction,
+              provenance.generator,
+              data,
+              contaminated.rule,
+              contaminated.heldOutId,
+              contaminated.similarity,
+              provenance.modelCallIds
+            )
             return false
           }
           const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config)
@@ -175,7 +233,8 @@ export const extrapolation = defineDecider({
           return true
         })
       // Decided once per round, over its trajectories in id order, so the caps are exact and the order replayable.
-      const ids = config.extrapolatePerTask === 0 ? [] : [...s.trajectories.keys()].filter((id) => s.trajectories.get(id)!.round === round).sort()
+      const ids =
+        config.extrapolatePerTask === 0 ? [] : [...s.trajectories.keys()].filter((id) => s.trajectories.get(id)!.round === round).sort()
       for (const trajectoryId of ids) {
         const data = s.trajectories.get(trajectoryId)!
         const verdict = s.verdicts.get(trajectoryId)?.verdict
@@ -199,12 +258,17 @@ export const extrapolation = defineDecider({
           kept = yield* consider(x, embedded, data)
           if (kept) break
         }
-        if (kept || generator !== "failure-relabel" || config.model === null || (relabelCalls.get(taskId) ?? 0) >= RELABEL_CALLS_PER_TASK) continue
+        if (kept || generator !== "failure-relabel" || config.model === null || (relabelCalls.get(taskId) ?? 0) >= RELABEL_CALLS_PER_TASK)
+          continue
         const keep = relabelSteps(data.steps.map((st) => st.action))
         if (keep === 0) continue
         const t = yield* loadRecordedTrajectory(data, config.hashRouting)
         const request = {
-          runId, causationId: e.id, callIndex, model: config.model, site: site ?? "unknown",
+          runId,
+          causationId: e.id,
+          callIndex,
+          model: config.model,
+          site: site ?? "unknown",
           instruction: s.instructions.get(taskId) ?? s.tasks.get(taskId)?.instruction ?? "",
           steps: t.steps.slice(0, keep).map((st) => ({ text: describeStep(st.action), urlBefore: st.urlBefore, urlAfter: st.urlAfter })),
           screen: screenSummary(t.steps[keep - 1]?.elements ?? null)
@@ -216,7 +280,10 @@ export const extrapolation = defineDecider({
         const relabel = yield* modelRelabel(request)
         callIndex++
         const provenance: Provenance = {
-          generator, generatorVersion: MODEL_GENERATOR_VERSION, promptDigest: relabel.promptDigest, modelCallIds: [relabel.modelCallId]
+          generator,
+          generatorVersion: MODEL_GENERATOR_VERSION,
+          promptDigest: relabel.promptDigest,
+          modelCallIds: [relabel.modelCallId]
         }
         if (relabel.relabelled.kind === "rejected") {
           // The answer itself is the record's instruction; a long one is cut, the ModelCalled event has it whole.
@@ -226,23 +293,41 @@ export const extrapolation = defineDecider({
         }
         yield* consider({ instruction: relabel.relabelled.intent, template: null, steps: keep }, provenance, data)
       }
-      made.push(decision(RoundExtrapolated, {
-        stream: runStream(runId, "round", String(round)), causationId: e.id, ordinal: 0, data: { round, newTaskIds: added, refused: refusals }
-      }))
+      made.push(
+        decision(RoundExtrapolated, {
+          stream: runStream(runId, "round", String(round)),
+          causationId: e.id,
+          ordinal: 0,
+          data: { round, newTaskIds: added, refused: refusals }
+        })
+      )
       return made
     })
 })
 
 /** Semantic Code Abstraction on the pseudo-demo, then the new task, its LFs, nodes and path. */
 /** `ordinals`: per event type, shared by every task of the decision — event ids are (causation, type, ordinal). */
-const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance: Provenance, ordinals: Map<string, number>, config: RunConfig) =>
-  Effect.gen(function*() {
+const pseudoDemo = (
+  e: CoreEvent,
+  data: TrajectoryData,
+  x: Proposal,
+  provenance: Provenance,
+  ordinals: Map<string, number>,
+  config: RunConfig
+) =>
+  Effect.gen(function* () {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
     const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) }, config.hashRouting)
     const inferred = yield* inferLabelFunctions({
-      runId, causationId: e.id, instruction: x.instruction, demo: t, demoKey: `trajectory:${runId}:${data.trajectoryId}:${x.steps}`,
-      failures: [], model: null, synthesis: config.synthesis
+      runId,
+      causationId: e.id,
+      instruction: x.instruction,
+      demo: t,
+      demoKey: `trajectory:${runId}:${data.trajectoryId}:${x.steps}`,
+      failures: [],
+      model: null,
+      synthesis: config.synthesis
     })
     const accepted = inferred.labelFunctions.filter((lf) => lf.kind === "inferred")
     // A pseudo-demo no label function holds on cannot label anything: no task.
@@ -254,12 +339,19 @@ const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance:
       made.push(decision(definition, { stream, causationId: e.id, ordinal, data: d }))
     }
     emit(TaskExtrapolated, runStream(runId, "task", newTaskId), {
-      newTaskId, instruction: x.instruction, generator: provenance.generator,
+      newTaskId,
+      instruction: x.instruction,
+      generator: provenance.generator,
       lineage: {
-        parentTrajectoryIds: [data.trajectoryId], parentTaskId: data.taskId, generatorVersion: provenance.generatorVersion, promptDigest: provenance.promptDigest,
+        parentTrajectoryIds: [data.trajectoryId],
+        parentTaskId: data.taskId,
+        generatorVersion: provenance.generatorVersion,
+        promptDigest: provenance.promptDigest,
         ...(provenance.modelCallIds.length === 0 ? {} : { modelCallIds: [...provenance.modelCallIds] })
       },
-      pseudoDemoTrajectoryId: data.trajectoryId, pseudoDemoSteps: x.steps, template: x.template
+      pseudoDemoTrajectoryId: data.trajectoryId,
+      pseudoDemoSteps: x.steps,
+      template: x.template
     })
     const graphStream = runStream(runId, "graph", newTaskId)
     const source = { kind: "trajectory" as const, id: data.trajectoryId }
@@ -267,12 +359,21 @@ const pseudoDemo = (e: CoreEvent, data: TrajectoryData, x: Proposal, provenance:
     for (const lf of inferred.labelFunctions) {
       const base = { taskId: newTaskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
       if (lf.kind === "rejected") {
-        emit(LabelFunctionRejected, graphStream, { ...base, candidateCode: lf.candidateCode, reason: lf.reason, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] })
+        emit(LabelFunctionRejected, graphStream, {
+          ...base,
+          candidateCode: lf.candidateCode,
+          reason: lf.reason,
+          attempts: lf.attempts,
+          modelCallIds: [...lf.modelCallIds]
+        })
         continue
       }
       const lfId = labelFunctionId(lf.code)
       emit(LabelFunctionInferred, graphStream, {
-        ...base, lfId, code: lf.code, apiVersion: LF_API_VERSION,
+        ...base,
+        lfId,
+        code: lf.code,
+        apiVersion: LF_API_VERSION,
         inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
         validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
       })

@@ -89,7 +89,7 @@ export const labelInference = defineDecider({
     }
   },
   decide: (state: InferenceState, e: CoreEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // `run` infers first too: its RunStarted names the demos of its tasks.
       if (e.type === "RunStarted" && (e.data.command === "infer" || e.data.command === "run") && e.runId !== null) {
         return chosenDemos(e.data.config, state).map((demo, i) =>
@@ -98,10 +98,14 @@ export const labelInference = defineDecider({
             causationId: e.id,
             ordinal: i,
             data: {
-              jobId: `infer-${demo.demoId}`, kind: INFER_JOB_KIND, round: 0, taskId: demo.taskId,
+              jobId: `infer-${demo.demoId}`,
+              kind: INFER_JOB_KIND,
+              round: 0,
+              taskId: demo.taskId,
               params: { demoId: demo.demoId, contentDigest: demo.contentDigest } satisfies InferParams
             }
-          }))
+          })
+        )
       }
       if (e.type !== "JobQueued" || e.data.kind !== INFER_JOB_KIND || e.runId === null) return []
       return yield* inferJob(state, e)
@@ -111,7 +115,7 @@ export const labelInference = defineDecider({
 type JobQueuedEvent = Extract<CoreEvent, { type: "JobQueued" }>
 
 const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const runId = e.runId!
     const made: Array<Decision> = []
     const ordinals = new Map<string, number>()
@@ -140,17 +144,19 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
       complete("failed", `demo ${demo.demoId}: ${messageOf(loaded.failure)}`, [])
       return made
     }
-    const inferred = yield* Effect.result(inferLabelFunctions({
-      runId,
-      causationId: e.id,
-      instruction: state.instructions.get(demo.taskId) ?? "",
-      demo: loaded.success,
-      demoKey: `demo:${demo.contentDigest}`,
-      failures: [],
-      model: state.model,
-      guide: state.guide,
-      synthesis: state.synthesis
-    }))
+    const inferred = yield* Effect.result(
+      inferLabelFunctions({
+        runId,
+        causationId: e.id,
+        instruction: state.instructions.get(demo.taskId) ?? "",
+        demo: loaded.success,
+        demoKey: `demo:${demo.contentDigest}`,
+        failures: [],
+        model: state.model,
+        guide: state.guide,
+        synthesis: state.synthesis
+      })
+    )
     if (inferred._tag === "Failure") {
       complete("failed", `demo ${demo.demoId}: ${messageOf(inferred.failure)}`, [])
       return made
@@ -161,29 +167,35 @@ const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
       emit(KeyStepsIdentified, {
         source,
         taskId: demo.taskId,
-        keySteps: r.keySteps.map((k) => ({ stepIndex: k.stepIndex, description: k.description, reason: r.keyStepMethod === "model" ? "model" : k.reason })),
+        keySteps: r.keySteps.map((k) => ({
+          stepIndex: k.stepIndex,
+          description: k.description,
+          reason: r.keyStepMethod === "model" ? "model" : k.reason
+        })),
         method: r.keyStepMethod,
         modelCallIds: [...r.keyStepModelCallIds]
       })
     ]
     for (const lf of r.labelFunctions) {
       const base = { taskId: demo.taskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
-      produced.push(lf.kind === "inferred"
-        ? emit(LabelFunctionInferred, {
-          ...base,
-          lfId: labelFunctionId(lf.code),
-          code: lf.code,
-          apiVersion: LF_API_VERSION,
-          inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
-          validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
-        })
-        : emit(LabelFunctionRejected, {
-          ...base,
-          candidateCode: lf.candidateCode,
-          reason: lf.reason,
-          attempts: lf.attempts,
-          modelCallIds: [...lf.modelCallIds]
-        }))
+      produced.push(
+        lf.kind === "inferred"
+          ? emit(LabelFunctionInferred, {
+              ...base,
+              lfId: labelFunctionId(lf.code),
+              code: lf.code,
+              apiVersion: LF_API_VERSION,
+              inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
+              validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
+            })
+          : emit(LabelFunctionRejected, {
+              ...base,
+              candidateCode: lf.candidateCode,
+              reason: lf.reason,
+              attempts: lf.attempts,
+              modelCallIds: [...lf.modelCallIds]
+            })
+      )
     }
     complete("done", null, produced)
     return made

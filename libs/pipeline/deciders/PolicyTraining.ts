@@ -23,7 +23,12 @@ export const TRAINER = "retrieval-v1"
 
 /** What a model trained through `round` is trained on: the digest of rounds 0..round's seals. */
 export const trainingDigest = (s: RunState, round: number): string =>
-  digest([...s.seals.entries()].filter(([r]) => r <= round).sort(([a], [b]) => a - b).map(([, d]) => d))
+  digest(
+    [...s.seals.entries()]
+      .filter(([r]) => r <= round)
+      .sort(([a], [b]) => a - b)
+      .map(([, d]) => d)
+  )
 
 const models = new Map<string, RetrievalModel>()
 
@@ -54,17 +59,19 @@ export const policyTraining = defineDecider({
       if (e.type !== "DatasetSealed" || s.config === null || e.runId === null || s.config.policy.kind !== "embedded") return []
       const round = e.data.round
       const model = retrievalModelOf(s, round)
-      return [decision(PolicyTrained, {
-        stream: runStream(e.runId, "round", String(round)),
-        causationId: e.id,
-        ordinal: 0,
-        data: {
-          round,
-          trainer: TRAINER,
-          datasetDigest: trainingDigest(s, round),
-          checkpoint: `sha256:${sha256(modelDigestInput(model))}`,
-          metrics: { examples: s.examples.filter((x) => x.round <= round).length, distinct_examples: model.examples.length }
-        }
-      })]
+      return [
+        decision(PolicyTrained, {
+          stream: runStream(e.runId, "round", String(round)),
+          causationId: e.id,
+          ordinal: 0,
+          data: {
+            round,
+            trainer: TRAINER,
+            datasetDigest: trainingDigest(s, round),
+            checkpoint: `sha256:${sha256(modelDigestInput(model))}`,
+            metrics: { examples: s.examples.filter((x) => x.round <= round).length, distinct_examples: model.examples.length }
+          }
+        })
+      ]
     })
 })

@@ -12,7 +12,17 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
-import { decodeJobParams, ExploreParams, JobCompleted, JobQueued, eventId, runStream, RolloutParams, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
+import {
+  decodeJobParams,
+  ExploreParams,
+  JobCompleted,
+  JobQueued,
+  eventId,
+  runStream,
+  RolloutParams,
+  TrajectoryRecorded,
+  TrajectoryVerified
+} from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { explorerIdOf, rollout, trajectoryIdOf } from "../Rollout.ts"
@@ -35,7 +45,9 @@ const FROM_START = 2
  * A rollout or explorer job of this decider, its parameters decoded; null for any other
  * event, or a job of that kind another decider queued (the demo command's have no trajectory).
  */
-const rolloutJob = (e: CoreEvent): { readonly explore: false; readonly params: RolloutParams } | { readonly explore: true; readonly params: ExploreParams } | null => {
+const rolloutJob = (
+  e: CoreEvent
+): { readonly explore: false; readonly params: RolloutParams } | { readonly explore: true; readonly params: ExploreParams } | null => {
   if (e.type !== "JobQueued") return null
   if (e.data.kind === ROLLOUT_JOB_KIND) {
     const params = decodeJobParams(RolloutParams, e.data.params)
@@ -61,7 +73,9 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const demoPath = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
   const demo = demoPath === undefined ? undefined : s.demos.get(demoPath.source.id)
   if (demo === undefined || config.explorePerTask === 0) return []
-  const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? []).map((lf) => lf.keyStepIndex).sort((a, b) => a - b)
+  const keySteps = (s.inferredFrom.get(sourceKey({ kind: "demo", id: demo.demoId })) ?? [])
+    .map((lf) => lf.keyStepIndex)
+    .sort((a, b) => a - b)
   // The last key step is the final status: nothing to explore after it.
   const later = keySteps.slice(0, -1)
   const fromStart = Math.min(config.explorePerTask, FROM_START)
@@ -86,7 +100,7 @@ export const rollouts = defineDecider({
   evolve: evolveRun,
   concurrent: isRolloutJob,
   decide: (s: RunState, e: CoreEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = s.config
       if (config === null || e.runId === null) return []
       const runId = e.runId
@@ -105,11 +119,23 @@ export const rollouts = defineDecider({
         const samplesOf = (taskId: string) => (config.tasks.includes(taskId) ? e.data.samplesPerTask : config.extrapolatedSamples)
         return e.data.taskIds.flatMap((taskId) => [
           ...Array.from({ length: samplesOf(taskId) }, (_, sample) =>
-            queue(ROLLOUT_JOB_KIND, taskId, { trajectoryId: trajectoryIdOf(round, taskId, sample), stepBudget, sample } satisfies RolloutParams)),
+            queue(ROLLOUT_JOB_KIND, taskId, {
+              trajectoryId: trajectoryIdOf(round, taskId, sample),
+              stepBudget,
+              sample
+            } satisfies RolloutParams)
+          ),
           ...explorerStarts(s, taskId, round).map((x) =>
             queue(EXPLORE_JOB_KIND, taskId, {
-              trajectoryId: explorerIdOf(round, taskId, x.index), stepBudget, sample: x.index, fromStep: x.fromStep, prefix: x.prefix, avoid: x.avoid, rejoin: x.rejoin
-            } satisfies ExploreParams))
+              trajectoryId: explorerIdOf(round, taskId, x.index),
+              stepBudget,
+              sample: x.index,
+              fromStep: x.fromStep,
+              prefix: x.prefix,
+              avoid: x.avoid,
+              rejoin: x.rejoin
+            } satisfies ExploreParams)
+          )
         ])
       }
       const job = rolloutJob(e)
@@ -129,8 +155,14 @@ export const rollouts = defineDecider({
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(explorer !== null
-          ? { prefix: explorer.prefix, avoid: explorer.avoid, ...(explorer.rejoin === undefined ? {} : { rejoin: explorer.rejoin }),
-            policy: { kind: "exploration" as const }, purpose: "explore", stopBias: EXPLORER_STOP_BIAS }
+          ? {
+              prefix: explorer.prefix,
+              avoid: explorer.avoid,
+              ...(explorer.rejoin === undefined ? {} : { rejoin: explorer.rejoin }),
+              policy: { kind: "exploration" as const },
+              purpose: "explore",
+              stopBias: EXPLORER_STOP_BIAS
+            }
           : {})
       })
       const recorded = eventId({ runId, causationId: e.id, type: "TrajectoryRecorded", ordinal: 0 })
@@ -161,7 +193,7 @@ export const verification = defineDecider({
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (e.type !== "TrajectoryRecorded" || s.config === null || e.runId === null) return []
       const { trajectoryId, taskId } = e.data
       const verified = (data: Omit<DataOf<typeof TrajectoryVerified>, "trajectoryId" | "taskId">) => [

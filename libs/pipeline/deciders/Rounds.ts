@@ -34,8 +34,18 @@ const startRound = (s: RunState, e: CoreEvent, round: number, ordinal = 0) =>
 const demoRound = (s: RunState, e: CoreEvent) => {
   const stream = runStream(e.runId!, "round", "0")
   return [
-    decision(RoundStarted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, taskIds: [], policy: policyName(s.config!.policy), samplesPerTask: 0 } }),
-    decision(RoundCompleted, { stream, causationId: e.id, ordinal: 0, data: { round: 0, counts: { demos: demoCount(s.config!, s.demos) }, datasetDigest: null } })
+    decision(RoundStarted, {
+      stream,
+      causationId: e.id,
+      ordinal: 0,
+      data: { round: 0, taskIds: [], policy: policyName(s.config!.policy), samplesPerTask: 0 }
+    }),
+    decision(RoundCompleted, {
+      stream,
+      causationId: e.id,
+      ordinal: 0,
+      data: { round: 0, counts: { demos: demoCount(s.config!, s.demos) }, datasetDigest: null }
+    })
   ]
 }
 
@@ -58,7 +68,9 @@ export const rounds = defineDecider({
       // A round's data is sealed (Datasets) — and, for the embedded policy, learned from — before the next round plays.
       const next = config.policy.kind === "embedded" ? "PolicyTrained" : "DatasetSealed"
       if (e.type === "DatasetSealed" || e.type === "PolicyTrained") {
-        return e.type === next && e.data.round < config.rounds && e.data.round === s.roundsCompleted ? [startRound(s, e, e.data.round + 1)] : []
+        return e.type === next && e.data.round < config.rounds && e.data.round === s.roundsCompleted
+          ? [startRound(s, e, e.data.round + 1)]
+          : []
       }
       if (e.type !== "TrajectoryVerified") return []
       const round = s.round

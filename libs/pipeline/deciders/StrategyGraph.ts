@@ -19,7 +19,17 @@
  */
 import { Effect } from "effect"
 import {
-  addNode, addPath, emptyGraph, expansionPath, hasPath, identifyKeySteps, LF_API_VERSION, nodeIdOf, pathIdOf, reachedTerminal, semanticKeyOf,
+  addNode,
+  addPath,
+  emptyGraph,
+  expansionPath,
+  hasPath,
+  identifyKeySteps,
+  LF_API_VERSION,
+  nodeIdOf,
+  pathIdOf,
+  reachedTerminal,
+  semanticKeyOf,
   undoneAfterGoal
 } from "@core/domain"
 import type { LfTrajectory, StrategyGraph } from "@core/domain"
@@ -51,7 +61,7 @@ const emitter = (e: CoreEvent, stream: string) => {
 
 /** The nodes and path of a demo's accepted LFs, in key-step order. */
 const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const demoId = e.data.jobId.slice("infer-".length)
     const demo = s.demos.get(demoId)
     const lfs = [...(s.inferredFrom.get(sourceKey({ kind: "demo", id: demoId })) ?? [])].sort((a, b) => a.keyStepIndex - b.keyStepIndex)
@@ -76,27 +86,31 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
 
 /** The run's failed trajectories of a task, as known failures for validating new LFs. */
 const knownFailures = (s: RunState, taskId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const out: Array<KnownFailure> = []
     for (const [id, v] of s.verdicts) {
       if (out.length >= MAX_FAILURES) break
       const data = s.trajectories.get(id)
       if (v.taskId !== taskId || v.verdict !== "fail" || data === undefined || data.steps.length === 0) continue
-      out.push({ trajectoryId: id, key: `trajectory:${s.runId}:${id}`, trajectory: yield* loadRecordedTrajectory(data, s.config?.hashRouting) })
+      out.push({
+        trajectoryId: id,
+        key: `trajectory:${s.runId}:${id}`,
+        trajectory: yield* loadRecordedTrajectory(data, s.config?.hashRouting)
+      })
     }
     return out
   })
 
 /** Does `nodeIds` hold on the trajectory it came from, in order, with these LFs? */
 const holdsOn = (g: StrategyGraph, nodeIds: ReadonlyArray<string>, codes: ReadonlyMap<string, string>, t: LfTrajectory, key: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const one = addPath({ ...g, paths: [] }, { pathId: "candidate", nodeIds, source: { kind: "trajectory", id: "candidate" } })
     const r = yield* verifyTrajectory({ graph: one, codes, trajectory: t, key })
     return r.kind === "verdict" && r.verdict.verdict === "pass"
   })
 
 const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerified" }>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { trajectoryId, taskId } = e.data
     const data = s.trajectories.get(trajectoryId)
     const config = s.config
@@ -114,8 +128,14 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     if (undoneAfterGoal(identifyKeySteps(t), hit)) return []
     const key = `trajectory:${e.runId}:${trajectoryId}`
     const inferred = yield* inferLabelFunctions({
-      runId: e.runId, causationId: e.id, instruction: s.instructions.get(taskId) ?? "", demo: t, demoKey: key,
-      failures: yield* knownFailures(s, taskId), model: null, synthesis: config.synthesis
+      runId: e.runId,
+      causationId: e.id,
+      instruction: s.instructions.get(taskId) ?? "",
+      demo: t,
+      demoKey: key,
+      failures: yield* knownFailures(s, taskId),
+      model: null,
+      synthesis: config.synthesis
     })
     const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
     const source = { kind: "trajectory" as const, id: trajectoryId }
@@ -126,12 +146,21 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     for (const lf of inferred.labelFunctions) {
       const base = { taskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
       if (lf.kind === "rejected") {
-        emit(LabelFunctionRejected, { ...base, candidateCode: lf.candidateCode, reason: lf.reason, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] })
+        emit(LabelFunctionRejected, {
+          ...base,
+          candidateCode: lf.candidateCode,
+          reason: lf.reason,
+          attempts: lf.attempts,
+          modelCallIds: [...lf.modelCallIds]
+        })
         continue
       }
       const lfId = labelFunctionId(lf.code)
       emit(LabelFunctionInferred, {
-        ...base, lfId, code: lf.code, apiVersion: LF_API_VERSION,
+        ...base,
+        lfId,
+        code: lf.code,
+        apiVersion: LF_API_VERSION,
         inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
         validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
       })

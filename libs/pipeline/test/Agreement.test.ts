@@ -18,25 +18,54 @@ describe("agreement with an outside judgement", () => {
   test("precision, recall and agreement over judged trajectories; infra-errors and unjudged ones do not count", () => {
     const events = [
       demo("t1", shown),
-      recorded("a", shown), verified("a", "t1", "pass"), // true positive, the demo's own path
-      recorded("b", other), verified("b", "t1", "pass"), // true positive on a path no demo showed
-      recorded("c", other), verified("c", "t1", "pass"), // false positive
-      recorded("d", shown), verified("d", "t1", "fail"), // false negative
-      recorded("e", shown), verified("e", "t2", "partial"), // true negative, another task
-      recorded("f", shown), verified("f", "t1", "infra-error"),
-      recorded("g", shown), verified("g", "t1", "pass") // never judged
+      recorded("a", shown),
+      verified("a", "t1", "pass"), // true positive, the demo's own path
+      recorded("b", other),
+      verified("b", "t1", "pass"), // true positive on a path no demo showed
+      recorded("c", other),
+      verified("c", "t1", "pass"), // false positive
+      recorded("d", shown),
+      verified("d", "t1", "fail"), // false negative
+      recorded("e", shown),
+      verified("e", "t2", "partial"), // true negative, another task
+      recorded("f", shown),
+      verified("f", "t1", "infra-error"),
+      recorded("g", shown),
+      verified("g", "t1", "pass") // never judged
     ]
-    const judged = new Map([["a", true], ["b", true], ["c", false], ["d", true], ["e", false], ["f", true]].map(([k, v]) => [k as string, { success: v as boolean }]))
+    const judged = new Map(
+      [
+        ["a", true],
+        ["b", true],
+        ["c", false],
+        ["d", true],
+        ["e", false],
+        ["f", true]
+      ].map(([k, v]) => [k as string, { success: v as boolean }])
+    )
     const { overall, per_task } = agreementOf(events, judged)
     expect(overall).toEqual({ judged: 5, predicted_pass: 3, novel_predicted_pass: 2, precision: 0.6667, recall: 0.6667, agreement: 0.6 })
-    expect(per_task.t1).toEqual({ judged: 4, predicted_pass: 3, novel_predicted_pass: 2, precision: 0.6667, recall: 0.6667, agreement: 0.5 })
+    expect(per_task.t1).toEqual({
+      judged: 4,
+      predicted_pass: 3,
+      novel_predicted_pass: 2,
+      precision: 0.6667,
+      recall: 0.6667,
+      agreement: 0.5
+    })
     expect(per_task.t2).toEqual({ judged: 1, predicted_pass: 0, novel_predicted_pass: 0, precision: null, recall: null, agreement: 1 })
   })
 
   test("element ids do not make a demo's path novel; another task's demo does not make it known", () => {
     const again = [click("Storm Protocol", "e77")]
     const events = [demo("t1", shown), recorded("a", again), verified("a", "t1", "pass"), recorded("b", shown), verified("b", "t2", "pass")]
-    const { per_task } = agreementOf(events, new Map([["a", { success: true }], ["b", { success: true }]]))
+    const { per_task } = agreementOf(
+      events,
+      new Map([
+        ["a", { success: true }],
+        ["b", { success: true }]
+      ])
+    )
     expect(per_task.t1!.novel_predicted_pass).toBe(0)
     expect(per_task.t2!.novel_predicted_pass).toBe(1)
   })

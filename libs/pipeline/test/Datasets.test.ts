@@ -12,7 +12,19 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
-import { DemoIngested, digest, makeEvent, NodeExpanded, PathAdded, RoundExtrapolated, RunStarted, runStream, sha256, TaskRegistered, workspaceStream } from "@core/events"
+import {
+  DemoIngested,
+  digest,
+  makeEvent,
+  NodeExpanded,
+  PathAdded,
+  RoundExtrapolated,
+  RunStarted,
+  runStream,
+  sha256,
+  TaskRegistered,
+  workspaceStream
+} from "@core/events"
 import type { Action, CoreEvent, DataOf, DemoStep } from "@core/events"
 import { EmbeddedStore, EventStore } from "@core/eventstore"
 import { demoStream, ingestDemo, loadDemo } from "@core/demos"
@@ -24,17 +36,25 @@ const AT = "2026-12-02T12:00:00.000Z"
 const RUN = "ds-t1"
 const TASK = "kettle-1"
 const dir = mkdtempSync(join(tmpdir(), "core-datasets-"))
-const rt = ManagedRuntime.make(Layer.mergeAll(EmbeddedStore.layer({ path: join(dir, "events.db") }), DirectoryBlobStore.layer({ dir: join(dir, "blobs") })).pipe(Layer.orDie))
+const rt = ManagedRuntime.make(
+  Layer.mergeAll(EmbeddedStore.layer({ path: join(dir, "events.db") }), DirectoryBlobStore.layer({ dir: join(dir, "blobs") })).pipe(
+    Layer.orDie
+  )
+)
 afterAll(async () => {
   await rt.dispose()
   rmSync(dir, { recursive: true, force: true })
 })
 
-const page = (role: string, name: string) => JSON.stringify({ url: "x", elements: [{ id: "e1", role, name, text: name, value: null, checked: null, visible: true }] })
+const page = (role: string, name: string) =>
+  JSON.stringify({ url: "x", elements: [{ id: "e1", role, name, text: name, value: null, checked: null, visible: true }] })
 const target = (role: string, name: string) => ({ role, name, elementId: "e1", text: name })
-const put = (text: string) => rt.runPromise(Effect.gen(function*() {
-  return yield* (yield* BlobStore).put(new TextEncoder().encode(text))
-}))
+const put = (text: string) =>
+  rt.runPromise(
+    Effect.gen(function* () {
+      return yield* (yield* BlobStore).put(new TextEncoder().encode(text))
+    })
+  )
 
 type Demo = DataOf<typeof DemoIngested>
 let steps: Array<DemoStep>
@@ -42,13 +62,25 @@ let initial: { screenshot: string; elements: string; aria: null }
 
 beforeAll(async () => {
   const recorded: Array<[Action, string, string, string]> = [
-    [{ kind: "type", target: target("searchbox", "Search"), text: "kettle", submit: true }, "/", "/search?q=kettle", page("link", "Kettle")],
+    [
+      { kind: "type", target: target("searchbox", "Search"), text: "kettle", submit: true },
+      "/",
+      "/search?q=kettle",
+      page("link", "Kettle")
+    ],
     [{ kind: "click", target: target("link", "Kettle") }, "/search?q=kettle", "/product/kettle", page("button", "Add to cart")],
     [{ kind: "status", status: "complete" }, "/product/kettle", "/product/kettle", page("button", "Add to cart")]
   ]
   steps = []
   for (const [action, urlBefore, urlAfter, elements] of recorded) {
-    steps.push({ action, observation: { screenshot: null, elements: await put(elements), aria: null }, urlBefore, urlAfter, appBefore: null, appAfter: null })
+    steps.push({
+      action,
+      observation: { screenshot: null, elements: await put(elements), aria: null },
+      urlBefore,
+      urlAfter,
+      appBefore: null,
+      appAfter: null
+    })
   }
   initial = { screenshot: await put("the home page, as a picture"), elements: await put(page("searchbox", "Search")), aria: null }
 })
@@ -60,24 +92,60 @@ const at = <D extends Parameters<typeof makeEvent>[0]>(definition: D, stream: st
 const roundZero = (demo: Demo) => {
   const task = demo.taskId
   const prior = [
-    at(RunStarted, runStream(RUN, "run", RUN), { config: { "run.tasks": [task] }, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "run" }, RUN),
+    at(
+      RunStarted,
+      runStream(RUN, "run", RUN),
+      { config: { "run.tasks": [task] }, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "run" },
+      RUN
+    ),
     at(TaskRegistered, workspaceStream("task", task), {
-      taskId: task, site: "shop", suite: "test", template: null, instruction: "Add the kettle to the cart.", siteSeed: 1, checker: null, platform: "web", startUrl: "http://shop/", app: null
+      taskId: task,
+      site: "shop",
+      suite: "test",
+      template: null,
+      instruction: "Add the kettle to the cart.",
+      siteSeed: 1,
+      checker: null,
+      platform: "web",
+      startUrl: "http://shop/",
+      app: null
     }),
     at(DemoIngested, workspaceStream("demo", demo.demoId), demo),
-    at(NodeExpanded, runStream(RUN, "graph", task), {
-      taskId: task, nodeId: "n0", lfId: digest("lf-0"), description: "the kettle is in the cart", how: "demo", source: { kind: "demo", id: demo.demoId },
-      semanticKey: { actionKind: "status", role: null, name: null, value: "complete", urlPattern: null }
-    }, RUN),
-    at(PathAdded, runStream(RUN, "graph", task), { taskId: task, pathId: "p0", nodeIds: ["n0"], source: { kind: "demo", id: demo.demoId } }, RUN)
+    at(
+      NodeExpanded,
+      runStream(RUN, "graph", task),
+      {
+        taskId: task,
+        nodeId: "n0",
+        lfId: digest("lf-0"),
+        description: "the kettle is in the cart",
+        how: "demo",
+        source: { kind: "demo", id: demo.demoId },
+        semanticKey: { actionKind: "status", role: null, name: null, value: "complete", urlPattern: null }
+      },
+      RUN
+    ),
+    at(
+      PathAdded,
+      runStream(RUN, "graph", task),
+      { taskId: task, pathId: "p0", nodeIds: ["n0"], source: { kind: "demo", id: demo.demoId } },
+      RUN
+    )
   ]
   const state = prior.reduce(evolveRun, initialRunState)
   const cause = at(RoundExtrapolated, runStream(RUN, "round", "0"), { round: 0, newTaskIds: [], refused: 0 }, RUN)
-  return rt.runPromise(datasets.decide(state, cause)).then((ds) => ds.map((d) => d.data as { recordId?: string; body?: any; blobs?: ReadonlyArray<string> }))
+  return rt
+    .runPromise(datasets.decide(state, cause))
+    .then((ds) => ds.map((d) => d.data as { recordId?: string; body?: any; blobs?: ReadonlyArray<string> }))
 }
 
 const demoOf = (extra: Partial<Demo> = {}): Demo => ({
-  demoId: "kettle-1-a", taskId: TASK, source: { kind: "file", ref: "test" }, steps, contentDigest: digest({ taskId: TASK, steps }), ...extra
+  demoId: "kettle-1-a",
+  taskId: TASK,
+  source: { kind: "file", ref: "test" },
+  steps,
+  contentDigest: digest({ taskId: TASK, steps }),
+  ...extra
 })
 
 const userTurn = (record: { body?: any }): string => record.body.messages[1].content
@@ -94,7 +162,6 @@ describe("datasets: round 0 from demos", () => {
     expect(records.map((r) => r.recordId)).toEqual(PINNED)
   })
 
-
   test("given a demo with the screen before step 0, when round 0 is decided, then the first record shows that screen and the rest are unchanged", async () => {
     const before = (await roundZero(demoOf())).filter((d) => d.recordId !== undefined)
     const withInitial = demoOf({ platform: "web", initial, contentDigest: digest({ taskId: TASK, platform: "web", initial, steps }) })
@@ -102,7 +169,7 @@ describe("datasets: round 0 from demos", () => {
     expect(records).toHaveLength(3)
     const first = userTurn(records[0]!)
     expect(first).toStartWith("<image>\n# Task")
-    expect(first).toContain('# Current screen\n\nURL: /\n')
+    expect(first).toContain("# Current screen\n\nURL: /\n")
     expect(first).toContain('searchbox "Search"')
     expect(records[0]!.body.images).toEqual([initial.screenshot])
     expect(records[0]!.blobs).toEqual([initial.screenshot])
@@ -113,12 +180,14 @@ describe("datasets: round 0 from demos", () => {
 
 /** The DemoIngested data `bun core ingest` writes for the demo folder `file`. */
 const ingested = (file: string) =>
-  rt.runPromise(Effect.gen(function*() {
-    const demo = yield* loadDemo(file, { tasks: new Set(["shop-wishlist-add-1", "settings-network-1"]) })
-    yield* ingestDemo(demo, file)
-    const events = yield* (yield* EventStore).readStream(demoStream(demo.demoId))
-    return events.at(-1)!.event.data as Demo
-  }))
+  rt.runPromise(
+    Effect.gen(function* () {
+      const demo = yield* loadDemo(file, { tasks: new Set(["shop-wishlist-add-1", "settings-network-1"]) })
+      yield* ingestDemo(demo, file)
+      const events = yield* (yield* EventStore).readStream(demoStream(demo.demoId))
+      return events.at(-1)!.event.data as Demo
+    })
+  )
 
 describe("datasets: round 0 from demo folders in format version 2", () => {
   test("given a web demo folder with initial, ingested, when round 0 is decided, then its first record shows the initial page and screenshot", async () => {

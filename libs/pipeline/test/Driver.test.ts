@@ -22,12 +22,14 @@ const queuer = defineDecider({
   handles: ["RunStarted"],
   emits: ["JobQueued"],
   decide: (_: null, e: CoreEvent) =>
-    Effect.succeed([decision(JobQueued, {
-      stream: runStream(e.runId!, "jobs", "j1"),
-      causationId: e.id,
-      ordinal: 0,
-      data: { params: {}, taskId: "t", round: 1, kind: "rollout", jobId: "j1" } as any
-    })])
+    Effect.succeed([
+      decision(JobQueued, {
+        stream: runStream(e.runId!, "jobs", "j1"),
+        causationId: e.id,
+        ordinal: 0,
+        data: { params: {}, taskId: "t", round: 1, kind: "rollout", jobId: "j1" } as any
+      })
+    ])
 })
 
 /** Writes the job's data out as text: what it holds depends on the data's key order. */
@@ -37,25 +39,43 @@ const writer = defineDecider({
   handles: ["JobQueued"],
   emits: ["JobCompleted"],
   decide: (_: null, e: CoreEvent) =>
-    Effect.succeed(e.type !== "JobQueued" ? [] : [decision(JobCompleted, {
-      stream: e.stream,
-      causationId: e.id,
-      ordinal: 0,
-      data: { jobId: e.data.jobId, outcome: "done", worker: "test", attempts: 1, produced: [], error: JSON.stringify(e.data) }
-    })])
+    Effect.succeed(
+      e.type !== "JobQueued"
+        ? []
+        : [
+            decision(JobCompleted, {
+              stream: e.stream,
+              causationId: e.id,
+              ordinal: 0,
+              data: { jobId: e.data.jobId, outcome: "done", worker: "test", attempts: 1, produced: [], error: JSON.stringify(e.data) }
+            })
+          ]
+    )
 })
 
 test("a decider reading a decision sees it as stored, live as in replay", async () => {
   const registry = makeDeciderRegistry([queuer, writer])
   const runId = "driver-order"
   const started = makeEvent(RunStarted, {
-    stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0, recordedAt: "2026-12-04T12:00:00.000Z",
+    stream: runStream(runId, "run", runId),
+    runId,
+    causationId: null,
+    ordinal: 0,
+    recordedAt: "2026-12-04T12:00:00.000Z",
     data: { config: {}, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "run" }
   })
   const { events } = await rt.runPromise(drive({ registry, runId, prior: [], start: [started] }))
   const completed = events.find((e) => e.type === "JobCompleted")!
-  expect(completed.type === "JobCompleted" && JSON.parse(completed.data.error!)).toEqual({ jobId: "j1", kind: "rollout", round: 1, taskId: "t", params: {} })
-  expect(completed.type === "JobCompleted" && completed.data.error).toBe(JSON.stringify(asStored(events.find((e) => e.type === "JobQueued")!).data))
+  expect(completed.type === "JobCompleted" && JSON.parse(completed.data.error!)).toEqual({
+    jobId: "j1",
+    kind: "rollout",
+    round: 1,
+    taskId: "t",
+    params: {}
+  })
+  expect(completed.type === "JobCompleted" && completed.data.error).toBe(
+    JSON.stringify(asStored(events.find((e) => e.type === "JobQueued")!).data)
+  )
   const replayed = await rt.runPromise(replayRun({ runId, registry }))
   expect(replayed.divergences).toEqual([])
 })

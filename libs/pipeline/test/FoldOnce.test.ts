@@ -14,7 +14,16 @@ import { DirectoryBlobStore } from "@core/blobstore"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EmbeddedStore, EventStore } from "@core/eventstore"
-import { deciderStates, defineDecider, EnvironmentFailed, makeDeciderRegistry, Observations, Randomness, readRunLog, replayRun } from "@core/replay"
+import {
+  deciderStates,
+  defineDecider,
+  EnvironmentFailed,
+  makeDeciderRegistry,
+  Observations,
+  Randomness,
+  readRunLog,
+  replayRun
+} from "@core/replay"
 import type { AnyDecider, DeciderRegistry } from "@core/replay"
 import { drive, encodeRunConfig, labelSandbox, noModels, pipelineDeciders, runConfigOf } from "../mod.ts"
 
@@ -43,29 +52,34 @@ const counted = (registry: DeciderRegistry) => {
 }
 
 /** Every episode's environment breaks: the rollout retries, then records an infra error. */
-const brokenEnvironment = Layer.succeed(Observations, Observations.of({
-  reset: (trajectoryId, attempt = 0) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: "no browser in this test" })),
-  act: (trajectoryId) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt: 0, reason: "no browser in this test" })),
-  end: () => Effect.void
-}))
+const brokenEnvironment = Layer.succeed(
+  Observations,
+  Observations.of({
+    reset: (trajectoryId, attempt = 0) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: "no browser in this test" })),
+    act: (trajectoryId) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt: 0, reason: "no browser in this test" })),
+    end: () => Effect.void
+  })
+)
 
 const dir = mkdtempSync(join(tmpdir(), "core-fold-once-"))
 cpSync(FIXTURE, dir, { recursive: true })
-const rt = ManagedRuntime.make(Layer.mergeAll(
-  EmbeddedStore.layer({ path: join(dir, "events.db") }),
-  DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
-  labelSandbox(),
-  noModels,
-  brokenEnvironment,
-  Randomness.layer("fold-once")
-))
+const rt = ManagedRuntime.make(
+  Layer.mergeAll(
+    EmbeddedStore.layer({ path: join(dir, "events.db") }),
+    DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
+    labelSandbox(),
+    noModels,
+    brokenEnvironment,
+    Randomness.layer("fold-once")
+  )
+)
 afterAll(async () => {
   await rt.dispose()
   rmSync(dir, { recursive: true, force: true })
 })
 
 /** The fixture run's RunStarted, as a new two-round run of the same tasks. */
-const twoRoundStart = Effect.gen(function*() {
+const twoRoundStart = Effect.gen(function* () {
   const store = yield* EventStore
   const read = yield* Stream.runCollect(store.readAll({ filter: "run.*.run.*" }))
   const fixture = read.map((r) => r.event).find((e) => e.type === "RunStarted")!
@@ -73,7 +87,11 @@ const twoRoundStart = Effect.gen(function*() {
   const config = { ...fixture.data.config, ...encodeRunConfig({ ...runConfigOf(fixture.data.config), rounds: 2 }) }
   const prior = (yield* Stream.runCollect(store.readAll({ filter: "ws.>" }))).map((r) => r.event)
   const started = makeEvent(RunStarted, {
-    stream: runStream(RUN, "run", RUN), runId: RUN, causationId: null, ordinal: 0, recordedAt: "2026-12-04T12:00:00.000Z",
+    stream: runStream(RUN, "run", RUN),
+    runId: RUN,
+    causationId: null,
+    ordinal: 0,
+    recordedAt: "2026-12-04T12:00:00.000Z",
     data: { ...fixture.data, config }
   })
   return { prior, started }

@@ -19,11 +19,28 @@ const { rt, dispose } = deciderRuntime("core-pipeline-")
 afterAll(dispose)
 
 const page = (...elements: Array<[string, string, Partial<{ value: string; checked: boolean }>?]>) =>
-  JSON.stringify({ url: "x", elements: elements.map(([role, name, more]) => ({ id: "e1", role, name, text: name, value: null, checked: null, visible: true, ...more })) })
+  JSON.stringify({
+    url: "x",
+    elements: elements.map(([role, name, more]) => ({
+      id: "e1",
+      role,
+      name,
+      text: name,
+      value: null,
+      checked: null,
+      visible: true,
+      ...more
+    }))
+  })
 
 const target = (role: string, name: string) => ({ role, name, elementId: "e7", text: name })
 const steps: Array<[Action, string, string, string]> = [
-  [{ kind: "type", target: target("searchbox", "Search"), text: "kettle", submit: true }, "/", "/search?q=kettle", page(["link", "Kettle"])],
+  [
+    { kind: "type", target: target("searchbox", "Search"), text: "kettle", submit: true },
+    "/",
+    "/search?q=kettle",
+    page(["link", "Kettle"])
+  ],
   [{ kind: "click", target: target("link", "Kettle") }, "/search?q=kettle", "/product/kettle", page(["button", "Add to cart"])],
   [{ kind: "click", target: target("button", "Add to cart") }, "/product/kettle", "/product/kettle?added=cart", page(["link", "Cart (1)"])],
   [{ kind: "status", status: "complete" }, "/product/kettle?added=cart", "/product/kettle?added=cart", page(["link", "Cart (1)"])]
@@ -38,28 +55,62 @@ const roundTrip: Array<[Action, string, string, string]> = [
 ]
 
 const seed = (demoId: string, withBlobs = true, recorded = steps) =>
-  rt.runPromise(Effect.gen(function*() {
-    const blobs = yield* BlobStore
-    const store = yield* EventStore
-    const demoSteps: Array<DemoStep> = []
-    for (const [action, before, after, elements] of recorded) {
-      const bytes = new TextEncoder().encode(`${elements}${withBlobs ? "" : demoId}`)
-      const hash = withBlobs ? yield* blobs.put(bytes) : digest(`${demoId}:${before}`)
-      demoSteps.push({ action, observation: { screenshot: null, elements: hash, aria: null }, urlBefore: `http://shop${before}`, urlAfter: `http://shop${after}`, appBefore: null, appAfter: null })
-    }
-    const taskId = `kettle-${demoId}`
-    const task = makeEvent(TaskRegistered, {
-      stream: workspaceStream("task", taskId), runId: null, causationId: null, ordinal: 0, recordedAt: AT,
-      data: { taskId, site: "shop", suite: "test", template: null, instruction: "Add the kettle to the cart.", siteSeed: 1, checker: null, platform: "web", startUrl: "http://shop/", app: null }
+  rt.runPromise(
+    Effect.gen(function* () {
+      const blobs = yield* BlobStore
+      const store = yield* EventStore
+      const demoSteps: Array<DemoStep> = []
+      for (const [action, before, after, elements] of recorded) {
+        const bytes = new TextEncoder().encode(`${elements}${withBlobs ? "" : demoId}`)
+        const hash = withBlobs ? yield* blobs.put(bytes) : digest(`${demoId}:${before}`)
+        demoSteps.push({
+          action,
+          observation: { screenshot: null, elements: hash, aria: null },
+          urlBefore: `http://shop${before}`,
+          urlAfter: `http://shop${after}`,
+          appBefore: null,
+          appAfter: null
+        })
+      }
+      const taskId = `kettle-${demoId}`
+      const task = makeEvent(TaskRegistered, {
+        stream: workspaceStream("task", taskId),
+        runId: null,
+        causationId: null,
+        ordinal: 0,
+        recordedAt: AT,
+        data: {
+          taskId,
+          site: "shop",
+          suite: "test",
+          template: null,
+          instruction: "Add the kettle to the cart.",
+          siteSeed: 1,
+          checker: null,
+          platform: "web",
+          startUrl: "http://shop/",
+          app: null
+        }
+      })
+      const demo = makeEvent(DemoIngested, {
+        stream: workspaceStream("demo", demoId),
+        runId: null,
+        causationId: null,
+        ordinal: 0,
+        recordedAt: AT,
+        data: {
+          demoId,
+          taskId,
+          source: { kind: "file", ref: "test" },
+          steps: demoSteps,
+          contentDigest: digest({ taskId, steps: demoSteps })
+        }
+      })
+      yield* store.append(task.stream, [task], { expectedRevision: 0 })
+      yield* store.append(demo.stream, [demo], { expectedRevision: 0 })
+      return [task, demo] as Array<CoreEvent>
     })
-    const demo = makeEvent(DemoIngested, {
-      stream: workspaceStream("demo", demoId), runId: null, causationId: null, ordinal: 0, recordedAt: AT,
-      data: { demoId, taskId, source: { kind: "file", ref: "test" }, steps: demoSteps, contentDigest: digest({ taskId, steps: demoSteps }) }
-    })
-    yield* store.append(task.stream, [task], { expectedRevision: 0 })
-    yield* store.append(demo.stream, [demo], { expectedRevision: 0 })
-    return [task, demo] as Array<CoreEvent>
-  }))
+  )
 
 /** A demo that answers with a place's name, after opening its page. */
 const answered: Array<[Action, string, string, string]> = [
@@ -68,13 +119,26 @@ const answered: Array<[Action, string, string, string]> = [
 ]
 
 const inferRun = (runId: string, prior: ReadonlyArray<CoreEvent>, demos: unknown, config: Record<string, unknown> = {}) =>
-  rt.runPromise(Effect.gen(function*() {
-    const started = makeEvent(RunStarted, {
-      stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0, recordedAt: AT,
-      data: { config: { "infer.demos": demos, "models.baseUrl": null, ...config }, configSources: {}, seed: "s", code: { commit: null, dirty: false }, tools: {}, command: "infer" }
+  rt.runPromise(
+    Effect.gen(function* () {
+      const started = makeEvent(RunStarted, {
+        stream: runStream(runId, "run", runId),
+        runId,
+        causationId: null,
+        ordinal: 0,
+        recordedAt: AT,
+        data: {
+          config: { "infer.demos": demos, "models.baseUrl": null, ...config },
+          configSources: {},
+          seed: "s",
+          code: { commit: null, dirty: false },
+          tools: {},
+          command: "infer"
+        }
+      })
+      return (yield* drive({ registry: pipelineDeciders, runId, prior, start: [started] })).events
     })
-    return (yield* drive({ registry: pipelineDeciders, runId, prior, start: [started] })).events
-  }))
+  )
 
 describe("label inference, live then replayed", () => {
   let prior: Array<CoreEvent>
@@ -86,10 +150,20 @@ describe("label inference, live then replayed", () => {
 
   test("given a demo, when the run starts, then a job per demo and the demo's key steps each get an LF", () => {
     const job = events.filter((e) => e.stream === "run.infer-t1.infer.kettle-1").map((e) => e.type)
-    expect(job).toEqual(["JobQueued", "StepsDescribed", "KeyStepsIdentified", "LabelFunctionInferred", "LabelFunctionInferred", "LabelFunctionInferred", "JobCompleted"])
+    expect(job).toEqual([
+      "JobQueued",
+      "StepsDescribed",
+      "KeyStepsIdentified",
+      "LabelFunctionInferred",
+      "LabelFunctionInferred",
+      "LabelFunctionInferred",
+      "JobCompleted"
+    ])
     const keys = events.find((e) => e.type === "KeyStepsIdentified")!
     expect(keys.type === "KeyStepsIdentified" && keys.data.keySteps.map((k) => [k.stepIndex, k.reason])).toEqual([
-      [0, "state-changing"], [2, "state-changing"], [3, "final-status"]
+      [0, "state-changing"],
+      [2, "state-changing"],
+      [3, "final-status"]
     ])
     const lfs = events.flatMap((e) => (e.type === "LabelFunctionInferred" ? [e.data] : []))
     expect(lfs.map((l) => l.validation)).toEqual([0, 2, 3].map((k) => ({ onDemoAtKeyStep: k, onPrefix: false, onFailures: [] })))
@@ -111,8 +185,12 @@ describe("label inference, live then replayed", () => {
 
     // What if the decider stopped inferring the final status LF?
     const skipStatus = {
-      ...labelInference, version: "2-what-if",
-      decide: (s: any, e: CoreEvent) => Effect.map(labelInference.decide(s, e), (ds) => ds.filter((d) => !(d.definition.type === "LabelFunctionInferred" && (d.data as any).keyStepIndex === 3)))
+      ...labelInference,
+      version: "2-what-if",
+      decide: (s: any, e: CoreEvent) =>
+        Effect.map(labelInference.decide(s, e), (ds) =>
+          ds.filter((d) => !(d.definition.type === "LabelFunctionInferred" && (d.data as any).keyStepIndex === 3))
+        )
     }
     const changed = await rt.runPromise(replayRun({ runId: "infer-t1", registry: withDeciders(pipelineDeciders, [skipStatus]) }))
     expect(changed.divergences.map((d) => [d.kind, d.type])).toContainEqual(["missing", "LabelFunctionInferred"])
@@ -148,6 +226,9 @@ describe("label inference, live then replayed", () => {
       return { lf, divergences: replayed.divergences }
     }
     expect(await answerLf("infer-v1", {})).toEqual({ lf: [expect.stringContaining(`validateAnswer(t, "Workshop")`)], divergences: [] })
-    expect(await answerLf("infer-v2", { "infer.synthesis": "2" })).toEqual({ lf: [expect.stringContaining(String.raw`validateAnswer(t, /(^|\W)Workshop(\W|$)/i)`)], divergences: [] })
+    expect(await answerLf("infer-v2", { "infer.synthesis": "2" })).toEqual({
+      lf: [expect.stringContaining(String.raw`validateAnswer(t, /(^|\W)Workshop(\W|$)/i)`)],
+      divergences: []
+    })
   })
 })

@@ -55,20 +55,30 @@ type Runtime = ReturnType<typeof startRuntime>
 /** The rollout live: one WebEnvironment in the pool, the task's start page on the fixture site. */
 const live = (rt: Runtime, input: RolloutInput, onStep?: (trajectoryId: string, step: number) => void, startPath = "/form") =>
   rt.withEnv({ screenshots: "key", settleMs: 500 }, (env) =>
-    rollout(input).pipe(Effect.provide(Layer.mergeAll(
-      liveObservations({
-        environments: [env],
-        taskOf: (taskId) => (taskId === input.taskId ? { taskId, startUrl: site.url(startPath) } : undefined),
-        ...(onStep === undefined ? {} : { onStep })
-      }),
-      Randomness.layer(SEED),
-      noModels
-    ))))
+    rollout(input).pipe(
+      Effect.provide(
+        Layer.mergeAll(
+          liveObservations({
+            environments: [env],
+            taskOf: (taskId) => (taskId === input.taskId ? { taskId, startUrl: site.url(startPath) } : undefined),
+            ...(onStep === undefined ? {} : { onStep })
+          }),
+          Randomness.layer(SEED),
+          noModels
+        )
+      )
+    )
+  )
 
 /** The trajectory as the log holds it: an event, through JSON and its schema. */
 const recorded = (data: TrajectoryData): CoreEvent => {
   const event = makeEvent(TrajectoryRecorded, {
-    stream: runStream(RUN, "trajectory", data.trajectoryId), runId: RUN, causationId: `${RUN}-cause`, ordinal: 0, recordedAt: AT, data
+    stream: runStream(RUN, "trajectory", data.trajectoryId),
+    runId: RUN,
+    causationId: `${RUN}-cause`,
+    ordinal: 0,
+    recordedAt: AT,
+    data
   })
   return Schema.decodeUnknownSync(TrajectoryRecorded.schema)(JSON.parse(JSON.stringify(event)))
 }
@@ -78,125 +88,159 @@ const replay = (rt: Runtime, input: RolloutInput, events: ReadonlyArray<CoreEven
   rt.runtime.runPromise(rollout(input).pipe(Effect.provide(Layer.mergeAll(recordedObservations(events), Randomness.layer(seed), noModels))))
 
 describe("a rollout, live in Chromium then replayed from its record", () => {
-  test("a rollout records every step and replays from its record", async () => {
-    const rt = startRuntime()
-    try {
-      const input = inputOf("form-press")
-      const data = await live(rt, input)
-      expect(data.trajectoryId).toBe("r1-s0-form-press")
-      expect(data.policy).toBe("exploration-v1")
-      expect(["completed", "budget-exhausted"]).toContain(data.outcome)
-      expect(data.infraError).toBeNull()
-      expect(data.attempts).toBe(1)
-      expect(data.steps.length).toBeGreaterThan(0)
-      expect(data.steps.length).toBeLessThanOrEqual(input.stepBudget)
-      expect(data.initial.url).toBe(site.url("/form"))
-      expect(data.initial.elements).not.toBeNull()
-      for (const s of data.steps) expect(s.observation.elements).not.toBeNull()
+  test(
+    "a rollout records every step and replays from its record",
+    async () => {
+      const rt = startRuntime()
+      try {
+        const input = inputOf("form-press")
+        const data = await live(rt, input)
+        expect(data.trajectoryId).toBe("r1-s0-form-press")
+        expect(data.policy).toBe("exploration-v1")
+        expect(["completed", "budget-exhausted"]).toContain(data.outcome)
+        expect(data.infraError).toBeNull()
+        expect(data.attempts).toBe(1)
+        expect(data.steps.length).toBeGreaterThan(0)
+        expect(data.steps.length).toBeLessThanOrEqual(input.stepBudget)
+        expect(data.initial.url).toBe(site.url("/form"))
+        expect(data.initial.elements).not.toBeNull()
+        for (const s of data.steps) expect(s.observation.elements).not.toBeNull()
 
-      const again = await replay(rt, input, [recorded(data)])
-      expect(again).toEqual(data)
-      // The check has teeth: other draws ask the log for an action it never recorded.
-      const otherSeed = await replay(rt, input, [recorded(data)], "fedcba9876543210fedcba9876543210").then(() => null, (e: { _tag?: string }) => e._tag)
-      expect(otherSeed).toBe("ActionMismatch")
-    } finally {
-      await rt.dispose()
-    }
-    await noChromiumLeft()
-  }, TIMEOUT)
+        const again = await replay(rt, input, [recorded(data)])
+        expect(again).toEqual(data)
+        // The check has teeth: other draws ask the log for an action it never recorded.
+        const otherSeed = await replay(rt, input, [recorded(data)], "fedcba9876543210fedcba9876543210").then(
+          () => null,
+          (e: { _tag?: string }) => e._tag
+        )
+        expect(otherSeed).toBe("ActionMismatch")
+      } finally {
+        await rt.dispose()
+      }
+      await noChromiumLeft()
+    },
+    TIMEOUT
+  )
 
-  test("a browser killed mid-episode restarts the episode; the trajectory records 2 attempts and replays", async () => {
-    const rt = startRuntime()
-    try {
-      const input = inputOf("form-crash")
-      const seen: Array<number> = []
-      let killed = false
-      const data = await live(rt, input, (_, step) => {
-        seen.push(step)
-        if (!killed && step === 0) {
-          killed = true
-          killBrowser()
-        }
-      })
-      expect(killed).toBe(true)
-      expect(data.attempts).toBe(2)
-      expect(data.outcome).not.toBe("infra-error")
-      expect(["completed", "budget-exhausted"]).toContain(data.outcome)
-      expect(data.infraError).toBeNull()
-      expect(data.steps.length).toBeGreaterThan(0)
-      expect(data.steps.length).toBeLessThanOrEqual(input.stepBudget)
-      // Attempt 0 got through step 0 only; attempt 1 started over from step 0.
-      expect(seen.slice(0, 2)).toEqual([0, 0])
-      expect(seen.length).toBe(1 + data.steps.length)
+  test(
+    "a browser killed mid-episode restarts the episode; the trajectory records 2 attempts and replays",
+    async () => {
+      const rt = startRuntime()
+      try {
+        const input = inputOf("form-crash")
+        const seen: Array<number> = []
+        let killed = false
+        const data = await live(rt, input, (_, step) => {
+          seen.push(step)
+          if (!killed && step === 0) {
+            killed = true
+            killBrowser()
+          }
+        })
+        expect(killed).toBe(true)
+        expect(data.attempts).toBe(2)
+        expect(data.outcome).not.toBe("infra-error")
+        expect(["completed", "budget-exhausted"]).toContain(data.outcome)
+        expect(data.infraError).toBeNull()
+        expect(data.steps.length).toBeGreaterThan(0)
+        expect(data.steps.length).toBeLessThanOrEqual(input.stepBudget)
+        // Attempt 0 got through step 0 only; attempt 1 started over from step 0.
+        expect(seen.slice(0, 2)).toEqual([0, 0])
+        expect(seen.length).toBe(1 + data.steps.length)
 
-      const again = await replay(rt, input, [recorded(data)])
-      expect(again).toEqual(data)
-    } finally {
-      await rt.dispose()
-    }
-    await noChromiumLeft()
-  }, TIMEOUT)
+        const again = await replay(rt, input, [recorded(data)])
+        expect(again).toEqual(data)
+      } finally {
+        await rt.dispose()
+      }
+      await noChromiumLeft()
+    },
+    TIMEOUT
+  )
 
-  test("an environment that fails on every attempt gives an infra-error trajectory, never a failure", async () => {
-    const rt = startRuntime()
-    try {
-      const input = inputOf("form-broken", { maxAttempts: 2 })
-      let kills = 0
-      const data = await live(rt, input, (_, step) => {
-        if (step === 0) {
-          kills++
-          killBrowser()
-        }
-      })
-      expect(kills).toBe(2)
-      expect(data.outcome).toBe("infra-error")
-      expect(data.steps).toEqual([])
-      expect(data.attempts).toBe(2)
-      expect(typeof data.infraError).toBe("string")
-      expect(data.infraError!.length).toBeGreaterThan(0)
-      expect(data.infraError).not.toContain("\n")
-      expect(data.initial.error).toBe(data.infraError)
+  test(
+    "an environment that fails on every attempt gives an infra-error trajectory, never a failure",
+    async () => {
+      const rt = startRuntime()
+      try {
+        const input = inputOf("form-broken", { maxAttempts: 2 })
+        let kills = 0
+        const data = await live(rt, input, (_, step) => {
+          if (step === 0) {
+            kills++
+            killBrowser()
+          }
+        })
+        expect(kills).toBe(2)
+        expect(data.outcome).toBe("infra-error")
+        expect(data.steps).toEqual([])
+        expect(data.attempts).toBe(2)
+        expect(typeof data.infraError).toBe("string")
+        expect(data.infraError!.length).toBeGreaterThan(0)
+        expect(data.infraError).not.toContain("\n")
+        expect(data.initial.error).toBe(data.infraError)
 
-      const again = await replay(rt, input, [recorded(data)])
-      expect(again).toEqual(data)
-    } finally {
-      await rt.dispose()
-    }
-    await noChromiumLeft()
-  }, TIMEOUT)
+        const again = await replay(rt, input, [recorded(data)])
+        expect(again).toEqual(data)
+      } finally {
+        await rt.dispose()
+      }
+      await noChromiumLeft()
+    },
+    TIMEOUT
+  )
 
   // The demo went next → Form (via home) → Press me → complete; the explorer starts on "next"
   // barred from nothing: its only way on is the one link, "Back home", which reaches home.
   // On a hash-routed app the same pages are fragments, told apart as the run's demos are.
   const rejoinCases = [
-    { name: "an explorer's detour that reaches a page the demo acted on later rejoins the demo there and ends with its steps", base: "", hashRouting: false },
-    { name: "on a hash-routed app the explorer tells pages apart by their fragment, as the run's demos do, and rejoins", base: "/spa#", hashRouting: true }
+    {
+      name: "an explorer's detour that reaches a page the demo acted on later rejoins the demo there and ends with its steps",
+      base: "",
+      hashRouting: false
+    },
+    {
+      name: "on a hash-routed app the explorer tells pages apart by their fragment, as the run's demos do, and rejoins",
+      base: "/spa#",
+      hashRouting: true
+    }
   ]
   for (const c of rejoinCases) {
-    test(c.name, async () => {
-      const rt = startRuntime()
-      try {
-        const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
-        const page = (p: string) => `${c.base}${p}`
-        const rejoin = [
-          { urlBefore: page("/next"), action: click("link", "Back home") },
-          { urlBefore: page("/"), action: click("link", "Form") },
-          { urlBefore: page("/form"), action: click("button", "Press me") },
-          { urlBefore: page("/form"), action: { kind: "status" as const, status: "complete" as const } }
-        ]
-        const taskId = c.hashRouting ? "spa-explore" : "next-explore"
-        const input = inputOf(taskId, { trajectoryId: explorerIdOf(1, taskId, 0), stepBudget: 3, purpose: "explore", rejoin, stopBias: 0, hashRouting: c.hashRouting })
-        const data = await live(rt, input, undefined, page("/next"))
-        const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
-        expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
-        expect(data.outcome).toBe("completed")
-        expect(data.steps.map((s) => sitePath(s.observation.url, c.hashRouting))).toEqual(["/", "/form", "/form", "/form"].map(page))
-        expect(await replay(rt, input, [recorded(data)])).toEqual(data)
-      } finally {
-        await rt.dispose()
-      }
-      await noChromiumLeft()
-    }, TIMEOUT)
+    test(
+      c.name,
+      async () => {
+        const rt = startRuntime()
+        try {
+          const click = (role: string, name: string) => ({ kind: "click" as const, target: { role, name, elementId: null, text: null } })
+          const page = (p: string) => `${c.base}${p}`
+          const rejoin = [
+            { urlBefore: page("/next"), action: click("link", "Back home") },
+            { urlBefore: page("/"), action: click("link", "Form") },
+            { urlBefore: page("/form"), action: click("button", "Press me") },
+            { urlBefore: page("/form"), action: { kind: "status" as const, status: "complete" as const } }
+          ]
+          const taskId = c.hashRouting ? "spa-explore" : "next-explore"
+          const input = inputOf(taskId, {
+            trajectoryId: explorerIdOf(1, taskId, 0),
+            stepBudget: 3,
+            purpose: "explore",
+            rejoin,
+            stopBias: 0,
+            hashRouting: c.hashRouting
+          })
+          const data = await live(rt, input, undefined, page("/next"))
+          const acted = data.steps.map((s) => (s.action.kind === "click" ? `click ${s.action.target?.name}` : s.action.kind))
+          expect(acted).toEqual(["click Back home", "click Form", "click Press me", "status"])
+          expect(data.outcome).toBe("completed")
+          expect(data.steps.map((s) => sitePath(s.observation.url, c.hashRouting))).toEqual(["/", "/form", "/form", "/form"].map(page))
+          expect(await replay(rt, input, [recorded(data)])).toEqual(data)
+        } finally {
+          await rt.dispose()
+        }
+        await noChromiumLeft()
+      },
+      TIMEOUT
+    )
   }
 })
 

@@ -11,7 +11,8 @@ import type { RunConfig } from "../RunConfig.ts"
 
 describe("run.platform read back from RunStarted", () => {
   test("given each platform a run records, when its config is read, then the same platform comes back", () => {
-    for (const platform of ["web", "mobile-web", "android"] as const) expect(runConfigOf({ "run.platform": platform }).platform).toBe(platform)
+    for (const platform of ["web", "mobile-web", "android"] as const)
+      expect(runConfigOf({ "run.platform": platform }).platform).toBe(platform)
   })
 
   test("given a run logged without the key, or with a value no platform has, when its config is read, then it played on the web", () => {
@@ -33,9 +34,12 @@ const legacy = (config: Readonly<Record<string, unknown>>) => {
     rounds: int(config["run.rounds"], 1),
     samples: int(config["run.samples"], 5),
     stepBudget: int(config["run.stepBudget"], 12),
-    policy: config["run.policy"] === "model" && typeof model === "string"
-      ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
-      : config["run.policy"] === "embedded" ? { kind: "embedded" } : { kind: "exploration" },
+    policy:
+      config["run.policy"] === "model" && typeof model === "string"
+        ? { kind: "model", model, temperature: num(config["run.temperature"], 1), topP: num(config["run.topP"], 1) }
+        : config["run.policy"] === "embedded"
+          ? { kind: "embedded" }
+          : { kind: "exploration" },
     expandPerTask: int(config["run.expandPerTask"], 2),
     explorePerTask: int(config["run.explorePerTask"], 3),
     extrapolatePerTask: int(config["run.extrapolatePerTask"], 1),
@@ -60,7 +64,11 @@ const legacy = (config: Readonly<Record<string, unknown>>) => {
   }
 }
 
-const DEMOS = new Map([["d1", 1], ["d2", 2], ["d3", 3]])
+const DEMOS = new Map([
+  ["d1", 1],
+  ["d2", 2],
+  ["d3", 3]
+])
 
 /** The upcast config against the reference reading, field by field. */
 const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
@@ -69,7 +77,9 @@ const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
   const { inferDemos, inferModel, chosen, ...fields } = old
   expect({ ...now, demos: undefined } as unknown).toEqual({ ...fields, demos: undefined })
   expect(demoCount(now, DEMOS)).toBe(inferDemos(DEMOS))
-  expect(now.demos === "all" ? [...DEMOS.keys()] : [...DEMOS.keys()].filter((d) => (now.demos as ReadonlyArray<string>).includes(d))).toEqual([...chosen([...DEMOS.keys()])])
+  expect(
+    now.demos === "all" ? [...DEMOS.keys()] : [...DEMOS.keys()].filter((d) => (now.demos as ReadonlyArray<string>).includes(d))
+  ).toEqual([...chosen([...DEMOS.keys()])])
   // Label inference reads its model the same way.
   expect(now.model).toBe(inferModel)
 }
@@ -100,9 +110,20 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
 describe("a run logged before the schema, upcast", () => {
   test("given the replay fixture's config, when it is read, then it reads as it always did", () => {
     expectSameReading({
-      seed: "replay-fixture", "models.baseUrl": null, "models.model": null, "models.apiKeyEnv": "CORE_MODEL_API_KEY",
-      "run.tasks": ["forum-open-board-1", "forum-upvote-1"], "run.rounds": 1, "run.samples": 2, "run.stepBudget": 12, "run.policy": "exploration",
-      "run.heldOut": ["forum-open-board-3"], "run.platform": "web", "infer.lfGuide": "2", "infer.synthesis": "2", "infer.demos": ["forum-open-board-1-script"]
+      seed: "replay-fixture",
+      "models.baseUrl": null,
+      "models.model": null,
+      "models.apiKeyEnv": "CORE_MODEL_API_KEY",
+      "run.tasks": ["forum-open-board-1", "forum-upvote-1"],
+      "run.rounds": 1,
+      "run.samples": 2,
+      "run.stepBudget": 12,
+      "run.policy": "exploration",
+      "run.heldOut": ["forum-open-board-3"],
+      "run.platform": "web",
+      "infer.lfGuide": "2",
+      "infer.synthesis": "2",
+      "infer.demos": ["forum-open-board-1-script"]
     })
   })
 
@@ -113,12 +134,17 @@ describe("a run logged before the schema, upcast", () => {
 
   test("given the model policy without a model's name, when read, then it is the exploration policy, as before", () => {
     expect(runConfigOf({ "run.policy": "model", "models.baseUrl": "http://m" }).policy).toEqual({ kind: "exploration" })
-    expect(runConfigOf({ "run.policy": "model", "models.model": "m" }).policy).toEqual({ kind: "model", model: "m", temperature: 1, topP: 1 })
+    expect(runConfigOf({ "run.policy": "model", "models.model": "m" }).policy).toEqual({
+      kind: "model",
+      model: "m",
+      temperature: 1,
+      topP: 1
+    })
   })
 
   test("given 2000 configs of valid, malformed and missing values, when read, then each reads as the reference reads it", () => {
     let state = 0x9e3779b9
-    const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+    const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32
     for (let i = 0; i < 2000; i++) {
       const config: Record<string, unknown> = { seed: "s" }
       for (const [key, values] of Object.entries(POOL)) {
@@ -132,9 +158,22 @@ describe("a run logged before the schema, upcast", () => {
 
 describe("a new run's config", () => {
   const config: RunConfig = {
-    tasks: ["t1", "t2"], rounds: 2, samples: 3, stepBudget: 9, policy: { kind: "model", model: "m", temperature: 0.5, topP: 0.9 },
-    expandPerTask: 0, explorePerTask: 1, extrapolatePerTask: 0, extrapolatedSamples: 1, heldOut: ["h"], platform: "mobile-web",
-    hashRouting: true, synthesis: "2", lfGuide: "2", model: "m", demos: ["d1"]
+    tasks: ["t1", "t2"],
+    rounds: 2,
+    samples: 3,
+    stepBudget: 9,
+    policy: { kind: "model", model: "m", temperature: 0.5, topP: 0.9 },
+    expandPerTask: 0,
+    explorePerTask: 1,
+    extrapolatePerTask: 0,
+    extrapolatedSamples: 1,
+    heldOut: ["h"],
+    platform: "mobile-web",
+    hashRouting: true,
+    synthesis: "2",
+    lfGuide: "2",
+    model: "m",
+    demos: ["d1"]
   }
 
   test("given a config, when recorded beside the loaded config and read back, then it is the same config", () => {

@@ -29,32 +29,52 @@ afterAll(async () => {
 const secret = { role: "textbox", name: "Secret", elementId: "e0", text: null }
 const typing = (text: string): Action => ({ kind: "type", target: secret, text })
 const input: RolloutInput = {
-  causationId: `${RUN}-cause`, trajectoryId: trajectoryIdOf(1, "form-login", 0), taskId: "form-login",
-  instruction: "Sign in.", round: 1, sample: 0, stepBudget: 0, policy: { kind: "exploration" },
+  causationId: `${RUN}-cause`,
+  trajectoryId: trajectoryIdOf(1, "form-login", 0),
+  taskId: "form-login",
+  instruction: "Sign in.",
+  round: 1,
+  sample: 0,
+  stepBudget: 0,
+  policy: { kind: "exploration" },
   prefix: [typing(KNOWN), typing(OTHER)]
 }
 
 describe("a rollout that types passwords", () => {
   test("records them by reference or masked, and replays from that record", async () => {
-    const data = await rt.withEnv({ screenshots: "none", settleMs: 300, secretEnvs: [VAR], readSecret: (n) => (n === VAR ? KNOWN : undefined) }, (env) =>
-      rollout(input).pipe(Effect.provide(Layer.mergeAll(
-        liveObservations({ environments: [env], taskOf: (taskId) => ({ taskId, startUrl: site.url("/form") }) }),
-        Randomness.layer(SEED),
-        noModels
-      ))))
+    const data = await rt.withEnv(
+      { screenshots: "none", settleMs: 300, secretEnvs: [VAR], readSecret: (n) => (n === VAR ? KNOWN : undefined) },
+      (env) =>
+        rollout(input).pipe(
+          Effect.provide(
+            Layer.mergeAll(
+              liveObservations({ environments: [env], taskOf: (taskId) => ({ taskId, startUrl: site.url("/form") }) }),
+              Randomness.layer(SEED),
+              noModels
+            )
+          )
+        )
+    )
     expect(data.steps.map((s) => s.action)).toEqual([
       { kind: "type", target: expect.objectContaining({ name: "Secret" }), text: "", secretEnv: VAR },
       { kind: "type", target: expect.objectContaining({ name: "Secret" }), text: "•".repeat(OTHER.length) }
     ])
     const event = makeEvent(TrajectoryRecorded, {
-      stream: runStream(RUN, "trajectory", data.trajectoryId), runId: RUN, causationId: input.causationId, ordinal: 0, recordedAt: "2026-12-02T12:00:00.000Z", data
+      stream: runStream(RUN, "trajectory", data.trajectoryId),
+      runId: RUN,
+      causationId: input.causationId,
+      ordinal: 0,
+      recordedAt: "2026-12-02T12:00:00.000Z",
+      data
     })
     const json = JSON.stringify(event)
     expect(json).not.toContain(KNOWN)
     expect(json).not.toContain(OTHER)
 
     const logged = Schema.decodeUnknownSync(TrajectoryRecorded.schema)(JSON.parse(json))
-    const again = await rt.runtime.runPromise(rollout(input).pipe(Effect.provide(Layer.mergeAll(recordedObservations([logged]), Randomness.layer(SEED), noModels))))
+    const again = await rt.runtime.runPromise(
+      rollout(input).pipe(Effect.provide(Layer.mergeAll(recordedObservations([logged]), Randomness.layer(SEED), noModels)))
+    )
     expect(again).toEqual(data)
   }, 120_000)
 })

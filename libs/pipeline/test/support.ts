@@ -10,14 +10,16 @@ import { labelSandbox, noModels, noObservations } from "../mod.ts"
 
 export const deciderRuntime = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  const rt = ManagedRuntime.make(Layer.mergeAll(
-    EmbeddedStore.layer({ path: join(dir, "events.db") }),
-    DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
-    labelSandbox(),
-    noModels,
-    noObservations,
-    Randomness.layer("0123456789abcdef0123456789abcdef")
-  ))
+  const rt = ManagedRuntime.make(
+    Layer.mergeAll(
+      EmbeddedStore.layer({ path: join(dir, "events.db") }),
+      DirectoryBlobStore.layer({ dir: join(dir, "blobs") }),
+      labelSandbox(),
+      noModels,
+      noObservations,
+      Randomness.layer("0123456789abcdef0123456789abcdef")
+    )
+  )
   const dispose = async () => {
     await rt.dispose()
     rmSync(dir, { recursive: true, force: true })

@@ -4,10 +4,24 @@ import type { PolicyElement } from "@core/domain"
 import { ground } from "../Grounding.ts"
 
 const el = (id: string, role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
-  id, role, name, text: "", value: null, visible: true, enabled: true, editable: role === "textbox", checked: null, ...more
+  id,
+  role,
+  name,
+  text: "",
+  value: null,
+  visible: true,
+  enabled: true,
+  editable: role === "textbox",
+  checked: null,
+  ...more
 })
 
-const editor = [el("e1", "textbox", ""), el("e2", "textbox", "Type the text for this tiddler"), el("e3", "textbox", "tag name"), el("e4", "button", "add")]
+const editor = [
+  el("e1", "textbox", ""),
+  el("e2", "textbox", "Type the text for this tiddler"),
+  el("e3", "textbox", "tag name"),
+  el("e4", "button", "add")
+]
 
 describe("a field recorded without a name", () => {
   const cases: ReadonlyArray<[string, ReadonlyArray<PolicyElement>, boolean, string | null]> = [

@@ -8,24 +8,32 @@ export const datasets = defineProjection("datasets", ["dataset_records", "datase
   switch (e.type) {
     case "DatasetRecordEmitted":
       return [
-        upsert("dataset_records", { run_id, record_id: e.data.recordId }, {
-          round: e.data.round,
-          format: e.data.format,
-          task_id: e.data.taskId,
-          trajectory_ids: json(e.data.trajectoryIds),
-          body: json(e.data.body),
-          blobs: json(e.data.blobs),
-          recorded_at: e.recordedAt
-        })
+        upsert(
+          "dataset_records",
+          { run_id, record_id: e.data.recordId },
+          {
+            round: e.data.round,
+            format: e.data.format,
+            task_id: e.data.taskId,
+            trajectory_ids: json(e.data.trajectoryIds),
+            body: json(e.data.body),
+            blobs: json(e.data.blobs),
+            recorded_at: e.recordedAt
+          }
+        )
       ]
     case "DatasetSealed":
       return [
-        upsert("dataset_seals", { run_id, round: e.data.round }, {
-          counts: json(e.data.counts),
-          record_count: e.data.recordCount,
-          content_digest: e.data.contentDigest,
-          sealed_at: e.recordedAt
-        })
+        upsert(
+          "dataset_seals",
+          { run_id, round: e.data.round },
+          {
+            counts: json(e.data.counts),
+            record_count: e.data.recordCount,
+            content_digest: e.data.contentDigest,
+            sealed_at: e.recordedAt
+          }
+        )
       ]
     default:
       return []

@@ -17,33 +17,47 @@ export const graph = defineProjection("graph", ["graph_nodes", "graph_paths", "g
   switch (e.type) {
     case "NodeExpanded":
       return [
-        insertIfAbsent("graph_nodes", { run_id, task_id: e.data.taskId, node_id: e.data.nodeId }, {
-          lf_id: e.data.lfId,
-          description: e.data.description,
-          action_kind: e.data.semanticKey.actionKind,
-          role: e.data.semanticKey.role,
-          name: e.data.semanticKey.name,
-          value: e.data.semanticKey.value,
-          url_pattern: e.data.semanticKey.urlPattern,
-          source_kind: e.data.source.kind,
-          source_id: e.data.source.id,
-          how: e.data.how,
-          recorded_at: e.recordedAt
-        })
+        insertIfAbsent(
+          "graph_nodes",
+          { run_id, task_id: e.data.taskId, node_id: e.data.nodeId },
+          {
+            lf_id: e.data.lfId,
+            description: e.data.description,
+            action_kind: e.data.semanticKey.actionKind,
+            role: e.data.semanticKey.role,
+            name: e.data.semanticKey.name,
+            value: e.data.semanticKey.value,
+            url_pattern: e.data.semanticKey.urlPattern,
+            source_kind: e.data.source.kind,
+            source_id: e.data.source.id,
+            how: e.data.how,
+            recorded_at: e.recordedAt
+          }
+        )
       ]
     case "PathAdded": {
       const hops = [START, ...e.data.nodeIds, END]
       const edges: Array<RowOp> = []
       for (let i = 0; i + 1 < hops.length; i++) {
-        edges.push(insertIfAbsent("graph_edges", { run_id, task_id: e.data.taskId, from_node: hops[i]!, to_node: hops[i + 1]! }, { first_path_id: e.data.pathId }))
+        edges.push(
+          insertIfAbsent(
+            "graph_edges",
+            { run_id, task_id: e.data.taskId, from_node: hops[i]!, to_node: hops[i + 1]! },
+            { first_path_id: e.data.pathId }
+          )
+        )
       }
       return [
-        insertIfAbsent("graph_paths", { run_id, task_id: e.data.taskId, path_id: e.data.pathId }, {
-          node_ids: json(e.data.nodeIds),
-          source_kind: e.data.source.kind,
-          source_id: e.data.source.id,
-          recorded_at: e.recordedAt
-        }),
+        insertIfAbsent(
+          "graph_paths",
+          { run_id, task_id: e.data.taskId, path_id: e.data.pathId },
+          {
+            node_ids: json(e.data.nodeIds),
+            source_kind: e.data.source.kind,
+            source_id: e.data.source.id,
+            recorded_at: e.recordedAt
+          }
+        ),
         ...edges
       ]
     }

@@ -7,35 +7,43 @@ export const tasks = defineProjection("tasks", ["tasks"], (recorded) => {
   switch (e.type) {
     case "TaskRegistered":
       return [
-        upsert("tasks", { task_id: e.data.taskId }, {
-          origin: "registered",
-          site: e.data.site,
-          suite: e.data.suite,
-          template_id: e.data.template?.id ?? null,
-          template: e.data.template === null ? null : json(e.data.template),
-          instruction: e.data.instruction,
-          site_seed: e.data.siteSeed,
-          checker: e.data.checker,
-          platform: e.data.platform,
-          start_url: e.data.startUrl,
-          app: e.data.app,
-          registered_at: e.recordedAt
-        })
+        upsert(
+          "tasks",
+          { task_id: e.data.taskId },
+          {
+            origin: "registered",
+            site: e.data.site,
+            suite: e.data.suite,
+            template_id: e.data.template?.id ?? null,
+            template: e.data.template === null ? null : json(e.data.template),
+            instruction: e.data.instruction,
+            site_seed: e.data.siteSeed,
+            checker: e.data.checker,
+            platform: e.data.platform,
+            start_url: e.data.startUrl,
+            app: e.data.app,
+            registered_at: e.recordedAt
+          }
+        )
       ]
     case "TaskExtrapolated":
       // Site, platform and start state are the parent's (Task.ts): an audit joins on parent_task_id rather than copying them.
       return [
-        upsert("tasks", { task_id: e.data.newTaskId }, {
-          origin: "extrapolated",
-          run_id: runOf(recorded),
-          instruction: e.data.instruction,
-          parent_task_id: e.data.lineage.parentTaskId,
-          generator: e.data.generator,
-          generator_version: e.data.lineage.generatorVersion,
-          prompt_digest: e.data.lineage.promptDigest,
-          pseudo_demo_trajectory_id: e.data.pseudoDemoTrajectoryId,
-          registered_at: e.recordedAt
-        })
+        upsert(
+          "tasks",
+          { task_id: e.data.newTaskId },
+          {
+            origin: "extrapolated",
+            run_id: runOf(recorded),
+            instruction: e.data.instruction,
+            parent_task_id: e.data.lineage.parentTaskId,
+            generator: e.data.generator,
+            generator_version: e.data.lineage.generatorVersion,
+            prompt_digest: e.data.lineage.promptDigest,
+            pseudo_demo_trajectory_id: e.data.pseudoDemoTrajectoryId,
+            registered_at: e.recordedAt
+          }
+        )
       ]
     default:
       return []
@@ -50,30 +58,38 @@ export const demos = defineProjection("demos", ["demos"], (recorded) => {
   switch (e.type) {
     case "DemoIngested":
       return [
-        upsert("demos", { demo_id: e.data.demoId }, {
-          status: "ingested",
-          task_id: e.data.taskId,
-          source_kind: e.data.source.kind,
-          source_ref: e.data.source.ref,
-          step_count: e.data.steps.length,
-          content_digest: e.data.contentDigest,
-          reason: null,
-          line: null,
-          step_index: null,
-          recorded_at: e.recordedAt
-        })
+        upsert(
+          "demos",
+          { demo_id: e.data.demoId },
+          {
+            status: "ingested",
+            task_id: e.data.taskId,
+            source_kind: e.data.source.kind,
+            source_ref: e.data.source.ref,
+            step_count: e.data.steps.length,
+            content_digest: e.data.contentDigest,
+            reason: null,
+            line: null,
+            step_index: null,
+            recorded_at: e.recordedAt
+          }
+        )
       ]
     case "DemoRejected":
       return [
-        upsert("demos", { demo_id: e.data.demoId ?? streamId(e.stream) }, {
-          status: "rejected",
-          source_kind: e.data.source.kind,
-          source_ref: e.data.source.ref,
-          reason: e.data.reason,
-          line: e.data.line,
-          step_index: e.data.stepIndex,
-          recorded_at: e.recordedAt
-        })
+        upsert(
+          "demos",
+          { demo_id: e.data.demoId ?? streamId(e.stream) },
+          {
+            status: "rejected",
+            source_kind: e.data.source.kind,
+            source_ref: e.data.source.ref,
+            reason: e.data.reason,
+            line: e.data.line,
+            step_index: e.data.stepIndex,
+            recorded_at: e.recordedAt
+          }
+        )
       ]
     default:
       return []
@@ -84,7 +100,12 @@ export const labelFunctions = defineProjection("label_functions", ["label_functi
   const e = recorded.event
   switch (e.type) {
     case "LabelFunctionInferred": {
-      const key = { task_id: e.data.taskId, source_kind: e.data.source.kind, source_id: e.data.source.id, key_step_index: e.data.keyStepIndex }
+      const key = {
+        task_id: e.data.taskId,
+        source_kind: e.data.source.kind,
+        source_id: e.data.source.id,
+        key_step_index: e.data.keyStepIndex
+      }
       return [
         upsert("label_functions", key, {
           status: "inferred",
@@ -101,7 +122,12 @@ export const labelFunctions = defineProjection("label_functions", ["label_functi
       ]
     }
     case "LabelFunctionRejected": {
-      const key = { task_id: e.data.taskId, source_kind: e.data.source.kind, source_id: e.data.source.id, key_step_index: e.data.keyStepIndex }
+      const key = {
+        task_id: e.data.taskId,
+        source_kind: e.data.source.kind,
+        source_id: e.data.source.id,
+        key_step_index: e.data.keyStepIndex
+      }
       return [
         upsert("label_functions", key, {
           status: "rejected",

@@ -13,9 +13,24 @@
 import { digest, labelFunctionId, makeEvent, sha256 } from "@core/events"
 import type { CoreEvent, EventDefinition } from "@core/events"
 import {
-  DatasetRecordEmitted, DatasetSealed, DemoIngested, DemoRejected, JobQueued, LabelFunctionInferred, LabelFunctionRejected,
-  ModelCalled, NodeExpanded, PathAdded, PolicyTrained, RoundCompleted, RoundStarted, RunStarted, TaskExtrapolated,
-  TaskRegistered, TrajectoryRecorded, TrajectoryVerified
+  DatasetRecordEmitted,
+  DatasetSealed,
+  DemoIngested,
+  DemoRejected,
+  JobQueued,
+  LabelFunctionInferred,
+  LabelFunctionRejected,
+  ModelCalled,
+  NodeExpanded,
+  PathAdded,
+  PolicyTrained,
+  RoundCompleted,
+  RoundStarted,
+  RunStarted,
+  TaskExtrapolated,
+  TaskRegistered,
+  TrajectoryRecorded,
+  TrajectoryVerified
 } from "@core/events"
 import { examples as samples } from "@core/events"
 
@@ -48,13 +63,26 @@ export function* generateCommits(shape: LogShape = {}): Generator<Commit> {
     const id = taskId(t)
     yield commit(`ws.task.${id}`, ev(TaskRegistered, `ws.task.${id}`, null, { ...samples.TaskRegistered, taskId: id, siteSeed: t }))
     const demoId = `${prefix}-demo-${t}`
-    yield commit(`ws.demo.${demoId}`, ev(DemoIngested, `ws.demo.${demoId}`, null, { ...samples.DemoIngested, demoId, taskId: id, contentDigest: digest({ id }) }))
-    if (t % 3 === 0) yield commit(`ws.demo.${demoId}-bad`, ev(DemoRejected, `ws.demo.${demoId}-bad`, null, { ...samples.DemoRejected, demoId: t % 2 ? `${demoId}-bad` : null, line: t + 1 }))
+    yield commit(
+      `ws.demo.${demoId}`,
+      ev(DemoIngested, `ws.demo.${demoId}`, null, { ...samples.DemoIngested, demoId, taskId: id, contentDigest: digest({ id }) })
+    )
+    if (t % 3 === 0)
+      yield commit(
+        `ws.demo.${demoId}-bad`,
+        ev(DemoRejected, `ws.demo.${demoId}-bad`, null, { ...samples.DemoRejected, demoId: t % 2 ? `${demoId}-bad` : null, line: t + 1 })
+      )
     const code = `export default (t) => t.validateClick("button", "Task ${t}")`
     const lfId = labelFunctionId(code)
     const source = { kind: "demo", id: demoId } as const
-    yield commit(`ws.lf.${lfId}`, ev(LabelFunctionInferred, `ws.lf.${lfId}`, null, { ...samples.LabelFunctionInferred, lfId, taskId: id, code, source }))
-    yield commit(`ws.lf.rejected-${id}`, ev(LabelFunctionRejected, `ws.lf.rejected-${id}`, null, { ...samples.LabelFunctionRejected, taskId: id, source }))
+    yield commit(
+      `ws.lf.${lfId}`,
+      ev(LabelFunctionInferred, `ws.lf.${lfId}`, null, { ...samples.LabelFunctionInferred, lfId, taskId: id, code, source })
+    )
+    yield commit(
+      `ws.lf.rejected-${id}`,
+      ev(LabelFunctionRejected, `ws.lf.rejected-${id}`, null, { ...samples.LabelFunctionRejected, taskId: id, source })
+    )
   }
 
   for (let r = 0; r < runs; r++) {
@@ -66,7 +94,10 @@ export function* generateCommits(shape: LogShape = {}): Generator<Commit> {
       yield commit(rs("round", `${round}`), ev(RoundStarted, rs("round", `${round}`), runId, { ...samples.RoundStarted, round, taskIds }))
       for (let t = 0; t < tasks; t++) {
         const id = taskId(t)
-        yield commit(rs("model", `c${round}-${t}`), ev(ModelCalled, rs("model", `c${round}-${t}`), runId, { ...samples.ModelCalled, callIndex: t }))
+        yield commit(
+          rs("model", `c${round}-${t}`),
+          ev(ModelCalled, rs("model", `c${round}-${t}`), runId, { ...samples.ModelCalled, callIndex: t })
+        )
         for (let s = 0; s < perTask; s++) {
           const trajectoryId = `traj-r${round}-t${t}-s${s}`
           const jobId = `j${round}-${t}-${s}`
@@ -74,29 +105,74 @@ export function* generateCommits(shape: LogShape = {}): Generator<Commit> {
           const verdict = (["pass", "partial", "fail", "infra-error"] as const)[(t + s) % 4]!
           yield commit(
             rs("traj", trajectoryId),
-            ev(TrajectoryRecorded, rs("traj", trajectoryId), runId, { ...samples.TrajectoryRecorded, trajectoryId, taskId: id, round, sample: s, steps: samples.TrajectoryRecorded.steps.slice(0, 3 + s) }),
-            ev(TrajectoryVerified, rs("traj", trajectoryId), runId, { ...samples.TrajectoryVerified, trajectoryId, taskId: id, verdict, path: verdict === "pass" ? ["n0", `n${t}`] : null })
+            ev(TrajectoryRecorded, rs("traj", trajectoryId), runId, {
+              ...samples.TrajectoryRecorded,
+              trajectoryId,
+              taskId: id,
+              round,
+              sample: s,
+              steps: samples.TrajectoryRecorded.steps.slice(0, 3 + s)
+            }),
+            ev(TrajectoryVerified, rs("traj", trajectoryId), runId, {
+              ...samples.TrajectoryVerified,
+              trajectoryId,
+              taskId: id,
+              verdict,
+              path: verdict === "pass" ? ["n0", `n${t}`] : null
+            })
           )
           if (verdict === "pass") {
             const body = { task: id, trajectoryId, run: runId }
-            yield commit(rs("dataset", `${round}`), ev(DatasetRecordEmitted, rs("dataset", `${round}`), runId, { ...samples.DatasetRecordEmitted, recordId: digest({ format: "sft", body }), round, taskId: id, trajectoryIds: [trajectoryId], body }, t * perTask + s))
+            yield commit(
+              rs("dataset", `${round}`),
+              ev(
+                DatasetRecordEmitted,
+                rs("dataset", `${round}`),
+                runId,
+                {
+                  ...samples.DatasetRecordEmitted,
+                  recordId: digest({ format: "sft", body }),
+                  round,
+                  taskId: id,
+                  trajectoryIds: [trajectoryId],
+                  body
+                },
+                t * perTask + s
+              )
+            )
           }
         }
-        yield commit(rs("graph", id), ev(NodeExpanded, rs("graph", id), runId, { ...samples.NodeExpanded, taskId: id, nodeId: `n${t}` }, round))
-        yield commit(rs("graph", id), ev(PathAdded, rs("graph", id), runId, { ...samples.PathAdded, taskId: id, pathId: `p${round}`, nodeIds: ["n0", `n${t}`] }, round))
+        yield commit(
+          rs("graph", id),
+          ev(NodeExpanded, rs("graph", id), runId, { ...samples.NodeExpanded, taskId: id, nodeId: `n${t}` }, round)
+        )
+        yield commit(
+          rs("graph", id),
+          ev(PathAdded, rs("graph", id), runId, { ...samples.PathAdded, taskId: id, pathId: `p${round}`, nodeIds: ["n0", `n${t}`] }, round)
+        )
         if (t % 4 === 0) {
           const newTaskId = `${id}-x${round}`
-          yield commit(rs("task", newTaskId), ev(TaskExtrapolated, rs("task", newTaskId), runId, {
-            ...samples.TaskExtrapolated,
-            newTaskId,
-            lineage: { ...samples.TaskExtrapolated.lineage, parentTaskId: id, parentTrajectoryIds: [`traj-r${round}-t${t}-s0`, `traj-r${round}-t${t}-s1`] },
-            pseudoDemoTrajectoryId: `traj-r${round}-t${t}-s1`
-          }))
+          yield commit(
+            rs("task", newTaskId),
+            ev(TaskExtrapolated, rs("task", newTaskId), runId, {
+              ...samples.TaskExtrapolated,
+              newTaskId,
+              lineage: {
+                ...samples.TaskExtrapolated.lineage,
+                parentTaskId: id,
+                parentTrajectoryIds: [`traj-r${round}-t${t}-s0`, `traj-r${round}-t${t}-s1`]
+              },
+              pseudoDemoTrajectoryId: `traj-r${round}-t${t}-s1`
+            })
+          )
         }
       }
       yield commit(rs("dataset", `${round}`), ev(DatasetSealed, rs("dataset", `${round}`), runId, { ...samples.DatasetSealed, round }))
       yield commit(rs("round", `${round}`), ev(RoundCompleted, rs("round", `${round}`), runId, { ...samples.RoundCompleted, round }))
-      yield commit(rs("round", `${round}`), ev(PolicyTrained, rs("round", `${round}`), runId, { ...samples.PolicyTrained, round, checkpoint: `ckpt/${runId}/${round}` }))
+      yield commit(
+        rs("round", `${round}`),
+        ev(PolicyTrained, rs("round", `${round}`), runId, { ...samples.PolicyTrained, round, checkpoint: `ckpt/${runId}/${round}` })
+      )
     }
   }
 }

@@ -8,15 +8,30 @@ const open = () => new Kysely<any>({ dialect: new SqliteDialect({ database: bunS
 
 test("Kysely queries run on bun:sqlite", async () => {
   const db = open()
-  await db.schema.createTable("t").addColumn("id", "integer", (c) => c.primaryKey()).addColumn("name", "text").addColumn("flag", "integer").execute()
-  const inserted = await db.insertInto("t").values([{ name: "a", flag: true }, { name: "b", flag: false }]).executeTakeFirst()
+  await db.schema
+    .createTable("t")
+    .addColumn("id", "integer", (c) => c.primaryKey())
+    .addColumn("name", "text")
+    .addColumn("flag", "integer")
+    .execute()
+  const inserted = await db
+    .insertInto("t")
+    .values([
+      { name: "a", flag: true },
+      { name: "b", flag: false }
+    ])
+    .executeTakeFirst()
   expect(inserted.numInsertedOrUpdatedRows).toBe(2n)
   expect(inserted.insertId).toBe(2n)
-  expect(await db.insertInto("t").values({ name: "c", flag: undefined }).returning(["id", "name"]).execute()).toEqual([{ id: 3, name: "c" }])
+  expect(await db.insertInto("t").values({ name: "c", flag: undefined }).returning(["id", "name"]).execute()).toEqual([
+    { id: 3, name: "c" }
+  ])
   const updated = await db.updateTable("t").set({ name: "z" }).where("id", "<", 3).executeTakeFirst()
   expect(updated.numUpdatedRows).toBe(2n)
   expect(await db.selectFrom("t").select(["id", "name", "flag"]).orderBy("id").execute()).toEqual([
-    { id: 1, name: "z", flag: 1 }, { id: 2, name: "z", flag: 0 }, { id: 3, name: "c", flag: null }
+    { id: 1, name: "z", flag: 1 },
+    { id: 2, name: "z", flag: 0 },
+    { id: 3, name: "c", flag: null }
   ])
   const streamed: Array<unknown> = []
   for await (const row of db.selectFrom("t").select("id").orderBy("id").stream()) streamed.push(row)
@@ -27,11 +42,16 @@ test("Kysely queries run on bun:sqlite", async () => {
 
 test("a failed transaction rolls back", async () => {
   const db = open()
-  await db.schema.createTable("t").addColumn("id", "integer", (c) => c.primaryKey()).execute()
-  await expect(db.transaction().execute(async (trx) => {
-    await trx.insertInto("t").values({ id: 1 }).execute()
-    await trx.insertInto("t").values({ id: 1 }).execute()
-  })).rejects.toThrow(/UNIQUE/)
+  await db.schema
+    .createTable("t")
+    .addColumn("id", "integer", (c) => c.primaryKey())
+    .execute()
+  await expect(
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto("t").values({ id: 1 }).execute()
+      await trx.insertInto("t").values({ id: 1 }).execute()
+    })
+  ).rejects.toThrow(/UNIQUE/)
   expect(await db.selectFrom("t").selectAll().execute()).toEqual([])
   await db.destroy()
 })

@@ -26,7 +26,10 @@ const track = <T extends FreshDb | FreshStore>(x: T): T => {
 }
 
 const spawnChild = (store: FreshStore, db: FreshDb, pauseMs: number) =>
-  Bun.spawn(["bun", CHILD, JSON.stringify({ store: store.spec, databaseUrl: db.url, batchSize: 25, pauseMs })], { stdout: "pipe", stderr: "pipe" })
+  Bun.spawn(["bun", CHILD, JSON.stringify({ store: store.spec, databaseUrl: db.url, batchSize: 25, pauseMs })], {
+    stdout: "pipe",
+    stderr: "pipe"
+  })
 
 /** Resolves once the child reports a checkpoint at or past `position`. */
 const reached = async (proc: ReturnType<typeof spawnChild>, position: number): Promise<number> => {
@@ -47,17 +50,25 @@ test("the generated log is a few thousand events", () => {
   expect(eventCount(log)).toBeGreaterThan(2000)
 })
 
-for (const [storeKind, dbKind] of [["embedded", "sqlite"], ["embedded", "postgres"], ["nats", "sqlite"], ["nats", "postgres"]] as const) {
+for (const [storeKind, dbKind] of [
+  ["embedded", "sqlite"],
+  ["embedded", "postgres"],
+  ["nats", "sqlite"],
+  ["nats", "postgres"]
+] as const) {
   describe(`projector crash: ${storeKind} store, ${dbKind}`, () => {
     test("SIGKILL mid-stream, restart, and the tables equal a clean rebuild", async () => {
       const store = track(await freshStore(storeKind))
       const db = track(await freshDb(dbKind))
       const fresh = track(await freshDb(dbKind))
       const head = await Effect.runPromise(
-        Effect.provide(Effect.gen(function* () {
-          yield* appendAll(log)
-          return yield* (yield* EventStore).head()
-        }), store.layer)
+        Effect.provide(
+          Effect.gen(function* () {
+            yield* appendAll(log)
+            return yield* (yield* EventStore).head()
+          }),
+          store.layer
+        )
       )
 
       // Kill it twice, at a third and at two thirds of the log.
@@ -81,11 +92,13 @@ for (const [storeKind, dbKind] of [["embedded", "sqlite"], ["embedded", "postgre
 
       const [live, rebuilt] = await Effect.runPromise(
         Effect.provide(
-          Effect.scoped(Effect.gen(function* () {
-            const live = yield* tableDigest(yield* openReadModels(db.url))
-            const rebuilt = yield* rebuildAndDigest({ databaseUrl: fresh.url })
-            return [live, rebuilt] as const
-          })),
+          Effect.scoped(
+            Effect.gen(function* () {
+              const live = yield* tableDigest(yield* openReadModels(db.url))
+              const rebuilt = yield* rebuildAndDigest({ databaseUrl: fresh.url })
+              return [live, rebuilt] as const
+            })
+          ),
           store.layer
         )
       )

@@ -18,18 +18,35 @@ for (const kind of ["sqlite", "postgres"] as const) {
   test(`migrations go up on ${kind}, once`, async () => {
     const db: FreshDb = await freshDb(kind)
     cleanups.push(db.cleanup)
-    const shape = await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
-      const rm = yield* openReadModels(db.url)
-      expect(rm.dialect).toBe(kind)
-      expect((yield* migrationStatus(rm)).map((m) => [m.name, m.appliedAt])).toEqual(names.map((n) => [n, null]))
-      expect(yield* migrate(rm)).toEqual(names)
-      expect(yield* migrate(rm)).toEqual([])
-      const status = yield* migrationStatus(rm)
-      expect(status.every((m) => m.appliedAt !== null && !Number.isNaN(Date.parse(m.appliedAt)))).toBe(true)
-      const tables = yield* Effect.promise(() => rm.db.introspection.getTables())
-      return Object.fromEntries(tables.map((t) => [t.name, t.columns.map((c) => `${c.name}${c.isNullable ? "" : "!"}`).sort()]).sort())
-    })))
-    for (const t of ["runs", "rounds", "tasks", "demos", "label_functions", "graph_nodes", "graph_edges", "trajectories", "lf_verdicts", "dataset_records", "lineage", "projection_checkpoints"]) {
+    const shape = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const rm = yield* openReadModels(db.url)
+          expect(rm.dialect).toBe(kind)
+          expect((yield* migrationStatus(rm)).map((m) => [m.name, m.appliedAt])).toEqual(names.map((n) => [n, null]))
+          expect(yield* migrate(rm)).toEqual(names)
+          expect(yield* migrate(rm)).toEqual([])
+          const status = yield* migrationStatus(rm)
+          expect(status.every((m) => m.appliedAt !== null && !Number.isNaN(Date.parse(m.appliedAt)))).toBe(true)
+          const tables = yield* Effect.promise(() => rm.db.introspection.getTables())
+          return Object.fromEntries(tables.map((t) => [t.name, t.columns.map((c) => `${c.name}${c.isNullable ? "" : "!"}`).sort()]).sort())
+        })
+      )
+    )
+    for (const t of [
+      "runs",
+      "rounds",
+      "tasks",
+      "demos",
+      "label_functions",
+      "graph_nodes",
+      "graph_edges",
+      "trajectories",
+      "lf_verdicts",
+      "dataset_records",
+      "lineage",
+      "projection_checkpoints"
+    ]) {
       expect(Object.keys(shape)).toContain(t)
     }
     shapes[kind] = shape

@@ -95,7 +95,9 @@ for (const dbKind of ["sqlite", "postgres"] as const) {
         const fiber = yield* Effect.forkChild(Effect.flip(runProjector(rm, { live: true, batchSize: 10 })))
         yield* Effect.sleep("200 millis")
         // Another projector (or a person) moves one checkpoint behind this one's back.
-        yield* Effect.promise(() => rm.db.updateTable("projection_checkpoints").set({ position: 1, event_index: 0 }).where("name", "=", "runs").execute())
+        yield* Effect.promise(() =>
+          rm.db.updateTable("projection_checkpoints").set({ position: 1, event_index: 0 }).where("name", "=", "runs").execute()
+        )
         yield* appendAll(log.slice(half), revisions)
         const error = yield* Fiber.join(fiber).pipe(Effect.timeout("20 seconds"))
         expect(error._tag).toBe("ProjectorConflict")

@@ -16,28 +16,35 @@ for (const kind of ["sqlite", "postgres"] as const) {
     const db = await freshDb(kind)
     cleanups.push(store.cleanup, db.cleanup)
     const log = generateLog({ prefix: "c", runs: 2, rounds: 1, tasks: 4, samples: 2 })
-    await Effect.runPromise(Effect.provide(Effect.scoped(Effect.gen(function* () {
-      const revisions = new Map<string, number>()
-      yield* appendAll(log.slice(0, 60), revisions)
-      const rm = yield* openReadModels(db.url)
-      yield* migrate(rm)
-      yield* runProjector(rm)
-      // Events after the live checkpoint are not the live database's business: the rebuild stops where it stands.
-      yield* appendAll(log.slice(60), revisions)
+    await Effect.runPromise(
+      Effect.provide(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const revisions = new Map<string, number>()
+            yield* appendAll(log.slice(0, 60), revisions)
+            const rm = yield* openReadModels(db.url)
+            yield* migrate(rm)
+            yield* runProjector(rm)
+            // Events after the live checkpoint are not the live database's business: the rebuild stops where it stands.
+            yield* appendAll(log.slice(60), revisions)
 
-      const same = yield* compareWithRebuild(rm)
-      expect(same.settled).toBe(true)
-      expect(same.equal).toBe(true)
-      expect(same.differingTables).toEqual([])
+            const same = yield* compareWithRebuild(rm)
+            expect(same.settled).toBe(true)
+            expect(same.equal).toBe(true)
+            expect(same.differingTables).toEqual([])
 
-      const scoped = yield* tableDigest(rm, { runId: "c-run-0" })
-      expect(scoped.digest).not.toBe(same.live.digest)
-      expect((yield* compareWithRebuild(rm, { runId: "c-run-0" })).equal).toBe(true)
+            const scoped = yield* tableDigest(rm, { runId: "c-run-0" })
+            expect(scoped.digest).not.toBe(same.live.digest)
+            expect((yield* compareWithRebuild(rm, { runId: "c-run-0" })).equal).toBe(true)
 
-      yield* Effect.promise(() => rm.db.updateTable("trajectories").set({ verdict: "pass" }).where("verdict", "=", "fail").execute())
-      const tampered = yield* compareWithRebuild(rm)
-      expect(tampered.equal).toBe(false)
-      expect(tampered.differingTables.map((d) => d.table)).toEqual(["trajectories"])
-    })), store.layer))
+            yield* Effect.promise(() => rm.db.updateTable("trajectories").set({ verdict: "pass" }).where("verdict", "=", "fail").execute())
+            const tampered = yield* compareWithRebuild(rm)
+            expect(tampered.equal).toBe(false)
+            expect(tampered.differingTables.map((d) => d.table)).toEqual(["trajectories"])
+          })
+        ),
+        store.layer
+      )
+    )
   })
 }

@@ -23,8 +23,7 @@ export const applyInMemory = (tables: Tables, op: RowOp): void => {
   const k = keyOf(op.key)
   if (op._tag === "Delete") {
     for (const [rk, row] of table) if (Object.entries(op.key).every(([c, v]) => row[c] === v)) table.delete(rk)
-  }
-  else if (!table.has(k)) table.set(k, { ...op.key, ...op.set })
+  } else if (!table.has(k)) table.set(k, { ...op.key, ...op.set })
   else if (op._tag === "Upsert") Object.assign(table.get(k)!, op.set)
 }
 

@@ -30,7 +30,11 @@ export interface FreshDb extends Fresh {
 
 export const freshSqlite = async (): Promise<FreshDb> => {
   const dir = mkdtempSync(join(tmpdir(), "core-rm-"))
-  return { kind: "sqlite", url: `sqlite:${join(dir, "projections.db")}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) }
+  return {
+    kind: "sqlite",
+    url: `sqlite:${join(dir, "projections.db")}`,
+    cleanup: async () => rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 const admin = async <A>(f: (c: pg.Client) => Promise<A>): Promise<A> => {
@@ -44,11 +48,17 @@ const admin = async <A>(f: (c: pg.Client) => Promise<A>): Promise<A> => {
 }
 
 export const freshPostgres = async (): Promise<FreshDb> => {
-  const name = `core_test_${uniqueId().toLowerCase().replace(/[^a-z0-9_]/g, "")}`
+  const name = `core_test_${uniqueId()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "")}`
   await admin((c) => c.query(`CREATE DATABASE ${name}`))
   const url = new URL(PG_ADMIN_URL)
   url.pathname = `/${name}`
-  return { kind: "postgres", url: url.toString(), cleanup: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) }
+  return {
+    kind: "postgres",
+    url: url.toString(),
+    cleanup: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
+  }
 }
 
 export const freshDb = (kind: "sqlite" | "postgres"): Promise<FreshDb> => (kind === "sqlite" ? freshSqlite() : freshPostgres())

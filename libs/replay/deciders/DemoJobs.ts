@@ -32,15 +32,18 @@ export const demoJobs = defineDecider({
             causationId: e.id,
             ordinal: i,
             data: { jobId: `job-${i}`, kind: "rollout", round: 1, taskId: DEMO_TASK, params: { sample: i, blob } }
-          }))
+          })
+        )
       }
       if (e.type === "JobQueued" && e.data.taskId === DEMO_TASK) {
-        return [decision(JobCompleted, {
-          stream: e.stream,
-          causationId: e.id,
-          ordinal: 0,
-          data: { jobId: e.data.jobId, outcome: "done", worker: "demo", attempts: 1, produced: [], error: null }
-        })]
+        return [
+          decision(JobCompleted, {
+            stream: e.stream,
+            causationId: e.id,
+            ordinal: 0,
+            data: { jobId: e.data.jobId, outcome: "done", worker: "demo", attempts: 1, produced: [], error: null }
+          })
+        ]
       }
       return []
     })

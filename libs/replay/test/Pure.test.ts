@@ -74,7 +74,13 @@ describe("seeded PRNG", () => {
 })
 
 describe("decider registry", () => {
-  const noop = defineDecider({ name: "noop", version: "1", handles: ["JobQueued"], emits: ["JobCompleted"], decide: () => Effect.succeed([]) })
+  const noop = defineDecider({
+    name: "noop",
+    version: "1",
+    handles: ["JobQueued"],
+    emits: ["JobCompleted"],
+    decide: () => Effect.succeed([])
+  })
   test("indexes deciders by handled type and collects what they emit", () => {
     const r = makeDeciderRegistry([demoJobs, noop])
     expect(r.handling("JobQueued").map((d) => d.name)).toEqual(["demo-jobs", "noop"])
@@ -92,7 +98,11 @@ describe("compareDecisions", () => {
   const runId = "r1"
   const at = "2026-12-02T00:00:00.000Z"
   const started = makeEvent(RunStarted, {
-    stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0, recordedAt: at,
+    stream: runStream(runId, "run", runId),
+    runId,
+    causationId: null,
+    ordinal: 0,
+    recordedAt: at,
     data: { config: {}, configSources: {}, seed: "0", code: { commit: null, dirty: false }, tools: {}, command: "demo" }
   })
   const derive = (e: CoreEvent) => Effect.runSync(demoJobs.decide(null, e)).map((d) => stamp(d, runId, at))
@@ -110,7 +120,16 @@ describe("compareDecisions", () => {
   test("changed, missing and extra events, in log order", () => {
     const q1 = log[3]!
     const changed = { ...q1, data: { ...q1.data, params: { sample: 99 } } } as CoreEvent
-    const unlogged = stamp(decision(JobCompleted, { stream: q1.stream, causationId: q1.id, ordinal: 1, data: { jobId: "x", outcome: "done", worker: "demo", attempts: 1, produced: [], error: null } }), runId, at)
+    const unlogged = stamp(
+      decision(JobCompleted, {
+        stream: q1.stream,
+        causationId: q1.id,
+        ordinal: 1,
+        data: { jobId: "x", outcome: "done", worker: "demo", attempts: 1, produced: [], error: null }
+      }),
+      runId,
+      at
+    )
     const events = log.filter((e) => e.id !== log[6]!.id).map((e) => (e.id === q1.id ? changed : e))
     const rederived = [...rederivedFrom(log), { causeIndex: 3, decider: "demo-jobs", event: unlogged }]
     const r = compareDecisions({ events, registry, rederived, failures: [] })
@@ -128,10 +147,19 @@ describe("compareDecisions", () => {
   })
   test("--round keeps the decision events of that round only", () => {
     expect(compareDecisions({ events: log, registry, rederived: [], failures: [], round: 1 }).decisionEvents).toBe(6)
-    expect(compareDecisions({ events: log, registry, rederived: [], failures: [], round: 2 })).toEqual({ decisionEvents: 0, rederived: 0, divergences: [] })
+    expect(compareDecisions({ events: log, registry, rederived: [], failures: [], round: 2 })).toEqual({
+      decisionEvents: 0,
+      rederived: 0,
+      divergences: []
+    })
   })
   test("a failing decider is reported at the event it was handling", () => {
-    const r = compareDecisions({ events: log, registry, rederived: rederivedFrom(log).slice(3), failures: [{ causeIndex: 0, decider: "demo-jobs", error: new Error("boom") }] })
+    const r = compareDecisions({
+      events: log,
+      registry,
+      rederived: rederivedFrom(log).slice(3),
+      failures: [{ causeIndex: 0, decider: "demo-jobs", error: new Error("boom") }]
+    })
     expect(r.divergences[0]).toMatchObject({ kind: "failed", id: started.id, type: "RunStarted" })
     expect(r.divergences[0]!.reason).toContain("boom")
   })
@@ -139,7 +167,11 @@ describe("compareDecisions", () => {
 
 test("JobQueued stays the demo's: a non-demo RunStarted queues nothing", () => {
   const other = makeEvent(RunStarted, {
-    stream: runStream("r2", "run", "r2"), runId: "r2", causationId: null, ordinal: 0, recordedAt: "2026-12-02T00:00:00.000Z",
+    stream: runStream("r2", "run", "r2"),
+    runId: "r2",
+    causationId: null,
+    ordinal: 0,
+    recordedAt: "2026-12-02T00:00:00.000Z",
     data: { config: {}, configSources: {}, seed: "0", code: { commit: null, dirty: false }, tools: {}, command: "run" }
   })
   expect(Effect.runSync(demoJobs.decide(null, other))).toEqual([])

@@ -11,8 +11,8 @@ import { join } from "node:path"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { Objm } from "@nats-io/obj"
 import { connect } from "@nats-io/transport-node"
-import { BlobStore, DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
-import { EmbeddedStore, EventStore, JetStreamStore } from "@core/eventstore"
+import { type BlobStore, DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
+import { EmbeddedStore, type EventStore, JetStreamStore } from "@core/eventstore"
 import { Sandbox } from "@core/sandbox"
 import { replayRun } from "../mod.ts"
 import type { DeciderRegistry } from "../mod.ts"
@@ -63,7 +63,10 @@ const nats = (): Sut => {
   }
 }
 
-describe.each([["embedded", embedded], ["JetStream", nats]] as const)("decision replay on the %s store", (name, make) => {
+describe.each([
+  ["embedded", embedded],
+  ["JetStream", nats]
+] as const)("decision replay on the %s store", (_name, make) => {
   let sut: Sut
   let rt: ManagedRuntime.ManagedRuntime<EventStore | BlobStore | Sandbox, unknown>
   const replay = (runId: string, registry: DeciderRegistry = registryWith(), round?: number) =>
@@ -93,7 +96,13 @@ describe.each([["embedded", embedded], ["JetStream", nats]] as const)("decision 
     const report = await replay(run.runId, registryWith({ nodeOffset: 1 }))
     expect(report.divergences).toHaveLength(1)
     const [d] = report.divergences
-    expect(d).toMatchObject({ kind: "changed", id: run.verified.id, type: "TrajectoryVerified", stream: run.verified.stream, decider: "test-judge" })
+    expect(d).toMatchObject({
+      kind: "changed",
+      id: run.verified.id,
+      type: "TrajectoryVerified",
+      stream: run.verified.stream,
+      decider: "test-judge"
+    })
     expect(d!.diff).toEqual([{ path: "data.path[0]", logged, rederived: `node-${Number(logged.slice(5)) + 1}` }])
   })
 
@@ -104,7 +113,9 @@ describe.each([["embedded", embedded], ["JetStream", nats]] as const)("decision 
     const [input, missing] = report.divergences
     expect(input).toMatchObject({ id: run.trajectory.id, type: "TrajectoryRecorded", inputEvent: run.modelCall.id })
     expect(input!.reason).toContain("request digest")
-    expect(input!.diff).toEqual([{ path: "data.requestDigest", logged: (run.modelCall.data as { requestDigest: string }).requestDigest, rederived: expect.any(String) }])
+    expect(input!.diff).toEqual([
+      { path: "data.requestDigest", logged: (run.modelCall.data as { requestDigest: string }).requestDigest, rederived: expect.any(String) }
+    ])
     expect(missing).toMatchObject({ id: run.verified.id, type: "TrajectoryVerified" })
   })
 
@@ -124,7 +135,9 @@ describe.each([["embedded", embedded], ["JetStream", nats]] as const)("decision 
     expect(report.divergences.map((d) => d.kind)).toEqual(["input", "missing"])
     const [input, missing] = report.divergences
     expect(input).toMatchObject({ kind: "input", blob: hash, inputEvent: run.trajectory.id, id: run.trajectory.id, decider: "test-judge" })
-    expect(input!.diff).toEqual([{ path: "data.steps[1].observation.screenshot", logged: hash, rederived: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    expect(input!.diff).toEqual([
+      { path: "data.steps[1].observation.screenshot", logged: hash, rederived: expect.stringMatching(/^[0-9a-f]{64}$/) }
+    ])
     expect(input!.reason).toContain(hash)
     expect(missing!.id).toBe(run.verified.id)
   })

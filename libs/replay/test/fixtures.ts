@@ -6,18 +6,21 @@
  */
 import { Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
-import {
-  makeEvent,
-  ModelCalled,
-  RunStarted,
-  runStream,
-  sha256,
-  TrajectoryRecorded,
-  TrajectoryVerified
-} from "@core/events"
+import { makeEvent, ModelCalled, RunStarted, runStream, sha256, TrajectoryRecorded, TrajectoryVerified } from "@core/events"
 import type { Action, CoreEvent, Observation } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { decision, defineDecider, Models, Observations, Randomness, recordedServices, rederive, requestDigest, withDeciders, coreDeciders } from "../mod.ts"
+import {
+  decision,
+  defineDecider,
+  Models,
+  Observations,
+  Randomness,
+  recordedServices,
+  rederive,
+  requestDigest,
+  withDeciders,
+  coreDeciders
+} from "../mod.ts"
 import type { ModelRequest } from "../mod.ts"
 
 const AT = "2026-12-02T00:00:00.000Z"
@@ -49,7 +52,7 @@ export const makeJudge = (v: JudgeVariant = {}) =>
     handles: ["TrajectoryRecorded"],
     emits: ["TrajectoryVerified"],
     decide: (_s, e) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (e.type !== "TrajectoryRecorded") return []
         const env = yield* Observations
         const models = yield* Models
@@ -58,27 +61,42 @@ export const makeJudge = (v: JudgeVariant = {}) =>
         const seen = [yield* env.reset(trajectoryId)]
         for (const [k, step] of e.data.steps.entries()) seen.push(yield* env.act(trajectoryId, k, v.action ?? step.action))
         const done = seen.findIndex((o) => o.screenshot !== null && new TextDecoder().decode(o.screenshot).includes("done"))
-        const answer = yield* models.complete(judgeRequest(e, seen.map((o) => o.observation.screenshot), v))
+        const answer = yield* models.complete(
+          judgeRequest(
+            e,
+            seen.map((o) => o.observation.screenshot),
+            v
+          )
+        )
         const verdict = answer.text.trim() === "pass" && done >= 0 ? "pass" : "fail"
-        return [decision(TrajectoryVerified, {
-          stream: e.stream,
-          causationId: e.id,
-          ordinal: 0,
-          data: {
-            trajectoryId,
-            taskId,
-            verdict,
-            evidence: [{ lfId: LF_DONE, satisfiedAt: done - 1, error: null }],
-            path: verdict === "pass" ? [`node-${rng.int(0, 1000) + (v.nodeOffset ?? 0)}`] : null
-          }
-        })]
+        return [
+          decision(TrajectoryVerified, {
+            stream: e.stream,
+            causationId: e.id,
+            ordinal: 0,
+            data: {
+              trajectoryId,
+              taskId,
+              verdict,
+              evidence: [{ lfId: LF_DONE, satisfiedAt: done - 1, error: null }],
+              path: verdict === "pass" ? [`node-${rng.int(0, 1000) + (v.nodeOffset ?? 0)}`] : null
+            }
+          })
+        ]
       })
   })
 
 export const registryWith = (v: JudgeVariant = {}) => withDeciders(coreDeciders, [makeJudge(v)])
 
 const observation = (screenshot: string, url: string): Observation => ({
-  url, app: null, title: null, screenshot, elements: null, aria: null, truncated: false, error: null
+  url,
+  app: null,
+  title: null,
+  screenshot,
+  elements: null,
+  aria: null,
+  truncated: false,
+  error: null
 })
 
 export interface TestRun {
@@ -96,38 +114,70 @@ export interface TestRun {
  * Blobs carry the run id, so altering one run's blob never touches another's.
  */
 export const writeTestRun = (runId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     const blobs = yield* BlobStore
     const put = (text: string) => blobs.put(new TextEncoder().encode(`${runId}: ${text}`))
     const screenshots = [yield* put("home page"), yield* put("a form"), yield* put("done: order placed")]
     const runS = runStream(runId, "run", runId)
     const started = makeEvent(RunStarted, {
-      stream: runS, runId, causationId: null, ordinal: 0, recordedAt: AT,
+      stream: runS,
+      runId,
+      causationId: null,
+      ordinal: 0,
+      recordedAt: AT,
       data: { config: {}, configSources: {}, seed: "42", code: { commit: null, dirty: false }, tools: {}, command: "test" }
     })
     yield* store.append(runS, [started], { expectedRevision: 0 })
     const trajS = runStream(runId, "trajectory", "t0")
     const steps: Array<{ action: Action; observation: Observation }> = [
-      { action: { kind: "click", target: { role: "link", name: "Order", elementId: "3", text: null } }, observation: observation(screenshots[1]!, "https://shop.test/form") },
-      { action: { kind: "type", target: null, text: "42 Main St", submit: true }, observation: observation(screenshots[2]!, "https://shop.test/done") }
+      {
+        action: { kind: "click", target: { role: "link", name: "Order", elementId: "3", text: null } },
+        observation: observation(screenshots[1]!, "https://shop.test/form")
+      },
+      {
+        action: { kind: "type", target: null, text: "42 Main St", submit: true },
+        observation: observation(screenshots[2]!, "https://shop.test/done")
+      }
     ]
     const trajectory = makeEvent(TrajectoryRecorded, {
-      stream: trajS, runId, causationId: started.id, ordinal: 0, recordedAt: AT,
+      stream: trajS,
+      runId,
+      causationId: started.id,
+      ordinal: 0,
+      recordedAt: AT,
       data: {
-        trajectoryId: "t0", taskId: "task-1", round: 1, sample: 0, policy: "test-policy",
-        initial: observation(screenshots[0]!, "https://shop.test/"), steps, outcome: "completed", infraError: null, attempts: 1
+        trajectoryId: "t0",
+        taskId: "task-1",
+        round: 1,
+        sample: 0,
+        policy: "test-policy",
+        initial: observation(screenshots[0]!, "https://shop.test/"),
+        steps,
+        outcome: "completed",
+        infraError: null,
+        attempts: 1
       }
     })
     const r1 = yield* store.append(trajS, [trajectory], { expectedRevision: 0 })
     const request = judgeRequest(trajectory, screenshots, {})
     const modelS = runStream(runId, "model", "judge")
     const modelCall = makeEvent(ModelCalled, {
-      stream: modelS, runId, causationId: trajectory.id, ordinal: 0, recordedAt: AT,
+      stream: modelS,
+      runId,
+      causationId: trajectory.id,
+      ordinal: 0,
+      recordedAt: AT,
       data: {
-        callIndex: 0, model: request.model, purpose: request.purpose, requestDigest: requestDigest(request), requestBlob: null,
-        prompt: PROMPT, response: { text: "pass", finishReason: "stop", usage: { inputTokens: 10, outputTokens: 1 } },
-        error: null, latencyMs: 12
+        callIndex: 0,
+        model: request.model,
+        purpose: request.purpose,
+        requestDigest: requestDigest(request),
+        requestBlob: null,
+        prompt: PROMPT,
+        response: { text: "pass", finishReason: "stop", usage: { inputTokens: 10, outputTokens: 1 } },
+        error: null,
+        latencyMs: 12
       }
     })
     yield* store.append(modelS, [modelCall], { expectedRevision: 0 })

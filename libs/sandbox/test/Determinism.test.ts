@@ -18,7 +18,8 @@ const hoard = (mb: number) => lf(`const s = "x".repeat(${Math.round(mb * 1024 * 
 const SPINS = Array.from({ length: 41 }, (_, i) => 20_000 + i * 250)
 const HOARDS = Array.from({ length: 13 }, (_, i) => 10 + i * 0.5)
 
-const kinds = (verdicts: ReadonlyArray<Verdict>) => verdicts.map((v) => (v.kind === "ok" ? `ok ${v.satisfiedAt}` : `${v.kind}: ${v.reason}`))
+const kinds = (verdicts: ReadonlyArray<Verdict>) =>
+  verdicts.map((v) => (v.kind === "ok" ? `ok ${v.satisfiedAt}` : `${v.kind}: ${v.reason}`))
 
 describe("determinism", () => {
   let seasoned: TestPool

@@ -25,10 +25,17 @@ describe("batches", () => {
         const visible = prefix === undefined ? steps : Math.min(prefix, steps)
         if (i % 97 === 0) {
           requests.push({ code: lf(`throw new Error("request ${i}")`), trajectory: t })
-          expected.push({ kind: "error", reason: expect.stringMatching(new RegExp(`^throw: Error: request ${i} \\(at labelFunction\\.js:1:\\d+\\)$`)) })
+          expected.push({
+            kind: "error",
+            reason: expect.stringMatching(new RegExp(`^throw: Error: request ${i} \\(at labelFunction\\.js:1:\\d+\\)$`))
+          })
           continue
         }
-        requests.push({ code: lf(`return validateClick(t, "button", "Step ${target}")`), trajectory: t, ...(prefix === undefined ? {} : { prefix }) })
+        requests.push({
+          code: lf(`return validateClick(t, "button", "Step ${target}")`),
+          trajectory: t,
+          ...(prefix === undefined ? {} : { prefix })
+        })
         expected.push(okAt(target < steps - 1 && target < visible ? target : -1))
       }
       const verdicts = await pool.evaluateBatch(requests)
@@ -62,7 +69,9 @@ describe("worker processes", () => {
       const ours = [...childPids()].filter((p) => !before.has(p))
       expect(ours.length).toBe(1)
       for (let round = 0; round < 4; round++) {
-        const verdicts = await pool.evaluateBatch(Array.from({ length: 10 }, (_, i) => ({ code: lf(`return ${i + round}`), trajectory: T5 })))
+        const verdicts = await pool.evaluateBatch(
+          Array.from({ length: 10 }, (_, i) => ({ code: lf(`return ${i + round}`), trajectory: T5 }))
+        )
         expect(verdicts).toEqual(Array.from({ length: 10 }, (_, i) => okAt(i + round)))
       }
       // 40 evaluations, at most 7 per process: the first worker is long gone.

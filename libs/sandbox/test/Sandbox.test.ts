@@ -29,10 +29,14 @@ describe("hostile label functions", () => {
 
   test("a normal LF gets the step that satisfies it, or -1", async () => {
     expect(await pool.evaluate({ code: NORMAL, trajectory: T5 })).toEqual({ kind: "ok", satisfiedAt: 3 })
-    expect(await pool.evaluate({ code: lf(`return validateElement(t, "button", "Checkout")`), trajectory: T5 }))
-      .toEqual({ kind: "ok", satisfiedAt: 2 })
-    expect(await pool.evaluate({ code: lf(`return validateClick(t, "button", "Pay")`), trajectory: T5 }))
-      .toEqual({ kind: "ok", satisfiedAt: -1 })
+    expect(await pool.evaluate({ code: lf(`return validateElement(t, "button", "Checkout")`), trajectory: T5 })).toEqual({
+      kind: "ok",
+      satisfiedAt: 2
+    })
+    expect(await pool.evaluate({ code: lf(`return validateClick(t, "button", "Pay")`), trajectory: T5 })).toEqual({
+      kind: "ok",
+      satisfiedAt: -1
+    })
   })
 
   test("an endless loop is error: budget", async () => {
@@ -59,7 +63,9 @@ describe("hostile label functions", () => {
   test("no host globals: constructor.constructor, process, require, Bun, fetch", async () => {
     const escape = await hostile(lf(`return this.constructor.constructor("return process")()`))
     expect(reasonOf(escape)).toBe("error: throw: ReferenceError: 'process' is not defined (at <input>:3:8)")
-    expect(reasonOf(await hostile(lf(`return globalThis.process.pid`)))).toStartWith("error: throw: TypeError: cannot read property 'pid' of undefined")
+    expect(reasonOf(await hostile(lf(`return globalThis.process.pid`)))).toStartWith(
+      "error: throw: TypeError: cannot read property 'pid' of undefined"
+    )
     expect(reasonOf(await hostile(lf(`return require("fs")`)))).toStartWith("error: throw: ReferenceError: 'require' is not defined")
     expect(reasonOf(await hostile(lf(`return t.constructor.constructor("return typeof Bun")()`)))).toStartWith("error: result:")
     // Nothing of the host is there to find: every name is undefined, so the LF returns -1.
@@ -71,8 +77,9 @@ describe("hostile label functions", () => {
   })
 
   test("a throw is error: throw with its message and location", async () => {
-    expect(reasonOf(await hostile(lf(`throw new Error("no cart in " + t.steps.length + " steps")`))))
-      .toBe("error: throw: Error: no cart in 5 steps (at labelFunction.js:1:58)")
+    expect(reasonOf(await hostile(lf(`throw new Error("no cart in " + t.steps.length + " steps")`)))).toBe(
+      "error: throw: Error: no cart in 5 steps (at labelFunction.js:1:58)"
+    )
     expect(reasonOf(await hostile(lf(`throw "plain"`)))).toBe("error: throw: plain")
     // Its getters do not run while it is described.
     const sneaky = lf(`throw { get message() { while (true) {} } }`)
@@ -98,24 +105,39 @@ describe("hostile label functions", () => {
   })
 
   test("a syntax error, an import, or no labelFunction is error: syntax", async () => {
-    expect(reasonOf(await hostile(`function labelFunction(t) { return 1 +; }`)))
-      .toBe("error: syntax: SyntaxError: unexpected token in expression: ';' (at labelFunction.js:1:39)")
+    expect(reasonOf(await hostile(`function labelFunction(t) { return 1 +; }`))).toBe(
+      "error: syntax: SyntaxError: unexpected token in expression: ';' (at labelFunction.js:1:39)"
+    )
     expect(reasonOf(await hostile(`import fs from "fs"\nfunction labelFunction(t) { return 0 }`))).toStartWith("error: syntax: SyntaxError")
-    expect(reasonOf(await hostile(`function labelFn(t) { return 0 }`))).toBe("error: syntax: the script does not define function labelFunction(t)")
+    expect(reasonOf(await hostile(`function labelFn(t) { return 0 }`))).toBe(
+      "error: syntax: the script does not define function labelFunction(t)"
+    )
     // Closing the factory wrapper early does not compile.
-    expect(reasonOf(await hostile(`}); let leaked = 1; (function () { function labelFunction(t) { return 0 }`))).toStartWith("error: syntax: SyntaxError")
+    expect(reasonOf(await hostile(`}); let leaked = 1; (function () { function labelFunction(t) { return 0 }`))).toStartWith(
+      "error: syntax: SyntaxError"
+    )
   })
 
   test("deep recursion is error (stack overflow), in the LF, in JSON, in getters, in the parser", async () => {
-    expect(reasonOf(await hostile(lf(`const f = (n) => f(n + 1) + 1; return f(0)`)))).toStartWith("error: throw: InternalError: stack overflow")
-    expect(reasonOf(await hostile(lf(`return JSON.parse("[".repeat(200000) + "]".repeat(200000)).length`)))).toMatch(/^error: throw: \w+Error: stack overflow/)
-    expect(reasonOf(await hostile(lf(`const o = { get x() { return this.x } }; return o.x`)))).toMatch(/^error: throw: \w+Error: stack overflow/)
-    expect(reasonOf(await hostile(lf(`return ${"(".repeat(100000)}1${")".repeat(100000)}`)))).toMatch(/^error: syntax: \w+Error: stack overflow/)
+    expect(reasonOf(await hostile(lf(`const f = (n) => f(n + 1) + 1; return f(0)`)))).toStartWith(
+      "error: throw: InternalError: stack overflow"
+    )
+    expect(reasonOf(await hostile(lf(`return JSON.parse("[".repeat(200000) + "]".repeat(200000)).length`)))).toMatch(
+      /^error: throw: \w+Error: stack overflow/
+    )
+    expect(reasonOf(await hostile(lf(`const o = { get x() { return this.x } }; return o.x`)))).toMatch(
+      /^error: throw: \w+Error: stack overflow/
+    )
+    expect(reasonOf(await hostile(lf(`return ${"(".repeat(100000)}1${")".repeat(100000)}`)))).toMatch(
+      /^error: syntax: \w+Error: stack overflow/
+    )
   })
 
   test("no LF can leave state behind for itself or for another LF", async () => {
     const counter = `var calls = 0; function labelFunction(t) { return calls++ }`
-    expect(await pool.evaluateBatch([0, 1, 2].map(() => ({ code: counter, trajectory: T5 })))).toEqual([0, 0, 0].map((satisfiedAt) => ({ kind: "ok", satisfiedAt })))
+    expect(await pool.evaluateBatch([0, 1, 2].map(() => ({ code: counter, trajectory: T5 })))).toEqual(
+      [0, 0, 0].map((satisfiedAt) => ({ kind: "ok", satisfiedAt }))
+    )
     const vandal = lf(`
       "use strict"
       const tries = [
@@ -132,8 +154,9 @@ describe("hostile label functions", () => {
       for (const f of tries) { try { f() } catch (e) { refused++ } }
       return refused === tries.length ? -1 : refused`)
     expect(await pool.evaluate({ code: vandal, trajectory: T5 })).toEqual({ kind: "ok", satisfiedAt: -1 })
-    expect(await pool.evaluate({ code: lf(`return ({}).polluted === undefined ? validateClick(t, "button", "Step 0") : 99`), trajectory: T5 }))
-      .toEqual({ kind: "ok", satisfiedAt: 0 })
+    expect(
+      await pool.evaluate({ code: lf(`return ({}).polluted === undefined ? validateClick(t, "button", "Step 0") : 99`), trajectory: T5 })
+    ).toEqual({ kind: "ok", satisfiedAt: 0 })
     expect(await pool.evaluate({ code: NORMAL, trajectory: T5 })).toEqual({ kind: "ok", satisfiedAt: NORMAL_ON_T5 })
   })
 
@@ -179,13 +202,31 @@ describe("wall-clock deadline", () => {
 
 describe("starting", () => {
   test("a prelude that does not load fails the layer with SandboxError", async () => {
-    const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(Effect.gen(function*() { yield* Sandbox }), Sandbox.layer({ prelude: "function (" }))))
+    const exit = await Effect.runPromiseExit(
+      Effect.scoped(
+        Effect.provide(
+          Effect.gen(function* () {
+            yield* Sandbox
+          }),
+          Sandbox.layer({ prelude: "function (" })
+        )
+      )
+    )
     expect(Exit.isFailure(exit)).toBe(true)
     expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("prelude: SyntaxError")
   })
 
   test("bad options fail the layer with SandboxError", async () => {
-    const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(Effect.gen(function*() { yield* Sandbox }), Sandbox.layer({ workers: 0 }))))
+    const exit = await Effect.runPromiseExit(
+      Effect.scoped(
+        Effect.provide(
+          Effect.gen(function* () {
+            yield* Sandbox
+          }),
+          Sandbox.layer({ workers: 0 })
+        )
+      )
+    )
     expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("workers must be a whole number ≥ 1, got 0")
   })
 })
@@ -198,7 +239,9 @@ describe("the real LF API (LF_API_SOURCE)", () => {
       const codes = [
         lf(`return inOrder(validateClick(t, "button", "Step 1"), validateElement(t, "button", "Checkout"), validateStatus(t, "complete"))`),
         lf(`return validateUrl(t, "^/shop/4$")`),
-        lf(`return after(validateClick(t, "button", "Step 3"), function (from) { return validateClick(t, "button", "Step 1", { from: from }) })`)
+        lf(
+          `return after(validateClick(t, "button", "Step 3"), function (from) { return validateClick(t, "button", "Step 1", { from: from }) })`
+        )
       ]
       const verdicts = await pool.evaluateBatch(codes.map((code) => ({ code, trajectory: { key: "t6", value: t } })))
       expect(verdicts).toEqual(codes.map((code) => ({ kind: "ok", satisfiedAt: nativeLabelFunction(code)(t) as number })))

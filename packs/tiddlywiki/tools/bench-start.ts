@@ -30,4 +30,6 @@ for (let i = 0; i < n; i++) {
   await inst.stop()
 }
 const fmt = (xs: ReadonlyArray<number>) => xs.map((x) => x.toFixed(0)).join(", ")
-console.log(`runtime ${process.env.CORE_TW_RUNTIME === "node" ? "node" : "bun"}: start-to-200 ms [${fmt(starts)}] p50 ${median(starts).toFixed(0)}; reset ms [${fmt(resets)}] p50 ${median(resets).toFixed(0)}`)
+console.log(
+  `runtime ${process.env.CORE_TW_RUNTIME === "node" ? "node" : "bun"}: start-to-200 ms [${fmt(starts)}] p50 ${median(starts).toFixed(0)}; reset ms [${fmt(resets)}] p50 ${median(resets).toFixed(0)}`
+)

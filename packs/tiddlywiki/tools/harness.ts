@@ -116,7 +116,8 @@ export const extractElements = async (page: Page): Promise<ReadonlyArray<Element
   const next = await page.evaluate(() => {
     const doc: any = (globalThis as any).document
     let max = 0
-    for (const el of Array.from(doc.querySelectorAll("[data-core-id]") as ArrayLike<any>)) max = Math.max(max, Number(String(el.getAttribute("data-core-id")).slice(1)))
+    for (const el of Array.from(doc.querySelectorAll("[data-core-id]") as ArrayLike<any>))
+      max = Math.max(max, Number(String(el.getAttribute("data-core-id")).slice(1)))
     return max + 1
   })
   return (await page.evaluate(extractInPage, { selector: interactableSelector, nextId: next })).elements
@@ -149,8 +150,13 @@ export const resolveTarget = async (page: Page, target: Target, timeoutMs = 5000
       const locator = page.locator(`[data-core-id="${r.element.id}"]`).first()
       let playwrightAgrees: boolean | undefined
       if (target.role) {
-        const byRole = page.getByRole(target.role as Parameters<Page["getByRole"]>[0], target.name !== undefined ? { name: target.name, exact: false } : {})
-        const ids = await byRole.evaluateAll((els) => els.filter((e: any) => e.checkVisibility()).map((e: any) => e.getAttribute("data-core-id") as string | null))
+        const byRole = page.getByRole(
+          target.role as Parameters<Page["getByRole"]>[0],
+          target.name !== undefined ? { name: target.name, exact: false } : {}
+        )
+        const ids = await byRole.evaluateAll((els) =>
+          els.filter((e: any) => e.checkVisibility()).map((e: any) => e.getAttribute("data-core-id") as string | null)
+        )
         playwrightAgrees = ids[target.nth ?? 0] === r.element.id
       }
       return { locator, match: r.match, playwrightAgrees }
@@ -207,7 +213,8 @@ export const playSteps = async (
         await (await resolve(step.target)).click({ timeout: 5000 })
         break
       case "type": {
-        if (step.text === undefined) throw new Error("this tool types no secrets: play a step with secretEnv through bun core record --from")
+        if (step.text === undefined)
+          throw new Error("this tool types no secrets: play a step with secretEnv through bun core record --from")
         const locator = await resolve(step.target)
         if (step.mode === "insert") {
           const ready = await locator.evaluate(focusForInsert)

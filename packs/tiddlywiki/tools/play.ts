@@ -127,7 +127,9 @@ try {
         alt = `${a.code === 0 ? "pass" : "FAIL"} (exit ${a.code})${a.code === 0 ? "" : ` ${a.line}`}${a.warnings.length ? ` warnings: ${a.warnings.join("; ")}` : ""}`
       }
       const demo = `${r.code === 0 ? "pass" : "FAIL"} (exit ${r.code})${r.code === 0 ? "" : ` ${r.line}`}${r.warnings.length ? ` warnings: ${r.warnings.join("; ")}` : ""}`
-      const neg = r.negatives.map((n) => `${n.code === 1 ? "fails" : "WRONG"} (exit ${n.code}${n.answer ? `, answer ${JSON.stringify(n.answer)}` : ""})`).join(", ")
+      const neg = r.negatives
+        .map((n) => `${n.code === 1 ? "fails" : "WRONG"} (exit ${n.code}${n.answer ? `, answer ${JSON.stringify(n.answer)}` : ""})`)
+        .join(", ")
       rows.push(`| ${task.id} | ${task.split} | ${demo} | ${r.code === 0 ? r.evalMs.toFixed(0) : "—"} | ${neg} | ${alt} |`)
       console.log(rows[rows.length - 1])
       if (r.code !== 0 || !negOk || !altOk) failures++

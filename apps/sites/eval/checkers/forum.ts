@@ -30,7 +30,8 @@ const boardNamed = (base: ForumBase, name: string): Board => {
 }
 
 /** The post with this seeded id in the live state, or a failing verdict when it is gone. */
-const live = (state: ForumState, p: Post): Post | Verdict => state.posts.find((x) => x.id === p.id) ?? fail(`post ${p.id} ('${p.title}') was deleted`)
+const live = (state: ForumState, p: Post): Post | Verdict =>
+  state.posts.find((x) => x.id === p.id) ?? fail(`post ${p.id} ('${p.title}') was deleted`)
 
 export const forumCheckers = {
   "forum.url-board": async (input) => {
@@ -49,7 +50,11 @@ export const forumCheckers = {
     const b = boardNamed(base, param(input, "board"))
     const top = searchPosts(state, { q: param(input, "topic"), board: b.id, sort: "top" })[0]
     if (!top) return fail(`no post about '${param(input, "topic")}' is left in ${b.name}`)
-    return endedOn(input, `/forum/post/${top.id}`, `'${top.title}' (score ${top.score}), the top post about ${param(input, "topic")} in ${b.name}`)
+    return endedOn(
+      input,
+      `/forum/post/${top.id}`,
+      `'${top.title}' (score ${top.score}), the top post about ${param(input, "topic")} in ${b.name}`
+    )
   },
   "forum.new-post": async (input) => {
     const { base, state } = await snapshot(input)
@@ -58,9 +63,14 @@ export const forumCheckers = {
     const made = newPosts(state, base)
     if (made.length === 0) return fail("no post was created")
     const match = made.find((p) => p.boardId === b.id && same(p.title, title) && same(p.body, body))
-    if (match) return made.length === 1 ? pass(`post ${match.id} '${title}' created in ${b.name}`) : fail(`the post was created, but ${made.length - 1} other posts too`)
+    if (match)
+      return made.length === 1
+        ? pass(`post ${match.id} '${title}' created in ${b.name}`)
+        : fail(`the post was created, but ${made.length - 1} other posts too`)
     const p = made[0]!
-    return fail(`created '${p.title}' in ${p.boardId} with body '${p.body.slice(0, 60)}'; wanted '${title}' in ${b.id} with body '${body.slice(0, 60)}'`)
+    return fail(
+      `created '${p.title}' in ${p.boardId} with body '${p.body.slice(0, 60)}'; wanted '${title}' in ${b.id} with body '${body.slice(0, 60)}'`
+    )
   },
   "forum.comment": async (input) => {
     const { base, state } = await snapshot(input)
@@ -70,7 +80,9 @@ export const forumCheckers = {
     if (mine.length === 0) return fail("no comment was posted")
     const match = mine.find((c) => c.postId === p.id && same(c.body, want))
     if (match) return pass(`comment ${match.id} posted on '${p.title}'`)
-    return fail(`comments posted: ${mine.map((c) => `'${c.body.slice(0, 40)}' on ${c.postId}`).join(", ")}; wanted '${want}' on ${p.id} ('${p.title}')`)
+    return fail(
+      `comments posted: ${mine.map((c) => `'${c.body.slice(0, 40)}' on ${c.postId}`).join(", ")}; wanted '${want}' on ${p.id} ('${p.title}')`
+    )
   },
   "forum.upvote": async (input) => {
     const { base, state } = await snapshot(input)
@@ -78,7 +90,9 @@ export const forumCheckers = {
     const vote = voteOn(state, "post", p.id)
     if (vote !== 1) return fail(`post '${p.title}' is ${vote === -1 ? "downvoted" : "not voted on"} (votes cast: ${state.votes.length})`)
     const others = state.votes.filter((v) => v.kind === "post" && v.id !== p.id)
-    return others.length > 0 ? fail(`upvoted '${p.title}', but also voted on ${others.map((v) => v.id).join(", ")}`) : pass(`upvoted '${p.title}'`)
+    return others.length > 0
+      ? fail(`upvoted '${p.title}', but also voted on ${others.map((v) => v.id).join(", ")}`)
+      : pass(`upvoted '${p.title}'`)
   },
   "forum.edit-title": async (input) => {
     const { base, state } = await snapshot(input)
@@ -109,10 +123,13 @@ export const forumCheckers = {
     if (typeof a !== "string") return a
     const { base } = await snapshot(input)
     const author = seededPost(base, param(input, "post")).author
-    return new RegExp(`(^|[^a-z0-9])${author}($|[^a-z0-9])`, "i").test(a) ? pass(`answer names ${author}`) : fail(`answer '${a}' does not name the author ${author}`)
+    return new RegExp(`(^|[^a-z0-9])${author}($|[^a-z0-9])`, "i").test(a)
+      ? pass(`answer names ${author}`)
+      : fail(`answer '${a}' does not name the author ${author}`)
   },
   "forum.infeasible": async (input) => {
-    if (input.status !== "infeasible") return fail(`the forum cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
+    if (input.status !== "infeasible")
+      return fail(`the forum cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
     const { base, state } = await snapshot(input)
     return newPosts(state, base).length > 0 ? fail("reported infeasible, but created a post anyway") : pass("reported infeasible")
   }

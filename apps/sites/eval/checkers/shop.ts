@@ -46,27 +46,41 @@ export const shopCheckers = {
     const min = Math.min(...inCategory.map((p) => p.price))
     const inCart = inCategory.filter((p) => state.cart.some((l) => l.productId === p.id))
     const cheapest = inCart.find((p) => p.price === min)
-    if (!cheapest) return fail(`no ${formatPrice(min)} product of ${c.name} in the cart (cart: ${inCart.map((p) => p.name).join(", ") || "nothing from it"})`)
+    if (!cheapest)
+      return fail(
+        `no ${formatPrice(min)} product of ${c.name} in the cart (cart: ${inCart.map((p) => p.name).join(", ") || "nothing from it"})`
+      )
     const others = inCart.filter((p) => p.price !== min)
-    return others.length > 0 ? fail(`the cart also holds pricier ${c.name} products: ${others.map((p) => p.name).join(", ")}`) : pass(`${cheapest.name} (${formatPrice(min)}) is in the cart`)
+    return others.length > 0
+      ? fail(`the cart also holds pricier ${c.name} products: ${others.map((p) => p.name).join(", ")}`)
+      : pass(`${cheapest.name} (${formatPrice(min)}) is in the cart`)
   },
   "shop.user-email": async (input) => {
     const { base, state } = await snapshot(input)
     const want = param(input, "email")
     if (!same(state.user.email, want)) return fail(`account email is '${state.user.email}', not '${want}'`)
-    return state.user.name === base.user.name ? pass(`email changed to ${want}`) : fail(`email changed, but the name changed too (to '${state.user.name}')`)
+    return state.user.name === base.user.name
+      ? pass(`email changed to ${want}`)
+      : fail(`email changed, but the name changed too (to '${state.user.name}')`)
   },
   "shop.user-name": async (input) => {
     const { base, state } = await snapshot(input)
     const want = param(input, "name")
     if (state.user.name.trim() !== want) return fail(`account name is '${state.user.name}', not '${want}'`)
-    return state.user.email === base.user.email ? pass(`name changed to ${want}`) : fail(`name changed, but the email changed too (to '${state.user.email}')`)
+    return state.user.email === base.user.email
+      ? pass(`name changed to ${want}`)
+      : fail(`name changed, but the email changed too (to '${state.user.email}')`)
   },
   "shop.order": async (input) => {
     const { base, state } = await snapshot(input)
     const p = productNamed(base, param(input, "product"))
     const quantity = Number(input.parameters.quantity)
-    const address = { fullName: param(input, "fullName"), street: param(input, "street"), city: param(input, "city"), postalCode: param(input, "postalCode") }
+    const address = {
+      fullName: param(input, "fullName"),
+      street: param(input, "street"),
+      city: param(input, "city"),
+      postalCode: param(input, "postalCode")
+    }
     const orders = state.orders.filter((o) => o.lines.some((l) => l.productId === p.id))
     if (orders.length === 0) return fail(`no order contains ${p.name} (${state.orders.length} orders placed)`)
     const problems = orders.map((o) => {
@@ -75,16 +89,21 @@ export const shopCheckers = {
       if (line.quantity !== quantity) wrong.push(`quantity ${line.quantity}, not ${quantity}`)
       if (o.lines.length > 1) wrong.push(`${o.lines.length - 1} other products too`)
       if (o.shipping !== input.parameters.shipping) wrong.push(`${o.shipping} shipping, not ${String(input.parameters.shipping)}`)
-      for (const k of ["fullName", "street", "city", "postalCode"] as const) if (!same(o.address[k], address[k])) wrong.push(`${k} '${o.address[k]}', not '${address[k]}'`)
+      for (const k of ["fullName", "street", "city", "postalCode"] as const)
+        if (!same(o.address[k], address[k])) wrong.push(`${k} '${o.address[k]}', not '${address[k]}'`)
       return { o, wrong }
     })
     const ok = problems.find((x) => x.wrong.length === 0)
-    return ok ? pass(`order ${ok.o.id}: ${quantity} × ${p.name}, ${ok.o.shipping} shipping to ${address.fullName}`) : fail(`order ${problems[0]!.o.id} has ${problems[0]!.wrong.join("; ")}`)
+    return ok
+      ? pass(`order ${ok.o.id}: ${quantity} × ${p.name}, ${ok.o.shipping} shipping to ${address.fullName}`)
+      : fail(`order ${problems[0]!.o.id} has ${problems[0]!.wrong.join("; ")}`)
   },
   "shop.wishlist": async (input) => {
     const { base, state } = await snapshot(input)
     const p = productNamed(base, param(input, "product"))
-    return state.wishlist.includes(p.id) ? pass(`${p.name} is in the wish list`) : fail(`${p.name} is not in the wish list (${state.wishlist.length} items)`)
+    return state.wishlist.includes(p.id)
+      ? pass(`${p.name} is in the wish list`)
+      : fail(`${p.name} is not in the wish list (${state.wishlist.length} items)`)
   },
   "shop.review": async (input) => {
     const { base, state } = await snapshot(input)
@@ -94,14 +113,20 @@ export const shopCheckers = {
     const posted = state.reviews.filter((r) => r.productId === p.id)
     if (posted.length === 0) return fail(`no review of ${p.name} was posted`)
     const match = posted.find((r) => r.rating === rating && same(r.title, title))
-    return match ? pass(`a ${rating}-star review '${match.title}' of ${p.name} was posted`) : fail(`reviews of ${p.name} posted: ${posted.map((r) => `${r.rating} stars '${r.title}'`).join(", ")}; wanted ${rating} stars '${title}'`)
+    return match
+      ? pass(`a ${rating}-star review '${match.title}' of ${p.name} was posted`)
+      : fail(
+          `reviews of ${p.name} posted: ${posted.map((r) => `${r.rating} stars '${r.title}'`).join(", ")}; wanted ${rating} stars '${title}'`
+        )
   },
   "shop.answer-price": async (input) => {
     const a = answered(input)
     if (typeof a !== "string") return a
     const { base } = await snapshot(input)
     const p = productNamed(base, param(input, "product"))
-    return numbers(a).some((n) => Math.round(n * 100) === p.price) ? pass(`answer gives ${formatPrice(p.price)}`) : fail(`answer '${a}' does not give the price ${formatPrice(p.price)}`)
+    return numbers(a).some((n) => Math.round(n * 100) === p.price)
+      ? pass(`answer gives ${formatPrice(p.price)}`)
+      : fail(`answer '${a}' does not give the price ${formatPrice(p.price)}`)
   },
   "shop.answer-review-count": async (input) => {
     const a = answered(input)
@@ -113,7 +138,8 @@ export const shopCheckers = {
     return said === count ? pass(`answer gives ${count}`) : fail(`answer '${a}' does not give the count ${count}`)
   },
   "shop.infeasible": async (input) => {
-    if (input.status !== "infeasible") return fail(`the shop cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
+    if (input.status !== "infeasible")
+      return fail(`the shop cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
     const { state } = await snapshot(input)
     return state.orders.length > 0 ? fail("reported infeasible, but placed an order anyway") : pass("reported infeasible")
   }

@@ -43,13 +43,22 @@ const times = (text: string): Array<number> =>
   })
 
 const personMatches = (p: Person, want: Readonly<Record<string, string>>): Array<string> =>
-  (["name", "email", "dob", "passport"] as const).filter((k) => want[k] !== undefined && !same(p[k], want[k]!)).map((k) => `${k} '${p[k]}', not '${want[k]}'`)
+  (["name", "email", "dob", "passport"] as const)
+    .filter((k) => want[k] !== undefined && !same(p[k], want[k]!))
+    .map((k) => `${k} '${p[k]}', not '${want[k]}'`)
 
 /** The first booking without problems, or a verdict naming the closest one's problems. */
-const firstGood = (bookings: ReadonlyArray<Booking>, problems: (b: Booking) => Array<string>, what: string, ok: (b: Booking) => string): Verdict => {
+const firstGood = (
+  bookings: ReadonlyArray<Booking>,
+  problems: (b: Booking) => Array<string>,
+  what: string,
+  ok: (b: Booking) => string
+): Verdict => {
   if (bookings.length === 0) return fail(`no confirmed booking of ${what}`)
   const checked = bookings.map((b) => ({ b, wrong: problems(b) })).sort((x, y) => x.wrong.length - y.wrong.length)
-  return checked[0]!.wrong.length === 0 ? pass(ok(checked[0]!.b)) : fail(`booking ${checked[0]!.b.id} of ${what} has ${checked[0]!.wrong.join("; ")}`)
+  return checked[0]!.wrong.length === 0
+    ? pass(ok(checked[0]!.b))
+    : fail(`booking ${checked[0]!.b.id} of ${what} has ${checked[0]!.wrong.join("; ")}`)
 }
 
 export const travelCheckers = {
@@ -72,7 +81,9 @@ export const travelCheckers = {
     const trips = [...(state.draft ? [state.draft] : []), ...confirmedBookings(state, "flight")].filter((t) => t.kind === "flight")
     const hit = trips.find((t) => nonstop.some((f) => f.id === t.flightId && f.price === min) && t.date === date && t.people === 1)
     if (hit) return pass(`started booking ${hit.flightId} (${formatPrice(min)}) on ${date}`)
-    return fail(`no booking in progress or made of the ${formatPrice(min)} nonstop flight ${from.name}–${to.name} on ${date} for 1 passenger (found: ${trips.map((t) => `${t.flightId} on ${t.date} × ${t.people}`).join(", ") || "none"})`)
+    return fail(
+      `no booking in progress or made of the ${formatPrice(min)} nonstop flight ${from.name}–${to.name} on ${date} for 1 passenger (found: ${trips.map((t) => `${t.flightId} on ${t.date} × ${t.people}`).join(", ") || "none"})`
+    )
   },
   "travel.traveller": async (input) => {
     const { state } = await snapshot(input)
@@ -86,22 +97,32 @@ export const travelCheckers = {
     const { base, state } = await snapshot(input)
     const f = flightNamed(base, param(input, "flight"))
     const [date, fare] = [param(input, "date"), param(input, "fare")]
-    const companion = { name: param(input, "name"), email: param(input, "email"), dob: param(input, "dob"), passport: param(input, "passport") }
+    const companion = {
+      name: param(input, "name"),
+      email: param(input, "email"),
+      dob: param(input, "dob"),
+      passport: param(input, "passport")
+    }
     const me = { name: base.traveller.name, email: base.traveller.email, dob: base.traveller.dob, passport: base.traveller.passport }
-    return firstGood(confirmedBookings(state, "flight").filter((b) => b.flightId === f.id), (b) => {
-      const wrong: Array<string> = []
-      if (b.date !== date) wrong.push(`date ${b.date}, not ${date}`)
-      if (b.fare !== fare) wrong.push(`fare ${b.fare}, not ${fare}`)
-      if (b.returnFlightId !== null) wrong.push("a return flight too")
-      if (b.people !== 2) wrong.push(`${b.people} passengers, not 2`)
-      const mine = b.persons.find((p) => same(p.name, me.name))
-      if (!mine) wrong.push(`no passenger ${me.name}`)
-      else wrong.push(...personMatches(mine, me))
-      const other = b.persons.find((p) => same(p.name, companion.name))
-      if (!other) wrong.push(`no passenger ${companion.name}`)
-      else wrong.push(...personMatches(other, companion))
-      return wrong
-    }, `flight ${f.id}`, (b) => `booking ${b.id}: ${f.id} on ${date}, ${fare}, ${b.persons.map((p) => p.name).join(" and ")}`)
+    return firstGood(
+      confirmedBookings(state, "flight").filter((b) => b.flightId === f.id),
+      (b) => {
+        const wrong: Array<string> = []
+        if (b.date !== date) wrong.push(`date ${b.date}, not ${date}`)
+        if (b.fare !== fare) wrong.push(`fare ${b.fare}, not ${fare}`)
+        if (b.returnFlightId !== null) wrong.push("a return flight too")
+        if (b.people !== 2) wrong.push(`${b.people} passengers, not 2`)
+        const mine = b.persons.find((p) => same(p.name, me.name))
+        if (!mine) wrong.push(`no passenger ${me.name}`)
+        else wrong.push(...personMatches(mine, me))
+        const other = b.persons.find((p) => same(p.name, companion.name))
+        if (!other) wrong.push(`no passenger ${companion.name}`)
+        else wrong.push(...personMatches(other, companion))
+        return wrong
+      },
+      `flight ${f.id}`,
+      (b) => `booking ${b.id}: ${f.id} on ${date}, ${fare}, ${b.persons.map((p) => p.name).join(" and ")}`
+    )
   },
   "travel.hotel-booking": async (input) => {
     const { base, state } = await snapshot(input)
@@ -109,35 +130,49 @@ export const travelCheckers = {
     const room = h.rooms.find((r) => r.name === param(input, "room"))
     if (!room) throw new Error(`hotel '${h.name}' has no '${param(input, "room")}'`)
     const [checkIn, nights, guests] = [param(input, "checkIn"), Number(input.parameters.nights), Number(input.parameters.guests)]
-    return firstGood(confirmedBookings(state, "hotel").filter((b) => b.hotelId === h.id), (b) => {
-      const wrong: Array<string> = []
-      if (b.roomId !== room.id) wrong.push(`room ${h.rooms.find((r) => r.id === b.roomId)?.name ?? b.roomId}, not ${room.name}`)
-      if (b.checkIn !== checkIn) wrong.push(`check-in ${b.checkIn}, not ${checkIn}`)
-      if (b.nights !== nights) wrong.push(`${b.nights} nights, not ${nights}`)
-      if (b.people !== guests) wrong.push(`${b.people} guests, not ${guests}`)
-      if (!same(b.persons[0]?.name ?? "", base.traveller.name)) wrong.push(`lead guest '${b.persons[0]?.name}', not ${base.traveller.name}`)
-      return wrong
-    }, h.name, (b) => `booking ${b.id}: ${room.name} at ${h.name}, ${nights} nights from ${checkIn}, ${guests} guests`)
+    return firstGood(
+      confirmedBookings(state, "hotel").filter((b) => b.hotelId === h.id),
+      (b) => {
+        const wrong: Array<string> = []
+        if (b.roomId !== room.id) wrong.push(`room ${h.rooms.find((r) => r.id === b.roomId)?.name ?? b.roomId}, not ${room.name}`)
+        if (b.checkIn !== checkIn) wrong.push(`check-in ${b.checkIn}, not ${checkIn}`)
+        if (b.nights !== nights) wrong.push(`${b.nights} nights, not ${nights}`)
+        if (b.people !== guests) wrong.push(`${b.people} guests, not ${guests}`)
+        if (!same(b.persons[0]?.name ?? "", base.traveller.name))
+          wrong.push(`lead guest '${b.persons[0]?.name}', not ${base.traveller.name}`)
+        return wrong
+      },
+      h.name,
+      (b) => `booking ${b.id}: ${room.name} at ${h.name}, ${nights} nights from ${checkIn}, ${guests} guests`
+    )
   },
   "travel.booking-email": async (input) => {
     const { base, state } = await snapshot(input)
     const h = hotelNamed(base, param(input, "hotel"))
     const [checkIn, email] = [param(input, "checkIn"), param(input, "email")]
-    return firstGood(confirmedBookings(state, "hotel").filter((b) => b.hotelId === h.id), (b) => {
-      const wrong: Array<string> = []
-      if (b.checkIn !== checkIn) wrong.push(`check-in ${b.checkIn}, not ${checkIn}`)
-      if (b.nights !== 1 || b.people !== 1) wrong.push(`${b.nights} nights for ${b.people} guests, not 1 night for 1`)
-      if (!same(b.persons[0]?.name ?? "", base.traveller.name)) wrong.push(`lead guest '${b.persons[0]?.name}', not ${base.traveller.name}`)
-      if (!same(b.persons[0]?.email ?? "", email)) wrong.push(`email '${b.persons[0]?.email}', not '${email}'`)
-      return wrong
-    }, h.name, (b) => `booking ${b.id} at ${h.name} has email ${email}`)
+    return firstGood(
+      confirmedBookings(state, "hotel").filter((b) => b.hotelId === h.id),
+      (b) => {
+        const wrong: Array<string> = []
+        if (b.checkIn !== checkIn) wrong.push(`check-in ${b.checkIn}, not ${checkIn}`)
+        if (b.nights !== 1 || b.people !== 1) wrong.push(`${b.nights} nights for ${b.people} guests, not 1 night for 1`)
+        if (!same(b.persons[0]?.name ?? "", base.traveller.name))
+          wrong.push(`lead guest '${b.persons[0]?.name}', not ${base.traveller.name}`)
+        if (!same(b.persons[0]?.email ?? "", email)) wrong.push(`email '${b.persons[0]?.email}', not '${email}'`)
+        return wrong
+      },
+      h.name,
+      (b) => `booking ${b.id} at ${h.name} has email ${email}`
+    )
   },
   "travel.answer-departure": async (input) => {
     const a = answered(input)
     if (typeof a !== "string") return a
     const { base } = await snapshot(input)
     const f = flightNamed(base, param(input, "flight"))
-    return times(a).includes(f.depart % 1440) ? pass(`answer gives ${clock(f.depart)}`) : fail(`answer '${a}' does not give the departure time ${clock(f.depart)}`)
+    return times(a).includes(f.depart % 1440)
+      ? pass(`answer gives ${clock(f.depart)}`)
+      : fail(`answer '${a}' does not give the departure time ${clock(f.depart)}`)
   },
   "travel.answer-cheapest-hotel": async (input) => {
     const a = answered(input)
@@ -145,10 +180,13 @@ export const travelCheckers = {
     const { base } = await snapshot(input)
     const c = cityNamed(base, param(input, "city"))
     const min = Math.min(...base.hotels.filter((h) => h.city === c.id).map(fromPrice))
-    return numbers(a).some((n) => Math.round(n * 100) === min) ? pass(`answer gives ${formatPrice(min)}`) : fail(`answer '${a}' does not give the lowest nightly price ${formatPrice(min)} in ${c.name}`)
+    return numbers(a).some((n) => Math.round(n * 100) === min)
+      ? pass(`answer gives ${formatPrice(min)}`)
+      : fail(`answer '${a}' does not give the lowest nightly price ${formatPrice(min)} in ${c.name}`)
   },
   "travel.infeasible": async (input) => {
-    if (input.status !== "infeasible") return fail(`the travel site cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
+    if (input.status !== "infeasible")
+      return fail(`the travel site cannot do this: expected status infeasible, got ${input.status ?? "no status"}`)
     const { state } = await snapshot(input)
     return state.bookings.length > 0 ? fail("reported infeasible, but made a booking anyway") : pass("reported infeasible")
   }

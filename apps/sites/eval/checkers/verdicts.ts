@@ -22,7 +22,9 @@ export const finalPath = (input: CheckInput): string | null => {
 
 /** Navigation tasks: the state API records no navigation, so the final URL is the evidence. */
 export const endedOn = (input: CheckInput, want: string, what: string): Verdict =>
-  finalPath(input) === want ? pass(`ended on ${what}`) : fail(`expected to end on ${want} (${what}), ended on ${input.finalUrl ?? "no page"}`)
+  finalPath(input) === want
+    ? pass(`ended on ${what}`)
+    : fail(`expected to end on ${want} (${what}), ended on ${input.finalUrl ?? "no page"}`)
 
 /** An answer task is done when the agent answered and did not call it infeasible; returns the answer or the failing verdict. */
 export const answered = (input: CheckInput): string | Verdict => {

@@ -29,7 +29,13 @@ export const boardPage = (ctx: ForumCtx): Response => {
   const b = boardById(ctx.base, ctx.params.id ?? "")
   if (!b) return notFound(ctx, "There is no such board.")
   const sort = parseSort(ctx.query.get("sort"), BOARD_SORTS, "new")
-  const paged = paginate(sortPosts(ctx.state.posts.filter((p) => p.boardId === b.id), sort), ctx.query.get("page"))
+  const paged = paginate(
+    sortPosts(
+      ctx.state.posts.filter((p) => p.boardId === b.id),
+      sort
+    ),
+    ctx.query.get("page")
+  )
   const m = ctx.query.get("m")
   return forumPage(ctx, {
     title: b.name,

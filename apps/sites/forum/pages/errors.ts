@@ -4,7 +4,15 @@ import { forumPage } from "../ui.ts"
 import type { ForumCtx } from "../ui.ts"
 
 export const notFound = (ctx: ForumCtx, why = "We could not find that page."): Response =>
-  forumPage(ctx, { title: "Not found", status: 404, body: html`<h1>Page not found</h1><p>${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>` })
+  forumPage(ctx, {
+    title: "Not found",
+    status: 404,
+    body: html`<h1>Page not found</h1><p>${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>`
+  })
 
 export const forbidden = (ctx: ForumCtx, why: string, back: string): Response =>
-  forumPage(ctx, { title: "Not allowed", status: 403, body: html`<h1>Not allowed</h1><p role="alert">${why}</p><p><a href="${ctx.href(back)}">Go back</a></p>` })
+  forumPage(ctx, {
+    title: "Not allowed",
+    status: 403,
+    body: html`<h1>Not allowed</h1><p role="alert">${why}</p><p><a href="${ctx.href(back)}">Go back</a></p>`
+  })

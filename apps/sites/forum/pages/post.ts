@@ -33,7 +33,18 @@ ${p.body.split(/\n\s*\n/).map((para) => html`<p>${para}</p>`)}
 <div>${voteButtons(ctx, "post", p.id, `post '${p.title}'`, p.score, `/post/${p.id}`)}</div>
 ${own && html`<p><a href="${ctx.href(`/post/${p.id}/edit`)}">Edit post</a> · <a href="${ctx.href(`/post/${p.id}/delete`)}">Delete post</a></p>`}</article>
 <section aria-labelledby="comments"><h2 id="comments">Comments (${all.length})</h2>
-${top.length === 0 ? html`<p>No comments yet. Start the conversation!</p>` : html`<ul aria-label="Comments">${top.map((c) => commentItem(ctx, p, c, all.filter((r) => r.parentId === c.id)))}</ul>`}
+${
+  top.length === 0
+    ? html`<p>No comments yet. Start the conversation!</p>`
+    : html`<ul aria-label="Comments">${top.map((c) =>
+        commentItem(
+          ctx,
+          p,
+          c,
+          all.filter((r) => r.parentId === c.id)
+        )
+      )}</ul>`
+}
 <h3 id="add-comment">Add a comment</h3>${errorSummary(errors, { body: "Your comment" }, "comment-")}
 <form method="post" action="${ctx.href(`/post/${p.id}/comments`)}" aria-labelledby="add-comment" novalidate>
 ${field({ name: "body", label: `Your comment (up to ${COMMENT_MAX} characters)`, value: draft, errors, multiline: true, idPrefix: "comment-" })}
@@ -42,7 +53,8 @@ ${field({ name: "body", label: `Your comment (up to ${COMMENT_MAX} characters)`,
 
 export const postPage = (ctx: ForumCtx): Response => {
   const p = postById(ctx.state, ctx.params.id ?? "")
-  if (!p) return notFound(ctx, ctx.state.deletedPostIds.includes(ctx.params.id ?? "") ? "This post has been deleted." : "There is no such post.")
+  if (!p)
+    return notFound(ctx, ctx.state.deletedPostIds.includes(ctx.params.id ?? "") ? "This post has been deleted." : "There is no such post.")
   return forumPage(ctx, { title: p.title, message: messages[ctx.query.get("m") ?? ""], body: postBody(ctx, p, {}, "") })
 }
 
@@ -85,7 +97,15 @@ export const addComment = (ctx: ForumCtx): Response => {
     return forumPage(ctx, { title: `${p.title} — comment not posted`, status: 422, body: postBody(ctx, p, { body: error }, body) })
   }
   const id = `c${ctx.state.nextComment++}`
-  ctx.state.comments.push({ id, postId: p.id, parentId: parent?.id ?? null, author: ctx.state.me, body, createdAt: tick(ctx.state), score: 0 })
+  ctx.state.comments.push({
+    id,
+    postId: p.id,
+    parentId: parent?.id ?? null,
+    author: ctx.state.me,
+    body,
+    createdAt: tick(ctx.state),
+    score: 0
+  })
   return ctx.redirect(`/post/${p.id}?m=${parent ? "replied" : "commented"}#comment-${id}`)
 }
 
@@ -93,7 +113,11 @@ export const vote = (ctx: ForumCtx): Response => {
   const kind = ctx.form.get("kind")
   const id = ctx.form.get("id") ?? ""
   const dir = ctx.form.get("dir")
-  if ((kind !== "post" && kind !== "comment") || (dir !== "up" && dir !== "down") || !castVote(ctx.state, kind, id, dir === "up" ? 1 : -1)) {
+  if (
+    (kind !== "post" && kind !== "comment") ||
+    (dir !== "up" && dir !== "down") ||
+    !castVote(ctx.state, kind, id, dir === "up" ? 1 : -1)
+  ) {
     return notFound(ctx, "There is nothing to vote on here.")
   }
   const fallback = kind === "post" ? `/post/${id}` : `/post/${commentById(ctx.state, id)!.postId}#comment-${id}`

@@ -16,7 +16,10 @@ export const usersPage = (ctx: ForumCtx): Response =>
 export const userPage = (ctx: ForumCtx): Response => {
   const u = userById(ctx.base, ctx.params.id ?? "")
   if (!u) return notFound(ctx, "There is no such member.")
-  const posts = sortPosts(ctx.state.posts.filter((p) => p.author === u.id), "new")
+  const posts = sortPosts(
+    ctx.state.posts.filter((p) => p.author === u.id),
+    "new"
+  )
   const comments = ctx.state.comments.filter((c) => c.author === u.id).reverse()
   const mine = u.id === ctx.state.me
   return forumPage(ctx, {
@@ -24,11 +27,13 @@ export const userPage = (ctx: ForumCtx): Response => {
     body: html`<h1>${u.id}</h1>${mine && html`<p>This is you.</p>`}
 <dl><dt>Name</dt><dd>${u.displayName}</dd><dt>About</dt><dd>${u.bio}</dd><dt>Karma</dt><dd>${karmaOf(ctx.state, u.id)}</dd></dl>
 <section aria-labelledby="user-posts"><h2 id="user-posts">Posts (${posts.length})</h2>${postList(ctx, posts, `Posts by ${u.id}`, here(ctx))}</section>
-<section aria-labelledby="user-comments"><h2 id="user-comments">Comments (${comments.length})</h2>${comments.length === 0
-      ? html`<p>No comments yet.</p>`
-      : html`<ul aria-label="Comments by ${u.id}">${comments.map((c) => {
-          const p = postById(ctx.state, c.postId)
-          return html`<li><p>${c.body}</p><p class="meta">Score ${c.score} · on <a href="${ctx.href(`/post/${c.postId}#comment-${c.id}`)}">${p?.title ?? "a deleted post"}</a></p></li>`
-        })}</ul>`}</section>`
+<section aria-labelledby="user-comments"><h2 id="user-comments">Comments (${comments.length})</h2>${
+      comments.length === 0
+        ? html`<p>No comments yet.</p>`
+        : html`<ul aria-label="Comments by ${u.id}">${comments.map((c) => {
+            const p = postById(ctx.state, c.postId)
+            return html`<li><p>${c.body}</p><p class="meta">Score ${c.score} · on <a href="${ctx.href(`/post/${c.postId}#comment-${c.id}`)}">${p?.title ?? "a deleted post"}</a></p></li>`
+          })}</ul>`
+    }</section>`
   })
 }

@@ -15,10 +15,22 @@ interface Draft {
   body: string
 }
 
-const read = (ctx: ForumCtx): Draft => ({ board: ctx.form.get("board") ?? "", title: (ctx.form.get("title") ?? "").trim(), body: (ctx.form.get("body") ?? "").trim() })
+const read = (ctx: ForumCtx): Draft => ({
+  board: ctx.form.get("board") ?? "",
+  title: (ctx.form.get("title") ?? "").trim(),
+  body: (ctx.form.get("body") ?? "").trim()
+})
 
-const fields = (ctx: ForumCtx, d: Draft, errors: Errors, withBoard: boolean) => html`${withBoard &&
-  selectField({ name: "board", label: labels.board, value: d.board, errors, options: [{ value: "", text: "Choose a board" }, ...ctx.base.boards.map((b) => ({ value: b.id, text: b.name }))] })}
+const fields = (ctx: ForumCtx, d: Draft, errors: Errors, withBoard: boolean) => html`${
+  withBoard &&
+  selectField({
+    name: "board",
+    label: labels.board,
+    value: d.board,
+    errors,
+    options: [{ value: "", text: "Choose a board" }, ...ctx.base.boards.map((b) => ({ value: b.id, text: b.name }))]
+  })
+}
 ${field({ name: "title", label: `${labels.title} (up to ${TITLE_MAX} characters)`, value: d.title, errors, maxlength: TITLE_MAX })}
 ${field({ name: "body", label: labels.body, value: d.body, errors, multiline: true, maxlength: BODY_MAX })}`
 
@@ -37,7 +49,16 @@ export const createPost = (ctx: ForumCtx): Response => {
   const d = read(ctx)
   const errors = validatePost(d, ctx.base)
   if (Object.keys(errors).length > 0) return submitForm(ctx, d, errors, 422)
-  const post: Post = { id: `p${ctx.state.nextPost++}`, boardId: d.board, author: ctx.state.me, title: d.title, body: d.body, createdAt: tick(ctx.state), score: 0, edited: false }
+  const post: Post = {
+    id: `p${ctx.state.nextPost++}`,
+    boardId: d.board,
+    author: ctx.state.me,
+    title: d.title,
+    body: d.body,
+    createdAt: tick(ctx.state),
+    score: 0,
+    edited: false
+  }
   ctx.state.posts.push(post)
   return ctx.redirect(`/post/${post.id}?m=created`)
 }

@@ -14,12 +14,16 @@ export const accountPage = (ctx: ShopCtx): Response => {
     body: html`<h1>Your account</h1>
 <section aria-labelledby="profile"><h2 id="profile">Profile</h2><dl><dt>Name</dt><dd>${user.name}</dd><dt>Email</dt><dd>${user.email}</dd></dl>
 <p><a href="${ctx.href("/account/settings")}">Edit account settings</a></p><p><a href="${ctx.href("/wishlist")}">View wish list</a></p></section>
-<section aria-labelledby="orders"><h2 id="orders">Order history</h2>${orders.length === 0
-      ? html`<p>You have not placed any orders yet.</p>`
-      : html`<ul aria-label="Orders">${[...orders].reverse().map(
-          (o) => html`<li><a href="${ctx.href(`/orders/${o.id}`)}">Order ${o.id}</a> — ${o.lines.reduce((n, l) => n + l.quantity, 0)} items, total ${formatPrice(o.total)}
+<section aria-labelledby="orders"><h2 id="orders">Order history</h2>${
+      orders.length === 0
+        ? html`<p>You have not placed any orders yet.</p>`
+        : html`<ul aria-label="Orders">${[...orders].reverse().map(
+            (
+              o
+            ) => html`<li><a href="${ctx.href(`/orders/${o.id}`)}">Order ${o.id}</a> — ${o.lines.reduce((n, l) => n + l.quantity, 0)} items, total ${formatPrice(o.total)}
 <ul>${o.lines.map((l) => html`<li><a href="${ctx.href(`/product/${l.productId}`)}">${l.name}</a> × ${l.quantity}</li>`)}</ul></li>`
-        )}</ul>`}</section>`
+          )}</ul>`
+    }</section>`
   })
 }
 

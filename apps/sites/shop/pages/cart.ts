@@ -26,17 +26,21 @@ export const cartPage = (ctx: ShopCtx): Response => {
   return shopPage(ctx, {
     title: "Cart",
     message: cartMessages[ctx.query.get("m") ?? ""],
-    body: html`<h1>Your cart</h1>${lines.length === 0
-      ? html`<p>Your cart is empty. <a href="${ctx.href("/")}">Continue shopping</a></p>`
-      : html`<table><caption>Items in your cart</caption><thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Quantity</th><th scope="col">Total</th><th scope="col">Actions</th></tr></thead><tbody>
+    body: html`<h1>Your cart</h1>${
+      lines.length === 0
+        ? html`<p>Your cart is empty. <a href="${ctx.href("/")}">Continue shopping</a></p>`
+        : html`<table><caption>Items in your cart</caption><thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Quantity</th><th scope="col">Total</th><th scope="col">Actions</th></tr></thead><tbody>
 ${lines.map(
-  (l) => html`<tr><th scope="row"><a href="${ctx.href(`/product/${l.product.id}`)}">${l.product.name}</a></th><td>${formatPrice(l.product.price)}</td>
+  (
+    l
+  ) => html`<tr><th scope="row"><a href="${ctx.href(`/product/${l.product.id}`)}">${l.product.name}</a></th><td>${formatPrice(l.product.price)}</td>
 <td><form method="post" action="${ctx.href("/cart/update")}"><input type="hidden" name="productId" value="${l.product.id}"><label for="qty-${l.product.id}">Quantity for ${l.product.name}</label>
 <input id="qty-${l.product.id}" name="quantity" type="number" min="0" max="${MAX_QUANTITY}" value="${l.quantity}"> <button type="submit" aria-label="Update quantity for ${l.product.name}">Update</button></form></td>
 <td>${formatPrice(l.total)}</td><td>${actionButton(ctx, { action: "/cart/remove", fields: { productId: l.product.id }, label: "Remove", ariaLabel: `Remove ${l.product.name} from cart` })}</td></tr>`
 )}</tbody></table>
 <p>Subtotal: <strong>${formatPrice(cartSubtotal(ctx.base, ctx.state))}</strong></p>
-<p><a href="${ctx.href("/checkout")}">Proceed to checkout</a></p>`}`
+<p><a href="${ctx.href("/checkout")}">Proceed to checkout</a></p>`
+    }`
   })
 }
 
@@ -76,13 +80,22 @@ export const wishlistPage = (ctx: ShopCtx): Response => {
   })
   return shopPage(ctx, {
     title: "Wish list",
-    message: ctx.query.get("m") === "removed" ? "Removed from your wish list." : ctx.query.get("m") === "added" ? "Added to your cart." : undefined,
-    body: html`<h1>Your wish list</h1>${items.length === 0
-      ? html`<p>Your wish list is empty.</p>`
-      : html`${productList(ctx, items, "Wish list")}<h2>Manage</h2><ul aria-label="Wish list actions">${items.map(
-          (p) => html`<li>${p.name}: ${actionButton(ctx, { action: "/cart/add", fields: { productId: p.id, quantity: "1", return: "/wishlist?m=added" }, label: "Add to cart", ariaLabel: `Add ${p.name} to cart` })}
+    message:
+      ctx.query.get("m") === "removed"
+        ? "Removed from your wish list."
+        : ctx.query.get("m") === "added"
+          ? "Added to your cart."
+          : undefined,
+    body: html`<h1>Your wish list</h1>${
+      items.length === 0
+        ? html`<p>Your wish list is empty.</p>`
+        : html`${productList(ctx, items, "Wish list")}<h2>Manage</h2><ul aria-label="Wish list actions">${items.map(
+            (
+              p
+            ) => html`<li>${p.name}: ${actionButton(ctx, { action: "/cart/add", fields: { productId: p.id, quantity: "1", return: "/wishlist?m=added" }, label: "Add to cart", ariaLabel: `Add ${p.name} to cart` })}
 ${actionButton(ctx, { action: "/wishlist/remove", fields: { productId: p.id, return: "/wishlist?m=removed" }, label: "Remove", ariaLabel: `Remove ${p.name} from wish list` })}</li>`
-        )}</ul>`}`
+          )}</ul>`
+    }`
   })
 }
 

@@ -31,7 +31,10 @@ export const category = (ctx: ShopCtx): Response => {
   if (!c) return notFound(ctx, "There is no such category.")
   const sort = parseSort(ctx.query.get("sort"), "name")
   const items = base.products.map((p, i) => ({ p, i, s: 0 })).filter((x) => x.p.categoryId === c.id)
-  const paged = paginate(sortProducts(base, state, items, CATEGORY_SORTS.includes(sort) ? sort : "name").map((x) => x.p), ctx.query.get("page"))
+  const paged = paginate(
+    sortProducts(base, state, items, CATEGORY_SORTS.includes(sort) ? sort : "name").map((x) => x.p),
+    ctx.query.get("page")
+  )
   return shopPage(ctx, {
     title: c.name,
     body: html`<nav aria-label="Breadcrumb"><ol><li><a href="${ctx.href("/")}">Home</a></li><li><a href="${ctx.href(`/category/${c.id}`)}" aria-current="page">${c.name}</a></li></ol></nav>

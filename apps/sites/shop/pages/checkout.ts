@@ -6,14 +6,23 @@ import { errorSummary, field, shopPage } from "../ui.ts"
 import type { Errors, ShopCtx } from "../ui.ts"
 import { notFound } from "./errors.ts"
 
-const labels: Record<keyof Address | "shipping", string> = { fullName: "Full name", street: "Street address", city: "City", postalCode: "Postal code", shipping: "Shipping" }
+const labels: Record<keyof Address | "shipping", string> = {
+  fullName: "Full name",
+  street: "Street address",
+  city: "City",
+  postalCode: "Postal code",
+  shipping: "Shipping"
+}
 
 export const POSTAL_CODE = /^\d{5}$/
 
 const checkoutForm = (ctx: ShopCtx, values: Address & { shipping: string }, errors: Errors, status = 200): Response => {
   const lines = cartLines(ctx.base, ctx.state)
   if (lines.length === 0) {
-    return shopPage(ctx, { title: "Checkout", body: html`<h1>Checkout</h1><p>Your cart is empty. <a href="${ctx.href("/")}">Continue shopping</a></p>` })
+    return shopPage(ctx, {
+      title: "Checkout",
+      body: html`<h1>Checkout</h1><p>Your cart is empty. <a href="${ctx.href("/")}">Continue shopping</a></p>`
+    })
   }
   const method = (m: ShippingMethod, text: string) =>
     html`<label><input type="radio" name="shipping" value="${m}"${values.shipping === m ? html` checked` : ""}> ${text}</label><br>`
@@ -37,12 +46,28 @@ ${field({ name: "postalCode", label: `${labels.postalCode} (5 digits)`, value: v
 export const checkoutPage = (ctx: ShopCtx): Response => {
   // Prefill from the last order, as real shops do; the first checkout starts from the account name.
   const last = ctx.state.orders.at(-1)?.address
-  return checkoutForm(ctx, { fullName: last?.fullName ?? ctx.state.user.name, street: last?.street ?? "", city: last?.city ?? "", postalCode: last?.postalCode ?? "", shipping: "standard" }, {})
+  return checkoutForm(
+    ctx,
+    {
+      fullName: last?.fullName ?? ctx.state.user.name,
+      street: last?.street ?? "",
+      city: last?.city ?? "",
+      postalCode: last?.postalCode ?? "",
+      shipping: "standard"
+    },
+    {}
+  )
 }
 
 export const placeOrder = (ctx: ShopCtx): Response => {
   const v = (k: string): string => (ctx.form.get(k) ?? "").trim()
-  const values = { fullName: v("fullName"), street: v("street"), city: v("city"), postalCode: v("postalCode"), shipping: v("shipping") || "standard" }
+  const values = {
+    fullName: v("fullName"),
+    street: v("street"),
+    city: v("city"),
+    postalCode: v("postalCode"),
+    shipping: v("shipping") || "standard"
+  }
   const errors: Record<string, string> = {}
   if (values.fullName === "") errors.fullName = "Enter your full name."
   if (values.street === "") errors.street = "Enter your street address."

@@ -25,19 +25,33 @@ const productBody = (ctx: ShopCtx, p: Product, errors: Errors, values: Readonly<
 <p>Price: <strong>${formatPrice(p.price)}</strong></p><p>${stars(ratingOf(reviews), reviews.length)}</p><p>${p.description}</p>
 <form method="post" action="${ctx.href("/cart/add")}"><input type="hidden" name="productId" value="${p.id}"><input type="hidden" name="return" value="${back}?added=cart">
 <label for="quantity">Quantity</label> <input id="quantity" name="quantity" type="number" min="1" max="99" value="1"> <button type="submit">Add to cart</button></form>
-${wished
-  ? html`<p>In your <a href="${ctx.href("/wishlist")}">wish list</a>.</p>${actionButton(ctx, { action: "/wishlist/remove", fields: { productId: p.id, return: `${back}?added=unwishlist` }, label: "Remove from wish list" })}`
-  : actionButton(ctx, { action: "/wishlist/add", fields: { productId: p.id, return: `${back}?added=wishlist` }, label: "Add to wish list" })}
+${
+  wished
+    ? html`<p>In your <a href="${ctx.href("/wishlist")}">wish list</a>.</p>${actionButton(ctx, { action: "/wishlist/remove", fields: { productId: p.id, return: `${back}?added=unwishlist` }, label: "Remove from wish list" })}`
+    : actionButton(ctx, {
+        action: "/wishlist/add",
+        fields: { productId: p.id, return: `${back}?added=wishlist` },
+        label: "Add to wish list"
+      })
+}
 </article>
 <section aria-labelledby="reviews"><h2 id="reviews">Customer reviews</h2>
-${reviews.length === 0 ? html`<p>No reviews yet. Be the first!</p>` : html`<ul aria-label="Reviews">${reviews.map(
-    (r) => html`<li><article aria-label="Review by ${r.author}"><h3>${r.title}</h3><p>${r.rating} out of 5 stars, by ${r.author}</p><p>${r.body}</p></article></li>`
-  )}</ul>`}
+${
+  reviews.length === 0
+    ? html`<p>No reviews yet. Be the first!</p>`
+    : html`<ul aria-label="Reviews">${reviews.map(
+        (r) =>
+          html`<li><article aria-label="Review by ${r.author}"><h3>${r.title}</h3><p>${r.rating} out of 5 stars, by ${r.author}</p><p>${r.body}</p></article></li>`
+      )}</ul>`
+}
 <h3 id="write-review">Write a review</h3>
 ${errorSummary(errors, reviewLabels, "review-")}
 <form method="post" action="${ctx.href(`/product/${p.id}/reviews`)}" aria-labelledby="write-review" novalidate>
-<fieldset${ratingError ? html` aria-invalid="true" aria-describedby="review-rating-error"` : ""}><legend>Rating</legend>${[5, 4, 3, 2, 1].map(
-    (n) => html`<label><input type="radio" name="rating" value="${n}"${values.rating === String(n) ? html` checked` : ""}> ${n} ${n === 1 ? "star" : "stars"}</label> `
+<fieldset${ratingError ? html` aria-invalid="true" aria-describedby="review-rating-error"` : ""}><legend>Rating</legend>${[
+    5, 4, 3, 2, 1
+  ].map(
+    (n) =>
+      html`<label><input type="radio" name="rating" value="${n}"${values.rating === String(n) ? html` checked` : ""}> ${n} ${n === 1 ? "star" : "stars"}</label> `
   )}${ratingError && html`<span id="review-rating-error" class="error">${ratingError}</span>`}</fieldset>
 ${field({ name: "title", label: "Review title", value: values.title ?? "", errors, idPrefix: "review-", required: true })}
 <p><label for="review-body">Review</label><br><textarea id="review-body" name="body" rows="4" cols="50" required aria-required="true"${errors.body ? html` aria-invalid="true" aria-describedby="review-body-error"` : ""}>${values.body ?? ""}</textarea>
@@ -54,7 +68,11 @@ export const productPage = (ctx: ShopCtx): Response => {
 export const postReview = (ctx: ShopCtx): Response => {
   const p = productById(ctx.base, ctx.params.id ?? "")
   if (!p) return notFound(ctx, "There is no such product.")
-  const values = { rating: ctx.form.get("rating") ?? "", title: (ctx.form.get("title") ?? "").trim(), body: (ctx.form.get("body") ?? "").trim() }
+  const values = {
+    rating: ctx.form.get("rating") ?? "",
+    title: (ctx.form.get("title") ?? "").trim(),
+    body: (ctx.form.get("body") ?? "").trim()
+  }
   const errors: Record<string, string> = {}
   if (!/^[1-5]$/.test(values.rating)) errors.rating = "Choose a rating from 1 to 5 stars."
   if (values.title === "") errors.title = "Enter a title."
@@ -64,6 +82,13 @@ export const postReview = (ctx: ShopCtx): Response => {
     return shopPage(ctx, { title: `${p.name} — review not posted`, status: 422, body: productBody(ctx, p, errors, values) })
   }
   const n = ctx.state.reviews.length + 1
-  ctx.state.reviews.push({ id: `${p.id}-u${n}`, productId: p.id, author: ctx.state.user.name, rating: Number(values.rating), title: values.title, body: values.body })
+  ctx.state.reviews.push({
+    id: `${p.id}-u${n}`,
+    productId: p.id,
+    author: ctx.state.user.name,
+    rating: Number(values.rating),
+    title: values.title,
+    body: values.body
+  })
   return ctx.redirect(`/product/${p.id}?added=review#reviews`)
 }

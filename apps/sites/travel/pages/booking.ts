@@ -1,6 +1,18 @@
 /** The booking wizard: starting a draft, steps 1 (fare or room), 3 (seats and extras) and 4 (review), confirming; step 2 lives in ./details.ts. */
 import { html } from "../../framework/html.ts"
-import { clock, extrasOf, FARES, farePrice, flightById, formatPrice, hotelById, personErrors, priceLines, SEATS, stopsText } from "../model.ts"
+import {
+  clock,
+  extrasOf,
+  FARES,
+  farePrice,
+  flightById,
+  formatPrice,
+  hotelById,
+  personErrors,
+  priceLines,
+  SEATS,
+  stopsText
+} from "../model.ts"
 import type { Draft, Fare, Person, Seat } from "../types.ts"
 import { actionButton, errorSummary, notFound, radios, select, travelPage } from "../ui.ts"
 import type { Errors, TravelCtx } from "../ui.ts"
@@ -14,7 +26,11 @@ const intIn = (s: string | null, lo: number, hi: number): number | null => {
 }
 
 const cannotStart = (ctx: TravelCtx, why: string): Response =>
-  travelPage(ctx, { title: "Booking not started", status: 422, body: html`<h1>We could not start this booking</h1><p role="alert">${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>` })
+  travelPage(ctx, {
+    title: "Booking not started",
+    status: 422,
+    body: html`<h1>We could not start this booking</h1><p role="alert">${why}</p><p><a href="${ctx.href("/")}">Back to the home page</a></p>`
+  })
 
 /** POST /booking/start: a new draft from a search result, a flight or hotel page, a deal, or "book again" (which copies the people). */
 export const startBooking = (ctx: TravelCtx): Response => {
@@ -30,8 +46,21 @@ export const startBooking = (ctx: TravelCtx): Response => {
     if (!b.dates.includes(f("date"))) return cannotStart(ctx, "Choose a departure date in the calendar.")
     if (people === null) return cannotStart(ctx, "Choose between 1 and 6 passengers.")
     const ret = f("returnDate")
-    if (ret !== "" && (!b.dates.includes(ret) || ret < f("date"))) return cannotStart(ctx, "The return date must be in the calendar and not before the departure date.")
-    draft = { ...common, kind: "flight", people, flightId: flight.id, date: f("date"), returnDate: ret === "" ? null : ret, hotelId: null, roomId: null, checkIn: null, nights: null, persons: Array.from({ length: people }, blank) }
+    if (ret !== "" && (!b.dates.includes(ret) || ret < f("date")))
+      return cannotStart(ctx, "The return date must be in the calendar and not before the departure date.")
+    draft = {
+      ...common,
+      kind: "flight",
+      people,
+      flightId: flight.id,
+      date: f("date"),
+      returnDate: ret === "" ? null : ret,
+      hotelId: null,
+      roomId: null,
+      checkIn: null,
+      nights: null,
+      persons: Array.from({ length: people }, blank)
+    }
   } else if (f("kind") === "hotel") {
     const hotel = hotelById(b, f("hotelId"))
     const people = intIn(f("guests"), 1, 4)
@@ -40,7 +69,19 @@ export const startBooking = (ctx: TravelCtx): Response => {
     if (!b.dates.includes(f("checkIn"))) return cannotStart(ctx, "Choose a check-in date in the calendar.")
     if (people === null || nights === null) return cannotStart(ctx, "Choose 1 to 4 guests and 1 to 14 nights.")
     const room = hotel.rooms.find((r) => r.id === f("roomId") && r.capacity >= people)
-    draft = { ...common, kind: "hotel", people, flightId: null, date: null, returnDate: null, hotelId: hotel.id, roomId: room?.id ?? null, checkIn: f("checkIn"), nights, persons: [blank()] }
+    draft = {
+      ...common,
+      kind: "hotel",
+      people,
+      flightId: null,
+      date: null,
+      returnDate: null,
+      hotelId: hotel.id,
+      roomId: room?.id ?? null,
+      checkIn: f("checkIn"),
+      nights,
+      persons: [blank()]
+    }
   } else return cannotStart(ctx, "Choose a flight or a hotel first.")
   if (again && again.kind === draft.kind) draft.persons = draft.persons.map((p, i) => (again.persons[i] ? { ...again.persons[i]! } : p))
   ctx.state.draft = draft
@@ -59,13 +100,24 @@ const step1 = (ctx: TravelCtx, d: Draft, values: Record<string, string>, errors:
   let form
   if (d.kind === "flight") {
     const out = flightById(b, d.flightId)!
-    const backs = b.flights.filter((x) => x.from === out.to && x.to === out.from).sort((x, y) => x.depart - y.depart || x.id.localeCompare(y.id))
-    const fareOf = (fare: Fare) => farePrice(out, fare) + (flightById(b, values.returnFlightId ?? "") ? farePrice(flightById(b, values.returnFlightId!)!, fare) : 0)
+    const backs = b.flights
+      .filter((x) => x.from === out.to && x.to === out.from)
+      .sort((x, y) => x.depart - y.depart || x.id.localeCompare(y.id))
+    const fareOf = (fare: Fare) =>
+      farePrice(out, fare) + (flightById(b, values.returnFlightId ?? "") ? farePrice(flightById(b, values.returnFlightId!)!, fare) : 0)
     form = html`${radios({ name: "fare", legend: "Fare", value: values.fare ?? "", errors, options: (Object.keys(FARES) as Array<Fare>).map((k) => [k, html`${FARES[k].label}: ${formatPrice(fareOf(k))} per passenger${d.returnDate ? " (outbound, plus the return fare)" : ""}`] as const) })}
 ${d.returnDate && radios({ name: "returnFlightId", legend: "Return flight", value: values.returnFlightId ?? "", errors, options: backs.map((x) => [x.id, `${x.id}, departs ${clock(x.depart)}, ${stopsText(x.stops)}, economy ${formatPrice(x.price)}`] as const) })}`
   } else {
     const h = hotelById(b, d.hotelId)!
-    form = radios({ name: "roomId", legend: "Room", value: values.roomId ?? "", errors, options: h.rooms.filter((r) => r.capacity >= d.people).map((r) => [r.id, `${r.name}, sleeps ${r.capacity}, ${formatPrice(r.price)} per night`] as const) })
+    form = radios({
+      name: "roomId",
+      legend: "Room",
+      value: values.roomId ?? "",
+      errors,
+      options: h.rooms
+        .filter((r) => r.capacity >= d.people)
+        .map((r) => [r.id, `${r.name}, sleeps ${r.capacity}, ${formatPrice(r.price)} per night`] as const)
+    })
   }
   return wizardPage(ctx, d, 1, {
     status: Object.keys(errors).length > 0 ? 422 : 200,
@@ -76,7 +128,11 @@ ${actionButton(ctx, { action: "/booking/discard", fields: {}, label: "Discard th
 }
 
 const saveStep1 = (ctx: TravelCtx, d: Draft): Response => {
-  const values = { fare: ctx.form.get("fare") ?? "", returnFlightId: ctx.form.get("returnFlightId") ?? "", roomId: ctx.form.get("roomId") ?? "" }
+  const values = {
+    fare: ctx.form.get("fare") ?? "",
+    returnFlightId: ctx.form.get("returnFlightId") ?? "",
+    roomId: ctx.form.get("roomId") ?? ""
+  }
   const errors: Record<string, string> = {}
   if (d.kind === "flight") {
     if (!(values.fare in FARES)) errors.fare = "Choose a fare."
@@ -100,15 +156,24 @@ const step3 = (ctx: TravelCtx, d: Draft): Response =>
     body: html`<form method="post" action="${ctx.href("/booking/3")}" aria-label="Step 3">
 ${d.kind === "flight" && html`<fieldset><legend>Seat preference</legend>${d.persons.map((p, i) => html`<p>${select({ name: `seat-${i + 1}`, label: `Seat for passenger ${i + 1} (${p.name})`, value: d.seats[i] ?? "none", options: Object.entries(SEATS) })}</p>`)}</fieldset>`}
 <fieldset><legend>Extras</legend>${extrasOf(d.kind).map(
-      (e) => html`<p><input type="checkbox" id="extra-${e.id}" name="extras" value="${e.id}"${d.extras.includes(e.id) ? html` checked` : ""}> <label for="extra-${e.id}">${e.label} (${formatPrice(e.price)} ${e.per === "person" ? `per ${d.kind === "flight" ? "passenger" : "guest"}` : e.per === "night" ? "per guest per night" : "per stay"})</label></p>`
+      (e) =>
+        html`<p><input type="checkbox" id="extra-${e.id}" name="extras" value="${e.id}"${d.extras.includes(e.id) ? html` checked` : ""}> <label for="extra-${e.id}">${e.label} (${formatPrice(e.price)} ${e.per === "person" ? `per ${d.kind === "flight" ? "passenger" : "guest"}` : e.per === "night" ? "per guest per night" : "per stay"})</label></p>`
     )}</fieldset>
 <p><a href="${ctx.href("/booking/2")}">Back to step 2</a> <button type="submit">Continue to review</button></p></form>`
   })
 
 const saveStep3 = (ctx: TravelCtx, d: Draft): Response => {
-  d.seats = d.kind === "flight" ? d.persons.map((_, i) => { const s = ctx.form.get(`seat-${i + 1}`) ?? "none"; return (s in SEATS ? s : "none") as Seat }) : []
+  d.seats =
+    d.kind === "flight"
+      ? d.persons.map((_, i) => {
+          const s = ctx.form.get(`seat-${i + 1}`) ?? "none"
+          return (s in SEATS ? s : "none") as Seat
+        })
+      : []
   const chosen = ctx.form.getAll("extras")
-  d.extras = extrasOf(d.kind).map((e) => e.id).filter((id) => chosen.includes(id))
+  d.extras = extrasOf(d.kind)
+    .map((e) => e.id)
+    .filter((id) => chosen.includes(id))
   d.step = Math.max(d.step, 4)
   return ctx.redirect("/booking/4")
 }

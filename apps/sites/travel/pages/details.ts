@@ -36,13 +36,18 @@ const form = (ctx: TravelCtx, d: Draft, persons: ReadonlyArray<Person>, errors: 
     errors: failed,
     message: messages[ctx.query.get("m") ?? ""],
     body: html`${errorSummary(errors, labels)}
-${saved.length > 0 && html`<form method="post" action="${ctx.href("/booking/2/prefill")}" aria-labelledby="prefill-title"><h2 id="prefill-title">Use a saved traveller</h2>
+${
+  saved.length > 0 &&
+  html`<form method="post" action="${ctx.href("/booking/2/prefill")}" aria-labelledby="prefill-title"><h2 id="prefill-title">Use a saved traveller</h2>
 <p>${select({ name: "traveller", label: "Saved traveller", value: saved[0]!.id, options: saved.map((t) => [t.id, t.name] as const) })}
 ${d.people > 1 && select({ name: "slot", label: "Fill in for", value: "1", options: persons.map((_, i) => [String(i + 1), personLabel(d, i)] as const) })}
-<button type="submit">Fill in from saved traveller</button></p></form>`}
+<button type="submit">Fill in from saved traveller</button></p></form>`
+}
 <form method="post" action="${ctx.href("/booking/2")}" novalidate aria-labelledby="details-title"><h2 id="details-title">${d.kind === "flight" ? "Passenger details" : "Lead guest details"}</h2>
-${persons.map((p, i) => html`<fieldset><legend>${personLabel(d, i)}</legend>${personFields(`p${i + 1}-`, p, errors, d.kind === "flight")}
-<p><input type="checkbox" id="p${i + 1}-save" name="p${i + 1}-save" value="1"> <label for="p${i + 1}-save">Save ${personLabel(d, i).toLowerCase()} to my saved travellers</label></p></fieldset>`)}
+${persons.map(
+  (p, i) => html`<fieldset><legend>${personLabel(d, i)}</legend>${personFields(`p${i + 1}-`, p, errors, d.kind === "flight")}
+<p><input type="checkbox" id="p${i + 1}-save" name="p${i + 1}-save" value="1"> <label for="p${i + 1}-save">Save ${personLabel(d, i).toLowerCase()} to my saved travellers</label></p></fieldset>`
+)}
 <p><a href="${ctx.href("/booking/1")}">Back to step 1</a> <button type="submit">Continue to step 3</button></p></form>`
   })
 }
@@ -74,7 +79,11 @@ export const prefillDetails = (ctx: TravelCtx): Response => {
   const t = ctx.state.travellers.find((x) => x.id === ctx.form.get("traveller"))
   const slot = Number(ctx.form.get("slot") ?? "1")
   if (!t || !Number.isInteger(slot) || slot < 1 || slot > d.persons.length) {
-    return travelPage(ctx, { title: "Could not fill in details", status: 422, body: html`<h1>Could not fill in details</h1><p role="alert">Choose a saved traveller and a passenger.</p><p><a href="${ctx.href("/booking/2")}">Back to step 2</a></p>` })
+    return travelPage(ctx, {
+      title: "Could not fill in details",
+      status: 422,
+      body: html`<h1>Could not fill in details</h1><p role="alert">Choose a saved traveller and a passenger.</p><p><a href="${ctx.href("/booking/2")}">Back to step 2</a></p>`
+    })
   }
   d.persons[slot - 1] = { name: t.name, email: t.email, dob: t.dob, passport: t.passport }
   return ctx.redirect("/booking/2?m=prefilled")

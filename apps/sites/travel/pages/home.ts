@@ -54,7 +54,10 @@ export const cityPage = (ctx: TravelCtx): Response => {
   const hotels = searchHotels(b, c.id, 1, 1, "score")
   return travelPage(ctx, {
     title: `${c.name}, ${c.country}`,
-    body: html`${breadcrumb(ctx, [["/", "Home"], [`/cities/${c.id}`, c.name]])}<h1>${c.name}, ${c.country}</h1><p>Airport code ${c.code}.</p>
+    body: html`${breadcrumb(ctx, [
+      ["/", "Home"],
+      [`/cities/${c.id}`, c.name]
+    ])}<h1>${c.name}, ${c.country}</h1><p>Airport code ${c.code}.</p>
 <section aria-labelledby="city-deals"><h2 id="city-deals">Flight deals to ${c.name}</h2>${dealList(ctx, dealsTo(b, c.id))}</section>
 <section aria-labelledby="city-hotels"><h2 id="city-hotels">Hotels in ${c.name}</h2><ul class="results" aria-label="Hotels in ${c.name}">${hotels.map((h) => hotelCard(ctx, h, stay))}</ul>
 <p><a href="${ctx.href(`/hotels?city=${c.id}`)}">Search hotels in ${c.name}</a></p></section>`

@@ -27,7 +27,8 @@ export const parseStay = (b: TravelBase, q: URLSearchParams): Stay => ({
   guests: intIn(q.get("guests"), 1, 4, 1)
 })
 
-const stayQuery = (s: Stay): string => new URLSearchParams({ checkIn: s.checkIn, nights: String(s.nights), guests: String(s.guests) }).toString()
+const stayQuery = (s: Stay): string =>
+  new URLSearchParams({ checkIn: s.checkIn, nights: String(s.nights), guests: String(s.guests) }).toString()
 
 const stayFields = (b: TravelBase, s: Stay): Html =>
   html`<p>${select({ name: "checkIn", label: "Check-in date", value: s.checkIn, options: dateOptions(b) })}</p>
@@ -49,7 +50,11 @@ export const hotelsPage = (ctx: TravelCtx): Response => {
   if (!ctx.query.has("city")) return travelPage(ctx, { title: "Hotels", body: html`<h1>Hotels</h1>${hotelSearchForm(ctx, s)}` })
   if (!b.cities.some((c) => c.id === s.city)) {
     const error = "Choose a city."
-    return travelPage(ctx, { title: "Hotels — please fix the search", status: 422, body: html`<h1>Hotels</h1>${errorSummary({ city: error }, { city: "City" })}${hotelSearchForm(ctx, s, error)}` })
+    return travelPage(ctx, {
+      title: "Hotels — please fix the search",
+      status: 422,
+      body: html`<h1>Hotels</h1>${errorSummary({ city: error }, { city: "City" })}${hotelSearchForm(ctx, s, error)}`
+    })
   }
   const sortParam = ctx.query.get("sort") ?? ""
   const sort: HotelSort = sortParam in HOTEL_SORTS ? (sortParam as HotelSort) : "price"
@@ -61,7 +66,18 @@ export const hotelsPage = (ctx: TravelCtx): Response => {
 <details><summary>Change search</summary>${hotelSearchForm(ctx, s)}</details>
 <form method="get" action="${ctx.href("/hotels")}" aria-labelledby="hotel-filters-title"><h2 id="hotel-filters-title">Filter and sort</h2>
 ${Object.entries({ city: s.city, checkIn: s.checkIn, nights: String(s.nights), guests: String(s.guests) }).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
-<p>${select({ name: "stars", id: "min-stars", label: "Minimum stars", value: String(minStars), options: [["1", "Any"], ["3", "3 stars or more"], ["4", "4 stars or more"], ["5", "5 stars"]] })}</p>
+<p>${select({
+      name: "stars",
+      id: "min-stars",
+      label: "Minimum stars",
+      value: String(minStars),
+      options: [
+        ["1", "Any"],
+        ["3", "3 stars or more"],
+        ["4", "4 stars or more"],
+        ["5", "5 stars"]
+      ]
+    })}</p>
 <p>${select({ name: "sort", id: "hotel-sort", label: "Sort by", value: sort, options: Object.entries(HOTEL_SORTS) })}</p><button type="submit">Apply filters</button></form>
 <h2>${hotels.length} ${hotels.length === 1 ? "hotel" : "hotels"}</h2>${hotels.length === 0 ? html`<p>No hotels found.</p>` : html`<ul class="results" aria-label="Hotels">${hotels.map((h) => hotelCard(ctx, h, s))}</ul>`}`
   })
@@ -74,16 +90,28 @@ export const hotelPage = (ctx: TravelCtx): Response => {
   const s = { ...parseStay(b, ctx.query), city: h.city }
   return travelPage(ctx, {
     title: h.name,
-    body: html`${breadcrumb(ctx, [["/", "Home"], [`/cities/${h.city}`, cityName(b, h.city)], [`/hotels/${h.id}`, h.name]])}
+    body: html`${breadcrumb(ctx, [
+      ["/", "Home"],
+      [`/cities/${h.city}`, cityName(b, h.city)],
+      [`/hotels/${h.id}`, h.name]
+    ])}
 <article aria-labelledby="hotel-title"><h1 id="hotel-title">${h.name}</h1><p>${h.stars} stars · guest score ${h.score.toFixed(1)} of 10 · ${h.area}, ${cityName(b, h.city)}</p>
 <h2>Amenities</h2><ul>${h.amenities.map((a) => html`<li>${a}</li>`)}</ul></article>
 <form method="get" action="${ctx.href(`/hotels/${h.id}`)}" aria-labelledby="stay-title"><h2 id="stay-title">Your stay</h2>${stayFields(b, s)}<button type="submit">Update stay</button></form>
 <section aria-labelledby="rooms-title"><h2 id="rooms-title">Rooms</h2>
 <table><caption>Rooms at ${h.name} for ${s.nights} ${s.nights === 1 ? "night" : "nights"} from ${s.checkIn}</caption><thead><tr><th scope="col">Room</th><th scope="col">Sleeps</th><th scope="col">Per night</th><th scope="col">Book</th></tr></thead><tbody>
 ${h.rooms.map(
-  (r) => html`<tr><th scope="row">${r.name}</th><td>${r.capacity}</td><td>${formatPrice(r.price)}</td><td>${r.capacity >= s.guests
-    ? actionButton(ctx, { action: "/booking/start", fields: { kind: "hotel", hotelId: h.id, roomId: r.id, checkIn: s.checkIn, nights: String(s.nights), guests: String(s.guests) }, label: "Book this room", ariaLabel: `Book ${r.name}` })
-    : html`Too small for ${s.guests} guests`}</td></tr>`
+  (r) =>
+    html`<tr><th scope="row">${r.name}</th><td>${r.capacity}</td><td>${formatPrice(r.price)}</td><td>${
+      r.capacity >= s.guests
+        ? actionButton(ctx, {
+            action: "/booking/start",
+            fields: { kind: "hotel", hotelId: h.id, roomId: r.id, checkIn: s.checkIn, nights: String(s.nights), guests: String(s.guests) },
+            label: "Book this room",
+            ariaLabel: `Book ${r.name}`
+          })
+        : html`Too small for ${s.guests} guests`
+    }</td></tr>`
 )}</tbody></table></section>`
   })
 }

@@ -20,9 +20,14 @@ const listPage = (ctx: TravelCtx, values: Person, errors: Errors, status = 200):
     status,
     message: messages[ctx.query.get("m") ?? ""],
     body: html`<h1>Saved travellers</h1><p>Saved travellers can be filled in at the passenger details step of a booking.</p>
-${ctx.state.travellers.length === 0 ? html`<p>No saved travellers.</p>` : html`<ul aria-label="Saved travellers">${ctx.state.travellers.map(
-      (t) => html`<li>${t.name} · ${t.email} · born ${t.dob}${t.passport && ` · passport ${t.passport}`} <a href="${ctx.href(`/travellers/${t.id}`)}" aria-label="Edit ${t.name}">Edit</a></li>`
-    )}</ul>`}
+${
+  ctx.state.travellers.length === 0
+    ? html`<p>No saved travellers.</p>`
+    : html`<ul aria-label="Saved travellers">${ctx.state.travellers.map(
+        (t) =>
+          html`<li>${t.name} · ${t.email} · born ${t.dob}${t.passport && ` · passport ${t.passport}`} <a href="${ctx.href(`/travellers/${t.id}`)}" aria-label="Edit ${t.name}">Edit</a></li>`
+      )}</ul>`
+}
 ${travellerForm(ctx, "/travellers", "Add a traveller", values, errors, "Save traveller")}`
   })
 

@@ -1,19 +1,39 @@
 /** Pieces shared by the booking wizard and My trips: step navigation and the summary of what is booked. */
 import { html } from "../../framework/html.ts"
 import type { Html, Part } from "../../framework/html.ts"
-import { arrival, checkOut, cityName, clock, extrasOf, FARES, flightById, formatPrice, hotelById, priceLines, roomOf, SEATS } from "../model.ts"
+import {
+  arrival,
+  checkOut,
+  cityName,
+  clock,
+  extrasOf,
+  FARES,
+  flightById,
+  formatPrice,
+  hotelById,
+  priceLines,
+  roomOf,
+  SEATS
+} from "../model.ts"
 import type { Draft, Trip } from "../types.ts"
 import { travelPage } from "../ui.ts"
 import type { TravelCtx } from "../ui.ts"
 import { dateText } from "./flights.ts"
 
 export const stepNames = (kind: Trip["kind"]): ReadonlyArray<string> =>
-  kind === "flight" ? ["Select fare", "Passenger details", "Seats and extras", "Review and confirm"] : ["Select room", "Guest details", "Extras", "Review and confirm"]
+  kind === "flight"
+    ? ["Select fare", "Passenger details", "Seats and extras", "Review and confirm"]
+    : ["Select room", "Guest details", "Extras", "Review and confirm"]
 
 export const personLabel = (t: Trip, i: number): string => (t.kind === "hotel" ? "Lead guest" : `Passenger ${i + 1}`)
 
 /** A wizard page: the step list (reached steps are links) above the step's own content. */
-export const wizardPage = (ctx: TravelCtx, d: Draft, step: number, opts: { body: Part; status?: number; message?: Part; errors?: boolean }): Response => {
+export const wizardPage = (
+  ctx: TravelCtx,
+  d: Draft,
+  step: number,
+  opts: { body: Part; status?: number; message?: Part; errors?: boolean }
+): Response => {
   const names = stepNames(d.kind)
   return travelPage(ctx, {
     title: `${opts.errors ? "Please fix the errors — " : ""}Step ${step} of 4: ${names[step - 1]}`,

@@ -142,16 +142,20 @@ const sessionCapabilities = (body: Args): Args => {
   const caps = (body.capabilities ?? {}) as { alwaysMatch?: Args; firstMatch?: Array<Args> }
   const merged: Args = { ...caps.alwaysMatch, ...caps.firstMatch?.[0] }
   if (String(merged.platformName).toLowerCase() !== "android" || String(merged["appium:automationName"]).toLowerCase() !== "uiautomator2") {
-    throw new DeviceError("session not created", "The stand-in drives Android through UiAutomator2: platformName 'Android' and appium:automationName 'UiAutomator2' are required")
+    throw new DeviceError(
+      "session not created",
+      "The stand-in drives Android through UiAutomator2: platformName 'Android' and appium:automationName 'UiAutomator2' are required"
+    )
   }
   return { ...merged, "appium:deviceName": "standin", "appium:platformVersion": "14" }
 }
 
-const generalise = (path: string): string =>
-  path.replace(/^\/session\/[^/]+/, "/session/:id").replace(/\/element\/[^/]+/, "/element/:id")
+const generalise = (path: string): string => path.replace(/^\/session\/[^/]+/, "/session/:id").replace(/\/element\/[^/]+/, "/element/:id")
 
 /** Starts the stand-in on `port` (0: any free port) of 127.0.0.1. */
-export const startStandIn = (options: { readonly port?: number; readonly world?: World; readonly onShutdown?: () => void } = {}): StandIn => {
+export const startStandIn = (
+  options: { readonly port?: number; readonly world?: World; readonly onShutdown?: () => void } = {}
+): StandIn => {
   const device = new Device(options.world ?? settingsWorld)
   const received: Array<Received> = []
   const sessions = new Set<string>()
@@ -190,7 +194,8 @@ export const startStandIn = (options: { readonly port?: number; readonly world?:
       case route === "POST /element" || route === "POST /elements": {
         const found = device.find(String(body.using), String(body.value))
         if (route === "POST /elements") return ok(found.map((e) => ({ [WEB_ELEMENT]: e, ELEMENT: e })))
-        if (found.length === 0) return failure("no such element", "An element could not be located on the page using the given search parameters.")
+        if (found.length === 0)
+          return failure("no such element", "An element could not be located on the page using the given search parameters.")
         return ok({ [WEB_ELEMENT]: found[0], ELEMENT: found[0] })
       }
     }
@@ -207,7 +212,10 @@ export const startStandIn = (options: { readonly port?: number; readonly world?:
         return ok(null)
       }
     }
-    return failure("unknown command", `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} ${rest}`)
+    return failure(
+      "unknown command",
+      `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} ${rest}`
+    )
   }
 
   const server = Bun.serve({
@@ -222,7 +230,12 @@ export const startStandIn = (options: { readonly port?: number; readonly world?:
         return ok(null)
       }
       if (pathname === "/standin/state") {
-        return Response.json({ appPackage: device.current.appPackage, activity: device.current.activity, cleared: device.cleared, sessions: sessions.size })
+        return Response.json({
+          appPackage: device.current.appPackage,
+          activity: device.current.activity,
+          cleared: device.cleared,
+          sessions: sessions.size
+        })
       }
       const text = method === "GET" || method === "DELETE" ? "" : await request.text()
       let body: Args = {}
@@ -232,11 +245,14 @@ export const startStandIn = (options: { readonly port?: number; readonly world?:
         return failure("invalid argument", "the body is not JSON")
       }
       received.push({
-        method, path: pathname, route: `${method} ${generalise(pathname)}`,
+        method,
+        path: pathname,
+        route: `${method} ${generalise(pathname)}`,
         ...(typeof body.script === "string" ? { script: body.script, args: body.args } : Object.keys(body).length > 0 ? { args: body } : {})
       })
       try {
-        if (method === "GET" && pathname === "/status") return ok({ ready: true, message: "The stand-in is ready", build: { version: "standin" } })
+        if (method === "GET" && pathname === "/status")
+          return ok({ ready: true, message: "The stand-in is ready", build: { version: "standin" } })
         if (method === "POST" && pathname === "/session") {
           const capabilities = sessionCapabilities(body)
           const id = crypto.randomUUID()

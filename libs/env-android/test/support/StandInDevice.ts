@@ -38,7 +38,11 @@ export interface World {
 export const settingsWorld: World = {
   home: "launcher",
   screens: {
-    launcher: { fixture: "appium-pixel-launcher-home.xml", appPackage: "com.google.android.apps.nexuslauncher", activity: ".NexusLauncherActivity" },
+    launcher: {
+      fixture: "appium-pixel-launcher-home.xml",
+      appPackage: "com.google.android.apps.nexuslauncher",
+      activity: ".NexusLauncherActivity"
+    },
     settings: {
       fixture: "appium-settings-main.xml",
       appPackage: "com.android.settings",
@@ -49,7 +53,10 @@ export const settingsWorld: World = {
       fixture: "dump-network-type-dialog.xml",
       appPackage: "com.android.phone",
       activity: ".NetworkTypeDialog",
-      taps: ["[66,103][166,263]", "[0,523][1080,711]", "[0,711][1080,899]", "[0,899][1080,1087]", "[0,1087][1080,1275]"].map((bounds) => ({ bounds, to: "back" }))
+      taps: ["[66,103][166,263]", "[0,523][1080,711]", "[0,711][1080,899]", "[0,899][1080,1087]", "[0,1087][1080,1275]"].map((bounds) => ({
+        bounds,
+        to: "back"
+      }))
     }
   }
 }
@@ -70,7 +77,10 @@ interface Screen extends ScreenSpec {
 
 /** A command the device refuses: a W3C error name and Appium's kind of message. */
 export class DeviceError extends Error {
-  constructor(readonly error: string, message: string) {
+  constructor(
+    readonly error: string,
+    message: string
+  ) {
     super(message)
   }
 }
@@ -101,7 +111,8 @@ const loadScreens = (world: World): Map<string, Screen> => {
     const right = Math.max(...nodes.map((n) => n.box?.x2 ?? 0))
     const bottom = Math.max(...nodes.map((n) => n.box?.y2 ?? 0))
     for (const tap of spec.taps ?? []) {
-      if (!nodes.some((n) => n.attributes.bounds === tap.bounds)) throw new Error(`screen ${name}: no element of ${spec.fixture} has bounds ${tap.bounds}`)
+      if (!nodes.some((n) => n.attributes.bounds === tap.bounds))
+        throw new Error(`screen ${name}: no element of ${spec.fixture} has bounds ${tap.bounds}`)
       if (tap.to !== "back" && world.screens[tap.to] === undefined) throw new Error(`screen ${name}: a tap opens unknown screen ${tap.to}`)
     }
     const width = Number(parsed.success.attributes.width) || right
@@ -161,8 +172,9 @@ export class Device {
   /** `mobile: startActivity`'s intent, `com.android.settings/.Settings`. */
   startActivity(intent: string): void {
     const [pkg, activity] = intent.split("/")
-    const screen = [...this.screens.values()].find((s) =>
-      s.appPackage === pkg && activity !== undefined && fullActivity(s.appPackage, s.activity) === fullActivity(pkg, activity))
+    const screen = [...this.screens.values()].find(
+      (s) => s.appPackage === pkg && activity !== undefined && fullActivity(s.appPackage, s.activity) === fullActivity(pkg, activity)
+    )
     if (screen === undefined) throw new DeviceError("unknown error", `Activity class {${intent}} does not exist`)
     this.open(screen.name)
   }
@@ -182,7 +194,8 @@ export class Device {
 
   /** `pm clear`: the app is stopped and its data is gone. */
   clearApp(appId: string): void {
-    if (!this.installed.has(appId)) throw new DeviceError("unknown error", `Cannot clear the application data of '${appId}'. Original error: Failed`)
+    if (!this.installed.has(appId))
+      throw new DeviceError("unknown error", `Cannot clear the application data of '${appId}'. Original error: Failed`)
     this.terminateApp(appId)
     this.cleared.push(appId)
   }
@@ -199,7 +212,8 @@ export class Device {
           return n.attributes.class === value
         case "xpath": {
           const m = /^\/\/(\*|[\w.$]+)\[@([\w-]+)=['"]([^'"]*)['"]\]$/.exec(value)
-          if (m === null) throw new DeviceError("invalid selector", `The stand-in reads XPath of the form //tag[@attribute='value'] only, got ${value}`)
+          if (m === null)
+            throw new DeviceError("invalid selector", `The stand-in reads XPath of the form //tag[@attribute='value'] only, got ${value}`)
           return (m[1] === "*" || n.attributes.class === m[1] || n.attributes.tag === m[1]) && n.attributes[m[2]!] === m[3]
         }
         default:

@@ -16,11 +16,41 @@
 import { Result } from "effect"
 import { nodeIdOf, pathIdOf } from "@core/domain"
 import {
-  catalog, DatasetSealed, DemoIngested, digest, JobCompleted, JobQueued, LabelFunctionInferred, labelFunctionId, makeEvent, NodeExpanded, PathAdded, PolicyTrained,
-  RoundCompleted, RoundExtrapolated, RoundStarted, RunStarted, runStream, sha256, TaskExtrapolated, TaskRegistered, TrajectoryRecorded, TrajectoryVerified,
+  catalog,
+  DatasetSealed,
+  DemoIngested,
+  digest,
+  JobCompleted,
+  JobQueued,
+  LabelFunctionInferred,
+  labelFunctionId,
+  makeEvent,
+  NodeExpanded,
+  PathAdded,
+  PolicyTrained,
+  RoundCompleted,
+  RoundExtrapolated,
+  RoundStarted,
+  RunStarted,
+  runStream,
+  sha256,
+  TaskExtrapolated,
+  TaskRegistered,
+  TrajectoryRecorded,
+  TrajectoryVerified,
   workspaceStream
 } from "@core/events"
-import type { Action, CoreEvent, CoreEventType, DataOf, DemoStep, EventDefinition, Observation, SemanticKey, TrajectoryStep } from "@core/events"
+import type {
+  Action,
+  CoreEvent,
+  CoreEventType,
+  DataOf,
+  DemoStep,
+  EventDefinition,
+  Observation,
+  SemanticKey,
+  TrajectoryStep
+} from "@core/events"
 
 /** The log's event of one type. */
 export type EventOfType<T extends CoreEventType> = Extract<CoreEvent, { type: T }>
@@ -47,14 +77,16 @@ export const asLogged = (e: CoreEvent): CoreEvent => {
 
 /** An event of the log; without a cause, a stand-in unique to its stream and data. */
 export const event = <D extends EventDefinition>(definition: D, stream: string, data: DataOf<D>, env: Envelope = {}): CoreEvent =>
-  asLogged(makeEvent(definition, {
-    stream,
-    runId: env.runId === undefined ? RUN : env.runId,
-    causationId: env.cause?.id ?? `given-${digest({ stream, data }).slice(0, 16)}`,
-    ordinal: env.ordinal ?? 0,
-    recordedAt: AT,
-    data
-  }) as CoreEvent)
+  asLogged(
+    makeEvent(definition, {
+      stream,
+      runId: env.runId === undefined ? RUN : env.runId,
+      causationId: env.cause?.id ?? `given-${digest({ stream, data }).slice(0, 16)}`,
+      ordinal: env.ordinal ?? 0,
+      recordedAt: AT,
+      data
+    }) as CoreEvent
+  )
 
 // --- blobs ---
 
@@ -72,17 +104,32 @@ export const blob = (content: string | Uint8Array): string => {
 }
 
 /** One element of a page: role and name, and its text, value or checked state when they differ from the defaults. */
-export type El = readonly [role: string, name: string, more?: { readonly text?: string; readonly value?: string; readonly checked?: boolean }]
+export type El = readonly [
+  role: string,
+  name: string,
+  more?: { readonly text?: string; readonly value?: string; readonly checked?: boolean }
+]
 
 /** An element list as env-web records it (`{ url, elements }`), by hash. */
 export const elements = (url: string, ...els: ReadonlyArray<El>): string =>
-  blob(JSON.stringify({
-    url,
-    elements: els.map(([role, name, more], i) => ({
-      id: `e${i + 1}`, role, name, text: more?.text ?? name, value: more?.value ?? null, box: null, visible: true, inViewport: true,
-      enabled: true, editable: role === "searchbox" || role === "textbox", checked: more?.checked ?? null
-    }))
-  }))
+  blob(
+    JSON.stringify({
+      url,
+      elements: els.map(([role, name, more], i) => ({
+        id: `e${i + 1}`,
+        role,
+        name,
+        text: more?.text ?? name,
+        value: more?.value ?? null,
+        box: null,
+        visible: true,
+        inViewport: true,
+        enabled: true,
+        editable: role === "searchbox" || role === "textbox",
+        checked: more?.checked ?? null
+      }))
+    })
+  )
 
 // --- run config: the one place that knows its keys ---
 
@@ -113,22 +160,49 @@ export interface RunOptions {
  */
 export const runConfig = (o: RunOptions): Record<string, unknown> => {
   const entries: Array<[string, unknown]> = [
-    ["run.tasks", o.tasks], ["run.rounds", o.rounds], ["run.samples", o.samples], ["run.stepBudget", o.stepBudget], ["run.policy", o.policy],
-    ["run.expandPerTask", o.expandPerTask], ["run.explorePerTask", o.explorePerTask], ["run.extrapolatePerTask", o.extrapolatePerTask],
-    ["run.extrapolatedSamples", o.extrapolatedSamples], ["run.heldOut", o.heldOut], ["run.platform", o.platform], ["app.hashRouting", o.hashRouting],
-    ["infer.demos", o.demos], ["infer.synthesis", o.synthesis], ["infer.lfGuide", o.lfGuide],
-    ["models.baseUrl", o.model === undefined ? null : "http://models.test/v1"], ["models.model", o.model ?? null]
+    ["run.tasks", o.tasks],
+    ["run.rounds", o.rounds],
+    ["run.samples", o.samples],
+    ["run.stepBudget", o.stepBudget],
+    ["run.policy", o.policy],
+    ["run.expandPerTask", o.expandPerTask],
+    ["run.explorePerTask", o.explorePerTask],
+    ["run.extrapolatePerTask", o.extrapolatePerTask],
+    ["run.extrapolatedSamples", o.extrapolatedSamples],
+    ["run.heldOut", o.heldOut],
+    ["run.platform", o.platform],
+    ["app.hashRouting", o.hashRouting],
+    ["infer.demos", o.demos],
+    ["infer.synthesis", o.synthesis],
+    ["infer.lfGuide", o.lfGuide],
+    ["models.baseUrl", o.model === undefined ? null : "http://models.test/v1"],
+    ["models.model", o.model ?? null]
   ]
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined))
 }
 
 /** A run's (or an infer run's) RunStarted. */
-export const runStarted = (o: RunOptions & { readonly command?: string; readonly runId?: string; readonly seed?: string } = {}): CoreEvent => {
+export const runStarted = (
+  o: RunOptions & { readonly command?: string; readonly runId?: string; readonly seed?: string } = {}
+): CoreEvent => {
   const runId = o.runId ?? RUN
-  return asLogged(makeEvent(RunStarted, {
-    stream: runStream(runId, "run", runId), runId, causationId: null, ordinal: 0, recordedAt: AT,
-    data: { config: runConfig(o), configSources: {}, seed: o.seed ?? SEED, code: { commit: null, dirty: false }, tools: {}, command: o.command ?? "run" }
-  }) as CoreEvent)
+  return asLogged(
+    makeEvent(RunStarted, {
+      stream: runStream(runId, "run", runId),
+      runId,
+      causationId: null,
+      ordinal: 0,
+      recordedAt: AT,
+      data: {
+        config: runConfig(o),
+        configSources: {},
+        seed: o.seed ?? SEED,
+        code: { commit: null, dirty: false },
+        tools: {},
+        command: o.command ?? "run"
+      }
+    }) as CoreEvent
+  )
 }
 
 // --- workspace facts ---
@@ -141,21 +215,47 @@ export interface TaskOptions {
 }
 
 export const taskRegistered = (t: TaskOptions): CoreEvent =>
-  event(TaskRegistered, workspaceStream("task", t.taskId), {
-    taskId: t.taskId, site: t.site ?? "forum", suite: t.site ?? "forum", template: t.template ?? null, instruction: t.instruction,
-    siteSeed: 201, checker: null, platform: "web", startUrl: "/forum/", app: null
-  }, { runId: null })
+  event(
+    TaskRegistered,
+    workspaceStream("task", t.taskId),
+    {
+      taskId: t.taskId,
+      site: t.site ?? "forum",
+      suite: t.site ?? "forum",
+      template: t.template ?? null,
+      instruction: t.instruction,
+      siteSeed: 201,
+      checker: null,
+      platform: "web",
+      startUrl: "/forum/",
+      app: null
+    },
+    { runId: null }
+  )
 
 /** A demo step: the action, the pages before and after (paths, as demos record them), and the elements after it. */
 export const demoStep = (action: Action, urlBefore: string, urlAfter: string, elementsAfter: string | null): DemoStep => ({
-  action, observation: { screenshot: null, elements: elementsAfter, aria: null }, urlBefore, urlAfter, appBefore: null, appAfter: null
+  action,
+  observation: { screenshot: null, elements: elementsAfter, aria: null },
+  urlBefore,
+  urlAfter,
+  appBefore: null,
+  appAfter: null
 })
 
 export const demoIngested = (d: { readonly demoId: string; readonly taskId: string; readonly steps: ReadonlyArray<DemoStep> }) =>
-  event(DemoIngested, workspaceStream("demo", d.demoId), {
-    demoId: d.demoId, taskId: d.taskId, source: { kind: "file", ref: `specs/${d.demoId}.json` }, steps: [...d.steps],
-    contentDigest: digest({ taskId: d.taskId, steps: d.steps })
-  }, { runId: null }) as EventOfType<"DemoIngested">
+  event(
+    DemoIngested,
+    workspaceStream("demo", d.demoId),
+    {
+      demoId: d.demoId,
+      taskId: d.taskId,
+      source: { kind: "file", ref: `specs/${d.demoId}.json` },
+      steps: [...d.steps],
+      contentDigest: digest({ taskId: d.taskId, steps: d.steps })
+    },
+    { runId: null }
+  ) as EventOfType<"DemoIngested">
 
 // --- jobs ---
 
@@ -177,7 +277,12 @@ export const jobCompleted = (
   d: { readonly jobId: string; readonly outcome?: "done" | "failed" | "infra-error"; readonly error?: string | null },
   env: Envelope & { readonly stream: string }
 ): CoreEvent =>
-  event(JobCompleted, env.stream, { jobId: d.jobId, outcome: d.outcome ?? "done", worker: "spec", attempts: 1, produced: [], error: d.error ?? null }, env)
+  event(
+    JobCompleted,
+    env.stream,
+    { jobId: d.jobId, outcome: d.outcome ?? "done", worker: "spec", attempts: 1, produced: [], error: d.error ?? null },
+    env
+  )
 
 // --- label functions and graphs ---
 
@@ -192,11 +297,22 @@ export interface NodeSpec {
 }
 
 export const labelFunctionInferred = (taskId: string, source: Source, n: NodeSpec, ordinal = 0): CoreEvent =>
-  event(LabelFunctionInferred, runStream(RUN, "infer", source.id), {
-    lfId: labelFunctionId(n.code), taskId, source, keyStepIndex: n.keyStepIndex, description: n.description, code: n.code, apiVersion: "1",
-    inference: { method: "embedded", evidence: "state", attempts: 1, modelCallIds: [] },
-    validation: { onDemoAtKeyStep: n.keyStepIndex, onPrefix: false, onFailures: [] }
-  }, { ordinal })
+  event(
+    LabelFunctionInferred,
+    runStream(RUN, "infer", source.id),
+    {
+      lfId: labelFunctionId(n.code),
+      taskId,
+      source,
+      keyStepIndex: n.keyStepIndex,
+      description: n.description,
+      code: n.code,
+      apiVersion: "1",
+      inference: { method: "embedded", evidence: "state", attempts: 1, modelCallIds: [] },
+      validation: { onDemoAtKeyStep: n.keyStepIndex, onPrefix: false, onFailures: [] }
+    },
+    { ordinal }
+  )
 
 /** A task's graph from one source: its LFs, a node per LF and the path through them, in key-step order. */
 export const graphOf = (taskId: string, source: Source, nodes: ReadonlyArray<NodeSpec>): ReadonlyArray<CoreEvent> => {
@@ -206,17 +322,31 @@ export const graphOf = (taskId: string, source: Source, nodes: ReadonlyArray<Nod
     ...nodes.map((n, i) => labelFunctionInferred(taskId, source, n, i)),
     ...nodes.map((n, i) =>
       event(NodeExpanded, stream, {
-        taskId, nodeId: nodeIds[i]!, lfId: labelFunctionId(n.code), description: n.description, semanticKey: n.semanticKey, source, how: "demo"
-      })),
+        taskId,
+        nodeId: nodeIds[i]!,
+        lfId: labelFunctionId(n.code),
+        description: n.description,
+        semanticKey: n.semanticKey,
+        source,
+        how: "demo"
+      })
+    ),
     event(PathAdded, stream, { taskId, pathId: pathIdOf(taskId, nodeIds), nodeIds, source })
   ]
 }
 
 // --- rounds ---
 
-export const roundStarted = (d: { readonly round: number; readonly taskIds: ReadonlyArray<string>; readonly samplesPerTask?: number }): CoreEvent =>
+export const roundStarted = (d: {
+  readonly round: number
+  readonly taskIds: ReadonlyArray<string>
+  readonly samplesPerTask?: number
+}): CoreEvent =>
   event(RoundStarted, runStream(RUN, "round", String(d.round)), {
-    round: d.round, taskIds: [...d.taskIds], policy: "exploration-v1", samplesPerTask: d.samplesPerTask ?? 2
+    round: d.round,
+    taskIds: [...d.taskIds],
+    policy: "exploration-v1",
+    samplesPerTask: d.samplesPerTask ?? 2
   })
 
 export const roundCompleted = (round: number, counts: Record<string, number> = {}): CoreEvent =>
@@ -226,16 +356,34 @@ export const roundExtrapolated = (round: number, newTaskIds: ReadonlyArray<strin
   event(RoundExtrapolated, runStream(RUN, "round", String(round)), { round, newTaskIds: [...newTaskIds], refused })
 
 export const datasetSealed = (round: number, contentDigest = digest(`dataset ${round}`)): CoreEvent =>
-  event(DatasetSealed, runStream(RUN, "dataset", String(round)), { round, counts: { sft: 0, dpo: 0, rollout: 0 }, recordCount: 0, contentDigest })
+  event(DatasetSealed, runStream(RUN, "dataset", String(round)), {
+    round,
+    counts: { sft: 0, dpo: 0, rollout: 0 },
+    recordCount: 0,
+    contentDigest
+  })
 
 export const policyTrained = (round: number, datasetDigest = digest(`trained ${round}`)): CoreEvent =>
-  event(PolicyTrained, runStream(RUN, "round", String(round)), { round, trainer: "retrieval-v1", datasetDigest, checkpoint: "sha256:0", metrics: {} })
+  event(PolicyTrained, runStream(RUN, "round", String(round)), {
+    round,
+    trainer: "retrieval-v1",
+    datasetDigest,
+    checkpoint: "sha256:0",
+    metrics: {}
+  })
 
 // --- trajectories ---
 
 /** What the environment showed: a page's URL and its element list. */
 export const observation = (url: string | null, elementsHash: string | null, error: string | null = null): Observation => ({
-  url, app: null, title: null, screenshot: null, elements: elementsHash, aria: null, truncated: false, error
+  url,
+  app: null,
+  title: null,
+  screenshot: null,
+  elements: elementsHash,
+  aria: null,
+  truncated: false,
+  error
 })
 
 export type TrajectoryData = DataOf<typeof TrajectoryRecorded>
@@ -251,28 +399,54 @@ export const trajectoryRecorded = (
   }
 ): CoreEvent =>
   event(TrajectoryRecorded, runStream(RUN, "traj", d.trajectoryId), {
-    trajectoryId: d.trajectoryId, taskId: d.taskId, round: d.round ?? 1, sample: d.sample ?? 0, policy: "exploration-v1", initial: d.initial,
-    steps: [...d.steps], outcome: d.outcome ?? (d.steps.at(-1)?.action.kind === "status" ? "completed" : "budget-exhausted"),
-    infraError: d.infraError ?? null, attempts: d.attempts ?? 1
+    trajectoryId: d.trajectoryId,
+    taskId: d.taskId,
+    round: d.round ?? 1,
+    sample: d.sample ?? 0,
+    policy: "exploration-v1",
+    initial: d.initial,
+    steps: [...d.steps],
+    outcome: d.outcome ?? (d.steps.at(-1)?.action.kind === "status" ? "completed" : "budget-exhausted"),
+    infraError: d.infraError ?? null,
+    attempts: d.attempts ?? 1
   })
 
 export type Verdict = DataOf<typeof TrajectoryVerified>["verdict"]
 
 /** A verdict with each LF's step (`lfId → satisfiedAt`). */
-export const trajectoryVerified = (
-  d: { readonly trajectoryId: string; readonly taskId: string; readonly verdict: Verdict; readonly evidence?: Readonly<Record<string, number>>; readonly path?: ReadonlyArray<string> | null }
-): CoreEvent =>
+export const trajectoryVerified = (d: {
+  readonly trajectoryId: string
+  readonly taskId: string
+  readonly verdict: Verdict
+  readonly evidence?: Readonly<Record<string, number>>
+  readonly path?: ReadonlyArray<string> | null
+}): CoreEvent =>
   event(TrajectoryVerified, runStream(RUN, "traj", d.trajectoryId), {
-    trajectoryId: d.trajectoryId, taskId: d.taskId, verdict: d.verdict,
+    trajectoryId: d.trajectoryId,
+    taskId: d.taskId,
+    verdict: d.verdict,
     evidence: Object.entries(d.evidence ?? {}).map(([lfId, satisfiedAt]) => ({ lfId, satisfiedAt, error: null })),
     path: d.path == null ? null : [...d.path]
   })
 
-export const taskExtrapolated = (
-  d: { readonly newTaskId: string; readonly instruction: string; readonly parentTaskId: string; readonly pseudoDemoTrajectoryId: string; readonly pseudoDemoSteps: number }
-): CoreEvent =>
+export const taskExtrapolated = (d: {
+  readonly newTaskId: string
+  readonly instruction: string
+  readonly parentTaskId: string
+  readonly pseudoDemoTrajectoryId: string
+  readonly pseudoDemoSteps: number
+}): CoreEvent =>
   event(TaskExtrapolated, runStream(RUN, "task", d.newTaskId), {
-    newTaskId: d.newTaskId, instruction: d.instruction, generator: "success-augmentation",
-    lineage: { parentTrajectoryIds: [d.pseudoDemoTrajectoryId], parentTaskId: d.parentTaskId, generatorVersion: "embedded-template-v1", promptDigest: null },
-    pseudoDemoTrajectoryId: d.pseudoDemoTrajectoryId, pseudoDemoSteps: d.pseudoDemoSteps, template: null
+    newTaskId: d.newTaskId,
+    instruction: d.instruction,
+    generator: "success-augmentation",
+    lineage: {
+      parentTrajectoryIds: [d.pseudoDemoTrajectoryId],
+      parentTaskId: d.parentTaskId,
+      generatorVersion: "embedded-template-v1",
+      promptDigest: null
+    },
+    pseudoDemoTrajectoryId: d.pseudoDemoTrajectoryId,
+    pseudoDemoSteps: d.pseudoDemoSteps,
+    template: null
   })

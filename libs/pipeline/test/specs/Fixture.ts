@@ -37,7 +37,8 @@ export const fixtureLog = (): ReadonlyArray<CoreEvent> => {
         const decoded = catalog.decode(raw)
         if (Result.isFailure(decoded)) throw new Error(`the fixture log has an event that does not decode: ${decoded.failure.message}`)
         return decoded.success as CoreEvent
-      }))
+      })
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

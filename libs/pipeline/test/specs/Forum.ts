@@ -23,7 +23,14 @@ export const searchPath = (text: string): string => `/forum/search?q=${text.repl
 const SEARCH = searchPath(POST)
 
 const home = elements(
-  "/forum/", ["searchbox", "Search posts"], ["button", "Search"], ["link", "Gardening"], ["link", "Cycling"], ["link", "Books"], ["link", "Photography"], ["link", POST]
+  "/forum/",
+  ["searchbox", "Search posts"],
+  ["button", "Search"],
+  ["link", "Gardening"],
+  ["link", "Cycling"],
+  ["link", "Books"],
+  ["link", "Photography"],
+  ["link", POST]
 )
 const board = (name: string, ...posts: ReadonlyArray<string>) =>
   elements(`/forum/b/${name.toLowerCase()}`, ["heading", name], ["link", "CORE Forum home"], ...posts.map((p) => ["link", p] as const))
@@ -36,7 +43,12 @@ export const pages: Readonly<Record<string, string>> = {
   "/forum/b/gardening": board("Gardening", POST),
   "/forum/b/photography": board("Photography", "Which lens for birds?"),
   [SEARCH]: elements(SEARCH, ["searchbox", "Search posts"], ["link", POST]),
-  "/forum/post/p25": elements("/forum/post/p25", ["heading", POST], ["button", UPVOTE, { text: "Upvote" }], ["button", `Downvote post '${POST}'`, { text: "Downvote" }])
+  "/forum/post/p25": elements(
+    "/forum/post/p25",
+    ["heading", POST],
+    ["button", UPVOTE, { text: "Upvote" }],
+    ["button", `Downvote post '${POST}'`, { text: "Downvote" }]
+  )
 }
 
 /** A page's element list; every search shows the same results. */
@@ -54,19 +66,26 @@ export const complete: Action = { kind: "status", status: "complete" }
 // --- tasks and demos ---
 
 export const openBoard: TaskOptions = {
-  taskId: "forum-open-board-1", instruction: "Open the Cycling board.", template: { id: "forum-open-board", parameters: { board: "Cycling" } }
+  taskId: "forum-open-board-1",
+  instruction: "Open the Cycling board.",
+  template: { id: "forum-open-board", parameters: { board: "Cycling" } }
 }
 export const upvote: TaskOptions = {
-  taskId: "forum-upvote-1", instruction: `Upvote the post "${POST}".`, template: { id: "forum-upvote", parameters: { post: POST } }
+  taskId: "forum-upvote-1",
+  instruction: `Upvote the post "${POST}".`,
+  template: { id: "forum-upvote", parameters: { post: POST } }
 }
 /** Held out: a generated task must not come near it. */
 export const heldOutBoard: TaskOptions = {
-  taskId: "forum-open-board-3", instruction: "Open the Photography board.", template: { id: "forum-open-board", parameters: { board: "Photography" } }
+  taskId: "forum-open-board-3",
+  instruction: "Open the Photography board.",
+  template: { id: "forum-open-board", parameters: { board: "Photography" } }
 }
 export const tasks: ReadonlyArray<CoreEvent> = [openBoard, upvote, heldOutBoard].map(taskRegistered)
 
 export const openBoardDemo = demoIngested({
-  demoId: "forum-open-board-1-script", taskId: openBoard.taskId,
+  demoId: "forum-open-board-1-script",
+  taskId: openBoard.taskId,
   steps: [
     demoStep(click("link", "Cycling"), "/forum/", "/forum/b/cycling", pageAt("/forum/b/cycling")),
     demoStep(complete, "/forum/b/cycling", "/forum/b/cycling", pageAt("/forum/b/cycling"))
@@ -74,7 +93,8 @@ export const openBoardDemo = demoIngested({
 })
 
 export const upvoteDemo = demoIngested({
-  demoId: "forum-upvote-1-script", taskId: upvote.taskId,
+  demoId: "forum-upvote-1-script",
+  taskId: upvote.taskId,
   steps: [
     demoStep(search(POST), "/forum/", SEARCH, pageAt(SEARCH)),
     demoStep(click("link", POST), SEARCH, "/forum/post/p25", pageAt("/forum/post/p25")),
@@ -89,11 +109,15 @@ const re = (path: string) => `"^${path}(\\\\?.*)?$"`
 /** The label functions inference gives the open-board demo (LabelInference.spec checks it), one node each. */
 export const openBoardNodes: ReadonlyArray<NodeSpec> = [
   {
-    keyStepIndex: 0, description: "Click on a UI element 'Cycling' (link) on the screen.", code: lf(`validateUrl(t, ${re("/forum/b/cycling")})`),
+    keyStepIndex: 0,
+    description: "Click on a UI element 'Cycling' (link) on the screen.",
+    code: lf(`validateUrl(t, ${re("/forum/b/cycling")})`),
     semanticKey: { actionKind: "click", role: "link", name: "cycling", value: null, urlPattern: "^/forum/(\\?.*)?$" }
   },
   {
-    keyStepIndex: 1, description: "Set the task's status as 'complete'.", code: lf(`validateStatus(t, "complete", { urlBefore: ${re("/forum/b/cycling")} })`),
+    keyStepIndex: 1,
+    description: "Set the task's status as 'complete'.",
+    code: lf(`validateStatus(t, "complete", { urlBefore: ${re("/forum/b/cycling")} })`),
     semanticKey: { actionKind: "status", role: null, name: null, value: "complete", urlPattern: "^/forum/b/cycling(\\?.*)?$" }
   }
 ]
@@ -101,20 +125,27 @@ export const openBoardNodes: ReadonlyArray<NodeSpec> = [
 /** The upvote demo's: search, open the post, upvote, say complete. */
 export const upvoteNodes: ReadonlyArray<NodeSpec> = [
   {
-    keyStepIndex: 0, description: `Type text '${POST}' into the 'Search posts' and press Enter.`, code: lf(`validateType(t, "${POST}", "Search posts")`),
+    keyStepIndex: 0,
+    description: `Type text '${POST}' into the 'Search posts' and press Enter.`,
+    code: lf(`validateType(t, "${POST}", "Search posts")`),
     semanticKey: { actionKind: "type", role: "searchbox", name: "search posts", value: POST.toLowerCase(), urlPattern: "^/forum/(\\?.*)?$" }
   },
   {
-    keyStepIndex: 1, description: `Click on a UI element '${POST}' (link) on the screen.`, code: lf(`validateUrl(t, ${re("/forum/post/p25")})`),
+    keyStepIndex: 1,
+    description: `Click on a UI element '${POST}' (link) on the screen.`,
+    code: lf(`validateUrl(t, ${re("/forum/post/p25")})`),
     semanticKey: { actionKind: "click", role: "link", name: POST.toLowerCase(), value: null, urlPattern: "^/forum/search(\\?.*)?$" }
   },
   {
-    keyStepIndex: 2, description: `Click on a UI element '${UPVOTE}' (button) on the screen.`,
+    keyStepIndex: 2,
+    description: `Click on a UI element '${UPVOTE}' (button) on the screen.`,
     code: lf(`validateClick(t, "button", "${UPVOTE}", { urlBefore: ${re("/forum/post/p25")} })`),
     semanticKey: { actionKind: "click", role: "button", name: UPVOTE.toLowerCase(), value: null, urlPattern: "^/forum/post/p25(\\?.*)?$" }
   },
   {
-    keyStepIndex: 3, description: "Set the task's status as 'complete'.", code: lf(`validateStatus(t, "complete", { urlBefore: ${re("/forum/post/p25")} })`),
+    keyStepIndex: 3,
+    description: "Set the task's status as 'complete'.",
+    code: lf(`validateStatus(t, "complete", { urlBefore: ${re("/forum/post/p25")} })`),
     semanticKey: { actionKind: "status", role: null, name: null, value: "complete", urlPattern: "^/forum/post/p25(\\?.*)?$" }
   }
 ]
@@ -135,14 +166,21 @@ export const trajectory = (
   more: Partial<Pick<TrajectoryData, "round" | "sample" | "outcome" | "infraError" | "attempts">> = {}
 ): CoreEvent =>
   trajectoryRecorded({
-    trajectoryId, taskId, initial: observation(`${ORIGIN}/forum/`, home),
-    steps: steps.map(([action, path]) => ({ action, observation: observation(`${ORIGIN}${path}`, pageAt(path)) })), ...more
+    trajectoryId,
+    taskId,
+    initial: observation(`${ORIGIN}/forum/`, home),
+    steps: steps.map(([action, path]) => ({ action, observation: observation(`${ORIGIN}${path}`, pageAt(path)) })),
+    ...more
   })
 
 // --- the forum as an environment ---
 
 const linkTo: Readonly<Record<string, string>> = {
-  Cycling: "/forum/b/cycling", Books: "/forum/b/books", Gardening: "/forum/b/gardening", Photography: "/forum/b/photography", "CORE Forum home": "/forum/",
+  Cycling: "/forum/b/cycling",
+  Books: "/forum/b/books",
+  Gardening: "/forum/b/gardening",
+  Photography: "/forum/b/photography",
+  "CORE Forum home": "/forum/",
   [POST]: "/forum/post/p25"
 }
 
@@ -154,20 +192,26 @@ const next = (path: string, action: Action): string => {
 }
 
 const observed = (path: string): Observed => ({
-  observation: observation(`${ORIGIN}${path}`, pageAt(path)), screenshot: null, elements: pendingBlobs().get(pageAt(path)) ?? null, aria: null
+  observation: observation(`${ORIGIN}${path}`, pageAt(path)),
+  screenshot: null,
+  elements: pendingBlobs().get(pageAt(path)) ?? null,
+  aria: null
 })
 
 /** The forum in memory: every episode starts on the home page. */
 export const forumSite = (): Layer.Layer<Observations> => {
   const at = new Map<string, string>()
-  return Layer.succeed(Observations, Observations.of({
-    reset: (trajectoryId) => Effect.sync(() => (at.set(trajectoryId, "/forum/"), observed("/forum/"))),
-    act: (trajectoryId, _step, action) =>
-      Effect.sync(() => {
-        const to = next(at.get(trajectoryId) ?? "/forum/", action)
-        at.set(trajectoryId, to)
-        return observed(to)
-      }),
-    end: (trajectoryId) => Effect.sync(() => void at.delete(trajectoryId))
-  }))
+  return Layer.succeed(
+    Observations,
+    Observations.of({
+      reset: (trajectoryId) => Effect.sync(() => (at.set(trajectoryId, "/forum/"), observed("/forum/"))),
+      act: (trajectoryId, _step, action) =>
+        Effect.sync(() => {
+          const to = next(at.get(trajectoryId) ?? "/forum/", action)
+          at.set(trajectoryId, to)
+          return observed(to)
+        }),
+      end: (trajectoryId) => Effect.sync(() => void at.delete(trajectoryId))
+    })
+  )
 }

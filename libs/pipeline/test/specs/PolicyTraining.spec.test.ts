@@ -25,7 +25,10 @@ const dataset = async (given: ReadonlyArray<CoreEvent>, round: number) =>
 
 const passed = [
   roundStarted({ round: 1, taskIds: [openBoard.taskId] }),
-  trajectory("r1-s0-forum-open-board-1", openBoard.taskId, [[click("link", "Cycling"), "/forum/b/cycling"], [complete, "/forum/b/cycling"]]),
+  trajectory("r1-s0-forum-open-board-1", openBoard.taskId, [
+    [click("link", "Cycling"), "/forum/b/cycling"],
+    [complete, "/forum/b/cycling"]
+  ]),
   trajectoryVerified({ trajectoryId: "r1-s0-forum-open-board-1", taskId: openBoard.taskId, verdict: "pass" })
 ]
 
@@ -34,11 +37,19 @@ describe("policy training: each sealed round trains the embedded policy", () => 
     const given = [...tasks, openBoardDemo, run(), ...openBoardGraph]
     const round0 = await dataset(given, 0)
     const sealed = round0.at(-1)!
-    return spec(policyTraining).given([...given, ...round0.slice(0, -1)]).when(sealed).then((events, { state }) => {
-      const [trained] = dataOf(events, "PolicyTrained")
-      expect(trained).toMatchObject({ round: 0, trainer: TRAINER, datasetDigest: trainingDigest(state, 0), metrics: { examples: 2, distinct_examples: 2 } })
-      expect(trained!.checkpoint).toMatch(/^sha256:[0-9a-f]{64}$/)
-    })
+    return spec(policyTraining)
+      .given([...given, ...round0.slice(0, -1)])
+      .when(sealed)
+      .then((events, { state }) => {
+        const [trained] = dataOf(events, "PolicyTrained")
+        expect(trained).toMatchObject({
+          round: 0,
+          trainer: TRAINER,
+          datasetDigest: trainingDigest(state, 0),
+          metrics: { examples: 2, distinct_examples: 2 }
+        })
+        expect(trained!.checkpoint).toMatch(/^sha256:[0-9a-f]{64}$/)
+      })
   })
 
   test("round 1 trains on rounds 0 and 1 together: the digest of both seals, and their examples", async () => {
@@ -46,20 +57,35 @@ describe("policy training: each sealed round trains the embedded policy", () => 
     const given = [...tasks, openBoardDemo, run(), ...openBoardGraph]
     const round0 = await dataset(given, 0)
     const upTo1 = [...given, ...round0, ...passed, roundExtrapolated(1)]
-    const round1 = await dataset(upTo1.filter((e) => e.type !== RoundExtrapolated.type), 1)
-    const zero = await spec(policyTraining).given([...given, ...round0.slice(0, -1)]).when(round0.at(-1)!).run()
-    return spec(policyTraining).given([...upTo1, ...round1.slice(0, -1)]).when(round1.at(-1)!).then((events, { state }) => {
-      const [trained] = dataOf(events, "PolicyTrained")
-      expect(trained).toMatchObject({ round: 1, datasetDigest: trainingDigest(state, 1), metrics: { examples: 3, distinct_examples: 2 } })
-      expect(trained!.datasetDigest).not.toBe(dataOf(zero.events, "PolicyTrained")[0]!.datasetDigest)
-    })
+    const round1 = await dataset(
+      upTo1.filter((e) => e.type !== RoundExtrapolated.type),
+      1
+    )
+    const zero = await spec(policyTraining)
+      .given([...given, ...round0.slice(0, -1)])
+      .when(round0.at(-1)!)
+      .run()
+    return spec(policyTraining)
+      .given([...upTo1, ...round1.slice(0, -1)])
+      .when(round1.at(-1)!)
+      .then((events, { state }) => {
+        const [trained] = dataOf(events, "PolicyTrained")
+        expect(trained).toMatchObject({ round: 1, datasetDigest: trainingDigest(state, 1), metrics: { examples: 3, distinct_examples: 2 } })
+        expect(trained!.datasetDigest).not.toBe(dataOf(zero.events, "PolicyTrained")[0]!.datasetDigest)
+      })
   })
 
   test("the same records train the same model: the checkpoint is a function of the log", async () => {
     const given = [...tasks, openBoardDemo, run(), ...openBoardGraph]
     const round0 = await dataset(given, 0)
-    const once = await spec(policyTraining).given([...given, ...round0.slice(0, -1)]).when(round0.at(-1)!).run()
-    const twice = await spec(policyTraining).given([...given, ...round0.slice(0, -1)]).when(round0.at(-1)!).run()
+    const once = await spec(policyTraining)
+      .given([...given, ...round0.slice(0, -1)])
+      .when(round0.at(-1)!)
+      .run()
+    const twice = await spec(policyTraining)
+      .given([...given, ...round0.slice(0, -1)])
+      .when(round0.at(-1)!)
+      .run()
     expect(twice.decisions).toEqual(once.decisions)
   })
 
@@ -69,6 +95,10 @@ describe("policy training: each sealed round trains the embedded policy", () => 
     { name: "a seal outside a run", given: [] }
   ]
   for (const c of nothing) {
-    test(`${c.name}: a sealed round trains nothing`, () => spec(policyTraining).given([...tasks, ...c.given]).when(datasetSealed(0)).thenNothing())
+    test(`${c.name}: a sealed round trains nothing`, () =>
+      spec(policyTraining)
+        .given([...tasks, ...c.given])
+        .when(datasetSealed(0))
+        .thenNothing())
   }
 })

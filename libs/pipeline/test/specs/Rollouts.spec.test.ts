@@ -17,7 +17,8 @@ import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
 const { spec, dispose } = deciderSpecs("rollouts")
 afterAll(dispose)
 
-const run = (o: RunOptions = {}) => runStarted({ tasks: [openBoard.taskId, upvote.taskId], samples: 2, stepBudget: 4, explorePerTask: 0, ...o })
+const run = (o: RunOptions = {}) =>
+  runStarted({ tasks: [openBoard.taskId, upvote.taskId], samples: 2, stepBudget: 4, explorePerTask: 0, ...o })
 const queuedIds = (events: ReadonlyArray<CoreEvent>) => dataOf(events, "JobQueued").map((j) => j.jobId)
 
 describe("rollouts: a round queues its episodes", () => {
@@ -26,7 +27,12 @@ describe("rollouts: a round queues its episodes", () => {
       name: "samples rollouts per task of the round",
       given: [run()],
       round: roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] }),
-      jobs: ["rollout-r1-s0-forum-open-board-1", "rollout-r1-s1-forum-open-board-1", "rollout-r1-s0-forum-upvote-1", "rollout-r1-s1-forum-upvote-1"]
+      jobs: [
+        "rollout-r1-s0-forum-open-board-1",
+        "rollout-r1-s1-forum-open-board-1",
+        "rollout-r1-s0-forum-upvote-1",
+        "rollout-r1-s1-forum-upvote-1"
+      ]
     },
     {
       name: "an extrapolated task in the pool gets run.extrapolatedSamples rollouts, not the round's samples",
@@ -38,7 +44,13 @@ describe("rollouts: a round queues its episodes", () => {
       name: "explorer episodes join a task with a demo path: two from the start, the rest from its nodes",
       given: [run({ explorePerTask: 3 }), openBoardDemo, ...openBoardGraph],
       round: roundStarted({ round: 1, taskIds: [openBoard.taskId] }),
-      jobs: ["rollout-r1-s0-forum-open-board-1", "rollout-r1-s1-forum-open-board-1", "explore-x1-s0-forum-open-board-1", "explore-x1-s1-forum-open-board-1", "explore-x1-s2-forum-open-board-1"]
+      jobs: [
+        "rollout-r1-s0-forum-open-board-1",
+        "rollout-r1-s1-forum-open-board-1",
+        "explore-x1-s0-forum-open-board-1",
+        "explore-x1-s1-forum-open-board-1",
+        "explore-x1-s2-forum-open-board-1"
+      ]
     },
     {
       name: "no explorer for a task without a demo path",
@@ -50,26 +62,42 @@ describe("rollouts: a round queues its episodes", () => {
   ]
   for (const c of cases) {
     test(c.name, () =>
-      spec(rollouts).given([...tasks, ...c.given]).when(c.round).then((events) => {
-        expect(queuedIds(events)).toEqual([...c.jobs])
-        expect(events.map((e) => e.stream)).toEqual(dataOf(events, "JobQueued").map((j) => runStream(RUN, "traj", String(j.params.trajectoryId))))
-      }))
+      spec(rollouts)
+        .given([...tasks, ...c.given])
+        .when(c.round)
+        .then((events) => {
+          expect(queuedIds(events)).toEqual([...c.jobs])
+          expect(events.map((e) => e.stream)).toEqual(
+            dataOf(events, "JobQueued").map((j) => runStream(RUN, "traj", String(j.params.trajectoryId)))
+          )
+        })
+    )
   }
 
   test("an explorer from a node replays the demo up to it, and may rejoin the demo after", () =>
-    spec(rollouts).given([...tasks, run({ explorePerTask: 3 }), openBoardDemo, ...openBoardGraph])
+    spec(rollouts)
+      .given([...tasks, run({ explorePerTask: 3 }), openBoardDemo, ...openBoardGraph])
       .when(roundStarted({ round: 1, taskIds: [openBoard.taskId] }))
       .then((events) => {
-        const explorers = dataOf(events, "JobQueued").filter((j) => j.kind === "explore").map((j) => j.params)
-        expect(explorers.map((p) => [p.fromStep, p.prefix])).toEqual([[-1, []], [-1, []], [0, [click("link", "Cycling")]]])
+        const explorers = dataOf(events, "JobQueued")
+          .filter((j) => j.kind === "explore")
+          .map((j) => j.params)
+        expect(explorers.map((p) => [p.fromStep, p.prefix])).toEqual([
+          [-1, []],
+          [-1, []],
+          [0, [click("link", "Cycling")]]
+        ])
         // From the start the known way on is the Cycling link: the explorer avoids it.
         expect(explorers[0]!.avoid).toEqual({ role: "link", name: "Cycling" })
         expect(explorers[2]!.rejoin).toEqual([{ urlBefore: "/forum/b/cycling", action: complete }])
       }))
 })
 
-const job = (trajectoryId: string, kind: "rollout" | "explore" | "infer" = "rollout", params: Record<string, unknown> = { trajectoryId, sample: 0, stepBudget: 4 }) =>
-  jobQueued({ jobId: `${kind}-${trajectoryId}`, kind, round: 1, taskId: openBoard.taskId, params })
+const job = (
+  trajectoryId: string,
+  kind: "rollout" | "explore" | "infer" = "rollout",
+  params: Record<string, unknown> = { trajectoryId, sample: 0, stepBudget: 4 }
+) => jobQueued({ jobId: `${kind}-${trajectoryId}`, kind, round: 1, taskId: openBoard.taskId, params })
 const played = [...tasks, run(), roundStarted({ round: 1, taskIds: [openBoard.taskId] })]
 
 describe("rollouts: a queued episode is played", () => {
@@ -78,12 +106,23 @@ describe("rollouts: a queued episode is played", () => {
     const live = await spec(rollouts).given(played).when(queued).observing(forumSite()).run()
     expect(typesOf(live.events)).toEqual(["TrajectoryRecorded", "JobCompleted"])
     const [t] = dataOf(live.events, "TrajectoryRecorded")
-    expect(t).toMatchObject({ trajectoryId: "r1-s0-forum-open-board-1", taskId: openBoard.taskId, round: 1, sample: 0, policy: "exploration-v1", attempts: 1 })
+    expect(t).toMatchObject({
+      trajectoryId: "r1-s0-forum-open-board-1",
+      taskId: openBoard.taskId,
+      round: 1,
+      sample: 0,
+      policy: "exploration-v1",
+      attempts: 1
+    })
     expect(t!.steps.length).toBeGreaterThan(0)
     expect(t!.steps.length).toBeLessThanOrEqual(4)
     expect(dataOf(live.events, "JobCompleted")[0]).toMatchObject({ outcome: "done", produced: [live.events[0]!.id], error: null })
     // Replay: the recorded observations, the same seed, the same decisions.
-    await spec(rollouts).given(played).when(queued).recorded([live.events[0]!]).then([...live.decisions])
+    await spec(rollouts)
+      .given(played)
+      .when(queued)
+      .recorded([live.events[0]!])
+      .then([...live.decisions])
   })
 
   test("the fixture run's rollouts, decided again from its log and recorded observations, give the logged trajectories, id for id", async () => {
@@ -91,33 +130,71 @@ describe("rollouts: a queued episode is played", () => {
     const jobs = log.flatMap((e, i) => (e.type === "JobQueued" && (e.data.kind === "rollout" || e.data.kind === "explore") ? [i] : []))
     expect(jobs).toHaveLength(10)
     for (const i of jobs) {
-      const { events } = await spec(rollouts).given(log.slice(0, i)).when(log[i]!).recorded(log.slice(i + 1)).run()
+      const { events } = await spec(rollouts)
+        .given(log.slice(0, i))
+        .when(log[i]!)
+        .recorded(log.slice(i + 1))
+        .run()
       expect(typesOf(events)).toEqual(["TrajectoryRecorded", "JobCompleted"])
       expect(idsAndData(events)).toEqual(loggedDecisions(log, log[i]!, rollouts))
     }
   })
 
   test("a recording of another action than the policy takes is an input mismatch, not a trajectory", () =>
-    spec(rollouts).given(played).when(job("r1-s0-forum-open-board-1"))
-      .recorded([trajectory("r1-s0-forum-open-board-1", openBoard.taskId, Array.from({ length: 4 }, () => [click("link", "CORE Forum home"), "/forum/"] as const))])
+    spec(rollouts)
+      .given(played)
+      .when(job("r1-s0-forum-open-board-1"))
+      .recorded([
+        trajectory(
+          "r1-s0-forum-open-board-1",
+          openBoard.taskId,
+          Array.from({ length: 4 }, () => [click("link", "CORE Forum home"), "/forum/"] as const)
+        )
+      ])
       .thenFails("ActionMismatch"))
 
   test("an episode whose environment failed on every attempt is an infra-error trajectory and job, never a failure", () => {
     const failed = trajectoryRecorded({
-      trajectoryId: "r1-s0-forum-open-board-1", taskId: openBoard.taskId, initial: { url: null, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: "browser crashed" },
-      steps: [], outcome: "infra-error", infraError: "browser crashed", attempts: 3
+      trajectoryId: "r1-s0-forum-open-board-1",
+      taskId: openBoard.taskId,
+      initial: {
+        url: null,
+        app: null,
+        title: null,
+        screenshot: null,
+        elements: null,
+        aria: null,
+        truncated: false,
+        error: "browser crashed"
+      },
+      steps: [],
+      outcome: "infra-error",
+      infraError: "browser crashed",
+      attempts: 3
     })
-    return spec(rollouts).given(played).when(job("r1-s0-forum-open-board-1")).recorded([failed]).then((events) => {
-      expect(dataOf(events, "TrajectoryRecorded")[0]).toMatchObject({ outcome: "infra-error", steps: [], attempts: 3, infraError: "browser crashed" })
-      expect(dataOf(events, "JobCompleted")[0]).toMatchObject({ outcome: "infra-error", attempts: 3, error: "browser crashed" })
-    })
+    return spec(rollouts)
+      .given(played)
+      .when(job("r1-s0-forum-open-board-1"))
+      .recorded([failed])
+      .then((events) => {
+        expect(dataOf(events, "TrajectoryRecorded")[0]).toMatchObject({
+          outcome: "infra-error",
+          steps: [],
+          attempts: 3,
+          infraError: "browser crashed"
+        })
+        expect(dataOf(events, "JobCompleted")[0]).toMatchObject({ outcome: "infra-error", attempts: 3, error: "browser crashed" })
+      })
   })
 
   test("an episode with no recording cannot be replayed: the decision fails", () =>
     spec(rollouts).given(played).when(job("r1-s0-forum-open-board-1")).thenFails("ObservationNotRecorded"))
 
   const ignored: ReadonlyArray<{ name: string; when: CoreEvent }> = [
-    { name: "an inference job", when: jobQueued({ jobId: "infer-d", kind: "infer", round: 0, taskId: openBoard.taskId, params: { demoId: "d" } }) },
+    {
+      name: "an inference job",
+      when: jobQueued({ jobId: "infer-d", kind: "infer", round: 0, taskId: openBoard.taskId, params: { demoId: "d" } })
+    },
     { name: "a rollout job that names no trajectory", when: job("r1-s0-forum-open-board-1", "rollout", { sample: 0 }) }
   ]
   for (const c of ignored) {
@@ -125,7 +202,13 @@ describe("rollouts: a queued episode is played", () => {
   }
 
   test("rollout and explorer jobs may be decided at once; a round's start may not", () => {
-    expect([job("r1-s0-t"), job("x1-s0-t", "explore", { trajectoryId: "x1-s0-t", sample: 0, stepBudget: 4, fromStep: -1, prefix: [], avoid: null }), job("d", "infer", { demoId: "d" }), roundStarted({ round: 1, taskIds: [] })].map((e) => rollouts.concurrent?.(e)))
-      .toEqual([true, true, false, false])
+    expect(
+      [
+        job("r1-s0-t"),
+        job("x1-s0-t", "explore", { trajectoryId: "x1-s0-t", sample: 0, stepBudget: 4, fromStep: -1, prefix: [], avoid: null }),
+        job("d", "infer", { demoId: "d" }),
+        roundStarted({ round: 1, taskIds: [] })
+      ].map((e) => rollouts.concurrent?.(e))
+    ).toEqual([true, true, false, false])
   })
 })

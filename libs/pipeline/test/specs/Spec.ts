@@ -71,30 +71,43 @@ export interface Given<S> {
 
 type Events = ReadonlyArray<CoreEvent | ReadonlyArray<CoreEvent>>
 
-const flat = (events: Events): ReadonlyArray<CoreEvent> => events.flatMap((e) => ("type" in e ? [e as CoreEvent] : (e as ReadonlyArray<CoreEvent>)))
+const flat = (events: Events): ReadonlyArray<CoreEvent> =>
+  events.flatMap((e) => ("type" in e ? [e as CoreEvent] : (e as ReadonlyArray<CoreEvent>)))
 
 /** Answers from the script; a call it has no answer for was never recorded. */
 const scriptedModels = (script: ModelScript, calls: Array<ModelRequest>) => {
   const served = new Map<string, number>()
-  return Layer.succeed(Models, Models.of({
-    complete: (request) =>
-      Effect.suspend((): Effect.Effect<ModelAnswer, ModelCallFailed | ModelCallNotRecorded> => {
-        calls.push(request)
-        const n = served.get(request.purpose) ?? 0
-        served.set(request.purpose, n + 1)
-        const answer = script[request.purpose]?.[n]
-        if (answer === undefined) return Effect.fail(new ModelCallNotRecorded({ causationId: request.causationId, callIndex: request.callIndex }))
-        if (answer === null) return Effect.fail(new ModelCallFailed({ causationId: request.causationId, callIndex: request.callIndex, reason: "recorded as failed" }))
-        return Effect.succeed({ text: answer, finishReason: "stop", usage: { inputTokens: null, outputTokens: null } })
-      })
-  }))
+  return Layer.succeed(
+    Models,
+    Models.of({
+      complete: (request) =>
+        Effect.suspend((): Effect.Effect<ModelAnswer, ModelCallFailed | ModelCallNotRecorded> => {
+          calls.push(request)
+          const n = served.get(request.purpose) ?? 0
+          served.set(request.purpose, n + 1)
+          const answer = script[request.purpose]?.[n]
+          if (answer === undefined)
+            return Effect.fail(new ModelCallNotRecorded({ causationId: request.causationId, callIndex: request.callIndex }))
+          if (answer === null)
+            return Effect.fail(
+              new ModelCallFailed({ causationId: request.causationId, callIndex: request.callIndex, reason: "recorded as failed" })
+            )
+          return Effect.succeed({ text: answer, finishReason: "stop", usage: { inputTokens: null, outputTokens: null } })
+        })
+    })
+  )
 }
 
 /** The recorded Models layer, with each request kept for the spec. */
 const watched = (events: ReadonlyArray<CoreEvent>, calls: Array<ModelRequest>) =>
-  Layer.effect(Models, Effect.map(Effect.service(Models), (recorded) => Models.of({
-    complete: (request) => Effect.suspend(() => (calls.push(request), recorded.complete(request)))
-  }))).pipe(Layer.provide(recordedModels(events)))
+  Layer.effect(
+    Models,
+    Effect.map(Effect.service(Models), (recorded) =>
+      Models.of({
+        complete: (request) => Effect.suspend(() => (calls.push(request), recorded.complete(request)))
+      })
+    )
+  ).pipe(Layer.provide(recordedModels(events)))
 
 /**
  * The real label-function sandbox, started on its first use: it takes a second to start,
@@ -104,7 +117,10 @@ const lazySandbox = () => {
   let real: ManagedRuntime.ManagedRuntime<Sandbox, unknown> | null = null
   const use = <A>(f: (s: Sandbox["Service"]) => Effect.Effect<A>) =>
     Effect.promise(() => (real ??= ManagedRuntime.make(labelSandbox())).runPromise(Effect.flatMap(Effect.service(Sandbox), f)))
-  const layer = Layer.succeed(Sandbox, Sandbox.of({ evaluate: (r) => use((s) => s.evaluate(r)), evaluateBatch: (rs) => use((s) => s.evaluateBatch(rs)) }))
+  const layer = Layer.succeed(
+    Sandbox,
+    Sandbox.of({ evaluate: (r) => use((s) => s.evaluate(r)), evaluateBatch: (rs) => use((s) => s.evaluateBatch(rs)) })
+  )
   return { layer, dispose: () => real?.dispose() }
 }
 
@@ -119,7 +135,7 @@ export const deciderSpecs = (name: string) => {
     rmSync(dir, { recursive: true, force: true })
   }
   const stored = new Set<string>()
-  const storeBlobs = Effect.gen(function*() {
+  const storeBlobs = Effect.gen(function* () {
     const blobs = yield* BlobStore
     for (const [hash, bytes] of pendingBlobs()) {
       if (stored.has(hash)) continue
@@ -143,14 +159,16 @@ export const deciderSpecs = (name: string) => {
               o.observing ?? recordedObservations(inputs),
               Randomness.layer(started?.type === "RunStarted" ? started.data.seed : SEED)
             )
-            const decide = Effect.gen(function*() {
+            const decide = Effect.gen(function* () {
               yield* storeBlobs
               const decisions = yield* decider.decide(state, cause)
               const events = decisions.map((d) => stamp(d, cause.runId, cause.recordedAt))
               return { events, decisions, modelCalls: calls, state } satisfies Outcome<S>
             })
             // The runtime holds the rest of DecisionServices (blob store, sandbox); R is only known to be among them.
-            return rt.runPromise(Effect.exit(decide.pipe(Effect.provide(services))) as unknown as Effect.Effect<Exit.Exit<Outcome<S>, unknown>>)
+            return rt.runPromise(
+              Effect.exit(decide.pipe(Effect.provide(services))) as unknown as Effect.Effect<Exit.Exit<Outcome<S>, unknown>>
+            )
           }
           const outcome = async () => {
             const exit = await run()
@@ -173,7 +191,10 @@ export const deciderSpecs = (name: string) => {
             },
             thenFails: async (expected) => {
               const exit = await run()
-              if (Exit.isSuccess(exit)) throw new Error(`expected ${decider.name} to fail, but it decided ${exit.value.events.map((e) => e.type).join(", ") || "nothing"}`)
+              if (Exit.isSuccess(exit))
+                throw new Error(
+                  `expected ${decider.name} to fail, but it decided ${exit.value.events.map((e) => e.type).join(", ") || "nothing"}`
+                )
               const failure = exit.cause.reasons.find(Cause.isFailReason)
               if (failure === undefined) throw Cause.squash(exit.cause)
               if (typeof expected === "function") expected(failure.error)

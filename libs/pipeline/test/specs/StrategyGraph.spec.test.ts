@@ -12,7 +12,22 @@ import type { CoreEvent } from "@core/events"
 import { strategyGraph } from "../../deciders/StrategyGraph.ts"
 import { demoIngested, event, jobCompleted, labelFunctionInferred, RUN, roundStarted, runStarted, trajectoryVerified } from "./Events.ts"
 import type { RunOptions, Verdict } from "./Events.ts"
-import { click, complete, openBoard, openBoardDemo, openBoardGraph, openBoardNodes, POST, tasks, trajectory, UPVOTE, upvote, upvoteDemo, upvoteGraph, upvoteNodes } from "./Forum.ts"
+import {
+  click,
+  complete,
+  openBoard,
+  openBoardDemo,
+  openBoardGraph,
+  openBoardNodes,
+  POST,
+  tasks,
+  trajectory,
+  UPVOTE,
+  upvote,
+  upvoteDemo,
+  upvoteGraph,
+  upvoteNodes
+} from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
 import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
 
@@ -27,35 +42,59 @@ const inferDone = (demoId: string, outcome: "done" | "failed" = "done") =>
 
 describe("strategy graph: a demo's label functions become its nodes and path", () => {
   test("given the open-board demo's LFs, when its inference job completes, then a node per LF and the demo's path", () =>
-    spec(strategyGraph).given([...tasks, openBoardDemo, run(), ...openBoardLfs]).when(inferDone("forum-open-board-1-script")).then((events) => {
-      expect(typesOf(events)).toEqual(["NodeExpanded", "NodeExpanded", "PathAdded"])
-      expect(events.every((e) => e.stream === runStream(RUN, "graph", openBoard.taskId))).toBe(true)
-      const nodes = dataOf(events, "NodeExpanded")
-      // The nodes' meanings are the demo's steps: the spec forum's graphs use the same.
-      expect(nodes.map((n) => n.semanticKey)).toEqual(openBoardNodes.map((n) => n.semanticKey))
-      expect(nodes.map((n) => [n.how, n.lfId])).toEqual(openBoardNodes.map((n) => ["demo", labelFunctionId(n.code)]))
-      expect(dataOf(events, "PathAdded")[0]).toMatchObject({ nodeIds: nodes.map((n) => n.nodeId), source: demoSource })
-    }))
+    spec(strategyGraph)
+      .given([...tasks, openBoardDemo, run(), ...openBoardLfs])
+      .when(inferDone("forum-open-board-1-script"))
+      .then((events) => {
+        expect(typesOf(events)).toEqual(["NodeExpanded", "NodeExpanded", "PathAdded"])
+        expect(events.every((e) => e.stream === runStream(RUN, "graph", openBoard.taskId))).toBe(true)
+        const nodes = dataOf(events, "NodeExpanded")
+        // The nodes' meanings are the demo's steps: the spec forum's graphs use the same.
+        expect(nodes.map((n) => n.semanticKey)).toEqual(openBoardNodes.map((n) => n.semanticKey))
+        expect(nodes.map((n) => [n.how, n.lfId])).toEqual(openBoardNodes.map((n) => ["demo", labelFunctionId(n.code)]))
+        expect(dataOf(events, "PathAdded")[0]).toMatchObject({ nodeIds: nodes.map((n) => n.nodeId), source: demoSource })
+      }))
 
   test("a second demo that goes the same way adds no node and no path", () => {
     const again = demoIngested({ demoId: "forum-open-board-1-again", taskId: openBoard.taskId, steps: openBoardDemo.data.steps })
-    const lfs = openBoardNodes.map((n, i) => labelFunctionInferred(openBoard.taskId, { kind: "demo", id: "forum-open-board-1-again" }, n, i))
-    return spec(strategyGraph).given([...tasks, openBoardDemo, again, run(), ...openBoardGraph, ...lfs]).when(inferDone("forum-open-board-1-again")).thenNothing()
+    const lfs = openBoardNodes.map((n, i) =>
+      labelFunctionInferred(openBoard.taskId, { kind: "demo", id: "forum-open-board-1-again" }, n, i)
+    )
+    return spec(strategyGraph)
+      .given([...tasks, openBoardDemo, again, run(), ...openBoardGraph, ...lfs])
+      .when(inferDone("forum-open-board-1-again"))
+      .thenNothing()
   })
 
   const nothing: ReadonlyArray<{ name: string; given: ReadonlyArray<CoreEvent>; when: CoreEvent }> = [
     { name: "a failed inference job", given: [run(), ...openBoardLfs], when: inferDone("forum-open-board-1-script", "failed") },
     { name: "a demo that got no LF", given: [run()], when: inferDone("forum-open-board-1-script") },
-    { name: "an infer run, which builds no graph", given: [runStarted({ command: "infer", demos: "all" }), ...openBoardLfs], when: inferDone("forum-open-board-1-script") }
+    {
+      name: "an infer run, which builds no graph",
+      given: [runStarted({ command: "infer", demos: "all" }), ...openBoardLfs],
+      when: inferDone("forum-open-board-1-script")
+    }
   ]
   for (const c of nothing) {
-    test(`${c.name} grows no graph`, () => spec(strategyGraph).given([...tasks, openBoardDemo, ...c.given]).when(c.when).thenNothing())
+    test(`${c.name} grows no graph`, () =>
+      spec(strategyGraph)
+        .given([...tasks, openBoardDemo, ...c.given])
+        .when(c.when)
+        .thenNothing())
   }
 })
 
 /** Reached the post from its board instead of searching, upvoted and said complete: all but the search LF held. */
-const viaBoard = (trajectoryId: string, more: ReadonlyArray<readonly [ReturnType<typeof click>, string]> = [[complete, "/forum/post/p25"]]) =>
-  trajectory(trajectoryId, upvote.taskId, [[click("link", "Gardening"), "/forum/b/gardening"], [click("link", POST), "/forum/post/p25"], [click("button", UPVOTE), "/forum/post/p25"], ...more])
+const viaBoard = (
+  trajectoryId: string,
+  more: ReadonlyArray<readonly [ReturnType<typeof click>, string]> = [[complete, "/forum/post/p25"]]
+) =>
+  trajectory(trajectoryId, upvote.taskId, [
+    [click("link", "Gardening"), "/forum/b/gardening"],
+    [click("link", POST), "/forum/post/p25"],
+    [click("button", UPVOTE), "/forum/post/p25"],
+    ...more
+  ])
 
 const lfIds = upvoteNodes.map((n) => labelFunctionId(n.code))
 /** Evidence as verification gives it: each demo LF's step, -1 where it never held. */
@@ -67,21 +106,40 @@ const round1 = (o: RunOptions = {}) => [...tasks, upvoteDemo, run(o), ...upvoteG
 
 describe("strategy graph: a partial trajectory that reached the goal another way", () => {
   test("given a partial run that upvoted from the post's board, when verified, then its LFs, its new node and its path join the graph", () =>
-    spec(strategyGraph).given([...round1(), viaBoard("r1-s0-forum-upvote-1")]).when(verified("r1-s0-forum-upvote-1", "partial")).then((events) => {
-      expect(typesOf(events)).toEqual(["LabelFunctionInferred", "LabelFunctionInferred", "LabelFunctionInferred", "NodeExpanded", "PathAdded"])
-      const source = { kind: "trajectory", id: "r1-s0-forum-upvote-1" } as const
-      expect(dataOf(events, "LabelFunctionInferred").map((l) => [l.keyStepIndex, l.source])).toEqual([[1, source], [2, source], [3, source]])
-      const [node] = dataOf(events, "NodeExpanded")
-      // Opening the post from its board is the new meaning; upvoting and saying complete are the demo's nodes.
-      expect(node).toMatchObject({ how: "partial", semanticKey: { actionKind: "click", role: "link", urlPattern: "^/forum/b/gardening(\\?.*)?$" } })
-      const [, , upvoted, said] = upvoteNodes.map((n) => nodeIdOf(n.semanticKey))
-      expect(dataOf(events, "PathAdded")[0]).toMatchObject({ nodeIds: [node!.nodeId, upvoted, said], source })
-    }))
+    spec(strategyGraph)
+      .given([...round1(), viaBoard("r1-s0-forum-upvote-1")])
+      .when(verified("r1-s0-forum-upvote-1", "partial"))
+      .then((events) => {
+        expect(typesOf(events)).toEqual([
+          "LabelFunctionInferred",
+          "LabelFunctionInferred",
+          "LabelFunctionInferred",
+          "NodeExpanded",
+          "PathAdded"
+        ])
+        const source = { kind: "trajectory", id: "r1-s0-forum-upvote-1" } as const
+        expect(dataOf(events, "LabelFunctionInferred").map((l) => [l.keyStepIndex, l.source])).toEqual([
+          [1, source],
+          [2, source],
+          [3, source]
+        ])
+        const [node] = dataOf(events, "NodeExpanded")
+        // Opening the post from its board is the new meaning; upvoting and saying complete are the demo's nodes.
+        expect(node).toMatchObject({
+          how: "partial",
+          semanticKey: { actionKind: "click", role: "link", urlPattern: "^/forum/b/gardening(\\?.*)?$" }
+        })
+        const [, , upvoted, said] = upvoteNodes.map((n) => nodeIdOf(n.semanticKey))
+        expect(dataOf(events, "PathAdded")[0]).toMatchObject({ nodeIds: [node!.nodeId, upvoted, said], source })
+      }))
 
   test("a passing explorer episode is a candidate too: it may have reached a node another way", () =>
-    spec(strategyGraph).given([...round1(), viaBoard("x1-s0-forum-upvote-1")]).when(verified("x1-s0-forum-upvote-1", "pass")).then((events) => {
-      expect(typesOf(events).at(-1)).toBe("PathAdded")
-    }))
+    spec(strategyGraph)
+      .given([...round1(), viaBoard("x1-s0-forum-upvote-1")])
+      .when(verified("x1-s0-forum-upvote-1", "pass"))
+      .then((events) => {
+        expect(typesOf(events).at(-1)).toBe("PathAdded")
+      }))
 
   test("the fixture run's explorer that searched for the Cycling board, decided again from its log, adds the path it logged", async () => {
     const log = fixtureLog()
@@ -96,14 +154,20 @@ describe("strategy graph: a partial trajectory that reached the goal another way
     const first = verified("r1-s0-forum-upvote-1", "partial")
     const { events } = await spec(strategyGraph).given(given).when(first).run()
     // The first one's decisions as the log holds them, then the second verdict.
-    await spec(strategyGraph).given([...given, first, ...events]).when(verified("r1-s1-forum-upvote-1", "partial")).then((again) => {
-      expect(typesOf(again)).toEqual(["LabelFunctionInferred", "LabelFunctionInferred", "LabelFunctionInferred"])
-    })
+    await spec(strategyGraph)
+      .given([...given, first, ...events])
+      .when(verified("r1-s1-forum-upvote-1", "partial"))
+      .then((again) => {
+        expect(typesOf(again)).toEqual(["LabelFunctionInferred", "LabelFunctionInferred", "LabelFunctionInferred"])
+      })
   })
 
   const refusals: ReadonlyArray<{ name: string; given?: ReadonlyArray<CoreEvent>; trajectory?: CoreEvent; verdict: CoreEvent }> = [
     { name: "a failed trajectory", verdict: verified("r1-s0-forum-upvote-1", "fail", [-1, -1, -1, -1]) },
-    { name: "a passing rollout (not an explorer): the graph already has its way", verdict: verified("r1-s0-forum-upvote-1", "pass", [0, 1, 2, 3]) },
+    {
+      name: "a passing rollout (not an explorer): the graph already has its way",
+      verdict: verified("r1-s0-forum-upvote-1", "pass", [0, 1, 2, 3])
+    },
     { name: "a partial run whose goal step never held", verdict: verified("r1-s0-forum-upvote-1", "partial", [-1, 1, -1, 3]) },
     {
       name: "a partial run that did not claim success",
@@ -112,20 +176,37 @@ describe("strategy graph: a partial trajectory that reached the goal another way
     },
     {
       name: "a partial run that undid its upvote before saying complete",
-      trajectory: viaBoard("r1-s0-forum-upvote-1", [[click("button", `Downvote post '${POST}'`), "/forum/post/p25"], [complete, "/forum/post/p25"]]),
+      trajectory: viaBoard("r1-s0-forum-upvote-1", [
+        [click("button", `Downvote post '${POST}'`), "/forum/post/p25"],
+        [complete, "/forum/post/p25"]
+      ]),
       verdict: verified("r1-s0-forum-upvote-1", "partial", [-1, 1, 2, 4])
     },
     {
       name: "a partial run once the round's expansions are spent (run.expandPerTask)",
-      given: [...round1({ expandPerTask: 1 }), viaBoard("r1-s1-forum-upvote-1"), event(PathAdded, runStream(RUN, "graph", upvote.taskId), {
-        taskId: upvote.taskId, pathId: "p-earlier", nodeIds: [nodeIdOf(upvoteNodes[3]!.semanticKey)], source: { kind: "trajectory", id: "r1-s1-forum-upvote-1" }
-      })],
+      given: [
+        ...round1({ expandPerTask: 1 }),
+        viaBoard("r1-s1-forum-upvote-1"),
+        event(PathAdded, runStream(RUN, "graph", upvote.taskId), {
+          taskId: upvote.taskId,
+          pathId: "p-earlier",
+          nodeIds: [nodeIdOf(upvoteNodes[3]!.semanticKey)],
+          source: { kind: "trajectory", id: "r1-s1-forum-upvote-1" }
+        })
+      ],
       verdict: verified("r1-s0-forum-upvote-1", "partial")
     },
-    { name: "a verdict before any run started", given: [...tasks, upvoteDemo, ...upvoteGraph], verdict: verified("r1-s0-forum-upvote-1", "partial") }
+    {
+      name: "a verdict before any run started",
+      given: [...tasks, upvoteDemo, ...upvoteGraph],
+      verdict: verified("r1-s0-forum-upvote-1", "partial")
+    }
   ]
   for (const r of refusals) {
     test(`${r.name} adds nothing`, () =>
-      spec(strategyGraph).given([...(r.given ?? round1()), r.trajectory ?? viaBoard("r1-s0-forum-upvote-1")]).when(r.verdict).thenNothing())
+      spec(strategyGraph)
+        .given([...(r.given ?? round1()), r.trajectory ?? viaBoard("r1-s0-forum-upvote-1")])
+        .when(r.verdict)
+        .thenNothing())
   }
 })

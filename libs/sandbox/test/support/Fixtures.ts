@@ -64,7 +64,8 @@ export const trajectory = (n: number): LfTrajectory => ({
   steps: Array.from({ length: n }, (_, i) =>
     i === n - 1
       ? step(i, "status", "complete", [])
-      : step(i, "click", `Step ${i}`, [element("link", "Home"), ...(i >= 2 ? [element("button", "Checkout")] : [])]))
+      : step(i, "click", `Step ${i}`, [element("link", "Home"), ...(i >= 2 ? [element("button", "Checkout")] : [])])
+  )
 })
 
 export const T5 = { key: "t5", value: trajectory(5) }
@@ -85,12 +86,18 @@ export const startPool = async (options: SandboxOptions = {}): Promise<TestPool>
   const runtime = ManagedRuntime.make(Sandbox.layer({ prelude: PRELUDE, ...options }))
   await runtime.context()
   return {
-    evaluate: (request) => runtime.runPromise(Effect.gen(function*() {
-      return yield* (yield* Sandbox).evaluate(request)
-    })),
-    evaluateBatch: (requests) => runtime.runPromise(Effect.gen(function*() {
-      return yield* (yield* Sandbox).evaluateBatch(requests)
-    })),
+    evaluate: (request) =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Sandbox).evaluate(request)
+        })
+      ),
+    evaluateBatch: (requests) =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Sandbox).evaluateBatch(requests)
+        })
+      ),
     dispose: () => runtime.dispose()
   }
 }
@@ -98,5 +105,10 @@ export const startPool = async (options: SandboxOptions = {}): Promise<TestPool>
 /** The process ids of this process's children (the workers of every live pool). */
 export const childPids = (): Set<number> => {
   const out = Bun.spawnSync(["pgrep", "-P", String(process.pid)]).stdout.toString()
-  return new Set(out.split("\n").filter((l) => l.trim() !== "").map(Number))
+  return new Set(
+    out
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map(Number)
+  )
 }

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { Sandbox } from "../../mod.ts"
 import { childPids, NORMAL, PRELUDE, T5 } from "./Fixtures.ts"
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const verdict = yield* (yield* Sandbox).evaluate({ code: NORMAL, trajectory: T5 })
   return { verdict, workers: [...childPids()] }
 })
