@@ -84,6 +84,15 @@ const Milliseconds = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,11}$/, 
 
 const NullableEnvVarName = Schema.NullOr(EnvVarName)
 
+/** On or off: `true` / `false` in the file, the variable or the flag; null: unset. */
+const NullableToggle = Schema.NullOr(Schema.Boolean).annotate({ message: "must be true or false" })
+
+/** Keys whose value is a `NullableToggle`: their variable's and flag's text becomes the boolean. */
+const TOGGLES: ReadonlySet<string> = new Set(["models.setOfMarks"])
+
+/** "true" → true, "false" → false; anything else stays text, for the schema to refuse in one line. */
+const toggleOf = (text: string): boolean | string => (text === "true" ? true : text === "false" ? false : text)
+
 /** The typed shape of a merged config. Keys are flat dotted names. */
 export const ConfigValues = Schema.Struct({
   store: Schema.Literals(["auto", "embedded", "nats"]),
@@ -99,6 +108,7 @@ export const ConfigValues = Schema.Struct({
   "models.baseUrl": Schema.NullOr(Schema.NonEmptyString),
   "models.model": Schema.NullOr(Schema.NonEmptyString),
   "models.apiKeyEnv": EnvVarName,
+  "models.setOfMarks": NullableToggle,
   "chromium.path": Schema.NonEmptyString,
   "chromedriver.path": Schema.NonEmptyString,
   "android.appiumUrl": Schema.NonEmptyString,
@@ -153,6 +163,12 @@ export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
     flag: "model-api-key-env",
     description: "NAME of the env var holding the model API key"
   },
+  "models.setOfMarks": {
+    env: "CORE_SET_OF_MARKS",
+    flag: "set-of-marks",
+    description: "screenshots with the element ids drawn on, for the model policy: true or false (unset: on for --policy model only)",
+    choices: ["true", "false"]
+  },
   "chromium.path": { env: "CORE_CHROMIUM", flag: "chromium", description: "Chromium binary" },
   "chromedriver.path": { env: "CORE_CHROMEDRIVER", flag: "chromedriver", description: "chromedriver binary" },
   "android.appiumUrl": { env: "CORE_APPIUM_URL", flag: "appium-url", description: "Appium server for Android devices and emulators" },
@@ -195,6 +211,8 @@ const defaultsFor = (dataDir: string): ConfigValues => ({
   "models.baseUrl": null,
   "models.model": null,
   "models.apiKeyEnv": "CORE_MODEL_API_KEY",
+  // Unset: the run decides by its policy (`setOfMarksFor`).
+  "models.setOfMarks": null,
   "chromium.path": "/usr/bin/chromium",
   "chromedriver.path": "/usr/bin/chromedriver",
   "android.appiumUrl": "http://127.0.0.1:4723",
@@ -221,6 +239,7 @@ const FileValues = Schema.Struct({
   "models.baseUrl": Schema.optional(ConfigValues.fields["models.baseUrl"]),
   "models.model": Schema.optional(ConfigValues.fields["models.model"]),
   "models.apiKeyEnv": Schema.optional(ConfigValues.fields["models.apiKeyEnv"]),
+  "models.setOfMarks": Schema.optional(NullableToggle).annotate({ message: "must be true or false" }),
   "chromium.path": Schema.optional(ConfigValues.fields["chromium.path"]),
   "chromedriver.path": Schema.optional(ConfigValues.fields["chromedriver.path"]),
   "android.appiumUrl": Schema.optional(ConfigValues.fields["android.appiumUrl"]),
@@ -355,12 +374,12 @@ export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}
     // An empty variable (`NATS_URL= bun core …`) means "unset", as most tools treat it.
     const e = env[spec.env]
     if (e !== undefined && e !== "") {
-      value = e
+      value = TOGGLES.has(key) ? toggleOf(e) : e
       source = `env:${spec.env}`
     }
     const f = flags[spec.flag]
     if (f !== undefined) {
-      value = String(f)
+      value = TOGGLES.has(key) ? toggleOf(String(f)) : String(f)
       source = `flag:--${spec.flag}`
     }
     raw[key] = value
@@ -416,6 +435,17 @@ export const androidSettings = (
   // Validated as a JSON object when the config was loaded.
   capabilities: JSON.parse(config.values["android.capabilities"]) as Record<string, unknown>
 })
+
+/**
+ * Whether a run's episodes take set-of-marks images (`EnvironmentOptions.setOfMarks`):
+ * `models.setOfMarks` when set, else on for the model policy only — the one policy that
+ * reads pixels; the exploration and embedded policies read none, so their observations stay
+ * as they were recorded before marks existed.
+ */
+export const setOfMarksFor = (
+  config: { readonly values: Pick<ConfigValues, "models.setOfMarks"> },
+  policy: "exploration" | "embedded" | "model"
+): boolean => config.values["models.setOfMarks"] ?? policy === "model"
 
 /** What the demo loader (libs/demos) needs: the read limits in bytes, validated when the config was loaded. */
 export const ingestLimits = (config: LoadedConfig): { readonly maxBlobBytes: number; readonly maxDemoBytes: number } => ({

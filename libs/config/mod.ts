@@ -8,6 +8,7 @@ export {
   ingestLimits,
   loadConfig,
   natsOutageLimitMs,
+  setOfMarksFor,
   storeSettings
 } from "./Config.ts"
 export type { ConfigKey, LoadOptions, LoadedConfig } from "./Config.ts"

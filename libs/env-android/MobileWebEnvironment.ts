@@ -25,7 +25,16 @@ import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
 import { appOrigins, elementsBlob, isAllowed, maskSecrets, pageRead, refusal, stateChanging } from "@core/env-web"
 import { perform, recordedAction } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
-import { freshWindow, messageOf, mobileWebSessions, readPage, sessionGone, settlePage } from "./MobileWebSession.ts"
+import {
+  clearMarks,
+  freshWindow,
+  markedScreenshot,
+  messageOf,
+  mobileWebSessions,
+  readPage,
+  sessionGone,
+  settlePage
+} from "./MobileWebSession.ts"
 import type { MobileWebSessions, SessionOptions } from "./MobileWebSession.ts"
 
 export { capabilities, PHONE } from "./MobileWebSession.ts"
@@ -44,6 +53,9 @@ interface Episode {
   readonly origins: ReadonlyArray<string>
   nextId: number
 }
+
+/** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
+const overlaid = new WeakSet<Episode>()
 
 /** chromedriver as the runner's platform: one session, a fresh window per episode. */
 const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdapter<Episode> => ({
@@ -68,7 +80,10 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
   },
   read: (ep, withScreenshot, error) =>
     Effect.tryPromise({
-      try: () => readPage(ep.browser, ep.nextId, withScreenshot),
+      try: async () => {
+        if (overlaid.delete(ep)) await clearMarks(ep.browser)
+        return readPage(ep.browser, ep.nextId, withScreenshot)
+      },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     }).pipe(
       Effect.map((read) =>
@@ -78,6 +93,19 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
           // A link or redirect the browser blocked leaves an error page: say why.
           error: error === null && read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? refusal(read.url, ep.origins) : error
         })
+      )
+    ),
+  // The desktop's overlay, drawn through `execute` (env-web's Marks.ts says why in the page).
+  mark: (ep, marks) =>
+    Effect.tryPromise({
+      try: () => {
+        overlaid.add(ep)
+        return markedScreenshot(ep.browser, marks, (ran) => void (ran && overlaid.delete(ep)))
+      },
+      catch: (cause) => cause
+    }).pipe(
+      Effect.catch((cause) =>
+        sessionGone(cause) ? Effect.fail(new InfraError({ reason: `cannot mark the page: ${messageOf(cause)}` })) : Effect.succeed(null)
       )
     ),
   unavailable: () => (sessions.current() === null ? "no episode in progress: call reset first" : null),

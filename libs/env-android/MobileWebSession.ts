@@ -16,7 +16,18 @@ import { Effect } from "effect"
 import type { Scope } from "effect"
 import { remote } from "webdriverio"
 import { InfraError, oneLine } from "@core/environment"
-import { chromiumFlags, extractInPage, interactableSelector, isAllowed, openSink, proxyBypass, refusal } from "@core/env-web"
+import type { Mark } from "@core/environment"
+import {
+  chromiumFlags,
+  clearMarksInPage,
+  drawMarksInPage,
+  extractInPage,
+  interactableSelector,
+  isAllowed,
+  openSink,
+  proxyBypass,
+  refusal
+} from "@core/env-web"
 import type { Extracted } from "@core/env-web"
 import { cdp } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
@@ -217,6 +228,44 @@ export interface PageRead {
   readonly url: string
   readonly png: Uint8Array | null
 }
+
+const DRAW_MARKS = `return (${drawMarksInPage.toString()})(arguments[0])`
+const CLEAR_MARKS = `return (${clearMarksInPage.toString()})()`
+
+/**
+ * The screen with `marks` drawn over it by the page (env-web's Marks.ts, the desktop's very
+ * overlay), as PNG bytes; null when the document was replaced while the overlay was up.
+ * The overlay is removed whatever the screenshot did; `removed(false)`: the removal could
+ * not run, so `clearMarks` must run before the next read.
+ */
+export const markedScreenshot = async (
+  b: Browser,
+  marks: ReadonlyArray<Mark>,
+  removed: (ran: boolean) => void
+): Promise<Uint8Array | null> => {
+  await b.execute(DRAW_MARKS, marks)
+  let png: string
+  let cleared = false
+  try {
+    png = await b.takeScreenshot()
+  } finally {
+    let ran = true
+    cleared =
+      (await b.execute(CLEAR_MARKS).catch(() => {
+        ran = false
+        return false
+      })) === true
+    removed(ran)
+  }
+  return cleared ? new Uint8Array(Buffer.from(png, "base64")) : null
+}
+
+/** Removes a set-of-marks overlay left on the page; never fails (a page that is gone took it along). */
+export const clearMarks = (b: Browser): Promise<void> =>
+  b.execute(CLEAR_MARKS).then(
+    () => undefined,
+    () => undefined
+  )
 
 /** The page in one round trip (and its screenshot in a second); a navigation racing the read reads the new document. */
 export const readPage = async (b: Browser, nextId: number, withScreenshot: boolean): Promise<PageRead> => {

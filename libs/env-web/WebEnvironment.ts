@@ -22,6 +22,7 @@ import { Environment, InfraError, makeEnvironment } from "@core/environment"
 import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
 import { perform, stateChanging } from "./Actions.ts"
 import { BrowserPool } from "./BrowserPool.ts"
+import { clearMarksInPage, markedScreenshot } from "./Marks.ts"
 import { appOrigins, isAllowed, refusal } from "./Origins.ts"
 import { browserGone, extract, messageOf, settleEpisode, stopLoading, watchedEpisode } from "./Page.ts"
 import { pageRead } from "./PageParts.ts"
@@ -52,6 +53,13 @@ export interface WebEnvironmentOptions extends EnvironmentOptions, SecretOptions
 const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, timeoutMs: number): EnvironmentAdapter<WebEpisode> => {
   const settleMs = options.settleMs ?? 1000
   const secrets = options.readSecret === undefined ? {} : { readSecret: options.readSecret }
+  /** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
+  const overlaid = new WeakSet<WebEpisode>()
+  const clearLeftover = async (ep: WebEpisode) => {
+    if (!overlaid.has(ep)) return
+    overlaid.delete(ep)
+    await ep.lease.page.evaluate(clearMarksInPage).catch(() => undefined)
+  }
   return {
     name: "WebEnvironment",
     stateChanging,
@@ -92,6 +100,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     read: (ep, withScreenshot, error) =>
       Effect.tryPromise({
         try: async () => {
+          await clearLeftover(ep)
           const extracted = await extract(ep.lease.page, ep.nextId, settleMs)
           return placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
         },
@@ -104,6 +113,21 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
             // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
             error: ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
           })
+        )
+      ),
+    mark: (ep, marks) =>
+      Effect.tryPromise({
+        try: () => {
+          overlaid.add(ep)
+          return markedScreenshot(ep.lease.page, marks, timeoutMs, (ran) => void (ran && overlaid.delete(ep)))
+        },
+        catch: (cause) => cause
+      }).pipe(
+        // A page that would not be pictured again is no reason to lose the observation: it keeps its plain screenshot.
+        Effect.catch((cause) =>
+          browserGone(ep, cause)
+            ? Effect.fail(new InfraError({ reason: `cannot mark the page: ${messageOf(cause)}` }))
+            : Effect.succeed(null)
         )
       ),
     unavailable: (ep) => (browserGone(ep, null) ? "the browser is gone: reset to start over" : null),

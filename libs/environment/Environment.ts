@@ -176,6 +176,11 @@ export interface FullObservation {
   readonly aria: string
   /** PNG bytes; null when the screenshot policy skipped this step. */
   readonly screenshot: Uint8Array | null
+  /**
+   * The set-of-marks PNG (`observation.marks`): absent unless the environment was asked for
+   * marks (`setOfMarks`), null when this observation has no screenshot.
+   */
+  readonly marks?: Uint8Array | null
   readonly view: PolicyView
   readonly timings: Timings
   /** True after `answer` or `status`: further steps only get an error observation. */

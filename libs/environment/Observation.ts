@@ -1,8 +1,8 @@
 /**
- * The last part of every platform's observation: store the elements, aria (or hierarchy)
- * and screenshot blobs, build the policy's view, and assemble what TrajectoryRecorded keeps
- * and what the caller holds in memory. One function, so the web, mobile-web and Android
- * environments record the very same shape.
+ * The last part of every platform's observation: store the elements, aria (or hierarchy),
+ * screenshot and set-of-marks blobs, build the policy's view, and assemble what
+ * TrajectoryRecorded keeps and what the caller holds in memory. One function, so the web,
+ * mobile-web and Android environments record the very same shape.
  *
  * @example
  * return yield* storeObservation(blobs, { url, app: null, title, elements, elementsBytes, aria, screenshot,
@@ -24,6 +24,11 @@ export interface ObservationParts {
   readonly elementsBytes: Uint8Array
   readonly aria: string
   readonly screenshot: Uint8Array | null
+  /**
+   * The set-of-marks PNG. Undefined when marks were not asked for: the observation then has
+   * no `marks` key at all, exactly as before marks existed. Null: asked for, no screenshot.
+   */
+  readonly marks?: Uint8Array | null
   /** The action's complaint, if any. */
   readonly error: string | null
   /** Elements in the policy view. */
@@ -41,8 +46,9 @@ export const storeObservation = (blobs: BlobStore["Service"], parts: Observation
   Effect.gen(function* () {
     const put = (bytes: Uint8Array) =>
       blobs.put(bytes).pipe(Effect.mapError((e) => new InfraError({ reason: e.message, storeUnavailable: true })))
-    const [elements, aria, screenshot] = yield* Effect.all(
-      [put(parts.elementsBytes), put(encoder.encode(parts.aria)), parts.screenshot === null ? Effect.succeed(null) : put(parts.screenshot)],
+    const optional = (bytes: Uint8Array | null | undefined) => (bytes == null ? Effect.succeed(null) : put(bytes))
+    const [elements, aria, screenshot, marks] = yield* Effect.all(
+      [put(parts.elementsBytes), put(encoder.encode(parts.aria)), optional(parts.screenshot), optional(parts.marks)],
       { concurrency: "unbounded" }
     )
     const view = policyView({ url: parts.url, app: parts.app, title: parts.title, error: parts.error }, parts.elements, parts.limit)
@@ -54,13 +60,15 @@ export const storeObservation = (blobs: BlobStore["Service"], parts: Observation
       elements,
       aria,
       truncated: view.truncated,
-      error: parts.error
+      error: parts.error,
+      ...(parts.marks === undefined ? {} : { marks })
     }
     return {
       observation,
       elements: parts.elements,
       aria: parts.aria,
       screenshot: parts.screenshot,
+      ...(parts.marks === undefined ? {} : { marks: parts.marks }),
       view,
       timings: { ...parts.timing, observeMs: Math.round(performance.now() - parts.startedAt) },
       done: parts.done,

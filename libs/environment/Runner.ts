@@ -6,7 +6,7 @@
  * through the `EpisodeSource` and handed back, `reset` as close + start + settle + first
  * observation, the action's time budget, what becomes an error observation and what an
  * `InfraError`, the end after `answer` / `status`, settling only after state-changing
- * actions, the screenshot policy, the timings and the stored blobs.
+ * actions, the screenshot policy and set-of-marks images, the timings and the stored blobs.
  *
  * @example
  * const env = yield* makeEnvironment(adapter, { screenshots: "key", actionTimeoutMs: 5000, elementLimit: 150, episodes })
@@ -20,7 +20,8 @@ import { endEpisode, Environment, InfraError } from "./Environment.ts"
 import type { EnvironmentShape, EnvTask, EpisodeSource, FullObservation, ScreenshotPolicy } from "./Environment.ts"
 import { storeObservation } from "./Observation.ts"
 import type { ObservationParts } from "./Observation.ts"
-import { defaultElementLimit } from "./View.ts"
+import { defaultElementLimit, marksOf } from "./View.ts"
+import type { Mark } from "./View.ts"
 import { maxWaitMs } from "./Vocabulary.ts"
 
 /** A bundled site's (or an app pack's) episode, as `EpisodeSource.open` gives it. */
@@ -60,6 +61,13 @@ export interface EnvironmentAdapter<E> {
   readonly perform: (episode: E, action: Action, record: (performed: Action) => void) => Promise<string | null>
   /** Reads the screen; `error` is the action's complaint, which the platform may replace with its own. */
   readonly read: (episode: E, withScreenshot: boolean, error: string | null) => Effect.Effect<ScreenRead, InfraError>
+  /**
+   * Right after a `read` with a screenshot, for `setOfMarks`: the screen again as a PNG with
+   * each of `marks` boxed and labelled with its id. It must leave the screen as `read` found
+   * it. Null when the image could not be made faithfully (the page changed under it); fails
+   * only when the platform is lost. A platform without it records no marks.
+   */
+  readonly mark?: (episode: E, marks: ReadonlyArray<Mark>) => Effect.Effect<Uint8Array | null, InfraError>
   /** Why no step can be taken now (the browser or session is gone), or null. */
   readonly unavailable: (episode: E) => string | null
   /** Whether `cause` means the platform, not the action, failed. */
@@ -84,6 +92,13 @@ export interface EnvironmentOptions {
   readonly actionTimeoutMs?: number
   /** Elements in the policy view, default 150. */
   readonly elementLimit?: number
+  /**
+   * After each screenshot, a second image with the policy view's element ids drawn over
+   * their boxes (`observation.marks`), for a policy that reads pixels. Default false: the
+   * observation then has no `marks` key, as before marks existed. Ignored by a platform that
+   * cannot draw them (its adapter has no `mark`).
+   */
+  readonly setOfMarks?: boolean
   /** Opens the episodes of tasks given as `site` + `siteSeed`. */
   readonly episodes?: EpisodeSource
 }
@@ -152,11 +167,28 @@ const episodes = <E>(adapter: EnvironmentAdapter<E>, settings: RunnerSettings, b
 
   const keyOf = (task: EnvTask): string | null => (opensSite(task) ? `${task.site}#${task.siteSeed}#${task.startPath ?? ""}` : null)
 
+  const mark = settings.setOfMarks === true ? adapter.mark : undefined
+
+  /**
+   * The set-of-marks image of a screen just read: undefined when not asked for, null without
+   * a screenshot. With nothing to label it is the screenshot itself (the same blob): the
+   * platform would only take the same picture again.
+   */
+  const marksFor = (cur: Current<E>, screen: ScreenRead): Effect.Effect<Uint8Array | null | undefined, InfraError> => {
+    if (mark === undefined) return Effect.succeed(undefined)
+    if (screen.screenshot === null) return Effect.succeed(null)
+    const marks = marksOf(screen.elements, limit)
+    return marks.length === 0 ? Effect.succeed(screen.screenshot) : mark(cur.platform, marks)
+  }
+
   const observe = (cur: Current<E>, error: string | null, withScreenshot: boolean, timing: Timing) =>
     Effect.gen(function* () {
       const startedAt = performance.now()
       const screen = yield* adapter.read(cur.platform, withScreenshot, error)
-      return yield* storeObservation(blobs, { ...screen, limit, timing, startedAt, done: cur.done, episode: cur.episode })
+      // After the read, never during it: the element list, aria and plain screenshot are the page's own.
+      const marks = yield* marksFor(cur, screen)
+      const parts = marks === undefined ? screen : { ...screen, marks }
+      return yield* storeObservation(blobs, { ...parts, limit, timing, startedAt, done: cur.done, episode: cur.episode })
     })
 
   const classify = (cur: Current<E>, cause: unknown, kind: string): Effect.Effect<string, InfraError> => {

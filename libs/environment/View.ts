@@ -38,6 +38,25 @@ export const describeElement = (e: ElementInfo): string => {
   return parts.join(" ")
 }
 
+/** An element's id and its box in viewport CSS pixels, as a set-of-marks image labels it. */
+export interface Mark {
+  readonly id: string
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+
+/**
+ * What a set-of-marks image labels: the elements the policy view lists (so every label is an
+ * id the policy can name) that are visible and on screen, each with its box. Hidden,
+ * off-screen and box-less ones are listed but would label nothing the screenshot shows.
+ */
+export const marksOf = (elements: ReadonlyArray<ElementInfo>, limit = defaultElementLimit): ReadonlyArray<Mark> =>
+  selectElements(elements, limit).flatMap((e) =>
+    e.box !== null && e.visible && e.inViewport && e.box.width > 0 && e.box.height > 0 ? [{ id: e.id, ...e.box }] : []
+  )
+
 export const policyView = (
   page: { readonly url: string | null; readonly app: string | null; readonly title: string | null; readonly error: string | null },
   elements: ReadonlyArray<ElementInfo>,

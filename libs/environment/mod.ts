@@ -16,7 +16,8 @@ export type {
   ScreenshotPolicy,
   Timings
 } from "./Environment.ts"
-export { defaultElementLimit, describeElement, policyView, selectElements } from "./View.ts"
+export { defaultElementLimit, describeElement, marksOf, policyView, selectElements } from "./View.ts"
+export type { Mark } from "./View.ts"
 export { storeObservation } from "./Observation.ts"
 export type { ObservationParts } from "./Observation.ts"
 export { longPressMs, maxWaitMs, readEnvSecret, typedText } from "./Vocabulary.ts"

@@ -1,15 +1,19 @@
 /**
  * A multimodal policy on an OpenAI-compatible server: instruction + observation history →
- * one action of the shared vocabulary (the paper's harness: a set-of-marks screenshot, the
- * element list as text, the action history). The screenshot enters the request by hash
- * only, so the request digest and replay need no blob; the live client inlines it.
+ * one action of the shared vocabulary (the paper's harness: a screenshot, the element list
+ * as text, the action history). The image is the observation's set-of-marks image (the
+ * screenshot with each listed element's id drawn on its box, `observation.marks`) when the
+ * caller gives one, else the plain screenshot, else none. It enters the request by hash
+ * only, so the request digest and replay need no blob; the live client inlines it. The
+ * prompt and the user message tell the model the elements are marked whenever an image is
+ * attached, which a plain screenshot is not (see `SCREEN_WITH_IMAGE` for why the words stay).
  *
  * The loop reads no clock and no randomness (sampling happens on the server, and its
  * answer is recorded), so replay makes the same calls and decides the same action.
  *
  * @example
  * const { action, thought, callIndex } = yield* modelPolicyAction(
- *   { instruction, url, title, elementsText: view.text, elementIds, screenshot, history },
+ *   { instruction, url, title, elementsText: view.text, elementIds, screenshot: o.screenshot, marks: o.marks, history },
  *   { model, temperature: 1, topP: 1, causationId, callIndex: 0 }) // needs Models
  */
 import { Effect, Predicate, Result, Schema } from "effect"
@@ -44,8 +48,13 @@ export interface ModelPolicyInput {
   readonly elementsText: string
   /** id → element, to build the chosen action's target. */
   readonly elementIds: ReadonlyMap<string, PolicyElement>
-  /** sha256 of the PNG blob; null sends no image. */
+  /** sha256 of the screenshot's PNG blob; sent when there is no `marks`. Null with no marks: no image. */
   readonly screenshot: string | null
+  /**
+   * sha256 of the set-of-marks PNG (`observation.marks`): sent instead of `screenshot`.
+   * Absent or null: the plain screenshot is sent.
+   */
+  readonly marks?: string | null
   readonly history: ReadonlyArray<PolicyHistoryItem>
 }
 
@@ -228,6 +237,12 @@ export const historyText = (history: ReadonlyArray<PolicyHistoryItem>): string =
     .join("\n")
 }
 
+/**
+ * The user message with an image. It says the elements are marked, which is so for a
+ * set-of-marks image only; a plain screenshot gets the same words because every run logged
+ * before marks existed sent them with one, and a replay must make its requests again
+ * byte for byte (the request digest), so this text stays as it was recorded.
+ */
 const SCREEN_WITH_IMAGE = "The current screenshot, with the elements marked by their ids. What is the next action?"
 const SCREEN_WITHOUT_IMAGE = "No screenshot this step; use the element list. What is the next action?"
 
@@ -252,10 +267,11 @@ export const modelPolicyAction = Effect.fnUntraced(function* (
     elements: input.elementsText.trim() === "" ? "(no elements)" : input.elementsText.trimEnd(),
     history: historyText(input.history)
   })
+  const image = input.marks ?? input.screenshot
   const user: ChatMessage =
-    input.screenshot === null
+    image === null
       ? { role: "user", content: SCREEN_WITHOUT_IMAGE }
-      : { role: "user", content: [{ type: "text", text: SCREEN_WITH_IMAGE }, imageRef(input.screenshot)] }
+      : { role: "user", content: [{ type: "text", text: SCREEN_WITH_IMAGE }, imageRef(image)] }
   const ask = (callIndex: number, messages: ReadonlyArray<ChatMessage>) =>
     chat({
       causationId: options.causationId,

@@ -23,6 +23,8 @@ export interface PlatformEnvironmentOptions {
   readonly episodes: EpisodeSource
   /** Web only: open the next episode of the same task while this one plays (default false). */
   readonly prepareAhead?: boolean
+  /** Web and mobile web: a set-of-marks image beside each screenshot (default false; Android has none). */
+  readonly setOfMarks?: boolean
 }
 
 /** What the progress lines call a platform's environments. */
@@ -43,11 +45,17 @@ export const platformEnvironment = (
     case "mobile-web":
       return MobileWebEnvironment.make({
         screenshots: o.screenshots,
+        setOfMarks: o.setOfMarks ?? false,
         episodes: o.episodes,
         chromium: config.values["chromium.path"],
         chromedriver: config.values["chromedriver.path"]
       })
     case "web":
-      return WebEnvironment.make({ screenshots: o.screenshots, prepareAhead: o.prepareAhead ?? false, episodes: o.episodes })
+      return WebEnvironment.make({
+        screenshots: o.screenshots,
+        prepareAhead: o.prepareAhead ?? false,
+        episodes: o.episodes,
+        setOfMarks: o.setOfMarks ?? false
+      })
   }
 }

@@ -192,7 +192,7 @@ export const run: Command = {
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
-    ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv"])
+    ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv", "models.setOfMarks"])
   },
   run: (args) =>
     Effect.gen(function* () {

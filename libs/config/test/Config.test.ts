@@ -16,6 +16,7 @@ import {
   redactUrl,
   runIdentity,
   secretValue,
+  setOfMarksFor,
   storeSettings,
   toolVersions
 } from "../mod.ts"
@@ -60,6 +61,7 @@ describe("loadConfig", () => {
       "models.baseUrl": null,
       "models.model": null,
       "models.apiKeyEnv": "CORE_MODEL_API_KEY",
+      "models.setOfMarks": null,
       "chromium.path": "/usr/bin/chromium",
       "chromedriver.path": "/usr/bin/chromedriver",
       "android.appiumUrl": "http://127.0.0.1:4723",
@@ -138,6 +140,38 @@ describe("ingest limits", () => {
     expect(e.message).toBe(
       "environment variable CORE_INGEST_MAX_BLOB_BYTES (ingest.maxBlobBytes): must be a positive size in bytes, e.g. 16777216 or 16MiB"
     )
+  })
+})
+
+describe("set-of-marks", () => {
+  test("unset by default: on for the model policy, off for the exploration and embedded policies", async () => {
+    const c = await load({ root: project() })
+    expect(c.values["models.setOfMarks"]).toBeNull()
+    expect(c.sources["models.setOfMarks"]).toBe("default")
+    expect(setOfMarksFor(c, "model")).toBe(true)
+    expect(setOfMarksFor(c, "exploration")).toBe(false)
+    expect(setOfMarksFor(c, "embedded")).toBe(false)
+  })
+
+  test("set in the file, the environment or a flag, it holds for every policy", async () => {
+    const off = await load({ root: project(JSON.stringify({ models: { setOfMarks: false } })) })
+    expect([off.values["models.setOfMarks"], off.sources["models.setOfMarks"]]).toEqual([false, "file"])
+    expect(setOfMarksFor(off, "model")).toBe(false)
+    const on = await load({ root: project(JSON.stringify({ "models.setOfMarks": false })), env: { CORE_SET_OF_MARKS: "true" } })
+    expect([on.values["models.setOfMarks"], on.sources["models.setOfMarks"]]).toEqual([true, "env:CORE_SET_OF_MARKS"])
+    expect(setOfMarksFor(on, "exploration")).toBe(true)
+    const flag = await load({ root: project(), env: { CORE_SET_OF_MARKS: "true" }, flags: { "set-of-marks": "false" } })
+    expect([flag.values["models.setOfMarks"], flag.sources["models.setOfMarks"]]).toEqual([false, "flag:--set-of-marks"])
+    // Recorded (RunStarted, `config show`) as the boolean it is.
+    expect(forRecording(on).config["models.setOfMarks"]).toBe(true)
+  })
+
+  test("anything but true or false is one line naming where it came from", async () => {
+    expect((await loadError({ root: project(), env: { CORE_SET_OF_MARKS: "yes" } })).message).toBe(
+      "environment variable CORE_SET_OF_MARKS (models.setOfMarks): must be true or false"
+    )
+    const root = project(JSON.stringify({ models: { setOfMarks: "true" } }))
+    expect((await loadError({ root })).message).toBe(`${join(root, "core.config.json")}: key "models.setOfMarks": must be true or false`)
   })
 })
 

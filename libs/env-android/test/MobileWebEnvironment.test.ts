@@ -83,11 +83,14 @@ afterAll(async () => {
   rmSync(blobDir, { recursive: true, force: true })
 })
 
-const withEnv = <A>(body: (env: EnvironmentShape) => Effect.Effect<A, unknown, BlobStore | Scope.Scope>) =>
+const withEnv = <A>(
+  body: (env: EnvironmentShape) => Effect.Effect<A, unknown, BlobStore | Scope.Scope>,
+  options: MobileWebEnvironment.MobileWebOptions = {}
+) =>
   runtime.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const env = yield* MobileWebEnvironment.make({ screenshots: "key" })
+        const env = yield* MobileWebEnvironment.make({ screenshots: "key", ...options })
         return yield* body(env)
       })
     ) as Effect.Effect<A, unknown, BlobStore>
@@ -122,6 +125,33 @@ test("a reset opens the page in a phone: 412 px wide, touch, a mobile user agent
       // What the page itself saw, in its own text.
       expect(find(obs, "textbox", "Facts").value).toStartWith("width 412 touch true mobile true")
     })
+  )
+})
+
+test("set-of-marks: the desktop's overlay, drawn through WebDriver, pictured at the phone's size and gone again", async () => {
+  await withEnv(
+    (env) =>
+      Effect.gen(function* () {
+        const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+        const blobs = yield* BlobStore
+        const plain = yield* blobs.get(obs.observation.screenshot!)
+        const marked = yield* blobs.get(obs.observation.marks!)
+        const size = (png: Uint8Array) => [
+          new DataView(png.buffer, png.byteOffset).getUint32(16),
+          new DataView(png.buffer, png.byteOffset).getUint32(20)
+        ]
+        expect(Array.from(marked.slice(1, 4))).toEqual([0x50, 0x4e, 0x47])
+        expect(size(marked)).toEqual(size(plain))
+        expect(Buffer.from(marked).equals(Buffer.from(plain))).toBe(false)
+        // The next read of the page finds what the first did: the overlay left nothing behind.
+        const again = yield* env.step({ kind: "wait", ms: 0 })
+        expect([again.observation.elements, again.observation.aria, again.observation.marks]).toEqual([
+          obs.observation.elements,
+          obs.observation.aria,
+          null
+        ])
+      }),
+    { setOfMarks: true }
   )
 })
 

@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import type { Action } from "@core/events"
 import { InfraError } from "../Environment.ts"
 import type { EnvironmentShape, FullObservation, ScreenshotPolicy } from "../Environment.ts"
-import { countingSource, fake, memoryStore, settings, withEnvironment } from "./support.ts"
+import { button, countingSource, fake, memoryStore, settings, withEnvironment } from "./support.ts"
 
 const task = { taskId: "t1", startUrl: "http://127.0.0.1:1/" }
 const click = (id: string): Action => ({ kind: "click", target: { role: "button", name: "Save", elementId: id, text: null } })
@@ -142,6 +142,73 @@ describe("the screenshot policy", () => {
   ] as const)("given %s, the observations with a screenshot are %p", async (policy, expected) => {
     const { adapter } = fake()
     expect(await run(withEnvironment(adapter, settings({ screenshots: policy as ScreenshotPolicy }), episode))).toEqual([...expected])
+  })
+})
+
+describe("set-of-marks", () => {
+  /** A fake that draws marks: the screenshot's bytes, then the ids it was given. */
+  const marking = (over: Parameters<typeof fake>[0] = {}) => {
+    const drawn: Array<ReadonlyArray<string>> = []
+    const f = fake({
+      mark: (ep, marks) =>
+        Effect.sync(() => {
+          drawn.push(marks.map((m) => m.id))
+          return new Uint8Array([137, 80, 78, 71, ep.n, ...marks.map((m) => Number(m.id.slice(1)))])
+        }),
+      ...over
+    })
+    return { ...f, drawn }
+  }
+  const episode = (env: EnvironmentShape) =>
+    Effect.gen(function* () {
+      const first = yield* env.reset(task)
+      const back = yield* env.step({ kind: "back" })
+      return [first, back]
+    })
+
+  test("off (the default), the platform draws nothing and the observation has no marks key, as before marks existed", async () => {
+    const { adapter, drawn } = marking()
+    const [first] = await run(withEnvironment(adapter, settings(), episode))
+    expect(drawn).toEqual([])
+    expect("marks" in first!.observation).toBe(false)
+    expect("marks" in first!).toBe(false)
+  })
+
+  test("on, each screenshot gets a marked image of the listed, visible elements, stored as its own blob; none without a screenshot", async () => {
+    const { adapter, drawn } = marking()
+    const store = memoryStore()
+    const [first, back] = await run(withEnvironment(adapter, settings({ setOfMarks: true, screenshots: "key" }), episode, store))
+    expect(drawn).toEqual([["e1", "e2"]])
+    expect(first!.marks).toEqual(new Uint8Array([137, 80, 78, 71, 1, 1, 2]))
+    expect(store.kept.get(first!.observation.marks!)).toEqual(first!.marks!)
+    expect(first!.observation.screenshot).not.toBe(first!.observation.marks)
+    // `back` is no state change: under "key" no screenshot, so no marks either.
+    expect([back!.observation.screenshot, back!.observation.marks, back!.marks]).toEqual([null, null, null])
+  })
+
+  test("on, the marks are the policy view's elements that the screen shows: never one past the element limit", async () => {
+    const hidden = { ...button("e3", "Hidden"), visible: false, inViewport: false }
+    const offscreen = { ...button("e4", "Below"), inViewport: false }
+    const { adapter: base } = fake()
+    const { adapter, drawn } = marking({
+      read: (ep, withScreenshot, error) =>
+        Effect.map(base.read(ep, withScreenshot, error), (screen) => ({ ...screen, elements: [...screen.elements, hidden, offscreen] }))
+    })
+    await run(withEnvironment(adapter, settings({ setOfMarks: true, elementLimit: 1 }), (env) => env.reset(task)))
+    await run(withEnvironment(adapter, settings({ setOfMarks: true }), (env) => env.reset(task)))
+    expect(drawn).toEqual([["e1"], ["e1", "e2"]])
+  })
+
+  test("on, a screen with nothing to mark keeps its screenshot as the marked image; a platform that cannot draw records no marks", async () => {
+    const { adapter: base } = fake()
+    const { adapter, drawn } = marking({
+      read: (ep, withScreenshot, error) => Effect.map(base.read(ep, withScreenshot, error), (screen) => ({ ...screen, elements: [] }))
+    })
+    const empty = await run(withEnvironment(adapter, settings({ setOfMarks: true }), (env) => env.reset(task)))
+    expect(drawn).toEqual([])
+    expect(empty.observation.marks).toBe(empty.observation.screenshot)
+    const blind = await run(withEnvironment(fake().adapter, settings({ setOfMarks: true }), (env) => env.reset(task)))
+    expect("marks" in blind.observation).toBe(false)
   })
 })
 

@@ -126,6 +126,35 @@ test("the server gets the screenshot as a data: URL; ModelCalled and its digest 
   expect(event.data.requestDigest).toBe(requestDigest({ model: options.model, prompt: promptRef(prompt), body: canonical }))
 })
 
+test("with a set-of-marks image the server gets it instead of the screenshot; without one, the screenshot as before", async () => {
+  const marked = new Uint8Array([...png, 9, 9, 9])
+  const markedHash = sha256(marked)
+  const sentWith = async (extra: Partial<ModelPolicyInput>) => {
+    const { rec, layer, server } = live(
+      ["policyType"],
+      resolveFrom(
+        new Map([
+          [pngHash, png],
+          [markedHash, marked]
+        ])
+      )
+    )
+    await Effect.runPromise(Effect.provide(modelPolicyAction(input(extra), options), layer))
+    server.stop()
+    return { content: server.seen[0]!.body.messages[1]!.content, digest: rec.events[0]!.data.requestDigest }
+  }
+  const withMarks = await sentWith({ screenshot: pngHash, marks: markedHash })
+  expect(withMarks.content).toEqual([
+    { type: "text", text: "The current screenshot, with the elements marked by their ids. What is the next action?" },
+    { type: "image_url", image_url: { url: `data:image/png;base64,${Buffer.from(marked).toString("base64")}` } }
+  ])
+  // No marks (an observation recorded without them) or null marks: the very request a plain screenshot always made.
+  const plain = await sentWith({ screenshot: pngHash })
+  expect(plain.content as unknown).toEqual([(withMarks.content as Array<unknown>)[0], { type: "image_url", image_url: { url: pngUrl } }])
+  expect((await sentWith({ screenshot: pngHash, marks: null })).digest).toBe(plain.digest)
+  expect(withMarks.digest).not.toBe(plain.digest)
+})
+
 test("a missing or altered image fails the call with a one-line reason, recorded, and nothing is sent", async () => {
   const missing = live(["policyType"], resolveFrom(new Map()))
   const error = failureOf(
