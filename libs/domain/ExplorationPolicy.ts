@@ -13,6 +13,7 @@
  * // { kind: "type", target: { role: "searchbox", name: "Search products", … }, text: "red kettle", submit: true }
  */
 import type { Action } from "@core/events"
+import { continuePlan, formPlans, planDone } from "./FormFilling.ts"
 import { normalizeText } from "./StrategyGraph.ts"
 
 export interface PolicyElement {
@@ -25,6 +26,11 @@ export interface PolicyElement {
   readonly enabled: boolean
   readonly editable: boolean
   readonly checked: boolean | null
+  /**
+   * A select's option labels in page order, when the observation shows them (its aria
+   * snapshot does: `withSelectOptions`); absent when unknown. Read by form filling only.
+   */
+  readonly options?: ReadonlyArray<string>
 }
 
 export interface PolicyHistoryStep {
@@ -50,15 +56,32 @@ export interface Draws {
   float(): number
 }
 
+/**
+ * The policy's versions: a run keeps the one it recorded, so its episodes replay with the
+ * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
+ * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits.
+ */
+export type ExplorationVersion = "1" | "2"
+/** What new runs record. */
+export const EXPLORATION_VERSION: ExplorationVersion = "2"
+/** A run's recorded version; anything else (a run from before versions) is version 1. */
+export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" ? "2" : "1")
+
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
   readonly temperature?: number
   /** Stop probability after an action whose target fully matched the instruction. Default 0.5. */
   readonly stopBias?: number
+  /** Which rules act (ExplorationVersion). Default "1": callers that record no version replay as they always did. */
+  readonly version?: ExplorationVersion
+  /** Version 2: the probability of filling a form that fits the instruction instead of a single-element choice. Default 0.5. */
+  readonly formBias?: number
 }
 
 const DEFAULT_TEMPERATURE = 0.6
 const DEFAULT_STOP_BIAS = 0.5
+/** Half the time a fitting form is filled, so links and search boxes are still explored from a page with a form. */
+const DEFAULT_FORM_BIAS = 0.5
 /** Score weights: a shared word 1, a shared number 2, a quoted phrase found whole 3. */
 const WORD = 1
 const NUMBER = 2
@@ -314,14 +337,26 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * probability stopBias × how well the last target matched the instruction (never first);
  * with no candidate or after an error, back or scroll down; else a softmax draw over the
  * elements. A stop is an answer when the instruction asks a question, else status complete.
+ *
+ * Version 2 adds forms: in the middle of a form plan (the last steps filled its fields) the
+ * plan's next fill or its submit, with no draw; else, where a form on the page fits the
+ * instruction and its plan was not made yet, one draw takes the plan's first fill with
+ * probability formBias, before the softmax draw. Pages without a fitting form draw exactly
+ * as version 1.
  */
 export const explorationAction = (input: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
+  const forms = (options.version ?? "1") === "2"
   const terms = termsOf(input.instruction)
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms)
+  if (forms) {
+    // A plan once started runs to its submit: stopping or wandering off halfway teaches nothing.
+    const next = continuePlan(input.instruction, input.elements, history, input.url)
+    if (next !== null) return next
+  }
   const last = history.at(-1)
   if (last !== undefined) {
     const t = targetOf(last.action)
@@ -332,6 +367,11 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
   const cs = candidatesOf(input, terms)
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
+  }
+  if (forms) {
+    const plan = formPlans(input.instruction, input.elements).find((p) => p.fills.length > 0 && !planDone(p, history))
+    const formBias = Math.min(1, Math.max(0, options.formBias ?? DEFAULT_FORM_BIAS))
+    if (plan !== undefined && rng.float() < formBias) return plan.fills[0]!.action
   }
   return choose(cs, temperature, rng)
 }

@@ -19,26 +19,92 @@ export {
   emptyGraph,
   graphVerdict,
   hasPath,
+  hasPathByMeaning,
   lfIdsOf,
+  nodeByMeaning,
   nodeIdOf,
   normalizeKey,
   normalizeText,
+  orderedGroups,
   pathIdOf,
+  pathSignature,
   queryKey,
-  renderGraph,
   semanticKeyOf
 } from "./StrategyGraph.ts"
-export type { GraphFormat, GraphNode, GraphVerdict, LfQuery, LfResult, SemanticKey, StrategyGraph } from "./StrategyGraph.ts"
-export { explorationAction, instructionTerms, isQuestion, textToType } from "./ExplorationPolicy.ts"
-export type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
+export type {
+  GraphNode,
+  GraphPath,
+  GraphSource,
+  GraphVerdict,
+  LfQuery,
+  LfResult,
+  SemanticKey,
+  StrategyGraph,
+  VerdictRules
+} from "./StrategyGraph.ts"
+export { renderGraph } from "./GraphRendering.ts"
+export type { GraphFormat } from "./GraphRendering.ts"
+export {
+  EXPLORATION_VERSION,
+  explorationAction,
+  explorationVersionOf,
+  instructionTerms,
+  isQuestion,
+  textToType
+} from "./ExplorationPolicy.ts"
+export type { Draws, ExplorationOptions, ExplorationVersion, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
+export {
+  continuePlan,
+  fieldKindOf,
+  formPlans,
+  lookupFormIds,
+  pageForms,
+  selectOptionsOf,
+  selectValueFor,
+  valueForField,
+  withSelectOptions
+} from "./FormFilling.ts"
+export type { FieldKind, FormFill, FormPlan, PageForm } from "./FormFilling.ts"
+export { instructionValues } from "./InstructionValues.ts"
+export type { InstructionValue, ValueKind } from "./InstructionValues.ts"
 export { expansionPath, reachedTerminal, terminalNodes, undoneAfterGoal } from "./Expansion.ts"
+export { acceptUnlessUndone, goalUndone } from "./Undo.ts"
 export { WORDING_THRESHOLD, contaminationOf, instructionJaccard } from "./Contamination.ts"
 export type { HeldOutTask } from "./Contamination.ts"
 export { extrapolate, extrapolatedTaskId, pageShape } from "./Extrapolation.ts"
 export type { ExtrapolationStep, TemplateTask } from "./Extrapolation.ts"
+export { isChain, prunePseudoDemo } from "./PseudoDemo.ts"
+export type { PseudoDemoPlan } from "./PseudoDemo.ts"
 export { MAX_INTENT_CHARS, parseIntent, relabelSteps, screenSummary } from "./Relabel.ts"
 export type { IntentRule, Relabelled } from "./Relabel.ts"
-export { divergence, dpoRecord, policyAnswer, rolloutRecord, sealOf, sftMeta, sftRecords, stepRewards } from "./Datasets.ts"
-export type { DatasetRecord, RecordStep, RecordTrajectory } from "./Datasets.ts"
+export {
+  creditedDpoRecords,
+  divergence,
+  dpoRecord,
+  policyAnswer,
+  rolloutRecord,
+  sealOf,
+  sftMeta,
+  sftRecords,
+  stepRewards
+} from "./Datasets.ts"
+export type { Credit, DatasetRecord, RecordStep, RecordTrajectory } from "./Datasets.ts"
+export {
+  alternationError,
+  chatOf,
+  ESCAPED_IMAGE_TOKEN,
+  IMAGE_TOKEN,
+  llamaFactoryDatasetInfo,
+  placeImages,
+  PRM_STEP_SEPARATOR,
+  TRAINER_FORMATS,
+  TRAINERS,
+  trainerRow,
+  typedContent,
+  VERL_ABILITY,
+  verlDataSource,
+  verlRow
+} from "./TrainerFormats.ts"
+export type { ContentPart, Converted, Message, Role, SourceRecord, Trainer, TypedMessage, VerlRow } from "./TrainerFormats.ts"
 export { closestElements, describeTarget, nameSimilarity, resolveTarget } from "./TargetResolution.ts"
 export type { ResolvableElement, TargetDescription } from "./TargetResolution.ts"

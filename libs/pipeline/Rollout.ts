@@ -12,8 +12,8 @@
  * const data = yield* rollout({ trajectoryId: trajectoryIdOf(1, "shop-cart-1", 0), taskId: "shop-cart-1", … })
  */
 import { Effect } from "effect"
-import { collapse, explorationAction, sitePath } from "@core/domain"
-import type { PolicyElement } from "@core/domain"
+import { collapse, explorationAction, lookupFormIds, sitePath, withSelectOptions } from "@core/domain"
+import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
@@ -81,6 +81,8 @@ export interface RolloutInput {
   readonly stopBias?: number
   /** The run's `hashRouting`: pages are told apart by the URL's fragment too, as the demo's were recorded. */
   readonly hashRouting?: boolean
+  /** The exploration policy's version the run recorded; default "1" (no form filling), as runs before versions played. */
+  readonly exploration?: ExplorationVersion
   /** The embedded policy's trained model (policy kind "embedded"); without one it explores. */
   readonly retrieval?: RetrievalModel | null
 }
@@ -206,19 +208,29 @@ export const rollout = (input: RolloutInput) =>
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
           const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? (input.avoid ?? null) : null
-          const elements = observedElements(current).filter(
-            (e) => (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) && (!detour || MOVES.has(e.role))
+          const version = input.exploration ?? "1"
+          const all = observedElements(current)
+          // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
+          const forms = version === "2" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
+          const elements = all.filter(
+            (e) =>
+              (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) &&
+              (!detour || MOVES.has(e.role) || forms.has(e.id))
           )
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
           const seen = {
             instruction: input.instruction,
             url: o.url,
-            elements: elements.map(policyElement),
+            elements:
+              version === "2"
+                ? withSelectOptions(elements.map(policyElement), current.aria === null ? null : decoder.decode(current.aria))
+                : elements.map(policyElement),
             history,
             stepBudget: k - explored + input.stepBudget
           }
-          const explore = () => explorationAction(seen, rng, input.stopBias === undefined ? {} : { stopBias: input.stopBias })
+          const explore = () =>
+            explorationAction(seen, rng, { version, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })
           const action: Action =
             input.policy.kind === "exploration"
               ? explore()
@@ -232,6 +244,7 @@ export const rollout = (input: RolloutInput) =>
                       elementsText: policyView({ url: o.url, app: o.app, title: o.title, error: o.error }, elements).text,
                       elementIds: new Map(elements.map((e) => [e.id, { role: e.role, name: e.name, text: e.text }])),
                       screenshot: o.screenshot,
+                      marks: o.marks ?? null,
                       history
                     },
                     {
