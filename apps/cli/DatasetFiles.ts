@@ -36,6 +36,18 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 export const imageHashes = (body: unknown): ReadonlyArray<string> =>
   isRecord(body) && Array.isArray(body.images) ? body.images.filter(isBlobHash) : []
 
+/**
+ * A record as an export that asks for the set-of-marks images reads it: `images` are the
+ * marked ones where the episode took them (`marked_images`, the plain screenshot where it
+ * did not). With "plain", or a body without marks, the record is as emitted.
+ */
+export const withImages = (data: RecordData, images: "plain" | "marked"): RecordData => {
+  const body = data.body as unknown
+  if (images === "plain" || !isRecord(body) || !Array.isArray(body.marked_images)) return data
+  const { marked_images, ...rest } = body
+  return { ...data, body: { ...rest, images: marked_images } as RecordData["body"] }
+}
+
 /** Where an image sits relative to the JSONL file's directory. */
 export const imagePath = (hash: string): string => `${IMAGES_DIR}/${hash}.png`
 

@@ -5,15 +5,18 @@
  */
 import { Effect, Stream } from "effect"
 import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"
+import { TRAINERS } from "@core/domain"
+import type { Trainer } from "@core/domain"
 import { EventStore } from "@core/eventstore"
 import { basename, dirname, join, resolve } from "node:path"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { imageHashes, makeImageWriter, recordLine, runIdOf, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
+import { imageHashes, makeImageWriter, recordLine, runIdOf, withImages, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
 import type { RecordData } from "../DatasetFiles.ts"
 import { followDataset } from "../DatasetFollow.ts"
 import { isToken } from "../RunLog.ts"
 import { openStore } from "../Store.ts"
+import { trainerUsageError, writeTrainerFiles } from "../TrainerFiles.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 const FORMATS: ReadonlyArray<DatasetFormat> = ["sft", "dpo", "rollout"]
@@ -30,15 +33,62 @@ const checkRun = (run: string) =>
 
 const list = (ns: Iterable<number>) => [...ns].join(", ")
 
+type Selected = ReadonlyArray<{ runId: string; data: RecordData }>
+
+/**
+ * The selected records to stdout (images as hashes), to `out` as core's lines with their
+ * images, or in a trainer's layout; how many images they name, and the layout for the summary.
+ */
+const writeSelected = (selected: Selected, format: DatasetFormat, out: string | undefined, trainer: Trainer | undefined) =>
+  Effect.gen(function* () {
+    if (trainer !== undefined && out !== undefined) {
+      const written = yield* writeTrainerFiles({ trainer, format, out, records: selected })
+      const entry = written.datasetInfo === null ? "" : ` (dataset_info.json entry '${written.datasetInfo}')`
+      return { images: written.images, layout: ` in ${trainer}'s layout${entry}` }
+    }
+    if (out === undefined) {
+      const text = selected.map((r) => `${recordLine(r.runId, r.data, "hashes")}\n`).join("")
+      yield* Effect.promise(() => Bun.write(Bun.stdout, text))
+      return { images: new Set(selected.flatMap((r) => imageHashes(r.data.body))).size, layout: "" }
+    }
+    const images = yield* writeStaged(out, (staging) =>
+      Effect.gen(function* () {
+        const writer = makeImageWriter(staging, dirname(out))
+        for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
+        yield* Effect.try({
+          try: () =>
+            writeFileDurably(
+              join(staging, basename(out)),
+              selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)
+            ),
+          catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
+        })
+        return writer.referenced()
+      })
+    )
+    return { images, layout: "" }
+  })
+
 export const datasetExport: Command = {
   name: "dataset export",
-  summary: "write a run's dataset records of one format as JSONL with their images",
+  summary: "write a run's dataset records of one format as JSONL with their images, or in a trainer's layout",
   flags: {
     run: { kind: "string", description: "the run whose records to export (required)" },
     round: { kind: "number", description: "only this round (default: every round of the run)" },
     format: { kind: "string", description: "record format (required)", choices: FORMATS },
     out: { kind: "string", description: "JSONL file to write; images go to images/ beside it (default: stdout, images as hashes)" },
-    json: { kind: "boolean", description: "print { run, format, rounds, records, images, out, sealed } on stdout" },
+    for: {
+      kind: "string",
+      description:
+        "write the layout this trainer loads (needs --out): trl (sft, dpo, rollout as stepwise supervision), llama-factory (sft, dpo; .json/.jsonl plus dataset_info.json), verl (sft, dpo; .parquet)",
+      choices: TRAINERS
+    },
+    images: {
+      kind: "string",
+      description: "plain (the screenshots, default) or marked (the set-of-marks images where the run took them: what a model policy saw)",
+      choices: ["plain", "marked"]
+    },
+    json: { kind: "boolean", description: "print { run, format, rounds, records, images, out, sealed } on stdout (and for, with --for)" },
     ...commonConfigFlags
   },
   run: (args) =>
@@ -54,6 +104,9 @@ export const datasetExport: Command = {
       if (args.flags.json === true && out === undefined) {
         return yield* new UsageError({ message: "--json needs --out: without it the records themselves go to stdout" })
       }
+      const trainer = args.flags.for as Trainer | undefined
+      const unusable = trainer === undefined ? null : trainerUsageError(trainer, format, out)
+      if (unusable !== null) return yield* new UsageError({ message: unusable })
 
       const opened = yield* openStore(args)
       const program = Effect.gen(function* () {
@@ -99,37 +152,23 @@ export const datasetExport: Command = {
             console.error(`warning: round ${r} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`)
         }
 
-        let images = 0
-        if (out === undefined) {
-          const text = selected.map((r) => `${recordLine(r.runId, r.data, "hashes")}\n`).join("")
-          yield* Effect.promise(() => Bun.write(Bun.stdout, text))
-          images = new Set(selected.flatMap((r) => imageHashes(r.data.body))).size
-        } else {
-          images = yield* writeStaged(out, (staging) =>
-            Effect.gen(function* () {
-              const writer = makeImageWriter(staging, dirname(out))
-              for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
-              yield* Effect.try({
-                try: () =>
-                  writeFileDurably(
-                    join(staging, basename(out)),
-                    selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)
-                  ),
-                catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
-              })
-              return writer.referenced()
-            })
-          )
-        }
+        const shown = (args.flags.images as "plain" | "marked" | undefined) ?? "plain"
+        const { images, layout } = yield* writeSelected(
+          selected.map((r) => ({ ...r, data: withImages(r.data, shown) })),
+          format,
+          out,
+          trainer
+        )
 
         const unsealed = included.filter((r) => !seals.has(r))
         const sealed = unsealed.length === 0
         console.error(
           `dataset export: ${selected.length} ${format} records from round${included.length === 1 ? "" : "s"} ${list(included)} of run ${run}, ` +
-            `${images} images${out ? ` → ${out}` : ""}; ${sealed ? "sealed" : `round${unsealed.length === 1 ? "" : "s"} ${list(unsealed)} not sealed yet (more records may come)`}`
+            `${images} images${out ? ` → ${out}` : ""}${layout}; ${sealed ? "sealed" : `round${unsealed.length === 1 ? "" : "s"} ${list(unsealed)} not sealed yet (more records may come)`}`
         )
         if (args.flags.json === true) {
-          console.log(JSON.stringify({ run, format, rounds: included, records: selected.length, images, out: out ?? null, sealed }))
+          const summary = { run, format, rounds: included, records: selected.length, images, out: out ?? null, sealed }
+          console.log(JSON.stringify(trainer === undefined ? summary : { ...summary, for: trainer }))
         }
       })
       yield* Effect.provide(program, opened.layer)
