@@ -7,6 +7,7 @@ import { doctor } from "./doctor.ts"
 import { benchEnv, benchReplay, benchSandbox, benchStore } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { datasetExport, datasetFollow } from "./dataset.ts"
+import { datasetCheck } from "./datasetCheck.ts"
 import { auditLabelFunction } from "./audit.ts"
 import { auditTrajectory } from "./auditTrajectory.ts"
 import { graphShow } from "./graph.ts"
@@ -14,6 +15,7 @@ import { infer } from "./infer.ts"
 import { evalLabels } from "./eval.ts"
 import { evalPolicy } from "./evalPolicy.ts"
 import { ingest } from "./ingest.ts"
+import { metrics } from "./metrics.ts"
 import { record } from "./record.ts"
 import { dbMigrate, dbProject, dbStatus } from "./db.ts"
 import { replay } from "./replay.ts"
@@ -41,11 +43,13 @@ export const commands: ReadonlyArray<Command> = [
   ingest,
   infer,
   run,
+  metrics,
   auditLabelFunction,
   auditTrajectory,
   graphShow,
   datasetExport,
   datasetFollow,
+  datasetCheck,
   evalLabels,
   evalPolicy,
   record,

@@ -1,0 +1,76 @@
+/**
+ * A logged run's metrics, re-derived: the run's own events (`run.<id>.>`) and the judgements
+ * the engine kept beside the log (`<dataDir>/eval/run-<id>-ground-truth.json`, EVALUATION:
+ * the checkers' or a pack's `evaluate` verdict on each episode it played) through
+ * `runMetrics` — the figures `run` printed when the run ended.
+ *
+ * The file is the only record of those judgements (they never enter the log); the engine
+ * writes it as each episode is judged, and a resumed run starts from it.
+ *
+ * @example
+ * const { metrics } = yield* loggedRunMetrics(runId, config.values.dataDir) // needs EventStore
+ */
+import { Effect, Schema } from "effect"
+import { existsSync, readFileSync } from "node:fs"
+import { groundTruthFile, runConfigOf } from "@core/pipeline"
+import { loadSuites } from "@core/sites/suites"
+import { CliError, oneLine } from "./Cli.ts"
+import { isToken, readEvents, unknownRun } from "./RunLog.ts"
+import { runMetrics } from "./RunMetrics.ts"
+import type { RunMetrics, RunMetricsInput } from "./RunMetrics.ts"
+
+/** Trajectory id → the app's judgement of its episode. */
+export type GroundTruth = RunMetricsInput["groundTruth"]
+
+const Judgements = Schema.Record(Schema.String, Schema.Struct({ success: Schema.Boolean, reason: Schema.String }))
+const decodeJudgements = Schema.decodeUnknownSync(Judgements)
+
+/** The judgements in `file`; null when there is none (a run interrupted before its end never wrote it). */
+export const readGroundTruth = (file: string): Effect.Effect<GroundTruth | null, CliError> =>
+  Effect.try({
+    try: () => (existsSync(file) ? new Map(Object.entries(decodeJudgements(JSON.parse(readFileSync(file, "utf8"))))) : null),
+    catch: (e) => new CliError({ message: `${file} is not a run's ground-truth file: ${oneLine(e)}` })
+  })
+
+export interface LoggedRunMetrics {
+  readonly metrics: RunMetrics
+  /** The judgements read, or null when the run has no ground-truth file (its figures against ground truth are then empty). */
+  readonly groundTruth: { readonly file: string; readonly judged: number | null }
+  /** The run's tasks the bundled suites no longer list (counted without path families). */
+  readonly unknownTasks: ReadonlyArray<string>
+}
+
+/** The run's metrics from its events and its ground-truth file; a one-line error for a run that is not a CORE run. */
+export const loggedRunMetrics = (runId: string, dataDir: string) =>
+  Effect.gen(function* () {
+    if (!isToken(runId)) return yield* unknownRun(runId)
+    const events = yield* readEvents([`run.${runId}.>`])
+    if (events.length === 0) return yield* unknownRun(runId)
+    const started = events.find((e) => e.type === "RunStarted")
+    if (started === undefined || started.type !== "RunStarted")
+      return yield* new CliError({ message: `run ${runId} has no RunStarted event: not a run bun core run or demo started` })
+    // `demo --round-trip` and `infer` log runs too; only the engine's runs have rollouts to measure.
+    if (started.data.command !== "run")
+      return yield* new CliError({
+        message: `run ${runId} is not a CORE round (its RunStarted says '${started.data.command}', e.g. demo --round-trip or infer): it has no metrics`
+      })
+    const config = yield* Effect.try({
+      try: () => runConfigOf(started.data.config),
+      catch: (e) => new CliError({ message: `run ${runId}: its RunStarted config does not read: ${oneLine(e)}` })
+    })
+    // A pack's tasks list no path families (RunMetrics counts them as without alternatives), so their ids are all a pack run needs.
+    let tasks: RunMetricsInput["tasks"] = config.tasks.map((id) => ({ id }))
+    const unknownTasks: Array<string> = []
+    if (typeof started.data.config["run.appDir"] !== "string") {
+      const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
+      tasks = config.tasks.map((id) => byId.get(id) ?? (unknownTasks.push(id), { id }))
+    }
+    const file = groundTruthFile(dataDir, runId)
+    const groundTruth = yield* readGroundTruth(file)
+    return {
+      metrics: runMetrics({ runId, events, groundTruth: groundTruth ?? new Map(), tasks }),
+      groundTruth: { file, judged: groundTruth === null ? null : groundTruth.size },
+      unknownTasks
+    } satisfies LoggedRunMetrics
+  })

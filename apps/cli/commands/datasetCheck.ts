@@ -1,0 +1,82 @@
+/**
+ * `bun core dataset check --run R [--json]`: the run's dataset records (its
+ * DatasetRecordEmitted events) against the checks of DatasetCheck.ts; the problems found,
+ * and exit 1 when there are any. Rules: docs/datasets.md, "Checking a dataset".
+ */
+import { Effect } from "effect"
+import type { Command } from "../Cli.ts"
+import { CliError, UsageError } from "../Cli.ts"
+import { commonConfigFlags } from "../ConfigFlags.ts"
+import { checkDataset } from "../DatasetCheck.ts"
+import type { CheckedRecord, PseudoDemo } from "../DatasetCheck.ts"
+import { isToken, readEvents, runExists, unknownRun } from "../RunLog.ts"
+import { openStore } from "../Store.ts"
+
+/** The run's records, each once (a record emitted in two rounds is one, as `dataset export` writes it), and its pseudo-demos. */
+const readDataset = (run: string) =>
+  Effect.gen(function* () {
+    const events = yield* readEvents([`run.${run}.dataset.*`, `run.${run}.task.*`])
+    const seen = new Set<string>()
+    const records: Array<CheckedRecord> = []
+    const pseudoDemos: Array<PseudoDemo> = []
+    for (const e of events) {
+      if (e.type === "DatasetRecordEmitted" && !seen.has(e.data.recordId)) {
+        seen.add(e.data.recordId)
+        records.push(e.data)
+      }
+      if (e.type === "TaskExtrapolated")
+        pseudoDemos.push({ taskId: e.data.newTaskId, trajectoryId: e.data.pseudoDemoTrajectoryId, steps: e.data.pseudoDemoSteps })
+    }
+    return { records, pseudoDemos }
+  })
+
+export const datasetCheck: Command = {
+  name: "dataset check",
+  summary: "check a run's dataset records (screens in sft records, closing pseudo-demos, credited dpo pairs); exit 1 on problems",
+  flags: {
+    run: { kind: "string", description: "the run whose records to check (required)" },
+    json: { kind: "boolean", description: "print { run, records, checked, problems, warnings } on stdout" },
+    ...commonConfigFlags
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const run = args.flags.run
+      if (typeof run !== "string" || run === "")
+        return yield* new UsageError({ message: "--run is required; see 'bun core dataset check --help'" })
+      if (!isToken(run))
+        return yield* new UsageError({ message: `--run ${JSON.stringify(run)} is not a run id (letters, digits, '-' and '_')` })
+      const opened = yield* openStore(args)
+      const { records, pseudoDemos } = yield* Effect.provide(
+        Effect.gen(function* () {
+          const read = yield* readDataset(run)
+          if (read.records.length === 0) {
+            if (!(yield* runExists(run))) return yield* unknownRun(run)
+            return yield* new CliError({ message: `run ${run} has no dataset records yet (none under run.${run}.dataset.*)` })
+          }
+          return read
+        }),
+        opened.layer
+      )
+      const report = checkDataset(records, pseudoDemos)
+      const legacy = report.warnings["dpo-uncredited-legacy"]
+      if (args.flags.json === true) {
+        console.log(
+          JSON.stringify({ run, records: records.length, checked: report.checked, problems: report.problems, warnings: report.warnings })
+        )
+      } else {
+        const { sft, dpo, rollout } = report.checked
+        console.log(
+          `run ${run}: ${records.length} records (sft ${sft}, dpo ${dpo}, rollout ${rollout}), ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`
+        )
+        for (const p of report.problems) console.log(`${p.recordId.slice(0, 12)}  ${p.format.padEnd(7)} ${p.rule.padEnd(18)} ${p.detail}`)
+        if (legacy > 0)
+          console.log(`warning: ${legacy} dpo records predate credit rule 2 (dpo-uncredited-legacy): their credit is not checked`)
+      }
+      if (report.problems.length > 0) {
+        const rules = [...new Set(report.problems.map((p) => p.rule))].join(", ")
+        return yield* new CliError({
+          message: `${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} in run ${run}'s dataset (${rules})`
+        })
+      }
+    })
+}
