@@ -43,6 +43,12 @@ export const PathAdded = defineEvent(
     pathId: Schema.String,
     /** Start to end, in the order their LFs must hold; the virtual start and end are implied. */
     nodeIds: Schema.Array(Schema.String).check(Schema.isMinLength(1)),
-    source: SourceRef
+    source: SourceRef,
+    /**
+     * What the path means: its label functions in order, form fields on one page as a set
+     * (`pathSignature`). Two paths with one signature verify identically. Absent in runs
+     * before the data rules of version 2, whose paths were told apart by their nodes.
+     */
+    signature: Schema.optionalKey(Schema.String)
   })
 )

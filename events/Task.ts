@@ -30,6 +30,14 @@ export const TaskExtrapolated = defineEvent(
     pseudoDemoTrajectoryId: Schema.String,
     /** How many of its steps the pseudo-demo keeps: a sub-goal reached part-way is a prefix. */
     pseudoDemoSteps: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+    /**
+     * The parent's steps the pseudo-demo keeps, by index (the data rules of version 2: loops
+     * and detours the task does not need are dropped); absent for a prefix of
+     * `pseudoDemoSteps` steps, as runs before those rules kept.
+     */
+    pseudoDemoStepIndices: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    /** The pseudo-demo ends with an added `status complete`: the parent walked on instead of closing there. */
+    pseudoDemoAddsClosing: Schema.optionalKey(Schema.Boolean),
     /** The parent's template with the values the trajectory used, for the contamination guard and grouping. */
     template: Schema.NullOr(Schema.Struct({ id: Schema.String, parameters: Schema.Record(Schema.String, Schema.Json) }))
   })

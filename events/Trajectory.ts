@@ -115,7 +115,15 @@ export const Observation = Schema.Struct({
   elements: Schema.NullOr(Sha256),
   aria: Schema.NullOr(Sha256),
   truncated: Schema.Boolean,
-  error: Schema.NullOr(Schema.String)
+  error: Schema.NullOr(Schema.String),
+  /**
+   * The set-of-marks image: the screenshot with each element the policy view lists (and the
+   * screen shows) boxed and labelled with its id. Absent when the environment was not asked
+   * for marks — so observations recorded before marks existed, or without them, decode,
+   * encode and digest as they always did; null when asked but this observation has no
+   * screenshot.
+   */
+  marks: Schema.optionalKey(Schema.NullOr(Sha256))
 })
 export type Observation = typeof Observation.Type
 
@@ -163,6 +171,16 @@ export const TrajectoryVerified = defineEvent(
     verdict: Schema.Literals(["pass", "partial", "fail", "infra-error"]),
     evidence: Schema.Array(LabelEvidence),
     /** The strategy-graph path whose LFs held at strictly increasing steps; null unless `pass`. */
-    path: Schema.NullOr(Schema.Array(Schema.String))
+    path: Schema.NullOr(Schema.Array(Schema.String)),
+    /**
+     * Paths whose LFs all held but whose goal the trajectory undid before its claim (the
+     * data rules of version 2); absent when none was, and in runs before those rules.
+     */
+    undone: Schema.optionalKey(Schema.Array(Schema.String)),
+    /**
+     * The steps at which the passing path's LFs held, in step order (the data rules of
+     * version 2): the key steps a dataset credits. Absent unless `pass`, and before those rules.
+     */
+    matched: Schema.optionalKey(Schema.Array(Schema.Struct({ nodeId: Schema.String, lfId: Schema.String, satisfiedAt: Schema.Int })))
   })
 )

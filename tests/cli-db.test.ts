@@ -15,7 +15,7 @@ test("db status → migrate → project → status, with --json", async () => {
 
     const migrated = await core(["db", "migrate", "--json"], env)
     expect(migrated.code).toBe(0)
-    expect(JSON.parse(migrated.stdout).applied).toEqual(["0001_read_models", "0002_graph_node_value"])
+    expect(JSON.parse(migrated.stdout).applied).toEqual(["0001_read_models", "0002_graph_node_value", "0003_graph_path_signature"])
 
     expect((await core(["demo", "--round-trip", "--json"], env)).code).toBe(0)
     const projected = await core(["db", "project", "--json"], env)

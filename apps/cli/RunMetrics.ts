@@ -3,6 +3,9 @@
  * checkers' verdicts on its episodes. Pure, so it is tested on plain values.
  *
  * - `tasks_with_alternatives`: tasks whose suite lists ≥ 2 path families;
+ * - paths count by meaning: two paths with the same label functions in the same order (form
+ *   fields on one page in any order) are one path; `by_nodes` counts node sequences instead,
+ *   as figures were counted before;
  * - `tasks_with_multiple_paths`: tasks with ≥ 2 distinct *verified* paths — a path is
  *   verified when a trajectory along it passes its checker: the demo's path (the expert demo
  *   passed its checker when it was recorded), a path an expansion built from a trajectory
@@ -19,6 +22,8 @@
  * const m = runMetrics({ runId, events, groundTruth, tasks })
  */
 import type { CoreEvent } from "@core/events"
+import { pathSignature } from "@core/domain"
+import type { GraphNode, GraphPath } from "@core/domain"
 import { isExplorerId } from "@core/pipeline"
 
 export interface RunMetricsInput {
@@ -45,14 +50,21 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   const seals = input.events.flatMap((e) => (e.type === "DatasetSealed" ? [e.data] : []))
   const count = (v: string) => verdicts.filter((d) => d.verdict === v).length
   const nodes = new Set<string>()
-  const paths = new Map<string, Map<string, { source: string }>>()
+  const graphs = new Map<string, { nodes: Array<GraphNode>; paths: Array<GraphPath> }>()
+  const graphOf = (taskId: string) => graphs.get(taskId) ?? graphs.set(taskId, { nodes: [], paths: [] }).get(taskId)!
   for (const e of input.events) {
-    if (e.type === "NodeExpanded") nodes.add(e.data.nodeId)
-    if (e.type === "PathAdded") {
-      const m = paths.get(e.data.taskId) ?? new Map<string, { source: string }>()
-      m.set(e.data.pathId, { source: e.data.source.kind })
-      paths.set(e.data.taskId, m)
+    if (e.type === "NodeExpanded") {
+      nodes.add(e.data.nodeId)
+      const g = graphOf(e.data.taskId)
+      if (!g.nodes.some((n) => n.nodeId === e.data.nodeId)) g.nodes.push(e.data)
     }
+    if (e.type === "PathAdded" && !graphOf(e.data.taskId).paths.some((p) => p.pathId === e.data.pathId))
+      graphOf(e.data.taskId).paths.push(e.data)
+  }
+  // A path's meaning (its label functions in order): two paths with one signature are one path, counted once.
+  const meaningOf = new Map<string, string>()
+  for (const [taskId, g] of graphs) {
+    for (const p of g.paths) meaningOf.set(`${taskId}|${p.pathId}`, pathSignature({ taskId, ...g }, p.nodeIds))
   }
   // A path is named by its node ids in TrajectoryVerified; PathAdded gives their path id.
   const pathIdByNodes = new Map<string, string>()
@@ -80,7 +92,10 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     }
   }
   const taskIds = input.tasks.map((t) => t.id)
-  const pathCounts = taskIds.map((t) => paths.get(t)?.size ?? 0)
+  const mean = (counts: ReadonlyArray<number>) =>
+    counts.length === 0 ? 0 : Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 100) / 100
+  const pathIds = (t: string) => graphs.get(t)?.paths.map((p) => p.pathId) ?? []
+  const meanings = (t: string, ids: Iterable<string>) => new Set([...ids].map((id) => meaningOf.get(`${t}|${id}`) ?? id))
   return {
     run_id: input.runId,
     tasks: taskIds.length,
@@ -90,9 +105,15 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     fail: count("fail"),
     infra_errors: count("infra-error"),
     nodes: nodes.size,
-    paths_per_task_mean: taskIds.length === 0 ? 0 : Math.round((pathCounts.reduce((a, b) => a + b, 0) / taskIds.length) * 100) / 100,
+    // Paths count by meaning: distinct label-function sequences (form fields on one page as a set).
+    paths_per_task_mean: mean(taskIds.map((t) => meanings(t, pathIds(t)).size)),
     tasks_with_alternatives: input.tasks.filter((t) => (t.pathFamilies?.length ?? 0) >= 2).length,
-    tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length,
+    tasks_with_multiple_paths: taskIds.filter((t) => meanings(t, verified.get(t) ?? []).size >= 2).length,
+    /** The same two figures counting every distinct node sequence as a path, as runs were counted before. */
+    by_nodes: {
+      paths_per_task_mean: mean(taskIds.map((t) => pathIds(t).length)),
+      tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length
+    },
     verdict_vs_ground_truth: { ...scores(all), rollouts: scores(policy) },
     // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).
     recall_other_paths: null as number | null,
@@ -113,15 +134,18 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
 }
 export type RunMetrics = ReturnType<typeof runMetrics>
 
-/** The summary table: one line per figure. */
-export const printMetrics = (m: RunMetrics, seconds: number): void => {
+/** The summary table: one line per figure; the time row only when the run was timed (not when re-derived from the log). */
+export const printMetrics = (m: RunMetrics, seconds: number | null): void => {
   const v = m.verdict_vs_ground_truth
   const rows: ReadonlyArray<readonly [string, string]> = [
     ["run", m.run_id],
     ["tasks", String(m.tasks)],
     ["trajectories", `${m.trajectories} (pass ${m.pass}, partial ${m.partial}, fail ${m.fail}, infra-error ${m.infra_errors})`],
     ["graph", `${m.nodes} nodes, ${m.paths_per_task_mean} paths per task`],
-    ["multiple paths", `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives`],
+    [
+      "multiple paths",
+      `${m.tasks_with_multiple_paths} of ${m.tasks_with_alternatives} tasks with alternatives (${m.by_nodes.tasks_with_multiple_paths} counting node sequences)`
+    ],
     ["vs ground truth", `precision ${v.precision ?? "n/a"}, recall ${v.recall ?? "n/a"}, ${v.predicted_pass} predicted passes`],
     [
       "  rollouts only",
@@ -135,7 +159,7 @@ export const printMetrics = (m: RunMetrics, seconds: number): void => {
       "datasets",
       `${m.datasets.records} records in ${m.datasets.rounds_sealed} sealed rounds (sft ${m.datasets.sft}, dpo ${m.datasets.dpo}, rollout ${m.datasets.rollout})`
     ],
-    ["time", `${seconds} s`]
+    ...(seconds === null ? [] : [["time", `${seconds} s`] as const])
   ]
   for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
   console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)

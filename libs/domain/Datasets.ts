@@ -4,8 +4,9 @@
  * - **sft**: one record per step of a passing trajectory (or a pseudo-demo of an
  *   extrapolated task) — OpenAI-style `messages` (system, user with the page and the
  *   history, assistant with the action as the policy prompt asks for it) and `images`
- *   (screenshot blob hashes; the user turn holds one `<image>` per image, as TRL and
- *   LLaMA-Factory read them).
+ *   (screenshot blob hashes; the user turn holds one `<image>` per image). This is core's
+ *   own line; the layouts TRL, LLaMA-Factory and verl load are `dataset export --for`'s
+ *   (TrainerFormats.ts), checked against their loaders in tests/dataset-formats.test.ts.
  * - **dpo**: a passing and a non-passing trajectory of the same task that were in the same
  *   state (same page, same actions so far) and then acted differently: `prompt`, `chosen`,
  *   `rejected` continuations.
@@ -38,6 +39,10 @@ export interface RecordStep {
   readonly action: Action
   /** The environment's complaint about the action, if any (such steps teach nothing). */
   readonly error: string | null
+  /** The element list's digest (its blob): with the URL, the state the action was taken in. */
+  readonly screen?: string | null
+  /** The set-of-marks image of the screenshot (element ids drawn on it), when the episode took one. */
+  readonly marks?: string | null
 }
 
 export interface RecordTrajectory {
@@ -78,8 +83,20 @@ const userTurn = (instruction: string, steps: ReadonlyArray<RecordStep>, k: numb
     `# Current screen\n\nURL: ${s.url ?? "(none)"}\nTitle: ${s.title ?? ""}\n\n${s.view}`,
     `# Actions taken so far\n\n${history(steps.slice(0, k))}`
   ].join("\n\n")
-  return { content: s.screenshot === null ? text : `<image>\n${text}`, images: s.screenshot === null ? [] : [s.screenshot] }
+  return {
+    content: s.screenshot === null ? text : `<image>\n${text}`,
+    images: s.screenshot === null ? [] : [s.screenshot],
+    marked: s.screenshot === null ? [] : [s.marks ?? s.screenshot]
+  }
 }
+
+/**
+ * A body's `marked_images`: the same images with the element ids drawn on them, which an
+ * export can carry instead (`dataset export --images marked`). Absent when no image has
+ * marks, so records of runs without set-of-marks are what they always were.
+ */
+const markedImages = (images: ReadonlyArray<string>, marked: ReadonlyArray<string>) =>
+  marked.some((m, i) => m !== images[i]) ? { marked_images: [...marked] } : {}
 
 const assistant = (a: Action) => ({ role: "assistant", content: JSON.stringify({ action: policyAnswer(a) }) })
 
@@ -130,9 +147,10 @@ export const sftRecords = (t: RecordTrajectory): ReadonlyArray<DatasetRecord> =>
     const body = {
       messages: [{ role: "system", content: SYSTEM_PROMPT }, { role: "user", content: user.content }, assistant(s.action)],
       images: user.images,
+      ...markedImages(user.images, user.marked),
       meta: meta(t, k)
     }
-    return [make("sft", t.taskId, [t.trajectoryId], body, user.images)]
+    return [make("sft", t.taskId, [t.trajectoryId], body, [...user.images, ...user.marked])]
   })
 
 /** Element ids differ between episodes: two actions are the same when they read the same. */
@@ -168,6 +186,64 @@ export const dpoRecord = (chosen: RecordTrajectory, rejected: RecordTrajectory):
   return make("dpo", chosen.taskId, [chosen.trajectoryId, rejected.trajectoryId], body, user.images)
 }
 
+/** Why a step of a passing trajectory is worth preferring: the key step of its verified path it is, or leads to. */
+export interface Credit {
+  readonly nodeId: string
+  readonly lfId: string
+  readonly role: "key-step" | "leads-to"
+}
+
+/**
+ * Preference pairs with credit (data rules 2): `chosen` is a credited step of a passing
+ * trajectory — a key step of its verified path or a step leading to one, the path pruned
+ * as a pseudo-demo is — and `rejected` what a non-passing trajectory of the task did in the
+ * same state: the same URL and the same element list (digest), acting otherwise. At most
+ * `cap` pairs per passing trajectory, one per non-passing trajectory, earliest steps first.
+ */
+export const creditedDpoRecords = (
+  chosen: RecordTrajectory,
+  credits: ReadonlyMap<number, Credit>,
+  others: ReadonlyArray<RecordTrajectory>,
+  cap: number
+): ReadonlyArray<DatasetRecord> => {
+  const out: Array<DatasetRecord> = []
+  const used = new Set<string>()
+  for (const k of [...credits.keys()].sort((a, b) => a - b)) {
+    const c = chosen.steps[k]
+    if (c === undefined || c.error !== null || c.screen == null) continue
+    for (const other of others) {
+      if (out.length >= cap) return out
+      if (used.has(other.trajectoryId)) continue
+      const j = other.steps.findIndex(
+        (r) => r.url === c.url && r.screen === c.screen && r.error === null && !sameAction(r.action, c.action)
+      )
+      if (j < 0) continue
+      used.add(other.trajectoryId)
+      const user = userTurn(chosen.instruction, chosen.steps, k)
+      const credit = credits.get(k)!
+      const body = {
+        prompt: [
+          { role: "system", content: SYSTEM_PROMPT },
+          { role: "user", content: user.content }
+        ],
+        chosen: [assistant(c.action)],
+        rejected: [assistant(other.steps[j]!.action)],
+        images: user.images,
+        ...markedImages(user.images, user.marked),
+        meta: {
+          ...meta(chosen, k),
+          rejected_trajectory: other.trajectoryId,
+          rejected_step: j,
+          credited: { node_id: credit.nodeId, lf_id: credit.lfId, role: credit.role },
+          credit_rule: "2"
+        }
+      }
+      out.push(make("dpo", chosen.taskId, [chosen.trajectoryId, other.trajectoryId], body, [...user.images, ...user.marked]))
+    }
+  }
+  return out
+}
+
 /** Per-step rewards: each LF adds 1/n at the step where it first held (n = the LFs judged). */
 export const stepRewards = (steps: number, satisfiedAt: ReadonlyArray<number>): ReadonlyArray<number> => {
   const rewards = Array.from({ length: steps }, () => 0)
@@ -179,7 +255,9 @@ export const stepRewards = (steps: number, satisfiedAt: ReadonlyArray<number>): 
 export const rolloutRecord = (t: RecordTrajectory, verdict: string, satisfiedAt: ReadonlyArray<number>): DatasetRecord => {
   const rewards = stepRewards(t.steps.length, satisfiedAt)
   const images: Array<string> = []
+  const marked: Array<string> = []
   const steps = t.steps.map((s, k) => {
+    if (s.screenshot !== null) marked.push(s.marks ?? s.screenshot)
     const image = s.screenshot === null ? null : images.push(s.screenshot) - 1
     return {
       url: s.url,
@@ -199,9 +277,10 @@ export const rolloutRecord = (t: RecordTrajectory, verdict: string, satisfiedAt:
     verdict,
     reward: verdict === "pass" ? 1 : sum,
     steps,
-    images
+    images,
+    ...markedImages(images, marked)
   }
-  return make("rollout", t.taskId, [t.trajectoryId], body, images)
+  return make("rollout", t.taskId, [t.trajectoryId], body, [...images, ...marked])
 }
 
 /** A round's seal: counts per format and a digest of the sorted record ids. */

@@ -60,6 +60,8 @@ export interface ExtrapolatedTask {
   readonly substitutions: ReadonlyArray<Substitution>
   /** How many of the trajectory's steps the pseudo-demo keeps. */
   readonly steps: number
+  /** The trajectory's steps that played the template's key steps (its closing claim excluded), ascending. */
+  readonly matched: ReadonlyArray<number>
 }
 
 /** Longer values are page text picked up by accident, not a parameter a person would name. */
@@ -146,6 +148,7 @@ export const extrapolate = (trajectory: ReadonlyArray<ExtrapolationStep>, task: 
   const bound = new Map<string, string>()
   let before = trajectory.length
   let at = -1
+  const matched: Array<number> = []
   for (const d of [...toMatch].reverse()) {
     let found = -1
     for (let j = before - 1; j >= 0; j--) {
@@ -156,6 +159,7 @@ export const extrapolate = (trajectory: ReadonlyArray<ExtrapolationStep>, task: 
       break
     }
     if (found < 0) return null
+    matched.unshift(found)
     if (at < 0) at = found
     before = found
   }
@@ -180,7 +184,8 @@ export const extrapolate = (trajectory: ReadonlyArray<ExtrapolationStep>, task: 
     instruction,
     template: { id: template.id, parameters },
     substitutions,
-    steps: at + 1 + (closes ? 1 : 0)
+    steps: at + 1 + (closes ? 1 : 0),
+    matched
   }
 }
 

@@ -193,8 +193,56 @@ export const addPath = (g: StrategyGraph, p: GraphPath): StrategyGraph => {
 /** Distinct LF ids, in node order. */
 export const lfIdsOf = (g: StrategyGraph): ReadonlyArray<string> => [...new Set(g.nodes.map((n) => n.lfId))]
 
-/** Distinct verified paths: the measure of in-domain diversity (paths are distinct by construction). */
-export const distinctPaths = (g: StrategyGraph): number => g.paths.length
+/**
+ * Kinds of step that fill a form. On one page they commute: From then To, or To then From,
+ * is the same way to the goal, so a path holds them as a set.
+ */
+const COMMUTING: ReadonlySet<Action["kind"]> = new Set(["type", "select"])
+
+const commutes = (a: GraphNode, b: GraphNode): boolean =>
+  COMMUTING.has(a.semanticKey.actionKind) &&
+  COMMUTING.has(b.semanticKey.actionKind) &&
+  a.semanticKey.urlPattern === b.semanticKey.urlPattern
+
+/**
+ * A path's nodes in the groups that must hold in order: each group one node, except a run
+ * of form fields filled on one page, which is one group that holds in any order. A node
+ * missing from the graph is dropped (a path names only nodes of its graph).
+ */
+export const orderedGroups = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<GraphNode>> => {
+  const byId = new Map(g.nodes.map((n) => [n.nodeId, n]))
+  const groups: Array<Array<GraphNode>> = []
+  for (const id of nodeIds) {
+    const node = byId.get(id)
+    if (node === undefined) continue
+    const last = groups.at(-1)
+    if (last !== undefined && commutes(last.at(-1)!, node)) last.push(node)
+    else groups.push([node])
+  }
+  return groups
+}
+
+/**
+ * What a path means: its label functions in order, each with its action kind, a group of
+ * commuting form fields as a sorted set. Two nodes with one LF and kind mean the same (their
+ * URL patterns may differ, the LF does not look), so two paths with one signature accept the
+ * same trajectories: they are one path.
+ */
+export const pathSignature = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): string =>
+  JSON.stringify(orderedGroups(g, nodeIds).map((group) => group.map((n) => `${n.lfId}:${n.semanticKey.actionKind}`).sort()))
+
+/** Is there a path with this meaning already (same signature)? */
+export const hasPathByMeaning = (g: StrategyGraph, nodeIds: ReadonlyArray<string>): boolean => {
+  const signature = pathSignature(g, nodeIds)
+  return g.paths.some((p) => pathSignature(g, p.nodeIds) === signature)
+}
+
+/** The node that already stands for this LF and kind, if any: a new key step with them is that node. */
+export const nodeByMeaning = (g: StrategyGraph, lfId: string, kind: Action["kind"]): GraphNode | undefined =>
+  g.nodes.find((n) => n.lfId === lfId && n.semanticKey.actionKind === kind)
+
+/** Distinct paths by meaning (their signatures): the measure of in-domain diversity. */
+export const distinctPaths = (g: StrategyGraph): number => new Set(g.paths.map((p) => pathSignature(g, p.nodeIds))).size
 
 // ---------------------------------------------------------------------------------------
 // The verdict, incremental
@@ -219,6 +267,19 @@ export interface GraphVerdict {
   readonly matched: ReadonlyArray<{ readonly nodeId: string; readonly lfId: string; readonly satisfiedAt: number }>
   /** Every LF of the graph evaluated from step 0, in `lfIdsOf` order. */
   readonly evidence: ReadonlyArray<{ readonly lfId: string; readonly satisfiedAt: number; readonly error: string | null }>
+  /** Paths whose LFs all held but whose match {@link VerdictRules.accept} refused (the goal was undone), in graph order. */
+  readonly refused?: ReadonlyArray<string>
+}
+
+/**
+ * How a verdict reads paths. The first rules (no options) hold every path strictly in order.
+ * `commute`: a group of form fields on one page (`orderedGroups`) holds in any order, at
+ * distinct steps. `accept`: a full match may still be refused, for example when a later step
+ * undid the goal; the next path is tried.
+ */
+export interface VerdictRules {
+  readonly commute?: boolean
+  readonly accept?: (path: GraphPath, matched: GraphVerdict["matched"]) => boolean
 }
 
 export type VerdictStep =
@@ -230,23 +291,29 @@ const atOf = (r: LfResult): number => ("satisfiedAt" in r ? r.satisfiedAt : -1)
 type Walk =
   | { readonly kind: "pass"; readonly matched: GraphVerdict["matched"] }
   | { readonly kind: "fail" }
-  | { readonly kind: "pending"; readonly query: LfQuery }
+  | { readonly kind: "pending"; readonly queries: ReadonlyArray<LfQuery> }
 
-/** Greedy earliest match along one path (optimal: an earlier step never removes a later option). */
-const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | undefined): Walk => {
+/**
+ * Greedy earliest match along one path (optimal: an earlier step never removes a later
+ * option). With `commute`, a group's LFs are all asked from the step after the previous
+ * group and must hold at distinct steps; the next group starts after the latest of them.
+ */
+const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | undefined, commute: boolean): Walk => {
   const matched: Array<{ nodeId: string; lfId: string; satisfiedAt: number }> = []
+  const groups = commute ? orderedGroups(g, p.nodeIds) : p.nodeIds.map((id) => g.nodes.filter((n) => n.nodeId === id).slice(0, 1))
+  if (groups.some((group) => group.length === 0) || groups.flat().length !== p.nodeIds.length) return { kind: "fail" }
   let from = 0
-  for (const nodeId of p.nodeIds) {
-    const node = g.nodes.find((n) => n.nodeId === nodeId)
-    if (node === undefined) return { kind: "fail" }
-    const query = { lfId: node.lfId, from }
-    const r = known(query)
-    if (r === undefined) return { kind: "pending", query }
-    const at = atOf(r)
+  for (const group of groups) {
+    const queries = group.map((node) => ({ lfId: node.lfId, from }))
+    const results = queries.map(known)
+    const pending = queries.filter((_, i) => results[i] === undefined)
+    if (pending.length > 0) return { kind: "pending", queries: pending }
+    const ats = results.map((r) => atOf(r!))
     // An answer before `from` is a misbehaving LF (it was shown only the suffix): not satisfied.
-    if (at < from) return { kind: "fail" }
-    matched.push({ nodeId, lfId: node.lfId, satisfiedAt: at })
-    from = at + 1
+    if (ats.some((at) => at < from) || new Set(ats).size !== ats.length) return { kind: "fail" }
+    const hits = group.map((node, i) => ({ nodeId: node.nodeId, lfId: node.lfId, satisfiedAt: ats[i]! }))
+    matched.push(...hits.sort((a, b) => a.satisfiedAt - b.satisfiedAt))
+    from = Math.max(...ats) + 1
   }
   return { kind: "pass", matched }
 }
@@ -263,7 +330,7 @@ const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | 
  * (a click *and* the state after it) can answer differently on a suffix — so it is asked.
  * Paths after the first passing one are not walked: the first passing path in graph order wins.
  */
-export const graphVerdict = (g: StrategyGraph, known: (q: LfQuery) => LfResult | undefined): VerdictStep => {
+export const graphVerdict = (g: StrategyGraph, known: (q: LfQuery) => LfResult | undefined, rules: VerdictRules = {}): VerdictStep => {
   if (g.paths.length === 0) {
     return { kind: "done", verdict: { verdict: "fail", pathId: null, path: null, matched: [], evidence: [] } }
   }
@@ -278,104 +345,27 @@ export const graphVerdict = (g: StrategyGraph, known: (q: LfQuery) => LfResult |
     else evidence.push({ lfId, satisfiedAt: atOf(r), error: "error" in r ? r.error : null })
   }
   let winner: { path: GraphPath; matched: GraphVerdict["matched"] } | null = null
+  const refused: Array<string> = []
   for (const p of g.paths) {
-    const w = walk(g, p, known)
-    if (w.kind === "pending") need(w.query)
+    const w = walk(g, p, known, rules.commute === true)
+    if (w.kind === "pending") w.queries.forEach(need)
     else if (w.kind === "pass") {
+      if (rules.accept !== undefined && !rules.accept(p, w.matched)) {
+        refused.push(p.pathId)
+        continue
+      }
       winner = { path: p, matched: w.matched }
       break
     }
   }
   if (needed.size > 0) return { kind: "need", queries: [...needed.values()] }
+  const more = refused.length === 0 ? {} : { refused }
   if (winner !== null) {
     return {
       kind: "done",
-      verdict: { verdict: "pass", pathId: winner.path.pathId, path: winner.path.nodeIds, matched: winner.matched, evidence }
+      verdict: { verdict: "pass", pathId: winner.path.pathId, path: winner.path.nodeIds, matched: winner.matched, evidence, ...more }
     }
   }
   const verdict = evidence.some((e) => e.satisfiedAt >= 0) ? "partial" : "fail"
-  return { kind: "done", verdict: { verdict, pathId: null, path: null, matched: [], evidence } }
-}
-
-// ---------------------------------------------------------------------------------------
-// Rendering (`core graph show`)
-
-export type GraphFormat = "text" | "dot" | "mermaid"
-
-const keyText = (k: SemanticKey): string =>
-  [
-    k.actionKind,
-    k.role ?? "",
-    k.name === null ? "" : JSON.stringify(k.name),
-    k.value === null ? "" : `= ${k.value}`,
-    k.urlPattern === null ? "" : `@ ${k.urlPattern}`
-  ]
-    .filter((x) => x !== "")
-    .join(" ")
-
-const descriptionOf = (g: StrategyGraph, id: string): string => g.nodes.find((n) => n.nodeId === id)?.description ?? id
-
-/** Every edge once, in first-seen order: start → each path's nodes → end. */
-const edgesOf = (g: StrategyGraph, start: string, end: string): ReadonlyArray<readonly [string, string]> => {
-  const seen = new Map<string, readonly [string, string]>()
-  for (const p of g.paths) {
-    const seq = [start, ...p.nodeIds, end]
-    for (let i = 1; i < seq.length; i++) {
-      const e = [seq[i - 1]!, seq[i]!] as const
-      seen.set(JSON.stringify(e), e)
-    }
-  }
-  return [...seen.values()]
-}
-
-const renderText = (g: StrategyGraph): string =>
-  [
-    `strategy graph ${g.taskId}: ${g.nodes.length} node(s), ${g.paths.length} path(s)`,
-    "nodes:",
-    ...g.nodes.map((n) => `  ${n.nodeId} [${n.how}] ${n.description}\n    key: ${keyText(n.semanticKey)}\n    lf: ${n.lfId.slice(0, 12)}`),
-    "paths:",
-    ...g.paths.map(
-      (p) => `  ${p.pathId}: ${["start", ...p.nodeIds.map((id) => `${id} ${JSON.stringify(descriptionOf(g, id))}`), "end"].join(" → ")}`
-    )
-  ].join("\n") + "\n"
-
-const dotString = (s: string): string =>
-  `"${s
-    .replace(/\\/g, "\\\\")
-    .replace(/"/g, '\\"')
-    .replace(/\r?\n|\r/g, "\\n")}"`
-
-const renderDot = (g: StrategyGraph): string =>
-  [
-    `digraph ${dotString(`strategy graph ${g.taskId}`)} {`,
-    "  rankdir=LR;",
-    `  "@start" [shape=circle, label="start"];`,
-    `  "@end" [shape=doublecircle, label="end"];`,
-    ...g.nodes.map((n) => `  ${dotString(n.nodeId)} [shape=box, label=${dotString(`${n.description}\n${n.how} · ${n.nodeId}`)}];`),
-    ...edgesOf(g, "@start", "@end").map(([a, b]) => `  ${dotString(a)} -> ${dotString(b)};`),
-    "}"
-  ].join("\n") + "\n"
-
-/** `#` first (so the entities added next survive), then quotes; line breaks become spaces. */
-const mermaidLabel = (s: string): string => `"${s.replace(/#/g, "#35;").replace(/"/g, "#quot;").replace(/\s+/g, " ").trim()}"`
-
-/** `end` is a reserved word in mermaid flowcharts, so the virtual end's id is `finish`. */
-const renderMermaid = (g: StrategyGraph): string =>
-  [
-    "flowchart LR",
-    "  start((start))",
-    "  finish((end))",
-    ...g.nodes.map((n) => `  ${n.nodeId}[${mermaidLabel(n.description)}]`),
-    ...edgesOf(g, "start", "finish").map(([a, b]) => `  ${a} --> ${b}`)
-  ].join("\n") + "\n"
-
-export const renderGraph = (g: StrategyGraph, format: GraphFormat): string => {
-  switch (format) {
-    case "text":
-      return renderText(g)
-    case "dot":
-      return renderDot(g)
-    case "mermaid":
-      return renderMermaid(g)
-  }
+  return { kind: "done", verdict: { verdict, pathId: null, path: null, matched: [], evidence, ...more } }
 }

@@ -152,7 +152,8 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
     const textual = (tag === "INPUT" && textInputTypes.includes(String(el.type))) || tag === "TEXTAREA"
     const editable = enabled && ((textual && !el.readOnly) || el.isContentEditable === true)
     if (tag === "INPUT" && el.type === "password" && el.value) secrets.push(String(el.value))
-    const ariaChecked = el.getAttribute("aria-checked")
+    // A toggle button's pressed state is its checked state: an undone vote must show on the page.
+    const ariaChecked = el.getAttribute("aria-checked") ?? el.getAttribute("aria-pressed")
     const checked =
       tag === "INPUT" && (el.type === "checkbox" || el.type === "radio")
         ? Boolean(el.checked)

@@ -42,14 +42,27 @@ export const RUN_DEFAULTS = {
   platform: "web",
   hashRouting: false,
   synthesis: "1",
-  lfGuide: "1"
+  lfGuide: "1",
+  dataRules: "1",
+  exploration: "1"
 } as const
+
+/**
+ * The data rules a new run decides by. Version 2: paths are identified by their label
+ * functions (form fields in any order are one path), a verdict refuses a goal the
+ * trajectory undid before its claim, pseudo-demos are pruned to what their task needs, and
+ * preference pairs prefer only credited steps. Runs recorded without the key used version 1,
+ * and replay decides them by it.
+ */
+export const DATA_RULES_VERSION = "2"
 
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2"])
+const DataRules = Schema.Literals(["1", "2"])
+const Exploration = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
 
@@ -90,6 +103,10 @@ export const RunConfig = Schema.Struct({
   synthesis: Synthesis,
   /** The LF API guide version a model is shown. */
   lfGuide: Schema.String,
+  /** The data rules the run's graph, verification, extrapolation and dataset deciders follow ({@link DATA_RULES_VERSION}). */
+  dataRules: DataRules,
+  /** The exploration policy's version (libs/domain ExplorationPolicy): version 2 may fill a form from the instruction. */
+  exploration: Exploration,
   /** The model of the configured model server, which relabels failures the templates cannot; null without one. */
   model: Schema.NullOr(Schema.String),
   /** The demos the run infers label functions from. */
@@ -119,6 +136,8 @@ export const RUN_CONFIG_KEYS = {
   hashRouting: "app.hashRouting",
   synthesis: "infer.synthesis",
   lfGuide: "infer.lfGuide",
+  dataRules: "run.dataRules",
+  exploration: "run.exploration",
   model: "run.model",
   demos: "infer.demos"
 } as const
@@ -143,6 +162,8 @@ const FIELDS = {
   "app.hashRouting": Schema.Boolean,
   "infer.synthesis": Synthesis,
   "infer.lfGuide": Schema.String,
+  "run.dataRules": DataRules,
+  "run.exploration": Exploration,
   "run.model": Schema.NullOr(Schema.String),
   "infer.demos": Demos
 } as const
@@ -167,6 +188,8 @@ export const RunConfigKeys = Schema.Struct({
   "app.hashRouting": keyed(FIELDS["app.hashRouting"], RUN_DEFAULTS.hashRouting),
   "infer.synthesis": keyed(FIELDS["infer.synthesis"], RUN_DEFAULTS.synthesis),
   "infer.lfGuide": keyed(FIELDS["infer.lfGuide"], RUN_DEFAULTS.lfGuide),
+  "run.dataRules": keyed(FIELDS["run.dataRules"], RUN_DEFAULTS.dataRules),
+  "run.exploration": keyed(FIELDS["run.exploration"], RUN_DEFAULTS.exploration),
   "run.model": keyed(FIELDS["run.model"], null),
   "infer.demos": keyed(FIELDS["infer.demos"], [])
 }).check(
@@ -194,6 +217,8 @@ const fromKeys = (k: Keys): RunConfig => ({
   hashRouting: k["app.hashRouting"],
   synthesis: k["infer.synthesis"],
   lfGuide: k["infer.lfGuide"],
+  dataRules: k["run.dataRules"],
+  exploration: k["run.exploration"],
   model: k["run.model"],
   demos: k["infer.demos"]
 })
@@ -217,6 +242,8 @@ const toKeys = (c: RunConfig): Keys => ({
   "app.hashRouting": c.hashRouting,
   "infer.synthesis": c.synthesis,
   "infer.lfGuide": c.lfGuide,
+  "run.dataRules": c.dataRules,
+  "run.exploration": c.exploration,
   "run.model": c.model,
   "infer.demos": c.demos
 })

@@ -12,10 +12,10 @@
  * const outcome = yield* executeRun(config, storeLayer, plan, app, progress)
  */
 import { DateTime, Effect, Layer, Random, Schema, Stream } from "effect"
-import { mkdirSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { groundTruthFile, readGroundTruth, writeGroundTruth } from "./GroundTruth.ts"
+import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
-import { runIdentity } from "@core/config"
+import { runIdentity, setOfMarksFor } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
 import { BrowserPool } from "@core/env-web"
@@ -24,7 +24,7 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
-import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
+import { EXPLORATION_VERSION, LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import { Randomness, readRunLog } from "@core/replay"
 import { pipelineDeciders } from "./Deciders.ts"
 import { drive } from "./Driver.ts"
@@ -36,7 +36,7 @@ import { registerTasks } from "./Registration.ts"
 import { resumeLayers } from "./Resume.ts"
 import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
 import { labelSandbox, noModels } from "./Services.ts"
-import { configuredModels, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
+import { configuredModels, DATA_RULES_VERSION, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
 import type { RunConfig } from "./RunConfig.ts"
 
 /** The run could not start or go on (bad plan, unreadable log, a demo that cannot be made): one line. */
@@ -171,6 +171,8 @@ const runStartedConfig = (
       hashRouting: plan.hashRouting ?? RUN_DEFAULTS.hashRouting,
       synthesis: SYNTHESIS_VERSION,
       lfGuide: LF_API_GUIDE_VERSION,
+      dataRules: DATA_RULES_VERSION,
+      exploration: EXPLORATION_VERSION,
       model: models.model,
       demos
     }
@@ -219,12 +221,16 @@ export const executeRun = (
     // A worker's next episode is of the same task only when a task has more rollouts than there are workers.
     const prepareAhead = plan.samples > plan.parallel
     const platform = plan.platform ?? RUN_DEFAULTS.platform
-    const makeEnvironment = (policy: ScreenshotPolicy) =>
-      Effect.provideContext(platformEnvironment(config, platform, { screenshots: policy, prepareAhead, episodes: app.episodes }), context)
+    const setOfMarks = setOfMarksFor(config, plan.policy)
+    const makeEnvironment = (policy: ScreenshotPolicy, marks: boolean) =>
+      Effect.provideContext(
+        platformEnvironment(config, platform, { screenshots: policy, prepareAhead, episodes: app.episodes, setOfMarks: marks }),
+        context
+      )
     const environments: Array<EnvironmentShape> = []
-    for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots))
-    // A demo's screenshots are part of what it records, whatever the rollouts skip.
-    const demoEnvironment = screenshots === "none" ? yield* makeEnvironment("key") : environments[0]!
+    for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots, setOfMarks))
+    // A demo's screenshots are part of what it records, whatever the rollouts skip; a demo file keeps no marks.
+    const demoEnvironment = screenshots === "none" || setOfMarks ? yield* makeEnvironment("key", false) : environments[0]!
     const program = Effect.gen(function* () {
       const store = yield* EventStore
       let runId: string
@@ -284,14 +290,19 @@ export const executeRun = (
           : ModelClient.layer({ ...server, runId, record: calls.record, resolveImage: (hash: string) => blobs.get(hash) })
 
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
-      const groundTruth = new Map<string, EpisodeJudgement>()
+      // A resumed run keeps what was judged before: the episodes it does not play again are not judged again.
+      const truthFile = groundTruthFile(config.values.dataDir, runId)
+      const groundTruth = new Map<string, EpisodeJudgement>(resume === undefined ? [] : readGroundTruth(truthFile))
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function* () {
           const task = byId.get(end.task.taskId)
           // Not an episode of one of the app's tasks (an extrapolated one), or it never reached the app: nothing to judge.
           if (task === undefined || end.last?.episode == null) return
           const verdict = yield* app.judge(task, end)
-          if (verdict !== null) groundTruth.set(end.trajectoryId, verdict)
+          if (verdict === null) return
+          groundTruth.set(end.trajectoryId, verdict)
+          // Written as each episode is judged: an interrupted run keeps its judgements for --resume.
+          yield* Effect.sync(() => writeGroundTruth(truthFile, groundTruth))
         })
       // Extrapolated tasks start where their parent does (TaskExtrapolated's lineage).
       const parents = new Map<string, string>()
@@ -367,11 +378,6 @@ export const executeRun = (
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)
     for (const env of new Set([...environments, demoEnvironment])) yield* env.close()
-    // Kept beside the log, never in it: what the app judged of each episode, for later analysis.
-    const file = join(config.values.dataDir, "eval", `run-${runId}-ground-truth.json`)
-    yield* Effect.sync(() => {
-      mkdirSync(dirname(file), { recursive: true })
-      writeFileSync(file, JSON.stringify(Object.fromEntries(groundTruth)))
-    })
+    yield* Effect.sync(() => writeGroundTruth(groundTruthFile(config.values.dataDir, runId), groundTruth))
     return { runId, events, groundTruth, seconds: Math.round((Date.now() - started) / 100) / 10 } satisfies RunOutcome
   }).pipe(Effect.scoped)

@@ -57,6 +57,9 @@ export interface ExtrapolatedInfo {
   readonly instruction: string
   readonly pseudoDemoTrajectoryId: string
   readonly pseudoDemoSteps: number
+  /** The parent's steps kept, when not a prefix (data rules 2). */
+  readonly pseudoDemoStepIndices: ReadonlyArray<number> | null
+  readonly pseudoDemoAddsClosing: boolean
 }
 
 export interface RunState {
@@ -90,7 +93,16 @@ export interface RunState {
   /** Per round: rollout and explorer episodes queued (each ends in one verdict). */
   readonly episodesQueued: ReadonlyMap<number, number>
   readonly trajectories: ReadonlyMap<string, TrajectoryData>
-  readonly verdicts: ReadonlyMap<string, { readonly taskId: string; readonly round: number; readonly verdict: string }>
+  readonly verdicts: ReadonlyMap<
+    string,
+    {
+      readonly taskId: string
+      readonly round: number
+      readonly verdict: string
+      /** The passing path's LFs and the steps they held at (data rules 2; empty otherwise). */
+      readonly matched: ReadonlyArray<{ readonly nodeId: string; readonly lfId: string; readonly satisfiedAt: number }>
+    }
+  >
   /** Per trajectory: the step at which each LF of its verdict first held (-1: never, or an LF error). */
   readonly evidence: ReadonlyMap<string, ReadonlyArray<number>>
   /** Per round and task: partial trajectories already turned into paths. */
@@ -149,7 +161,9 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
         round: from?.round ?? s.round,
         instruction: e.data.instruction,
         pseudoDemoTrajectoryId: e.data.pseudoDemoTrajectoryId,
-        pseudoDemoSteps: e.data.pseudoDemoSteps
+        pseudoDemoSteps: e.data.pseudoDemoSteps,
+        pseudoDemoStepIndices: e.data.pseudoDemoStepIndices ?? null,
+        pseudoDemoAddsClosing: e.data.pseudoDemoAddsClosing === true
       }
       return {
         ...s,
@@ -231,7 +245,12 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       const round = s.trajectories.get(e.data.trajectoryId)?.round ?? s.round
       return {
         ...s,
-        verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { taskId: e.data.taskId, round, verdict: e.data.verdict }),
+        verdicts: new Map(s.verdicts).set(e.data.trajectoryId, {
+          taskId: e.data.taskId,
+          round,
+          verdict: e.data.verdict,
+          matched: e.data.matched ?? []
+        }),
         evidence: new Map(s.evidence).set(
           e.data.trajectoryId,
           e.data.evidence.map((ev) => (ev.error === null ? ev.satisfiedAt : -1))

@@ -14,9 +14,10 @@
  * r.kind === "verdict" && r.verdict.verdict // "pass" | "partial" | "fail"
  */
 import { Effect } from "effect"
-import { fromStep, graphVerdict, queryKey } from "@core/domain"
-import type { GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph } from "@core/domain"
+import { acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
+import type { GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { Sandbox } from "@core/sandbox"
+import type { RunConfig } from "./RunConfig.ts"
 
 export interface VerifyInput {
   readonly graph: StrategyGraph
@@ -25,6 +26,8 @@ export interface VerifyInput {
   readonly trajectory: LfTrajectory
   /** The sandbox's cache key for the trajectory (unique per trajectory). */
   readonly key: string
+  /** How paths are read (commuting form fields, undone goals); the first rules without. */
+  readonly rules?: VerdictRules
 }
 
 export type VerifyResult =
@@ -42,7 +45,7 @@ export const verifyTrajectory = (input: VerifyInput) =>
       return v
     }
     for (;;) {
-      const step = graphVerdict(input.graph, (q) => known.get(queryKey(q)))
+      const step = graphVerdict(input.graph, (q) => known.get(queryKey(q)), input.rules)
       if (step.kind === "done") return { kind: "verdict", verdict: step.verdict } satisfies VerifyResult
       const ask: Array<LfQuery> = []
       for (const q of step.queries) {
@@ -72,3 +75,11 @@ export const verifyTrajectory = (input: VerifyInput) =>
       }
     }
   })
+
+/**
+ * The rules a run's verdicts follow. Version 2 of the data rules reads form fields on one
+ * page in any order and refuses a path whose goal the trajectory undid before its claim;
+ * runs recorded before keep the strictly ordered reading they were decided by.
+ */
+export const verdictRules = (config: RunConfig, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
+  config.dataRules === "1" ? {} : { commute: true, accept: acceptUnlessUndone(graph, trajectory) }

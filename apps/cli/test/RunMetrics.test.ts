@@ -14,11 +14,11 @@ let n = 0
 const ev = (e: Parameters<typeof makeEvent>[0], data: unknown): CoreEvent =>
   makeEvent(e, { stream: "run.r.x.y", runId: "r", causationId: `c${n++}`, ordinal: 0, recordedAt: AT, data } as never) as CoreEvent
 
-const node = (taskId: string, nodeId: string) =>
+const node = (taskId: string, nodeId: string, lfId = `lf-${nodeId}`) =>
   ev(NodeExpanded, {
     taskId,
     nodeId,
-    lfId: "a".repeat(64),
+    lfId,
     description: nodeId,
     how: "demo",
     source: { kind: "demo", id: "d" },
@@ -90,4 +90,28 @@ test("given no verdicts, then no ratios rather than a division by zero", () => {
   const none = { precision: null, recall: null, predicted_pass: 0 }
   expect(m.verdict_vs_ground_truth).toEqual({ ...none, rollouts: none })
   expect(m.paths_per_task_mean).toBe(0)
+})
+
+test("given two paths whose nodes have the same label functions, then one path by meaning, two by node sequence", () => {
+  const events = [
+    // One LF on two pages: two nodes, one meaning.
+    node("t1", "n-home", "lf-open"),
+    node("t1", "n-category", "lf-open"),
+    node("t1", "n-done", "lf-done"),
+    node("t1", "n-other", "lf-other"),
+    path("t1", "p1", ["n-home", "n-done"], { kind: "demo", id: "d1" }),
+    path("t1", "p2", ["n-category", "n-done"], { kind: "trajectory", id: "r1-s0-t1" }),
+    verdict("r1-s1-t1", "t1", "pass", ["n-category", "n-done"])
+  ]
+  const groundTruth = new Map([
+    ["r1-s0-t1", { success: true, reason: "" }],
+    ["r1-s1-t1", { success: true, reason: "" }]
+  ])
+  const m = runMetrics({ runId: "r", events, groundTruth, tasks: [task("t1", 2)] })
+  expect(m.paths_per_task_mean).toBe(1)
+  expect(m.tasks_with_multiple_paths).toBe(0)
+  expect(m.by_nodes).toEqual({ paths_per_task_mean: 2, tasks_with_multiple_paths: 1 })
+  // Another LF is another way: now two by meaning as well.
+  const more = [...events, path("t1", "p3", ["n-other", "n-done"], { kind: "trajectory", id: "r1-s1-t1" })]
+  expect(runMetrics({ runId: "r", events: more, groundTruth, tasks: [task("t1", 2)] }).tasks_with_multiple_paths).toBe(1)
 })

@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import type { EnvironmentShape } from "@core/environment"
 import type { Action, DemoStep } from "@core/events"
 import { ScriptError, sitePath } from "./Runner.ts"
-import type { RecordedStep, ScriptRun } from "./Runner.ts"
+import type { RecordedStep, PlayedRun } from "./Runner.ts"
 
 const fail = (message: string) => new ScriptError({ message, notApplicable: false })
 
@@ -23,6 +23,7 @@ export const replayDemo = (
   Effect.gen(function* () {
     let obs = yield* env.reset(task)
     if (obs.observation.error !== null) return yield* fail(`reset: ${obs.observation.error}`)
+    const initial = obs.observation
     const recorded: Array<RecordedStep> = []
     let answer: string | null = null
     let status: "complete" | "infeasible" | null = null
@@ -51,5 +52,5 @@ export const replayDemo = (
       if (action.kind === "status") status = action.status
       recorded.push({ action, urlBefore: before, urlAfter: after, observation: obs.observation })
     }
-    return { steps: recorded, finalUrl: sitePath(obs.observation.url), answer, status } satisfies ScriptRun
+    return { initial, steps: recorded, finalUrl: sitePath(obs.observation.url), answer, status } satisfies PlayedRun
   })

@@ -2,7 +2,7 @@
  * Runs a scripted solution through the real web environment and records it. A script is
  * a list of steps whose targets are found at run time by role + accessible name (a regex)
  * in the latest observation's elements — never by element id — so the same script works
- * on every seed. `toDemoFolder` writes a run as a core-demo v1 folder (docs/demos.md)
+ * on every seed. `toDemoFolder` writes a run as a core-demo v2 folder (docs/demos.md)
  * through `writeDemoFolder` of @core/demos, the same writer the recorder uses.
  */
 import { Effect, Schema } from "effect"
@@ -69,10 +69,14 @@ export interface ScriptRun {
   readonly status: "complete" | "infeasible" | null
 }
 
-/** A run that may have stopped early: the steps recorded up to the break, and why it broke. */
-export interface PartialRun extends ScriptRun {
+/** A run as played: with the screen it started on, which its demo records. */
+export interface PlayedRun extends ScriptRun {
   /** The reset's observation, before step 0: what a trajectory starts from. */
   readonly initial: Observation
+}
+
+/** A run that may have stopped early: the steps recorded up to the break, and why it broke. */
+export interface PartialRun extends PlayedRun {
   /** The site episode the environment opened for a `site` + `siteSeed` task (its tenant, for the checker); null when started from a URL. */
   readonly episode: string | null
   readonly error: ScriptError | null
@@ -148,7 +152,13 @@ export const runScript = (env: EnvironmentShape, taskId: string, startUrl: strin
   runScriptPartial(env, { taskId, startUrl, siteSeed }, script).pipe(
     Effect.flatMap((run) =>
       run.error === null
-        ? Effect.succeed({ steps: run.steps, finalUrl: run.finalUrl, answer: run.answer, status: run.status } satisfies ScriptRun)
+        ? Effect.succeed({
+            initial: run.initial,
+            steps: run.steps,
+            finalUrl: run.finalUrl,
+            answer: run.answer,
+            status: run.status
+          } satisfies PlayedRun)
         : Effect.fail(run.error)
     )
   )
@@ -264,6 +274,14 @@ export const runScriptPartial = (env: EnvironmentShape, task: EnvTask, script: R
     return { steps, finalUrl: sitePath(obs.observation.url), answer, status, initial, episode, error } satisfies PartialRun
   })
 
-/** Writes `run` as a core-demo v1 folder in `dir` (see `writeDemoFolder`, libs/demos); returns the demo.json path. */
-export const toDemoFolder = (run: ScriptRun, dir: string, ids: { readonly demoId: string; readonly taskId: string }) =>
-  writeDemoFolder(run.steps, dir, { ...ids, recordedWith: "script" })
+/**
+ * Writes `run` as a core-demo version 2 folder in `dir` (see `writeDemoFolder`, libs/demos),
+ * with the screen the episode started on as `initial`: a dataset record of the first step
+ * then shows the page its action acts on. Returns the demo.json path.
+ */
+export const toDemoFolder = (run: PlayedRun, dir: string, ids: { readonly demoId: string; readonly taskId: string }) =>
+  writeDemoFolder(run.steps, dir, {
+    ...ids,
+    recordedWith: "script",
+    initial: { screenshot: run.initial.screenshot, elements: run.initial.elements, aria: run.initial.aria }
+  })

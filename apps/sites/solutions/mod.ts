@@ -25,7 +25,7 @@ import type { SuiteTask } from "../suites/Suite.ts"
 import { loadDemo } from "@core/demos"
 import { replayDemo } from "./Replay.ts"
 import { runScript, ScriptError, toDemoFolder } from "./Runner.ts"
-import type { ScriptRun, Step } from "./Runner.ts"
+import type { PlayedRun, ScriptRun, Step } from "./Runner.ts"
 import type { Params } from "./Script.ts"
 import { forumSolutions } from "./forum.ts"
 import { shopSolutions } from "./shop.ts"
@@ -160,7 +160,7 @@ const solveOne = (env: EnvironmentShape, sites: SitesServer, task: SuiteTask, fa
         replayed: null
       } satisfies SolutionResult
     const episode = yield* startEpisode(sites, task)
-    const run: ScriptRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
+    const run: PlayedRun | ScriptError = yield* runScript(env, task.id, episode.startUrl, task.siteSeed, script()).pipe(
       Effect.catchTag("ScriptError", (e) => Effect.succeed(e))
     )
     yield* env.close()

@@ -99,3 +99,23 @@ test("a seal counts per format and digests the sorted ids", () => {
     policyAnswer({ kind: "type", target: { role: "searchbox", name: "Search", elementId: "e9", text: null }, text: "mug", submit: true })
   ).toEqual({ kind: "type", text: "mug", submit: true, element: "e9" })
 })
+
+describe("set-of-marks images", () => {
+  const marks = "b".repeat(64)
+  const marked: RecordTrajectory = { ...pass, steps: [{ ...pass.steps[0]!, marks }, pass.steps[1]!] }
+
+  test("given a step with a marked screenshot, then the record carries both: images plain, marked_images marked, both blobs", () => {
+    const [first] = sftRecords(marked)
+    expect(first!.body.images).toEqual([png])
+    expect(first!.body.marked_images).toEqual([marks])
+    expect(first!.blobs).toEqual([png, marks])
+    const rollout = rolloutRecord(marked, "pass", [0, 1])
+    expect(rollout.body.marked_images).toEqual([marks])
+  })
+
+  test("given no marks, then no marked_images: the record and its id are what they were before marks existed", () => {
+    const [first] = sftRecords(pass)
+    expect("marked_images" in first!.body).toBe(false)
+    expect(first!.recordId).toBe(sftRecords({ ...pass, steps: [{ ...pass.steps[0]!, marks: null }, pass.steps[1]!] })[0]!.recordId)
+  })
+})

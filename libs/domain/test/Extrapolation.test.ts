@@ -59,7 +59,8 @@ describe("extrapolate", () => {
       instruction: "Open the Kitchen category page.",
       template: { id: "shop-open-category", parameters: { category: "Kitchen" } },
       substitutions: [{ parameter: "category", from: "Electronics", to: "Kitchen" }],
-      steps: 4
+      steps: 4,
+      matched: [2]
     })
   })
 

@@ -17,15 +17,17 @@
  */
 import { Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
-import { dpoRecord, rolloutRecord, sealOf, sftRecords, sitePath } from "@core/domain"
-import type { DatasetRecord, RecordStep, RecordTrajectory } from "@core/domain"
+import { creditedDpoRecords, dpoRecord, prunePseudoDemo, rolloutRecord, sealOf, sftRecords, sitePath } from "@core/domain"
+import type { Credit, DatasetRecord, RecordStep, RecordTrajectory } from "@core/domain"
 import { policyView } from "@core/environment"
 import type { ElementInfo } from "@core/environment"
 import { DatasetRecordEmitted, DatasetSealed, runStream } from "@core/events"
 import type { CoreEvent, Observation } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import { evolveRun, initialRunState } from "../RunState.ts"
-import type { DemoData, RunState, TrajectoryData } from "../RunState.ts"
+import type { DemoData, ExtrapolatedInfo, RunState, TrajectoryData } from "../RunState.ts"
+import { extrapolationSteps, planOf, pseudoDemoSteps } from "../PseudoDemos.ts"
+import type { PseudoDemoStep } from "../PseudoDemos.ts"
 
 /** Preference pairs per passing trajectory: enough contrast, without one pass dominating a task. */
 export const DPO_PER_PASS = 3
@@ -52,29 +54,63 @@ const viewsOf = (observations: ReadonlyArray<Observation>) =>
     return views
   })
 
+/** Steps as records show them: each action with the page it was taken on (the screen before it). */
+const recordSteps = (steps: ReadonlyArray<PseudoDemoStep>, hashRouting: boolean) =>
+  Effect.gen(function* () {
+    const views = yield* viewsOf(steps.map((s) => s.before))
+    return steps.map(
+      (s): RecordStep => ({
+        // Path and query only: the sites' origin (its port) changes from run to run, the example does not.
+        url: sitePath(s.before.url, hashRouting),
+        title: s.before.title,
+        view: s.before.elements === null ? "" : (views.get(s.before.elements) ?? ""),
+        screenshot: s.before.screenshot,
+        action: s.action,
+        error: s.after.error,
+        screen: s.before.elements,
+        marks: s.before.marks ?? null
+      })
+    )
+  })
+
 /**
  * A recorded trajectory (its first `steps` steps) as records show it: each action with the
  * page it was taken on. `hashRouting` is the run's: its pages' URLs keep their fragment.
  */
 export const recordTrajectory = (t: TrajectoryData, instruction: string, taskId = t.taskId, steps = t.steps.length, hashRouting = false) =>
-  Effect.gen(function* () {
-    const kept = t.steps.slice(0, steps)
-    const before = [t.initial, ...kept.map((s) => s.observation)].slice(0, kept.length)
-    const views = yield* viewsOf(before)
-    const out: Array<RecordStep> = kept.map((s, k) => {
-      const o = before[k]!
-      return {
-        // Path and query only: the sites' origin (its port) changes from run to run, the example does not.
-        url: sitePath(o.url, hashRouting),
-        title: o.title,
-        view: o.elements === null ? "" : (views.get(o.elements) ?? ""),
-        screenshot: o.screenshot,
-        action: s.action,
-        error: s.observation.error
-      }
-    })
-    return { trajectoryId: t.trajectoryId, taskId, instruction, steps: out } satisfies RecordTrajectory
-  })
+  Effect.map(
+    recordSteps(
+      pseudoDemoSteps(t, { stepIndices: Array.from({ length: Math.min(steps, t.steps.length) }, (_, i) => i), addsClosing: false }),
+      hashRouting
+    ),
+    (out) => ({ trajectoryId: t.trajectoryId, taskId, instruction, steps: out }) satisfies RecordTrajectory
+  )
+
+/** An extrapolated task's pseudo-demo as records show it: its kept steps, closed with a claim, under the new instruction. */
+const pseudoDemoRecord = (parent: TrajectoryData, x: ExtrapolatedInfo, hashRouting: boolean) =>
+  Effect.map(
+    recordSteps(pseudoDemoSteps(parent, planOf(x)), hashRouting),
+    (out) => ({ trajectoryId: parent.trajectoryId, taskId: x.taskId, instruction: x.instruction, steps: out }) satisfies RecordTrajectory
+  )
+
+/**
+ * Which steps of a passing trajectory a preference pair may prefer (data rules 2): the key
+ * steps its verified path matched, and the steps leading to them once loops are pruned as
+ * a pseudo-demo's are; each credited with the key step it is or leads to.
+ */
+const creditsOf = (
+  data: TrajectoryData,
+  matched: ReadonlyArray<{ readonly nodeId: string; readonly lfId: string; readonly satisfiedAt: number }>
+) => {
+  const keySteps = matched.map((m) => m.satisfiedAt).sort((a, b) => a - b)
+  const plan = prunePseudoDemo(extrapolationSteps(data), { keySteps, end: data.steps.length })
+  const credits = new Map<number, Credit>()
+  for (const i of plan.stepIndices) {
+    const next = [...matched].sort((a, b) => a.satisfiedAt - b.satisfiedAt).find((m) => m.satisfiedAt >= i)
+    if (next !== undefined) credits.set(i, { nodeId: next.nodeId, lfId: next.lfId, role: next.satisfiedAt === i ? "key-step" : "leads-to" })
+  }
+  return credits
+}
 
 /**
  * A demo as records show it: each step's page is the one the step before it left; the first
@@ -139,6 +175,13 @@ const roundRecords = (s: RunState, round: number) =>
     for (const taskId of [...byTask.keys()].sort()) {
       const { pass, other } = byTask.get(taskId)!
       for (const chosen of pass) {
+        if (s.config!.dataRules !== "1") {
+          const data = s.trajectories.get(chosen.trajectoryId)!
+          records.push(
+            ...creditedDpoRecords(chosen, creditsOf(data, s.verdicts.get(chosen.trajectoryId)?.matched ?? []), other, DPO_PER_PASS)
+          )
+          continue
+        }
         let made = 0
         for (const rejected of other) {
           if (made >= DPO_PER_PASS) break
@@ -154,7 +197,7 @@ const roundRecords = (s: RunState, round: number) =>
     for (const x of s.extrapolated.values()) {
       const data = s.trajectories.get(x.pseudoDemoTrajectoryId)
       if (x.round !== round || data === undefined) continue
-      records.push(...sftRecords(yield* recordTrajectory(data, x.instruction, x.taskId, x.pseudoDemoSteps, s.config!.hashRouting)))
+      records.push(...sftRecords(yield* pseudoDemoRecord(data, x, s.config!.hashRouting)))
     }
     return dedupe(s, records)
   })
@@ -167,7 +210,8 @@ const dedupe = (s: RunState, records: ReadonlyArray<DatasetRecord>): ReadonlyArr
 
 export const datasets = defineDecider({
   name: "datasets",
-  version: "1",
+  // Version 2 decides by the run's data rules (credited preference pairs, pruned pseudo-demos); older runs as version 1.
+  version: "2",
   handles: ["RoundExtrapolated"],
   emits: ["DatasetRecordEmitted", "DatasetSealed"],
   initial: initialRunState,

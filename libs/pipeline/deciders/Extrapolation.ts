@@ -39,11 +39,12 @@ import {
   LF_API_VERSION,
   nodeIdOf,
   pathIdOf,
+  pathSignature,
   relabelSteps,
   screenSummary,
   semanticKeyOf
 } from "@core/domain"
-import type { ExtrapolationStep, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
+import type { GraphNode, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
 import { modelRelabel } from "@core/models"
 import {
   LabelFunctionInferred,
@@ -67,6 +68,7 @@ import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunConfig } from "../RunConfig.ts"
 import type { RunState, TrajectoryData } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
+import { extrapolationSteps, planPseudoDemo, pseudoDemoTrajectory } from "../PseudoDemos.ts"
 
 export const GENERATOR_VERSION = "embedded-template-v1"
 export const MODEL_GENERATOR_VERSION = "model-relabel-v1"
@@ -78,6 +80,8 @@ interface Proposal {
   readonly instruction: string
   readonly template: { readonly id: string; readonly parameters: Readonly<Record<string, string | number>> } | null
   readonly steps: number
+  /** The steps that played the template's key steps; null for a model's intent (its key steps are identified on the steps). */
+  readonly matched: ReadonlyArray<number> | null
 }
 
 /** Who proposed it: recorded in TaskExtrapolated's lineage. */
@@ -89,14 +93,6 @@ interface Provenance {
 }
 
 const norm = (s: string): string => collapse(s).toLowerCase()
-
-/** A recorded trajectory's steps with the page each was taken on. */
-export const extrapolationSteps = (t: TrajectoryData): ReadonlyArray<ExtrapolationStep> =>
-  t.steps.map((st, k) => ({
-    action: st.action,
-    urlBefore: k === 0 ? t.initial.url : t.steps[k - 1]!.observation.url,
-    urlAfter: st.observation.url
-  }))
 
 /** A run task with its template and its demo's key steps, as the matcher reads it; null without a demo. */
 const templateTask = (s: RunState, taskId: string): TemplateTask | null => {
@@ -139,7 +135,8 @@ type Generator = "success-augmentation" | "failure-relabel"
 
 export const extrapolation = defineDecider({
   name: "extrapolation",
-  version: "1",
+  // Version 2 decides by the run's data rules (pruned pseudo-demos, sub-goals labelled as augmentation); older runs as version 1.
+  version: "2",
   handles: ["RoundCompleted"],
   emits: [
     "TaskExtrapolated",
@@ -245,6 +242,9 @@ export const extrapolation = defineDecider({
         const site = s.tasks.get(taskId)?.site
         const explorer = isExplorerId(trajectoryId)
         const generator: Generator = verdict === "pass" || explorer ? "success-augmentation" : "failure-relabel"
+        // A sub-goal reached on the way is an augmentation of what the run did, whatever its verdict.
+        const labelOf = (x: Proposal): Generator =>
+          config.dataRules !== "1" && x.steps < data.steps.length ? "success-augmentation" : generator
         // A failure is first asked what its own template did; a pass looks for other templates' sub-goals.
         const siblings = config.tasks.filter((t) => t !== taskId && s.tasks.get(t)?.site === site).sort()
         const candidates = verdict === "pass" && !explorer ? siblings : [taskId, ...siblings]
@@ -255,7 +255,7 @@ export const extrapolation = defineDecider({
           const template = templateTask(s, candidate)
           const x = template === null ? null : extrapolate(steps, template)
           if (x === null) continue
-          kept = yield* consider(x, embedded, data)
+          kept = yield* consider(x, { ...embedded, generator: labelOf(x) }, data)
           if (kept) break
         }
         if (kept || generator !== "failure-relabel" || config.model === null || (relabelCalls.get(taskId) ?? 0) >= RELABEL_CALLS_PER_TASK)
@@ -291,7 +291,7 @@ export const extrapolation = defineDecider({
           refuse(text, generator, data, relabel.relabelled.rule, null, 0, provenance.modelCallIds)
           continue
         }
-        yield* consider({ instruction: relabel.relabelled.intent, template: null, steps: keep }, provenance, data)
+        yield* consider({ instruction: relabel.relabelled.intent, template: null, steps: keep, matched: null }, provenance, data)
       }
       made.push(
         decision(RoundExtrapolated, {
@@ -318,13 +318,20 @@ const pseudoDemo = (
   Effect.gen(function* () {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
-    const t = yield* loadRecordedTrajectory({ ...data, steps: data.steps.slice(0, x.steps) }, config.hashRouting)
+    const plan = config.dataRules === "1" ? null : yield* planPseudoDemo(data, x, config.hashRouting)
+    const t = yield* loadRecordedTrajectory(
+      plan === null ? { ...data, steps: data.steps.slice(0, x.steps) } : pseudoDemoTrajectory(data, plan),
+      config.hashRouting
+    )
     const inferred = yield* inferLabelFunctions({
       runId,
       causationId: e.id,
       instruction: x.instruction,
       demo: t,
-      demoKey: `trajectory:${runId}:${data.trajectoryId}:${x.steps}`,
+      demoKey:
+        plan === null
+          ? `trajectory:${runId}:${data.trajectoryId}:${x.steps}`
+          : `trajectory:${runId}:${data.trajectoryId}:${plan.stepIndices.join(",")}${plan.addsClosing ? "+complete" : ""}`,
       failures: [],
       model: null,
       synthesis: config.synthesis
@@ -350,12 +357,14 @@ const pseudoDemo = (
         ...(provenance.modelCallIds.length === 0 ? {} : { modelCallIds: [...provenance.modelCallIds] })
       },
       pseudoDemoTrajectoryId: data.trajectoryId,
-      pseudoDemoSteps: x.steps,
+      pseudoDemoSteps: plan === null ? x.steps : plan.stepIndices.length,
+      ...(plan === null ? {} : { pseudoDemoStepIndices: [...plan.stepIndices], pseudoDemoAddsClosing: plan.addsClosing }),
       template: x.template
     })
     const graphStream = runStream(runId, "graph", newTaskId)
     const source = { kind: "trajectory" as const, id: data.trajectoryId }
     const nodeIds: Array<string> = []
+    const nodes: Array<GraphNode> = []
     for (const lf of inferred.labelFunctions) {
       const base = { taskId: newTaskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
       if (lf.kind === "rejected") {
@@ -382,8 +391,10 @@ const pseudoDemo = (
       if (nodeIds.includes(nodeId)) continue
       nodeIds.push(nodeId)
       const node = { taskId: newTaskId, nodeId, lfId, description: lf.keyStep.description, semanticKey, source, how: "demo" as const }
+      nodes.push(node)
       emit(NodeExpanded, graphStream, node)
     }
-    emit(PathAdded, graphStream, { taskId: newTaskId, pathId: pathIdOf(newTaskId, nodeIds), nodeIds, source })
+    const signature = plan === null ? {} : { signature: pathSignature({ taskId: newTaskId, nodes, paths: [] }, nodeIds) }
+    emit(PathAdded, graphStream, { taskId: newTaskId, pathId: pathIdOf(newTaskId, nodeIds), nodeIds, source, ...signature })
     return { taskId: newTaskId, decisions: made }
   })

@@ -30,7 +30,7 @@ import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
 import { currentModel } from "./PolicyTraining.ts"
-import { verifyTrajectory } from "../Verification.ts"
+import { verdictRules, verifyTrajectory } from "../Verification.ts"
 
 export const ROLLOUT_JOB_KIND = "rollout"
 export const EXPLORE_JOB_KIND = "explore"
@@ -152,6 +152,7 @@ export const rollouts = defineDecider({
         stepBudget: params.stepBudget,
         policy: config.policy,
         hashRouting: config.hashRouting,
+        exploration: config.exploration,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(explorer !== null
@@ -187,7 +188,8 @@ export const rollouts = defineDecider({
 
 export const verification = defineDecider({
   name: "verification",
-  version: "1",
+  // Version 2 decides by the run's data rules (`verdictRules`): runs recorded before them still decide as version 1 did.
+  version: "2",
   handles: ["TrajectoryRecorded"],
   emits: ["TrajectoryVerified"],
   initial: initialRunState,
@@ -204,13 +206,16 @@ export const verification = defineDecider({
       if (graph === undefined || graph.paths.length === 0) return verified({ verdict: "fail", evidence: [], path: null })
       const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
       const trajectory = yield* loadRecordedTrajectory(e.data, s.config.hashRouting)
-      const r = yield* verifyTrajectory({ graph, codes, trajectory, key: `trajectory:${e.runId}:${trajectoryId}` })
+      const rules = verdictRules(s.config, graph, trajectory)
+      const r = yield* verifyTrajectory({ graph, codes, trajectory, key: `trajectory:${e.runId}:${trajectoryId}`, rules })
       if (r.kind === "infra-error") return verified({ verdict: "infra-error", evidence: [], path: null })
       const v = r.verdict
       return verified({
         verdict: v.verdict,
         evidence: v.evidence.map((ev) => ({ lfId: ev.lfId, satisfiedAt: ev.satisfiedAt, error: ev.error })),
-        path: v.path === null ? null : [...v.path]
+        path: v.path === null ? null : [...v.path],
+        ...(v.refused === undefined ? {} : { undone: [...v.refused] }),
+        ...(s.config.dataRules === "1" || v.verdict !== "pass" ? {} : { matched: v.matched.map((m) => ({ ...m })) })
       })
     })
 })

@@ -24,15 +24,18 @@ import {
   emptyGraph,
   expansionPath,
   hasPath,
+  hasPathByMeaning,
   identifyKeySteps,
   LF_API_VERSION,
+  nodeByMeaning,
   nodeIdOf,
   pathIdOf,
+  pathSignature,
   reachedTerminal,
   semanticKeyOf,
   undoneAfterGoal
 } from "@core/domain"
-import type { LfTrajectory, StrategyGraph } from "@core/domain"
+import type { GraphSource, LfTrajectory, SemanticKey, StrategyGraph, VerdictRules } from "@core/domain"
 import { LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, runStream } from "@core/events"
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
@@ -43,7 +46,7 @@ import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.
 import type { RunState } from "../RunState.ts"
 import { isExplorerId } from "../Rollout.ts"
 import { loadDemoTrajectory, loadRecordedTrajectory } from "../Trajectories.ts"
-import { verifyTrajectory } from "../Verification.ts"
+import { verdictRules, verifyTrajectory } from "../Verification.ts"
 
 /** Failed trajectories of the task a new LF must stay false on (validation: an LF true on a failure would pass failures too), at most this many. */
 const MAX_FAILURES = 5
@@ -59,6 +62,29 @@ const emitter = (e: CoreEvent, stream: string) => {
   return { made, emit }
 }
 
+/**
+ * The node a key step becomes. Its meaning names one (`nodeIdOf`); under the data rules of
+ * version 2 a node with the same label function and kind is that node already, since the
+ * two accept the same steps (they differed only by a URL pattern the LF does not read).
+ */
+const nodeIdFor = (g: StrategyGraph, byMeaning: boolean, key: SemanticKey, lfId: string): string => {
+  const own = nodeIdOf(key)
+  if (!byMeaning || g.nodes.some((n) => n.nodeId === own)) return own
+  return nodeByMeaning(g, lfId, key.actionKind)?.nodeId ?? own
+}
+
+/** Is the path there already: the same nodes, or under version 2 the same label-function sequence? */
+const knownPath = (g: StrategyGraph, byMeaning: boolean, nodeIds: ReadonlyArray<string>): boolean =>
+  byMeaning ? hasPathByMeaning(g, nodeIds) : hasPath(g, nodeIds)
+
+const pathAdded = (g: StrategyGraph, byMeaning: boolean, taskId: string, nodeIds: ReadonlyArray<string>, source: GraphSource) => ({
+  taskId,
+  pathId: pathIdOf(taskId, nodeIds),
+  nodeIds: [...nodeIds],
+  source,
+  ...(byMeaning ? { signature: pathSignature(g, nodeIds) } : {})
+})
+
 /** The nodes and path of a demo's accepted LFs, in key-step order. */
 const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) =>
   Effect.gen(function* () {
@@ -71,16 +97,17 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
     let g = s.graphs.get(demo.taskId) ?? emptyGraph(demo.taskId)
     const source = { kind: "demo" as const, id: demoId }
     const nodeIds: Array<string> = []
+    const byMeaning = s.config?.dataRules !== "1"
     for (const lf of lfs) {
       const semanticKey = semanticKeyOf(t, lf.keyStepIndex)
-      const nodeId = nodeIdOf(semanticKey)
+      const nodeId = nodeIdFor(g, byMeaning, semanticKey, lf.lfId)
       nodeIds.push(nodeId)
       if (g.nodes.some((n) => n.nodeId === nodeId)) continue
       const node = { taskId: demo.taskId, nodeId, lfId: lf.lfId, description: lf.description, semanticKey, source, how: "demo" as const }
       g = addNode(g, node)
       emit(NodeExpanded, node)
     }
-    if (!hasPath(g, nodeIds)) emit(PathAdded, { taskId: demo.taskId, pathId: pathIdOf(demo.taskId, nodeIds), nodeIds, source })
+    if (!knownPath(g, byMeaning, nodeIds)) emit(PathAdded, pathAdded(g, byMeaning, demo.taskId, nodeIds, source))
     return made
   })
 
@@ -102,10 +129,17 @@ const knownFailures = (s: RunState, taskId: string) =>
   })
 
 /** Does `nodeIds` hold on the trajectory it came from, in order, with these LFs? */
-const holdsOn = (g: StrategyGraph, nodeIds: ReadonlyArray<string>, codes: ReadonlyMap<string, string>, t: LfTrajectory, key: string) =>
+const holdsOn = (
+  g: StrategyGraph,
+  nodeIds: ReadonlyArray<string>,
+  codes: ReadonlyMap<string, string>,
+  t: LfTrajectory,
+  key: string,
+  rules: VerdictRules
+) =>
   Effect.gen(function* () {
     const one = addPath({ ...g, paths: [] }, { pathId: "candidate", nodeIds, source: { kind: "trajectory", id: "candidate" } })
-    const r = yield* verifyTrajectory({ graph: one, codes, trajectory: t, key })
+    const r = yield* verifyTrajectory({ graph: one, codes, trajectory: t, key, rules })
     return r.kind === "verdict" && r.verdict.verdict === "pass"
   })
 
@@ -139,6 +173,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     })
     const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
     const source = { kind: "trajectory" as const, id: trajectoryId }
+    const byMeaning = config.dataRules !== "1"
     let g = s.graphs.get(taskId) ?? emptyGraph(taskId)
     const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
     const keyStepNodes: Array<{ stepIndex: number; nodeId: string }> = []
@@ -166,7 +201,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
       })
       codes.set(lfId, lf.code)
       const semanticKey = semanticKeyOf(t, lf.keyStep.stepIndex)
-      const nodeId = nodeIdOf(semanticKey)
+      const nodeId = nodeIdFor(g, byMeaning, semanticKey, lfId)
       keyStepNodes.push({ stepIndex: lf.keyStep.stepIndex, nodeId })
       if (g.nodes.some((n) => n.nodeId === nodeId)) continue
       const node = { taskId, nodeId, lfId, description: lf.keyStep.description, semanticKey, source, how: "partial" as const }
@@ -175,17 +210,18 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     }
     const nodeIds = expansionPath(keyStepNodes, hit)
     // Nodes of an existing meaning keep their first LF: the path must hold with those, on the trajectory it came from.
-    const added = !hasPath(g, nodeIds) && (yield* holdsOn(g, nodeIds, codes, t, key))
+    const added = !knownPath(g, byMeaning, nodeIds) && (yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t)))
     if (added) {
       for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
-      emit(PathAdded, { taskId, pathId: pathIdOf(taskId, nodeIds), nodeIds: [...nodeIds], source })
+      emit(PathAdded, pathAdded(g, byMeaning, taskId, nodeIds, source))
     }
     return made
   })
 
 export const strategyGraph = defineDecider({
   name: "strategy-graph",
-  version: "1",
+  // Version 2 decides by the run's data rules: runs recorded before them still decide as version 1 did.
+  version: "2",
   handles: ["JobCompleted", "TrajectoryVerified"],
   emits: ["NodeExpanded", "PathAdded", "LabelFunctionInferred", "LabelFunctionRejected"],
   initial: initialRunState,

@@ -75,7 +75,10 @@ const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
   const old = legacy(config)
   const now = runConfigOf(config)
   const { inferDemos, inferModel, chosen, ...fields } = old
-  expect({ ...now, demos: undefined } as unknown).toEqual({ ...fields, demos: undefined })
+  expect({ ...now, demos: undefined, dataRules: undefined, exploration: undefined } as unknown).toEqual({ ...fields, demos: undefined })
+  // Runs logged before the data rules had a version decided by the first ones.
+  expect(now.dataRules).toBe("1")
+  expect(now.exploration).toBe("1")
   expect(demoCount(now, DEMOS)).toBe(inferDemos(DEMOS))
   expect(
     now.demos === "all" ? [...DEMOS.keys()] : [...DEMOS.keys()].filter((d) => (now.demos as ReadonlyArray<string>).includes(d))
@@ -172,6 +175,8 @@ describe("a new run's config", () => {
     hashRouting: true,
     synthesis: "2",
     lfGuide: "2",
+    dataRules: "2",
+    exploration: "2",
     model: "m",
     demos: ["d1"]
   }

@@ -53,6 +53,7 @@ export const graph = defineProjection("graph", ["graph_nodes", "graph_paths", "g
           { run_id, task_id: e.data.taskId, path_id: e.data.pathId },
           {
             node_ids: json(e.data.nodeIds),
+            signature: e.data.signature ?? null,
             source_kind: e.data.source.kind,
             source_id: e.data.source.id,
             recorded_at: e.recordedAt

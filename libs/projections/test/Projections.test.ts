@@ -159,6 +159,7 @@ describe("graph", () => {
           { ...key, path_id: "p-2" },
           {
             node_ids: '["n-wishlist-click","n-status-complete"]',
+            signature: null,
             source_kind: "trajectory",
             source_id: "traj-r1-t7-s0",
             recorded_at: s.PathAdded.recordedAt
@@ -171,6 +172,13 @@ describe("graph", () => {
       .thenRows("graph_nodes", [
         expect.objectContaining({ node_id: "n-wishlist-click", action_kind: "click", role: "button", value: null, how: "partial" })
       ])
+  })
+
+  test("a path recorded with its signature (data rules 2) keeps it, for counting paths by meaning", () => {
+    const signed = { ...s.PathAdded, data: { ...s.PathAdded.data, signature: '[["lf-a:click"],["lf-b:status"]]' } }
+    given(graph, s.NodeExpanded)
+      .when(signed)
+      .thenRows("graph_paths", [expect.objectContaining({ path_id: "p-2", signature: '[["lf-a:click"],["lf-b:status"]]' })])
   })
 
   test("a node found again by a second episode before the first was logged keeps its first LF and source", () => {

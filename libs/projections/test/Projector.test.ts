@@ -36,7 +36,7 @@ for (const storeKind of ["embedded", "nats"] as const) {
             const revisions = new Map<string, number>()
             yield* appendAll(log.slice(0, half), revisions)
             const rm = yield* openReadModels(db.url)
-            expect(yield* migrate(rm)).toEqual(["0001_read_models", "0002_graph_node_value"])
+            expect(yield* migrate(rm)).toEqual(["0001_read_models", "0002_graph_node_value", "0003_graph_path_signature"])
             const progress: Array<number> = []
             const first = yield* runProjector(rm, { batchSize: 7, onProgress: (p) => progress.push(p.position) })
             expect(first.batches).toBeGreaterThan(3)

@@ -150,6 +150,8 @@ export interface RunOptions {
   readonly demos?: "all" | ReadonlyArray<string>
   readonly synthesis?: string
   readonly lfGuide?: string
+  /** `run.dataRules`: absent, a run from before the data rules had a version (version 1). */
+  readonly dataRules?: "1" | "2"
   /** A configured model server with this model (`models.baseUrl`, `models.model`); absent: none. */
   readonly model?: string
 }
@@ -175,6 +177,7 @@ export const runConfig = (o: RunOptions): Record<string, unknown> => {
     ["infer.demos", o.demos],
     ["infer.synthesis", o.synthesis],
     ["infer.lfGuide", o.lfGuide],
+    ["run.dataRules", o.dataRules],
     ["models.baseUrl", o.model === undefined ? null : "http://models.test/v1"],
     ["models.model", o.model ?? null]
   ]
