@@ -104,6 +104,10 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
       (await core(["audit", "trajectory", record.data.trajectoryIds[0], "--run", metrics.run_id, "--json", ...flags])).stdout
     )
     expect(audit.dataset_records.map((r: any) => r.record_id)).toContain(record.data.recordId)
+    // A trainer can trust it: every sft step shows its screen, pseudo-demos close, pairs are credited.
+    const check = await core(["dataset", "check", "--run", metrics.run_id, "--json", ...flags])
+    expect(JSON.parse(check.stdout)).toMatchObject({ problems: [], warnings: { "dpo-uncredited-legacy": 0 } })
+    expect(check.code).toBe(0)
   }, 120_000)
 
   test("replay re-derives the run with 0 divergences", async () => {
@@ -128,10 +132,17 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     const sqlite = new Database(join(dir, "projections.db"), { readonly: true })
     try {
       const rows = sqlite
-        .query("select task_id, path_id, node_ids from graph_paths where run_id = ? order by task_id, path_id")
+        .query("select task_id, path_id, node_ids, signature from graph_paths where run_id = ? order by task_id, path_id")
         .all(metrics.run_id) as Array<any>
+      // Every path of a new run carries its signature: what the read model counts distinct paths by.
+      expect(rows.every((r) => typeof r.signature === "string")).toBe(true)
       const logged = paths
-        .map((p) => ({ task_id: p.data.taskId, path_id: p.data.pathId, node_ids: JSON.stringify(p.data.nodeIds) }))
+        .map((p) => ({
+          task_id: p.data.taskId,
+          path_id: p.data.pathId,
+          node_ids: JSON.stringify(p.data.nodeIds),
+          signature: p.data.signature
+        }))
         .sort((a, b) => (a.task_id !== b.task_id ? (a.task_id < b.task_id ? -1 : 1) : a.path_id < b.path_id ? -1 : 1))
       expect(rows.map((r) => ({ ...r, node_ids: JSON.stringify(JSON.parse(r.node_ids)) }))).toEqual(logged)
     } finally {
