@@ -22,7 +22,8 @@ import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
 import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
-import type { RetrievalModel } from "@core/policy"
+import { retrievalVersionOf } from "@core/policy"
+import type { RetrievalModel, RetrievalVersion } from "@core/policy"
 import { Randomness } from "@core/replay"
 
 export interface PolicyEvalOptions {
@@ -33,6 +34,8 @@ export interface PolicyEvalOptions {
   readonly tasks: ReadonlyArray<RunTask>
   /** null: no trained model, the embedded policy only explores. */
   readonly model: RetrievalModel | null
+  /** The retrieval policy's version the model is read with: the one its run recorded (default "1"). */
+  readonly retrieval?: RetrievalVersion
   readonly seed: string
   readonly samples: number
   readonly stepBudget: number
@@ -49,11 +52,19 @@ export interface PolicyEvalResult {
   readonly per_task: Readonly<Record<string, number>>
 }
 
-/** The model a run had trained through `round` (0 = the demos), from its log. */
+/** The model a run had trained through `round` (0 = the demos), from its log, with the policy version the run played. */
 export const modelAtRound = (
   events: ReadonlyArray<CoreEvent>,
   round: number | null
-): { readonly model: RetrievalModel; readonly round: number; readonly examples: number; readonly sites: ReadonlySet<string> } | string => {
+):
+  | {
+      readonly model: RetrievalModel
+      readonly retrieval: RetrievalVersion
+      readonly round: number
+      readonly examples: number
+      readonly sites: ReadonlySet<string>
+    }
+  | string => {
   const s: RunState = events.reduce(evolveRun, initialRunState)
   if (s.config === null) return "it is not a CORE run (bun core run)"
   const sealed = [...s.seals.keys()].sort((a, b) => a - b)
@@ -61,17 +72,23 @@ export const modelAtRound = (
   const at = round ?? sealed.at(-1) ?? 0
   if (!s.seals.has(at)) return `its round ${at} dataset is not sealed (sealed: ${sealed.join(", ") || "none"})`
   const sites = new Set(s.config.tasks.flatMap((t) => s.tasks.get(t)?.site ?? []))
-  return { model: retrievalModelOf(s, at), round: at, examples: s.examples.filter((x) => x.round <= at).length, sites }
+  return {
+    model: retrievalModelOf(s, at),
+    retrieval: retrievalVersionOf(s.config.retrieval),
+    round: at,
+    examples: s.examples.filter((x) => x.round <= at).length,
+    sites
+  }
 }
 
 /**
  * Several models on the same tasks and seed, one after another in one browser and one app
  * (their start-up is paid once): each model's episodes draw from a fresh `seed`, so the arms
- * of a comparison see the same randomness.
+ * of a comparison see the same randomness. Each model is read by its own policy version.
  */
 export const evaluatePolicies = (
-  o: Omit<PolicyEvalOptions, "model"> & {
-    readonly models: ReadonlyArray<RetrievalModel | null>
+  o: Omit<PolicyEvalOptions, "model" | "retrieval"> & {
+    readonly models: ReadonlyArray<{ readonly model: RetrievalModel | null; readonly retrieval: RetrievalVersion }>
     readonly onModel?: (index: number, result: PolicyEvalResult) => void
   },
   layer: Layer.Layer<EventStore | BlobStore, unknown>
@@ -87,7 +104,7 @@ export const evaluatePolicies = (
     }
     const jobs = o.tasks.flatMap((t) => Array.from({ length: o.samples }, (_, sample) => ({ t, sample })))
     const results: Array<PolicyEvalResult> = []
-    for (const [index, model] of o.models.entries()) {
+    for (const [index, { model, retrieval }] of o.models.entries()) {
       const outcomes = new Map<string, boolean>()
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function* () {
@@ -110,7 +127,7 @@ export const evaluatePolicies = (
             round: 1,
             sample,
             stepBudget: o.stepBudget,
-            policy: { kind: "embedded" },
+            policy: retrieval === "1" ? { kind: "embedded" } : { kind: "embedded", retrieval },
             retrieval: model
           }),
         { concurrency: o.parallel, discard: true }
@@ -138,4 +155,4 @@ export const evaluatePolicies = (
   }).pipe(Effect.scoped)
 
 export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
-  Effect.map(evaluatePolicies({ ...o, models: [o.model] }, layer), (results) => results[0]!)
+  Effect.map(evaluatePolicies({ ...o, models: [{ model: o.model, retrieval: o.retrieval ?? "1" }] }, layer), (results) => results[0]!)

@@ -31,7 +31,10 @@ export interface ReportArms {
   /** What the report says it ran on: a site, or a pack's name. */
   readonly site: string
   readonly train: ReadonlyArray<RunTask>
+  /** The held-out split the report always had: instances that start where the demos start. */
   readonly heldOut: ReadonlyArray<RunTask>
+  /** The held-out instances whose start or route differs from the demos' (suites/Generator.ts, variantsOf), with their variant; none for a pack. */
+  readonly otherRoutes: ReadonlyArray<RunTask & { readonly variant: string }>
   readonly play: (
     config: LoadedConfig,
     layer: Layer.Layer<EventStore | BlobStore, unknown>,
@@ -51,10 +54,10 @@ const asCliError = (e: unknown) =>
 
 /**
  * The report's tasks of one split: the named ones (or the unknown names, as a string), else
- * the first instance of each template. For train, the demos then teach every template once
- * and the time goes to the rounds; for held-out, a template's instances succeed or fail
- * together (same procedure, other values), so three of one would narrow an interval over
- * tasks without adding evidence.
+ * the first instance of each template that starts where the demos start (no variant). For
+ * train, the demos then teach every template once and the time goes to the rounds; for
+ * held-out, a template's instances succeed or fail together (same procedure, other values),
+ * so three of one would narrow an interval over tasks without adding evidence.
  */
 export const reportTasks = (
   all: ReadonlyArray<SuiteTask>,
@@ -66,8 +69,13 @@ export const reportTasks = (
     const unknown = named.filter((id) => !mine.some((t) => t.id === id))
     return unknown.length > 0 ? unknown.join(", ") : mine.filter((t) => named.includes(t.id))
   }
-  return mine.filter((t) => mine.find((u) => u.templateId === t.templateId) === t)
+  const plain = mine.filter((t) => t.variant === undefined)
+  return plain.filter((t) => plain.find((u) => u.templateId === t.templateId) === t)
 }
+
+/** The site's held-out instances whose start or route is not the demos' (every one: each variant is its own condition). */
+export const otherRouteTasks = (all: ReadonlyArray<SuiteTask>): ReadonlyArray<SuiteTask & { readonly variant: string }> =>
+  all.flatMap((t) => (t.split === "held-out" && t.variant !== undefined ? [{ ...t, variant: t.variant }] : []))
 
 /** A bundled site's arms (`--site`, default shop). */
 export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportArms, CliError | UsageError> =>
@@ -87,6 +95,7 @@ export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportA
       site,
       train: train.map(runTaskOf),
       heldOut: heldOut.map(runTaskOf),
+      otherRoutes: otherRouteTasks(all).map((t) => ({ ...runTaskOf(t), variant: t.variant })),
       play: (config, layer, plan) => runOnBundledSites(config, layer, { ...plan, tasks: train }).pipe(Effect.mapError(asCliError))
     }
   })
@@ -116,6 +125,7 @@ export const packArms = (packDir: string, list: List): Effect.Effect<ReportArms,
       site: pack.config.name,
       train,
       heldOut,
+      otherRoutes: [],
       play: (config, layer, plan) =>
         runOnPack(config, layer, packDir, {
           ...plan,

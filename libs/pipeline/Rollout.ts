@@ -19,7 +19,7 @@ import { policyView } from "@core/environment"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
 import { modelPolicyAction } from "@core/models"
 import { retrievalAction } from "@core/policy"
-import type { RetrievalModel } from "@core/policy"
+import type { RetrievalModel, RetrievalVersion } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
 import type { TrajectoryData } from "./RunState.ts"
@@ -40,7 +40,7 @@ export const taskOfTrajectoryId = (trajectoryId: string): string | null => traje
 export type PolicySpec =
   | { readonly kind: "exploration" }
   /** The retrieval policy (libs/policy) trained on the run's sft records so far; the seeded exploration policy where it has no confident match. */
-  | { readonly kind: "embedded" }
+  | { readonly kind: "embedded"; readonly retrieval?: RetrievalVersion }
   | { readonly kind: "model"; readonly model: string; readonly temperature: number; readonly topP: number }
 
 /** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
@@ -165,6 +165,10 @@ export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): 
   } as Action
 }
 
+/** What the retrieval policy's version reads besides the elements: version 2, the page's accessibility snapshot (answers read off it). */
+const retrievalReading = (policy: { readonly retrieval?: RetrievalVersion }, current: Observed) =>
+  policy.retrieval === "2" ? { version: "2" as const, page: current.aria === null ? null : decoder.decode(current.aria) } : {}
+
 const trajectoryData = (
   input: RolloutInput,
   episode: Pick<TrajectoryData, "initial" | "steps" | "outcome" | "infraError" | "attempts">
@@ -235,7 +239,9 @@ export const rollout = (input: RolloutInput) =>
             input.policy.kind === "exploration"
               ? explore()
               : input.policy.kind === "embedded"
-                ? ((input.retrieval == null ? null : retrievalAction(input.retrieval, seen, rng)) ?? explore())
+                ? ((input.retrieval == null
+                    ? null
+                    : retrievalAction(input.retrieval, seen, rng, retrievalReading(input.policy, current))) ?? explore())
                 : yield* modelPolicyAction(
                     {
                       instruction: input.instruction,

@@ -44,7 +44,8 @@ export const RUN_DEFAULTS = {
   synthesis: "1",
   lfGuide: "1",
   dataRules: "1",
-  exploration: "1"
+  exploration: "1",
+  retrieval: "1"
 } as const
 
 /**
@@ -63,13 +64,15 @@ const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2"])
 const DataRules = Schema.Literals(["1", "2"])
 const Exploration = Schema.Literals(["1", "2"])
+const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
 
 /** Who acts in the run's rollouts (the rollout's PolicySpec). */
 export const RunPolicy = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("exploration") }),
-  Schema.Struct({ kind: Schema.Literal("embedded") }),
+  /** `retrieval`: the retrieval policy's version, when not 1 (what the rollouts read; the run records it as `run.retrieval`). */
+  Schema.Struct({ kind: Schema.Literal("embedded"), retrieval: Schema.optionalKey(Retrieval) }),
   Schema.Struct({ kind: Schema.Literal("model"), model: Schema.String, temperature: Schema.Finite, topP: Schema.Finite })
 ])
 
@@ -107,6 +110,8 @@ export const RunConfig = Schema.Struct({
   dataRules: DataRules,
   /** The exploration policy's version (libs/domain ExplorationPolicy): version 2 may fill a form from the instruction. */
   exploration: Exploration,
+  /** The embedded retrieval policy's version (libs/policy Reading.ts): version 2 reads a recorded price or count off the page. */
+  retrieval: Retrieval,
   /** The model of the configured model server, which relabels failures the templates cannot; null without one. */
   model: Schema.NullOr(Schema.String),
   /** The demos the run infers label functions from. */
@@ -138,6 +143,7 @@ export const RUN_CONFIG_KEYS = {
   lfGuide: "infer.lfGuide",
   dataRules: "run.dataRules",
   exploration: "run.exploration",
+  retrieval: "run.retrieval",
   model: "run.model",
   demos: "infer.demos"
 } as const
@@ -164,6 +170,7 @@ const FIELDS = {
   "infer.lfGuide": Schema.String,
   "run.dataRules": DataRules,
   "run.exploration": Exploration,
+  "run.retrieval": Retrieval,
   "run.model": Schema.NullOr(Schema.String),
   "infer.demos": Demos
 } as const
@@ -190,6 +197,7 @@ export const RunConfigKeys = Schema.Struct({
   "infer.lfGuide": keyed(FIELDS["infer.lfGuide"], RUN_DEFAULTS.lfGuide),
   "run.dataRules": keyed(FIELDS["run.dataRules"], RUN_DEFAULTS.dataRules),
   "run.exploration": keyed(FIELDS["run.exploration"], RUN_DEFAULTS.exploration),
+  "run.retrieval": keyed(FIELDS["run.retrieval"], RUN_DEFAULTS.retrieval),
   "run.model": keyed(FIELDS["run.model"], null),
   "infer.demos": keyed(FIELDS["infer.demos"], [])
 }).check(
@@ -207,7 +215,12 @@ const fromKeys = (k: Keys): RunConfig => ({
   policy:
     k["run.policy"] === "model" && k["run.policyModel"] !== null
       ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
-      : { kind: k["run.policy"] === "embedded" ? "embedded" : "exploration" },
+      : k["run.policy"] === "embedded"
+        ? // the rollouts read the version from the policy they are given: version 1 is the policy as it always was
+          k["run.retrieval"] === "1"
+          ? { kind: "embedded" }
+          : { kind: "embedded", retrieval: k["run.retrieval"] }
+        : { kind: "exploration" },
   expandPerTask: k["run.expandPerTask"],
   explorePerTask: k["run.explorePerTask"],
   extrapolatePerTask: k["run.extrapolatePerTask"],
@@ -219,6 +232,7 @@ const fromKeys = (k: Keys): RunConfig => ({
   lfGuide: k["infer.lfGuide"],
   dataRules: k["run.dataRules"],
   exploration: k["run.exploration"],
+  retrieval: k["run.retrieval"],
   model: k["run.model"],
   demos: k["infer.demos"]
 })
@@ -244,6 +258,7 @@ const toKeys = (c: RunConfig): Keys => ({
   "infer.lfGuide": c.lfGuide,
   "run.dataRules": c.dataRules,
   "run.exploration": c.exploration,
+  "run.retrieval": c.retrieval,
   "run.model": c.model,
   "infer.demos": c.demos
 })

@@ -25,6 +25,7 @@ import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { EXPLORATION_VERSION, LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
+import { RETRIEVAL_VERSION } from "@core/policy"
 import { Randomness, readRunLog } from "@core/replay"
 import { pipelineDeciders } from "./Deciders.ts"
 import { drive } from "./Driver.ts"
@@ -173,6 +174,7 @@ const runStartedConfig = (
       lfGuide: LF_API_GUIDE_VERSION,
       dataRules: DATA_RULES_VERSION,
       exploration: EXPLORATION_VERSION,
+      retrieval: RETRIEVAL_VERSION,
       model: models.model,
       demos
     }

@@ -10,6 +10,7 @@ import { substitute, substitutePage } from "./Alignment.ts"
 import type { Substituted, Substitution } from "./Alignment.ts"
 import { ground } from "./Grounding.ts"
 import type { Grounded } from "./Grounding.ts"
+import { readAnswer } from "./Reading.ts"
 import { pageKey } from "./Text.ts"
 
 const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId: e.id, text: e.text === "" ? null : e.text })
@@ -22,9 +23,20 @@ export interface Concrete {
   readonly substituted: boolean
 }
 
-/** The recorded action made concrete here: parameters substituted, target grounded; null when it cannot be done here. */
-/** `terminal`: the grounding an answer or a status gets, having no target to find. */
-export const concretise = (a: Action, subs: ReadonlyArray<Substitution>, input: PolicyInput, terminal: number): Concrete | null => {
+/**
+ * The recorded action made concrete here: parameters substituted, target grounded; null when
+ * it cannot be done here. `terminal`: the grounding an answer or a status gets, having no
+ * target to find. `page`: the live page's accessibility snapshot, when the policy reads
+ * answers off it (version 2, Reading.ts); an answer read there follows the instruction, as a
+ * substituted one does.
+ */
+export const concretise = (
+  a: Action,
+  subs: ReadonlyArray<Substitution>,
+  input: PolicyInput,
+  terminal: number,
+  page: string | null = null
+): Concrete | null => {
   let substituted = false
   const sub = (s: string): Substituted => {
     const r = substitute(s, subs)
@@ -93,8 +105,13 @@ export const concretise = (a: Action, subs: ReadonlyArray<Substitution>, input: 
       }
       case "open_app":
         return { action: { kind: "open_app", app: sub(a.app).text }, grounding: 1 }
-      case "answer":
-        return { action: { kind: "answer", text: sub(a.text).text }, grounding: terminal }
+      case "answer": {
+        const text = sub(a.text).text
+        const values = subs.filter((x) => x.strength === 1).map((x) => x.to)
+        const read = page === null ? null : readAnswer(text, values, input.instruction, page)
+        substituted ||= read !== null && read !== text
+        return { action: { kind: "answer", text: read ?? text }, grounding: terminal }
+      }
       case "status":
         return { action: a, grounding: terminal }
       default:

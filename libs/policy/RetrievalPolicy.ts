@@ -17,6 +17,7 @@
  *     penalised;
  *  4. a softmax draw with a low temperature over the candidates near the best; null when
  *     nothing clears the threshold, so the caller falls back to its exploration policy.
+ * Version 2 (Reading.ts) reads a recorded answer's price or count off the live page.
  *
  * @example
  * const model = trainRetrieval(examples)
@@ -30,6 +31,7 @@ import { collapse, normalizeText } from "@core/domain"
 import { alignInstructions, substitute, substitutePage } from "./Alignment.ts"
 import type { Substitution } from "./Alignment.ts"
 import { concretise } from "./Concretise.ts"
+import type { RetrievalVersion } from "./Reading.ts"
 import { describeAction, idfOf } from "./Model.ts"
 import type { RetrievalModel, RetrievalModelExample } from "./Model.ts"
 import { pageKey, pageSimilarity, terms } from "./Text.ts"
@@ -41,6 +43,10 @@ export interface RetrievalOptions {
   readonly threshold?: number
   /** Only candidates this close to the best are drawn from; default 0.15. */
   readonly margin?: number
+  /** Which rules act (RetrievalVersion, Reading.ts). Default "1": callers that record no version replay as they always did. */
+  readonly version?: RetrievalVersion
+  /** The live page's accessibility snapshot: version 2 reads a recorded price or count off it. */
+  readonly page?: string | null
 }
 
 export interface RetrievalCandidate {
@@ -200,6 +206,7 @@ export const rankRetrieval = (
 ): ReadonlyArray<RetrievalCandidate> => {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const margin = options.margin ?? DEFAULT_MARGIN
+  const reading = options.version === "2" ? (options.page ?? null) : null
   const prepared = prepare(model)
   const page = pageKey(input.url)
   const live = input.history.map((h) => normalizeText(describeAction(h.action)))
@@ -238,7 +245,7 @@ export const rankRetrieval = (
     const e = model.examples[s.k]!
     // an answer or a status has no target to find: the page it was given on stands in for one
     const terminal = e.page === null || page === null ? 1 : s.page
-    const made = concretise(e.action, s.subs, input, terminal)
+    const made = concretise(e.action, s.subs, input, terminal, reading)
     if (made === null) continue
     const d = normalizeText(describeAction(made.action))
     const repeated = count(live, d) > count(s.history, d)

@@ -20,12 +20,22 @@ import { evalApp, packTasksOf } from "../EvalApp.ts"
 import { runTaskOf } from "@core/sites/app"
 import type { RunTask } from "@core/pipeline"
 
-/** The held-out instances of the given sites (all sites when none is given). */
-export const heldOutTasks = (sites: ReadonlySet<string> | null) =>
+/**
+ * The held-out instances of the given sites (all sites when none is given) of a `--split`:
+ * `default`, those that start where the demos start; `other-routes`, those that start on
+ * another page or with the demo's route switched off; `both`.
+ */
+export const heldOutTasks = (sites: ReadonlySet<string> | null, split = "default") =>
   Effect.map(loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message }))), (suites) =>
     suites
       .flatMap((s) => s.tasks)
-      .filter((t) => t.split === "held-out" && SOLVED_SUITES.includes(t.suite) && (sites === null || sites.has(t.site)))
+      .filter(
+        (t) =>
+          t.split === "held-out" &&
+          SOLVED_SUITES.includes(t.suite) &&
+          (sites === null || sites.has(t.site)) &&
+          (split === "both" || (t.variant === undefined) === (split === "default"))
+      )
   )
 
 const nonNegative = (v: unknown, flag: string) =>
@@ -88,7 +98,9 @@ export const evalPolicy: Command = {
           const tasks: ReadonlyArray<RunTask> =
             pack !== null
               ? packTasksOf(pack, "held-out")
-              : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites)).map(runTaskOf)
+              : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites, args.flags.split as string | undefined)).map(
+                  runTaskOf
+                )
           progress.line(
             `eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )
@@ -99,6 +111,7 @@ export const evalPolicy: Command = {
               environment,
               tasks,
               model: trained.model,
+              retrieval: trained.retrieval,
               seed,
               samples,
               stepBudget,

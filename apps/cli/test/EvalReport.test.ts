@@ -6,6 +6,7 @@ import { expect, test } from "bun:test"
 import { Effect } from "effect"
 import { loadSuites } from "@core/sites/suites"
 import { perTaskMean, reportTasks, summarise } from "../EvalReport.ts"
+import { otherRouteTasks } from "../ReportArms.ts"
 
 const shop = (await Effect.runPromise(loadSuites())).flatMap((s) => s.tasks).filter((t) => t.site === "shop")
 
@@ -50,4 +51,14 @@ test("an arm's mean is over seeds; its interval is a bootstrap over tasks averag
   // the same input gives the same interval (a fixed resampling seed)
   expect(summarise(perSeed)).toEqual(s)
   expect(perTaskMean(perSeed)).toEqual({ a: 1, b: 0, c: 0.5, d: 1 })
+})
+
+test("the other-routes split: every held-out instance with another start or route, and none of them in the default split", () => {
+  const other = otherRouteTasks(shop)
+  expect(other.length).toBeGreaterThanOrEqual(30)
+  expect(other.every((t) => t.split === "held-out" && (t.variant === "other-start" || t.variant === "route-off"))).toBe(true)
+  expect(other.map((t) => t.id)).toEqual(expect.arrayContaining(["shop-buy-from-category", "shop-price-of-no-search"]))
+  const heldOut = reportTasks(shop, "held-out", null)
+  if (typeof heldOut === "string") throw new Error("expected tasks")
+  expect(heldOut.some((t) => t.variant !== undefined)).toBe(false)
 })

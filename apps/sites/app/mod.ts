@@ -13,6 +13,7 @@ import type { EnvironmentShape } from "@core/environment"
 import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
 import { RunAppError } from "@core/pipeline"
 import { sitePath } from "@core/domain"
+import { withEpisodeOptions } from "../framework/site.ts"
 import { episodeSource, startSites } from "../mod.ts"
 import type { SitesServer } from "../mod.ts"
 import { expertDemo, verdictOf } from "../solutions/mod.ts"
@@ -30,16 +31,23 @@ export const registrationOf = (t: SuiteTask): TaskRegistration => ({
   checker: t.checker,
   platform: "web",
   // Relative to the sites server, whose origin differs per run.
-  startUrl: `/${t.site}/`,
+  startUrl: `/${t.site}${startPathOf(t) ?? "/"}`,
   app: null
 })
 
-/** A suite instance as the run engine sees it: episodes open on its site with its seed. */
-export const runTaskOf = (t: SuiteTask): RunTask => ({
-  id: t.id,
-  registration: registrationOf(t),
-  start: { site: t.site, siteSeed: t.siteSeed }
-})
+/** The site-relative page an instance's episode starts on, its episode options in the query; undefined: the home page. */
+export const startPathOf = (t: SuiteTask): string | undefined =>
+  t.start === undefined ? undefined : withEpisodeOptions(t.start.path, t.start.options ?? {})
+
+/** A suite instance as the run engine sees it: episodes open on its site with its seed, on its start page. */
+export const runTaskOf = (t: SuiteTask): RunTask => {
+  const startPath = startPathOf(t)
+  return {
+    id: t.id,
+    registration: registrationOf(t),
+    start: { site: t.site, siteSeed: t.siteSeed, ...(startPath === undefined ? {} : { startPath }) }
+  }
+}
 
 /** EVALUATION: the checker's verdict on the episode; a failure when it never reached a site episode. */
 export const episodeVerdict = (sites: SitesServer, task: SuiteTask, end: EpisodeEnd) => {

@@ -34,6 +34,7 @@ export const forum = defineSite<ForumBase, ForumState>({
   base: forumBase,
   initial: forumInitial,
   routes,
+  options: { search: ["on", "off"] },
   notFound: (ctx) => notFound(ctx)
 })
 

@@ -9,6 +9,9 @@ import type { ForumBase, ForumState, Post, VoteKind } from "./types.ts"
 export type ForumCtx = Ctx<ForumBase, ForumState>
 export type { Errors } from "./model.ts"
 
+/** An episode started with `search: "off"` has no search box and no search page: posts are found by browsing. */
+export const searchOff = (ctx: ForumCtx): boolean => ctx.options.search === "off"
+
 const style = html`<style>
 body{font-family:system-ui,sans-serif;margin:0;color:#222}header,main,footer{padding:0.75rem 1.5rem}
 header{background:#eef2f7;border-bottom:1px solid #d5dce6}header nav ul{list-style:none;padding:0;margin:0.5rem 0;display:flex;gap:1rem;flex-wrap:wrap}
@@ -21,8 +24,12 @@ export const forumPage = (ctx: ForumCtx, opts: { title: string; body: Part; stat
   const { base, state, href } = ctx
   const body = html`<a href="#main" class="skip">Skip to content</a>
 <header><a href="${href("/")}" aria-label="CORE Forum home"><strong>CORE Forum</strong></a>
-<form role="search" method="get" action="${href("/search")}"><label for="site-search">Search posts</label>
-<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>
+${
+  searchOff(ctx)
+    ? ""
+    : html`<form role="search" method="get" action="${href("/search")}"><label for="site-search">Search posts</label>
+<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>`
+}
 <nav aria-label="Account"><ul><li><a href="${href("/submit")}">Create post</a></li><li><a href="${href(`/u/${state.me}`)}">Your profile</a></li></ul>
 <p>Signed in as ${state.me}</p></nav>
 <nav aria-label="Boards"><ul>${base.boards.map((b) => html`<li><a href="${href(`/b/${b.id}`)}">${b.name}</a></li>`)}</ul></nav></header>

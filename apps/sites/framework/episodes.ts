@@ -4,12 +4,14 @@
  * and parallel episodes share nothing mutable. Live episodes are bounded: a process that
  * serves for days (or a client that starts episodes in a loop) must not grow without end.
  */
-import type { AnySite } from "./site.ts"
+import type { AnySite, EpisodeOptions } from "./site.ts"
 
 export interface Episode {
   readonly tenant: string
   readonly site: AnySite
   readonly seed: number
+  /** Fixed when it starts, kept across resets. */
+  readonly options: EpisodeOptions
   readonly base: unknown
   state: unknown
   /** Never dropped for idleness: the few episodes `sites serve` prints for a person to browse. */
@@ -99,7 +101,7 @@ export class Episodes {
     return this.live.size < this.limits.maxEpisodes
   }
 
-  create(siteName: string, seed: number, options: { readonly pinned?: boolean } = {}): Episode {
+  create(siteName: string, seed: number, options: { readonly pinned?: boolean; readonly options?: EpisodeOptions } = {}): Episode {
     const site = this.sites.get(siteName)
     if (!site) throw new Error(`unknown site '${siteName}'`)
     if (!this.makeRoom()) throw new Error(`all ${this.limits.maxEpisodes} live episodes are pinned`)
@@ -110,6 +112,7 @@ export class Episodes {
       tenant,
       site,
       seed,
+      options: options.options ?? {},
       base,
       state: site.initial(base, seed),
       pinned: options.pinned === true,

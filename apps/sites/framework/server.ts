@@ -13,7 +13,7 @@ import { defaultLimits, Episodes, isSeed } from "./episodes.ts"
 import type { Episode } from "./episodes.ts"
 import { Html, htmlResponse } from "./html.ts"
 import { noEpisodePage, indexPage } from "./pages.ts"
-import { matchPath, safePath } from "./site.ts"
+import { matchPath, optionsProblem, safePath, splitEpisodeOptions } from "./site.ts"
 import type { AnySite, Ctx, Reply } from "./site.ts"
 
 export const TENANT_COOKIE = "core_tenant"
@@ -105,9 +105,12 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
     if (!isSeed(r.seed)) return json({ error: "seed must be an integer in [0, 2^32)" }, 400)
     if (r.path !== undefined && (typeof r.path !== "string" || safePath(r.path, "") === ""))
       return json({ error: "path must be a site-relative path starting with '/'" }, 400)
+    const start = typeof r.path === "string" ? splitEpisodeOptions(r.path) : null
+    const problem = start === null ? null : optionsProblem(sites.get(r.site)!, start.options)
+    if (problem !== null) return json({ error: problem }, 400)
     if (!episodes.makeRoom()) return json({ error: "every live episode is pinned: no room for another" }, 503)
-    const e = episodes.create(r.site, r.seed)
-    const enter = `/__core/enter/${e.tenant}${typeof r.path === "string" ? `?path=${encodeURIComponent(r.path)}` : ""}`
+    const e = episodes.create(r.site, r.seed, { options: start?.options ?? {} })
+    const enter = `/__core/enter/${e.tenant}${start === null ? "" : `?path=${encodeURIComponent(start.path)}`}`
     return json({ tenant: e.tenant, site: e.site.name, seed: e.seed, startUrl: `${url.origin}${enter}` }, 201)
   }
 
@@ -171,6 +174,7 @@ export const createSitesServer = (options: StartOptions): SitesServer => {
       state: e.state,
       tenant: e.tenant,
       seed: e.seed,
+      options: e.options,
       href,
       redirect: (p) => new Response(null, { status: 303, headers: { location: href(p), "cache-control": "no-store" } })
     })

@@ -7,6 +7,12 @@ import type { Html } from "./html.ts"
 
 export type Method = "GET" | "POST"
 
+/**
+ * What one episode switches on or off in its site (`search: "off"`), fixed when it starts:
+ * the same seed's site, with a route taken away. Absent options are the site as it always is.
+ */
+export type EpisodeOptions = Readonly<Record<string, string>>
+
 /** Everything a handler may use. `base` is shared between episodes and frozen; `state` is this episode's own. */
 export interface Ctx<Base, State> {
   readonly req: Request
@@ -21,6 +27,8 @@ export interface Ctx<Base, State> {
   readonly state: State
   readonly tenant: string
   readonly seed: number
+  /** The episode's options (empty for most episodes). */
+  readonly options: EpisodeOptions
   /** Absolute path of a site-relative one: href("/cart") → "/shop/cart". */
   readonly href: (path: string) => string
   /** 303 See Other to a site-relative path: the POST-redirect-GET that keeps forms working without JS. */
@@ -45,6 +53,8 @@ export interface SiteDef<Base, State> {
   /** Pure: a fresh mutable state for one episode. Must be cheap — it runs on every episode start. */
   readonly initial: (base: Base, seed: number) => State
   readonly routes: ReadonlyArray<Route<Base, State>>
+  /** The episode options the site honours, each with its allowed values; an episode asking for others is refused. */
+  readonly options?: Readonly<Record<string, ReadonlyArray<string>>>
   /** The page for an unmatched path inside the site. */
   readonly notFound: (ctx: Ctx<Base, State>) => Reply
 }
@@ -96,4 +106,48 @@ export const safePath = (candidate: string | null, fallback: string): string => 
     if (decoded === "." || decoded === ".." || /[/\\]/.test(decoded)) return fallback
   }
   return candidate
+}
+
+/**
+ * Episode options travel in the start path's query as `__<name>=<value>`: an episode source
+ * carries only a site, a seed and a start path. The server takes them out before the browser
+ * is sent to the path, so the page the agent first sees never shows them.
+ */
+const OPTION_PREFIX = "__"
+
+/** `path` with the options added to its query, names sorted (one episode, one path). */
+export const withEpisodeOptions = (path: string, options: EpisodeOptions): string => {
+  const names = Object.keys(options).sort()
+  if (names.length === 0) return path
+  const [beforeHash, hash] = path.split("#", 2) as [string, string | undefined]
+  const query = names.map((n) => `${OPTION_PREFIX}${encodeURIComponent(n)}=${encodeURIComponent(options[n]!)}`).join("&")
+  return `${beforeHash}${beforeHash.includes("?") ? "&" : "?"}${query}${hash === undefined ? "" : `#${hash}`}`
+}
+
+/** The inverse of withEpisodeOptions: the path without the options, and the options. */
+export const splitEpisodeOptions = (path: string): { readonly path: string; readonly options: EpisodeOptions } => {
+  const q = path.indexOf("?")
+  if (q < 0) return { path, options: {} }
+  const hashAt = path.indexOf("#", q)
+  const hash = hashAt < 0 ? "" : path.slice(hashAt)
+  const params = new URLSearchParams(path.slice(q + 1, hashAt < 0 ? undefined : hashAt))
+  const options: Record<string, string> = {}
+  const kept = new URLSearchParams()
+  for (const [k, v] of params) {
+    if (k.startsWith(OPTION_PREFIX)) options[k.slice(OPTION_PREFIX.length)] = v
+    else kept.append(k, v)
+  }
+  if (Object.keys(options).length === 0) return { path, options }
+  const rest = kept.toString()
+  return { path: `${path.slice(0, q)}${rest === "" ? "" : `?${rest}`}${hash}`, options }
+}
+
+/** Why a site cannot start an episode with these options, or null when it can. */
+export const optionsProblem = (site: AnySite, options: EpisodeOptions): string | null => {
+  for (const [name, value] of Object.entries(options)) {
+    const allowed = site.options?.[name]
+    if (allowed === undefined) return `the ${site.name} site has no episode option '${name}'`
+    if (!allowed.includes(value)) return `episode option '${name}' of the ${site.name} site takes ${allowed.join(" or ")}, not '${value}'`
+  }
+  return null
 }

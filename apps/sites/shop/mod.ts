@@ -37,6 +37,7 @@ export const shop = defineSite<ShopBase, ShopState>({
   base: shopBase,
   initial: shopInitial,
   routes,
+  options: { search: ["on", "off"] },
   notFound: (ctx) => notFound(ctx)
 })
 

@@ -7,6 +7,9 @@ import type { Product, ShopBase, ShopState } from "./types.ts"
 
 export type ShopCtx = Ctx<ShopBase, ShopState>
 
+/** An episode started with `search: "off"` has no search box and no search page: products are found by browsing. */
+export const searchOff = (ctx: ShopCtx): boolean => ctx.options.search === "off"
+
 const style = html`<style>
 body{font-family:system-ui,sans-serif;margin:0;color:#222}header,main,footer{padding:0.75rem 1.5rem}
 header{background:#f3f0ea;border-bottom:1px solid #ddd}header nav ul{list-style:none;padding:0;margin:0.5rem 0;display:flex;gap:1rem;flex-wrap:wrap}
@@ -25,8 +28,12 @@ export const shopPage = (ctx: ShopCtx, opts: { title: string; body: Part; status
   const { base, state, href } = ctx
   const body = html`<a href="#main" class="skip">Skip to content</a>
 <header><a href="${href("/")}" aria-label="CORE Shop home"><strong>CORE Shop</strong></a>
-<form role="search" method="get" action="${href("/search")}"><label for="site-search">Search products</label>
-<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>
+${
+  searchOff(ctx)
+    ? ""
+    : html`<form role="search" method="get" action="${href("/search")}"><label for="site-search">Search products</label>
+<input id="site-search" name="q" type="search" value="${ctx.path === "/search" ? (ctx.query.get("q") ?? "") : ""}"> <button type="submit">Search</button></form>`
+}
 <nav aria-label="Account"><ul><li><a href="${href("/wishlist")}">Wish list (${state.wishlist.length})</a></li><li><a href="${href("/cart")}">Cart (${cartCount(state)})</a></li><li><a href="${href("/account")}">Account</a></li></ul>
 <p>Signed in as ${state.user.name}</p></nav>
 <nav aria-label="Categories"><ul>${base.categories.map((c) => html`<li><a href="${href(`/category/${c.id}`)}">${c.name}</a></li>`)}</ul></nav></header>

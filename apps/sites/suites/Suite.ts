@@ -20,11 +20,28 @@ const ParameterValue = Schema.Union([Schema.String, Schema.Number])
 export const PathFamily = Schema.Struct({ id: Id, description: Schema.String })
 export type PathFamily = typeof PathFamily.Type
 
+/**
+ * How a held-out instance differs from its template's demos (Generator.ts, `variantsOf`):
+ * it starts on another page than the site's home (`other-start`), or the route the demo
+ * took is switched off in its episode (`route-off`).
+ */
+export const Variant = Schema.Literals(["other-start", "route-off"])
+export type Variant = typeof Variant.Type
+
+/** Where an instance's episode starts, when not on the site's home: a site-relative path, and the episode's options. */
+export const Start = Schema.Struct({
+  path: Schema.String,
+  options: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
+})
+export type Start = typeof Start.Type
+
 export const Instance = Schema.Struct({
   id: Id,
   parameters: Schema.Record(Schema.String, ParameterValue),
   siteSeed: Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 0xffffffff }))),
-  split: Split
+  split: Split,
+  start: Schema.optionalKey(Start),
+  variant: Schema.optionalKey(Variant)
 })
 
 export const Template = Schema.Struct({
@@ -56,6 +73,10 @@ export interface SuiteTask {
   readonly parameters: Readonly<Record<string, string | number>>
   readonly siteSeed: number
   readonly instruction: string
+  /** Absent: the episode starts on the site's home with no options, as the demos do. */
+  readonly start?: Start
+  /** Absent for the instances the demos' conditions hold for. */
+  readonly variant?: Variant
 }
 
 export interface Suite {
@@ -122,6 +143,11 @@ const problem = (s: SuiteFile): [ReadonlyArray<PropertyKey>, string] | null => {
       instanceIds.set(inst.id, jsonPath(atI()))
       if (tpl.split === "held-out" && inst.split !== "held-out")
         return [atI("split"), `template '${tpl.id}' is held out, so its instances must be too`]
+      // A changed start or route is what the split measures: training on one would leak it.
+      if (inst.variant !== undefined && inst.split !== "held-out")
+        return [atI("split"), `instance '${inst.id}' has variant '${inst.variant}', so it must be held out`]
+      if (inst.start !== undefined && !/^\/(?!\/)/.test(inst.start.path))
+        return [atI("start", "path"), `'${inst.start.path}' is not a path inside the site (it must start with one '/')`]
       for (const name of needed) {
         if (!Object.hasOwn(inst.parameters, name)) {
           const why = checker.parameters.includes(name as never)
@@ -182,7 +208,9 @@ export const parseSuite = (text: string, file: string): Effect.Effect<Suite, Sui
           split: tpl.split === "held-out" ? "held-out" : inst.split,
           parameters: inst.parameters,
           siteSeed: inst.siteSeed,
-          instruction: fillInstruction(tpl.instruction, inst.parameters)
+          instruction: fillInstruction(tpl.instruction, inst.parameters),
+          ...(inst.start === undefined ? {} : { start: inst.start }),
+          ...(inst.variant === undefined ? {} : { variant: inst.variant })
         })
       )
     )

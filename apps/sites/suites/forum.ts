@@ -12,7 +12,7 @@ import { rng } from "../framework/prng.ts"
 import type { Rng } from "../framework/prng.ts"
 import type { PathFamily, SuiteFile } from "./Suite.ts"
 import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
-import type { InstanceSlot, Params, TemplateSpec } from "./Generator.ts"
+import type { InstanceSlot, Params, StartPage, TemplateSpec } from "./Generator.ts"
 
 type Spec = TemplateSpec<ForumBase>
 
@@ -276,7 +276,24 @@ const specs: ReadonlyArray<Spec> = [
   }
 ]
 
-export const generateForumSuite = (): SuiteFile => generateSuite("forum", specs, INSTANCES, forumBase)
+/**
+ * Where the held-out variants start instead of the home page (Generator.ts, `variantsOf`):
+ * the first board in the forum's order that the task does not name and none of its posts is
+ * on, that board's first post not by a member the task names, and the search results for
+ * that post's title.
+ */
+export const forumStarts = (base: ForumBase, p: Params): ReadonlyArray<StartPage> => {
+  const named = new Set(base.posts.filter((x) => x.title === p.post || x.title === p.myPost).map((x) => x.boardId))
+  const other = base.boards.find((b) => b.name !== p.board && !named.has(b.id))!
+  const first = base.posts.find((x) => x.boardId === other.id && x.author !== p.user)!
+  return [
+    { key: "board", path: `/b/${other.id}` },
+    { key: "post", path: `/post/${first.id}` },
+    { key: "search", path: `/search?q=${encodeURIComponent(first.title)}` }
+  ]
+}
+
+export const generateForumSuite = (): SuiteFile => generateSuite("forum", specs, INSTANCES, forumBase, forumStarts)
 
 export const FORUM_SUITE_FILE = join(import.meta.dir, "forum.json")
 

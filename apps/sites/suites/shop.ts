@@ -12,7 +12,7 @@ import { topRated } from "../shop/model.ts"
 import type { ShopBase } from "../shop/types.ts"
 import type { PathFamily, SuiteFile } from "./Suite.ts"
 import { generateSuite, suiteJson, writeSuite } from "./Generator.ts"
-import type { InstanceSlot, TemplateSpec } from "./Generator.ts"
+import type { InstanceSlot, Params, StartPage, TemplateSpec } from "./Generator.ts"
 
 type Spec = TemplateSpec<ShopBase>
 
@@ -167,7 +167,23 @@ const specs: ReadonlyArray<Spec> = [
   }
 ]
 
-export const generateShopSuite = (): SuiteFile => generateSuite("shop", specs, INSTANCES, shopBase)
+/**
+ * Where the held-out variants start instead of the home page (Generator.ts, `variantsOf`):
+ * the first category in catalog order that the task does not name and its product is not in,
+ * that category's first product, and the search results for that product's name.
+ */
+export const shopStarts = (base: ShopBase, p: Params): ReadonlyArray<StartPage> => {
+  const product = base.products.find((x) => x.name === p.product)
+  const other = base.categories.find((c) => c.name !== p.category && c.id !== product?.categoryId)!
+  const first = base.products.find((x) => x.categoryId === other.id)!
+  return [
+    { key: "category", path: `/category/${other.id}` },
+    { key: "product", path: `/product/${first.id}` },
+    { key: "search", path: `/search?q=${encodeURIComponent(first.name)}` }
+  ]
+}
+
+export const generateShopSuite = (): SuiteFile => generateSuite("shop", specs, INSTANCES, shopBase, shopStarts)
 
 export const SHOP_SUITE_FILE = join(import.meta.dir, "shop.json")
 

@@ -75,10 +75,15 @@ const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
   const old = legacy(config)
   const now = runConfigOf(config)
   const { inferDemos, inferModel, chosen, ...fields } = old
-  expect({ ...now, demos: undefined, dataRules: undefined, exploration: undefined } as unknown).toEqual({ ...fields, demos: undefined })
+  expect({ ...now, demos: undefined, dataRules: undefined, exploration: undefined, retrieval: undefined } as unknown).toEqual({
+    ...fields,
+    demos: undefined
+  })
   // Runs logged before the data rules had a version decided by the first ones.
   expect(now.dataRules).toBe("1")
   expect(now.exploration).toBe("1")
+  // …and their embedded policy copied recorded answers (retrieval version 1: no version on the policy either).
+  expect(now.retrieval).toBe("1")
   expect(demoCount(now, DEMOS)).toBe(inferDemos(DEMOS))
   expect(
     now.demos === "all" ? [...DEMOS.keys()] : [...DEMOS.keys()].filter((d) => (now.demos as ReadonlyArray<string>).includes(d))
@@ -177,6 +182,7 @@ describe("a new run's config", () => {
     lfGuide: "2",
     dataRules: "2",
     exploration: "2",
+    retrieval: "2",
     model: "m",
     demos: ["d1"]
   }
@@ -186,6 +192,17 @@ describe("a new run's config", () => {
     expect(recorded[RUN_CONFIG_VERSION_KEY]).toBe(2)
     expect(recorded["run.platform"]).toBe("mobile-web")
     expect(runConfigOf(recorded)).toEqual(config)
+  })
+
+  test("given an embedded run, when read back, then its policy carries the retrieval version it recorded; without the key, version 1", () => {
+    const embedded: RunConfig = { ...config, policy: { kind: "embedded" }, model: null }
+    const recorded = encodeRunConfig(embedded)
+    expect(recorded["run.retrieval"]).toBe("2")
+    // the rollouts are handed the policy: version 2 rides on it
+    expect(runConfigOf(recorded).policy).toEqual({ kind: "embedded", retrieval: "2" })
+    const { "run.retrieval": _, ...before } = recorded
+    expect(runConfigOf(before)).toMatchObject({ retrieval: "1", policy: { kind: "embedded" } })
+    expect(runConfigOf(before).policy).toEqual({ kind: "embedded" })
   })
 
   test("given a recorded value that does not fit, when read, then it is an error, not a default", () => {

@@ -1,11 +1,13 @@
 /** Search over post titles and bodies, filtered by board and sorted by relevance, new or top. */
 import { html } from "../../framework/html.ts"
 import { paginate, parseFilters, searchPosts } from "../model.ts"
-import { forumPage, here, pagination, postList } from "../ui.ts"
+import { forumPage, here, pagination, postList, searchOff } from "../ui.ts"
+import { notFound } from "./errors.ts"
 import type { ForumCtx } from "../ui.ts"
 import { sortSelect } from "./boards.ts"
 
 export const searchPage = (ctx: ForumCtx): Response => {
+  if (searchOff(ctx)) return notFound(ctx, "Search is not available.")
   const f = parseFilters(ctx.query)
   const paged = paginate(searchPosts(ctx.state, f), ctx.query.get("page"))
   return forumPage(ctx, {

@@ -2,7 +2,7 @@
 import { html } from "../../framework/html.ts"
 import { paginate, parseFilters, parseSort, search, sortProducts, SORTS, topRated } from "../model.ts"
 import type { Sort } from "../model.ts"
-import { pagination, productList, shopPage } from "../ui.ts"
+import { pagination, productList, searchOff, shopPage } from "../ui.ts"
 import type { ShopCtx } from "../ui.ts"
 import { notFound } from "./errors.ts"
 
@@ -46,6 +46,7 @@ ${productList(ctx, paged.items, `${c.name} products`)}${pagination(ctx, paged)}`
 }
 
 export const searchPage = (ctx: ShopCtx): Response => {
+  if (searchOff(ctx)) return notFound(ctx, "Search is not available.")
   const { base, state } = ctx
   const f = parseFilters(ctx.query)
   const paged = paginate(search(base, state, f), ctx.query.get("page"))
