@@ -104,6 +104,9 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
     .stdout
   expect(started).toContain('"app.hashRouting":true')
   expect(started).toContain('"infer.synthesis":"2"')
+  // The pack's data is one a trainer can trust: every sft step shows its screen, pseudo-demos close, pairs are credited.
+  const checked = await core(["dataset", "check", "--run", metrics.run_id, "--json", ...flags])
+  expect(JSON.parse(checked.stdout).problems).toEqual([])
   // The audit shows a rollout's pages as the app named them.
   const audit = await core(["audit", "trajectory", `${metrics.run_id}/r1-s0-${TASKS[0]}`, ...flags])
   expect(audit.code).toBe(0)
