@@ -41,6 +41,14 @@ describe("pruning a pseudo-demo", () => {
       [0, 1, 2, 3],
       true
     ],
+    [
+      "a walk that only came back, with no key step: nothing is left (and no task is made of it)",
+      [go("/", "/a"), go("/a", "/")],
+      [],
+      2,
+      [],
+      true
+    ],
     ["an action that stays on the page and no key step: dropped", [go("/", "/", click("Like")), go("/", "/b")], [1], 2, [1], true]
   ] as const)("given %s", (_, steps, keySteps, end, kept, adds) => {
     const plan = prunePseudoDemo(steps, { keySteps, end })

@@ -319,6 +319,8 @@ const pseudoDemo = (
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
     const plan = config.dataRules === "1" ? null : yield* planPseudoDemo(data, x, config.hashRouting)
+    // Nothing left once loops are dropped (a run that only walked around): no demo, so no task.
+    if (plan !== null && plan.stepIndices.length === 0) return { taskId: newTaskId, decisions: [] }
     const t = yield* loadRecordedTrajectory(
       plan === null ? { ...data, steps: data.steps.slice(0, x.steps) } : pseudoDemoTrajectory(data, plan),
       config.hashRouting
