@@ -10,27 +10,13 @@
  * @example
  * const { metrics } = yield* loggedRunMetrics(runId, config.values.dataDir) // needs EventStore
  */
-import { Effect, Schema } from "effect"
-import { existsSync, readFileSync } from "node:fs"
-import { groundTruthFile, runConfigOf } from "@core/pipeline"
+import { Effect } from "effect"
+import { groundTruthFile, readGroundTruth, runConfigOf } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, oneLine } from "./Cli.ts"
 import { isToken, readEvents, unknownRun } from "./RunLog.ts"
 import { runMetrics } from "./RunMetrics.ts"
 import type { RunMetrics, RunMetricsInput } from "./RunMetrics.ts"
-
-/** Trajectory id → the app's judgement of its episode. */
-export type GroundTruth = RunMetricsInput["groundTruth"]
-
-const Judgements = Schema.Record(Schema.String, Schema.Struct({ success: Schema.Boolean, reason: Schema.String }))
-const decodeJudgements = Schema.decodeUnknownSync(Judgements)
-
-/** The judgements in `file`; null when there is none (a run interrupted before its end never wrote it). */
-export const readGroundTruth = (file: string): Effect.Effect<GroundTruth | null, CliError> =>
-  Effect.try({
-    try: () => (existsSync(file) ? new Map(Object.entries(decodeJudgements(JSON.parse(readFileSync(file, "utf8"))))) : null),
-    catch: (e) => new CliError({ message: `${file} is not a run's ground-truth file: ${oneLine(e)}` })
-  })
 
 export interface LoggedRunMetrics {
   readonly metrics: RunMetrics
@@ -67,7 +53,7 @@ export const loggedRunMetrics = (runId: string, dataDir: string) =>
       tasks = config.tasks.map((id) => byId.get(id) ?? (unknownTasks.push(id), { id }))
     }
     const file = groundTruthFile(dataDir, runId)
-    const groundTruth = yield* readGroundTruth(file)
+    const groundTruth = yield* readGroundTruth(file).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     return {
       metrics: runMetrics({ runId, events, groundTruth: groundTruth ?? new Map(), tasks }),
       groundTruth: { file, judged: groundTruth === null ? null : groundTruth.size },

@@ -6,10 +6,17 @@
  *
  * @example
  * writeGroundTruth(groundTruthFile(dataDir, runId), judged)
+ * const judged = yield* readGroundTruth(groundTruthFile(dataDir, runId)) // null: none kept yet
  */
+import { Effect, Schema } from "effect"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import type { EpisodeJudgement } from "./RunApp.ts"
+
+/** A ground-truth file that is there but does not read as one. */
+export class GroundTruthUnreadable extends Schema.TaggedError<GroundTruthUnreadable>()("GroundTruthUnreadable", {
+  message: Schema.String
+}) {}
 
 /** Where a run's judgements are kept. */
 export const groundTruthFile = (dataDir: string, runId: string): string => join(dataDir, "eval", `run-${runId}-ground-truth.json`)
@@ -21,18 +28,15 @@ export const writeGroundTruth = (file: string, judged: ReadonlyMap<string, Episo
   renameSync(`${file}.tmp`, file)
 }
 
-/** The judgements a run kept so far; none when it has no file yet, or an unreadable one (the judgements are measurement, not the run). */
-export const readGroundTruth = (file: string): ReadonlyArray<readonly [string, EpisodeJudgement]> => {
-  if (!existsSync(file)) return []
-  try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>
-    return Object.entries(parsed).flatMap(([id, v]) => {
-      const j = v as { success?: unknown; reason?: unknown } | null
-      return typeof j?.success === "boolean" && typeof j.reason === "string"
-        ? [[id, { success: j.success, reason: j.reason }] as const]
-        : []
-    })
-  } catch {
-    return []
-  }
-}
+const Judgements = Schema.Record(Schema.String, Schema.Struct({ success: Schema.Boolean, reason: Schema.String }))
+const decodeJudgements = Schema.decodeUnknownSync(Judgements)
+
+/** The judgements a run kept so far; null when it has no file yet (a run stopped before its first judgement). */
+export const readGroundTruth = (file: string): Effect.Effect<ReadonlyMap<string, EpisodeJudgement> | null, GroundTruthUnreadable> =>
+  Effect.try({
+    try: () => (existsSync(file) ? new Map(Object.entries(decodeJudgements(JSON.parse(readFileSync(file, "utf8"))))) : null),
+    catch: (e) =>
+      new GroundTruthUnreadable({
+        message: `${file} is not a run's ground-truth file: ${String(e instanceof Error ? e.message : e).split("\n")[0]}`
+      })
+  })

@@ -294,7 +294,9 @@ export const executeRun = (
       const byId = new Map(plan.tasks.map((t) => [t.id, t]))
       // A resumed run keeps what was judged before: the episodes it does not play again are not judged again.
       const truthFile = groundTruthFile(config.values.dataDir, runId)
-      const groundTruth = new Map<string, EpisodeJudgement>(resume === undefined ? [] : readGroundTruth(truthFile))
+      // An unreadable file costs only measurement, never the run: the resumed run judges afresh.
+      const kept = resume === undefined ? null : yield* readGroundTruth(truthFile).pipe(Effect.orElseSucceed(() => null))
+      const groundTruth = new Map<string, EpisodeJudgement>(kept ?? [])
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function* () {
           const task = byId.get(end.task.taskId)
