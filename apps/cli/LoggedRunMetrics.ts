@@ -54,8 +54,12 @@ export const loggedRunMetrics = (runId: string, dataDir: string) =>
     }
     const file = groundTruthFile(dataDir, runId)
     const groundTruth = yield* readGroundTruth(file).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const metrics = yield* Effect.try({
+      try: () => runMetrics({ runId, events, groundTruth: groundTruth ?? new Map(), tasks }),
+      catch: (e) => new CliError({ message: `run ${runId}: its strategy graphs do not fold: ${oneLine(e)}` })
+    })
     return {
-      metrics: runMetrics({ runId, events, groundTruth: groundTruth ?? new Map(), tasks }),
+      metrics,
       groundTruth: { file, judged: groundTruth === null ? null : groundTruth.size },
       unknownTasks
     } satisfies LoggedRunMetrics

@@ -23,8 +23,7 @@
  */
 import type { CoreEvent } from "@core/events"
 import { pathSignature } from "@core/domain"
-import type { GraphNode, GraphPath } from "@core/domain"
-import { isExplorerId } from "@core/pipeline"
+import { graphsOf, isExplorerId } from "@core/pipeline"
 
 export interface RunMetricsInput {
   readonly events: ReadonlyArray<CoreEvent>
@@ -49,22 +48,13 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   const extrapolated = everyVerdict.filter((v) => !own.has(v.taskId))
   const seals = input.events.flatMap((e) => (e.type === "DatasetSealed" ? [e.data] : []))
   const count = (v: string) => verdicts.filter((d) => d.verdict === v).length
-  const nodes = new Set<string>()
-  const graphs = new Map<string, { nodes: Array<GraphNode>; paths: Array<GraphPath> }>()
-  const graphOf = (taskId: string) => graphs.get(taskId) ?? graphs.set(taskId, { nodes: [], paths: [] }).get(taskId)!
-  for (const e of input.events) {
-    if (e.type === "NodeExpanded") {
-      nodes.add(e.data.nodeId)
-      const g = graphOf(e.data.taskId)
-      if (!g.nodes.some((n) => n.nodeId === e.data.nodeId)) g.nodes.push(e.data)
-    }
-    if (e.type === "PathAdded" && !graphOf(e.data.taskId).paths.some((p) => p.pathId === e.data.pathId))
-      graphOf(e.data.taskId).paths.push(e.data)
-  }
+  // Folded as the run's deciders fold them, so a figure never counts a node or path the graph does not hold.
+  const graphs = graphsOf(input.events)
+  const nodes = new Set([...graphs.values()].flatMap((g) => g.nodes.map((n) => n.nodeId)))
   // A path's meaning (its label functions in order): two paths with one signature are one path, counted once.
   const meaningOf = new Map<string, string>()
   for (const [taskId, g] of graphs) {
-    for (const p of g.paths) meaningOf.set(`${taskId}|${p.pathId}`, pathSignature({ taskId, ...g }, p.nodeIds))
+    for (const p of g.paths) meaningOf.set(`${taskId}|${p.pathId}`, pathSignature(g, p.nodeIds))
   }
   // A path is named by its node ids in TrajectoryVerified; PathAdded gives their path id.
   const pathIdByNodes = new Map<string, string>()
@@ -115,7 +105,7 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
       tasks_with_multiple_paths: taskIds.filter((t) => (verified.get(t)?.size ?? 0) >= 2).length
     },
     verdict_vs_ground_truth: { ...scores(all), rollouts: scores(policy) },
-    // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` (not built yet).
+    // Needs the label evaluation set scored against the expanded graphs: `bun core eval labels --run <id>` measures it.
     recall_other_paths: null as number | null,
     extrapolated: {
       tasks: input.events.filter((e) => e.type === "TaskExtrapolated").length,

@@ -272,3 +272,7 @@ export const poolOf = (s: RunState): ReadonlyArray<string> => [
 
 /** The verdicts of one round so far. */
 export const roundVerdicts = (s: RunState, round: number) => [...s.verdicts.values()].filter((v) => v.round === round)
+
+/** Every task's strategy graph as the run's deciders fold it, from the log's NodeExpanded and PathAdded events. Throws on a path naming a node the log never expanded. */
+export const graphsOf = (events: ReadonlyArray<CoreEvent>): ReadonlyMap<string, StrategyGraph> =>
+  events.filter((e) => e.type === "NodeExpanded" || e.type === "PathAdded").reduce(evolveRun, initialRunState).graphs

@@ -1,7 +1,7 @@
 /**
  * `bun core graph show <task> [--run RUN] [--format text|dot|mermaid] [--json]`: a task's
  * strategy graph (docs/method.md, "The strategy graph") rebuilt from the log alone — the NodeExpanded and PathAdded
- * events of `run.<run>.graph.<task>`, folded as the run's deciders fold them (evolveRun) —
+ * events of `run.<run>.graph.<task>`, folded as the run's deciders fold them (graphsOf) —
  * by default from the latest run that grew one. Text for people, DOT for Graphviz, Mermaid
  * for Markdown, JSON for programs.
  */
@@ -10,7 +10,7 @@ import { renderGraph } from "@core/domain"
 import type { GraphFormat, StrategyGraph } from "@core/domain"
 import type { CoreEvent } from "@core/events"
 import { loadSuites } from "@core/sites/suites"
-import { evolveRun, initialRunState } from "@core/pipeline"
+import { graphsOf } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
@@ -29,11 +29,7 @@ export const taskKnown = (taskId: string) =>
 /** The graph of one task as the events of its graph stream build it; a broken log is one line. */
 export const foldGraph = (taskId: string, events: ReadonlyArray<CoreEvent>) =>
   Effect.try({
-    try: () =>
-      events
-        .filter((e) => e.type === "NodeExpanded" || e.type === "PathAdded")
-        .reduce(evolveRun, initialRunState)
-        .graphs.get(taskId),
+    try: () => graphsOf(events).get(taskId),
     catch: (e) =>
       new CliError({ message: `the log's strategy graph of ${taskId} does not fold: ${e instanceof Error ? e.message : String(e)}` })
   })

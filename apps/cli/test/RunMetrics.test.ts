@@ -42,6 +42,7 @@ test("given paths, verdicts and the checkers' answers, then the counts, verified
     node("t1", "n2"),
     node("t1", "n3"),
     node("t2", "n1"),
+    node("t2", "n2"),
     path("t1", "p1", ["n1", "n2"], { kind: "demo", id: "d1" }),
     path("t2", "p3", ["n1"], { kind: "demo", id: "d2" }),
     verdict("r1-s0-t1", "t1", "pass", ["n1", "n2"]),
