@@ -23,6 +23,7 @@ import { run } from "./run.ts"
 import { sitesServe } from "./sites.ts"
 import { solutionsRun } from "./solutions.ts"
 import { tasks } from "./tasks.ts"
+import { ui } from "./ui.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
@@ -47,6 +48,7 @@ export const commands: ReadonlyArray<Command> = [
   auditLabelFunction,
   auditTrajectory,
   graphShow,
+  ui,
   datasetExport,
   datasetFollow,
   datasetCheck,

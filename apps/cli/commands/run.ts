@@ -22,6 +22,7 @@ import { positiveInt } from "../Cli.ts"
 import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import type { RunMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
+import { withConsoleFlag } from "../Console.ts"
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
 export const chooseTasks = (args: ParsedArgs) =>
@@ -150,7 +151,8 @@ const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void =>
   else printMetrics(metrics, seconds)
 }
 
-export const run: Command = {
+// `--ui`: the console beside the run (Console.ts).
+export const run: Command = withConsoleFlag({
   name: "run",
   summary: "CORE rounds on bundled tasks: infer label functions, roll out, verify against strategy graphs, expand them",
   flags: {
@@ -250,4 +252,4 @@ export const run: Command = {
       const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...settings, tasks })
       report(args, runMetrics(outcome), outcome.seconds)
     })
-}
+})

@@ -1,0 +1,6 @@
+/** The CORE console: a read-only web view of runs, strategy graphs, trajectory audits, datasets and what-ifs. */
+export { escapeHtml, html, trusted } from "./Html.ts"
+export type { Html } from "./Html.ts"
+export type { Page, PageContext, PageResult } from "./Page.ts"
+export { ConsoleError, isLoopback, startConsole } from "./Server.ts"
+export type { ConsoleOptions, RunningConsole } from "./Server.ts"
