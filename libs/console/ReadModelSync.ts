@@ -27,16 +27,20 @@ const MAX_LOGS = 8
 
 export const makeReadModelSync = (rm: ReadModels): ReadModelSync => {
   // The projector is not live: a page waits for it, and another projector (db project --follow) may share the database.
+  const standing = Effect.gen(function* () {
+    const head = yield* (yield* EventStore).head()
+    const checkpoints = yield* readCheckpoints(rm)
+    return { head, checkpoint: Math.min(...projections.map((p) => checkpoints.get(p.name)?.position ?? 0)) }
+  })
   const once = Effect.gen(function* () {
-    const store = yield* EventStore
+    // Most pages find nothing new: the projector (and its writer thread) starts only when the log moved on.
+    const before = yield* standing
+    if (before.checkpoint >= before.head) return { ...before, problem: null }
     const problem = yield* runProjector(rm).pipe(
       Effect.as(null),
       Effect.catch((e) => Effect.succeed(`catch-up failed: ${line(e)}`))
     )
-    const head = yield* store.head()
-    const checkpoints = yield* readCheckpoints(rm)
-    const checkpoint = Math.min(...projections.map((p) => checkpoints.get(p.name)?.position ?? 0))
-    return { head, checkpoint, problem }
+    return { ...(yield* standing), problem }
   }).pipe(Effect.catch((e) => Effect.succeed({ head: 0, checkpoint: 0, problem: line(e) })))
 
   let inFlight: Promise<ReadModelLag> | null = null

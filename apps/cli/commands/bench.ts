@@ -16,6 +16,8 @@ import { ENV_TARGETS, runEnvBench } from "../bench/EnvBench.ts"
 import type { EnvBenchResult } from "../bench/EnvBench.ts"
 import { runSandboxBench, SANDBOX_TARGET_EVALS_PER_S } from "../bench/SandboxBench.ts"
 import type { SandboxBenchResult } from "../bench/SandboxBench.ts"
+import { runUiBench, UI_RUNS, UI_STEPS, UI_TARGET_MS, UI_WARMUP } from "../bench/UiBench.ts"
+import type { UiBenchResult } from "../bench/UiBench.ts"
 import { configFlags } from "../ConfigFlags.ts"
 
 /** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
@@ -237,5 +239,70 @@ export const benchSandbox: Command = {
       }
       const result = yield* interruptOnSignal(runSandboxBench({ evaluations, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : sandboxTable(result))
+    })
+}
+
+/** Timed rounds per side after the warm-up: a p95 over fewer than 20 is one outlier. About 20 s on 2 cores in all. */
+const DEFAULT_UI_SAMPLES = 30
+
+const uiTable = (r: UiBenchResult): string => {
+  const ms = (n: number) => n.toFixed(2)
+  const target = (p95: number) => `p95 < ${UI_TARGET_MS} ${mark(p95 < UI_TARGET_MS)}`
+  const rows = [
+    ["server time (ms)", "p50", "p95", "static p50", "ratio", "target"],
+    [
+      `trajectory page, ${r.trajectory_steps} steps`,
+      ms(r.trajectory_page_ms_p50),
+      ms(r.trajectory_page_ms_p95),
+      "",
+      "",
+      target(r.trajectory_page_ms_p95)
+    ],
+    [
+      `  and its ${r.screenshots} screenshots`,
+      ms(r.trajectory_load_ms_p50),
+      ms(r.trajectory_load_ms_p95),
+      ms(r.static_load_ms_p50),
+      r.ratio.toFixed(3),
+      ""
+    ],
+    [
+      `runs page, ${r.runs} runs`,
+      ms(r.runs_page_ms_p50),
+      ms(r.runs_page_ms_p95),
+      ms(r.static_runs_ms_p50),
+      r.runs_ratio.toFixed(3),
+      target(r.runs_page_ms_p95)
+    ]
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const line = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd()
+  return [
+    ...rows.map(line),
+    "",
+    `${num(r.events)} events · pages ${r.trajectory_page_kb} KB and ${r.runs_page_kb} KB · screenshots 1280×800, ${r.screenshot_kb_mean} KB mean · ${r.samples} samples after ${UI_WARMUP} warm-up · peak RSS ${r.peak_rss_mb} MB · Bun ${r.bun_version}`,
+    `targets ${r.targets_met ? "met" : "NOT met"}`
+  ].join("\n")
+}
+
+export const benchUi: Command = {
+  name: "bench ui",
+  summary: `console server time for a ${UI_STEPS}-step trajectory page and the runs page over ${UI_RUNS} runs, against static files`,
+  flags: {
+    samples: { kind: "number", description: `timed requests per page and side (default ${DEFAULT_UI_SAMPLES}, at least 20)` },
+    json: { kind: "boolean", description: "print the figures as one JSON object" }
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const samples = args.flags.samples === undefined ? DEFAULT_UI_SAMPLES : Number(args.flags.samples)
+      if (!Number.isInteger(samples) || samples < 20) {
+        return yield* new UsageError({ message: `--samples needs a whole number of at least 20, got ${args.flags.samples}` })
+      }
+      const result = yield* interruptOnSignal(runUiBench({ samples, progress: (l) => console.error(l) }))
+      console.log(args.flags.json === true ? JSON.stringify(result) : uiTable(result))
     })
 }
