@@ -3,7 +3,8 @@
  * on two tasks from an empty data directory (tasks registered, step files played as demos,
  * label functions inferred, one round of rollouts and exploration), then the pack's
  * evaluate against the verdicts, a replay with the read models, the pack's tasks registered,
- * a demo of an unknown task refused — and no TiddlyWiki process left behind.
+ * a demo of an unknown task refused, the console's pages of the run — and no TiddlyWiki
+ * process left behind.
  */
 import { afterAll, expect, test } from "bun:test"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { leftovers } from "../libs/apps/test/support.ts"
 import { core, expectOneLineError, REPO } from "./support/cli.ts"
+import { startUi } from "./support/console.ts"
 
 const PACK = join(REPO, "packs", "tiddlywiki")
 const TASKS = ["t01-open-storm-protocol", "t02-search-spare-fuses"]
@@ -112,6 +114,23 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   expect(audit.code).toBe(0)
   // Which tiddlers the seeded policy opens is its own business; each page it reached is shown by its fragment.
   expect(audit.stdout).toMatch(/→ \/#\S+/)
+
+  // The console shows the pack's run: its graph as the log has it, a rollout's pages by their fragment.
+  const ui = await startUi(data)
+  try {
+    const page = async (path: string) => {
+      const r = await fetch(`${ui.url.replace(/\/$/, "")}${path}`)
+      expect(r.status).toBe(200)
+      return r.text()
+    }
+    expect(await page("/")).toContain(metrics.run_id)
+    const graph = JSON.parse((await core(["graph", "show", TASKS[0]!, "--run", metrics.run_id, "--json", ...flags])).stdout)
+    const drawn = [...(await page(`/runs/${metrics.run_id}/tasks/${TASKS[0]}`)).matchAll(/data-node-id="([^"]+)"/g)].map((m) => m[1])
+    expect(new Set(drawn)).toEqual(new Set(graph.nodes.map((n: { node_id: string }) => n.node_id)))
+    expect(await page(`/runs/${metrics.run_id}/trajectories/r1-s0-${TASKS[0]}`)).toMatch(/\/#[^"<\s]+/)
+  } finally {
+    await ui.stop()
+  }
 
   // A demo naming a task the pack does not have is refused in one line.
   const stray = join(data, "stray")

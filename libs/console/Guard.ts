@@ -111,7 +111,10 @@ export const makeGuard = (options: { host: string; port: number; token: string; 
 
   const postAllowed = (req: Request, form: URLSearchParams): boolean => {
     const origin = req.headers.get("origin")
-    if (origin !== null && origin.toLowerCase() !== `http://${(req.headers.get("host") ?? "").toLowerCase()}`) return false
+    // Under `Referrer-Policy: no-referrer` Chromium sends the console's own form with `Origin: null`;
+    // Sec-Fetch-Site, which no page can set, still tells the console's own page from another site.
+    const ownForm = origin === "null" && req.headers.get("sec-fetch-site") === "same-origin"
+    if (origin !== null && !ownForm && origin.toLowerCase() !== `http://${(req.headers.get("host") ?? "").toLowerCase()}`) return false
     return sameToken(form.get("token"), token)
   }
 

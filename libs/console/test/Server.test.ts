@@ -132,6 +132,9 @@ test("a POST needs the token in its form and, when an Origin is sent, the consol
   expect((await post(form("0".repeat(64)))).status).toBe(403)
   expect((await post(form(open.token.slice(1)))).status).toBe(403)
   expect((await post(form(open.token), { origin: "http://evil.example" })).status).toBe(403)
+  // Chromium posts the console's own form with `Origin: null` (no-referrer); only Sec-Fetch-Site tells it from another site's.
+  expect((await post(form(open.token), { origin: "null", "sec-fetch-site": "cross-site" })).status).toBe(403)
+  expect((await post(form(open.token), { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200)
   const json = await get(open, `/runs/${RUN}/what-if`, { method: "POST", body: JSON.stringify({ token: open.token }) })
   expect(json.status).toBe(403)
   const accepted = await post(form(open.token), { origin: open.url })
