@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cleanEnv, core, expectOneLineError, REPO } from "./support/cli.ts"
+import { cleanEnv, core, expectOneLineError, REPO, spawnCore } from "./support/cli.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -39,12 +39,33 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
   const flags = ["--store", store, "--data-dir", dir]
   let metrics: any
   let stderr = ""
+  let served = 0
   beforeAll(async () => {
     const seed = `cli-run-${store}-1`
-    const r = await core(["run", "--tasks", TASKS, "--rounds", "2", "--samples", "3", "--seed", seed, "--json", ...flags])
-    stderr = r.stderr
-    if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
-    metrics = JSON.parse(r.stdout)
+    const args = ["run", "--tasks", TASKS, "--rounds", "2", "--samples", "3", "--seed", seed, "--json", ...flags]
+    if (store === "nats") {
+      const r = await core(args)
+      stderr = r.stderr
+      if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
+      metrics = JSON.parse(r.stdout)
+      return
+    }
+    // On one store the console serves beside the run, and answers while the run goes on.
+    const proc = spawnCore([...args, "--ui"])
+    const out = new Response(proc.stdout).text()
+    const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader()
+    let url: string | undefined
+    while (url === undefined) {
+      const { value, done } = await reader.read()
+      if (done) break
+      stderr += value
+      url = stderr.match(/^console: (http:\/\/127\.0\.0\.1:\d+\/?)/m)?.[1]
+    }
+    if (url === undefined) throw new Error(`run --ui printed no console URL: ${stderr.slice(-3000)}`)
+    served = (await fetch(url)).status
+    for (let r = await reader.read(); !r.done; r = await reader.read()) stderr += r.value
+    if ((await proc.exited) !== 0) throw new Error(`run failed: ${stderr.slice(-3000)}`)
+    metrics = JSON.parse(await out)
   }, 600_000)
 
   test("every rollout is verified, the rounds complete, progress is on stderr", async () => {
@@ -55,6 +76,7 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     expect(metrics.tasks_with_alternatives).toBe(2)
     expect(stderr).toMatch(/round 1\/2 \[#+\] 12\/12 trajectories/)
     expect(stderr).toContain(`store: ${store}`)
+    if (store === "embedded") expect(served).toBe(200)
     // Round 0 is the demos' round: it completes at once, with its dataset.
     const rounds = await tail(flags, `run.${metrics.run_id}.round.*`, "RoundCompleted")
     expect(rounds.map((e) => e.data.round)).toEqual([0, 1, 2])
