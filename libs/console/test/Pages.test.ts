@@ -233,7 +233,10 @@ test("what-if shows the flips whatIf computes; bad code is one escaped error lin
     Effect.gen(function* () {
       const own = yield* Effect.provide(whatIf({ runId: RUN, replace: new Map([[lf, never]]) }), labelSandbox())
       expect(own.flips.length).toBeGreaterThan(0)
+      const head = yield* (yield* EventStore).head()
       const text = body(yield* visit(ctx, whatIfPage, { run: RUN, lf, code: never }))
+      // A what-if answers from a replay: the log is as it was.
+      expect(yield* (yield* EventStore).head()).toBe(head)
       expect(text).toContain(`data-flip-count="${own.flips.length}"`)
       for (const f of own.flips) expect(text).toContain(`href="/runs/${RUN}/trajectories/${f.trajectoryId}"`)
 
