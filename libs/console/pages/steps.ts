@@ -4,9 +4,10 @@
  * An observation is the screen *after* its action, so step N is shown on the observation
  * before it (the initial one for step 0), and a last section shows where the actions led.
  *
- * The acted element is outlined only where the screen has a set-of-marks image: then its mark
- * (`marksOf` over the recorded element list, the boxes the image was drawn from) is the
- * outline, in the viewport's CSS pixels the boxes were measured in.
+ * The acted element is outlined wherever its screen recorded the element's box: its mark
+ * (`marksOf` over the recorded element list, the boxes a set-of-marks image is drawn from)
+ * is the outline, in the viewport's CSS pixels the boxes were measured in, on the plain
+ * screenshot as on the marked one.
  */
 import { Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
@@ -126,9 +127,8 @@ export const loadSteps = (specs: ReadonlyArray<StepSpec>) =>
       const hash = spec.screen?.elements ?? null
       if (hash !== null && !screens.has(hash)) screens.set(hash, yield* screenData(hash))
       const data = hash === null ? null : screens.get(hash)!
-      const marked = spec.screen?.marks ?? null
       const id = spec.target?.elementId ?? null
-      const mark = marked === null || id === null || data?.elements == null ? undefined : marksOf(data.elements).find((m) => m.id === id)
+      const mark = id === null || data?.elements == null ? undefined : marksOf(data.elements).find((m) => m.id === id)
       let viewport = data?.viewport ?? null
       if (mark !== undefined && viewport === null && spec.screen?.screenshot) {
         const png = yield* blob(spec.screen.screenshot)

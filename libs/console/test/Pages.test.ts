@@ -309,10 +309,23 @@ const hostile = Effect.gen(function* () {
     }
   })
   yield* store.append(trajectory.stream, [trajectory], { expectedRevision: 0 })
+  // The same screen without a set-of-marks image: the element's recorded box still outlines it.
+  const plain = { ...initial, marks: null }
+  const unmarked = makeEvent(TrajectoryRecorded, {
+    ...envelope(`run.${RUN}.traj.r9-s1-hostile-task`, RUN),
+    data: {
+      ...trajectory.data,
+      trajectoryId: "r9-s1-hostile-task",
+      sample: 1,
+      initial: plain,
+      steps: [{ action: click, observation: plain }]
+    }
+  })
+  yield* store.append(unmarked.stream, [unmarked], { expectedRevision: 0 })
   return marks
 })
 
-test("hostile text from a page and a task is escaped; the acted element is outlined by its mark", async () => {
+test("hostile text from a page and a task is escaped; the acted element is outlined by its box, with or without marks", async () => {
   const escapedScript = "&lt;script&gt;alert(1)&lt;/script&gt;"
   const escapedImg = "&lt;img src=x onerror=alert(1)&gt;"
   let marks = ""
@@ -337,6 +350,9 @@ test("hostile text from a page and a task is escaped; the acted element is outli
         )
         expect(trajectory).toContain(`data-marked="/blob/${marks}"`)
         expect(trajectory).toContain('<button type="button" data-toggle-marks>')
+        const unmarked = body(yield* visit(ctx, trajectoryPage, { run: RUN, trajectory: "r9-s1-hostile-task" }))
+        expect(unmarked).toContain('<rect x="10" y="20" width="30" height="40"')
+        expect(unmarked).not.toContain("data-toggle-marks")
         const svg = graphSvg({ nodes: [{ id: "n-1", label: SCRIPT, detail: IMG }], edges: [{ from: "@start", to: "n-1" }] }).text
         expect(svg).not.toContain(SCRIPT)
         expect(svg).not.toContain(IMG)
