@@ -121,7 +121,12 @@ export const perform = async (page: Page, action: Action, ctx: ActionContext): P
         else if (ready !== null) return ready
         // As an IME commits text: no key events, so no shortcut fires and a newline is text.
         await page.keyboard.insertText(text)
-      } else await r.locator.fill(text, { timeout })
+      } else {
+        // Playwright's fill waits for a read-only field (a date picker's input) to become editable: the whole timeout, for nothing.
+        const locked = await r.locator.evaluate((el: any) => el.readOnly === true || el.disabled === true, undefined, { timeout })
+        if (locked) return "type: the field is not editable"
+        await r.locator.fill(text, { timeout })
+      }
       if (action.submit === true) await r.locator.press("Enter", { timeout })
       return null
     }

@@ -2,7 +2,7 @@
  * Editing text in place in a real Chromium: caret keys then `type` with `mode: "insert"`
  * change one place of a long textarea and leave the rest as it was; a selection made with
  * Shift+Home is replaced; an insert into a field without focus lands at its end; `fill`
- * still replaces everything.
+ * still replaces everything, and a read-only field is refused.
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
@@ -77,6 +77,9 @@ test(
 
         const refused = yield* env.step({ kind: "type", target: target(find(first, "button", "Elsewhere")), text: "x", mode: "insert" })
         expect(refused.observation.error).toBe("type: mode insert needs a text field (input, textarea or contenteditable)")
+        // A read-only field is refused at once, not after the action's timeout.
+        const locked = yield* env.step({ kind: "type", target: target(find(first, "textbox", "Report")), text: "x" })
+        expect(locked.observation.error).toBe("type: the field is not editable")
       })
     ),
   60_000
