@@ -107,3 +107,11 @@ test("each package's mod.ts names its public API: no `export *` of a whole modul
   }
   expect(violations).toEqual([])
 })
+
+test("commands print through console.log: process.stdout.write to a pipe is cut short when the command exits", async () => {
+  const files = [...new Glob("apps/cli/**/*.ts").scanSync({ cwd: REPO })].filter((p) => !p.includes("/test/"))
+  expect(files.length).toBeGreaterThan(10)
+  const violations: Array<string> = []
+  for (const path of files) if (/process\.stdout\.write\(/.test(await Bun.file(join(REPO, path)).text())) violations.push(path)
+  expect(violations).toEqual([])
+})

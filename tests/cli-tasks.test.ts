@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { loadSuites } from "@core/sites/suites"
-import { core, expectOneLineError } from "./support/cli.ts"
+import { cleanEnv, core, expectOneLineError, REPO } from "./support/cli.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-tasks-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -73,5 +73,10 @@ describe("bun core tasks", () => {
     expect(again.code).toBe(0)
     expect(again.stdout.trim()).toBe(`${total} tasks: ${total - count} registered, 0 updated, ${count} unchanged`)
     expect(jsonl((await core(["events", "tail", "--no-follow", "--filter", "ws.task.*", ...flags])).stdout)).toHaveLength(total)
+    // A reader slower than the command still gets every line: the exit must not cut off what is still on its way to the pipe.
+    const command = ["bun", "apps/cli/main.ts", "events", "tail", "--no-follow", "--filter", "'ws.task.*'", ...flags].join(" ")
+    const slow = Bun.spawn(["sh", "-c", `${command} | (sleep 1.5; cat)`], { cwd: REPO, env: cleanEnv(), stdout: "pipe", stderr: "pipe" })
+    expect(jsonl(await new Response(slow.stdout).text())).toHaveLength(total)
+    expect(await slow.exited).toBe(0)
   })
 })

@@ -35,9 +35,7 @@ export const eventsTail: Command = {
         const store = yield* EventStore
         yield* store.readAll({ from: from ?? 1, filter, live: args.flags["no-follow"] !== true }).pipe(
           Stream.filter((r) => types === null || types.has(r.event.type)),
-          Stream.runForEach((r) =>
-            Effect.sync(() => process.stdout.write(`${JSON.stringify({ position: r.position, index: r.index, ...r.event })}\n`))
-          )
+          Stream.runForEach((r) => Effect.sync(() => console.log(JSON.stringify({ position: r.position, index: r.index, ...r.event }))))
         )
       })
       yield* Effect.provide(program, opened.layer)

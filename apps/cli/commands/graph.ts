@@ -105,6 +105,6 @@ export const graphShow: Command = {
         opened.layer
       )
       if (args.flags.json === true) console.log(JSON.stringify(graphJson(runId, graph)))
-      else process.stdout.write(withRun(renderGraph(graph, format), format, runId))
+      else console.log(withRun(renderGraph(graph, format), format, runId).replace(/\n$/, ""))
     })
 }
