@@ -154,4 +154,5 @@ export const printMetrics = (m: RunMetrics, seconds: number | null): void => {
   for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
   console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
   console.log(`Data: bun core dataset export --run ${m.run_id} --format sft|dpo|rollout --out FILE`)
+  console.log(`In a browser: bun core ui, then http://127.0.0.1:4680/runs/${m.run_id}`)
 }
