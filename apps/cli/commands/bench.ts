@@ -1,12 +1,13 @@
 /**
- * `bun core bench store [--events N] [--json]`: our EventStore's append and read rates
- * against raw JetStream on the same bytes, measured in the same run (docs/benchmarks.md), plus the
- * embedded store's. Missing a target is reported, not an error: a benchmark informs, and
+ * `bun core bench store|replay|env|sandbox|ui [--json]`: each measures one part of CORE
+ * against the raw tool underneath, in the same run (docs/benchmarks.md): the event store
+ * against JetStream, the projection rebuild against an ordered consumer, the web
+ * environment against a Playwright loop, the sandbox against native JavaScript, the console
+ * against static files. Missing a target is reported, not an error: a benchmark informs, and
  * a loaded machine must not fail a script that only wanted the figures.
  */
-import { Effect, Fiber } from "effect"
+import { Effect } from "effect"
 import { loadConfig } from "@core/config"
-import { UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
 import { REPLAY_TARGETS, runReplayBench } from "../bench/ReplayBench.ts"
 import type { ReplayBenchResult } from "../bench/ReplayBench.ts"
@@ -18,14 +19,11 @@ import { runSandboxBench, SANDBOX_TARGET_EVALS_PER_S } from "../bench/SandboxBen
 import type { SandboxBenchResult } from "../bench/SandboxBench.ts"
 import { runUiBench, UI_RUNS, UI_STEPS, UI_TARGET_MS, UI_WARMUP } from "../bench/UiBench.ts"
 import type { UiBenchResult } from "../bench/UiBench.ts"
+import { countFlag, interruptOnSignal, mark, num, textTable } from "../bench/Report.ts"
 import { configFlags } from "../ConfigFlags.ts"
 
 /** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
 const DEFAULT_EVENTS = 10_000
-
-const num = (n: number | null): string => (n === null ? "—" : n.toLocaleString("en-US"))
-
-const mark = (ok: boolean): string => (ok ? "✓" : "✗")
 
 const table = (r: StoreBenchResult): string => {
   const rows: Array<[string, number | null, number | null, TargetKey | null]> = [
@@ -41,38 +39,14 @@ const table = (r: StoreBenchResult): string => {
     const target = key === null ? "" : `≥ ${TARGETS[key]} ${mark(value !== null && value >= TARGETS[key])}`
     return [label, num(ours), key === null ? "" : num(raw), key === null ? "" : value === null ? "—" : value.toFixed(3), target]
   })
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd()
-  return [
-    line(head),
-    ...body.map(line),
-    "",
-    `${r.events} events per phase · nats-server ${r.nats_server_version ?? "not reachable (NATS figures skipped)"} · Bun ${r.bun_version} · peak RSS ${r.peak_rss_mb} MB`,
-    `targets ${r.targets_met ? "met" : "NOT met"}`
-  ].join("\n")
+  return textTable(
+    [head, ...body],
+    [
+      `${r.events} events per phase · nats-server ${r.nats_server_version ?? "not reachable (NATS figures skipped)"} · Bun ${r.bun_version} · peak RSS ${r.peak_rss_mb} MB`,
+      `targets ${r.targets_met ? "met" : "NOT met"}`
+    ]
+  )
 }
-
-/**
- * Ctrl-C interrupts the bench instead of killing the process, so its finalizers still
- * delete the bench stream and the temp file.
- */
-const interruptOnSignal = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.withFiber((fiber) => {
-    const stop = () => void Effect.runFork(Fiber.interrupt(fiber))
-    process.once("SIGINT", stop)
-    process.once("SIGTERM", stop)
-    return Effect.ensuring(
-      self,
-      Effect.sync(() => {
-        process.off("SIGINT", stop)
-        process.off("SIGTERM", stop)
-      })
-    )
-  })
 
 export const benchStore: Command = {
   name: "bench store",
@@ -84,10 +58,7 @@ export const benchStore: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      const events = args.flags.events === undefined ? DEFAULT_EVENTS : Number(args.flags.events)
-      if (!Number.isInteger(events) || events < 10) {
-        return yield* new UsageError({ message: `--events needs a whole number of at least 10, got ${args.flags.events}` })
-      }
+      const events = yield* countFlag(args, "events", DEFAULT_EVENTS, 10)
       const config = yield* loadConfig({ flags: args.flags })
       const result = yield* interruptOnSignal(
         runStoreBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) })
@@ -111,18 +82,10 @@ const replayTable = (r: ReplayBenchResult): string => {
     ["raw ordered consumer, same messages", num(r.raw_read_per_s), ""],
     ["ratio rebuild ÷ raw", r.ratio.toFixed(3), `≥ ${t.ratio} ${mark(r.ratio >= t.ratio)}`]
   ]
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd()
-  return [
-    ...rows.map(line),
-    "",
+  return textTable(rows, [
     `${num(r.events)} events in ${num(r.commits)} commits · peak RSS ${r.peak_rss_mb} MB · nats-server ${r.nats_server_version ?? "?"} · Bun ${r.bun_version}`,
     `targets ${r.targets_met ? "met" : "NOT met"}`
-  ].join("\n")
+  ])
 }
 
 export const benchReplay: Command = {
@@ -135,10 +98,7 @@ export const benchReplay: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      const events = args.flags.events === undefined ? DEFAULT_REPLAY_EVENTS : Number(args.flags.events)
-      if (!Number.isInteger(events) || events < 100) {
-        return yield* new UsageError({ message: `--events needs a whole number of at least 100, got ${args.flags.events}` })
-      }
+      const events = yield* countFlag(args, "events", DEFAULT_REPLAY_EVENTS, 100)
       const config = yield* loadConfig({ flags: args.flags })
       const result = yield* interruptOnSignal(
         runReplayBench({ events, natsUrl: config.values["nats.url"], progress: (l) => console.error(l) })
@@ -168,18 +128,10 @@ const envTable = (r: EnvBenchResult): string => {
     ["step ratio ours ÷ raw (parallelism 1)", r.step_ratio.toFixed(3), "", `≥ ${t.step_ratio} ${mark(r.step_ratio >= t.step_ratio)}`],
     ["episodes/hour (10 steps + reset, best parallelism)", num(r.episodes_per_hour), "", ""]
   ]
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd()
-  return [
-    ...rows.map(line),
-    "",
+  return textTable(rows, [
     `${r.episodes} episodes of ${r.steps_per_episode} steps per phase on the bundled shop · ${r.episodes_retried} retried · peak RSS ${r.peak_rss_mb} MB · Bun ${r.bun_version}`,
     `targets ${r.targets_met ? "met" : "NOT met"}`
-  ].join("\n")
+  ])
 }
 
 export const benchEnv: Command = {
@@ -191,10 +143,7 @@ export const benchEnv: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      const episodes = args.flags.episodes === undefined ? DEFAULT_ENV_EPISODES : Number(args.flags.episodes)
-      if (!Number.isInteger(episodes) || episodes < 1) {
-        return yield* new UsageError({ message: `--episodes needs a whole number of at least 1, got ${args.flags.episodes}` })
-      }
+      const episodes = yield* countFlag(args, "episodes", DEFAULT_ENV_EPISODES, 1)
       const result = yield* interruptOnSignal(runEnvBench({ episodes, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : envTable(result))
     })
@@ -210,18 +159,10 @@ const sandboxTable = (r: SandboxBenchResult): string => {
     ["native: new Function, same LF API", num(r.native_evals_per_s), ""],
     ["ratio sandbox ÷ native", r.ratio.toFixed(3), ""]
   ]
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd()
-  return [
-    ...rows.map(line),
-    "",
+  return textTable(rows, [
     `one LF (6 validate calls) over a real shop demo: ${r.trajectory_steps} steps, ${r.trajectory_elements} elements · Bun ${Bun.version}`,
     `target ${r.ok ? "met" : "NOT met"}`
-  ].join("\n")
+  ])
 }
 
 export const benchSandbox: Command = {
@@ -233,10 +174,7 @@ export const benchSandbox: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      const evaluations = args.flags.evaluations === undefined ? DEFAULT_SANDBOX_EVALUATIONS : Number(args.flags.evaluations)
-      if (!Number.isInteger(evaluations) || evaluations < 100) {
-        return yield* new UsageError({ message: `--evaluations needs a whole number of at least 100, got ${args.flags.evaluations}` })
-      }
+      const evaluations = yield* countFlag(args, "evaluations", DEFAULT_SANDBOX_EVALUATIONS, 100)
       const result = yield* interruptOnSignal(runSandboxBench({ evaluations, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : sandboxTable(result))
     })
@@ -275,18 +213,10 @@ const uiTable = (r: UiBenchResult): string => {
       target(r.runs_page_ms_p95)
     ]
   ]
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd()
-  return [
-    ...rows.map(line),
-    "",
+  return textTable(rows, [
     `${num(r.events)} events · pages ${r.trajectory_page_kb} KB and ${r.runs_page_kb} KB · screenshots 1280×800, ${r.screenshot_kb_mean} KB mean · ${r.samples} samples after ${UI_WARMUP} warm-up · peak RSS ${r.peak_rss_mb} MB · Bun ${r.bun_version}`,
     `targets ${r.targets_met ? "met" : "NOT met"}`
-  ].join("\n")
+  ])
 }
 
 export const benchUi: Command = {
@@ -298,10 +228,7 @@ export const benchUi: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      const samples = args.flags.samples === undefined ? DEFAULT_UI_SAMPLES : Number(args.flags.samples)
-      if (!Number.isInteger(samples) || samples < 20) {
-        return yield* new UsageError({ message: `--samples needs a whole number of at least 20, got ${args.flags.samples}` })
-      }
+      const samples = yield* countFlag(args, "samples", DEFAULT_UI_SAMPLES, 20)
       const result = yield* interruptOnSignal(runUiBench({ samples, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : uiTable(result))
     })
