@@ -39,8 +39,7 @@ import {
   trajectory,
   UPVOTE,
   upvote,
-  upvoteDemo,
-  upvoteGraph
+  roundOneOfBoth
 } from "./Forum.ts"
 import { dataOf, deciderSpecs } from "./Spec.ts"
 
@@ -48,15 +47,7 @@ const { spec, dispose } = deciderSpecs("data-rules")
 afterAll(dispose)
 
 const V2: RunOptions = { dataRules: "2" }
-const world = (o: RunOptions) => [
-  ...tasks,
-  openBoardDemo,
-  upvoteDemo,
-  runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all", ...o }),
-  ...openBoardGraph,
-  ...upvoteGraph,
-  roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] })
-]
+const world = roundOneOfBoth
 
 describe("verification: no pass after an undo", () => {
   const DOWNVOTE = `Downvote post '${POST}'`

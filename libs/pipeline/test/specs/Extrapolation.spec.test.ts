@@ -12,23 +12,9 @@ import { extrapolatedTaskId } from "@core/domain"
 import { runStream, sha256, TaskExtrapolationRejected } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { extrapolation, MODEL_GENERATOR_VERSION } from "../../deciders/Extrapolation.ts"
-import { event, RUN, roundCompleted, roundStarted, runStarted, taskRegistered, trajectoryVerified } from "./Events.ts"
+import { event, RUN, roundCompleted, taskRegistered, trajectoryVerified } from "./Events.ts"
 import type { RunOptions, Verdict } from "./Events.ts"
-import {
-  click,
-  complete,
-  heldOutBoard,
-  openBoard,
-  openBoardDemo,
-  openBoardGraph,
-  search,
-  searchPath,
-  tasks,
-  trajectory,
-  upvote,
-  upvoteDemo,
-  upvoteGraph
-} from "./Forum.ts"
+import { click, complete, heldOutBoard, openBoard, search, searchPath, tasks, trajectory, upvote, roundOneOfBoth } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
 import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
 import type { ModelScript } from "./Spec.ts"
@@ -36,17 +22,7 @@ import type { ModelScript } from "./Spec.ts"
 const { spec, dispose } = deciderSpecs("extrapolation")
 afterAll(dispose)
 
-const run = (o: RunOptions = {}) =>
-  runStarted({ tasks: [openBoard.taskId, upvote.taskId], heldOut: [heldOutBoard.taskId], demos: "all", ...o })
-const world = (o: RunOptions = {}) => [
-  ...tasks,
-  openBoardDemo,
-  upvoteDemo,
-  run(o),
-  ...openBoardGraph,
-  ...upvoteGraph,
-  roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] })
-]
+const world = (o: RunOptions = {}) => roundOneOfBoth({ heldOut: [heldOutBoard.taskId], ...o })
 
 /** An episode of the open-board task that opened another board and said complete, and its verdict. */
 const opened = (trajectoryId: string, board: string, verdict: Verdict = "fail", taskId = openBoard.taskId): ReadonlyArray<CoreEvent> => [

@@ -11,8 +11,19 @@ import { Effect, Layer } from "effect"
 import { Observations } from "@core/replay"
 import type { Observed } from "@core/replay"
 import type { Action, CoreEvent } from "@core/events"
-import { demoIngested, demoStep, elements, graphOf, observation, pendingBlobs, taskRegistered, trajectoryRecorded } from "./Events.ts"
-import type { EventOfType, NodeSpec, TaskOptions, TrajectoryData } from "./Events.ts"
+import {
+  demoIngested,
+  demoStep,
+  elements,
+  graphOf,
+  observation,
+  pendingBlobs,
+  roundStarted,
+  runStarted,
+  taskRegistered,
+  trajectoryRecorded
+} from "./Events.ts"
+import type { EventOfType, NodeSpec, RunOptions, TaskOptions, TrajectoryData } from "./Events.ts"
 
 /** Where rollouts play: trajectories record whole URLs, demos only paths. */
 export const ORIGIN = "http://forum.test"
@@ -155,6 +166,17 @@ const demoSource = (demo: EventOfType<"DemoIngested">) => ({ kind: "demo" as con
 /** The open-board task's graph as the run built it from its demo: LFs, nodes, one path. */
 export const openBoardGraph = graphOf(openBoard.taskId, demoSource(openBoardDemo), openBoardNodes)
 export const upvoteGraph = graphOf(upvote.taskId, demoSource(upvoteDemo), upvoteNodes)
+
+/** Both tasks registered with their demos and graphs, in a run (of `o`) whose round 1 has just started. */
+export const roundOneOfBoth = (o: RunOptions = {}): ReadonlyArray<CoreEvent> => [
+  ...tasks,
+  openBoardDemo,
+  upvoteDemo,
+  runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all", ...o }),
+  ...openBoardGraph,
+  ...upvoteGraph,
+  roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] })
+]
 
 // --- trajectories ---
 

@@ -25,9 +25,8 @@ import {
   trajectory,
   UPVOTE,
   upvote,
-  upvoteDemo,
-  upvoteGraph,
-  upvoteNodes
+  upvoteNodes,
+  roundOneOfBoth
 } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
 import { dataOf, deciderSpecs } from "./Spec.ts"
@@ -36,15 +35,7 @@ const { spec, dispose } = deciderSpecs("verification")
 afterAll(dispose)
 
 const run = runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all" })
-const round1 = [
-  ...tasks,
-  openBoardDemo,
-  upvoteDemo,
-  run,
-  ...openBoardGraph,
-  ...upvoteGraph,
-  roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] })
-]
+const round1 = roundOneOfBoth()
 const ids = (nodes: typeof upvoteNodes) => nodes.map((n) => labelFunctionId(n.code))
 
 describe("verification: a trajectory's verdict against the graph", () => {
