@@ -3,16 +3,16 @@
  * (its DatasetRecordEmitted events) as JSONL plus PNG files, once from the log or live
  * through a durable JetStream consumer. Line format and semantics: docs/datasets.md.
  */
-import { Effect, Stream } from "effect"
-import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"
+import { Effect } from "effect"
+import type { DatasetFormat } from "@core/events"
 import { TRAINERS } from "@core/domain"
 import type { Trainer } from "@core/domain"
-import { EventStore } from "@core/eventstore"
 import { basename, dirname, join, resolve } from "node:path"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { imageHashes, makeImageWriter, recordLine, runIdOf, withImages, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
-import type { RecordData } from "../DatasetFiles.ts"
+import { imageHashes, makeImageWriter, recordLine, withImages, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
+import { readRunDataset, sealMismatches, selectRecords } from "../DatasetLog.ts"
+import type { DatasetRecord } from "../DatasetLog.ts"
 import { followDataset } from "../DatasetFollow.ts"
 import { isToken } from "../RunLog.ts"
 import { openStore } from "../Store.ts"
@@ -33,7 +33,7 @@ const checkRun = (run: string) =>
 
 const list = (ns: Iterable<number>) => [...ns].join(", ")
 
-type Selected = ReadonlyArray<{ runId: string; data: RecordData }>
+type Selected = ReadonlyArray<DatasetRecord>
 
 /**
  * The selected records to stdout (images as hashes), to `out` as core's lines with their
@@ -110,47 +110,15 @@ export const datasetExport: Command = {
 
       const opened = yield* openStore(args)
       const program = Effect.gen(function* () {
-        const store = yield* EventStore
-        const records: Array<{ runId: string; data: RecordData }> = []
-        const seals = new Map<number, DataOf<typeof DatasetSealed>>()
-        const rounds = new Set<number>()
-        yield* store.readAll({ filter: `run.${run}.dataset.*` }).pipe(
-          Stream.runForEach((r) =>
-            Effect.sync(() => {
-              const e = r.event
-              if (e.type === "DatasetRecordEmitted") {
-                rounds.add(e.data.round)
-                records.push({ runId: runIdOf(e), data: e.data })
-              } else if (e.type === "DatasetSealed") {
-                rounds.add(e.data.round)
-                seals.set(e.data.round, e.data)
-              }
-            })
-          )
-        )
-        if (rounds.size === 0)
+        const dataset = yield* readRunDataset(run)
+        if (dataset.rounds.length === 0)
           return yield* new CliError({ message: `no dataset records for run ${run} (no events under run.${run}.dataset.*)` })
-        if (round !== undefined && !rounds.has(round)) {
-          return yield* new CliError({
-            message: `run ${run} has no dataset round ${round} (rounds: ${list([...rounds].sort((a, b) => a - b))})`
-          })
+        if (round !== undefined && !dataset.rounds.includes(round)) {
+          return yield* new CliError({ message: `run ${run} has no dataset round ${round} (rounds: ${list(dataset.rounds)})` })
         }
-        const included = round !== undefined ? [round] : [...rounds].sort((a, b) => a - b)
-
-        // A record id is a digest of format and body, so the same record emitted in two
-        // rounds is one line — as `dataset follow` writes it.
-        const seen = new Set<string>()
-        const selected = records.filter((r) => {
-          if (r.data.format !== format || (round !== undefined && r.data.round !== round) || seen.has(r.data.recordId)) return false
-          seen.add(r.data.recordId)
-          return true
-        })
-        for (const r of included) {
-          const seal = seals.get(r)
-          const n = records.filter((x) => x.data.round === r && x.data.format === format).length
-          if (seal && seal.counts[format] !== n)
-            console.error(`warning: round ${r} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`)
-        }
+        const included = round !== undefined ? [round] : dataset.rounds
+        const selected = selectRecords(dataset.records, format, round)
+        for (const warning of sealMismatches(dataset, included, format)) console.error(`warning: ${warning}`)
 
         const shown = (args.flags.images as "plain" | "marked" | undefined) ?? "plain"
         const { images, layout } = yield* writeSelected(
@@ -160,7 +128,7 @@ export const datasetExport: Command = {
           trainer
         )
 
-        const unsealed = included.filter((r) => !seals.has(r))
+        const unsealed = included.filter((r) => !dataset.seals.has(r))
         const sealed = unsealed.length === 0
         console.error(
           `dataset export: ${selected.length} ${format} records from round${included.length === 1 ? "" : "s"} ${list(included)} of run ${run}, ` +
