@@ -15,8 +15,8 @@ import { EmbeddedStore, EventStore, JetStreamStore } from "@core/eventstore"
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { deflateSync } from "node:zlib"
 import { core, expectOneLineError, spawnCore } from "./support/cli.ts"
+import { png } from "./support/dataset-run.ts"
 
 const NATS = "nats://127.0.0.1:4222"
 const AT = "2026-12-03T10:00:00.000Z"
@@ -31,30 +31,6 @@ afterAll(async () => {
   for (const c of consumers) await jsm.consumers.delete("CORE", c).catch(() => false)
   await nc.close()
 })
-
-/** A real w×h RGB PNG whose pixels depend on `seed`. */
-const png = (w: number, h: number, seed: number): Uint8Array => {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = Buffer.alloc(12 + data.length)
-    out.writeUInt32BE(data.length, 0)
-    out.write(type, 4, "latin1")
-    Buffer.from(data).copy(out, 8)
-    out.writeUInt32BE(Bun.hash.crc32(out.subarray(4, 8 + data.length)) >>> 0, 8 + data.length)
-    return out
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(w, 0)
-  ihdr.writeUInt32BE(h, 4)
-  ihdr.set([8, 2, 0, 0, 0], 8)
-  const raw = Buffer.alloc(h * (1 + 3 * w))
-  for (let y = 0; y < h; y++) for (let x = 0; x < 3 * w; x++) raw[y * (1 + 3 * w) + 1 + x] = (x * 7 + y * 13 + seed * 31) & 0xff
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", new Uint8Array())
-  ])
-}
 
 type StoreKind = "nats" | "embedded"
 const layerFor = (kind: StoreKind, dataDir: string): Layer.Layer<EventStore | BlobStore, unknown> =>

@@ -12,32 +12,20 @@ import type { Action, CoreEvent } from "@core/events"
 import { EmbeddedStore, EventStore } from "@core/eventstore"
 import { readFileSync } from "node:fs"
 import { basename, join } from "node:path"
-import { deflateSync } from "node:zlib"
+import { encodePng, isPng } from "../../apps/cli/bench/Png.ts"
 import { recordLine } from "../../apps/cli/DatasetFiles.ts"
 
 const AT = "2026-12-05T10:00:00.000Z"
 type Row = Record<string, any>
 
 /** A real RGB PNG of w×h whose pixels depend on `seed`. */
-export const png = (w: number, h: number, seed: number): Uint8Array => {
-  const chunk = (type: string, data: Uint8Array) => {
-    const b = Buffer.alloc(12 + data.length)
-    b.writeUInt32BE(data.length, 0)
-    b.write(type, 4, "latin1")
-    Buffer.from(data).copy(b, 8)
-    b.writeUInt32BE(Bun.hash.crc32(b.subarray(4, 8 + data.length)) >>> 0, 8 + data.length)
-    return b
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(w, 0)
-  ihdr.writeUInt32BE(h, 4)
-  ihdr.set([8, 2, 0, 0, 0], 8)
-  const raw = Buffer.alloc(h * (1 + 3 * w))
-  for (let y = 0; y < h; y++) for (let x = 0; x < 3 * w; x++) raw[y * (1 + 3 * w) + 1 + x] = (x * 5 + y * 11 + seed * 29) & 0xff
-  const sig = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-  return Buffer.concat([Buffer.from(sig), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())])
-}
-export const isPng = (b: Uint8Array) => Buffer.from(b.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+export const png = (w: number, h: number, seed: number): Uint8Array =>
+  encodePng(
+    w,
+    h,
+    Uint8Array.from({ length: w * h * 3 }, (_, i) => ((i % (3 * w)) * 5 + Math.floor(i / (3 * w)) * 11 + seed * 29) & 0xff)
+  )
+export { isPng }
 
 const click = (elementId: string, name: string): Action =>
   ({ kind: "click", target: { role: "link", name, elementId, text: name } }) as Action

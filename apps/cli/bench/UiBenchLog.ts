@@ -33,7 +33,7 @@ import type { CoreEvent, EventDefinition, Observation } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { generateCommits } from "@core/projections"
 import type { Commit } from "@core/projections"
-import { deflateSync } from "node:zlib"
+import { encodePng } from "./Png.ts"
 
 export const UI_RUNS = 100
 export const UI_STEPS = 12
@@ -46,38 +46,6 @@ interface Box {
   readonly y: number
   readonly width: number
   readonly height: number
-}
-
-const chunk = (type: string, data: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(12 + data.length)
-  const view = new DataView(out.buffer)
-  view.setUint32(0, data.length)
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i)
-  out.set(data, 8)
-  view.setUint32(8 + data.length, Bun.hash.crc32(out.subarray(4, 8 + data.length)) >>> 0)
-  return out
-}
-
-/** RGB pixels as a PNG, every row with the Sub filter (as browsers' encoders mostly choose for flat pages). */
-const encodePng = (px: Uint8Array): Uint8Array => {
-  const stride = 1 + 3 * W
-  const raw = new Uint8Array(H * stride)
-  for (let y = 0; y < H; y++) {
-    raw[y * stride] = 1
-    for (let x = 0; x < 3 * W; x++) raw[y * stride + 1 + x] = (px[y * W * 3 + x]! - (x >= 3 ? px[y * W * 3 + x - 3]! : 0)) & 255
-  }
-  const ihdr = new Uint8Array(13)
-  const v = new DataView(ihdr.buffer)
-  v.setUint32(0, W)
-  v.setUint32(4, H)
-  ihdr.set([8, 2, 0, 0, 0], 8)
-  const parts = [
-    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw, { level: 6 })),
-    chunk("IEND", new Uint8Array())
-  ]
-  return Buffer.concat(parts)
 }
 
 /** xorshift32: the same pages every run. */
@@ -190,8 +158,10 @@ const elementsOf = (seed: number) => {
 const screen = (seed: number, url: string) => {
   const elements = elementsOf(seed)
   return {
-    screenshot: encodePng(paintPage(seed, [])),
+    screenshot: encodePng(W, H, paintPage(seed, [])),
     marks: encodePng(
+      W,
+      H,
       paintPage(
         seed,
         elements.map((e) => e.box)
