@@ -5,6 +5,7 @@
  * outlives the command.
  */
 import { describe, expect, test } from "bun:test"
+import { readFileSync } from "node:fs"
 import { core } from "./support/cli.ts"
 
 const KEYS = [
@@ -37,22 +38,29 @@ const num = (r: Report, k: string): number => {
   return v
 }
 
-/** Live headless Chromium processes (zombies waiting for their parent are not running). */
+/** Tags the bench's process: the Chromiums it starts inherit the tag, so another test's or user's browsers never count. */
+const TAG = `CORE_BENCH_ENV_TAG=${process.pid}-${Date.now()}`
+
+/** Live headless Chromium processes started under the tag (zombies waiting for their parent are not running). */
 const liveChromium = (): Array<string> => {
   const pids = Bun.spawnSync(["pgrep", "-f", "chromium.*--headless"])
     .stdout.toString()
     .split("\n")
     .filter((l) => l !== "")
   return pids.filter((pid) => {
-    const stat = Bun.spawnSync(["cat", `/proc/${pid}/stat`]).stdout.toString()
-    return stat !== "" && !/^\d+ \(.*\) Z /.test(stat)
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+      return !/^\d+ \(.*\) Z /.test(stat) && readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(TAG)
+    } catch {
+      return false // gone since
+    }
   })
 }
 
 describe("bun core bench env --json", () => {
   test("reports every figure, step_ratio is ours ÷ raw, and no Chromium is left running", async () => {
-    const before = new Set(liveChromium())
-    const { stdout, stderr, code } = await core(["bench", "env", "--episodes", "2", "--json"])
+    const [name, value] = TAG.split("=") as [string, string]
+    const { stdout, stderr, code } = await core(["bench", "env", "--episodes", "2", "--json"], { [name]: value })
     expect(stderr).not.toContain("error:")
     expect(code).toBe(0)
     const report = JSON.parse(stdout) as Report
@@ -74,7 +82,7 @@ describe("bun core bench env --json", () => {
 
     // Progress on stderr, one line per phase; stdout holds only the JSON.
     expect(stderr.split("\n").filter((l) => /^\[\d\/4\]/.test(l))).toHaveLength(4)
-    expect(liveChromium().filter((pid) => !before.has(pid))).toEqual([])
+    expect(liveChromium()).toEqual([])
   }, 180_000)
 
   test("a bad --episodes is a usage error", async () => {
