@@ -89,12 +89,18 @@ ${code}</textarea>
 export const labelFunctionPage: Page = (ctx, params) =>
   Effect.gen(function* () {
     const runId = params.run ?? ""
-    const lfId = params.lf ?? ""
+    const asked = params.lf ?? ""
     const events = yield* ctx.runLog(runId)
     if (events.length === 0) return notFound(`no run ${runId} in the log`)
+    // A prefix of 6 or more characters names an LF, as `audit label-function` takes one, when only one LF starts with it.
+    const ids = new Set(events.flatMap((e) => (e.type === "LabelFunctionInferred" && e.data.lfId.startsWith(asked) ? [e.data.lfId] : [])))
+    if (asked.length < 6 || ids.size !== 1)
+      return notFound(
+        `run ${runId} has ${ids.size === 0 || asked.length < 6 ? "no" : "more than one"} label function ${asked}${ids.size > 1 ? "…" : ""}`
+      )
+    const lfId = [...ids][0]!
     const inferred = events.filter((e): e is Inferred => e.type === "LabelFunctionInferred" && e.data.lfId === lfId)
-    const latest = inferred.at(-1)
-    if (latest === undefined) return notFound(`run ${runId} inferred no label function ${lfId}`)
+    const latest = inferred.at(-1)!
     const verdicts = yield* lfVerdictsOf(ctx.readModels, runId, lfId)
     const nodes = yield* nodesWithLf(ctx.readModels, runId, lfId)
     const held = verdicts.filter((v) => v.status === "satisfied").length

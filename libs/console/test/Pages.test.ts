@@ -221,6 +221,8 @@ test("the demo and label-function pages render every demo and LF of the run, wit
         expect(text).toContain('<input type="hidden" name="token" value="test-token">')
         expect(text).toContain(`<input type="hidden" name="lf" value="${lf}">`)
         expect(text).toMatch(/<textarea[^>]*name="code"[^>]*>\n?[\s\S]*function labelFunction/)
+        // A short id names it too, as `audit label-function` takes one.
+        expect(body(yield* visit(ctx, labelFunctionPage, { run: RUN, lf: lf.slice(0, 12) }))).toBe(text)
       }
     })
   )
@@ -374,6 +376,7 @@ test("unknown ids are not found; an empty log says how to start", async () => {
         [trajectoryPage, { run: RUN, trajectory: "r9-s9-nothing" }, ""],
         [demoPage, { run: RUN, demo: "no-such-demo" }, ""],
         [labelFunctionPage, { run: RUN, lf: "0".repeat(64) }, ""],
+        [labelFunctionPage, { run: RUN, lf: "d8a65" }, ""],
         [datasetPage, { run: RUN }, `record=${"0".repeat(64)}`],
         [datasetPage, { run: "run-none-000000" }, ""],
         [whatIfPage, { run: "run-none-000000", lf: "abcdef", code: "function labelFunction(t) { return 0 }" }, ""],
