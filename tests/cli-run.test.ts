@@ -110,6 +110,11 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     expect(new Set(ids).size).toBe(ids.length)
     // Round 0 is the demos as sft records; later rounds have rollout records for every verified trajectory.
     expect(log.filter((e) => e.type === "DatasetRecordEmitted" && e.data.round === 0).every((e) => e.data.format === "sft")).toBe(true)
+    // Every sft record says where its steps came from: a demo in round 0, then verified episodes and pseudo-demos.
+    const sft = log.filter((e) => e.type === "DatasetRecordEmitted" && e.data.format === "sft")
+    const kinds = (round: number) => new Set(sft.filter((e) => e.data.round === round).map((e) => e.data.body.meta.origin?.kind))
+    expect([...kinds(0)]).toEqual(["demo"])
+    for (const round of [1, 2]) for (const kind of kinds(round)) expect(["verified", "pseudo-demo"]).toContain(kind)
     expect(metrics.datasets.rounds_sealed).toBe(3)
     const trajectories = new Set(log.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.trajectoryId))
     const tasks = log.filter((e) => e.type === "TaskExtrapolated")

@@ -139,8 +139,23 @@ const make = (
   blobs: [...new Set(blobs)]
 })
 
-/** One sft record per step of a trajectory that did its task, steps that failed left out. */
-export const sftRecords = (t: RecordTrajectory): ReadonlyArray<DatasetRecord> =>
+/**
+ * Where an sft record's steps come from, for a trainer that weighs or filters them (data
+ * rules 3): a person's demo, a trajectory the graph verified, or the pseudo-demo of a task
+ * extrapolated from another trajectory (made by the run, never seen done as such).
+ */
+export type SftOrigin =
+  | { readonly kind: "demo"; readonly demo_id: string }
+  | { readonly kind: "verified"; readonly trajectory_id: string }
+  | {
+      readonly kind: "pseudo-demo"
+      readonly parent_trajectory: string
+      readonly parent_task: string
+      readonly generator: "success-augmentation" | "failure-relabel"
+    }
+
+/** One sft record per step of a trajectory that did its task, steps that failed left out; `meta.origin` when given. */
+export const sftRecords = (t: RecordTrajectory, origin?: SftOrigin): ReadonlyArray<DatasetRecord> =>
   t.steps.flatMap((s, k) => {
     if (s.error !== null || s.action.kind === "wait") return []
     const user = userTurn(t.instruction, t.steps, k)
@@ -148,7 +163,7 @@ export const sftRecords = (t: RecordTrajectory): ReadonlyArray<DatasetRecord> =>
       messages: [{ role: "system", content: SYSTEM_PROMPT }, { role: "user", content: user.content }, assistant(s.action)],
       images: user.images,
       ...markedImages(user.images, user.marked),
-      meta: meta(t, k)
+      meta: origin === undefined ? meta(t, k) : { ...meta(t, k), origin }
     }
     return [make("sft", t.taskId, [t.trajectoryId], body, [...user.images, ...user.marked])]
   })

@@ -88,7 +88,7 @@ export {
   sftRecords,
   stepRewards
 } from "./Datasets.ts"
-export type { Credit, DatasetRecord, RecordStep, RecordTrajectory } from "./Datasets.ts"
+export type { Credit, DatasetRecord, RecordStep, RecordTrajectory, SftOrigin } from "./Datasets.ts"
 export {
   alternationError,
   chatOf,

@@ -52,17 +52,18 @@ export const RUN_DEFAULTS = {
  * The data rules a new run decides by. Version 2: paths are identified by their label
  * functions (form fields in any order are one path), a verdict refuses a goal the
  * trajectory undid before its claim, pseudo-demos are pruned to what their task needs, and
- * preference pairs prefer only credited steps. Runs recorded without the key used version 1,
- * and replay decides them by it.
+ * preference pairs prefer only credited steps. Version 3 adds `meta.origin` to sft records
+ * (a demo, a verified trajectory, or a pseudo-demo with its parent and generator). Runs
+ * recorded without the key used version 1, and replay decides each run by its own.
  */
-export const DATA_RULES_VERSION = "2"
+export const DATA_RULES_VERSION = "3"
 
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2"])
-const DataRules = Schema.Literals(["1", "2"])
+const DataRules = Schema.Literals(["1", "2", "3"])
 const Exploration = Schema.Literals(["1", "2"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */

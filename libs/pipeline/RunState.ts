@@ -60,6 +60,7 @@ export interface ExtrapolatedInfo {
   /** The parent's steps kept, when not a prefix (data rules 2). */
   readonly pseudoDemoStepIndices: ReadonlyArray<number> | null
   readonly pseudoDemoAddsClosing: boolean
+  readonly generator: "success-augmentation" | "failure-relabel"
 }
 
 export interface RunState {
@@ -163,7 +164,8 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
         pseudoDemoTrajectoryId: e.data.pseudoDemoTrajectoryId,
         pseudoDemoSteps: e.data.pseudoDemoSteps,
         pseudoDemoStepIndices: e.data.pseudoDemoStepIndices ?? null,
-        pseudoDemoAddsClosing: e.data.pseudoDemoAddsClosing === true
+        pseudoDemoAddsClosing: e.data.pseudoDemoAddsClosing === true,
+        generator: e.data.generator
       }
       return {
         ...s,

@@ -18,7 +18,7 @@
 import { Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { creditedDpoRecords, dpoRecord, prunePseudoDemo, rolloutRecord, sealOf, sftRecords, sitePath } from "@core/domain"
-import type { Credit, DatasetRecord, RecordStep, RecordTrajectory } from "@core/domain"
+import type { Credit, DatasetRecord, RecordStep, RecordTrajectory, SftOrigin } from "@core/domain"
 import { policyView } from "@core/environment"
 import type { ElementInfo } from "@core/environment"
 import { DatasetRecordEmitted, DatasetSealed, runStream } from "@core/events"
@@ -142,6 +142,10 @@ export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
     return { trajectoryId: `demo:${demo.demoId}`, taskId: demo.taskId, instruction, steps } satisfies RecordTrajectory
   })
 
+/** Under the data rules of version 3 an sft record says where its steps came from; earlier runs' records do not. */
+const originOf = (s: RunState, origin: SftOrigin): SftOrigin | undefined =>
+  s.config!.dataRules === "1" || s.config!.dataRules === "2" ? undefined : origin
+
 /** Round 0: the demos of the run's tasks (those its graphs start from), as sft records — what behaviour cloning learns. */
 const demoRecords = (s: RunState) =>
   Effect.gen(function* () {
@@ -149,7 +153,13 @@ const demoRecords = (s: RunState) =>
     for (const taskId of s.config!.tasks) {
       const path = s.graphs.get(taskId)?.paths.find((p) => p.source.kind === "demo")
       const demo = path === undefined ? undefined : s.demos.get(path.source.id)
-      if (demo !== undefined) records.push(...sftRecords(yield* demoRecordTrajectory(demo, s.instructions.get(taskId) ?? "")))
+      if (demo !== undefined)
+        records.push(
+          ...sftRecords(
+            yield* demoRecordTrajectory(demo, s.instructions.get(taskId) ?? ""),
+            originOf(s, { kind: "demo", demo_id: demo.demoId })
+          )
+        )
     }
     return records
   })
@@ -166,7 +176,7 @@ const roundRecords = (s: RunState, round: number) =>
       const evidence = s.evidence.get(id)
       if (verdict === undefined || verdict.verdict === "infra-error" || data.steps.length === 0) continue
       const t = yield* recordTrajectory(data, s.instructions.get(data.taskId) ?? "", data.taskId, data.steps.length, s.config!.hashRouting)
-      if (verdict.verdict === "pass") records.push(...sftRecords(t))
+      if (verdict.verdict === "pass") records.push(...sftRecords(t, originOf(s, { kind: "verified", trajectory_id: id })))
       records.push(rolloutRecord(t, verdict.verdict, evidence ?? []))
       const group = byTask.get(data.taskId) ?? { pass: [], other: [] }
       ;(verdict.verdict === "pass" ? group.pass : group.other).push(t)
@@ -197,7 +207,13 @@ const roundRecords = (s: RunState, round: number) =>
     for (const x of s.extrapolated.values()) {
       const data = s.trajectories.get(x.pseudoDemoTrajectoryId)
       if (x.round !== round || data === undefined) continue
-      records.push(...sftRecords(yield* pseudoDemoRecord(data, x, s.config!.hashRouting)))
+      const origin = originOf(s, {
+        kind: "pseudo-demo",
+        parent_trajectory: x.pseudoDemoTrajectoryId,
+        parent_task: x.parentTaskId,
+        generator: x.generator
+      })
+      records.push(...sftRecords(yield* pseudoDemoRecord(data, x, s.config!.hashRouting), origin))
     }
     return dedupe(s, records)
   })
@@ -210,8 +226,8 @@ const dedupe = (s: RunState, records: ReadonlyArray<DatasetRecord>): ReadonlyArr
 
 export const datasets = defineDecider({
   name: "datasets",
-  // Version 2 decides by the run's data rules (credited preference pairs, pruned pseudo-demos); older runs as version 1.
-  version: "2",
+  // Decides by the run's data rules: 2 adds credited preference pairs and pruned pseudo-demos, 3 the sft records' origin.
+  version: "3",
   handles: ["RoundExtrapolated"],
   emits: ["DatasetRecordEmitted", "DatasetSealed"],
   initial: initialRunState,

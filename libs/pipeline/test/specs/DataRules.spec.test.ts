@@ -20,6 +20,7 @@ import {
   roundExtrapolated,
   roundStarted,
   runStarted,
+  taskExtrapolated,
   trajectoryRecorded,
   trajectoryVerified
 } from "./Events.ts"
@@ -265,4 +266,52 @@ describe("datasets: preference pairs with credit", () => {
         expect(pair!.meta).toMatchObject({ action: { target: { name: "Gardening" } }, step: 0 })
         expect(pair!.meta.credited).toBeUndefined()
       }))
+
+  /** Each sft record's task and trajectory with its `meta.origin`. */
+  const origins = (events: ReadonlyArray<CoreEvent>) =>
+    dataOf(events, "DatasetRecordEmitted")
+      .filter((r) => r.format === "sft")
+      .map((r) => [r.taskId, (r.body as { meta: { origin?: unknown } }).meta.origin] as const)
+  const books = taskExtrapolated({
+    newTaskId: "x-open-books",
+    instruction: "Open the Books board.",
+    parentTaskId: openBoard.taskId,
+    pseudoDemoTrajectoryId: "r1-s1-forum-open-board-1",
+    pseudoDemoSteps: 2
+  })
+
+  test("under the rules 3, every sft record says where its steps came from: a verified pass, a pseudo-demo and its parent", () =>
+    spec(datasets)
+      .given([...round1({ dataRules: "3" }), books])
+      .when(roundExtrapolated(1, ["x-open-books"]))
+      .then((events) => {
+        const all = origins(events)
+        const verified = { kind: "verified", trajectory_id: "r1-s0-forum-open-board-1" }
+        expect(all.filter(([task]) => task === openBoard.taskId).map(([, o]) => o)).toEqual([verified, verified, verified, verified])
+        const pseudo = {
+          kind: "pseudo-demo",
+          parent_trajectory: "r1-s1-forum-open-board-1",
+          parent_task: openBoard.taskId,
+          generator: "success-augmentation"
+        }
+        expect(all.filter(([task]) => task === "x-open-books").map(([, o]) => o)).toEqual([pseudo, pseudo])
+      }))
+
+  test("under the rules 3 the demos' records of round 0 name their demo; under the rules 2 no record has an origin", async () => {
+    const demos = await spec(datasets)
+      .given([...tasks, openBoardDemo, runStarted({ tasks: [openBoard.taskId], demos: "all", dataRules: "3" }), ...openBoardGraph])
+      .when(roundExtrapolated(0))
+      .run()
+    const demoId = dataOf([openBoardDemo], "DemoIngested")[0]!.demoId
+    expect(origins(demos.events).map(([, o]) => o)).toEqual([
+      { kind: "demo", demo_id: demoId },
+      { kind: "demo", demo_id: demoId }
+    ])
+    const before = await spec(datasets)
+      .given([...round1(V2), books])
+      .when(roundExtrapolated(1, ["x-open-books"]))
+      .run()
+    expect(origins(before.events).length).toBeGreaterThan(0)
+    expect(origins(before.events).every(([, o]) => o === undefined)).toBe(true)
+  })
 })
