@@ -62,3 +62,6 @@ export const workspaceStream = (kind: string, id: string): string => `ws.${kind}
 
 /** `run.<runId>.<kind>.<id>` */
 export const runStream = (runId: string, kind: string, id: string): string => `run.${runId}.${kind}.${id}`
+
+/** The run a stream belongs to (`run.<runId>.…` → runId); null for a workspace stream. */
+export const runOfStream = (stream: string): string | null => (stream.startsWith("run.") ? (stream.split(".")[1] ?? null) : null)

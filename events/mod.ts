@@ -1,5 +1,5 @@
 export { canonicalJson, digest, sha256 } from "./Canonical.ts"
-export { eventId, runStream, workspaceStream } from "./Envelope.ts"
+export { eventId, runOfStream, runStream, workspaceStream } from "./Envelope.ts"
 export type { EventEncodeError } from "./Errors.ts"
 export { makeEvent } from "./Event.ts"
 export type { DataOf, EventDefinition, EventOf } from "./Event.ts"

@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { BlobStore, isBlobHash } from "@core/blobstore"
+import { runOfStream } from "@core/events"
 import type { CoreEvent, DatasetRecordEmitted, DataOf } from "@core/events"
 import {
   chmodSync,
@@ -76,7 +77,7 @@ export const recordLine = (runId: string, d: RecordData, images: "paths" | "hash
 }
 
 /** The run an event of a `run.<runId>.…` stream belongs to. */
-export const runIdOf = (e: CoreEvent): string => e.runId ?? e.stream.split(".")[1] ?? ""
+export const runIdOf = (e: CoreEvent): string => e.runId ?? runOfStream(e.stream) ?? ""
 
 const fsError = (what: string) => (e: unknown) =>
   new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}`.replace(/\s*\n\s*/g, "; ") })

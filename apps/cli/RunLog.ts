@@ -9,6 +9,7 @@
  * const log = yield* runLog(runs.at(-1)!)
  */
 import { Effect, Stream } from "effect"
+import { runOfStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { RecordedEvent } from "@core/eventstore"
@@ -30,9 +31,6 @@ export const readLog = (filters: ReadonlyArray<string>) =>
 /** Just the events. */
 export const readEvents = (filters: ReadonlyArray<string>) => Effect.map(readLog(filters), (rs) => rs.map((r) => r.event))
 
-/** `run.<runId>.…` → runId. */
-export const runIdOfStream = (stream: string): string | null => (stream.startsWith("run.") ? (stream.split(".")[1] ?? null) : null)
-
 /**
  * The runs with at least one event under `filter` (a `run.*.…` pattern), oldest first: by
  * where their RunStarted sits in the log (the first event seen when there is none).
@@ -42,14 +40,14 @@ export const runsWith = (filter: string) =>
     const hits = yield* readLog([filter])
     const first = new Map<string, number>()
     for (const r of hits) {
-      const id = r.event.runId ?? runIdOfStream(r.event.stream)
+      const id = r.event.runId ?? runOfStream(r.event.stream)
       if (id !== null && !first.has(id)) first.set(id, r.position)
     }
     if (first.size === 0) return []
     const started = yield* readLog(["run.*.run.*"])
     const at = new Map<string, number>()
     for (const r of started) {
-      const id = r.event.runId ?? runIdOfStream(r.event.stream)
+      const id = r.event.runId ?? runOfStream(r.event.stream)
       if (r.event.type === "RunStarted" && id !== null && !at.has(id)) at.set(id, r.position)
     }
     return [...first.keys()].sort((a, b) => (at.get(a) ?? first.get(a)!) - (at.get(b) ?? first.get(b)!))

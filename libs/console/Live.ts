@@ -6,13 +6,11 @@
  * EventSource reconnects by itself).
  */
 import { Effect, type Fiber, Stream } from "effect"
+import { runOfStream } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { textResponse, respond } from "./Guard.ts"
 
 const KEEP_ALIVE_MS = 15_000
-
-/** `run.<runId>.…` → runId. */
-const runIdOfStream = (stream: string): string | null => (stream.startsWith("run.") ? (stream.split(".")[1] ?? null) : null)
 
 export interface LiveStreams {
   readonly respond: (req: Request, url: URL) => Response
@@ -37,7 +35,7 @@ export const makeLiveStreams = (fork: <A, E>(effect: Effect.Effect<A, E, EventSt
           // The events of one commit share its position: one message per commit.
           if (r.position === last) return
           last = r.position
-          const runId = r.event.runId ?? runIdOfStream(r.event.stream)
+          const runId = r.event.runId ?? runOfStream(r.event.stream)
           send(`event: log\ndata: ${JSON.stringify({ position: r.position, runId })}\n\n`)
         })
       )
