@@ -56,8 +56,7 @@ export const runFigures = (rm: ReadModels, only?: ReadonlyArray<string>) =>
     const extrapolated = yield* extrapolatedTasks(rm)
     const ids = [...new Set([...runRows.map((r) => r.run_id), ...rounds.map((r) => r.run_id), ...verdicts.map((v) => v.run_id)])]
     const wanted = only === undefined ? ids : ids.filter((id) => only.includes(id))
-    const figures: Array<RunFigures> = []
-    for (const runId of wanted) {
+    const perRun = wanted.map((runId) => {
       const runRounds = rounds.filter((r) => r.run_id === runId)
       const runVerdicts = verdicts.filter((v) => v.run_id === runId)
       const runGraphs = graphs.get(runId) ?? new Map()
@@ -75,13 +74,18 @@ export const runFigures = (rm: ReadModels, only?: ReadonlyArray<string>) =>
       const pathsByTask = new Map([...runGraphs].map(([task, g]) => [task, distinctPaths(g)] as const))
       const byFormat: Record<string, number> = {}
       for (const r of records.filter((x) => x.run_id === runId)) byFormat[r.format ?? "?"] = (byFormat[r.format ?? "?"] ?? 0) + r.n
-      const tasks = yield* tasksByIds(rm, taskIds)
-      figures.push({
+      return { runId, runRounds, runVerdicts, runExtrapolated, taskIds, tally, pathsByTask, byFormat }
+    })
+    // One query for every run's tasks, not one per run.
+    const taskRows = yield* tasksByIds(rm, [...new Set(perRun.flatMap((r) => r.taskIds))])
+    const taskById = new Map(taskRows.map((t) => [t.task_id, t]))
+    return perRun.map(
+      ({ runId, runRounds, runVerdicts, runExtrapolated, taskIds, tally, pathsByTask, byFormat }): RunFigures => ({
         runId,
         run: runRows.find((r) => r.run_id === runId) ?? null,
         rounds: runRounds,
         status: statusOf(runRounds),
-        apps: appsOf(tasks),
+        apps: appsOf(taskIds.flatMap((id) => taskById.get(id) ?? [])),
         verdicts: tally,
         trajectories: runVerdicts.reduce((k, v) => k + v.n, 0),
         tasks: taskIds,
@@ -91,6 +95,5 @@ export const runFigures = (rm: ReadModels, only?: ReadonlyArray<string>) =>
         recordTotal: Object.values(byFormat).reduce((k, x) => k + x, 0),
         extrapolated: runExtrapolated.length
       })
-    }
-    return figures
+    )
   })
