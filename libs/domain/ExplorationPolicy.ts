@@ -14,6 +14,7 @@
  */
 import type { Action } from "@core/events"
 import { continuePlan, formPlans, planDone } from "./FormFilling.ts"
+import { answerFromPage } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
 
 export interface PolicyElement {
@@ -49,6 +50,8 @@ export interface PolicyInput {
   readonly history: ReadonlyArray<PolicyHistoryStep>
   /** The episode's step limit (the caller stops at it). */
   readonly stepBudget: number
+  /** The current observation's accessibility snapshot, when recorded: version 3 reads answers off it. */
+  readonly page?: string | null
 }
 
 /** Uniform in [0, 1): the caller passes a seeded PRNG (never Math.random). */
@@ -59,13 +62,15 @@ export interface Draws {
 /**
  * The policy's versions: a run keeps the one it recorded, so its episodes replay with the
  * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
- * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits.
+ * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits;
+ * 3 also answers a question with the value the page shows for it (PageAnswer.ts), and
+ * stops to answer wherever the page shows one. Draws are the same as version 2's.
  */
-export type ExplorationVersion = "1" | "2"
+export type ExplorationVersion = "1" | "2" | "3"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "2"
+export const EXPLORATION_VERSION: ExplorationVersion = "3"
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" ? "2" : "1")
+export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" ? v : "1")
 
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
@@ -291,9 +296,13 @@ const answerText = (instruction: string, terms: Terms, elements: ReadonlyArray<P
   return fields.find((f) => f !== "") ?? ""
 }
 
-const finish = (input: PolicyInput, terms: Terms): Action =>
+/** Version 3 answers with what the page shows for the question, where it shows it. */
+const finish = (input: PolicyInput, terms: Terms, read: boolean): Action =>
   isQuestion(input.instruction)
-    ? { kind: "answer", text: answerText(input.instruction, terms, input.elements) }
+    ? {
+        kind: "answer",
+        text: (read ? answerFromPage(input.instruction, input.page ?? null) : null) ?? answerText(input.instruction, terms, input.elements)
+      }
     : { kind: "status", status: "complete" }
 
 interface Candidate {
@@ -343,15 +352,20 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * instruction and its plan was not made yet, one draw takes the plan's first fill with
  * probability formBias, before the softmax draw. Pages without a fitting form draw exactly
  * as version 1.
+ *
+ * Version 3 adds reading: a question is answered with the value the page (`input.page`)
+ * shows for it, and a page that shows one counts as a full match for the stop draw.
  */
 export const explorationAction = (input: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
-  const forms = (options.version ?? "1") === "2"
+  const version = options.version ?? "1"
+  const forms = version !== "1"
+  const read = version === "3"
   const terms = termsOf(input.instruction)
   const history = input.history
-  if (history.length >= input.stepBudget - 1) return finish(input, terms)
+  if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
   if (forms) {
     // A plan once started runs to its submit: stopping or wandering off halfway teaches nothing.
     const next = continuePlan(input.instruction, input.elements, history, input.url)
@@ -361,8 +375,10 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
   if (last !== undefined) {
     const t = targetOf(last.action)
     const weight = totalWeight(terms)
-    const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
-    if (rng.float() < stopBias * match) return finish(input, terms)
+    // A page that shows the asked value is as good a place to stop as a target that matched fully.
+    const shown = read && isQuestion(input.instruction) && answerFromPage(input.instruction, input.page ?? null) !== null
+    const match = shown ? 1 : t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
+    if (rng.float() < stopBias * match) return finish(input, terms, read)
   }
   const cs = candidatesOf(input, terms)
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {

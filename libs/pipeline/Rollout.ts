@@ -215,7 +215,7 @@ export const rollout = (input: RolloutInput) =>
           const version = input.exploration ?? "1"
           const all = observedElements(current)
           // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
-          const forms = version === "2" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
+          const forms = version !== "1" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
           const elements = all.filter(
             (e) =>
               (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) &&
@@ -223,15 +223,15 @@ export const rollout = (input: RolloutInput) =>
           )
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
+          const aria = version === "1" || current.aria === null ? null : decoder.decode(current.aria)
           const seen = {
             instruction: input.instruction,
             url: o.url,
-            elements:
-              version === "2"
-                ? withSelectOptions(elements.map(policyElement), current.aria === null ? null : decoder.decode(current.aria))
-                : elements.map(policyElement),
+            elements: version === "1" ? elements.map(policyElement) : withSelectOptions(elements.map(policyElement), aria),
             history,
-            stepBudget: k - explored + input.stepBudget
+            stepBudget: k - explored + input.stepBudget,
+            // Version 3 reads answers off the page; earlier versions never saw it.
+            ...(version === "3" ? { page: aria } : {})
           }
           const explore = () =>
             explorationAction(seen, rng, { version, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })

@@ -53,18 +53,20 @@ export const RUN_DEFAULTS = {
  * functions (form fields in any order are one path), a verdict refuses a goal the
  * trajectory undid before its claim, pseudo-demos are pruned to what their task needs, and
  * preference pairs prefer only credited steps. Version 3 adds `meta.origin` to sft records
- * (a demo, a verified trajectory, or a pseudo-demo with its parent and generator). Runs
+ * (a demo, a verified trajectory, or a pseudo-demo with its parent and generator). Version
+ * 4: a path that ends with an answer is reached by its answer alone (expansion's terminal
+ * key steps), so an answer read on another page than the demo's can add its path. Runs
  * recorded without the key used version 1, and replay decides each run by its own.
  */
-export const DATA_RULES_VERSION = "3"
+export const DATA_RULES_VERSION = "4"
 
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
-const Synthesis = Schema.Literals(["1", "2"])
-const DataRules = Schema.Literals(["1", "2", "3"])
-const Exploration = Schema.Literals(["1", "2"])
+const Synthesis = Schema.Literals(["1", "2", "3"])
+const DataRules = Schema.Literals(["1", "2", "3", "4"])
+const Exploration = Schema.Literals(["1", "2", "3"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
@@ -109,7 +111,7 @@ export const RunConfig = Schema.Struct({
   lfGuide: Schema.String,
   /** The data rules the run's graph, verification, extrapolation and dataset deciders follow ({@link DATA_RULES_VERSION}). */
   dataRules: DataRules,
-  /** The exploration policy's version (libs/domain ExplorationPolicy): version 2 may fill a form from the instruction. */
+  /** The exploration policy's version (libs/domain ExplorationPolicy): 2 may fill a form from the instruction, 3 also reads answers off the page. */
   exploration: Exploration,
   /** The embedded retrieval policy's version (libs/policy Reading.ts): version 2 reads a recorded price or count off the page. */
   retrieval: Retrieval,

@@ -178,6 +178,41 @@ describe("stopping", () => {
   })
 })
 
+describe("reading the answer off the page (version 3)", () => {
+  const results = `- list "Flights":
+  - listitem:
+    - 'heading "MR707: Athens to Barcelona" [level=3]'
+    - paragraph: Meridian Air · departs 11:25, arrives 14:35 · 3 h 10 min · 1 stop
+    - link "Details of flight MR707":
+      - text: Flight details`
+  const elements = [el("link", "Details of flight MR707"), el("link", "Home"), el("link", "Hotels")]
+  const searched = (page: string | null) =>
+    input("What time does flight MR707 depart?", elements, { history: [click("button", "Search flights")], page })
+  const answers = (as: ReadonlyArray<Action>) => as.filter((a) => a.kind === "answer").map((a) => (a.kind === "answer" ? a.text : ""))
+
+  test("given a page that shows the asked time, then half the draws stop and answer it; version 2 never stops there", () => {
+    const v3 = answers(sample(searched(results), 400, { version: "3" }))
+    expect(v3.length).toBeGreaterThan(140) // stopBias 0.5
+    expect(v3.length).toBeLessThan(260)
+    expect(new Set(v3)).toEqual(new Set(["11:25"]))
+    expect(answers(sample(searched(results), 400, { version: "2" }))).toEqual([])
+  })
+
+  test("given a page that does not show it, then version 3 draws as version 2", () => {
+    const other = '- heading "Hotels in Oslo"'
+    expect(sample(searched(other), 200, { version: "3" })).toEqual(sample(searched(other), 200, { version: "2" }))
+  })
+
+  test("given the budget's last step on a page that shows it, then the page's value; without a page, the element's text", () => {
+    const last = { ...searched(results), stepBudget: 2 }
+    expect(explorationAction(last, prng(seed(0)), { version: "3" })).toEqual({ kind: "answer", text: "11:25" })
+    expect(explorationAction({ ...last, page: null }, prng(seed(0)), { version: "3" })).toEqual({
+      kind: "answer",
+      text: "Details of flight MR707"
+    })
+  })
+})
+
 describe("nothing to act on", () => {
   const none = [el("link", "Hidden", { visible: false }), el("button", "Disabled", { enabled: false })]
 
