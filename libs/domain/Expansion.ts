@@ -11,6 +11,9 @@
  *  3. those hold in order: the goal step strictly before the final status or answer;
  *  4. nothing changed state between them (`undoneAfterGoal`): a run that upvoted, then
  *     downvoted, then said "complete" reached the goal step and undid it.
+ * With `answerAlone` (data rules 4), a path that ends with an answer has that answer as its
+ * only terminal key step: the answer is what the task asks for, and the page the demo read
+ * it on is one way to it — a results list may show the price the product page shows.
  * The steps before the goal are what may differ: that is the other way being learned.
  * The agreement of three signals — the policy's claim, the goal step's LF and the final
  * LF — stands in for the checker; an `infeasible` claim never expands a graph.
@@ -43,12 +46,18 @@ export interface TerminalHit {
  * The first path (graph order) whose terminal key steps the trajectory satisfied, given each
  * LF's step from the verification evidence (evaluated from step 0); null when the rule fails.
  */
-export const reachedTerminal = (g: StrategyGraph, evidence: ReadonlyMap<string, number>, lastAction: Action | null): TerminalHit | null => {
+export const reachedTerminal = (
+  g: StrategyGraph,
+  evidence: ReadonlyMap<string, number>,
+  lastAction: Action | null,
+  options: { readonly answerAlone?: boolean } = {}
+): TerminalHit | null => {
   if (lastAction === null) return null
   const claimed = lastAction.kind === "answer" || (lastAction.kind === "status" && lastAction.status === "complete")
   if (!claimed) return null
   for (const path of g.paths) {
-    const terminal = terminalNodes(g, path.nodeIds)
+    const all = terminalNodes(g, path.nodeIds)
+    const terminal = options.answerAlone === true && all.at(-1)?.semanticKey.actionKind === "answer" ? all.slice(-1) : all
     if (terminal.length === 0) continue
     const final = terminal.at(-1)!
     // An answer path needs an answer; a status path a status: the claim must be of the same kind.

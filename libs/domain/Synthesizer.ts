@@ -21,6 +21,10 @@
  *   navigated, is not tied to that page: the task chose it, not the demo, and another way
  *   may use the same control from elsewhere (a "new tiddler" button on every page).
  *
+ * Version 3: a sentence that reports one value ("It costs $117.49.", "Flight MR115 departs
+ * at 08:15.") holds for any answer that reports the same value — the question fixes what
+ * the value is about, and another reader words it otherwise ("$117.49").
+ *
  * @example
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
@@ -29,12 +33,12 @@ import type { IdentifiedKeyStep } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 /** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
-export type SynthesisVersion = "1" | "2"
+export type SynthesisVersion = "1" | "2" | "3"
 /** What new runs record. */
-export const SYNTHESIS_VERSION: SynthesisVersion = "2"
+export const SYNTHESIS_VERSION: SynthesisVersion = "3"
 
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" ? "2" : "1")
+export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" ? v : "1")
 
 export interface Candidate {
   /** "action+state", "action", "state": which evidence the code checks. */
@@ -182,10 +186,29 @@ const onUntouchedStart = (t: LfTrajectory, s: LfStep): boolean => {
   return t.steps.slice(0, Math.max(0, at)).every((p) => p.urlAfter === null || p.urlAfter === p.urlBefore)
 }
 
+/** A price, a clock time, or a number standing alone (not part of a code such as MR115 or of a date). */
+const VALUE = /[$€£]\s?\d[\d,]*(?:\.\d+)?|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|(?<![\p{L}\d.,:$€£-])\d[\d,]*(?:\.\d+)?(?![\p{L}\d:-])/gu
+
+/**
+ * The one value a sentence reports, as a pattern that finds it among other words (version
+ * 3): the amount without its currency sign, which may be written or not; null when the
+ * sentence reports no value or several.
+ */
+const reportedValue = (answer: string): string | null => {
+  const values = [...answer.matchAll(VALUE)].map((m) => m[0])
+  if (values.length !== 1) return null
+  const v = values[0]!
+  const amount = v.replace(/^[$€£]\s?/, "")
+  const sign = amount === v ? "" : `[$€£]?\\s?`
+  return `/(^|[^\\d.,:])${sign}${escapeRe(amount)}(?![\\d]|[.,:]\\d)/`
+}
+
 /** An answer as a case-blind whole phrase among other words (version 2); numbers and short words stay exact. */
 const answerArg = (answer: string, version: SynthesisVersion): string => {
   const numeric = /^\s*[-$€£]?\s*[\d,]+(\.\d+)?\s*$/.test(answer)
   if (version === "1" || numeric || answer.replace(/[^\p{L}]/gu, "").length < 4) return js(answer)
+  const value = version === "3" ? reportedValue(answer) : null
+  if (value !== null) return value
   return `/(^|\\W)${escapeRe(answer.trim()).replace(/\//g, "\\/").replace(/\s+/g, "\\s+")}(\\W|$)/i`
 }
 

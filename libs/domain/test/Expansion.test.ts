@@ -90,6 +90,22 @@ describe("reachedTerminal: solved without a checker", () => {
     expect(reachedTerminal(q, held({ open: 1, "42": 2 }), { kind: "answer", text: "42" })?.pathId).toBe("p0")
   })
 
+  test("given an answer read on another page than the demo's, then only answerAlone (data rules 4) counts it solved", () => {
+    const q = graphOf([SEARCH, OPEN, ANSWER])
+    const listed = held({ search: 0, "42": 1 })
+    const said: Action = { kind: "answer", text: "42" }
+    expect(reachedTerminal(q, listed, said)).toBeNull()
+    expect(reachedTerminal(q, listed, said, { answerAlone: true })).toEqual({
+      pathId: "p0",
+      terminal: [{ nodeId: ANSWER.nodeId, lfId: "lf-42", satisfiedAt: 1 }]
+    })
+    // A status path keeps its goal step: the claim alone proves nothing changed.
+    expect(reachedTerminal(g, held({ complete: 5 }), complete, { answerAlone: true })).toBeNull()
+    // The answer must still be right, and claimed as an answer.
+    expect(reachedTerminal(q, held({ search: 0 }), said, { answerAlone: true })).toBeNull()
+    expect(reachedTerminal(q, listed, complete, { answerAlone: true })).toBeNull()
+  })
+
   test("given two paths, then the first whose terminal steps hold", () => {
     const two = graphOf([SEARCH, UPVOTE, DONE], [OPEN, DONE])
     expect(reachedTerminal(two, held({ open: 1, complete: 2 }), complete)?.pathId).toBe("p1")

@@ -45,6 +45,40 @@ describe("answers", () => {
   }
 })
 
+describe("answers that report one value (version 3)", () => {
+  const cases: ReadonlyArray<[demo: string, given: string, v2: boolean, v3: boolean]> = [
+    ["It costs $117.49.", "It costs $117.49.", true, true],
+    ["It costs $117.49.", "$117.49", false, true],
+    ["It costs $117.49.", "117.49 dollars", false, true],
+    ["It costs $117.49.", "$117.48", false, false],
+    ["It costs $117.49.", "$1117.49", false, false],
+    ["Flight MR707 departs at 11:25.", "11:25", false, true],
+    ["Flight MR707 departs at 11:25.", "It leaves at 11:25 from Athens", false, true],
+    ["Flight MR707 departs at 11:25.", "11:26", false, false],
+    // The code's digits are no value: 707 alone does not answer a time.
+    ["Flight MR707 departs at 11:25.", "707", false, false],
+    ["The post has 5 comments.", "5", false, true],
+    ["The post has 5 comments.", "15", false, false],
+    // Two values: which one answers is not clear, so the sentence stays whole.
+    ["Flight MR707 departs at 11:25 and arrives at 14:35.", "11:25", false, false],
+    ["Flight MR707 departs at 11:25 and arrives at 14:35.", "flight MR707 departs at 11:25 and arrives at 14:35.", true, true]
+  ]
+  for (const [demo, given, v2, v3] of cases) {
+    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v2 ${v2}, v3 ${v3}`, () => {
+      for (const [version, expected] of [
+        ["2", v2],
+        ["3", v3]
+      ] as const) {
+        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
+        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
+      }
+    })
+  }
+  test("version 3 is what new runs record, and older runs keep theirs", () => {
+    expect([synthesisVersionOf("3"), synthesisVersionOf("2"), synthesisVersionOf(undefined)]).toEqual(["3", "2", "1"])
+  })
+})
+
 describe("a click on the page the task started on", () => {
   // A button found on every page that opens a draft: what the task needs is the draft, not where it was pressed.
   const created = (before: ReadonlyArray<{ action: ReturnType<typeof act>; urlAfter?: string }>) =>

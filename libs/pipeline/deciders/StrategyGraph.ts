@@ -155,7 +155,8 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
     if (graph === undefined) return []
     const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
-    const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null)
+    const answerAlone = !["1", "2", "3"].includes(config.dataRules)
+    const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null, { answerAlone })
     if (hit === null) return []
 
     const t = yield* loadRecordedTrajectory(data, config.hashRouting)

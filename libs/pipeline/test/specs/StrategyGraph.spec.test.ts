@@ -8,10 +8,22 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { nodeIdOf } from "@core/domain"
 import { labelFunctionId, PathAdded, runStream } from "@core/events"
-import type { CoreEvent } from "@core/events"
+import type { Action, CoreEvent } from "@core/events"
 import { strategyGraph } from "../../deciders/StrategyGraph.ts"
-import { demoIngested, event, jobCompleted, labelFunctionInferred, RUN, roundStarted, runStarted, trajectoryVerified } from "./Events.ts"
-import type { RunOptions, Verdict } from "./Events.ts"
+import {
+  demoIngested,
+  demoStep,
+  event,
+  graphOf,
+  jobCompleted,
+  labelFunctionInferred,
+  RUN,
+  roundStarted,
+  runStarted,
+  taskRegistered,
+  trajectoryVerified
+} from "./Events.ts"
+import type { NodeSpec, RunOptions, TaskOptions, Verdict } from "./Events.ts"
 import {
   click,
   complete,
@@ -19,7 +31,10 @@ import {
   openBoardDemo,
   openBoardGraph,
   openBoardNodes,
+  pageAt,
   POST,
+  search,
+  searchPath,
   tasks,
   trajectory,
   UPVOTE,
@@ -209,4 +224,68 @@ describe("strategy graph: a partial trajectory that reached the goal another way
         .when(r.verdict)
         .thenNothing())
   }
+})
+
+describe("strategy graph: an answer read on another page (data rules 4)", () => {
+  // The demo searched, opened the post and read its count there; the rollout read it off the results list.
+  const count: TaskOptions = {
+    taskId: "forum-comment-count-1",
+    instruction: `How many comments does the post "${POST}" have?`,
+    template: { id: "forum-comment-count", parameters: { post: POST } }
+  }
+  const said: Action = { kind: "answer", text: "3" }
+  const demo = demoIngested({
+    demoId: "forum-comment-count-1-script",
+    taskId: count.taskId,
+    steps: [
+      demoStep(search(POST), "/forum/", searchPath(POST), pageAt(searchPath(POST))),
+      demoStep(click("link", POST), searchPath(POST), "/forum/post/p25", pageAt("/forum/post/p25")),
+      demoStep(said, "/forum/post/p25", "/forum/post/p25", pageAt("/forum/post/p25"))
+    ]
+  })
+  const nodes: ReadonlyArray<NodeSpec> = [
+    upvoteNodes[0]!,
+    upvoteNodes[1]!,
+    {
+      keyStepIndex: 2,
+      description: "Answer '3'.",
+      code: 'function labelFunction(t) {\n  return validateAnswer(t, "3")\n}\n',
+      semanticKey: { actionKind: "answer", role: null, name: null, value: "3", urlPattern: null }
+    }
+  ]
+  const ids = nodes.map((n) => labelFunctionId(n.code))
+  const fromList = trajectory("r1-s0-forum-comment-count-1", count.taskId, [
+    [search(POST), searchPath(POST)],
+    [said, searchPath(POST)]
+  ])
+  const verdict = trajectoryVerified({
+    trajectoryId: "r1-s0-forum-comment-count-1",
+    taskId: count.taskId,
+    verdict: "partial",
+    evidence: { [ids[0]!]: 0, [ids[1]!]: -1, [ids[2]!]: 1 }
+  })
+  const given = (dataRules: "3" | "4") => [
+    taskRegistered(count),
+    demo,
+    runStarted({ tasks: [count.taskId], demos: "all", dataRules }),
+    ...graphOf(count.taskId, { kind: "demo", id: demo.data.demoId }, nodes),
+    roundStarted({ round: 1, taskIds: [count.taskId] }),
+    fromList
+  ]
+
+  test("under the rules 4, the right answer given on the results list adds the path search, answer", () =>
+    spec(strategyGraph)
+      .given(given("4"))
+      .when(verdict)
+      .then((events) => {
+        expect(typesOf(events).at(-1)).toBe("PathAdded")
+        const path = dataOf(events, "PathAdded")[0]!
+        // The search is the demo's node; the answer is a node of its own only if its code differs.
+        expect(path.nodeIds[0]).toBe(nodeIdOf(nodes[0]!.semanticKey))
+        expect(path.nodeIds).not.toContain(nodeIdOf(nodes[1]!.semanticKey))
+        expect(path.nodeIds).toHaveLength(2)
+      }))
+
+  test("under the rules 3, the demo's page before the answer is still needed: nothing", () =>
+    spec(strategyGraph).given(given("3")).when(verdict).thenNothing())
 })
