@@ -4,34 +4,63 @@
  * client allows, so a ratio against it is never flattered by a weak baseline.
  */
 import { DeliverPolicy } from "@nats-io/jetstream"
-import type { JetStreamClient } from "@nats-io/jetstream"
+import type { JetStreamClient, PubAck } from "@nats-io/jetstream"
 
-/** A serial chain of publishes to one subject; the chains of one round run concurrently. */
+/**
+ * A serial chain of publishes to one subject; the chains of one round run concurrently.
+ * `ids` are the commits' ids, one per body: the `Nats-Msg-Id` our append sends with it.
+ */
 export interface RawChain {
   readonly subject: string
   readonly bodies: ReadonlyArray<Uint8Array>
+  readonly ids: ReadonlyArray<string>
 }
 
 /** Runs every chain at once (one publish in flight per chain); returns how many were acknowledged. */
-export const publishChains = async (js: JetStreamClient, chains: ReadonlyArray<RawChain>): Promise<number> => {
-  const counts = await Promise.all(
-    chains.map(async (c) => {
-      for (const body of c.bodies) await js.publish(c.subject, body)
-      return c.bodies.length
-    })
-  )
-  return counts.reduce((a, b) => a + b, 0)
+const allChains = async (chains: ReadonlyArray<RawChain>, run: (c: RawChain) => Promise<void>): Promise<number> => {
+  await Promise.all(chains.map(run))
+  return chains.reduce((n, c) => n + c.bodies.length, 0)
+}
+
+/** Plain publishes without headers: how fast JetStream stores these bytes when nothing is asked of it. */
+export const publishChains = (js: JetStreamClient, chains: ReadonlyArray<RawChain>): Promise<number> =>
+  allChains(chains, async (c) => {
+    for (const body of c.bodies) await js.publish(c.subject, body)
+  })
+
+/**
+ * A duplicate ack carries the first message's sequence, so a reused id would quietly turn
+ * a publish into a lookup and flatter the baseline; refusing it keeps the work the same as
+ * our append's.
+ */
+const fresh = (subject: string, ack: PubAck): number => {
+  if (ack.duplicate) throw new Error(`JetStream took a message to ${subject} for a duplicate: message ids must be unique`)
+  return ack.seq
 }
 
 /**
- * Awaited publishes to one subject, each conditional on the subject's last sequence like
- * our append's; returns the subject's sequence after the last one.
+ * One conditional publish as our append sends it: `Nats-Msg-Id` for dedupe and the
+ * subject's last sequence as the expectation; returns the subject's new sequence.
  */
-export const publishSerial = async (js: JetStreamClient, chain: RawChain, lastSequence: number): Promise<number> => {
-  let seq = lastSequence
-  for (const body of chain.bodies) seq = (await js.publish(chain.subject, body, { expect: { lastSubjectSequence: seq } })).seq
-  return seq
-}
+const publishConditional = async (js: JetStreamClient, subject: string, body: Uint8Array, id: string, last: number) =>
+  fresh(subject, await js.publish(subject, body, { msgID: id, expect: { lastSubjectSequence: last } }))
+
+/**
+ * Every chain at once, each publish carrying the same two headers as our append; each chain
+ * tracks its subject's last sequence in `sequences` (carried from one call to the next), so
+ * every expectation holds and the server checks it instead of refusing. One chain is the
+ * serial baseline: each publish awaited before the next.
+ */
+export const publishChainsConditional = (
+  js: JetStreamClient,
+  sequences: Map<string, number>,
+  chains: ReadonlyArray<RawChain>
+): Promise<number> =>
+  allChains(chains, async (c) => {
+    let seq = sequences.get(c.subject) ?? 0
+    for (let i = 0; i < c.bodies.length; i++) seq = await publishConditional(js, c.subject, c.bodies[i]!, c.ids[i]!, seq)
+    sequences.set(c.subject, seq)
+  })
 
 /**
  * Every message on `subject` through an ordered consumer, as our readAll reads them, but

@@ -22,12 +22,16 @@ import type { UiBenchResult } from "../bench/UiBench.ts"
 import { countFlag, interruptOnSignal, mark, num, textTable } from "../bench/Report.ts"
 import { configFlags } from "../ConfigFlags.ts"
 
-/** Large enough to get past per-round noise, small enough for well under a minute on 2 cores. */
+/**
+ * Per phase, side and round: large enough to get past per-round noise, small enough that
+ * all three rounds take well under a minute on 2 cores.
+ */
 const DEFAULT_EVENTS = 10_000
 
 const table = (r: StoreBenchResult): string => {
   const rows: Array<[string, number | null, number | null, TargetKey | null]> = [
     ["append, 128 streams concurrently", r.append_per_s, r.raw_publish_per_s, "append_ratio"],
+    ["  against raw publishes without headers", r.append_per_s, r.raw_plain_publish_per_s, "append_ratio_plain"],
     ["append, one stream, serial", r.append_serial_per_s, r.raw_serial_per_s, "append_serial_ratio"],
     ["readAll (decoded)", r.read_per_s, r.raw_read_per_s, "read_ratio"],
     ["embedded append, serial", r.embedded_append_per_s, null, null],
@@ -39,10 +43,20 @@ const table = (r: StoreBenchResult): string => {
     const target = key === null ? "" : `≥ ${TARGETS[key]} ${mark(value !== null && value >= TARGETS[key])}`
     return [label, num(ours), key === null ? "" : num(raw), key === null ? "" : value === null ? "—" : value.toFixed(3), target]
   })
+  const perRound = r.rounds.map(
+    (x, i) =>
+      `round ${i + 1}: append ${x.append_ratio.toFixed(3)} (plain ${x.append_ratio_plain.toFixed(3)}) · serial ${x.append_serial_ratio.toFixed(3)} · read ${x.read_ratio.toFixed(3)}`
+  )
   return textTable(
     [head, ...body],
     [
-      `${r.events} events per phase · nats-server ${r.nats_server_version ?? "not reachable (NATS figures skipped)"} · Bun ${r.bun_version} · peak RSS ${r.peak_rss_mb} MB`,
+      `${r.events} events per phase, side and round · nats-server ${r.nats_server_version ?? "not reachable (NATS figures skipped)"} · Bun ${r.bun_version} · peak RSS ${r.peak_rss_mb} MB`,
+      ...(r.rounds.length > 0
+        ? [
+            `each NATS figure is the median of ${r.rounds.length} rounds (ratios too: the median ratio, not the ratio of medians)`,
+            ...perRound
+          ]
+        : []),
       `targets ${r.targets_met ? "met" : "NOT met"}`
     ]
   )
@@ -52,7 +66,7 @@ export const benchStore: Command = {
   name: "bench store",
   summary: "event store append/read rates against raw JetStream in the same run",
   flags: {
-    events: { kind: "number", description: `events per phase (default ${DEFAULT_EVENTS})` },
+    events: { kind: "number", description: `events per phase, side and round (default ${DEFAULT_EVENTS})` },
     json: { kind: "boolean", description: "print the figures as one JSON object" },
     ...configFlags(["nats.url"])
   },
