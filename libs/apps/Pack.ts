@@ -11,6 +11,7 @@
 import { Effect, Predicate, type Schema } from "effect"
 import { resolve } from "node:path"
 import { decodeStrict, jsonPath, oneLine } from "@core/demos"
+import { canonicalJson, sha256 } from "@core/events"
 import { ACTIVITY_EXPECTED, isActivity, isPackage, startActivity } from "./Android.ts"
 import { placeholderProblem } from "./Argv.ts"
 import type { CommandKind } from "./Argv.ts"
@@ -189,3 +190,10 @@ export const loadPack = Effect.fnUntraced(function* (dir: string): Effect.fn.Ret
   const tasks = yield* loadTasks(dir, config, tasksFile)
   return { dir: resolve(dir), file, config, tasks }
 })
+
+/**
+ * What identifies a pack across machines: its config and tasks as CORE read them, hashed.
+ * A work-queue job names its pack by this digest, and a worker holding another refuses it:
+ * the same tasks with another start command or another checker are another app.
+ */
+export const packDigest = (pack: Pack): string => sha256(canonicalJson({ config: pack.config, tasks: pack.tasks }))

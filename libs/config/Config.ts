@@ -84,6 +84,9 @@ const Milliseconds = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,11}$/, 
 
 const NullableEnvVarName = Schema.NullOr(EnvVarName)
 
+/** How often a job may be delivered, kept as the decimal text the user wrote; `queueSettings` reads it. */
+const Deliveries = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,2}$/, { message: "must be a whole number from 1 to 999" }))
+
 /** On or off: `true` / `false` in the file, the variable or the flag; null: unset. */
 const NullableToggle = Schema.NullOr(Schema.Boolean).annotate({ message: "must be true or false" })
 
@@ -114,7 +117,9 @@ export const ConfigValues = Schema.Struct({
   "android.appiumUrl": Schema.NonEmptyString,
   "android.capabilities": CapabilitiesJson,
   "ingest.maxBlobBytes": ByteSize,
-  "ingest.maxDemoBytes": ByteSize
+  "ingest.maxDemoBytes": ByteSize,
+  "workers.ackWaitMs": Milliseconds,
+  "workers.maxDeliveries": Deliveries
 })
 export type ConfigValues = typeof ConfigValues.Type
 export type ConfigKey = keyof ConfigValues
@@ -186,6 +191,16 @@ export const CONFIG_KEYS: { readonly [K in ConfigKey]: KeySpec } = {
     env: "CORE_INGEST_MAX_DEMO_BYTES",
     flag: "max-demo-bytes",
     description: "largest demo `ingest` reads: demo.json and its blobs together"
+  },
+  "workers.ackWaitMs": {
+    env: "CORE_WORKERS_ACK_WAIT_MS",
+    flag: "ack-wait-ms",
+    description: "how long a worker may hold an episode job without a heartbeat before another gets it"
+  },
+  "workers.maxDeliveries": {
+    env: "CORE_WORKERS_MAX_DELIVERIES",
+    flag: "max-deliveries",
+    description: "deliveries of one episode job before it is recorded as an infra-error"
   }
 }
 export const configKeys = Object.keys(CONFIG_KEYS) as ReadonlyArray<ConfigKey>
@@ -218,7 +233,9 @@ const defaultsFor = (dataDir: string): ConfigValues => ({
   "android.appiumUrl": "http://127.0.0.1:4723",
   "android.capabilities": DEFAULT_ANDROID_CAPABILITIES,
   "ingest.maxBlobBytes": "16MiB",
-  "ingest.maxDemoBytes": "256MiB"
+  "ingest.maxDemoBytes": "256MiB",
+  "workers.ackWaitMs": "30000",
+  "workers.maxDeliveries": "3"
 })
 
 // The file may be nested (`{"nats": {"url": …}}`) or flat (`{"nats.url": …}`); both flatten to the same keys.
@@ -247,7 +264,9 @@ const FileValues = Schema.Struct({
   "android.capabilities": Schema.optional(Schema.Union([CapabilitiesJson, Schema.Record(Schema.String, Schema.Unknown)])),
   // Like seed: a number of bytes in JSON is kept as its decimal string.
   "ingest.maxBlobBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int])),
-  "ingest.maxDemoBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int]))
+  "ingest.maxDemoBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int])),
+  "workers.ackWaitMs": Schema.optional(Schema.Union([Milliseconds, Schema.Int])),
+  "workers.maxDeliveries": Schema.optional(Schema.Union([Deliveries, Schema.Int]))
 })
 
 export interface LoadedConfig {

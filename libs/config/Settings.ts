@@ -31,6 +31,12 @@ export const storeSettings = (
 /** How long NATS work waits for a lost server to come back before it fails (validated when loaded). */
 export const natsOutageLimitMs = (config: LoadedConfig): number => Number(config.values["nats.outageLimitMs"])
 
+/** The work queue's ack wait and deliveries per job (`workers.*`), as a driver sets them. */
+export const queueSettings = (config: LoadedConfig): { readonly ackWaitMs: number; readonly maxDeliveries: number } => ({
+  ackWaitMs: Number(config.values["workers.ackWaitMs"]),
+  maxDeliveries: Number(config.values["workers.maxDeliveries"])
+})
+
 /** What `AppiumEnvironment` (libs/env-android) needs: the server and the capabilities as an object. */
 export const androidSettings = (
   config: LoadedConfig

@@ -11,7 +11,8 @@
  * @example
  * const data = yield* rollout({ trajectoryId: trajectoryIdOf(1, "shop-cart-1", 0), taskId: "shop-cart-1", … })
  */
-import { Effect } from "effect"
+import { Context, Effect, Option } from "effect"
+import type { BlobStoreError } from "@core/blobstore"
 import { collapse, explorationAction, lookupFormIds, sitePath, withSelectOptions } from "@core/domain"
 import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
@@ -88,6 +89,9 @@ export interface RolloutInput {
 }
 
 const decoder = new TextDecoder()
+
+/** Episodes tried before a trajectory is `infra-error`, unless the input says otherwise. */
+const MAX_ATTEMPTS = 3
 
 /** The element list an observation's elements blob holds (`{ url, elements }`, env-web's Snapshot). */
 export const observedElements = (o: Observed): ReadonlyArray<ElementInfo> => {
@@ -185,7 +189,7 @@ export const rollout = (input: RolloutInput) =>
   Effect.gen(function* () {
     const observations = yield* Observations
     const randomness = yield* Randomness
-    const maxAttempts = input.maxAttempts ?? 3
+    const maxAttempts = input.maxAttempts ?? MAX_ATTEMPTS
     let lastFailure = "no attempt made"
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const episode = Effect.gen(function* () {
@@ -305,11 +309,35 @@ export const rollout = (input: RolloutInput) =>
       }
       return result
     }
-    return trajectoryData(input, {
-      initial: emptyObservation(lastFailure),
-      steps: [],
-      outcome: "infra-error",
-      infraError: lastFailure,
-      attempts: maxAttempts
-    })
+    return infraErrorTrajectory(input, lastFailure)
   })
+
+/**
+ * The record of an episode that never got through, after every attempt failed with
+ * `reason`: what `rollout` records, and what replay re-derives from it. A run whose workers
+ * could not play an episode records the same, so its replay holds too.
+ */
+export const infraErrorTrajectory = (input: RolloutInput, reason: string): TrajectoryData =>
+  trajectoryData(input, {
+    initial: emptyObservation(reason),
+    steps: [],
+    outcome: "infra-error",
+    infraError: reason,
+    attempts: input.maxAttempts ?? MAX_ATTEMPTS
+  })
+
+/**
+ * Where episodes play when not in this process: a run with `--workers queue` provides it
+ * (libs/workers), and every episode a decider asks for is played by a worker and comes
+ * back as its record. Replay and in-process runs leave it out, and `rollout` plays the
+ * episode here. A worker runs this same `rollout`, so the record, and every decision made
+ * on it, are the same either way.
+ */
+export class RemoteEpisodes extends Context.Service<
+  RemoteEpisodes,
+  { readonly play: (input: RolloutInput) => Effect.Effect<TrajectoryData, BlobStoreError> }
+>()("@core/pipeline/RemoteEpisodes") {}
+
+/** One episode: on a worker when the run has them (RemoteEpisodes), else here. */
+export const playEpisode = (input: RolloutInput) =>
+  Effect.flatMap(Effect.serviceOption(RemoteEpisodes), (remote) => (Option.isSome(remote) ? remote.value.play(input) : rollout(input)))

@@ -12,6 +12,7 @@
  * const outcome = yield* executeRun(config, storeLayer, plan, app, progress)
  */
 import { DateTime, Effect, Layer, Random, Schema, Stream } from "effect"
+import type { Scope } from "effect"
 import { groundTruthFile, readGroundTruth, writeGroundTruth } from "./GroundTruth.ts"
 import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
@@ -24,6 +25,8 @@ import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
+import type { ModelCalledEvent } from "@core/models"
+import type { RemoteEpisodes } from "./Rollout.ts"
 import { EXPLORATION_VERSION, LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import { RETRIEVAL_VERSION } from "@core/policy"
 import { Randomness, readRunLog } from "@core/replay"
@@ -87,6 +90,29 @@ export interface RunPlan {
    * pack's instances), with the config's `android.capabilities`.
    */
   readonly platform?: Platform
+  /**
+   * Episodes played by workers on a queue (`run --workers queue`) instead of this process's
+   * environments: the RemoteEpisodes layer for the run, once its id and seed are known.
+   * `parallel` is then the number of episodes in flight.
+   */
+  readonly workers?: (run: RemoteRun) => Layer.Layer<RemoteEpisodes, unknown, BlobStore | Scope.Scope>
+}
+
+/** What the run tells the layer that hands its episodes to workers. */
+export interface RemoteRun {
+  readonly runId: string
+  readonly seed: string
+  /** Where and how episodes are observed, as this process would have. */
+  readonly platform: Platform
+  readonly screenshots: ScreenshotPolicy
+  readonly setOfMarks: boolean
+  /** Logs a model call a worker's policy made, where the run's own are logged. */
+  readonly record: (event: ModelCalledEvent) => Effect.Effect<void, unknown>
+  /** The task whose start an episode of `taskId` uses (an extrapolated task's parent). */
+  readonly startTaskOf: (taskId: string) => string
+  /** Told of each record a worker played: its worker, and the app's judgement (measurement only). */
+  readonly onResult: (r: { readonly worker: string; readonly trajectoryId: string; readonly judgement: EpisodeJudgement | null }) => void
+  readonly log: (line: string) => void
 }
 
 /** The id of a task's scripted demo on a platform: web demos keep the id they always had. */
@@ -230,7 +256,9 @@ export const executeRun = (
         context
       )
     const environments: Array<EnvironmentShape> = []
-    for (let i = 0; i < plan.parallel; i++) environments.push(yield* makeEnvironment(screenshots, setOfMarks))
+    // With workers, this process plays only demos: one environment.
+    const local = plan.workers === undefined ? plan.parallel : 1
+    for (let i = 0; i < local; i++) environments.push(yield* makeEnvironment(screenshots, setOfMarks))
     // A demo's screenshots are part of what it records, whatever the rollouts skip; a demo file keeps no marks.
     const demoEnvironment = screenshots === "none" || setOfMarks ? yield* makeEnvironment("key", false) : environments[0]!
     const program = Effect.gen(function* () {
@@ -359,6 +387,7 @@ export const executeRun = (
             return
           case "RoundCompleted":
             if (e.data.round === 0) return
+            if (shares.size > 0) progress.line(shareLine())
             progress.done(
               `round ${e.data.round}: ${Object.entries(e.data.counts)
                 .map(([k, v]) => `${k} ${v}`)
@@ -368,6 +397,25 @@ export const executeRun = (
         }
       }
       const environment = resume === undefined ? Layer.merge(models, observations) : resumeLayers(resume.events, { observations, models })
+      const shares = new Map<string, number>()
+      const remote =
+        plan.workers?.({
+          runId,
+          seed,
+          platform,
+          screenshots,
+          setOfMarks,
+          record: calls.record,
+          startTaskOf: (taskId) => (byId.has(taskId) ? taskId : (parents.get(taskId) ?? taskId)),
+          onResult: (r) => {
+            shares.set(r.worker, (shares.get(r.worker) ?? 0) + 1)
+            if (r.judgement === null) return
+            groundTruth.set(r.trajectoryId, r.judgement)
+            writeGroundTruth(truthFile, groundTruth)
+          },
+          log: (l) => progress.line(l)
+        }) ?? Layer.empty
+      const shareLine = () => `workers: ${[...shares].map(([w, n]) => `${w} ${n}`).join(", ")} episodes`
       yield* drive({
         registry: pipelineDeciders,
         runId,
@@ -377,7 +425,7 @@ export const executeRun = (
         concurrency: plan.parallel,
         inputs: calls,
         ...(resume === undefined ? {} : { resume })
-      }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), environment, Randomness.layer(seed))))
+      }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), environment, remote, Randomness.layer(seed))))
       return { runId, events, groundTruth }
     })
     const { runId, events, groundTruth } = yield* Effect.provideContext(program, context)

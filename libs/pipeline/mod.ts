@@ -14,19 +14,29 @@ export { pipelineDeciders } from "./Deciders.ts"
 export { asStored, drive } from "./Driver.ts"
 export { liveObservations } from "./LiveObservations.ts"
 export type { EpisodeEnd } from "./LiveObservations.ts"
-export { isExplorerId, rollout, trajectoryIdOf } from "./Rollout.ts"
+export {
+  infraErrorTrajectory,
+  isExplorerId,
+  playEpisode,
+  policyName,
+  RemoteEpisodes,
+  rollout,
+  taskOfTrajectoryId,
+  trajectoryIdOf
+} from "./Rollout.ts"
+export type { PolicySpec, RolloutInput } from "./Rollout.ts"
 export { evolveRun, graphsOf, initialRunState } from "./RunState.ts"
-export type { RunState } from "./RunState.ts"
-export { RUN_CONFIG_KEYS, RUN_DEFAULTS, encodeRunConfig, runConfigOf } from "./RunConfig.ts"
+export type { RunState, TrajectoryData } from "./RunState.ts"
+export { Exploration, RUN_CONFIG_KEYS, RUN_DEFAULTS, RunPolicy, encodeRunConfig, runConfigOf } from "./RunConfig.ts"
 export { labelSandbox, noModels, noObservations } from "./Services.ts"
 export { elementsLookup } from "./Trajectories.ts"
 export { verifyTrajectory } from "./Verification.ts"
 export { whatIf } from "./WhatIf.ts"
 export { RunAppError } from "./RunApp.ts"
-export type { RunApp, RunTask, TaskRegistration } from "./RunApp.ts"
+export type { EpisodeJudgement, RunApp, RunTask, TaskRegistration } from "./RunApp.ts"
 export { executeRun } from "./RunEngine.ts"
 export { GroundTruthUnreadable, groundTruthFile, readGroundTruth } from "./GroundTruth.ts"
-export type { RunPlan } from "./RunEngine.ts"
+export type { RemoteRun, RunPlan } from "./RunEngine.ts"
 export { platformEnvironment } from "./PlatformEnvironment.ts"
 export { registerTasks } from "./Registration.ts"
 export { modelCallRecorder } from "./ModelCalls.ts"

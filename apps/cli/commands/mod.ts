@@ -24,6 +24,8 @@ import { sitesServe } from "./sites.ts"
 import { solutionsRun } from "./solutions.ts"
 import { tasks } from "./tasks.ts"
 import { ui } from "./ui.ts"
+import { worker } from "./worker.ts"
+import { workers } from "./workers.ts"
 
 export const commands: ReadonlyArray<Command> = [
   demo,
@@ -45,6 +47,8 @@ export const commands: ReadonlyArray<Command> = [
   ingest,
   infer,
   run,
+  worker,
+  workers,
   metrics,
   auditLabelFunction,
   auditTrajectory,

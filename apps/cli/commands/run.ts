@@ -23,6 +23,31 @@ import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import type { RunMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
+import { loadPack, packDigest } from "@core/apps"
+import type { JobApp } from "@core/workers"
+import type { OpenedStore } from "../Store.ts"
+import { queueConnection, queuedEpisodes } from "../Workers.ts"
+
+/** Episodes in flight with workers: enough to keep a few machines busy. */
+const QUEUE_PARALLEL = 8
+
+/**
+ * `--workers queue`: the plan's episodes go to workers on the store's NATS server (one line
+ * when the store cannot carry them); otherwise the plan is unchanged.
+ */
+const withWorkers = (args: ParsedArgs, opened: OpenedStore, appDir: string | undefined) =>
+  Effect.gen(function* () {
+    if (args.flags.workers === undefined) return {}
+    const nc = yield* queueConnection(opened, "core-driver")
+    const app: JobApp =
+      appDir === undefined
+        ? { kind: "bundled" }
+        : yield* Effect.map(loadPack(appDir), (pack) => ({ kind: "pack" as const, name: pack.config.name, digest: packDigest(pack) }))
+    return { workers: queuedEpisodes(opened.config, nc, app) }
+  })
+
+/** In-flight episodes: `--parallel`, else 2 in this process and more with workers. */
+const parallelOf = (args: ParsedArgs) => positiveInt(args, "parallel", args.flags.workers === undefined ? 2 : QUEUE_PARALLEL)
 
 /** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
 export const chooseTasks = (args: ParsedArgs) =>
@@ -125,11 +150,16 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       rounds: config.rounds,
       samples: config.samples,
       stepBudget: config.stepBudget,
-      parallel: yield* positiveInt(args, "parallel", 2),
+      parallel: yield* parallelOf(args),
       policy: config.policy.kind,
       sources: {},
       resume: { runId, seed: first.data.seed },
-      platform: config.platform
+      platform: config.platform,
+      ...(yield* withWorkers(
+        args,
+        opened,
+        typeof first.data.config["run.appDir"] === "string" ? first.data.config["run.appDir"] : undefined
+      ))
     }
     const appDir = first.data.config["run.appDir"]
     if (typeof appDir === "string") {
@@ -172,7 +202,15 @@ export const run: Command = withConsoleFlag({
     rounds: { kind: "number", description: `rounds to run (default ${RUN_DEFAULTS.rounds})` },
     samples: { kind: "number", description: `rollouts per task per round (default ${RUN_DEFAULTS.samples})` },
     "step-budget": { kind: "number", description: `steps per rollout before it is cut off (default ${RUN_DEFAULTS.stepBudget})` },
-    parallel: { kind: "number", description: "browser contexts rolling out at once (default 2)" },
+    parallel: {
+      kind: "number",
+      description: `episodes played at once (default 2 browser contexts here; ${QUEUE_PARALLEL} with --workers queue)`
+    },
+    workers: {
+      kind: "string",
+      description: "queue: episodes are played by workers (bun core worker, on any machine that reaches the NATS server)",
+      choices: ["queue"]
+    },
     policy: {
       kind: "string",
       description:
@@ -197,59 +235,68 @@ export const run: Command = withConsoleFlag({
     ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv", "models.setOfMarks"])
   },
   run: (args) =>
-    Effect.gen(function* () {
-      if (args.flags.platform === "android") {
-        return yield* new UsageError({
-          message:
-            "--platform android: the bundled tasks are web sites; an Android app runs as an app pack (run --app <dir>, docs/app-packs.md), or use --platform mobile-web here"
-        })
-      }
-      if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
-      const sources: Record<string, string> = {}
-      for (const [flag, field] of [
-        ["rounds", "rounds"],
-        ["samples", "samples"],
-        ["step-budget", "stepBudget"],
-        ["policy", "policy"],
-        ["tasks", "tasks"],
-        ["platform", "platform"]
-      ] as const) {
-        if (args.flags[flag] !== undefined) sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
-      }
-      const settings = {
-        command: "run" as const,
-        rounds: yield* positiveInt(args, "rounds", RUN_DEFAULTS.rounds),
-        samples: yield* positiveInt(args, "samples", RUN_DEFAULTS.samples),
-        stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
-        parallel: yield* positiveInt(args, "parallel", 2),
-        policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? RUN_DEFAULTS.policy,
-        platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
-        sources,
-        tuning: yield* tuning(args, sources)
-      }
-      const appDir = args.flags.app as string | undefined
-      if (appDir !== undefined) {
-        for (const f of ["suite", "site"])
-          if (args.flags[f] !== undefined)
-            return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
-        if (settings.platform !== "web")
-          return yield* new UsageError({ message: "--app runs on the pack's own platform (its core-app.json); --platform does not apply" })
-        const opened = yield* openStore(args)
-        const dir = resolve(appDir)
-        sources["run.app"] = "flag:--app"
-        sources["run.appDir"] = "flag:--app"
-        const plan = {
-          ...settings,
-          taskIds: args.flags.tasks as string | undefined,
-          extra: { "run.app": basename(dir), "run.appDir": dir }
+    Effect.scoped(
+      Effect.gen(function* () {
+        if (args.flags.platform === "android") {
+          return yield* new UsageError({
+            message:
+              "--platform android: the bundled tasks are web sites; an Android app runs as an app pack (run --app <dir>, docs/app-packs.md), or use --platform mobile-web here"
+          })
         }
-        const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
-        return report(args, runMetrics(outcome), outcome.seconds)
-      }
-      const tasks = yield* chooseTasks(args)
-      if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
-      const opened = yield* openStore(args)
-      const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...settings, tasks })
-      report(args, runMetrics(outcome), outcome.seconds)
-    })
+        if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
+        const sources: Record<string, string> = {}
+        for (const [flag, field] of [
+          ["rounds", "rounds"],
+          ["samples", "samples"],
+          ["step-budget", "stepBudget"],
+          ["policy", "policy"],
+          ["tasks", "tasks"],
+          ["platform", "platform"]
+        ] as const) {
+          if (args.flags[flag] !== undefined) sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
+        }
+        const settings = {
+          command: "run" as const,
+          rounds: yield* positiveInt(args, "rounds", RUN_DEFAULTS.rounds),
+          samples: yield* positiveInt(args, "samples", RUN_DEFAULTS.samples),
+          stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
+          parallel: yield* parallelOf(args),
+          policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? RUN_DEFAULTS.policy,
+          platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
+          sources,
+          tuning: yield* tuning(args, sources)
+        }
+        const appDir = args.flags.app as string | undefined
+        if (appDir !== undefined) {
+          for (const f of ["suite", "site"])
+            if (args.flags[f] !== undefined)
+              return yield* new UsageError({ message: `--${f} chooses bundled tasks; with --app, choose the pack's tasks with --tasks` })
+          if (settings.platform !== "web")
+            return yield* new UsageError({
+              message: "--app runs on the pack's own platform (its core-app.json); --platform does not apply"
+            })
+          const opened = yield* openStore(args)
+          const dir = resolve(appDir)
+          sources["run.app"] = "flag:--app"
+          sources["run.appDir"] = "flag:--app"
+          const plan = {
+            ...settings,
+            ...(yield* withWorkers(args, opened, dir)),
+            taskIds: args.flags.tasks as string | undefined,
+            extra: { "run.app": basename(dir), "run.appDir": dir }
+          }
+          const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
+          return report(args, runMetrics(outcome), outcome.seconds)
+        }
+        const tasks = yield* chooseTasks(args)
+        if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
+        const opened = yield* openStore(args)
+        const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
+          ...settings,
+          ...(yield* withWorkers(args, opened, undefined)),
+          tasks
+        })
+        report(args, runMetrics(outcome), outcome.seconds)
+      })
+    )
 })

@@ -67,7 +67,9 @@ describe("loadConfig", () => {
       "android.appiumUrl": "http://127.0.0.1:4723",
       "android.capabilities": `{"platformName":"Android","appium:automationName":"UiAutomator2"}`,
       "ingest.maxBlobBytes": "16MiB",
-      "ingest.maxDemoBytes": "256MiB"
+      "ingest.maxDemoBytes": "256MiB",
+      "workers.ackWaitMs": "30000",
+      "workers.maxDeliveries": "3"
     })
     expect(new Set(Object.values(c.sources))).toEqual(new Set(["default"]))
   })

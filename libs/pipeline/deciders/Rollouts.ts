@@ -25,7 +25,7 @@ import {
 } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
-import { explorerIdOf, rollout, trajectoryIdOf } from "../Rollout.ts"
+import { explorerIdOf, playEpisode, trajectoryIdOf } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
@@ -142,7 +142,7 @@ export const rollouts = defineDecider({
       if (job === null || e.type !== "JobQueued") return []
       const { params } = job
       const explorer = job.explore ? job.params : null
-      const data = yield* rollout({
+      const data = yield* playEpisode({
         causationId: e.id,
         trajectoryId: params.trajectoryId,
         taskId: e.data.taskId,

@@ -1,0 +1,89 @@
+/**
+ * What `bun core worker`, `bun core workers` and `run --workers queue` share: the NATS
+ * connection of the work queue (the event store's server and credentials), the app a worker
+ * serves, and the layer a run hands its episodes to workers through.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import { App, CommandApp, loadAuth, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
+import { queueSettings } from "@core/config"
+import type { LoadedConfig } from "@core/config"
+import { BrowserPool } from "@core/env-web"
+import { connectNats, displayNatsUrl } from "@core/eventstore"
+import { platformEnvironment } from "@core/pipeline"
+import type { RemoteRun, RunTask } from "@core/pipeline"
+import { bundledApp, runTaskOf } from "@core/sites/app"
+import { loadSuites } from "@core/sites/suites"
+import { remoteEpisodes } from "@core/workers"
+import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
+import type { NatsConnection } from "@nats-io/transport-node"
+import { CliError } from "./Cli.ts"
+import type { OpenedStore } from "./Store.ts"
+
+/** The queue lives on the event store's NATS server: a run on the embedded store has none. */
+export const queueConnection = (opened: OpenedStore, name: string) =>
+  Effect.gen(function* () {
+    if (opened.choice.kind !== "nats")
+      return yield* new CliError({
+        message:
+          "workers share episodes over NATS JetStream and its object store: use --store nats (the embedded store and its blob directory stay on one machine)"
+      })
+    const url = opened.choice.url
+    return yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => connectNats(url, opened.credentials, name),
+        catch: (e) =>
+          new CliError({ message: `cannot reach NATS at ${displayNatsUrl(url)}: ${e instanceof Error ? e.message : String(e)}` })
+      }),
+      (nc) => Effect.promise(() => nc.close().catch(() => undefined))
+    )
+  })
+
+/** The app a worker serves: the bundled sites, or the pack in `dir` (its instances started here). */
+export const workerApp = (dir: string | undefined): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
+  dir === undefined
+    ? Effect.gen(function* () {
+        const app = yield* bundledApp()
+        const suites = yield* loadSuites()
+        const tasks = new Map<string, RunTask>(suites.flatMap((s) => s.tasks).map((t) => [t.id, runTaskOf(t)]))
+        return { app: { kind: "bundled" } as const, runApp: app, taskOf: (id: string) => tasks.get(id) }
+      })
+    : Effect.gen(function* () {
+        const pack = yield* loadPack(dir)
+        const auth = yield* loadAuth(pack)
+        const context = yield* Layer.build(CommandApp.layer(pack.dir))
+        const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))
+        return {
+          app: { kind: "pack", name: pack.config.name, digest: packDigest(pack) } as const,
+          runApp: packRunApp(pack, Context.get(context, App), auth),
+          taskOf: (id: string) => tasks.get(id)
+        }
+      })
+
+/** A worker's environments: the platform's, as a run makes them, sharing one browser pool. */
+export const workerEnvironment = (config: LoadedConfig, app: WorkerApp) =>
+  Effect.gen(function* () {
+    const pool = yield* Layer.build(BrowserPool.layer())
+    return (s: EnvironmentSettings) =>
+      Effect.provideContext(
+        platformEnvironment(config, s.platform, { screenshots: s.screenshots, episodes: app.runApp.episodes, setOfMarks: s.setOfMarks }),
+        pool
+      )
+  })
+
+/** `run --workers queue`: the run's episodes go to the queue on the store's server. */
+export const queuedEpisodes = (config: LoadedConfig, nc: NatsConnection, app: JobApp) => (run: RemoteRun) =>
+  remoteEpisodes({
+    nc,
+    runId: run.runId,
+    seed: run.seed,
+    app,
+    platform: run.platform,
+    screenshots: run.screenshots,
+    setOfMarks: run.setOfMarks,
+    queue: queueSettings(config),
+    startTaskOf: run.startTaskOf,
+    record: run.record,
+    onResult: run.onResult,
+    log: run.log
+  })

@@ -1,0 +1,76 @@
+/**
+ * `bun core worker [--concurrency N] [--name W] [--app DIR]`: plays episode jobs from the
+ * work queue on the store's NATS server until Ctrl-C — the bundled sites' by default, or an
+ * app pack's (the same pack, by digest, as the run's). `bun core workers` lists the live ones.
+ *
+ * @example
+ * NATS_URL=nats://driver:4222 bun core worker --concurrency 2
+ */
+import { Effect } from "effect"
+import { hostname } from "node:os"
+import { resolve } from "node:path"
+import { ModelClient, modelOptionsFromConfig } from "@core/models"
+import { noModels } from "@core/pipeline"
+import { runWorker } from "@core/workers"
+import { BlobStore } from "@core/blobstore"
+import type { Command } from "../Cli.ts"
+import { CliError, positiveInt, UsageError } from "../Cli.ts"
+import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
+import { openStore } from "../Store.ts"
+import { queueConnection, workerApp, workerEnvironment } from "../Workers.ts"
+
+const untilSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve())
+    process.once("SIGTERM", () => resolve())
+  })
+
+export const worker: Command = {
+  name: "worker",
+  summary: "play episode jobs from the work queue (run --workers queue) on this machine until Ctrl-C",
+  flags: {
+    concurrency: { kind: "number", description: "episodes played at once (default 2)" },
+    name: { kind: "string", description: "this worker's name in bun core workers and the run's progress (default host-pid)" },
+    app: { kind: "string", description: "serve this app pack's jobs (the run's pack, same digest) instead of the bundled sites'" },
+    ...commonConfigFlags,
+    ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"])
+  },
+  ownSignals: true,
+  run: (args) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const concurrency = yield* positiveInt(args, "concurrency", 2)
+        const name = (args.flags.name as string | undefined) ?? `${hostname()}-${process.pid}`
+        if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+          return yield* new UsageError({ message: `--name takes letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}` })
+        const opened = yield* openStore(args)
+        const nc = yield* queueConnection(opened, `core-worker-${name}`)
+        const dir = args.flags.app as string | undefined
+        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir)).pipe(
+          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
+        )
+        const environment = yield* workerEnvironment(opened.config, app)
+        const server = modelOptionsFromConfig(opened.config)
+        const program = Effect.gen(function* () {
+          const blobs = yield* BlobStore
+          yield* runWorker({
+            name,
+            concurrency,
+            nc,
+            app,
+            environment,
+            models: (runId, record) =>
+              server === null ? noModels : ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) }),
+            log: (line) => console.error(line),
+            onDone: (jobId, outcome) => console.error(`worker ${name}: ${jobId} ${outcome}`),
+            stop: untilSignal()
+          })
+        })
+        yield* program.pipe(
+          Effect.provide(opened.layer),
+          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
+        )
+        console.error(`worker ${name}: stopped`)
+      })
+    )
+}

@@ -1,0 +1,214 @@
+/**
+ * The driver's side of the work queue (`bun core run … --workers queue`): the
+ * `RemoteEpisodes` service. Each episode a decider asks for becomes a job on the queue, and
+ * its record comes back from whichever worker played it.
+ *
+ * A worker's result is outside input. Before the decider sees it, the driver plays the
+ * episode again here against the result's own observations: the same `rollout`, the same
+ * draws, the recorded model answers, every blob read back from the store and checked against
+ * its hash. Only a record that this replay re-derives exactly is accepted, so a wrong
+ * schema, a missing or altered blob, a step over the budget, another job's record or another
+ * build's policy are all refused, and the episode is recorded as an infra-error saying why.
+ * That record replays too.
+ *
+ * A result that arrives twice, because a job was delivered again after its worker went
+ * quiet, is taken once. A driver that restarts (`run --resume`) finds the results already
+ * stored and the jobs still queued, and waits for those instead of queueing them again.
+ *
+ * @example
+ * const layer = remoteEpisodes({ nc, runId, seed, app, platform, … })
+ * yield* drive({ … }).pipe(Effect.provide(layer))
+ */
+import { Deferred, Effect, Layer, Result } from "effect"
+import type { Scope } from "effect"
+import { DeliverPolicy } from "@nats-io/jetstream"
+import type { NatsConnection } from "@nats-io/transport-node"
+import { BlobStore } from "@core/blobstore"
+import type { BlobStoreError } from "@core/blobstore"
+import { canonicalJson, catalog } from "@core/events"
+import type { CoreEvent, Platform } from "@core/events"
+import type { ScreenshotPolicy } from "@core/environment"
+import type { ModelCalledEvent } from "@core/models"
+import { infraErrorTrajectory, RemoteEpisodes, rollout } from "@core/pipeline"
+import type { EpisodeJudgement, RolloutInput } from "@core/pipeline"
+import type { TrajectoryData } from "@core/pipeline"
+import { Randomness, recordedModels, recordedObservations } from "@core/replay"
+import { decodeResult, JOBS_STREAM, jobSubject, messageId, parseJson, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "./Protocol.ts"
+import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
+import { MAX_DELIVERIES_ADVISORY, openQueue } from "./Queue.ts"
+import type { QueueSettings } from "./Queue.ts"
+
+export interface DispatchOptions {
+  readonly nc: NatsConnection
+  readonly runId: string
+  readonly seed: string
+  readonly app: JobApp
+  readonly platform: Platform
+  readonly screenshots: ScreenshotPolicy
+  readonly setOfMarks: boolean
+  readonly queue: QueueSettings
+  /** The task whose start an episode of this task uses: itself, or an extrapolated task's parent. */
+  readonly startTaskOf: (taskId: string) => string
+  /** Logs a ModelCalled the worker's policy made, where the driver's own calls are logged (before the decisions). */
+  readonly record: (event: ModelCalledEvent) => Effect.Effect<void, unknown>
+  /** Told of every accepted record: which worker played it, and the app's judgement (measurement only). */
+  readonly onResult?: (r: { readonly worker: string; readonly trajectoryId: string; readonly judgement: EpisodeJudgement | null }) => void
+  readonly log: (line: string) => void
+}
+
+type Arrival = { readonly kind: "result"; readonly result: EpisodeResult } | { readonly kind: "gave-up"; readonly deliveries: number }
+
+/** A result's trajectory as the event replay reads it from (only its type, id and data are read). */
+const asRecorded = (data: TrajectoryData): CoreEvent =>
+  ({ type: "TrajectoryRecorded", id: `worker-result:${data.trajectoryId}`, data }) as unknown as CoreEvent
+
+const describe = (cause: unknown): string =>
+  (typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)).split("\n")[0]!
+
+export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, Error, BlobStore | Scope.Scope> =>
+  Layer.effect(
+    RemoteEpisodes,
+    Effect.gen(function* () {
+      const blobs = yield* BlobStore
+      const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc, o.queue), catch: (e) => new Error(`work queue: ${describe(e)}`) })
+      const arrived = new Map<string, Arrival>()
+      const waiting = new Map<string, Deferred.Deferred<Arrival>>()
+      const jobOfSeq = new Map<number, string>()
+      const taken = new Set<string>()
+      const arrive = (jobId: string, a: Arrival) => {
+        if (arrived.has(jobId)) return
+        arrived.set(jobId, a)
+        const w = waiting.get(jobId)
+        if (w !== undefined) Deferred.doneUnsafe(w, Effect.succeed(a))
+      }
+
+      // Every result of this run, from the first: a restarted driver sees what came while it was away.
+      const results = yield* Effect.tryPromise({
+        try: async () => {
+          const c = await queue.js.consumers.get(RESULTS_STREAM, {
+            filter_subjects: `coreq.results.${o.runId}.>`,
+            deliver_policy: DeliverPolicy.All
+          })
+          return c.consume({
+            callback: (m) => {
+              const parsed = parseJson(m.data)
+              const decoded = parsed.ok ? decodeResult(parsed.value) : parsed
+              if (!decoded.ok) return o.log(`workers: ignored a message on ${m.subject}: ${decoded.reason}`)
+              const r = decoded.value
+              if (r.runId !== o.runId || m.subject !== resultSubject(r.runId, r.jobId))
+                return o.log(`workers: ignored a result filed under another job (${m.subject})`)
+              arrive(r.jobId, { kind: "result", result: r })
+            }
+          })
+        },
+        catch: (e) => new Error(`work queue results: ${describe(e)}`)
+      })
+      yield* Effect.addFinalizer(() => Effect.promise(() => results.close().catch(() => undefined)))
+
+      // A job no worker finished in the allowed deliveries: JetStream says so, and the job is removed from the queue.
+      const advisories = o.nc.subscribe(MAX_DELIVERIES_ADVISORY, {
+        callback: (err, m) => {
+          if (err !== null) return
+          const seq = (parseJson(m.data) as { ok: boolean; value?: { stream_seq?: number; deliveries?: number } }).value
+          const jobId = seq?.stream_seq === undefined ? undefined : jobOfSeq.get(seq.stream_seq)
+          if (jobId === undefined) return
+          void queue.jsm.streams.deleteMessage(JOBS_STREAM, seq!.stream_seq!).catch(() => undefined)
+          arrive(jobId, { kind: "gave-up", deliveries: seq?.deliveries ?? o.queue.maxDeliveries })
+        }
+      })
+      yield* Effect.addFinalizer(() => Effect.sync(() => advisories.unsubscribe()))
+
+      /** Queues the job unless its result is in or it is still queued (a resumed driver re-attaches). */
+      const submit = (jobId: string, input: RolloutInput) =>
+        Effect.gen(function* () {
+          if (arrived.has(jobId)) return
+          const subject = jobSubject(o.runId, jobId)
+          const pending = yield* Effect.promise(() =>
+            queue.jsm.streams.getMessage(JOBS_STREAM, { last_by_subj: subject }).catch(() => null)
+          )
+          if (pending !== null) {
+            jobOfSeq.set(pending.seq, jobId)
+            return
+          }
+          const { retrieval, ...rest } = input
+          const model =
+            retrieval === undefined || retrieval === null ? null : yield* blobs.put(new TextEncoder().encode(JSON.stringify(retrieval)))
+          const job: EpisodeJob = {
+            protocol: PROTOCOL_VERSION,
+            runId: o.runId,
+            jobId,
+            seed: o.seed,
+            app: o.app,
+            platform: o.platform,
+            screenshots: o.screenshots,
+            setOfMarks: o.setOfMarks,
+            startTask: o.startTaskOf(input.taskId),
+            input: { ...rest, ...(model === null ? {} : { retrieval: model }) }
+          }
+          const ack = yield* Effect.tryPromise({
+            try: () => queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId) }),
+            catch: (e) => new Error(`queueing ${jobId}: ${describe(e)}`)
+          })
+          jobOfSeq.set(ack.seq, jobId)
+        })
+
+      /** The worker's record if this driver re-derives it exactly from its own observations; else why not. */
+      const check = (input: RolloutInput, r: EpisodeResult) =>
+        Effect.gen(function* () {
+          if (r.protocol !== PROTOCOL_VERSION) return `protocol ${r.protocol}, not ${PROTOCOL_VERSION}`
+          const calls: Array<CoreEvent> = []
+          for (const c of r.modelCalls) {
+            const d = catalog.decode(c)
+            if (Result.isFailure(d) || d.success.type !== "ModelCalled") return "a model call that is not a ModelCalled event"
+            calls.push(d.success)
+          }
+          const again = yield* rollout(input).pipe(
+            Effect.provide(
+              Layer.mergeAll(recordedObservations([asRecorded(r.trajectory)]), recordedModels(calls), Randomness.layer(o.seed))
+            ),
+            Effect.provideService(BlobStore, blobs),
+            Effect.map((t) => ({ ok: true as const, t })),
+            Effect.catch((e) => Effect.succeed({ ok: false as const, why: describe(e) }))
+          )
+          if (!again.ok) return `replaying it here failed: ${again.why}`
+          if (canonicalJson(again.t) !== canonicalJson(r.trajectory)) return "replaying it here gives another record"
+          return null
+        })
+
+      const play = (input: RolloutInput): Effect.Effect<TrajectoryData, BlobStoreError> =>
+        Effect.gen(function* () {
+          const jobId = input.trajectoryId
+          const deferred = yield* Deferred.make<Arrival>()
+          waiting.set(jobId, deferred)
+          const already = arrived.get(jobId)
+          if (already !== undefined) yield* Deferred.succeed(deferred, already)
+          const queued = yield* submit(jobId, input).pipe(
+            Effect.map(() => null),
+            Effect.catch((e) => Effect.succeed(describe(e)))
+          )
+          if (queued !== null) return infraErrorTrajectory(input, queued)
+          const a = yield* Deferred.await(deferred)
+          waiting.delete(jobId)
+          if (a.kind === "gave-up") return infraErrorTrajectory(input, `no worker finished the episode in ${a.deliveries} deliveries`)
+          const r = a.result
+          if (taken.has(jobId)) return yield* Effect.die(new Error(`episode ${jobId} asked for twice in one run`))
+          const refused =
+            r.jobId !== jobId || r.trajectory.trajectoryId !== input.trajectoryId
+              ? "it is another job's record"
+              : yield* check(input, r).pipe(Effect.catch((e) => Effect.succeed(describe(e))))
+          taken.add(jobId)
+          if (refused !== null) {
+            o.log(`workers: refused ${r.worker}'s record of ${jobId}: ${refused}`)
+            return infraErrorTrajectory(input, `worker ${r.worker}'s record refused: ${refused}`)
+          }
+          for (const c of r.modelCalls) {
+            const d = catalog.decode(c)
+            if (Result.isSuccess(d) && d.success.type === "ModelCalled") yield* o.record(d.success).pipe(Effect.orDie)
+          }
+          o.onResult?.({ worker: r.worker, trajectoryId: jobId, judgement: r.judgement })
+          return r.trajectory
+        })
+
+      return RemoteEpisodes.of({ play })
+    })
+  )

@@ -1,0 +1,258 @@
+/**
+ * A rollout worker (`bun core worker`): pulls episode jobs from the work queue and plays
+ * each whole episode — policy and environment — with the same `rollout` a driver plays
+ * in-process, its observation blobs put in the shared blob store, and publishes the
+ * episode's record. It never appends an event: the driver checks the record and decides.
+ *
+ * What makes a job safe to lose: the ack comes only after the result is stored; during a
+ * long episode an in-progress heartbeat every third of the ack wait keeps the job its own;
+ * a worker that goes quiet (killed, cut off) loses the job to another after the ack wait,
+ * which plays it again from scratch. An episode that never got through is handed back for
+ * another worker to try, except on its last delivery, when its infra-error is the result.
+ *
+ * @example
+ * yield* runWorker({ name: "w1", concurrency: 2, nc, app, environment, models, log, stop })
+ */
+import { Effect, Layer } from "effect"
+import type { Context, Scope } from "effect"
+import { hostname } from "node:os"
+import type { JsMsg } from "@nats-io/jetstream"
+import type { NatsConnection } from "@nats-io/transport-node"
+import { BlobStore } from "@core/blobstore"
+import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
+import type { Platform } from "@core/events"
+import type { ModelCalledEvent } from "@core/models"
+import { liveObservations, rollout } from "@core/pipeline"
+import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
+import type { RetrievalModel } from "@core/policy"
+import { type Models, type Observations, Randomness } from "@core/replay"
+import { decodeJob, JOBS_STREAM, messageId, parseJson, PROTOCOL_VERSION, resultSubject, WORKERS_CONSUMER } from "./Protocol.ts"
+import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
+import { openQueue, PRESENCE_EVERY_MS, presenceSubject } from "./Queue.ts"
+
+/** The app a worker serves, from its own instances. */
+export interface WorkerApp {
+  /** What it is, as a job names it: the bundled sites, or a pack by digest. */
+  readonly app: JobApp
+  readonly runApp: RunApp
+  /** A task of the app (its start, as this worker's instances open it); undefined when the app has none of that id. */
+  readonly taskOf: (taskId: string) => RunTask | undefined
+}
+
+export interface EnvironmentSettings {
+  readonly platform: Platform
+  readonly screenshots: ScreenshotPolicy
+  readonly setOfMarks: boolean
+}
+
+export interface WorkerOptions {
+  readonly name: string
+  readonly concurrency: number
+  readonly nc: NatsConnection
+  readonly app: WorkerApp
+  /** One environment of these settings for the app's episodes (the CLI's platform environment). */
+  readonly environment: (settings: EnvironmentSettings) => Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
+  /** The models a job's policy calls, every call recorded through `record` (no server: calls fail, recorded). */
+  readonly models: (runId: string, record: (e: ModelCalledEvent) => Effect.Effect<void>) => Layer.Layer<Models>
+  readonly log: (line: string) => void
+  /** Told of each job played: its id and the record's outcome. */
+  readonly onDone?: (jobId: string, outcome: string) => void
+  /** Resolves when the worker should stop pulling (a signal); jobs in hand are handed back. */
+  readonly stop: Promise<void>
+}
+
+const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+
+/** Why this worker cannot play the job, in one line; null when it can. */
+export const refusal = (job: EpisodeJob, served: JobApp): string | null => {
+  if (job.protocol !== PROTOCOL_VERSION)
+    return `speaks work-queue protocol ${PROTOCOL_VERSION}, the job ${job.protocol}: run a worker of the driver's build`
+  if (job.app.kind === "bundled") return served.kind === "bundled" ? null : "the job is on the bundled sites; this worker serves a pack"
+  if (served.kind !== "pack") return `the job is on the pack ${job.app.name}; start the worker with --app <its folder>`
+  return served.digest === job.app.digest
+    ? null
+    : `the job's pack ${job.app.name} has digest ${job.app.digest.slice(0, 12)}, this worker's ${served.digest.slice(0, 12)}: the same pack must be on both machines`
+}
+
+const settingsKey = (s: EnvironmentSettings) => `${s.platform}|${s.screenshots}|${s.setOfMarks}`
+
+export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStore | Scope.Scope> =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc), catch: (e) => new Error(`work queue: ${describe(e)}`) })
+    const consumer = yield* Effect.tryPromise({
+      try: () => queue.js.consumers.get(JOBS_STREAM, WORKERS_CONSUMER),
+      catch: (e) => new Error(`work queue: ${describe(e)}`)
+    })
+    let stopped = false
+    o.stop.then(() => {
+      stopped = true
+    })
+
+    // The start each job's task opens with, by task id (an extrapolated task starts where its parent does).
+    const starts = new Map<string, EnvTask>()
+    const judgements = new Map<string, EpisodeJudgement>()
+    const scope = yield* Effect.scope
+    const observers = new Map<string, Context.Context<Observations>>()
+    /** The environments of these settings: made once, `concurrency` of them, for the worker's lifetime. */
+    const observationsFor = (settings: EnvironmentSettings) =>
+      Effect.gen(function* () {
+        const have = observers.get(settingsKey(settings))
+        if (have !== undefined) return have
+        const environments: Array<EnvironmentShape> = []
+        for (let i = 0; i < o.concurrency; i++) environments.push(yield* o.environment(settings))
+        const layer = liveObservations({
+          environments,
+          taskOf: (taskId) => starts.get(taskId),
+          onEnd: (end) => {
+            const task = o.app.taskOf(end.task.taskId)
+            if (task === undefined || end.last?.episode == null) return Effect.void
+            return Effect.map(o.app.runApp.judge(task, end), (verdict) => {
+              if (verdict !== null) judgements.set(end.trajectoryId, verdict)
+            })
+          }
+        })
+        const built = yield* Layer.buildWithScope(layer, scope)
+        observers.set(settingsKey(settings), built)
+        return built
+      }).pipe(Effect.provideService(BlobStore, blobs))
+
+    const holding = new Set<string>()
+    let done = 0
+    const since = new Date().toISOString()
+    const presence = () =>
+      queue.js
+        .publish(
+          presenceSubject(o.name),
+          JSON.stringify({
+            name: o.name,
+            host: hostname(),
+            pid: process.pid,
+            protocol: PROTOCOL_VERSION,
+            concurrency: o.concurrency,
+            holding: [...holding],
+            done,
+            since,
+            at: new Date().toISOString()
+          })
+        )
+        .catch(() => undefined)
+    const beat = setInterval(presence, PRESENCE_EVERY_MS)
+    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(beat)))
+    yield* Effect.promise(presence)
+
+    /** The episode, as the driver would play it in-process. */
+    const play = (job: EpisodeJob) =>
+      Effect.gen(function* () {
+        const { retrieval, ...rest } = job.input
+        const model =
+          retrieval === undefined || retrieval === null
+            ? null
+            : (JSON.parse(new TextDecoder().decode(yield* blobs.get(retrieval))) as RetrievalModel)
+        const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
+        const calls: Array<ModelCalledEvent> = []
+        const observations = yield* observationsFor(job)
+        const trajectory = yield* rollout(input).pipe(
+          Effect.provide(
+            Layer.mergeAll(
+              Randomness.layer(job.seed),
+              o.models(job.runId, (e) => Effect.sync(() => void calls.push(e)))
+            )
+          ),
+          Effect.provideContext(observations),
+          Effect.provideService(BlobStore, blobs)
+        )
+        return { trajectory, calls }
+      })
+
+    const handle = (msg: JsMsg) =>
+      Effect.gen(function* () {
+        const parsed = parseJson(msg.data)
+        const decoded = parsed.ok ? decodeJob(parsed.value) : parsed
+        if (!decoded.ok) {
+          o.log(`worker ${o.name}: dropped a job that is ${decoded.reason}`)
+          msg.term(decoded.reason)
+          return
+        }
+        const job = decoded.value
+        const refused = refusal(job, o.app.app)
+        if (refused !== null) {
+          o.log(`worker ${o.name}: refused job ${job.jobId} of run ${job.runId}: ${refused}`)
+          msg.nak(2_000)
+          return
+        }
+        const start = o.app.taskOf(job.startTask)
+        if (start === undefined) {
+          o.log(`worker ${o.name}: refused job ${job.jobId}: this worker's app has no task ${job.startTask}`)
+          msg.nak(2_000)
+          return
+        }
+        starts.set(job.input.taskId, { ...start.start, taskId: job.input.taskId })
+        const info = yield* Effect.promise(() => consumer.info(false).catch(() => null))
+        const ackWaitMs = (info?.config.ack_wait ?? 30_000_000_000) / 1_000_000
+        const maxDeliver = info?.config.max_deliver ?? -1
+        const last = maxDeliver > 0 && msg.info.deliveryCount >= maxDeliver
+        holding.add(job.jobId)
+        // The job stays this worker's while it plays: a heartbeat well inside the ack wait.
+        const heartbeat = setInterval(() => msg.working(), Math.max(200, ackWaitMs / 3))
+        const played = yield* play(job).pipe(
+          Effect.map((p) => ({ ok: true as const, ...p })),
+          Effect.catch((e) => Effect.succeed({ ok: false as const, reason: describe(e) })),
+          Effect.ensuring(
+            Effect.sync(() => {
+              clearInterval(heartbeat)
+              holding.delete(job.jobId)
+            })
+          )
+        )
+        if (!played.ok || (played.trajectory.outcome === "infra-error" && !last)) {
+          // Another worker, or this one later, may get through: the job goes back to the queue.
+          o.log(`worker ${o.name}: job ${job.jobId} handed back (${played.ok ? played.trajectory.infraError : played.reason})`)
+          msg.nak(1_000)
+          return
+        }
+        const result: EpisodeResult = {
+          protocol: PROTOCOL_VERSION,
+          runId: job.runId,
+          jobId: job.jobId,
+          worker: o.name,
+          trajectory: played.trajectory,
+          modelCalls: played.calls,
+          judgement: judgements.get(job.input.trajectoryId) ?? null
+        }
+        judgements.delete(job.input.trajectoryId)
+        yield* Effect.tryPromise({
+          try: () =>
+            queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
+          catch: (e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)
+        })
+        // Only once the result is stored: a worker killed before this line loses nothing but time.
+        yield* Effect.promise(() => msg.ackAck().catch(() => false))
+        done++
+        o.onDone?.(job.jobId, played.trajectory.outcome)
+      })
+
+    const loop = Effect.gen(function* () {
+      while (!stopped) {
+        const msg = yield* Effect.promise(() => consumer.next({ expires: 2_000 }).catch(() => null))
+        if (msg === null) continue
+        if (stopped) {
+          msg.nak()
+          return
+        }
+        yield* handle(msg).pipe(
+          Effect.catch((e) =>
+            Effect.sync(() => {
+              o.log(`worker ${o.name}: ${describe(e)}; the job goes back to the queue`)
+              msg.nak(1_000)
+            })
+          )
+        )
+      }
+    })
+    o.log(`worker ${o.name}: pulling episode jobs (${o.concurrency} at a time, protocol ${PROTOCOL_VERSION})`)
+    yield* Effect.all(
+      Array.from({ length: o.concurrency }, () => loop),
+      { concurrency: o.concurrency, discard: true }
+    )
+  })

@@ -1,0 +1,27 @@
+/**
+ * Rollout workers on a JetStream work queue: the protocol a driver and its workers share,
+ * the queue's streams, a worker, and the driver's `RemoteEpisodes`.
+ */
+export {
+  decodeJob,
+  decodePresence,
+  decodeResult,
+  EpisodeJob,
+  EpisodeResult,
+  JOBS_STREAM,
+  jobSubject,
+  messageId,
+  PRESENCE_BUCKET,
+  Presence,
+  PROTOCOL_VERSION,
+  RESULTS_STREAM,
+  resultSubject,
+  WORKERS_CONSUMER
+} from "./Protocol.ts"
+export type { JobApp } from "./Protocol.ts"
+export { DEFAULT_QUEUE, openQueue, PRESENCE_STREAM, PRESENCE_TTL_MS, presenceSubject } from "./Queue.ts"
+export type { QueueSettings } from "./Queue.ts"
+export { refusal, runWorker } from "./Worker.ts"
+export type { EnvironmentSettings, WorkerApp, WorkerOptions } from "./Worker.ts"
+export { remoteEpisodes } from "./Dispatch.ts"
+export type { DispatchOptions } from "./Dispatch.ts"
