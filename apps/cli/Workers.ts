@@ -6,7 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadAuth, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
-import { queueSettings } from "@core/config"
+import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { BrowserPool } from "@core/env-web"
 import { connectNats, displayNatsUrl } from "@core/eventstore"
@@ -85,5 +85,6 @@ export const queuedEpisodes = (config: LoadedConfig, nc: NatsConnection, app: Jo
     startTaskOf: run.startTaskOf,
     record: run.record,
     onResult: run.onResult,
-    log: run.log
+    log: run.log,
+    outageLimitMs: natsOutageLimitMs(config)
   })

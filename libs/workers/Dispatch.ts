@@ -24,6 +24,7 @@ import type { Scope } from "effect"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { BlobStore } from "@core/blobstore"
+import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
 import type { BlobStoreError } from "@core/blobstore"
 import { canonicalJson, catalog } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
@@ -54,6 +55,8 @@ export interface DispatchOptions {
   /** Told of every accepted record: which worker played it, and the app's judgement (measurement only). */
   readonly onResult?: (r: { readonly worker: string; readonly trajectoryId: string; readonly judgement: EpisodeJudgement | null }) => void
   readonly log: (line: string) => void
+  /** How long queueing a job waits through a NATS outage before the episode is an infra-error; default 10 minutes. */
+  readonly outageLimitMs?: number
 }
 
 type Arrival = { readonly kind: "result"; readonly result: EpisodeResult } | { readonly kind: "gave-up"; readonly deliveries: number }
@@ -70,6 +73,14 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
     RemoteEpisodes,
     Effect.gen(function* () {
       const blobs = yield* BlobStore
+      const link = watchLink(o.nc)
+      // A server that went away mid-round pauses the queueing: the episode is not lost for it.
+      const patiently = <A>(what: string, run: () => Promise<A>) =>
+        throughOutages(Effect.tryPromise({ try: run, catch: (e) => e }), {
+          link,
+          outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS,
+          transient: isTransientNatsError
+        }).pipe(Effect.mapError((e) => new Error(`${what}: ${describe(e)}`)))
       const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc, o.queue), catch: (e) => new Error(`work queue: ${describe(e)}`) })
       const arrived = new Map<string, Arrival>()
       const waiting = new Map<string, Deferred.Deferred<Arrival>>()
@@ -90,6 +101,8 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             deliver_policy: DeliverPolicy.All
           })
           return c.consume({
+            // Short pulls: after a server restart the consumer notices its missed heartbeats in seconds, not half a minute.
+            expires: 2_000,
             callback: (m) => {
               const parsed = parseJson(m.data)
               const decoded = parsed.ok ? decodeResult(parsed.value) : parsed
@@ -123,8 +136,12 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
         Effect.gen(function* () {
           if (arrived.has(jobId)) return
           const subject = jobSubject(o.runId, jobId)
-          const pending = yield* Effect.promise(() =>
-            queue.jsm.streams.getMessage(JOBS_STREAM, { last_by_subj: subject }).catch(() => null)
+          const pending = yield* patiently("looking for a queued job", () =>
+            queue.jsm.streams.getMessage(JOBS_STREAM, { last_by_subj: subject }).catch((e) => {
+              // Not found is an answer; anything else (the server away) is tried again.
+              if (/no message found|not found/i.test(describe(e))) return null
+              throw e
+            })
           )
           if (pending !== null) {
             jobOfSeq.set(pending.seq, jobId)
@@ -145,10 +162,9 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             startTask: o.startTaskOf(input.taskId),
             input: { ...rest, ...(model === null ? {} : { retrieval: model }) }
           }
-          const ack = yield* Effect.tryPromise({
-            try: () => queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId) }),
-            catch: (e) => new Error(`queueing ${jobId}: ${describe(e)}`)
-          })
+          const ack = yield* patiently(`queueing ${jobId}`, () =>
+            queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId) })
+          )
           jobOfSeq.set(ack.seq, jobId)
         })
 

@@ -19,6 +19,7 @@ import { hostname } from "node:os"
 import type { JsMsg } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { BlobStore } from "@core/blobstore"
+import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import type { Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
@@ -59,6 +60,8 @@ export interface WorkerOptions {
   readonly onDone?: (jobId: string, outcome: string) => void
   /** Resolves when the worker should stop pulling (a signal); jobs in hand are handed back. */
   readonly stop: Promise<void>
+  /** How long publishing a result waits through a NATS outage; default 10 minutes. */
+  readonly outageLimitMs?: number
 }
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
@@ -79,6 +82,7 @@ const settingsKey = (s: EnvironmentSettings) => `${s.platform}|${s.screenshots}|
 export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStore | Scope.Scope> =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
+    const link = watchLink(o.nc)
     const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc), catch: (e) => new Error(`work queue: ${describe(e)}`) })
     const consumer = yield* Effect.tryPromise({
       try: () => queue.js.consumers.get(JOBS_STREAM, WORKERS_CONSUMER),
@@ -193,6 +197,7 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
         const maxDeliver = info?.config.max_deliver ?? -1
         const last = maxDeliver > 0 && msg.info.deliveryCount >= maxDeliver
         holding.add(job.jobId)
+        o.log(`worker ${o.name}: playing ${job.jobId} of run ${job.runId} (delivery ${msg.info.deliveryCount})`)
         // The job stays this worker's while it plays: a heartbeat well inside the ack wait.
         const heartbeat = setInterval(() => msg.working(), Math.max(200, ackWaitMs / 3))
         const played = yield* play(job).pipe(
@@ -221,11 +226,15 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
           judgement: judgements.get(job.input.trajectoryId) ?? null
         }
         judgements.delete(job.input.trajectoryId)
-        yield* Effect.tryPromise({
-          try: () =>
-            queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
-          catch: (e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)
-        })
+        // Through an outage: the episode is played; only its result has to get out.
+        yield* throughOutages(
+          Effect.tryPromise({
+            try: () =>
+              queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
+            catch: (e) => e
+          }),
+          { link, outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS, transient: isTransientNatsError }
+        ).pipe(Effect.mapError((e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)))
         // Only once the result is stored: a worker killed before this line loses nothing but time.
         yield* Effect.promise(() => msg.ackAck().catch(() => false))
         done++
@@ -234,7 +243,8 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
 
     const loop = Effect.gen(function* () {
       while (!stopped) {
-        const msg = yield* Effect.promise(() => consumer.next({ expires: 2_000 }).catch(() => null))
+        // While the server is away `next` fails at once: wait a little rather than spin.
+        const msg = yield* Effect.promise(() => consumer.next({ expires: 2_000 }).catch(() => Bun.sleep(500).then(() => null)))
         if (msg === null) continue
         if (stopped) {
           msg.nak()

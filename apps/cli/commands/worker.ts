@@ -13,6 +13,7 @@ import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { noModels } from "@core/pipeline"
 import { runWorker } from "@core/workers"
 import { BlobStore } from "@core/blobstore"
+import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
 import { CliError, positiveInt, UsageError } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
@@ -63,7 +64,8 @@ export const worker: Command = {
               server === null ? noModels : ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) }),
             log: (line) => console.error(line),
             onDone: (jobId, outcome) => console.error(`worker ${name}: ${jobId} ${outcome}`),
-            stop: untilSignal()
+            stop: untilSignal(),
+            outageLimitMs: natsOutageLimitMs(opened.config)
           })
         })
         yield* program.pipe(

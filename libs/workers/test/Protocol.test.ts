@@ -1,0 +1,103 @@
+/**
+ * The work queue's protocol, table-driven: which jobs a worker refuses and why, in one
+ * line; what decodes as a job or a result and what does not; subjects any task id can use.
+ */
+import { describe, expect, test } from "bun:test"
+import { decodeJob, decodeResult, jobSubject, PROTOCOL_VERSION, refusal, resultSubject } from "../mod.ts"
+import type { EpisodeJob, JobApp } from "../mod.ts"
+
+const PACK = "a".repeat(64)
+const OTHER = "b".repeat(64)
+
+const job = (over: Partial<EpisodeJob> = {}): EpisodeJob => ({
+  protocol: PROTOCOL_VERSION,
+  runId: "run-1",
+  jobId: "r1-s0-t1",
+  seed: "0",
+  app: { kind: "bundled" },
+  platform: "web",
+  screenshots: "key",
+  setOfMarks: false,
+  startTask: "t1",
+  input: {
+    causationId: "c1",
+    trajectoryId: "r1-s0-t1",
+    taskId: "t1",
+    instruction: "Open the Kitchen category page.",
+    round: 1,
+    sample: 0,
+    stepBudget: 12,
+    policy: { kind: "exploration" }
+  },
+  ...over
+})
+
+describe("refusal: which jobs a worker plays", () => {
+  const bundled: JobApp = { kind: "bundled" }
+  const pack: JobApp = { kind: "pack", name: "wiki", digest: PACK }
+  const cases: ReadonlyArray<[name: string, j: EpisodeJob, served: JobApp, refused: RegExp | null]> = [
+    ["a bundled job on a bundled worker", job(), bundled, null],
+    ["a job of the pack it holds", job({ app: pack }), pack, null],
+    ["another build's job", job({ protocol: PROTOCOL_VERSION + 1 }), bundled, /speaks work-queue protocol 1, the job 2/],
+    ["a pack job on a bundled worker", job({ app: pack }), bundled, /start the worker with --app/],
+    ["a bundled job on a pack worker", job(), pack, /serves a pack/],
+    [
+      "the same pack name with another digest",
+      job({ app: { kind: "pack", name: "wiki", digest: OTHER } }),
+      pack,
+      /digest bbbbbbbbbbbb, this worker's aaaaaaaaaaaa/
+    ]
+  ]
+  for (const [name, j, served, refused] of cases) {
+    test(name, () => {
+      const r = refusal(j, served)
+      if (refused === null) expect(r).toBeNull()
+      else {
+        expect(r).toMatch(refused)
+        expect(r).not.toContain("\n")
+      }
+    })
+  }
+})
+
+describe("decoding what arrives", () => {
+  test("a job round-trips through JSON; a job with a bad field is refused in one line", () => {
+    expect(decodeJob(JSON.parse(JSON.stringify(job())))).toEqual({ ok: true, value: job() })
+    for (const bad of [
+      { ...job(), runId: "run.1" },
+      { ...job(), jobId: "x > y" },
+      { ...job(), input: { ...job().input, stepBudget: 0 } },
+      { ...job(), app: { kind: "pack", name: "wiki", digest: "short" } },
+      { ...job(), input: { ...job().input, policy: { kind: "oracle" } } },
+      "not a job"
+    ]) {
+      const d = decodeJob(bad)
+      expect(d.ok).toBe(false)
+      if (!d.ok) expect(d.reason).not.toContain("\n")
+    }
+  })
+
+  test("a result must carry a whole trajectory record", () => {
+    const base = { protocol: PROTOCOL_VERSION, runId: "run-1", jobId: "r1-s0-t1", worker: "w1", modelCalls: [], judgement: null }
+    expect(decodeResult({ ...base, trajectory: { trajectoryId: "r1-s0-t1" } }).ok).toBe(false)
+    const trajectory = {
+      trajectoryId: "r1-s0-t1",
+      taskId: "t1",
+      round: 1,
+      sample: 0,
+      policy: "exploration-v1",
+      initial: { url: null, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: "x" },
+      steps: [],
+      outcome: "infra-error",
+      infraError: "x",
+      attempts: 3
+    }
+    expect(decodeResult({ ...base, trajectory }).ok).toBe(true)
+  })
+})
+
+test("subjects: one token per job whatever its id, jobs and results apart", () => {
+  const s = jobSubject("run-1", "r1-s0-shop.cart 1")
+  expect(s).toMatch(/^coreq\.jobs\.run-1\.[0-9a-f]{24}$/)
+  expect(resultSubject("run-1", "r1-s0-shop.cart 1").split(".").at(-1)).toBe(s.split(".").at(-1))
+})

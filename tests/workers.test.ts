@@ -1,0 +1,248 @@
+/**
+ * Rollout workers on the work queue, against a nats-server of the test's own: the same
+ * decisions however the episodes were played (in this process, one worker, three), and
+ * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
+ * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
+ * worker of another build. Every run ends replaying with 0 divergences, with each episode
+ * recorded exactly once. The ack wait is 3 s and a job is delivered at most twice, so a
+ * fault costs seconds.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { connect } from "@nats-io/transport-node"
+import { jobSubject, PROTOCOL_VERSION } from "@core/workers"
+import { testServer } from "../libs/eventstore/test/natsServer.ts"
+import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
+import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
+import { core } from "./support/cli.ts"
+import { background, decisionDigest, recorded, runEvents, runIdOf, stopAll, worker } from "./support/queue.ts"
+import type { Running } from "./support/queue.ts"
+
+let server: TestServer
+let dir: string
+let env: Record<string, string>
+const running: Array<Running> = []
+const start = (r: Running) => (running.push(r), r)
+
+beforeAll(async () => {
+  server = await testServer()
+  dir = mkdtempSync(join(tmpdir(), "core-workers-"))
+  env = {
+    CORE_STORE: "nats",
+    NATS_URL: server.url,
+    CORE_DATA_DIR: dir,
+    CORE_WORKERS_ACK_WAIT_MS: "3000",
+    CORE_WORKERS_MAX_DELIVERIES: "2"
+  }
+})
+afterAll(async () => {
+  await stopAll(running)
+  server.dispose()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const ROUND = ["--rounds", "1", "--explore-per-task", "0", "--json"]
+const ONE = ["run", "--tasks", "forum-upvote-1", "--samples", "2", ...ROUND]
+const TWO = ["run", "--tasks", "forum-open-board-1,forum-upvote-1", "--samples", "2", ...ROUND]
+const QUEUED = ["--workers", "queue"]
+
+/** A finished run: its id, its events, and replay's verdict on it. */
+const finished = async (stdout: string, e: Record<string, string> = env) => {
+  const runId = runIdOf(stdout)
+  const events = await runEvents(runId, e)
+  const replayed = await core(["replay", runId, "--json"], e)
+  expect(replayed.code).toBe(0)
+  expect(JSON.parse(replayed.stdout).divergences).toEqual([])
+  return { runId, events, digest: decisionDigest(events) }
+}
+
+const ok = async (args: ReadonlyArray<string>, e: Record<string, string> = env) => {
+  const r = await core(args, e)
+  if (r.code !== 0) throw new Error(`bun core ${args.join(" ")} exited ${r.code}:\n${r.stderr.slice(-3000)}`)
+  return r
+}
+
+/** Each episode the run asked for, recorded once. */
+const expectOnce = (events: ReadonlyArray<Record<string, any>>, n: number) => {
+  const ids = recorded(events)
+  expect(ids.length).toBe(n)
+  expect(new Set(ids).size).toBe(n)
+}
+
+let cleanOne = ""
+
+describe("the same decisions however episodes are played", () => {
+  test("2 tasks in this process, through 1 worker and through 3: one decision log", async () => {
+    const inProcess = await finished((await ok([...TWO, "--parallel", "2"])).stdout)
+    const w1 = start(worker("w1", env))
+    const one = await finished((await ok([...TWO, ...QUEUED])).stdout)
+    const w2 = start(worker("w2", env))
+    const w3 = start(worker("w3", env))
+    const three = await ok([...TWO, ...QUEUED])
+    const threeRun = await finished(three.stdout)
+    await stopAll([w1, w2, w3], "SIGTERM")
+    expect([one.digest, threeRun.digest]).toEqual([inProcess.digest, inProcess.digest])
+    expectOnce(threeRun.events, 4)
+    // The progress says which worker played how many.
+    const shares = three.stderr.match(/workers: (.+) episodes/)?.[1] ?? ""
+    const total = [...shares.matchAll(/w\d (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0)
+    expect(total).toBe(4)
+    // And each run's metrics are judged as in-process ones: the workers return the app's judgement.
+    const judged = JSON.parse((await ok(["metrics", inProcess.runId, "--json"])).stdout).verdict_vs_ground_truth
+    expect(JSON.parse(three.stdout).verdict_vs_ground_truth).toEqual(judged)
+    expect(judged.precision).not.toBeNull()
+    cleanOne = (await finished((await ok([...ONE, "--parallel", "2"])).stdout)).digest
+  }, 240_000)
+})
+
+describe("faults", () => {
+  test("a worker SIGKILLed mid-episode: its job is played again elsewhere, recorded once", async () => {
+    const doomed = start(worker("doomed", env))
+    const driver = start(background([...ONE, ...QUEUED], env))
+    const line = await doomed.waitFor(/playing (\S+) of run/)
+    const job = line.match(/playing (\S+) of run/)![1]!
+    doomed.proc.kill("SIGKILL")
+    const spare = start(worker("spare", env))
+    expect(await driver.proc.exited).toBe(0)
+    // The job came back after the ack wait, to the worker that was left.
+    await spare.waitFor(new RegExp(`playing ${job} of run \\S+ \\(delivery 2\\)`), 1000)
+    const run = await finished(await driver.stdout)
+    expectOnce(run.events, 2)
+    expect(run.digest).toBe(cleanOne)
+    await stopAll([spare], "SIGTERM")
+  }, 120_000)
+
+  test("the NATS server killed and restarted mid-round: the run finishes with nothing lost or doubled", async () => {
+    const w = start(worker("steady", env))
+    const driver = start(background([...ONE, ...QUEUED], env))
+    await w.waitFor(/playing \S+ of run/)
+    await server.stop()
+    await Bun.sleep(1500)
+    await server.start()
+    expect(await driver.proc.exited).toBe(0)
+    const run = await finished(await driver.stdout)
+    expectOnce(run.events, 2)
+    expect(run.digest).toBe(cleanOne)
+    await stopAll([w], "SIGTERM")
+  }, 150_000)
+
+  test("the driver SIGKILLed: run --resume re-attaches to the jobs in flight and plays none twice", async () => {
+    const w = start(worker("resumer", env))
+    const driver = start(background([...ONE, ...QUEUED], env))
+    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks/)).match(/run (run-[a-z0-9-]+): \d+ tasks/)![1]!
+    await w.waitFor(/playing \S+ of run/)
+    driver.proc.kill("SIGKILL")
+    await driver.proc.exited
+    const resumed = await ok(["run", "--resume", runId, ...QUEUED, "--json"])
+    const run = await finished(resumed.stdout)
+    expectOnce(run.events, 2)
+    expect(run.digest).toBe(cleanOne)
+    // Every job was played once: the resumed driver waited for the one in flight.
+    const played = [...w.stderr().matchAll(/playing (\S+) of run/g)].map((m) => m[1])
+    expect(played.length).toBe(new Set(played).size)
+    await stopAll([w], "SIGTERM")
+  }, 150_000)
+
+  test("an episode longer than the ack wait, with heartbeats: never delivered again", async () => {
+    const fast = { ...env, CORE_WORKERS_ACK_WAIT_MS: "400" }
+    const slow = start(worker("slow", fast))
+    const idle = start(worker("idle", fast))
+    const driver = start(background([...ONE, ...QUEUED], fast))
+    const either = (re: RegExp) => Promise.any([slow.waitFor(re), idle.waitFor(re)])
+    const job = (await either(/playing (\S+) of run/)).match(/playing (\S+)/)![1]!
+    const began = Date.now()
+    await either(new RegExp(`: ${job} (completed|budget-exhausted|infra-error)$`))
+    // The premise, not a speed target: this episode outlasted the ack wait, so only heartbeats kept it.
+    expect(Date.now() - began).toBeGreaterThan(400)
+    expect(await driver.proc.exited).toBe(0)
+    expect(`${slow.stderr()}${idle.stderr()}`).not.toContain("(delivery 2)")
+    const run = await finished(await driver.stdout, fast)
+    expectOnce(run.events, 2)
+    expect(run.digest).toBe(cleanOne)
+    await stopAll([slow, idle], "SIGTERM")
+  }, 120_000)
+
+  test("a job no worker can play (the app's start command exits there): an infra-error after 2 deliveries, and the run goes on", async () => {
+    const root = fixtureRoot("workers")
+    try {
+      // The pack is the same on both sides; only the worker's machine lacks what the start needs.
+      const pack = variant(root, "gated", (c) => (c.instance.start = ["bun", "gate.ts", "{port}"]), {
+        files: {
+          "gate.ts": `import { existsSync } from "node:fs"
+import { join } from "node:path"
+if (existsSync(join(process.env.TMPDIR ?? "/tmp", "no-app-here"))) {
+  console.error("boom: this machine cannot run the app")
+  process.exit(3)
+}
+await import("../server.ts")
+`,
+          // A demo that ends as a demo must, with the task's claim.
+          "demos/fw-open-1.steps.json": JSON.stringify({
+            version: 1,
+            steps: [
+              { kind: "click", target: { role: "link", name: "First" } },
+              { kind: "status", status: "complete" }
+            ]
+          })
+        }
+      })
+      const broken = mkdtempSync(join(tmpdir(), "core-broken-machine-"))
+      writeFileSync(join(broken, "no-app-here"), "")
+      const w = start(worker("broken", { ...env, TMPDIR: broken }, ["--app", pack]))
+      const r = await ok(["run", "--app", pack, "--tasks", "fw-open-1", "--samples", "2", ...ROUND, ...QUEUED])
+      expect(JSON.parse(r.stdout).infra_errors).toBe(2)
+      const run = await finished(r.stdout)
+      expectOnce(run.events, 2)
+      const reasons = run.events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.infraError as string)
+      expect(reasons.every((x) => /start exited with code 3/.test(x))).toBe(true)
+      expect(w.stderr()).toContain("(delivery 2)")
+      await stopAll([w], "SIGTERM")
+      rmSync(broken, { recursive: true, force: true })
+    } finally {
+      removeRoot(root)
+    }
+  }, 150_000)
+
+  test("a worker of another build refuses a job of a protocol it does not speak, in one line", async () => {
+    const w = start(worker("old", env))
+    await w.waitFor(/pulling episode jobs/)
+    const nc = await connect({ servers: server.url })
+    const job = {
+      protocol: PROTOCOL_VERSION + 1,
+      runId: "run-future",
+      jobId: "r1-s0-forum-upvote-1",
+      seed: "0",
+      app: { kind: "bundled" },
+      platform: "web",
+      screenshots: "key",
+      setOfMarks: false,
+      startTask: "forum-upvote-1",
+      input: {
+        causationId: "c",
+        trajectoryId: "r1-s0-forum-upvote-1",
+        taskId: "forum-upvote-1",
+        instruction: "Upvote",
+        round: 1,
+        sample: 0,
+        stepBudget: 12,
+        policy: { kind: "exploration" }
+      }
+    }
+    await nc.publish(jobSubject("run-future", job.jobId), JSON.stringify(job))
+    await nc.flush()
+    const line = await w.waitFor(/refused job r1-s0-forum-upvote-1 of run run-future/, 20_000)
+    expect(line).toContain(`speaks work-queue protocol ${PROTOCOL_VERSION}, the job ${PROTOCOL_VERSION + 1}`)
+    expect(w.stderr()).not.toContain("playing r1-s0-forum-upvote-1 of run run-future")
+    await nc.close()
+    await stopAll([w], "SIGTERM")
+  }, 60_000)
+
+  test("distributed mode refuses a store other machines cannot share, in one line", async () => {
+    const r = await core([...ONE, ...QUEUED, "--store", "embedded"], env)
+    expect(r.code).not.toBe(0)
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("error:"))).toHaveLength(1)
+    expect(r.stderr).toContain("--store nats")
+  }, 60_000)
+})
