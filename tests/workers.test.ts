@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { connect } from "@nats-io/transport-node"
-import { jobSubject, PROTOCOL_VERSION } from "@core/workers"
+import { jobSubject, PROTOCOL_VERSION, resultSubject } from "@core/workers"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
@@ -238,6 +238,50 @@ await import("../server.ts")
     await nc.close()
     await stopAll([w], "SIGTERM")
   }, 60_000)
+
+  test("a forged record is refused, and the episode is an infra-error that says why", async () => {
+    const driver = start(background([...ONE, ...QUEUED], env))
+    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks/)).match(/run (run-[a-z0-9-]+): \d+ tasks/)![1]!
+    const nc = await connect({ servers: server.url })
+    const observation = { url: null, app: null, title: null, elements: null, aria: null, truncated: false, error: null }
+    const forged = (jobId: string, trajectoryId: string, screenshot: string) => ({
+      protocol: PROTOCOL_VERSION,
+      runId,
+      jobId,
+      worker: "mallory",
+      trajectory: {
+        trajectoryId,
+        taskId: "forum-upvote-1",
+        round: 1,
+        sample: Number(trajectoryId.split("-")[1]!.slice(1)),
+        policy: "exploration-v1",
+        initial: { ...observation, screenshot },
+        steps: [{ action: { kind: "status", status: "complete" }, observation: { ...observation, screenshot: null } }],
+        outcome: "completed",
+        infraError: null,
+        attempts: 1
+      },
+      modelCalls: [],
+      judgement: { success: true, reason: "trust me" }
+    })
+    // One names a screenshot the store never had; the other is another job's record filed under this one.
+    for (const [jobId, body] of [
+      ["r1-s0-forum-upvote-1", forged("r1-s0-forum-upvote-1", "r1-s0-forum-upvote-1", "0".repeat(64))],
+      ["r1-s1-forum-upvote-1", forged("r1-s1-forum-upvote-1", "r1-s0-forum-upvote-1", "1".repeat(64))]
+    ] as const)
+      nc.publish(resultSubject(runId, jobId), JSON.stringify(body))
+    await nc.flush()
+    await nc.close()
+    const w = start(worker("honest", env))
+    expect(await driver.proc.exited).toBe(0)
+    const run = await finished(await driver.stdout)
+    expectOnce(run.events, 2)
+    const why = run.events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.infraError as string)
+    expect(why[0]).toMatch(/^worker mallory's record refused: replaying it here failed: .*not found/)
+    expect(why[1]).toBe("worker mallory's record refused: it is another job's record")
+    expect(driver.stderr()).toContain("workers: refused mallory's record of r1-s0-forum-upvote-1")
+    await stopAll([w], "SIGTERM")
+  }, 90_000)
 
   test("distributed mode refuses a store other machines cannot share, in one line", async () => {
     const r = await core([...ONE, ...QUEUED, "--store", "embedded"], env)
