@@ -80,6 +80,10 @@ describe("the same decisions however episodes are played", () => {
     const one = await finished((await ok([...TWO, ...QUEUED])).stdout)
     const w2 = start(worker("w2", env))
     const w3 = start(worker("w3", env))
+    await Promise.all([w2, w3].map((w) => w.waitFor(/pulling episode jobs/)))
+    // `bun core workers` lists the three, each by the name it was given.
+    const listed = JSON.parse((await ok(["workers", "--json"])).stdout).workers.map((w: { name: string }) => w.name)
+    expect(listed.sort()).toEqual(["w1", "w2", "w3"])
     const three = await ok([...TWO, ...QUEUED])
     const threeRun = await finished(three.stdout)
     await stopAll([w1, w2, w3], "SIGTERM")

@@ -8,7 +8,7 @@
  *   one durable pull consumer `core-workers` that every worker shares, explicit acks.
  * - Results: stream `CORE_RESULTS`, subject `coreq.results.<runId>.<token>`, published with
  *   the job's id as `Nats-Msg-Id`, so a job played twice is stored once.
- * - Presence: bucket `core-workers`, one key per worker, expiring when the worker goes quiet.
+ * - Presence: stream `CORE_WORKERS`, one message kept per worker, gone when the worker goes quiet.
  *
  * The protocol version travels in every job and result. A worker from another build
  * refuses a job of a version it does not speak, and the driver a result of one: both would
@@ -28,7 +28,6 @@ export const JOBS_STREAM = "CORE_JOBS"
 export const RESULTS_STREAM = "CORE_RESULTS"
 /** The one durable consumer all workers pull from. */
 export const WORKERS_CONSUMER = "core-workers"
-export const PRESENCE_BUCKET = "core-workers"
 
 /** A job's subject token: the job id hashed, so any task id makes a valid subject. */
 export const jobToken = (jobId: string): string => sha256(jobId).slice(0, 24)

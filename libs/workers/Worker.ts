@@ -29,7 +29,8 @@ import type { RetrievalModel } from "@core/policy"
 import { type Models, type Observations, Randomness } from "@core/replay"
 import { decodeJob, JOBS_STREAM, messageId, parseJson, PROTOCOL_VERSION, resultSubject, WORKERS_CONSUMER } from "./Protocol.ts"
 import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
-import { openQueue, PRESENCE_EVERY_MS, presenceSubject } from "./Queue.ts"
+import { announce, presenceOf } from "./Presence.ts"
+import { openQueue } from "./Queue.ts"
 
 /** The app a worker serves, from its own instances. */
 export interface WorkerApp {
@@ -124,26 +125,11 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
     const holding = new Set<string>()
     let done = 0
     const since = new Date().toISOString()
-    const presence = () =>
-      queue.js
-        .publish(
-          presenceSubject(o.name),
-          JSON.stringify({
-            name: o.name,
-            host: hostname(),
-            pid: process.pid,
-            protocol: PROTOCOL_VERSION,
-            concurrency: o.concurrency,
-            holding: [...holding],
-            done,
-            since,
-            at: new Date().toISOString()
-          })
-        )
-        .catch(() => undefined)
-    const beat = setInterval(presence, PRESENCE_EVERY_MS)
-    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(beat)))
-    yield* Effect.promise(presence)
+    const host = hostname()
+    const quiet = announce(queue, () =>
+      presenceOf({ name: o.name, host, pid: process.pid, concurrency: o.concurrency, holding: [...holding], done, since })
+    )
+    yield* Effect.addFinalizer(() => Effect.sync(quiet))
 
     /** The episode, as the driver would play it in-process. */
     const play = (job: EpisodeJob) =>

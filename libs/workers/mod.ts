@@ -11,7 +11,6 @@ export {
   JOBS_STREAM,
   jobSubject,
   messageId,
-  PRESENCE_BUCKET,
   Presence,
   PROTOCOL_VERSION,
   RESULTS_STREAM,
@@ -21,6 +20,7 @@ export {
 export type { JobApp } from "./Protocol.ts"
 export { DEFAULT_QUEUE, openQueue, PRESENCE_STREAM, PRESENCE_TTL_MS, presenceSubject } from "./Queue.ts"
 export type { QueueSettings } from "./Queue.ts"
+export { announce, livePresences, presenceOf } from "./Presence.ts"
 export { refusal, runWorker } from "./Worker.ts"
 export type { EnvironmentSettings, WorkerApp, WorkerOptions } from "./Worker.ts"
 export { remoteEpisodes } from "./Dispatch.ts"

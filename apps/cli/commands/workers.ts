@@ -5,8 +5,7 @@
  * was cut off drops out within seconds.
  */
 import { Effect } from "effect"
-import { decodePresence, openQueue, PRESENCE_STREAM } from "@core/workers"
-import type { Presence } from "@core/workers"
+import { livePresences, openQueue } from "@core/workers"
 import type { Command } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
@@ -14,20 +13,9 @@ import { openStore } from "../Store.ts"
 import { queueConnection } from "../Workers.ts"
 import { textTable } from "../bench/Report.ts"
 
-const livePresences = (nc: Parameters<typeof openQueue>[0]) =>
+const presences = (nc: Parameters<typeof openQueue>[0]) =>
   Effect.tryPromise({
-    try: async () => {
-      const { jsm } = await openQueue(nc)
-      const info = await jsm.streams.info(PRESENCE_STREAM, { subjects_filter: ">" })
-      const out: Array<Presence> = []
-      for (const subject of Object.keys(info.state.subjects ?? {}).sort()) {
-        const m = await jsm.streams.getMessage(PRESENCE_STREAM, { last_by_subj: subject }).catch(() => null)
-        if (m === null) continue
-        const p = decodePresence(m.json())
-        if (p.ok) out.push(p.value)
-      }
-      return out
-    },
+    try: async () => livePresences(await openQueue(nc)),
     catch: (e) => new CliError({ message: `cannot read the workers' presence: ${e instanceof Error ? e.message : String(e)}` })
   })
 
@@ -43,7 +31,7 @@ export const workers: Command = {
       Effect.gen(function* () {
         const opened = yield* openStore(args, { quiet: args.flags.json === true })
         const nc = yield* queueConnection(opened, "core-workers-list")
-        const live = yield* livePresences(nc)
+        const live = yield* presences(nc)
         if (args.flags.json === true) return console.log(JSON.stringify({ workers: live }))
         if (live.length === 0) return console.log("no live workers (start one: bun core worker)")
         console.log(
