@@ -38,6 +38,8 @@ import { modelCallRecorder } from "./ModelCalls.ts"
 import { environmentsNamed, platformEnvironment } from "./PlatformEnvironment.ts"
 import { registerTasks } from "./Registration.ts"
 import { resumeLayers } from "./Resume.ts"
+import { progressLines } from "./RunProgress.ts"
+import type { RunProgress } from "./RunProgress.ts"
 import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
 import { labelSandbox, noModels } from "./Services.ts"
 import { configuredModels, DATA_RULES_VERSION, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
@@ -45,16 +47,6 @@ import type { RunConfig } from "./RunConfig.ts"
 
 /** The run could not start or go on (bad plan, unreadable log, a demo that cannot be made): one line. */
 export class RunError extends Schema.TaggedError<RunError>()("RunError", { message: Schema.String }) {}
-
-/** Where the engine tells what it is doing; `bun core` draws it as a progress bar. */
-export interface RunProgress {
-  line(text: string): void
-  start(label: string, total: number): void
-  expect(n: number): void
-  tick(): void
-  count(outcome: string): void
-  done(text: string): void
-}
 
 export interface RunPlan {
   readonly command: "run" | "demo"
@@ -349,55 +341,14 @@ export const executeRun = (
       const observations = liveObservations({ environments, taskOf, onEnd, onStep: () => progress.tick() })
 
       const events: Array<CoreEvent> = [...(resume?.events ?? [])]
+      const shares = new Map<string, number>()
+      const tell = progressLines(progress, plan.rounds, shares)
       const onEvent = (e: CoreEvent) => {
         events.push(e)
         noteParent(e)
-        switch (e.type) {
-          case "TaskExtrapolated":
-            progress.line(
-              `extrapolate: ${e.data.lineage.parentTaskId}: "${e.data.instruction}" (${e.data.generator}, from ${e.data.pseudoDemoTrajectoryId})`
-            )
-            return
-          case "DatasetSealed":
-            progress.line(
-              `dataset: round ${e.data.round} sealed, ${e.data.recordCount} new records (sft ${e.data.counts.sft}, dpo ${e.data.counts.dpo}, rollout ${e.data.counts.rollout})`
-            )
-            return
-          case "JobCompleted":
-            if (e.data.jobId.startsWith("infer-"))
-              progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
-            return
-          case "RoundStarted":
-            if (e.data.round > 0) progress.start(`round ${e.data.round}/${plan.rounds}`, 0)
-            return
-          case "PolicyTrained":
-            progress.line(
-              `policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`
-            )
-            return
-          case "JobQueued":
-            if (e.data.kind === "rollout" || e.data.kind === "explore") progress.expect(1)
-            return
-          // Rollouts finish before their verdicts (verification follows the round's rollouts): the bar counts rollouts.
-          case "TrajectoryRecorded":
-            progress.count(e.data.outcome)
-            return
-          case "PathAdded":
-            if (e.data.source.kind === "trajectory") progress.line(`expand: ${e.data.taskId}: a new path from ${e.data.source.id}`)
-            return
-          case "RoundCompleted":
-            if (e.data.round === 0) return
-            if (shares.size > 0) progress.line(shareLine())
-            progress.done(
-              `round ${e.data.round}: ${Object.entries(e.data.counts)
-                .map(([k, v]) => `${k} ${v}`)
-                .join(", ")}`
-            )
-            return
-        }
+        tell(e)
       }
       const environment = resume === undefined ? Layer.merge(models, observations) : resumeLayers(resume.events, { observations, models })
-      const shares = new Map<string, number>()
       const remote =
         plan.workers?.({
           runId,
@@ -415,7 +366,6 @@ export const executeRun = (
           },
           log: (l) => progress.line(l)
         }) ?? Layer.empty
-      const shareLine = () => `workers: ${[...shares].map(([w, n]) => `${w} ${n}`).join(", ")} episodes`
       yield* drive({
         registry: pipelineDeciders,
         runId,
