@@ -94,6 +94,8 @@ const PHRASE = 3
 /** Novelty: untouched elements +0.5; each earlier action on the element −1. */
 const NOVEL_BONUS = 0.5
 const REPEAT_PENALTY = 1
+/** Version 3: how often a page that shows the asked value ends the episode with it (at least; a higher stop bias wins). */
+const SHOWN_STOP = 0.8
 /** With nothing to act on, or after an error: go back this often (else scroll down). */
 const BACK_PROBABILITY = 0.5
 
@@ -354,7 +356,8 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * as version 1.
  *
  * Version 3 adds reading: a question is answered with the value the page (`input.page`)
- * shows for it, and a page that shows one counts as a full match for the stop draw.
+ * shows for it, and on a page that shows one the stop draw stops with probability 0.8 (or
+ * the stop bias, if higher), as a reader who sees the answer gives it.
  */
 export const explorationAction = (input: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -375,10 +378,10 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
   if (last !== undefined) {
     const t = targetOf(last.action)
     const weight = totalWeight(terms)
-    // A page that shows the asked value is as good a place to stop as a target that matched fully.
+    // A page that shows the asked value is where a reader answers: most of the time, whatever the usual stop bias.
     const shown = read && isQuestion(input.instruction) && answerFromPage(input.instruction, input.page ?? null) !== null
-    const match = shown ? 1 : t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
-    if (rng.float() < stopBias * match) return finish(input, terms, read)
+    const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
+    if (rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)) return finish(input, terms, read)
   }
   const cs = candidatesOf(input, terms)
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
