@@ -66,7 +66,8 @@ const isRolloutJob = (e: CoreEvent): boolean => rolloutJob(e) !== null
  * something other than the demo's next action, and rejoins the demo where the detour meets
  * a page the demo acted on later (Rollout's `rejoin`). The first two jobs of every round
  * start from the start state, where the other entry points are; the others take the
- * remaining nodes in turn, round after round.
+ * remaining nodes in turn, round after round — under exploration 3 only the nodes whose
+ * step led to another page.
  */
 export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const config = s.config!
@@ -77,7 +78,11 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
     .map((lf) => lf.keyStepIndex)
     .sort((a, b) => a - b)
   // The last key step is the final status: nothing to explore after it.
-  const later = keySteps.slice(0, -1)
+  const before = keySteps.slice(0, -1)
+  // Exploration 3 starts only where the demo reached another page: a node halfway through
+  // filling a form is the page the start-state explorers already see.
+  const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore)
+  const later = config.exploration === "3" && moved.length > 0 ? moved : before
   const fromStart = Math.min(config.explorePerTask, FROM_START)
   const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {

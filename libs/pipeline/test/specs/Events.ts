@@ -152,6 +152,8 @@ export interface RunOptions {
   readonly lfGuide?: string
   /** `run.dataRules`: absent, a run from before the data rules had a version (version 1). */
   readonly dataRules?: "1" | "2" | "3" | "4"
+  /** `run.exploration`: absent, the exploration policy's version 1. */
+  readonly exploration?: "1" | "2" | "3"
   /** A configured model server with this model (`models.baseUrl`, `models.model`); absent: none. */
   readonly model?: string
 }
@@ -178,6 +180,7 @@ export const runConfig = (o: RunOptions): Record<string, unknown> => {
     ["infer.synthesis", o.synthesis],
     ["infer.lfGuide", o.lfGuide],
     ["run.dataRules", o.dataRules],
+    ["run.exploration", o.exploration],
     ["models.baseUrl", o.model === undefined ? null : "http://models.test/v1"],
     ["models.model", o.model ?? null]
   ]

@@ -10,7 +10,19 @@ import type { CoreEvent } from "@core/events"
 import { rollouts } from "../../deciders/Rollouts.ts"
 import { jobQueued, RUN, roundStarted, runStarted, trajectoryRecorded } from "./Events.ts"
 import type { RunOptions } from "./Events.ts"
-import { click, complete, forumSite, openBoard, openBoardDemo, openBoardGraph, tasks, trajectory, upvote } from "./Forum.ts"
+import {
+  click,
+  complete,
+  forumSite,
+  openBoard,
+  openBoardDemo,
+  openBoardGraph,
+  tasks,
+  trajectory,
+  upvote,
+  upvoteDemo,
+  upvoteGraph
+} from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
 import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
 
@@ -91,6 +103,21 @@ describe("rollouts: a round queues its episodes", () => {
         expect(explorers[0]!.avoid).toEqual({ role: "link", name: "Cycling" })
         expect(explorers[2]!.rejoin).toEqual([{ urlBefore: "/forum/b/cycling", action: complete }])
       }))
+
+  test("under exploration 3 an explorer starts only after a step that led to another page; before it, after every node", async () => {
+    const starts = async (exploration: "2" | "3") => {
+      const { events } = await spec(rollouts)
+        .given([...tasks, run({ explorePerTask: 5, exploration }), upvoteDemo, ...upvoteGraph])
+        .when(roundStarted({ round: 1, taskIds: [upvote.taskId] }))
+        .run()
+      return dataOf(events, "JobQueued")
+        .filter((j) => j.kind === "explore")
+        .map((j) => j.params.fromStep)
+    }
+    // The demo searched (another page), opened the post (another page), upvoted there, said complete.
+    expect(await starts("3")).toEqual([-1, -1, 0, 1, 0])
+    expect(await starts("2")).toEqual([-1, -1, 0, 1, 2])
+  })
 })
 
 const job = (
