@@ -69,6 +69,8 @@ export const labelInference = defineDecider({
   version: "1",
   handles: ["RunStarted", "JobQueued"],
   emits: ["JobQueued", "StepsDescribed", "KeyStepsIdentified", "LabelFunctionInferred", "LabelFunctionRejected", "JobCompleted"],
+  // Another decider's job (a rollout) is none of its business: it decides nothing on it, so it never holds the others back.
+  concurrent: (e) => e.type === "JobQueued" && e.data.kind !== INFER_JOB_KIND,
   initial,
   evolve: (state: InferenceState, e: CoreEvent): InferenceState => {
     switch (e.type) {

@@ -21,6 +21,8 @@ export const demoJobs = defineDecider({
   version: "1",
   handles: ["RunStarted", "JobQueued"],
   emits: ["JobQueued", "JobCompleted"],
+  // A job of another task is none of its business: it decides nothing on it, so it never holds the others back.
+  concurrent: (e) => e.type === "JobQueued" && e.data.taskId !== DEMO_TASK,
   decide: (_state, e) =>
     Effect.sync(() => {
       if (e.type === "RunStarted" && e.data.command === "demo" && e.runId !== null) {
