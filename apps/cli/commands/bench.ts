@@ -3,12 +3,14 @@
  * against the raw tool underneath, in the same run (docs/benchmarks.md): the event store
  * against JetStream, the projection rebuild against an ordered consumer, the web
  * environment against a Playwright loop, the sandbox against native JavaScript, the console
- * against static files. Missing a target is reported, not an error: a benchmark informs, and
- * a loaded machine must not fail a script that only wanted the figures.
+ * against static files. `bench run` measures rollouts in-process against the same rollouts
+ * through workers (docs/scaling.md). Missing a target is reported, not an error: a benchmark
+ * informs, and a loaded machine must not fail a script that only wanted the figures.
  */
 import { Effect } from "effect"
 import { loadConfig } from "@core/config"
 import type { Command } from "../Cli.ts"
+import { UsageError } from "../Cli.ts"
 import { REPLAY_TARGETS, runReplayBench } from "../bench/ReplayBench.ts"
 import type { ReplayBenchResult } from "../bench/ReplayBench.ts"
 import { runStoreBench, TARGETS } from "../bench/StoreBench.ts"
@@ -19,8 +21,11 @@ import { runSandboxBench, SANDBOX_TARGET_EVALS_PER_S } from "../bench/SandboxBen
 import type { SandboxBenchResult } from "../bench/SandboxBench.ts"
 import { runUiBench, UI_RUNS, UI_STEPS, UI_TARGET_MS, UI_WARMUP } from "../bench/UiBench.ts"
 import type { UiBenchResult } from "../bench/UiBench.ts"
+import { DRIVER_CPU_INCLUDES, OVERHEAD_TARGET, runRunBench } from "../bench/RunBench.ts"
+import type { ModeFigures, RunBenchResult } from "../bench/RunBench.ts"
 import { countFlag, interruptOnSignal, mark, num, textTable } from "../bench/Report.ts"
 import { configFlags } from "../ConfigFlags.ts"
+import { chooseTasks } from "../BundledTasks.ts"
 
 /**
  * Per phase, side and round: large enough to get past per-round noise, small enough that
@@ -245,5 +250,64 @@ export const benchUi: Command = {
       const samples = yield* countFlag(args, "samples", DEFAULT_UI_SAMPLES, 20)
       const result = yield* interruptOnSignal(runUiBench({ samples, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : uiTable(result))
+    })
+}
+
+/** 18 shop tasks × 5 rollouts = 90 episodes per mode: about a quarter of an hour on 2 cores, all four runs included. */
+const DEFAULT_RUN_SAMPLES = 5
+
+const runTable = (r: RunBenchResult): string => {
+  const row = (label: string, m: ModeFigures) => [
+    label,
+    String(m.episodes),
+    m.seconds.toFixed(1),
+    m.seconds_per_episode.toFixed(3),
+    num(m.episodes_per_hour),
+    String(m.infra_errors)
+  ]
+  const shares = Object.entries(r.workers_2_shares)
+    .map(([w, n]) => `${w} ${n}`)
+    .join(", ")
+  return textTable(
+    [
+      ["rollout phase (round 1)", "episodes", "seconds", "s/episode", "episodes/hour", "infra-errors"],
+      row("in-process, --parallel 1", r.modes.in_process),
+      row("1 worker, --parallel 1", r.modes.workers_1),
+      row(`2 workers, --parallel 2 (${shares})`, r.modes.workers_2)
+    ],
+    [
+      `queue overhead ratio ${r.queue_overhead_ratio.toFixed(3)} (1 worker against in-process, per episode) · target ≤ ${OVERHEAD_TARGET} ${mark(r.queue_overhead_ok)}`,
+      `  an episode took ${r.worker_seconds_per_episode.workers_1.toFixed(3)} s in its worker; the other ${r.handoff_seconds_per_episode.toFixed(3)} s per episode is the job's way there and the record's way back (checked, appended)`,
+      `parallel speedup, 2 workers ÷ 1 worker: ${r.parallel_speedup_2_workers.toFixed(3)} (an episode took ${r.worker_seconds_per_episode.workers_2.toFixed(3)} s in its worker; at most ${r.workers_2_in_flight_max} played at once)`,
+      `driver CPU per episode in queue mode: ${r.driver_cpu_ms_per_episode} ms (+ ${num(r.driver_cpu_ms_fixed)} ms per run) · nats-server ${r.nats_cpu_ms_per_episode} ms · where it was played (worker and browser) ${r.worker_cpu_ms_per_episode} ms`,
+      `  from runs of --samples ${r.cpu_samples[0]} and ${r.cpu_samples[1]} through 2 workers: CPU difference ÷ episode difference`,
+      `  the driver's figure is ${DRIVER_CPU_INCLUDES}`,
+      `seconds: ${r.timing}`,
+      `${r.tasks} tasks × ${r.samples} samples, exploration policy, seed ${r.seed} · ${r.cores} cores, load average ${r.load_avg_1m.start} → ${r.load_avg_1m.end} · nats-server ${r.nats_server_version} · Bun ${r.bun_version} · ${r.bench_seconds} s in all`,
+      `target ${r.queue_overhead_ok ? "met" : "NOT met"}`
+    ]
+  )
+}
+
+export const benchRun: Command = {
+  name: "bench run",
+  summary: "rollout throughput in-process, through 1 worker and through 2 workers, on a nats-server of its own",
+  flags: {
+    samples: { kind: "number", description: `rollouts per task (default ${DEFAULT_RUN_SAMPLES})` },
+    tasks: { kind: "string", description: "these train task ids (comma-separated) instead of the shop site's train tasks" },
+    json: { kind: "boolean", description: "print the figures as one JSON object" }
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const samples = yield* countFlag(args, "samples", DEFAULT_RUN_SAMPLES, 1)
+      const tasks = args.flags.tasks
+      const chosen = yield* chooseTasks({
+        flags: tasks === undefined ? { site: "shop" } : { tasks },
+        positionals: [],
+        given: new Set(tasks === undefined ? ["site"] : ["tasks"])
+      }).pipe(Effect.mapError((e) => (e._tag === "UsageError" ? new UsageError({ message: `--tasks: ${e.message}` }) : e)))
+      if (chosen.length === 0) return yield* new UsageError({ message: "--tasks chose no task" })
+      const result = yield* interruptOnSignal(runRunBench({ taskIds: chosen.map((t) => t.id), samples, progress: (l) => console.error(l) }))
+      console.log(args.flags.json === true ? JSON.stringify(result) : runTable(result))
     })
 }

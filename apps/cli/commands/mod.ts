@@ -4,7 +4,7 @@ import { appCheck } from "./app.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
-import { benchEnv, benchReplay, benchSandbox, benchStore, benchUi } from "./bench.ts"
+import { benchEnv, benchReplay, benchRun, benchSandbox, benchStore, benchUi } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { datasetExport, datasetFollow } from "./dataset.ts"
 import { datasetCheck } from "./datasetCheck.ts"
@@ -37,6 +37,7 @@ export const commands: ReadonlyArray<Command> = [
   benchEnv,
   benchSandbox,
   benchUi,
+  benchRun,
   dbMigrate,
   dbStatus,
   dbProject,

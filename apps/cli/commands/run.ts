@@ -9,8 +9,6 @@ import { EventStore } from "@core/eventstore"
 import { RUN_CONFIG_KEYS, RUN_DEFAULTS, runConfigOf } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
-import type { SuiteTask } from "@core/sites/suites"
-import { SOLVED_SUITES } from "@core/sites/solutions"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
@@ -23,6 +21,7 @@ import { printMetrics, runMetrics } from "../RunMetrics.ts"
 import type { RunMetrics } from "../RunMetrics.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
+import { chooseTasks } from "../BundledTasks.ts"
 import { loadPack, packDigest } from "@core/apps"
 import type { JobApp } from "@core/workers"
 import type { OpenedStore } from "../Store.ts"
@@ -48,41 +47,6 @@ const withWorkers = (args: ParsedArgs, opened: OpenedStore, appDir: string | und
 
 /** In-flight episodes: `--parallel`, else 2 in this process and more with workers. */
 const parallelOf = (args: ParsedArgs) => positiveInt(args, "parallel", args.flags.workers === undefined ? 2 : QUEUE_PARALLEL)
-
-/** The tasks `--suite`, `--site` and `--tasks` choose: train instances of suites with scripted expert demos. */
-export const chooseTasks = (args: ParsedArgs) =>
-  Effect.gen(function* () {
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-    const suite = (args.flags.suite as string | undefined) ?? "train"
-    const names = suites.map((s) => s.suite)
-    if (suite !== "train" && !names.includes(suite)) {
-      return yield* new UsageError({
-        message: `unknown suite '${suite}' (train = every suite's train split, or one of: ${names.join(", ")})`
-      })
-    }
-    let tasks: ReadonlyArray<SuiteTask> = suites
-      .filter((s) => suite === "train" || s.suite === suite)
-      .flatMap((s) => s.tasks)
-      .filter((t) => t.split === "train" && SOLVED_SUITES.includes(t.suite))
-    const site = args.flags.site as string | undefined
-    if (site !== undefined) {
-      const sites = [...new Set(tasks.map((t) => t.site))]
-      if (!sites.includes(site)) return yield* new UsageError({ message: `unknown site '${site}' (known: ${sites.join(", ")})` })
-      tasks = tasks.filter((t) => t.site === site)
-    }
-    const list = args.flags.tasks as string | undefined
-    if (list !== undefined) {
-      const wanted = list
-        .split(",")
-        .map((s) => s.trim())
-        .filter((s) => s !== "")
-      const unknown = wanted.filter((w) => !tasks.some((t) => t.id === w))
-      if (unknown.length > 0)
-        return yield* new UsageError({ message: `no train task ${unknown[0]} in the chosen suite (see bun core tasks list)` })
-      tasks = tasks.filter((t) => wanted.includes(t.id))
-    }
-    return tasks
-  })
 
 /** The expansion and extrapolation knobs (ablations turn them to 0); the run's defaults where no flag sets one. */
 const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
@@ -232,7 +196,15 @@ export const run: Command = withConsoleFlag({
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
-    ...configFlags(["seed", "models.baseUrl", "models.model", "models.apiKeyEnv", "models.setOfMarks"])
+    ...configFlags([
+      "seed",
+      "models.baseUrl",
+      "models.model",
+      "models.apiKeyEnv",
+      "models.setOfMarks",
+      "workers.ackWaitMs",
+      "workers.maxDeliveries"
+    ])
   },
   run: (args) =>
     Effect.scoped(
