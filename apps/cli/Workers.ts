@@ -66,7 +66,13 @@ export const workerEnvironment = (config: LoadedConfig, app: WorkerApp) =>
     const pool = yield* Layer.build(BrowserPool.layer())
     return (s: EnvironmentSettings) =>
       Effect.provideContext(
-        platformEnvironment(config, s.platform, { screenshots: s.screenshots, episodes: app.runApp.episodes, setOfMarks: s.setOfMarks }),
+        // A run queues a task's samples one after another: while one plays, the next of the same task is opened, as in-process.
+        platformEnvironment(config, s.platform, {
+          screenshots: s.screenshots,
+          episodes: app.runApp.episodes,
+          setOfMarks: s.setOfMarks,
+          prepareAhead: true
+        }),
         pool
       )
   })
