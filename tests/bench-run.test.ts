@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { core, expectOneLineError } from "./support/cli.ts"
+import type { ModeFigures } from "../apps/cli/bench/RunBench.ts"
 
 const MODES = ["in_process", "workers_1", "workers_2"] as const
 
@@ -38,17 +39,6 @@ const KEYS = [
   "bun_version",
   "bench_seconds"
 ]
-
-interface Mode {
-  readonly run_id: string
-  readonly parallel: number
-  readonly workers: number
-  readonly episodes: number
-  readonly infra_errors: number
-  readonly seconds: number
-  readonly seconds_per_episode: number
-  readonly episodes_per_hour: number
-}
 
 /** Tags the bench's process: what it starts inherits the tag, so another test's or user's processes never count. */
 const TAG = `CORE_BENCH_RUN_TAG=${process.pid}-${Date.now()}`
@@ -85,7 +75,7 @@ describe("bun core bench run", () => {
     expect(report.tasks).toBe(1)
     expect(report.samples).toBe(1)
     expect(report.episodes_asked).toBe(1)
-    const modes = report.modes as Record<string, Mode>
+    const modes = report.modes as Record<string, ModeFigures>
     expect(Object.keys(modes).sort()).toEqual([...MODES].sort())
     for (const k of MODES) {
       const m = modes[k]!

@@ -152,3 +152,10 @@ export const runCommand = async (command: Command, argv: ReadonlyArray<string>):
   if (process.env.CORE_DEBUG) console.error(defect instanceof Error ? defect.stack : defect)
   process.exit(70)
 }
+
+/** Resolves at the first Ctrl-C or SIGTERM: how the commands that run until stopped (ui, worker) end cleanly. */
+export const untilSignal = (): Promise<void> =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve())
+    process.once("SIGTERM", () => resolve())
+  })

@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import { isLoopback } from "@core/console"
 import type { Command } from "../Cli.ts"
-import { UsageError } from "../Cli.ts"
+import { UsageError, untilSignal } from "../Cli.ts"
 import { DEFAULT_CONSOLE_PORT, openConsole } from "../Console.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
@@ -26,14 +26,6 @@ const openInBrowser = (url: string): void => {
     console.error(`--open: cannot run xdg-open here; open ${url} yourself`)
   }
 }
-
-const untilSignal = Effect.promise(
-  () =>
-    new Promise<void>((resolve) => {
-      process.once("SIGINT", resolve)
-      process.once("SIGTERM", resolve)
-    })
-)
 
 export const ui: Command = {
   name: "ui",
@@ -65,7 +57,7 @@ export const ui: Command = {
         console.log(`what-if token: ${c.token}`)
         console.error("Ctrl-C stops")
         if (args.flags.open === true) openInBrowser(open)
-        yield* untilSignal
+        yield* Effect.promise(untilSignal)
       })
     )
 }

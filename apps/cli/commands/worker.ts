@@ -15,16 +15,10 @@ import { runWorker } from "@core/workers"
 import { BlobStore } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
-import { CliError, positiveInt, UsageError } from "../Cli.ts"
+import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "../Store.ts"
 import { queueConnection, workerApp, workerEnvironment } from "../Workers.ts"
-
-const untilSignal = () =>
-  new Promise<void>((resolve) => {
-    process.once("SIGINT", () => resolve())
-    process.once("SIGTERM", () => resolve())
-  })
 
 export const worker: Command = {
   name: "worker",
