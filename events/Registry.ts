@@ -42,6 +42,12 @@ export interface Registry<Event extends EventEnvelope> {
   decode(raw: unknown): Result.Result<Event, EventDecodeError>
   decodeJson(json: string): Result.Result<Event, EventDecodeError>
   encode(event: Event): Result.Result<EncodedEvent, EventEncodeError>
+  /**
+   * {@link encode}'s JSON alone, with the same checks and errors: the append's hot path. A
+   * UTF-16 code unit is at most three UTF-8 bytes, so the exact byte count is only taken
+   * for events long enough to be near the limit.
+   */
+  encodeJson(event: Event): Result.Result<string, EventEncodeError>
 }
 
 /**
@@ -170,7 +176,8 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     return decode(raw)
   }
 
-  const encode = (event: Event): Result.Result<EncodedEvent, EventEncodeError> => {
+  /** The event checked against its schema and spelled as stored, before any size limit. */
+  const encodeUnchecked = (event: Event): Result.Result<string, InvalidEvent> => {
     const d = current.get(event.type)
     if (!d || d.version !== event.version) {
       return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: "not the current version of a known type" }))
@@ -179,13 +186,24 @@ export const makeRegistry = <const Defs extends ReadonlyArray<EventDefinition>>(
     if (Result.isFailure(enc)) {
       return Result.fail(new InvalidEvent({ type: event.type, version: event.version, reason: joinLines(enc.failure.message) }))
     }
-    const json = JSON.stringify(enc.success)
-    const bytes = Buffer.byteLength(json)
-    if (bytes > MAX_EVENT_BYTES) {
-      return Result.fail(new EventTooLarge({ type: event.type, id: event.id, bytes, limit: MAX_EVENT_BYTES }))
-    }
-    return Result.succeed({ event, json, bytes })
+    return Result.succeed(JSON.stringify(enc.success))
   }
 
-  return { definitions, current, decode, decodeJson, encode }
+  const tooLarge = (event: Event, bytes: number) => new EventTooLarge({ type: event.type, id: event.id, bytes, limit: MAX_EVENT_BYTES })
+
+  const encode = (event: Event): Result.Result<EncodedEvent, EventEncodeError> => {
+    const json = encodeUnchecked(event)
+    if (Result.isFailure(json)) return Result.fail(json.failure)
+    const bytes = Buffer.byteLength(json.success)
+    return bytes > MAX_EVENT_BYTES ? Result.fail(tooLarge(event, bytes)) : Result.succeed({ event, json: json.success, bytes })
+  }
+
+  const encodeJson = (event: Event): Result.Result<string, EventEncodeError> => {
+    const json = encodeUnchecked(event)
+    if (Result.isFailure(json) || json.success.length * 3 <= MAX_EVENT_BYTES) return json
+    const bytes = Buffer.byteLength(json.success)
+    return bytes > MAX_EVENT_BYTES ? Result.fail(tooLarge(event, bytes)) : json
+  }
+
+  return { definitions, current, decode, decodeJson, encode, encodeJson }
 }

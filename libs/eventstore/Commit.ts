@@ -11,29 +11,39 @@ import type { AppendOptions, RecordedEvent } from "./EventStore.ts"
 /** One commit is one NATS message; NATS refuses messages over 1 MB by default. */
 export const MAX_COMMIT_BYTES = 1024 * 1024 - 4096
 
-/** Encodes a commit body, refusing oversize events (EventTooLarge) and commits. */
+/**
+ * Encodes a commit body, refusing oversize events (EventTooLarge) and commits. As with an
+ * event, the exact UTF-8 byte count is only taken when the text is long enough that it
+ * could be over the limit (a UTF-16 code unit is at most three bytes).
+ */
 export const encodeCommit = (
   stream: string,
   id: string,
   events: ReadonlyArray<CoreEvent>
 ): Result.Result<string, EventEncodeError | InvalidAppend> => {
   const parts: Array<string> = []
-  let bytes = 0
+  let length = 0
   for (const e of events) {
-    const enc = catalog.encode(e)
-    if (Result.isFailure(enc)) return Result.fail(enc.failure)
-    parts.push(enc.success.json)
-    bytes += enc.success.bytes
+    const enc = catalog.encodeJson(e)
+    if (Result.isFailure(enc)) return enc
+    parts.push(enc.success)
+    length += enc.success.length
   }
-  if (bytes > MAX_COMMIT_BYTES) {
-    return Result.fail(
-      new InvalidAppend({
-        stream,
-        reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits`
-      })
-    )
+  if (length * 3 > MAX_COMMIT_BYTES) {
+    // The count the message has always given: the events' bytes, without the wrapper.
+    let bytes = 0
+    for (const p of parts) bytes += Buffer.byteLength(p)
+    if (bytes > MAX_COMMIT_BYTES) {
+      return Result.fail(
+        new InvalidAppend({
+          stream,
+          reason: `commit of ${events.length} events is ${bytes} bytes, over the ${MAX_COMMIT_BYTES}-byte message limit: split it into several commits`
+        })
+      )
+    }
   }
-  return Result.succeed(`{"commitId":${JSON.stringify(id)},"events":[${parts.join(",")}]}`)
+  const joined = parts.length === 1 ? parts[0] : parts.join(",")
+  return Result.succeed(`{"commitId":${JSON.stringify(id)},"events":[${joined}]}`)
 }
 
 /** Everything both layers do before a commit touches storage: check it, name it, encode it. */

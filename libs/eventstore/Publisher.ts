@@ -13,7 +13,7 @@
  * p.close()
  */
 import { createInbox, headers } from "@nats-io/transport-node"
-import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node"
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from "@nats-io/transport-node"
 
 export interface PubAck {
   readonly seq: number
@@ -46,6 +46,30 @@ interface Pending {
 export interface Publisher {
   publish(subject: string, body: string | Uint8Array, msgId: string, expectedLastSubjectSequence: number): Promise<PubAck>
   close(): void
+}
+
+const encoder = new TextEncoder()
+
+/** A header value the client's own `set` would keep as it is: printable ASCII, no spaces. */
+const plainValue = /^[\x21-\x7e]+$/
+
+/**
+ * The two headers of a conditional publish. A client `headers()` object costs more than a
+ * publish's other client work (it canonicalises and checks every key on each `set`, then
+ * prints and encodes itself); the client only ever asks the headers of an outgoing
+ * message for `encode()`, so for the values an append sends — a hex commit id and an
+ * integer — the same bytes are written directly. Anything else goes through `headers()`.
+ */
+export const conditionalHeaders = (msgId: string, expected: number): MsgHdrs => {
+  const sequence = String(expected)
+  if (plainValue.test(msgId) && Number.isSafeInteger(expected) && expected >= 0) {
+    const bytes = encoder.encode(`NATS/1.0\r\nNats-Msg-Id: ${msgId}\r\nNats-Expected-Last-Subject-Sequence: ${sequence}\r\n\r\n`)
+    return { encode: () => bytes } as unknown as MsgHdrs
+  }
+  const h = headers()
+  h.set("Nats-Msg-Id", msgId)
+  h.set("Nats-Expected-Last-Subject-Sequence", sequence)
+  return h
 }
 
 export const makePublisher = (nc: NatsConnection, timeoutMs: number): Publisher => {
@@ -96,12 +120,9 @@ export const makePublisher = (nc: NatsConnection, timeoutMs: number): Publisher 
     publish: (subject, body, msgId, expected) =>
       new Promise<PubAck>((resolve, reject) => {
         const token = (counter++).toString(36)
-        const h = headers()
-        h.set("Nats-Msg-Id", msgId)
-        h.set("Nats-Expected-Last-Subject-Sequence", String(expected))
         pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs })
         try {
-          nc.publish(subject, body, { reply: `${inbox}.${token}`, headers: h })
+          nc.publish(subject, body, { reply: `${inbox}.${token}`, headers: conditionalHeaders(msgId, expected) })
         } catch (e) {
           pending.delete(token)
           reject(new PublishUnanswered(e instanceof Error ? e.message : String(e)))
