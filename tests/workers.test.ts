@@ -3,21 +3,22 @@
  * decisions however the episodes were played (in this process, one worker, three), and
  * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
  * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
- * worker of another build. Every run ends replaying with 0 divergences, with each episode
- * recorded exactly once. The ack wait is 3 s and a job is delivered at most twice, so a
- * fault costs seconds.
+ * worker of another build — and a model policy's calls made by a worker, logged by the
+ * driver. Every run ends replaying with 0 divergences, with each episode recorded exactly
+ * once. The ack wait is 3 s and a job is delivered at most twice, so a fault costs seconds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { jetstreamManager } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
-import { jobSubject, PROTOCOL_VERSION, resultSubject } from "@core/workers"
+import { jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "@core/workers"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
 import { core } from "./support/cli.ts"
-import { background, decisionDigest, recorded, runEvents, runIdOf, stopAll, worker } from "./support/queue.ts"
+import { background, decisionDigest, fakeAgent, recorded, runEvents, runIdOf, stopAll, worker } from "./support/queue.ts"
 import type { Running } from "./support/queue.ts"
 
 let server: TestServer
@@ -93,6 +94,9 @@ describe("the same decisions however episodes are played", () => {
     const shares = three.stderr.match(/workers: (.+) episodes/)?.[1] ?? ""
     const total = [...shares.matchAll(/w\d (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0)
     expect(total).toBe(4)
+    // Steps played on workers count in the bar too, as they do in-process.
+    const steps = [...three.stderr.matchAll(/trajectories[^\n]*, (\d+) steps/g)].map((m) => Number(m[1]))
+    expect(Math.max(0, ...steps)).toBeGreaterThan(0)
     // And each run's metrics are judged as in-process ones: the workers return the app's judgement.
     const judged = JSON.parse((await ok(["metrics", inProcess.runId, "--json"])).stdout).verdict_vs_ground_truth
     expect(JSON.parse(three.stdout).verdict_vs_ground_truth).toEqual(judged)
@@ -293,4 +297,57 @@ await import("../server.ts")
     expect(r.stderr.split("\n").filter((l) => l.startsWith("error:"))).toHaveLength(1)
     expect(r.stderr).toContain("--store nats")
   }, 60_000)
+})
+
+describe("a model policy through a worker", () => {
+  test("the worker calls the model server it was started with; the driver logs the calls, and the run replays without the server", async () => {
+    const agent = fakeAgent()
+    try {
+      // The worker reaches the server by its own flag: the job names the model, never where it is served.
+      const w = start(worker("modeler", env, ["--model-base-url", agent.url]))
+      const r = await ok([
+        "run",
+        "--tasks",
+        "shop-open-category-1",
+        "--samples",
+        "2",
+        "--policy",
+        "model",
+        "--model-base-url",
+        agent.url,
+        "--model",
+        "fake-gui-agent",
+        ...ROUND,
+        ...QUEUED
+      ])
+      const runId = runIdOf(r.stdout)
+      const events = await runEvents(runId, env)
+      expectOnce(events, 2)
+      const verdicts = events.filter((e) => e.type === "TrajectoryVerified").map((e) => e.data.verdict)
+      expect(verdicts).toContain("pass")
+      expect(w.stderr()).toMatch(/playing r1-s0-shop-open-category-1 of run/)
+      const calls = events.filter((e) => e.type === "ModelCalled" && e.data.purpose === "policy")
+      expect(calls.length).toBeGreaterThan(0)
+      expect(calls.length).toBe(agent.seen.filter((s) => s.policy).length)
+      // Each call is stored only after the worker's record of its episode: the driver appended it, not the worker.
+      const episodeOf = new Map(events.filter((e) => e.type === "TrajectoryRecorded").map((e) => [e.causationId, e.data.trajectoryId]))
+      const nc = await connect({ servers: server.url })
+      try {
+        const jsm = await jetstreamManager(nc)
+        const storedAt = async (stream: string, q: { seq: number } | { last_by_subj: string }) =>
+          (await jsm.streams.getMessage(stream, q))!.time.getTime()
+        for (const c of calls) {
+          const result = await storedAt(RESULTS_STREAM, { last_by_subj: resultSubject(runId, episodeOf.get(c.causationId)) })
+          expect(await storedAt("CORE", { seq: c.position })).toBeGreaterThanOrEqual(result)
+        }
+      } finally {
+        await nc.close()
+      }
+      await stopAll([w], "SIGTERM")
+      agent.stop()
+      await finished(r.stdout)
+    } finally {
+      agent.stop()
+    }
+  }, 90_000)
 })

@@ -35,10 +35,11 @@ export class Progress {
     this.total += n
   }
 
-  /** One environment step (shows the bar is alive between trajectories). */
-  tick(): void {
-    this.steps++
-    if (this.tty && this.steps % 5 === 0) this.draw()
+  /** Environment steps, one by default (shows the bar is alive between trajectories). */
+  tick(n = 1): void {
+    const before = this.steps
+    this.steps += n
+    if (this.tty && Math.floor(this.steps / 5) > Math.floor(before / 5)) this.draw()
   }
 
   count(kind: string): void {

@@ -103,7 +103,13 @@ export interface RemoteRun {
   /** The task whose start an episode of `taskId` uses (an extrapolated task's parent). */
   readonly startTaskOf: (taskId: string) => string
   /** Told of each record a worker played: its worker, and the app's judgement (measurement only). */
-  readonly onResult: (r: { readonly worker: string; readonly trajectoryId: string; readonly judgement: EpisodeJudgement | null }) => void
+  readonly onResult: (r: {
+    readonly worker: string
+    readonly trajectoryId: string
+    readonly judgement: EpisodeJudgement | null
+    /** The episode's steps, for the progress a process that plays none would not count. */
+    readonly steps: number
+  }) => void
   readonly log: (line: string) => void
 }
 
@@ -360,6 +366,7 @@ export const executeRun = (
           startTaskOf: (taskId) => (byId.has(taskId) ? taskId : (parents.get(taskId) ?? taskId)),
           onResult: (r) => {
             shares.set(r.worker, (shares.get(r.worker) ?? 0) + 1)
+            progress.tick(r.steps)
             if (r.judgement === null) return
             groundTruth.set(r.trajectoryId, r.judgement)
             writeGroundTruth(truthFile, groundTruth)

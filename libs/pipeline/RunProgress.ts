@@ -14,7 +14,8 @@ export interface RunProgress {
   line(text: string): void
   start(label: string, total: number): void
   expect(n: number): void
-  tick(): void
+  /** Environment steps played, one by default. */
+  tick(steps?: number): void
   count(outcome: string): void
   done(text: string): void
 }

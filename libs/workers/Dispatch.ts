@@ -53,7 +53,12 @@ export interface DispatchOptions {
   /** Logs a ModelCalled the worker's policy made, where the driver's own calls are logged (before the decisions). */
   readonly record: (event: ModelCalledEvent) => Effect.Effect<void, unknown>
   /** Told of every accepted record: which worker played it, and the app's judgement (measurement only). */
-  readonly onResult?: (r: { readonly worker: string; readonly trajectoryId: string; readonly judgement: EpisodeJudgement | null }) => void
+  readonly onResult?: (r: {
+    readonly worker: string
+    readonly trajectoryId: string
+    readonly judgement: EpisodeJudgement | null
+    readonly steps: number
+  }) => void
   readonly log: (line: string) => void
   /** How long queueing a job waits through a NATS outage before the episode is an infra-error; default 10 minutes. */
   readonly outageLimitMs?: number
@@ -221,7 +226,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             const d = catalog.decode(c)
             if (Result.isSuccess(d) && d.success.type === "ModelCalled") yield* o.record(d.success).pipe(Effect.orDie)
           }
-          o.onResult?.({ worker: r.worker, trajectoryId: jobId, judgement: r.judgement })
+          o.onResult?.({ worker: r.worker, trajectoryId: jobId, judgement: r.judgement, steps: r.trajectory.steps.length })
           return r.trajectory
         })
 

@@ -23,7 +23,7 @@ import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLin
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import type { Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
-import { liveObservations, rollout } from "@core/pipeline"
+import { liveObservations, noModels, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
 import type { RetrievalModel } from "@core/policy"
 import { type Models, type Observations, Randomness } from "@core/replay"
@@ -54,8 +54,11 @@ export interface WorkerOptions {
   readonly app: WorkerApp
   /** One environment of these settings for the app's episodes (the CLI's platform environment). */
   readonly environment: (settings: EnvironmentSettings) => Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
-  /** The models a job's policy calls, every call recorded through `record` (no server: calls fail, recorded). */
-  readonly models: (runId: string, record: (e: ModelCalledEvent) => Effect.Effect<void>) => Layer.Layer<Models>
+  /**
+   * The model server a job's policy calls, every call recorded through `record`; null when
+   * this worker has none, and then it refuses the jobs of a model policy.
+   */
+  readonly models: ((runId: string, record: (e: ModelCalledEvent) => Effect.Effect<void>) => Layer.Layer<Models>) | null
   readonly log: (line: string) => void
   /** Told of each job played: its id and the record's outcome. */
   readonly onDone?: (jobId: string, outcome: string) => void
@@ -68,9 +71,12 @@ export interface WorkerOptions {
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
 
 /** Why this worker cannot play the job, in one line; null when it can. */
-export const refusal = (job: EpisodeJob, served: JobApp): string | null => {
+export const refusal = (job: EpisodeJob, served: JobApp, modelServer: boolean): string | null => {
   if (job.protocol !== PROTOCOL_VERSION)
     return `speaks work-queue protocol ${PROTOCOL_VERSION}, the job ${job.protocol}: run a worker of the driver's build`
+  // Played without a server, every policy call would fail, and the record with them: another worker may have one.
+  if (job.input.policy.kind === "model" && !modelServer)
+    return `the job's policy calls the model ${job.input.policy.model}; start the worker with --model-base-url <its server>`
   if (job.app.kind === "bundled") return served.kind === "bundled" ? null : "the job is on the bundled sites; this worker serves a pack"
   if (served.kind !== "pack") return `the job is on the pack ${job.app.name}; start the worker with --app <its folder>`
   return served.digest === job.app.digest
@@ -146,7 +152,7 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
           Effect.provide(
             Layer.mergeAll(
               Randomness.layer(job.seed),
-              o.models(job.runId, (e) => Effect.sync(() => void calls.push(e)))
+              o.models === null ? noModels : o.models(job.runId, (e) => Effect.sync(() => void calls.push(e)))
             )
           ),
           Effect.provideContext(observations),
@@ -165,7 +171,7 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
           return
         }
         const job = decoded.value
-        const refused = refusal(job, o.app.app)
+        const refused = refusal(job, o.app.app, o.models !== null)
         if (refused !== null) {
           o.log(`worker ${o.name}: refused job ${job.jobId} of run ${job.runId}: ${refused}`)
           msg.nak(2_000)

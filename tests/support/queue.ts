@@ -88,3 +88,47 @@ export const runIdOf = (stdout: string): string => (JSON.parse(stdout) as { run_
 /** The trajectory ids a run recorded, each as often as it was recorded. */
 export const recorded = (events: ReadonlyArray<Record<string, any>>): Array<string> =>
   events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.trajectoryId as string)
+
+/**
+ * An OpenAI-compatible model server playing a competent agent for "open the category": it
+ * clicks the link the task names in the element list it is sent, then says complete.
+ * `seen` tells which requests were the policy's (their prompt lists the actions so far).
+ */
+export const fakeAgent = () => {
+  const seen: Array<{ readonly policy: boolean }> = []
+  const partsOf = (content: unknown): Array<any> => (Array.isArray(content) ? content : [{ type: "text", text: String(content) }])
+  const server = Bun.serve({
+    port: 0,
+    async fetch(req) {
+      const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
+      const text = body.messages
+        .flatMap((m) => partsOf(m.content))
+        .filter((p) => p.type === "text")
+        .map((p) => String(p.text))
+        .join("\n")
+      const policy = text.includes("# Actions taken so far")
+      seen.push({ policy })
+      let answer = "I cannot help with that."
+      if (policy) {
+        const task = text.split("# Task")[1]?.split("#")[0] ?? ""
+        const category = task.match(/'([^']+)'|"([^"]+)"|the (\w+) category/i)
+        const wanted = (category?.[1] ?? category?.[2] ?? category?.[3] ?? "").toLowerCase()
+        const history = text.split("# Actions taken so far")[1]?.split("# Actions you can take")[0] ?? ""
+        const link = text.split("\n").find((l) => /^\[(e\d+)\] link "/.test(l) && l.toLowerCase().includes(`"${wanted}"`))
+        answer =
+          !history.includes("(none yet)") || link === undefined
+            ? JSON.stringify({ thought: "the category page is open", action: { kind: "status", status: "complete" } })
+            : JSON.stringify({ thought: `the ${wanted} link`, action: { kind: "click", element: link.match(/^\[(e\d+)\]/)![1] } })
+      }
+      return Response.json({
+        id: `chatcmpl-${seen.length}`,
+        object: "chat.completion",
+        created: 1764700000,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+        usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
+      })
+    }
+  })
+  return { url: `http://127.0.0.1:${server.port}/v1`, seen, stop: () => void server.stop(true) }
+}

@@ -1,16 +1,18 @@
 /**
- * `bun core worker [--concurrency N] [--name W] [--app DIR]`: plays episode jobs from the
- * work queue on the store's NATS server until Ctrl-C — the bundled sites' by default, or an
- * app pack's (the same pack, by digest, as the run's). `bun core workers` lists the live ones.
+ * `bun core worker [--concurrency N] [--name W] [--app DIR] [--model-base-url URL]`: plays
+ * episode jobs from the work queue on the store's NATS server until Ctrl-C — the bundled
+ * sites' by default, or an app pack's (the same pack, by digest, as the run's). A job of a
+ * `--policy model` run names the model; the server it is served on, and its key, are this
+ * machine's own (`models.baseUrl`, `models.apiKeyEnv`), and a worker without a server
+ * refuses those jobs. `bun core workers` lists the live ones.
  *
  * @example
- * NATS_URL=nats://driver:4222 bun core worker --concurrency 2
+ * NATS_URL=nats://driver:4222 bun core worker --concurrency 2 --model-base-url http://gpu:8000/v1
  */
 import { Effect } from "effect"
 import { hostname } from "node:os"
 import { resolve } from "node:path"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
-import { noModels } from "@core/pipeline"
 import { runWorker } from "@core/workers"
 import { BlobStore } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
@@ -28,7 +30,13 @@ export const worker: Command = {
     name: { kind: "string", description: "this worker's name in bun core workers and the run's progress (default host-pid)" },
     app: { kind: "string", description: "serve this app pack's jobs (the run's pack, same digest) instead of the bundled sites'" },
     ...commonConfigFlags,
-    ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"])
+    ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"]),
+    // Where this worker reaches it is its own: the job carries only the model's name.
+    "model-base-url": {
+      kind: "string",
+      description:
+        "the OpenAI-compatible model server this worker's --policy model episodes call; without it their jobs are refused (models.baseUrl, env CORE_MODEL_BASE_URL)"
+    }
   },
   ownSignals: true,
   run: (args) =>
@@ -54,8 +62,10 @@ export const worker: Command = {
             nc,
             app,
             environment,
-            models: (runId, record) =>
-              server === null ? noModels : ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) }),
+            models:
+              server === null
+                ? null
+                : (runId, record) => ModelClient.layer({ ...server, runId, record, resolveImage: (hash: string) => blobs.get(hash) }),
             log: (line) => console.error(line),
             onDone: (jobId, outcome) => console.error(`worker ${name}: ${jobId} ${outcome}`),
             stop: untilSignal(),

@@ -35,7 +35,8 @@ const job = (over: Partial<EpisodeJob> = {}): EpisodeJob => ({
 describe("refusal: which jobs a worker plays", () => {
   const bundled: JobApp = { kind: "bundled" }
   const pack: JobApp = { kind: "pack", name: "wiki", digest: PACK }
-  const cases: ReadonlyArray<[name: string, j: EpisodeJob, served: JobApp, refused: RegExp | null]> = [
+  const model = job({ input: { ...job().input, policy: { kind: "model", model: "qwen-vl", temperature: 0, topP: 1 } } })
+  const cases: ReadonlyArray<[name: string, j: EpisodeJob, served: JobApp, refused: RegExp | null, modelServer?: boolean]> = [
     ["a bundled job on a bundled worker", job(), bundled, null],
     ["a job of the pack it holds", job({ app: pack }), pack, null],
     ["another build's job", job({ protocol: PROTOCOL_VERSION + 1 }), bundled, /speaks work-queue protocol 1, the job 2/],
@@ -46,11 +47,20 @@ describe("refusal: which jobs a worker plays", () => {
       job({ app: { kind: "pack", name: "wiki", digest: OTHER } }),
       pack,
       /digest bbbbbbbbbbbb, this worker's aaaaaaaaaaaa/
-    ]
+    ],
+    ["a model policy's job on a worker with a model server", model, bundled, null],
+    [
+      "a model policy's job on a worker without one",
+      model,
+      bundled,
+      /calls the model qwen-vl; start the worker with --model-base-url/,
+      false
+    ],
+    ["an exploration job on a worker without a model server", job(), bundled, null, false]
   ]
-  for (const [name, j, served, refused] of cases) {
+  for (const [name, j, served, refused, modelServer = true] of cases) {
     test(name, () => {
-      const r = refusal(j, served)
+      const r = refusal(j, served, modelServer)
       if (refused === null) expect(r).toBeNull()
       else {
         expect(r).toMatch(refused)
