@@ -64,13 +64,18 @@ export interface Draws {
  * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
  * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits;
  * 3 also answers a question with the value the page shows for it (PageAnswer.ts), and
- * stops to answer wherever the page shows one. Draws are the same as version 2's.
+ * stops to answer wherever the page shows one. Draws are the same as version 2's. 4 also
+ * sets a sort select to the order the instruction asks for (SortOrder.ts: "the cheapest"
+ * picks "Price: low to high"), and never clicks a select: a click opens no option in a
+ * recorded episode, so it was a step spent on nothing.
  */
-export type ExplorationVersion = "1" | "2" | "3"
+export type ExplorationVersion = "1" | "2" | "3" | "4"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "3"
+export const EXPLORATION_VERSION: ExplorationVersion = "4"
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" ? v : "1")
+export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" || v === "4" ? v : "1")
+/** Does this version read answers off the page (3 and later)? */
+export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4"
 
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
@@ -312,7 +317,7 @@ interface Candidate {
   readonly score: number
 }
 
-const candidatesOf = (input: PolicyInput, terms: Terms): ReadonlyArray<Candidate> => {
+const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)
   const typed = textToType(input.instruction, input.elements)
   const out: Array<Candidate> = []
@@ -324,7 +329,7 @@ const candidatesOf = (input: PolicyInput, terms: Terms): ReadonlyArray<Candidate
     if (e.editable) {
       if (typed === null || normalizeText(e.value ?? "") === normalizeText(typed)) continue
       out.push({ action: { kind: "type", target, text: typed, submit: true }, score })
-    } else {
+    } else if (clicksSelects || e.role !== "combobox") {
       out.push({ action: { kind: "click", target }, score })
     }
   }
@@ -365,13 +370,14 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
   const version = options.version ?? "1"
   const forms = version !== "1"
-  const read = version === "3"
+  const read = readsAnswers(version)
+  const plans = { orders: version === "4" }
   const terms = termsOf(input.instruction)
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
   if (forms) {
     // A plan once started runs to its submit: stopping or wandering off halfway teaches nothing.
-    const next = continuePlan(input.instruction, input.elements, history, input.url)
+    const next = continuePlan(input.instruction, input.elements, history, input.url, plans)
     if (next !== null) return next
   }
   const last = history.at(-1)
@@ -383,12 +389,12 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
     const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
     if (rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)) return finish(input, terms, read)
   }
-  const cs = candidatesOf(input, terms)
+  const cs = candidatesOf(input, terms, version !== "4")
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
   }
   if (forms) {
-    const plan = formPlans(input.instruction, input.elements).find((p) => p.fills.length > 0 && !planDone(p, history))
+    const plan = formPlans(input.instruction, input.elements, plans).find((p) => p.fills.length > 0 && !planDone(p, history))
     const formBias = Math.min(1, Math.max(0, options.formBias ?? DEFAULT_FORM_BIAS))
     if (plan !== undefined && rng.float() < formBias) return plan.fills[0]!.action
   }

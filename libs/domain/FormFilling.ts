@@ -22,6 +22,7 @@ import type { PolicyElement } from "./ExplorationPolicy.ts"
 import { normalizeText } from "./StrategyGraph.ts"
 import { ARTICLES, FILLER, instructionValues, singular, wordsOf } from "./InstructionValues.ts"
 import type { InstructionValue } from "./InstructionValues.ts"
+import { sortOptionFor } from "./SortOrder.ts"
 
 export type FieldKind =
   | "origin"
@@ -251,12 +252,19 @@ const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId:
 const holds = (e: PolicyElement, value: string): boolean =>
   normalizeText(e.value ?? "") === normalizeText(value) || (isSelect(e) && normalizeText(e.text) === normalizeText(value))
 
+/** Which rules a plan follows: `orders` (exploration 4) also sets a sort select to the order the instruction asks for (SortOrder.ts). */
+export interface PlanOptions {
+  readonly orders?: boolean
+}
+
 /** The fill for one field, or null: no single value fits, or (for a select) no option shows it. */
 const fillFor = (
   e: PolicyElement,
+  instruction: string,
   values: ReadonlyArray<InstructionValue>,
   instructionWords: ReadonlySet<string>,
-  used: Set<InstructionValue>
+  used: Set<InstructionValue>,
+  options: PlanOptions
 ): { readonly fill: FormFill; readonly value: InstructionValue | null } | null => {
   const kind = fieldKindOf(e.name)
   const v = valueForField(e.name, values)
@@ -264,7 +272,9 @@ const fillFor = (
   if (isSelect(e)) {
     const fromValue = fresh === null ? null : selectValueFor(e, fresh)
     // Option words stand in for a cue only where a field asks for a thing, not for one end of a trip.
-    const chosen = fromValue ?? (kind === "place" || kind === "other" ? optionNamedBy(e, instructionWords) : null)
+    const named = fromValue ?? (kind === "place" || kind === "other" ? optionNamedBy(e, instructionWords) : null)
+    const chosen =
+      named ?? (options.orders === true && kind === "other" && e.options !== undefined ? sortOptionFor(instruction, e.options) : null)
     if (chosen === null) return null
     return { fill: { field: e, action: { kind: "select", target: targetOf(e), value: chosen } }, value: fromValue === null ? null : fresh }
   }
@@ -279,7 +289,11 @@ const fillFor = (
 }
 
 /** One plan per form on the page that has at least one field with a confident value, most matched fields first. */
-export const formPlans = (instruction: string, elements: ReadonlyArray<PolicyElement>): ReadonlyArray<FormPlan> => {
+export const formPlans = (
+  instruction: string,
+  elements: ReadonlyArray<PolicyElement>,
+  options: PlanOptions = {}
+): ReadonlyArray<FormPlan> => {
   const values = instructionValues(instruction)
   const instructionWords = new Set(wordsOf(instruction))
   const plans: Array<FormPlan> = []
@@ -287,7 +301,7 @@ export const formPlans = (instruction: string, elements: ReadonlyArray<PolicyEle
     const used = new Set<InstructionValue>()
     const matched: Array<FormFill> = []
     for (const field of form.fields) {
-      const f = fillFor(field, values, instructionWords, used)
+      const f = fillFor(field, instruction, values, instructionWords, used, options)
       if (f === null) continue
       if (f.value !== null) used.add(f.value)
       matched.push(f.fill)
@@ -318,7 +332,8 @@ export const continuePlan = (
   instruction: string,
   elements: ReadonlyArray<PolicyElement>,
   history: ReadonlyArray<{ readonly action: Action; readonly url: string | null; readonly error: string | null }>,
-  url: string | null
+  url: string | null,
+  options: PlanOptions = {}
 ): Action | null => {
   const run: Array<Action> = []
   for (let i = history.length - 1; i >= 0; i--) {
@@ -330,7 +345,9 @@ export const continuePlan = (
   if (last === undefined || !("target" in last) || last.target === null) return null
   const tried = new Set(run.map((a) => ("target" in a && a.target !== null ? identity(a.target.role, a.target.name) : "")))
   const lastField = identity(last.target.role, last.target.name)
-  const own = formPlans(instruction, elements).find((p) => p.matched.some((m) => identity(m.field.role, m.field.name) === lastField))
+  const own = formPlans(instruction, elements, options).find((p) =>
+    p.matched.some((m) => identity(m.field.role, m.field.name) === lastField)
+  )
   if (own === undefined) return null
   return own.fills.find((f) => !tried.has(identity(f.field.role, f.field.name)))?.action ?? own.submit
 }

@@ -50,8 +50,11 @@ export {
   explorationVersionOf,
   instructionTerms,
   isQuestion,
+  readsAnswers,
   textToType
 } from "./ExplorationPolicy.ts"
+export { instructionOrder, optionOrder, sortOptionFor } from "./SortOrder.ts"
+export type { SortOrder } from "./SortOrder.ts"
 export type { Draws, ExplorationOptions, ExplorationVersion, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
 export {
   continuePlan,

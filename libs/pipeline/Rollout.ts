@@ -13,7 +13,7 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import { collapse, explorationAction, lookupFormIds, sitePath, withSelectOptions } from "@core/domain"
+import { collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, withSelectOptions } from "@core/domain"
 import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
@@ -234,8 +234,8 @@ export const rollout = (input: RolloutInput) =>
             elements: version === "1" ? elements.map(policyElement) : withSelectOptions(elements.map(policyElement), aria),
             history,
             stepBudget: k - explored + input.stepBudget,
-            // Version 3 reads answers off the page; earlier versions never saw it.
-            ...(version === "3" ? { page: aria } : {})
+            // Versions 3 and later read answers off the page; earlier versions never saw it.
+            ...(readsAnswers(version) ? { page: aria } : {})
           }
           const explore = () =>
             explorationAction(seen, rng, { version, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })

@@ -66,7 +66,7 @@ const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2", "3"])
 const DataRules = Schema.Literals(["1", "2", "3", "4"])
-export const Exploration = Schema.Literals(["1", "2", "3"])
+export const Exploration = Schema.Literals(["1", "2", "3", "4"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
@@ -111,7 +111,7 @@ export const RunConfig = Schema.Struct({
   lfGuide: Schema.String,
   /** The data rules the run's graph, verification, extrapolation and dataset deciders follow ({@link DATA_RULES_VERSION}). */
   dataRules: DataRules,
-  /** The exploration policy's version (libs/domain ExplorationPolicy): 2 may fill a form from the instruction, 3 also reads answers off the page. */
+  /** The exploration policy's version (libs/domain ExplorationPolicy): 2 may fill a form from the instruction, 3 also reads answers off the page, 4 also sets sort selects and never clicks a select. */
   exploration: Exploration,
   /** The embedded retrieval policy's version (libs/policy Reading.ts): version 2 reads a recorded price or count off the page. */
   retrieval: Retrieval,

@@ -236,3 +236,40 @@ describe("nothing to act on", () => {
     expect(count(as, (a) => a.kind === "back")).toBeGreaterThan(150)
   })
 })
+
+describe("sort selects and clicks on selects (version 4)", () => {
+  const board = [
+    el("link", "Cycling"),
+    el("combobox", "Sort by", { value: "new", text: "Newest", options: ["Newest", "Top score", "Relevance"] }),
+    el("button", "Apply"),
+    el("link", "Help: trouble with winter riding"),
+    el("link", "Next page")
+  ]
+  const onBoard = input("Find the highest-scored post about winter riding in the Cycling board and open it.", board, {
+    history: [click("link", "Cycling")],
+    url: "/forum/b/cycling"
+  })
+  const sorts = (as: ReadonlyArray<Action>) => as.filter((a) => a.kind === "select")
+
+  test("given a sort select and an instruction that asks for an order, then version 4 sets it about half the time; version 3 never", () => {
+    const v4 = sorts(sample(onBoard, 400, { version: "4" }))
+    expect(v4.length).toBeGreaterThan(140)
+    expect(v4.length).toBeLessThan(260)
+    expect(new Set(v4.map((a) => (a.kind === "select" ? a.value : "")))).toEqual(new Set(["Top score"]))
+    expect(sorts(sample(onBoard, 400, { version: "3" }))).toEqual([])
+  })
+
+  test("given the sort just set, then the plan's submit follows with no draw", () => {
+    const set = { kind: "select" as const, target: { role: "combobox", name: "Sort by", elementId: "x", text: null }, value: "Top score" }
+    const next = sample({ ...onBoard, history: [...onBoard.history, { action: set, url: "/forum/b/cycling", error: null }] }, 50, {
+      version: "4"
+    })
+    expect(next.every((a) => a.kind === "click" && targetName(a) === "Apply")).toBe(true)
+  })
+
+  test("given a select, then version 4 never clicks it (a click opens nothing); version 3 sometimes did", () => {
+    const clickedSelect = (as: ReadonlyArray<Action>) => count(as, (a) => a.kind === "click" && targetName(a) === "Sort by")
+    expect(clickedSelect(sample(onBoard, 400, { version: "4" }))).toBe(0)
+    expect(clickedSelect(sample(onBoard, 400, { version: "3" }))).toBeGreaterThan(0)
+  })
+})

@@ -79,10 +79,10 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
     .sort((a, b) => a - b)
   // The last key step is the final status: nothing to explore after it.
   const before = keySteps.slice(0, -1)
-  // Exploration 3 starts only where the demo reached another page: a node halfway through
-  // filling a form is the page the start-state explorers already see.
+  // Exploration 3 and later start only where the demo reached another page: a node halfway
+  // through filling a form is the page the start-state explorers already see.
   const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore)
-  const later = config.exploration === "3" && moved.length > 0 ? moved : before
+  const later = (config.exploration === "3" || config.exploration === "4") && moved.length > 0 ? moved : before
   const fromStart = Math.min(config.explorePerTask, FROM_START)
   const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {

@@ -104,8 +104,8 @@ describe("rollouts: a round queues its episodes", () => {
         expect(explorers[2]!.rejoin).toEqual([{ urlBefore: "/forum/b/cycling", action: complete }])
       }))
 
-  test("under exploration 3 an explorer starts only after a step that led to another page; before it, after every node", async () => {
-    const starts = async (exploration: "2" | "3") => {
+  test("under exploration 3 and 4 an explorer starts only after a step that led to another page; before it, after every node", async () => {
+    const starts = async (exploration: "2" | "3" | "4") => {
       const { events } = await spec(rollouts)
         .given([...tasks, run({ explorePerTask: 5, exploration }), upvoteDemo, ...upvoteGraph])
         .when(roundStarted({ round: 1, taskIds: [upvote.taskId] }))
@@ -116,6 +116,7 @@ describe("rollouts: a round queues its episodes", () => {
     }
     // The demo searched (another page), opened the post (another page), upvoted there, said complete.
     expect(await starts("3")).toEqual([-1, -1, 0, 1, 0])
+    expect(await starts("4")).toEqual([-1, -1, 0, 1, 0])
     expect(await starts("2")).toEqual([-1, -1, 0, 1, 2])
   })
 })
