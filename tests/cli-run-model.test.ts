@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core } from "./support/cli.ts"
+import { fakeAgent } from "./support/fakeAgent.ts"
 
 const TASK = "shop-open-category-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-model-"))
@@ -22,53 +23,8 @@ const jsonl = (text: string): Array<any> =>
     .filter(Boolean)
     .map((l) => JSON.parse(l))
 
-interface Seen {
-  readonly policy: boolean
-  readonly images: number
-  readonly dataUrls: number
-}
-const seen: Array<Seen> = []
-
-const partsOf = (content: unknown): Array<any> => (Array.isArray(content) ? content : [{ type: "text", text: String(content) }])
-
-const server = Bun.serve({
-  port: 0,
-  async fetch(req) {
-    const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
-    const parts = body.messages.flatMap((m) => partsOf(m.content))
-    const text = parts
-      .filter((p) => p.type === "text")
-      .map((p) => String(p.text))
-      .join("\n")
-    const images = parts.filter((p) => p.type === "image_url")
-    const policy = text.includes("# Actions taken so far")
-    seen.push({
-      policy,
-      images: images.length,
-      dataUrls: images.filter((p) => String(p.image_url?.url).startsWith("data:image/png;base64,")).length
-    })
-    let answer = "I cannot help with that."
-    if (policy) {
-      const task = text.split("# Task")[1]?.split("#")[0] ?? ""
-      const category = task.match(/'([^']+)'|"([^"]+)"|the (\w+) category/i)
-      const wanted = (category?.[1] ?? category?.[2] ?? category?.[3] ?? "").toLowerCase()
-      const history = text.split("# Actions taken so far")[1]?.split("# Actions you can take")[0] ?? ""
-      const link = text.split("\n").find((l) => /^\[(e\d+)\] link "/.test(l) && l.toLowerCase().includes(`"${wanted}"`))
-      answer =
-        !history.includes("(none yet)") || link === undefined
-          ? JSON.stringify({ thought: "the category page is open", action: { kind: "status", status: "complete" } })
-          : JSON.stringify({ thought: `the ${wanted} link`, action: { kind: "click", element: link.match(/^\[(e\d+)\]/)![1] } })
-    }
-    return Response.json({
-      id: `chatcmpl-${seen.length}`,
-      object: "chat.completion",
-      created: 1764700000,
-      model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-      usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
-    })
-  }
-})
+const agent = fakeAgent()
+const seen = agent.seen
 
 let metrics: any
 beforeAll(async () => {
@@ -83,7 +39,7 @@ beforeAll(async () => {
     "--seed",
     "model-1",
     "--model-base-url",
-    `http://127.0.0.1:${server.port}/v1`,
+    agent.url,
     "--model",
     "fake-gui-agent",
     "--json",
@@ -93,7 +49,7 @@ beforeAll(async () => {
   metrics = JSON.parse(r.stdout)
 }, 600_000)
 afterAll(() => {
-  server.stop(true)
+  agent.stop()
   rmSync(tmp, { recursive: true, force: true })
 })
 
@@ -122,7 +78,7 @@ test("the model's rollouts pass, every policy call is recorded with the screensh
 }, 120_000)
 
 test("with the model server gone, the run replays with 0 divergences", async () => {
-  server.stop(true)
+  agent.stop()
   const r = await core(["replay", metrics.run_id, "--json", ...flags])
   expect(JSON.parse(r.stdout).divergences).toEqual([])
   expect(r.code).toBe(0)

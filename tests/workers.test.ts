@@ -18,7 +18,8 @@ import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
 import { core } from "./support/cli.ts"
-import { background, decisionDigest, fakeAgent, recorded, runEvents, runIdOf, stopAll, worker } from "./support/queue.ts"
+import { fakeAgent } from "./support/fakeAgent.ts"
+import { background, decisionDigest, recorded, runEvents, runIdOf, stopAll, worker } from "./support/queue.ts"
 import type { Running } from "./support/queue.ts"
 
 let server: TestServer
