@@ -101,7 +101,8 @@ describe("the same decisions however episodes are played", () => {
     // And each run's metrics are judged as in-process ones: the workers return the app's judgement.
     const judged = JSON.parse((await ok(["metrics", inProcess.runId, "--json"])).stdout).verdict_vs_ground_truth
     expect(JSON.parse(three.stdout).verdict_vs_ground_truth).toEqual(judged)
-    expect(judged.precision).not.toBeNull()
+    // Judged at all: a predicted pass or a positive by the app's checker (which of the two depends on the draws).
+    expect(judged.precision ?? judged.recall).not.toBeNull()
     cleanOne = (await finished((await ok([...ONE, "--parallel", "2"])).stdout)).digest
   }, 240_000)
 })
