@@ -109,13 +109,24 @@ const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise
 }
 
 /**
- * The action as the trajectory records it (env-web's `recordedAction` over WebDriver): text
- * typed into a password field sealed. Asked before the action: a submit may leave the page.
+ * The action as the trajectory records it (env-web's `recordedAction` and `recordedSelect` over
+ * WebDriver): text typed into a password field sealed, a select by its option's value. Asked before the action: a submit may leave the page.
  */
 export const recordedAction = async (b: Browser, action: Action): Promise<Action> => {
-  if (action.kind !== "type") return action
+  if (action.kind !== "type" && action.kind !== "select") return action
   const id = action.target?.elementId ?? null
   if (id === null || !/^e\d+$/.test(id)) return action
+  if (action.kind === "select") {
+    // By the value of the option it picks, as on the web: a label and a value name one choice alike.
+    const value: unknown = await b
+      .execute(
+        "var s = document.querySelector('[data-core-id=\"' + arguments[0] + '\"]'); if (!s || s.tagName !== 'SELECT') return null; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === arguments[1] || o.label === arguments[1] || o.text.trim() === arguments[1]) return o.value } return null",
+        id,
+        action.value
+      )
+      .catch(() => null)
+    return typeof value === "string" && value !== action.value ? { ...action, value } : action
+  }
   const password: unknown = await b.execute(
     "var el = document.querySelector('[data-core-id=\"' + arguments[0] + '\"]'); return !!el && el.tagName === 'INPUT' && String(el.type).toLowerCase() === 'password'",
     id

@@ -32,6 +32,29 @@ export const stateChanging: ReadonlySet<Action["kind"]> = new Set([
   "back"
 ])
 
+/** Runs in the page: the value of the select's first option whose value or label is `value` (as `selectOption` picks it); null when none. */
+const optionValueInPage = (args: { readonly id: string; readonly value: string }): string | null => {
+  const el: any = (globalThis as any).document.querySelector(`[data-core-id="${args.id}"]`)
+  if (el === null || el.tagName !== "SELECT") return null
+  for (const o of Array.from(el.options as ArrayLike<any>)) if (o.value === args.value || o.label === args.value) return String(o.value)
+  return null
+}
+
+/**
+ * A select as the trajectory records it: by the value of the option it picks, as the recorder
+ * records a person's choice. A policy may name an option by its label ("Top score"), a
+ * person's demo names it by its value ("top"): recorded alike, one label function checks both.
+ * Asked before the action; an option that is not there leaves the action as it was.
+ */
+export const recordedSelect = async (page: Page, action: Action): Promise<Action> => {
+  if (action.kind !== "select") return action
+  const id = action.target?.elementId ?? null
+  // Ids are only ever e<digits>; anything else is the action's error.
+  if (id === null || !/^e\d+$/.test(id)) return action
+  const value = await page.evaluate(optionValueInPage, { id, value: action.value }).catch(() => null)
+  return value === null || value === action.value ? action : { ...action, value }
+}
+
 type Resolved = { readonly locator: Locator } | { readonly error: string }
 
 const resolveTarget = async (page: Page, target: Target | null, ctx: ActionContext, kind: string): Promise<Resolved> => {

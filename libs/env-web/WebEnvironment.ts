@@ -20,7 +20,7 @@ import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import { Environment, InfraError, makeEnvironment } from "@core/environment"
 import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
-import { perform, stateChanging } from "./Actions.ts"
+import { perform, recordedSelect, stateChanging } from "./Actions.ts"
 import { BrowserPool } from "./BrowserPool.ts"
 import { clearMarksInPage, markedScreenshot } from "./Marks.ts"
 import { appOrigins, isAllowed, refusal } from "./Origins.ts"
@@ -94,7 +94,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     warm: (ep) => Effect.promise(() => ep.lease.page.ariaSnapshot({ timeout: timeoutMs }).catch(() => undefined)),
     perform: async (ep, action, record) => {
       ep.blocked = null
-      record(await recordedAction(ep.lease.page, action, options))
+      record(await recordedSelect(ep.lease.page, await recordedAction(ep.lease.page, action, options)))
       return perform(ep.lease.page, action, { timeoutMs, issued: ep.issued, origins: ep.origins, ...secrets })
     },
     read: (ep, withScreenshot, error) =>

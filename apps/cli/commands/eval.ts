@@ -30,8 +30,8 @@ import { openStore } from "../Store.ts"
 import { evalPackRun } from "../PackEval.ts"
 import { configFlags } from "../ConfigFlags.ts"
 
-/** Bump when the set's construction changes, so stale caches are not read. */
-const SET_VERSION = "1"
+/** Bump when the set's construction changes, so stale caches are not read. 2: selects are recorded by their option's value. */
+const SET_VERSION = "2"
 
 export const TARGETS = { precision: 0.98, recall_same_path: 0.9 } as const
 
