@@ -13,10 +13,14 @@
  *   on (when it ended somewhere other than where it started), the last answer, the last
  *   status.
  *
+ * With `inPageLinks` (synthesis 4), a link clicked that left the URL as it was and the page
+ * showing the same elements is dropped too: an in-page anchor ("Skip to content") moved the
+ * view, and a path that asked for it again would hold for no one who did not click it.
+ *
  * @example
  * identifyKeySteps(demo).map((k) => k.stepIndex) // [0, 2, 3, 6, 7, 8, 9, 10, 11, 12]
  */
-import type { LfAction, LfStep, LfTrajectory } from "./LfTrajectory.ts"
+import type { LfAction, LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { describeStep } from "./StepDescriptions.ts"
 
 export type KeyStepReason = "state-changing" | "reaches-final-page" | "final-answer" | "final-status"
@@ -49,7 +53,22 @@ const urlChanged = (s: LfStep): boolean => s.urlAfter !== s.urlBefore
 const isNavigationClick = (s: LfStep): boolean =>
   (s.action.kind === "click" || s.action.kind === "long_press") && s.action.role === "link" && urlChanged(s)
 
-export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeyStep> => {
+/** What the page shows, for telling whether a step changed it: each element's role, name, value and checked state. */
+const shown = (elements: ReadonlyArray<LfElement>): string => JSON.stringify(elements.map((e) => [e.role, e.name, e.value, e.checked]))
+
+/** A link clicked that neither left the page nor changed what it shows. */
+const isInPageLink = (t: LfTrajectory, i: number): boolean => {
+  const s = t.steps[i]!
+  const before = i > 0 ? t.steps[i - 1]!.elements : t.initialElements
+  return s.action.role === "link" && !urlChanged(s) && before !== null && s.elements !== null && shown(before) === shown(s.elements)
+}
+
+export interface KeyStepOptions {
+  /** Drop links clicked that neither left the page nor changed it (synthesis 4); default false, as runs before it identified. */
+  readonly inPageLinks?: boolean
+}
+
+export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}): ReadonlyArray<IdentifiedKeyStep> => {
   const steps = t.steps
   const reasons = new Map<number, KeyStepReason>()
   const lastOf = (kind: LfAction["kind"]) => steps.findLast((s) => s.action.kind === kind)
@@ -64,7 +83,7 @@ export const identifyKeySteps = (t: LfTrajectory): ReadonlyArray<IdentifiedKeySt
         return
       case "click":
       case "long_press": {
-        if (isNavigationClick(s)) return
+        if (isNavigationClick(s) || (options.inPageLinks === true && isInPageLink(t, i))) return
         let j = i + 1
         while (isCaretKey(steps[j])) j++
         const typedNext = steps[j]

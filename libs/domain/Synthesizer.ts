@@ -25,6 +25,11 @@
  * at 08:15.") holds for any answer that reports the same value — the question fixes what
  * the value is about, and another reader words it otherwise ("$117.49").
  *
+ * Version 4: a bare value that is no plain number ("14:25", "$89.00 per night" is not one)
+ * holds for any answer that reports it among other words ("Flight BW554 departs at 14:25."),
+ * as version 3 lets a sentence's value stand alone. With it, key steps leave out a link
+ * clicked that neither left the page nor changed it (KeySteps.ts, `inPageLinks`).
+ *
  * @example
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
@@ -33,12 +38,15 @@ import type { IdentifiedKeyStep } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 /** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
-export type SynthesisVersion = "1" | "2" | "3"
+export type SynthesisVersion = "1" | "2" | "3" | "4"
 /** What new runs record. */
-export const SYNTHESIS_VERSION: SynthesisVersion = "3"
+export const SYNTHESIS_VERSION: SynthesisVersion = "4"
 
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" ? v : "1")
+export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" || v === "4" ? v : "1")
+
+/** Does this version read a reported value out of an answer (3 and later)? */
+const readsValues = (v: SynthesisVersion): boolean => v === "3" || v === "4"
 
 export interface Candidate {
   /** "action+state", "action", "state": which evidence the code checks. */
@@ -189,6 +197,9 @@ const onUntouchedStart = (t: LfTrajectory, s: LfStep): boolean => {
 /** A price, a clock time, or a number standing alone (not part of a code such as MR115 or of a date). */
 const VALUE = /[$€£]\s?\d[\d,]*(?:\.\d+)?|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|(?<![\p{L}\d.,:$€£-])\d[\d,]*(?:\.\d+)?(?![\p{L}\d:-])/gu
 
+/** An answer that is one value and nothing else but punctuation. */
+const VALUE_ALONE = new RegExp(`^\\s*(?:${VALUE.source})[.!]?\\s*$`, "u")
+
 /**
  * The one value a sentence reports, as a pattern that finds it among other words (version
  * 3): the amount without its currency sign, which may be written or not; null when the
@@ -206,8 +217,13 @@ const reportedValue = (answer: string): string | null => {
 /** An answer as a case-blind whole phrase among other words (version 2); numbers and short words stay exact. */
 const answerArg = (answer: string, version: SynthesisVersion): string => {
   const numeric = /^\s*[-$€£]?\s*[\d,]+(\.\d+)?\s*$/.test(answer)
-  if (version === "1" || numeric || answer.replace(/[^\p{L}]/gu, "").length < 4) return js(answer)
-  const value = version === "3" ? reportedValue(answer) : null
+  if (version === "1" || numeric) return js(answer)
+  if (answer.replace(/[^\p{L}]/gu, "").length < 4) {
+    // A clock time said alone is the value a sentence reports; a short word stays exact ("no" is in many a sentence).
+    const bare = version === "4" && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
+    return bare ?? js(answer)
+  }
+  const value = readsValues(version) ? reportedValue(answer) : null
   if (value !== null) return value
   return `/(^|\\W)${escapeRe(answer.trim()).replace(/\//g, "\\/").replace(/\s+/g, "\\s+")}(\\W|$)/i`
 }

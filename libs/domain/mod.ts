@@ -7,7 +7,7 @@ export { LF_API_DOCS, LF_API_GUIDE_VERSION, LF_API_NAMES, LF_API_SOURCE, LF_API_
 export { describeStep, describeSteps } from "./StepDescriptions.ts"
 export type { StepDescription } from "./StepDescriptions.ts"
 export { identifyKeySteps } from "./KeySteps.ts"
-export type { IdentifiedKeyStep } from "./KeySteps.ts"
+export type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 export { SYNTHESIS_VERSION, synthesisVersionOf, synthesizeCandidates, urlPattern } from "./Synthesizer.ts"
 export type { SynthesisVersion } from "./Synthesizer.ts"
 export { holdsInOrder, judgeCandidate } from "./Validation.ts"

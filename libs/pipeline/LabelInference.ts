@@ -156,7 +156,7 @@ const contextOf = (demo: LfTrajectory, descriptions: ReadonlyArray<StepDescripti
 export const inferLabelFunctions = (input: InferenceInput) =>
   Effect.gen(function* () {
     const descriptions = describeSteps(input.demo)
-    const embeddedKeys = identifyKeySteps(input.demo)
+    const embeddedKeys = identifyKeySteps(input.demo, { inPageLinks: (input.synthesis ?? SYNTHESIS_VERSION) === "4" })
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
     let keyStepMethod: "embedded" | "model" = "embedded"
     let keyStepModelCallIds: ReadonlyArray<string> = []

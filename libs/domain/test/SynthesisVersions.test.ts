@@ -79,6 +79,72 @@ describe("answers that report one value (version 3)", () => {
   })
 })
 
+describe("a value said alone (version 4)", () => {
+  const cases: ReadonlyArray<[demo: string, given: string, v3: boolean, v4: boolean]> = [
+    ["14:25", "14:25", true, true],
+    // A reader who answered with the time alone learned the same as one who said it in a sentence.
+    ["14:25", "Flight BW554 departs at 14:25.", false, true],
+    ["14:25.", "It leaves at 14:25", false, true],
+    ["14:25", "14:26", false, false],
+    ["14:25", "Flight BW554 departs at 14:250.", false, false],
+    ["14:25", "At 14:25 or 15:10", false, true],
+    // Short words and codes stay exact: "no" is in many an answer that means something else, BW554 is no value.
+    ["no", "I have no idea", false, false],
+    ["BW554", "Flight BW554 departs at 14:25.", false, false],
+    // Plain numbers compare as numbers in every version.
+    ["5", "5", true, true],
+    ["5", "15", false, false]
+  ]
+  for (const [demo, given, v3, v4] of cases) {
+    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v3 ${v3}, v4 ${v4}`, () => {
+      for (const [version, expected] of [
+        ["3", v3],
+        ["4", v4]
+      ] as const) {
+        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
+        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
+      }
+    })
+  }
+  test("version 4 is what new runs record", () => {
+    expect([synthesisVersionOf("4"), synthesisVersionOf("3")]).toEqual(["4", "3"])
+  })
+})
+
+describe("a link that neither left the page nor changed it (key steps with inPageLinks)", () => {
+  const page = [el("link", "Skip to content"), el("combobox", "Sort by", { value: "new" }), el("button", "Apply")]
+  const run = (then: ReadonlyArray<ReturnType<typeof el>>) =>
+    trajectory(
+      "/forum/b/cycling",
+      [
+        { action: act("click", { role: "link", name: "Skip to content" }), elements: then },
+        { action: act("select", { role: "combobox", name: "Sort by", value: "top" }), elements: page },
+        { action: act("status", { status: "complete" }) }
+      ],
+      page
+    )
+  const cases: ReadonlyArray<[name: string, after: ReadonlyArray<ReturnType<typeof el>>, keptBefore: boolean, keptWith: boolean]> = [
+    // An in-page anchor moved the view: nothing a path should ask for again.
+    ["the same page after it", page, true, false],
+    // A link that showed more, or changed a value, did something the task may need.
+    ["a new element after it", [...page, el("link", "Older posts")], true, true],
+    ["a value changed after it", [page[0]!, el("combobox", "Sort by", { value: "top" }), page[2]!], true, true]
+  ]
+  for (const [name, after, keptBefore, keptWith] of cases) {
+    test(`given ${name}, the click is a key step before synthesis 4: ${keptBefore}, with inPageLinks: ${keptWith}`, () => {
+      const kept = (options: { inPageLinks?: boolean }) => identifyKeySteps(run(after), options).some((k) => k.stepIndex === 0)
+      expect([kept({}), kept({ inPageLinks: true })]).toEqual([keptBefore, keptWith])
+    })
+  }
+  test("a link that left the page is navigation either way", () => {
+    const t = trajectory("/forum/", [
+      { action: act("click", { role: "link", name: "Cycling" }), urlAfter: "/forum/b/cycling", elements: page },
+      { action: act("status", { status: "complete" }) }
+    ])
+    expect(identifyKeySteps(t, { inPageLinks: true }).map((k) => k.reason)).toEqual(["reaches-final-page", "final-status"])
+  })
+})
+
 describe("a click on the page the task started on", () => {
   // A button found on every page that opens a draft: what the task needs is the draft, not where it was pressed.
   const created = (before: ReadonlyArray<{ action: ReturnType<typeof act>; urlAfter?: string }>) =>
