@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError } from "./support/cli.ts"
+import { chatServer } from "./support/chatServer.ts"
 
 const INSTANCE = "shop-cheapest-in-category-1"
 const DEMO = `${INSTANCE}-script`
@@ -125,52 +126,25 @@ describe("a model server (serving recorded completions)", () => {
   const fixture = JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "model-completions.json"), "utf8"))
   const seen: Array<string> = []
   const attempts = new Map<string, number>()
-  const server = Bun.serve({
-    port: 0,
-    async fetch(req) {
-      const body = (await req.json()) as { model: string; messages: Array<{ content: string }> }
-      const prompt = body.messages.map((m) => m.content).join("\n")
-      seen.push(prompt)
-      let text = "I cannot help with that."
-      if (prompt.includes("Decide which steps are KEY steps")) text = fixture.keySteps
-      else {
-        const section = prompt.split("# The key step to check")[1]?.split("\n# ")[0] ?? ""
-        const rule = fixture.labelFunctions.find((r: { match: string }) => section.includes(r.match))
-        if (rule) {
-          const n = attempts.get(rule.match) ?? 0
-          attempts.set(rule.match, n + 1)
-          text = rule.answers[Math.min(n, rule.answers.length - 1)]
-        }
-      }
-      return Response.json({
-        id: `chatcmpl-${seen.length}`,
-        object: "chat.completion",
-        created: 1764700000,
-        model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-        usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 }
-      })
-    }
+  const server = chatServer(({ text: prompt }) => {
+    seen.push(prompt)
+    if (prompt.includes("Decide which steps are KEY steps")) return fixture.keySteps
+    const section = prompt.split("# The key step to check")[1]?.split("\n# ")[0] ?? ""
+    const rule = fixture.labelFunctions.find((r: { match: string }) => section.includes(r.match))
+    if (!rule) return "I cannot help with that."
+    const n = attempts.get(rule.match) ?? 0
+    attempts.set(rule.match, n + 1)
+    return rule.answers[Math.min(n, rule.answers.length - 1)]
   })
   let flags: Array<string>
   let run: any
   beforeAll(async () => {
     flags = await workspace("model")
-    const r = await core([
-      "infer",
-      "--demo",
-      DEMO,
-      "--json",
-      "--model-base-url",
-      `http://127.0.0.1:${server.port}/v1`,
-      "--model",
-      "recorded-coder-3b",
-      ...flags
-    ])
+    const r = await core(["infer", "--demo", DEMO, "--json", "--model-base-url", server.url, "--model", "recorded-coder-3b", ...flags])
     if (r.code !== 0) throw new Error(r.stderr)
     run = JSON.parse(r.stdout)
   }, 120_000)
-  afterAll(() => server.stop(true))
+  afterAll(() => server.stop())
 
   test("the model picks the key steps and writes the LFs; a wrong LF is rejected and retried with the reason", async () => {
     expect(run).toMatchObject({ demos: 1, key_steps: 4, label_functions: 4, rejected: 0, failed: 0 })
@@ -200,7 +174,7 @@ describe("a model server (serving recorded completions)", () => {
   })
 
   test("replay answers every model call from the log: no server needed, no divergence", async () => {
-    server.stop(true)
+    server.stop()
     const before = seen.length
     const r = await core(["replay", run.run_id, "--json", ...flags])
     expect(r.code).toBe(0)
@@ -210,22 +184,8 @@ describe("a model server (serving recorded completions)", () => {
 })
 
 describe("a model server that answers nothing useful", () => {
-  const server = Bun.serve({
-    port: 0,
-    async fetch(req) {
-      const body = (await req.json()) as { model: string }
-      const text = "I cannot help with that."
-      return Response.json({
-        id: "chatcmpl-refusal",
-        object: "chat.completion",
-        created: 1764700000,
-        model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
-      })
-    }
-  })
-  afterAll(() => server.stop(true))
+  const server = chatServer(() => "I cannot help with that.")
+  afterAll(() => server.stop())
 
   test("a key-step answer that names no step but the closing one leaves the embedded key steps, and the LFs fall back to embedded ones", async () => {
     const embeddedFlags = await workspace("refusing-model-baseline")
@@ -236,17 +196,7 @@ describe("a model server that answers nothing useful", () => {
     const embeddedKeys = embeddedEvents.find((e) => e.type === "KeyStepsIdentified").data.keySteps.map((k: any) => k.stepIndex)
 
     const flags = await workspace("refusing-model")
-    const r = await core([
-      "infer",
-      "--demo",
-      DEMO,
-      "--json",
-      "--model-base-url",
-      `http://127.0.0.1:${server.port}/v1`,
-      "--model",
-      "unhelpful",
-      ...flags
-    ])
+    const r = await core(["infer", "--demo", DEMO, "--json", "--model-base-url", server.url, "--model", "unhelpful", ...flags])
     expect(r.code).toBe(0)
     const run = JSON.parse(r.stdout)
     const events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${run.run_id}.>`, ...flags])).stdout)

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sha256 } from "@core/events"
 import { core } from "./support/cli.ts"
+import { chatServer } from "./support/chatServer.ts"
 
 const TASK = "forum-comment-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-relabel-"))
@@ -26,28 +27,13 @@ const jsonl = (text: string): Array<any> =>
 const relabelDigest = sha256(readFileSync(join(import.meta.dir, "../libs/models/prompts/relabel.v1.md"), "utf8"))
 
 const relabelPrompts: Array<string> = []
-const server = Bun.serve({
-  port: 0,
-  async fetch(req) {
-    const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
-    const text = body.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n")
-    let answer = "I cannot help with that."
-    if (text.includes("You label what a GUI agent's actions actually did.")) {
-      relabelPrompts.push(text)
-      // The last page the steps list, as a person would name where the agent ended up.
-      const pages = [...text.matchAll(/\(on (\/\S*?)(?: → (\/\S*?))?\)$/gm)].map((m) => m[2] ?? m[1]!)
-      const path = (pages.at(-1) ?? "/").split("?")[0]
-      answer = relabelPrompts.length === 1 ? "INVALID" : `The agent browsed.\nIntent: Open the forum page ${path} and stay on it.`
-    }
-    return Response.json({
-      id: `chatcmpl-${relabelPrompts.length}`,
-      object: "chat.completion",
-      created: 1764700000,
-      model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-      usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
-    })
-  }
+const server = chatServer(({ text }) => {
+  if (!text.includes("You label what a GUI agent's actions actually did.")) return "I cannot help with that."
+  relabelPrompts.push(text)
+  // The last page the steps list, as a person would name where the agent ended up.
+  const pages = [...text.matchAll(/\(on (\/\S*?)(?: → (\/\S*?))?\)$/gm)].map((m) => m[2] ?? m[1]!)
+  const path = (pages.at(-1) ?? "/").split("?")[0]
+  return relabelPrompts.length === 1 ? "INVALID" : `The agent browsed.\nIntent: Open the forum page ${path} and stay on it.`
 })
 
 let metrics: any
@@ -66,7 +52,7 @@ beforeAll(async () => {
     "--seed",
     "relabel-1",
     "--model-base-url",
-    `http://127.0.0.1:${server.port}/v1`,
+    server.url,
     "--model",
     "fake-relabeller",
     "--json",
@@ -77,7 +63,7 @@ beforeAll(async () => {
   events = jsonl((await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, ...flags])).stdout)
 }, 600_000)
 afterAll(() => {
-  server.stop(true)
+  server.stop()
   rmSync(tmp, { recursive: true, force: true })
 })
 
@@ -123,7 +109,7 @@ test("the failures are relabelled by the model: INVALID is refused by rule, an i
 })
 
 test("with the model server gone, the run replays with 0 divergences", async () => {
-  server.stop(true)
+  server.stop()
   const r = await core(["replay", metrics.run_id, "--json", ...flags])
   expect(JSON.parse(r.stdout).divergences).toEqual([])
   expect(r.code).toBe(0)

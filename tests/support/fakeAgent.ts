@@ -7,13 +7,13 @@
  * @example
  * const agent = fakeAgent(); // run --policy model --model-base-url agent.url …; agent.stop()
  */
+import { chatServer } from "./chatServer.ts"
+
 export interface Seen {
   readonly policy: boolean
   readonly images: number
   readonly dataUrls: number
 }
-
-const partsOf = (content: unknown): Array<any> => (Array.isArray(content) ? content : [{ type: "text", text: String(content) }])
 
 /** The agent's reply to a policy prompt: the named category's link first, then complete. */
 const reply = (text: string): string => {
@@ -29,32 +29,15 @@ const reply = (text: string): string => {
 
 export const fakeAgent = () => {
   const seen: Array<Seen> = []
-  const server = Bun.serve({
-    port: 0,
-    async fetch(req) {
-      const body = (await req.json()) as { model: string; messages: Array<{ content: unknown }> }
-      const parts = body.messages.flatMap((m) => partsOf(m.content))
-      const text = parts
-        .filter((p) => p.type === "text")
-        .map((p) => String(p.text))
-        .join("\n")
-      const images = parts.filter((p) => p.type === "image_url")
-      const policy = text.includes("# Actions taken so far")
-      seen.push({
-        policy,
-        images: images.length,
-        dataUrls: images.filter((p) => String(p.image_url?.url).startsWith("data:image/png;base64,")).length
-      })
-      const answer = policy ? reply(text) : "I cannot help with that."
-      return Response.json({
-        id: `chatcmpl-${seen.length}`,
-        object: "chat.completion",
-        created: 1764700000,
-        model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-        usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(answer.length / 4), total_tokens: 0 }
-      })
-    }
+  const server = chatServer(({ text, parts }) => {
+    const images = parts.filter((p) => p.type === "image_url")
+    const policy = text.includes("# Actions taken so far")
+    seen.push({
+      policy,
+      images: images.length,
+      dataUrls: images.filter((p) => String(p.image_url?.url).startsWith("data:image/png;base64,")).length
+    })
+    return policy ? reply(text) : "I cannot help with that."
   })
-  return { url: `http://127.0.0.1:${server.port}/v1`, seen, stop: () => void server.stop(true) }
+  return { url: server.url, seen, stop: server.stop }
 }
