@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { loadConfig } from "@core/config"
 import { digest } from "@core/events"
-import { evolveRun, initialRunState, labelSandbox, noModels } from "@core/pipeline"
+import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
+import { evolveRun, initialRunState, labelSandbox, noModels, verdictRules } from "@core/pipeline"
 import { readRunLog } from "@core/replay"
 import {
   buildLabelEvalSet,
@@ -58,7 +59,13 @@ const runGraphs = (args: ParsedArgs, runId: string) =>
       Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) }))
     )
     const state = events.reduce(evolveRun, initialRunState)
-    return { graphs: state.graphs, codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])) }
+    const config = state.config
+    return {
+      graphs: state.graphs,
+      codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])),
+      // Judged as the run judged its own trajectories: its data rules say how a path is read.
+      rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => (config === null ? {} : verdictRules(config, graph, t))
+    }
   })
 
 export const evalLabels: Command = {
@@ -128,7 +135,7 @@ export const evalLabels: Command = {
       const { tasks, labels } = yield* Effect.scoped(
         Effect.gen(function* () {
           if (graphs !== null) {
-            const labels = yield* labelTrajectoriesWithGraphs(set, graphs.graphs, graphs.codes, progress)
+            const labels = yield* labelTrajectoriesWithGraphs(set, graphs.graphs, graphs.codes, progress, graphs.rules)
             const tasks = [...graphs.graphs.values()]
               .filter((g) => set.tasks.some((t) => t.taskId === g.taskId))
               .map((g) => ({

@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { fromStep } from "@core/domain"
 import { labelFunctionId } from "@core/events"
-import type { LfTrajectory, StrategyGraph } from "@core/domain"
+import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { inferLabelFunctions, verifyTrajectory } from "@core/pipeline"
 import { Sandbox } from "@core/sandbox"
 import type { EvalKind, LabelEvalSet } from "./LabelEvalSet.ts"
@@ -166,13 +166,15 @@ export const labelTrajectoriesWithGraphs = (
   set: LabelEvalSet,
   graphs: ReadonlyMap<string, StrategyGraph>,
   codes: ReadonlyMap<string, string>,
-  progress: (line: string) => void = () => {}
+  progress: (line: string) => void = () => {},
+  rules: (graph: StrategyGraph, trajectory: LfTrajectory) => VerdictRules = () => ({})
 ) =>
   Effect.gen(function* () {
     const out: Array<TrajectoryLabel> = []
     const chosen = set.trajectories.filter((e) => (graphs.get(e.taskId)?.paths.length ?? 0) > 0)
     for (const [n, e] of chosen.entries()) {
-      const r = yield* verifyTrajectory({ graph: graphs.get(e.taskId)!, codes, trajectory: e.trajectory, key: `eval:${e.id}` })
+      const graph = graphs.get(e.taskId)!
+      const r = yield* verifyTrajectory({ graph, codes, trajectory: e.trajectory, key: `eval:${e.id}`, rules: rules(graph, e.trajectory) })
       const errors =
         r.kind === "infra-error"
           ? [`infra-error: ${r.reason}`]
