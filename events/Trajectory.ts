@@ -78,7 +78,17 @@ export const Action = Schema.Union([
      */
     mode: Schema.optionalKey(TypeMode)
   }),
-  Schema.Struct({ kind: Schema.Literal("select"), target, value: Schema.String }),
+  Schema.Struct({
+    kind: Schema.Literal("select"),
+    target,
+    /** The option's value, or its label: the environment picks the first option whose value or label it is. */
+    value: Schema.String,
+    /**
+     * Recorded only, never asked for: the label the policy named the option by, when the
+     * environment recorded the select by the option's value instead (SelectRecording.ts).
+     */
+    label: Schema.optionalKey(Schema.String)
+  }),
   Schema.Struct({ kind: Schema.Literal("scroll"), target, direction: ScrollDirection }),
   /**
    * A key or chord on whatever has focus, in Playwright's names: `Enter`, `Tab`, `Escape`,

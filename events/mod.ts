@@ -25,6 +25,7 @@ export {
   TypeMode
 } from "./Trajectory.ts"
 export { defaultSecretEnv, matchesSealed, sealTyped } from "./SecretTyping.ts"
+export { matchesResolvedSelect, resolvedSelect } from "./SelectRecording.ts"
 export type { Secret } from "./SecretTyping.ts"
 export { NodeExpanded, PathAdded, SemanticKey } from "./Graph.ts"
 export { RoundExtrapolated, TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"

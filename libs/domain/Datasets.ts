@@ -64,10 +64,13 @@ export interface DatasetRecord {
 export const SYSTEM_PROMPT =
   'You operate a graphical user interface on behalf of a user, one action at a time. Choose the single next action that brings the task closer to completion. Answer with one JSON object: {"action": {...}}.'
 
-/** The action as the policy prompt's vocabulary writes it: elements by id, no role or name. */
+/**
+ * The action as the policy prompt's vocabulary writes it: elements by id, no role or name,
+ * and a select by its option's value alone (the label a policy named it by is the record's).
+ */
 export const policyAnswer = (a: Action): Record<string, unknown> => {
   if (!("target" in a)) return { ...a }
-  const { target, ...rest } = a
+  const { target, ...rest } = a.kind === "select" ? { kind: a.kind, target: a.target, value: a.value } : a
   return target === null ? rest : { ...rest, element: target.elementId }
 }
 

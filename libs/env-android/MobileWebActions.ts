@@ -8,7 +8,7 @@ import type { remote } from "webdriverio"
 import type { Action } from "@core/events"
 import { maxWaitMs, typedText } from "@core/environment"
 import { checkNavigation, knownSecrets, scrollInPage } from "@core/env-web"
-import { sealTyped } from "@core/events"
+import { resolvedSelect, sealTyped } from "@core/events"
 
 export type Browser = Awaited<ReturnType<typeof remote>>
 
@@ -125,7 +125,7 @@ export const recordedAction = async (b: Browser, action: Action): Promise<Action
         action.value
       )
       .catch(() => null)
-    return typeof value === "string" && value !== action.value ? { ...action, value } : action
+    return typeof value === "string" ? resolvedSelect(action, value) : action
   }
   const password: unknown = await b.execute(
     "var el = document.querySelector('[data-core-id=\"' + arguments[0] + '\"]'); return !!el && el.tagName === 'INPUT' && String(el.type).toLowerCase() === 'password'",

@@ -5,6 +5,7 @@
  * a dead browser.
  */
 import type { Locator, Page } from "playwright-core"
+import { resolvedSelect } from "@core/events"
 import type { Action, Target } from "@core/events"
 import { longPressMs, maxWaitMs, typedText } from "@core/environment"
 import type { ReadSecret } from "@core/environment"
@@ -41,10 +42,9 @@ const optionValueInPage = (args: { readonly id: string; readonly value: string }
 }
 
 /**
- * A select as the trajectory records it: by the value of the option it picks, as the recorder
- * records a person's choice. A policy may name an option by its label ("Top score"), a
- * person's demo names it by its value ("top"): recorded alike, one label function checks both.
- * Asked before the action; an option that is not there leaves the action as it was.
+ * A select as the trajectory records it: by the value of the option it picks, with the label
+ * the policy named it by (`resolvedSelect` of @core/events). Asked before the action; an
+ * option that is not there leaves the action as it was.
  */
 export const recordedSelect = async (page: Page, action: Action): Promise<Action> => {
   if (action.kind !== "select") return action
@@ -52,7 +52,7 @@ export const recordedSelect = async (page: Page, action: Action): Promise<Action
   // Ids are only ever e<digits>; anything else is the action's error.
   if (id === null || !/^e\d+$/.test(id)) return action
   const value = await page.evaluate(optionValueInPage, { id, value: action.value }).catch(() => null)
-  return value === null || value === action.value ? action : { ...action, value }
+  return value === null ? action : resolvedSelect(action, value)
 }
 
 type Resolved = { readonly locator: Locator } | { readonly error: string }

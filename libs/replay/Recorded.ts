@@ -10,7 +10,7 @@
  */
 import { Effect, Layer } from "effect"
 import { BlobStore } from "@core/blobstore"
-import { canonicalJson, matchesSealed } from "@core/events"
+import { canonicalJson, matchesResolvedSelect, matchesSealed } from "@core/events"
 import type { CoreEvent, Observation } from "@core/events"
 import {
   ActionMismatch,
@@ -116,7 +116,8 @@ export const recordedObservations = (events: ReadonlyArray<CoreEvent>): Layer.La
             const [want, got] = [canonicalJson(recorded.action), canonicalJson(action)]
             if (want === got) return yield* fetch(t, step, recorded.observation)
             // A password's text never reached the log: the sealed record stands for it, as it did live.
-            if (!matchesSealed(recorded.action, action))
+            // A select named by its label was recorded by its option's value: the label it kept says it is the same.
+            if (!matchesSealed(recorded.action, action) && !matchesResolvedSelect(recorded.action, action))
               return yield* new ActionMismatch({ eventId: t.id, trajectoryId, step, recorded: want, requested: got })
             return { ...(yield* fetch(t, step, recorded.observation)), performed: recorded.action }
           })

@@ -98,6 +98,15 @@ test("a seal counts per format and digests the sorted ids", () => {
   expect(
     policyAnswer({ kind: "type", target: { role: "searchbox", name: "Search", elementId: "e9", text: null }, text: "mug", submit: true })
   ).toEqual({ kind: "type", text: "mug", submit: true, element: "e9" })
+  // A select answers with its option's value: the label a policy named it by is the record's, not the answer's.
+  expect(
+    policyAnswer({
+      kind: "select",
+      target: { role: "combobox", name: "Sort", elementId: "e3", text: null },
+      value: "top",
+      label: "Top score"
+    })
+  ).toEqual({ kind: "select", value: "top", element: "e3" })
 })
 
 describe("set-of-marks images", () => {

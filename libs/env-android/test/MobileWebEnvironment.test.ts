@@ -175,7 +175,7 @@ test("taps and long presses arrive as touches; type with submit, select and key 
       expect(find(typed, "textbox", "Query").value).toBe("blue mug")
       const selected = yield* env.step({ kind: "select", target: targetOf(find(typed, "combobox", "Size")), value: "Large" })
       expect(find(selected, "combobox", "Size").value).toBe("l")
-      expect(selected.performed).toMatchObject({ kind: "select", value: "l" })
+      expect(selected.performed).toMatchObject({ kind: "select", value: "l", label: "Large" })
       const missing = yield* env.step({ kind: "select", target: targetOf(find(selected, "combobox", "Size")), value: "Huge" })
       expect(missing.observation.error).toBe('no option "Huge" in the Size')
       const key = yield* env.step({ kind: "key", key: "Tab" })

@@ -67,7 +67,7 @@ test("click, long_press, type with submit, select, checkbox and key act on the p
       const selected = yield* env.step({ kind: "select", target: target(find(obs, "combobox", "Color")), value: "Green" })
       expect(find(selected, "combobox", "Color").value).toBe("g")
       // Named by its label, recorded by its value, as the recorder records a person's choice; a value is recorded as it was.
-      expect(selected.performed).toMatchObject({ kind: "select", value: "g" })
+      expect(selected.performed).toMatchObject({ kind: "select", value: "g", label: "Green" })
       const byValue = yield* env.step({ kind: "select", target: target(find(selected, "combobox", "Color")), value: "r" })
       expect(find(byValue, "combobox", "Color").value).toBe("r")
       expect(byValue.performed).toBeUndefined()
