@@ -16,7 +16,7 @@
 import { Effect, Layer } from "effect"
 import type { Context, Scope } from "effect"
 import { hostname } from "node:os"
-import type { JsMsg } from "@nats-io/jetstream"
+import type { Consumer, JsMsg } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { BlobStore } from "@core/blobstore"
 import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
@@ -31,6 +31,7 @@ import { decodeJob, JOBS_STREAM, messageId, parseJson, PROTOCOL_VERSION, resultS
 import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { announce, presenceOf } from "./Presence.ts"
 import { openQueue } from "./Queue.ts"
+import type { Queue } from "./Queue.ts"
 
 /** The app a worker serves, from its own instances. */
 export interface WorkerApp {
@@ -86,6 +87,155 @@ export const refusal = (job: EpisodeJob, served: JobApp, modelServer: boolean): 
 
 const settingsKey = (s: EnvironmentSettings) => `${s.platform}|${s.screenshots}|${s.setOfMarks}`
 
+/** Where a worker plays episodes: its environments, made once per settings, and what each episode's end was judged. */
+const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Scope.Scope) => {
+  // The start each job's task opens with, by task id (an extrapolated task starts where its parent does).
+  const starts = new Map<string, EnvTask>()
+  const judgements = new Map<string, EpisodeJudgement>()
+  const observers = new Map<string, Context.Context<Observations>>()
+  /** The environments of these settings: made once, `concurrency` of them, for the worker's lifetime. */
+  const observationsFor = (settings: EnvironmentSettings) =>
+    Effect.gen(function* () {
+      const have = observers.get(settingsKey(settings))
+      if (have !== undefined) return have
+      const environments: Array<EnvironmentShape> = []
+      for (let i = 0; i < o.concurrency; i++) environments.push(yield* o.environment(settings))
+      const layer = liveObservations({
+        environments,
+        taskOf: (taskId) => starts.get(taskId),
+        onEnd: (end) => {
+          const task = o.app.taskOf(end.task.taskId)
+          if (task === undefined || end.last?.episode == null) return Effect.void
+          return Effect.map(o.app.runApp.judge(task, end), (verdict) => {
+            if (verdict !== null) judgements.set(end.trajectoryId, verdict)
+          })
+        }
+      })
+      const built = yield* Layer.buildWithScope(layer, scope)
+      observers.set(settingsKey(settings), built)
+      return built
+    }).pipe(Effect.provideService(BlobStore, blobs))
+
+  /** The episode, as the driver would play it in-process. */
+  const play = (job: EpisodeJob, start: RunTask) =>
+    Effect.gen(function* () {
+      starts.set(job.input.taskId, { ...start.start, taskId: job.input.taskId })
+      const { retrieval, ...rest } = job.input
+      const model =
+        retrieval === undefined || retrieval === null
+          ? null
+          : (JSON.parse(new TextDecoder().decode(yield* blobs.get(retrieval))) as RetrievalModel)
+      const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
+      const calls: Array<ModelCalledEvent> = []
+      const observations = yield* observationsFor(job)
+      const trajectory = yield* rollout(input).pipe(
+        Effect.provide(
+          Layer.mergeAll(
+            Randomness.layer(job.seed),
+            o.models === null ? noModels : o.models(job.runId, (e) => Effect.sync(() => void calls.push(e)))
+          )
+        ),
+        Effect.provideContext(observations),
+        Effect.provideService(BlobStore, blobs)
+      )
+      return { trajectory, calls }
+    })
+
+  /** What the episode's end was judged (a bundled site's checker, a pack's evaluate), taken once. */
+  const judgementOf = (trajectoryId: string): EpisodeJudgement | null => {
+    const j = judgements.get(trajectoryId) ?? null
+    judgements.delete(trajectoryId)
+    return j
+  }
+  return { play, judgementOf }
+}
+
+type Player = ReturnType<typeof episodePlayer>
+
+interface JobContext {
+  readonly o: WorkerOptions
+  readonly queue: Queue
+  readonly consumer: Consumer
+  readonly link: ReturnType<typeof watchLink>
+  readonly player: Player
+  /** The jobs in hand, as the worker's presence shows them. */
+  readonly holding: Set<string>
+  readonly played: () => void
+}
+
+/** A job the worker cannot take: back to the queue, after a pause so another worker may pull it first. */
+const handBack = (ctx: JobContext, msg: JsMsg, line: string, delayMs: number) =>
+  Effect.sync(() => {
+    ctx.o.log(`worker ${ctx.o.name}: ${line}`)
+    msg.nak(delayMs)
+  })
+
+/** One delivered job: checked, played with heartbeats, its result published, and only then acked. */
+const handle = (ctx: JobContext, msg: JsMsg) =>
+  Effect.gen(function* () {
+    const { o } = ctx
+    const parsed = parseJson(msg.data)
+    const decoded = parsed.ok ? decodeJob(parsed.value) : parsed
+    if (!decoded.ok) {
+      o.log(`worker ${o.name}: dropped a job that is ${decoded.reason}`)
+      msg.term(decoded.reason)
+      return
+    }
+    const job = decoded.value
+    const refused = refusal(job, o.app.app, o.models !== null)
+    if (refused !== null) return yield* handBack(ctx, msg, `refused job ${job.jobId} of run ${job.runId}: ${refused}`, 2_000)
+    const start = o.app.taskOf(job.startTask)
+    if (start === undefined)
+      return yield* handBack(ctx, msg, `refused job ${job.jobId}: this worker's app has no task ${job.startTask}`, 2_000)
+    // Read per job: a driver may have set the queue up again with another ack wait since this worker started.
+    const info = yield* Effect.promise(() => ctx.consumer.info(false).catch(() => null))
+    const ackWaitMs = (info?.config.ack_wait ?? 30_000_000_000) / 1_000_000
+    const maxDeliver = info?.config.max_deliver ?? -1
+    const last = maxDeliver > 0 && msg.info.deliveryCount >= maxDeliver
+    ctx.holding.add(job.jobId)
+    o.log(`worker ${o.name}: playing ${job.jobId} of run ${job.runId} (delivery ${msg.info.deliveryCount})`)
+    // The job stays this worker's while it plays: a heartbeat well inside the ack wait.
+    const heartbeat = setInterval(() => msg.working(), Math.max(200, ackWaitMs / 3))
+    const played = yield* ctx.player.play(job, start).pipe(
+      Effect.map((p) => ({ ok: true as const, ...p })),
+      Effect.catch((e) => Effect.succeed({ ok: false as const, reason: describe(e) })),
+      Effect.ensuring(
+        Effect.sync(() => {
+          clearInterval(heartbeat)
+          ctx.holding.delete(job.jobId)
+        })
+      )
+    )
+    const judgement = ctx.player.judgementOf(job.input.trajectoryId)
+    if (!played.ok || (played.trajectory.outcome === "infra-error" && !last)) {
+      // Another worker, or this one later, may get through: the job goes back to the queue.
+      const why = played.ok ? played.trajectory.infraError : played.reason
+      return yield* handBack(ctx, msg, `job ${job.jobId} handed back (${why})`, 1_000)
+    }
+    const result: EpisodeResult = {
+      protocol: PROTOCOL_VERSION,
+      runId: job.runId,
+      jobId: job.jobId,
+      worker: o.name,
+      trajectory: played.trajectory,
+      modelCalls: played.calls,
+      judgement
+    }
+    // Through an outage: the episode is played; only its result has to get out.
+    yield* throughOutages(
+      Effect.tryPromise({
+        try: () =>
+          ctx.queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
+        catch: (e) => e
+      }),
+      { link: ctx.link, outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS, transient: isTransientNatsError }
+    ).pipe(Effect.mapError((e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)))
+    // Only once the result is stored: a worker killed before this line loses nothing but time.
+    yield* Effect.promise(() => msg.ackAck().catch(() => false))
+    ctx.played()
+    o.onDone?.(job.jobId, played.trajectory.outcome)
+  })
+
 export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStore | Scope.Scope> =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
@@ -99,35 +249,6 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
     o.stop.then(() => {
       stopped = true
     })
-
-    // The start each job's task opens with, by task id (an extrapolated task starts where its parent does).
-    const starts = new Map<string, EnvTask>()
-    const judgements = new Map<string, EpisodeJudgement>()
-    const scope = yield* Effect.scope
-    const observers = new Map<string, Context.Context<Observations>>()
-    /** The environments of these settings: made once, `concurrency` of them, for the worker's lifetime. */
-    const observationsFor = (settings: EnvironmentSettings) =>
-      Effect.gen(function* () {
-        const have = observers.get(settingsKey(settings))
-        if (have !== undefined) return have
-        const environments: Array<EnvironmentShape> = []
-        for (let i = 0; i < o.concurrency; i++) environments.push(yield* o.environment(settings))
-        const layer = liveObservations({
-          environments,
-          taskOf: (taskId) => starts.get(taskId),
-          onEnd: (end) => {
-            const task = o.app.taskOf(end.task.taskId)
-            if (task === undefined || end.last?.episode == null) return Effect.void
-            return Effect.map(o.app.runApp.judge(task, end), (verdict) => {
-              if (verdict !== null) judgements.set(end.trajectoryId, verdict)
-            })
-          }
-        })
-        const built = yield* Layer.buildWithScope(layer, scope)
-        observers.set(settingsKey(settings), built)
-        return built
-      }).pipe(Effect.provideService(BlobStore, blobs))
-
     const holding = new Set<string>()
     let done = 0
     const since = new Date().toISOString()
@@ -136,102 +257,8 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
       presenceOf({ name: o.name, host, pid: process.pid, concurrency: o.concurrency, holding: [...holding], done, since })
     )
     yield* Effect.addFinalizer(() => Effect.sync(quiet))
-
-    /** The episode, as the driver would play it in-process. */
-    const play = (job: EpisodeJob) =>
-      Effect.gen(function* () {
-        const { retrieval, ...rest } = job.input
-        const model =
-          retrieval === undefined || retrieval === null
-            ? null
-            : (JSON.parse(new TextDecoder().decode(yield* blobs.get(retrieval))) as RetrievalModel)
-        const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
-        const calls: Array<ModelCalledEvent> = []
-        const observations = yield* observationsFor(job)
-        const trajectory = yield* rollout(input).pipe(
-          Effect.provide(
-            Layer.mergeAll(
-              Randomness.layer(job.seed),
-              o.models === null ? noModels : o.models(job.runId, (e) => Effect.sync(() => void calls.push(e)))
-            )
-          ),
-          Effect.provideContext(observations),
-          Effect.provideService(BlobStore, blobs)
-        )
-        return { trajectory, calls }
-      })
-
-    const handle = (msg: JsMsg) =>
-      Effect.gen(function* () {
-        const parsed = parseJson(msg.data)
-        const decoded = parsed.ok ? decodeJob(parsed.value) : parsed
-        if (!decoded.ok) {
-          o.log(`worker ${o.name}: dropped a job that is ${decoded.reason}`)
-          msg.term(decoded.reason)
-          return
-        }
-        const job = decoded.value
-        const refused = refusal(job, o.app.app, o.models !== null)
-        if (refused !== null) {
-          o.log(`worker ${o.name}: refused job ${job.jobId} of run ${job.runId}: ${refused}`)
-          msg.nak(2_000)
-          return
-        }
-        const start = o.app.taskOf(job.startTask)
-        if (start === undefined) {
-          o.log(`worker ${o.name}: refused job ${job.jobId}: this worker's app has no task ${job.startTask}`)
-          msg.nak(2_000)
-          return
-        }
-        starts.set(job.input.taskId, { ...start.start, taskId: job.input.taskId })
-        const info = yield* Effect.promise(() => consumer.info(false).catch(() => null))
-        const ackWaitMs = (info?.config.ack_wait ?? 30_000_000_000) / 1_000_000
-        const maxDeliver = info?.config.max_deliver ?? -1
-        const last = maxDeliver > 0 && msg.info.deliveryCount >= maxDeliver
-        holding.add(job.jobId)
-        o.log(`worker ${o.name}: playing ${job.jobId} of run ${job.runId} (delivery ${msg.info.deliveryCount})`)
-        // The job stays this worker's while it plays: a heartbeat well inside the ack wait.
-        const heartbeat = setInterval(() => msg.working(), Math.max(200, ackWaitMs / 3))
-        const played = yield* play(job).pipe(
-          Effect.map((p) => ({ ok: true as const, ...p })),
-          Effect.catch((e) => Effect.succeed({ ok: false as const, reason: describe(e) })),
-          Effect.ensuring(
-            Effect.sync(() => {
-              clearInterval(heartbeat)
-              holding.delete(job.jobId)
-            })
-          )
-        )
-        if (!played.ok || (played.trajectory.outcome === "infra-error" && !last)) {
-          // Another worker, or this one later, may get through: the job goes back to the queue.
-          o.log(`worker ${o.name}: job ${job.jobId} handed back (${played.ok ? played.trajectory.infraError : played.reason})`)
-          msg.nak(1_000)
-          return
-        }
-        const result: EpisodeResult = {
-          protocol: PROTOCOL_VERSION,
-          runId: job.runId,
-          jobId: job.jobId,
-          worker: o.name,
-          trajectory: played.trajectory,
-          modelCalls: played.calls,
-          judgement: judgements.get(job.input.trajectoryId) ?? null
-        }
-        judgements.delete(job.input.trajectoryId)
-        // Through an outage: the episode is played; only its result has to get out.
-        yield* throughOutages(
-          Effect.tryPromise({
-            try: () =>
-              queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
-            catch: (e) => e
-          }),
-          { link, outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS, transient: isTransientNatsError }
-        ).pipe(Effect.mapError((e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)))
-        // Only once the result is stored: a worker killed before this line loses nothing but time.
-        yield* Effect.promise(() => msg.ackAck().catch(() => false))
-        done++
-        o.onDone?.(job.jobId, played.trajectory.outcome)
-      })
+    const player = episodePlayer(o, blobs, yield* Effect.scope)
+    const ctx: JobContext = { o, queue, consumer, link, player, holding, played: () => void done++ }
 
     const loop = Effect.gen(function* () {
       while (!stopped) {
@@ -242,14 +269,7 @@ export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStor
           msg.nak()
           return
         }
-        yield* handle(msg).pipe(
-          Effect.catch((e) =>
-            Effect.sync(() => {
-              o.log(`worker ${o.name}: ${describe(e)}; the job goes back to the queue`)
-              msg.nak(1_000)
-            })
-          )
-        )
+        yield* handle(ctx, msg).pipe(Effect.catch((e) => handBack(ctx, msg, `${describe(e)}; the job goes back to the queue`, 1_000)))
       }
     })
     o.log(`worker ${o.name}: pulling episode jobs (${o.concurrency} at a time, protocol ${PROTOCOL_VERSION})`)
