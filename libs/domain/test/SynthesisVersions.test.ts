@@ -19,8 +19,25 @@ const lastLf = (t: LfTrajectory, version: SynthesisVersion) => {
   return synthesizeCandidates(t, k, version)[0]!.code
 }
 
+type AnswerCase = readonly [demo: string, given: string, before: boolean, after: boolean]
+
+/** Each case: does the LF each of two versions infers from the demo's answer hold on the given answer? */
+const answerCases = (versions: readonly [SynthesisVersion, SynthesisVersion], cases: ReadonlyArray<AnswerCase>) => {
+  for (const [demo, given, before, after] of cases) {
+    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v${versions[0]} ${before}, v${versions[1]} ${after}`, () => {
+      for (const [version, expected] of [
+        [versions[0], before],
+        [versions[1], after]
+      ] as const) {
+        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
+        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
+      }
+    })
+  }
+}
+
 describe("answers", () => {
-  const cases: ReadonlyArray<[demo: string, given: string, v1: boolean, v2: boolean]> = [
+  const cases: ReadonlyArray<AnswerCase> = [
     ["Workshop", "Workshop", true, true],
     ["Workshop", "the Workshop", false, true],
     ["Workshop", "In the workshop, shelf 2", false, true],
@@ -32,21 +49,11 @@ describe("answers", () => {
     ["42", "42 knots", true, true],
     ["no", "I have no idea", false, false]
   ]
-  for (const [demo, given, v1, v2] of cases) {
-    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v1 ${v1}, v2 ${v2}`, () => {
-      for (const [version, expected] of [
-        ["1", v1],
-        ["2", v2]
-      ] as const) {
-        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
-        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
-      }
-    })
-  }
+  answerCases(["1", "2"], cases)
 })
 
 describe("answers that report one value (version 3)", () => {
-  const cases: ReadonlyArray<[demo: string, given: string, v2: boolean, v3: boolean]> = [
+  const cases: ReadonlyArray<AnswerCase> = [
     ["It costs $117.49.", "It costs $117.49.", true, true],
     ["It costs $117.49.", "$117.49", false, true],
     ["It costs $117.49.", "117.49 dollars", false, true],
@@ -63,24 +70,14 @@ describe("answers that report one value (version 3)", () => {
     ["Flight MR707 departs at 11:25 and arrives at 14:35.", "11:25", false, false],
     ["Flight MR707 departs at 11:25 and arrives at 14:35.", "flight MR707 departs at 11:25 and arrives at 14:35.", true, true]
   ]
-  for (const [demo, given, v2, v3] of cases) {
-    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v2 ${v2}, v3 ${v3}`, () => {
-      for (const [version, expected] of [
-        ["2", v2],
-        ["3", v3]
-      ] as const) {
-        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
-        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
-      }
-    })
-  }
+  answerCases(["2", "3"], cases)
   test("version 3 is what new runs record, and older runs keep theirs", () => {
     expect([synthesisVersionOf("3"), synthesisVersionOf("2"), synthesisVersionOf(undefined)]).toEqual(["3", "2", "1"])
   })
 })
 
 describe("a value said alone (version 4)", () => {
-  const cases: ReadonlyArray<[demo: string, given: string, v3: boolean, v4: boolean]> = [
+  const cases: ReadonlyArray<AnswerCase> = [
     ["14:25", "14:25", true, true],
     // A reader who answered with the time alone learned the same as one who said it in a sentence.
     ["14:25", "Flight BW554 departs at 14:25.", false, true],
@@ -95,17 +92,7 @@ describe("a value said alone (version 4)", () => {
     ["5", "5", true, true],
     ["5", "15", false, false]
   ]
-  for (const [demo, given, v3, v4] of cases) {
-    test(`the demo answered ${JSON.stringify(demo)}; ${JSON.stringify(given)} passes v3 ${v3}, v4 ${v4}`, () => {
-      for (const [version, expected] of [
-        ["3", v3],
-        ["4", v4]
-      ] as const) {
-        const lf = nativeLabelFunction(lastLf(answerDemo(demo), version))
-        expect([version, (lf(answerDemo(given)) as number) >= 0]).toEqual([version, expected])
-      }
-    })
-  }
+  answerCases(["3", "4"], cases)
   test("version 4 is what new runs record", () => {
     expect([synthesisVersionOf("4"), synthesisVersionOf("3")]).toEqual(["4", "3"])
   })
