@@ -108,6 +108,10 @@ const tap = async (b: Browser, el: WebdriverIO.Element, holdMs: number): Promise
   }
 }
 
+/** In the page: the index of a select's first option whose value, label or text is `v` (-1 for none); what a select picks and records. */
+const OPTION_INDEX =
+  "function optionIndex(s, v) { for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === v || o.label === v || o.text.trim() === v) return i } return -1 }"
+
 /**
  * The action as the trajectory records it (env-web's `recordedAction` and `recordedSelect` over
  * WebDriver): text typed into a password field sealed, a select by its option's value. Asked before the action: a submit may leave the page.
@@ -120,7 +124,7 @@ export const recordedAction = async (b: Browser, action: Action): Promise<Action
     // By the value of the option it picks, as on the web: a label and a value name one choice alike.
     const value: unknown = await b
       .execute(
-        "var s = document.querySelector('[data-core-id=\"' + arguments[0] + '\"]'); if (!s || s.tagName !== 'SELECT') return null; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === arguments[1] || o.label === arguments[1] || o.text.trim() === arguments[1]) return o.value } return null",
+        `${OPTION_INDEX} var s = document.querySelector('[data-core-id="' + arguments[0] + '"]'); if (!s || s.tagName !== 'SELECT') return null; var i = optionIndex(s, arguments[1]); return i < 0 ? null : s.options[i].value`,
         id,
         action.value
       )
@@ -166,7 +170,7 @@ export const perform = async (
       if ("error" in r) return r.error
       // As on the web: the option's value or its label.
       const chosen: unknown = await b.execute(
-        "var s = arguments[0], v = arguments[1]; for (var i = 0; i < s.options.length; i++) { var o = s.options[i]; if (o.value === v || o.label === v || o.text.trim() === v) { s.selectedIndex = i; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); return true } } return false",
+        `${OPTION_INDEX} var s = arguments[0], i = optionIndex(s, arguments[1]); if (i < 0) return false; s.selectedIndex = i; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); return true`,
         r.el,
         action.value
       )
