@@ -34,7 +34,7 @@
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
-import type { IdentifiedKeyStep } from "./KeySteps.ts"
+import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 /** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
@@ -47,6 +47,9 @@ export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" |
 
 /** Does this version read a reported value out of an answer (3 and later)? */
 const readsValues = (v: SynthesisVersion): boolean => v === "3" || v === "4"
+
+/** How this version's key steps are identified: from 4 on, a link that changed nothing is none. */
+export const keyStepOptionsOf = (v: SynthesisVersion): KeyStepOptions => ({ inPageLinks: v === "4" })
 
 export interface Candidate {
   /** "action+state", "action", "state": which evidence the code checks. */

@@ -17,6 +17,7 @@ import { Effect } from "effect"
 import {
   describeSteps,
   identifyKeySteps,
+  keyStepOptionsOf,
   judgeCandidate,
   LF_API_DOCS,
   lfApiGuide,
@@ -156,7 +157,7 @@ const contextOf = (demo: LfTrajectory, descriptions: ReadonlyArray<StepDescripti
 export const inferLabelFunctions = (input: InferenceInput) =>
   Effect.gen(function* () {
     const descriptions = describeSteps(input.demo)
-    const embeddedKeys = identifyKeySteps(input.demo, { inPageLinks: (input.synthesis ?? SYNTHESIS_VERSION) === "4" })
+    const embeddedKeys = identifyKeySteps(input.demo, keyStepOptionsOf(input.synthesis ?? SYNTHESIS_VERSION))
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
     let keyStepMethod: "embedded" | "model" = "embedded"
     let keyStepModelCallIds: ReadonlyArray<string> = []
