@@ -67,15 +67,27 @@ export interface Draws {
  * stops to answer wherever the page shows one. Draws are the same as version 2's. 4 also
  * sets a sort select to the order the instruction asks for (SortOrder.ts: "the cheapest"
  * picks "Price: low to high"), and never clicks a select: a click opens no option in a
- * recorded episode, so it was a step spent on nothing.
+ * recorded episode, so it was a step spent on nothing. 5 also never chooses an element
+ * whose link or form leaves the app's origins (`offsite`), and an episode of a task with
+ * label functions ends `complete` once the trajectory so far satisfies a path of the task's
+ * strategy graph (the rollout's check, recorded with the trajectory).
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "4"
+export const EXPLORATION_VERSION: ExplorationVersion = "5"
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" || v === "4" ? v : "1")
+export const explorationVersionOf = (v: unknown): ExplorationVersion =>
+  v === "2" || v === "3" || v === "4" || v === "5" ? v : "1"
 /** Does this version read answers off the page (3 and later)? */
-export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4"
+export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+/** Does this version set sort selects and never click a select (4 and later)? */
+export const setsSortOrders = (v: ExplorationVersion): boolean => v === "4" || v === "5"
+/** Does this version start later-node explorers only after a page change (3 and later)? */
+export const startsAfterPageChange = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+/** Does this version skip elements that lead off the app's origins (5 and later)? */
+export const avoidsOffsite = (v: ExplorationVersion): boolean => v === "5"
+/** Does this version end an episode once its trajectory satisfies a path of the task's graph (5 and later)? */
+export const endsOnSatisfiedPath = (v: ExplorationVersion): boolean => v === "5"
 
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
@@ -371,7 +383,7 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
   const version = options.version ?? "1"
   const forms = version !== "1"
   const read = readsAnswers(version)
-  const plans = { orders: version === "4" }
+  const plans = { orders: setsSortOrders(version) }
   const terms = termsOf(input.instruction)
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
@@ -389,7 +401,7 @@ export const explorationAction = (input: PolicyInput, rng: Draws, options: Explo
     const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
     if (rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)) return finish(input, terms, read)
   }
-  const cs = candidatesOf(input, terms, version !== "4")
+  const cs = candidatesOf(input, terms, !setsSortOrders(version))
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
   }

@@ -50,7 +50,11 @@ export {
   explorationVersionOf,
   instructionTerms,
   isQuestion,
+  avoidsOffsite,
+  endsOnSatisfiedPath,
   readsAnswers,
+  setsSortOrders,
+  startsAfterPageChange,
   textToType
 } from "./ExplorationPolicy.ts"
 export { instructionOrder, optionOrder, sortOptionFor } from "./SortOrder.ts"

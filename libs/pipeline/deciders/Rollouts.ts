@@ -12,6 +12,7 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
+import { startsAfterPageChange } from "@core/domain"
 import {
   decodeJobParams,
   ExploreParams,
@@ -82,7 +83,7 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   // Exploration 3 and later start only where the demo reached another page: a node halfway
   // through filling a form is the page the start-state explorers already see.
   const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore)
-  const later = (config.exploration === "3" || config.exploration === "4") && moved.length > 0 ? moved : before
+  const later = startsAfterPageChange(config.exploration) && moved.length > 0 ? moved : before
   const fromStart = Math.min(config.explorePerTask, FROM_START)
   const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {
