@@ -76,8 +76,7 @@ export type ExplorationVersion = "1" | "2" | "3" | "4" | "5"
 /** What new runs record. */
 export const EXPLORATION_VERSION: ExplorationVersion = "5"
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion =>
-  v === "2" || v === "3" || v === "4" || v === "5" ? v : "1"
+export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" || v === "4" || v === "5" ? v : "1")
 /** Does this version read answers off the page (3 and later)? */
 export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
 /** Does this version set sort selects and never click a select (4 and later)? */
