@@ -115,3 +115,35 @@ test("commands print through console.log: process.stdout.write to a pipe is cut 
   for (const path of files) if (/process\.stdout\.write\(/.test(await Bun.file(join(REPO, path)).text())) violations.push(path)
   expect(violations).toEqual([])
 })
+
+/**
+ * Every pack in the repo, as what would name it: the name its core-app.json gives the app,
+ * and its folder's path (`packs/actual`: the folder alone may be an everyday word).
+ */
+const packNames = (): Array<string> =>
+  [...new Glob("packs/*/core-app.json").scanSync({ cwd: REPO })].flatMap((file) => {
+    const folder = file.split("/")[1]!
+    const name = (JSON.parse(require("node:fs").readFileSync(join(REPO, file), "utf8")) as { name: string }).name
+    return [name, `packs/${folder}`]
+  })
+
+/** A source text naming `name` as a word (case-insensitive): `mediawiki` but not `mediawikis-like` inside another word. */
+const names = (text: string, name: string): boolean =>
+  new RegExp(`(^|[^a-z0-9-])${name.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&")}([^a-z0-9-]|$)`, "i").test(text)
+
+test("no code in libs/ or apps/ names an app of packs/: what a pack needs is a general mechanism", async () => {
+  const packs = packNames()
+  expect(packs.length).toBeGreaterThan(0)
+  const files = [...new Glob("{libs,apps}/**/*.{ts,js,json,html,css}").scanSync({ cwd: REPO })].filter((p) => !p.includes("node_modules/"))
+  expect(files.length).toBeGreaterThan(100)
+  const violations: Array<string> = []
+  for (const path of files) {
+    const text = await Bun.file(join(REPO, path)).text()
+    for (const name of packs) if (names(text, name)) violations.push(`${path} names ${name}`)
+  }
+  expect(violations).toEqual([])
+  // The check itself can fail, and reads a name as a word only.
+  expect(names(`const base = "packs/tiddlywiki"`, "tiddlywiki")).toBe(true)
+  expect(names("TiddlyWiki's story river", "tiddlywiki")).toBe(true)
+  expect(names("tiddlywikis-like", "tiddlywiki")).toBe(false)
+})

@@ -4,7 +4,7 @@
  * bundled site (`--site`), or on an app pack (`--app`).
  *
  * @example
- * const { label, train, heldOut, play } = yield* packArms("packs/tiddlywiki", list)
+ * const { label, train, heldOut, play } = yield* packArms("packs/myapp", list)
  * const outcome = yield* play(config, layer, { command: "run", rounds: 2, … })
  */
 import { Effect } from "effect"

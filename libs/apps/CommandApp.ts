@@ -9,7 +9,7 @@
  *   const app = yield* App
  *   const lease = yield* app.acquire()
  *   yield* lease.release()
- * }).pipe(Effect.provide(CommandApp.layer("packs/tiddlywiki")))
+ * }).pipe(Effect.provide(CommandApp.layer("packs/myapp")))
  */
 import { Effect, Layer } from "effect"
 import { App } from "./App.ts"

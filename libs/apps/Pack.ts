@@ -5,7 +5,7 @@
  * fields. Any problem is ONE `PackError` line: `<file>: <json path>: <problem>`.
  *
  * @example
- * const pack = yield* loadPack("packs/tiddlywiki")
+ * const pack = yield* loadPack("packs/myapp")
  * pack.config.instance.start // ["bun", "start.ts", "{port}"]
  */
 import { Effect, Predicate, type Schema } from "effect"

@@ -19,7 +19,7 @@
  *   "Workshop"), for answers of four letters or more that are not numbers;
  * - a click that led to another page, made on the page the task started on before any step
  *   navigated, is not tied to that page: the task chose it, not the demo, and another way
- *   may use the same control from elsewhere (a "new tiddler" button on every page).
+ *   may use the same control from elsewhere (a "New page" button on every page).
  *
  * Version 3: a sentence that reports one value ("It costs $117.49.", "Flight MR115 departs
  * at 08:15.") holds for any answer that reports the same value — the question fixes what

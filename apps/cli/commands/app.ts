@@ -9,9 +9,9 @@
  * that started it.
  *
  * @example
- * bun core app check packs/tiddlywiki
- * // app tiddlywiki: ready in 812 ms at http://127.0.0.1:41234/
- * // task tw-open-1: "Getting Started" with 57 elements at http://127.0.0.1:41234/#GettingStarted
+ * bun core app check packs/myapp
+ * // app myapp: ready in 812 ms at http://127.0.0.1:41234/
+ * // task open-1: "Getting Started" with 57 elements at http://127.0.0.1:41234/
  */
 import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
