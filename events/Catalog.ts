@@ -8,7 +8,7 @@
 import { makeRegistry, upcaster } from "./Registry.ts"
 import type { EventOf } from "./Event.ts"
 import { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
-import { NodeExpanded, PathAdded } from "./Graph.ts"
+import { NodeExpanded, PathAdded, PathRefused } from "./Graph.ts"
 import { JobCompleted, JobQueued } from "./Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import { ModelCalled } from "./Models.ts"
@@ -36,6 +36,7 @@ export const definitions = [
   TrajectoryVerified,
   NodeExpanded,
   PathAdded,
+  PathRefused,
   TaskExtrapolated,
   TaskExtrapolationRejected,
   RoundExtrapolated,

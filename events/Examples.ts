@@ -8,7 +8,7 @@ import { digest, sha256 } from "./Canonical.ts"
 import type { CoreEventType } from "./Catalog.ts"
 import type { DataOf } from "./Event.ts"
 import type { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
-import type { NodeExpanded, PathAdded } from "./Graph.ts"
+import type { NodeExpanded, PathAdded, PathRefused } from "./Graph.ts"
 import type { JobCompleted, JobQueued } from "./Job.ts"
 import { labelFunctionId } from "./Labeling.ts"
 import type { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
@@ -230,6 +230,13 @@ export const examples = {
     nodeIds: ["n-wishlist-click", "n-status-complete"],
     source: trajectory
   } satisfies DataOf<typeof PathAdded>,
+  PathRefused: {
+    taskId: "shop-wishlist-7",
+    nodeIds: ["n-search-empty", "n-answer-42"],
+    source: trajectory,
+    reason: "no-op",
+    steps: [0]
+  } satisfies DataOf<typeof PathRefused>,
   TaskExtrapolated: {
     newTaskId: "x-shop-sort-1",
     instruction: "Sort the black garlic search results by price",

@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import { Sha256 } from "./Envelope.ts"
 import { defineEvent } from "./Event.ts"
-import { ActionKind, SourceRef } from "./Trajectory.ts"
+import { ActionKind, SourceRef, StepIndex } from "./Trajectory.ts"
 
 /** What makes two key steps the same step: action semantics and target, never element ids. */
 export const SemanticKey = Schema.Struct({
@@ -50,5 +50,24 @@ export const PathAdded = defineEvent(
      * before the data rules of version 2, whose paths were told apart by their nodes.
      */
     signature: Schema.optionalKey(Schema.String)
+  })
+)
+
+/**
+ * A trajectory's path that expansion did not add, and why. `no-op` (data rules 5): every
+ * key step it had beyond the paths it would join changed nothing — the same page, the same
+ * fields and elements, no answer of its own — so it is an existing way with a detour.
+ */
+export const PathRefused = defineEvent(
+  "PathRefused",
+  1,
+  Schema.Struct({
+    taskId: Schema.String,
+    /** The path as it would have been added. */
+    nodeIds: Schema.Array(Schema.String).check(Schema.isMinLength(1)),
+    source: SourceRef,
+    reason: Schema.Literals(["no-op"]),
+    /** The trajectory's steps behind the refusal: for `no-op`, the extra key steps that changed nothing. */
+    steps: Schema.Array(StepIndex)
   })
 )

@@ -21,10 +21,13 @@ import { folderReader } from "./SafeRead.ts"
 
 const NonEmpty = Schema.String.check(Schema.isNonEmpty())
 
-/** An element by description; at least one of role, name, text (checked after decoding, for a clearer message). */
+/**
+ * An element by description; at least one of role, name, text (checked after decoding, for a
+ * clearer message). `name: null` is the element of `role` that has no accessible name.
+ */
 export const StepTarget = Schema.Struct({
   role: Schema.optionalKey(NonEmpty),
-  name: Schema.optionalKey(NonEmpty),
+  name: Schema.optionalKey(Schema.NullOr(NonEmpty)),
   text: Schema.optionalKey(NonEmpty),
   nth: Schema.optionalKey(Count)
 })
@@ -108,7 +111,10 @@ export const describeStep = (step: Step): string => {
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 const KINDS = Step.discriminants as ReadonlyArray<string>
 
-/** What a schema message would state badly: not an object, the version, unknown kinds. */
+/** `"name": ""` would match no element: what the writer meant is said in the message. */
+const EMPTY_NAME = 'an empty name matches no element; for the element that has no name, write "name": null (with its role)'
+
+/** What a schema message would state badly: not an object, the version, unknown kinds, an empty name. */
 const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null => {
   if (!isObject(json)) return [[], 'a step file is a JSON object { "version": 1, "steps": [ … ] }']
   if (json.version !== STEP_FILE_VERSION)
@@ -119,6 +125,7 @@ const precheck = (json: unknown): [ReadonlyArray<PropertyKey>, string] | null =>
     const kind = step.kind
     if (typeof kind !== "string") return [["steps", i, "kind"], `missing step kind (one of: ${KINDS.join(", ")})`]
     if (!KINDS.includes(kind)) return [["steps", i, "kind"], `unknown step kind '${oneLine(kind, 60)}' (known: ${KINDS.join(", ")})`]
+    if (isObject(step.target) && step.target.name === "") return [["steps", i, "target", "name"], EMPTY_NAME]
   }
   return null
 }
@@ -140,6 +147,9 @@ const semantic = (file: StepFileV1, options: StepFileOptions): [ReadonlyArray<Pr
     const target = "target" in step ? step.target : undefined
     if (target !== undefined && target.role === undefined && target.name === undefined && target.text === undefined) {
       return [["steps", i, "target"], "a target needs at least one of role, name, text"]
+    }
+    if (target !== undefined && target.name === null && target.role === undefined) {
+      return [["steps", i, "target"], '"name": null needs a role: the element with no name is found among those of its role']
     }
     if ((step.kind === "answer" || step.kind === "status") && options.auth === true) {
       return [["steps", i, "kind"], `a log-in comes before the episode and does not end it: no '${step.kind}' here`]

@@ -15,6 +15,9 @@
  * only terminal key step: the answer is what the task asks for, and the page the demo read
  * it on is one way to it — a results list may show the price the product page shows.
  * The steps before the goal are what may differ: that is the other way being learned.
+ * With no-op paths dropped (data rules 5, {@link noOpSteps}), a path whose extra key steps
+ * changed nothing — an empty search that stayed on the page, then the answer — is refused:
+ * it is a way the graph has, with a detour.
  * The agreement of three signals — the policy's claim, the goal step's LF and the final
  * LF — stands in for the checker; an `infeasible` claim never expands a graph.
  *
@@ -23,7 +26,9 @@
  * hit?.terminal // [{ nodeId, lfId, satisfiedAt }, …] the goal step, then the final status
  */
 import type { Action } from "@core/events"
+import { shown } from "./KeySteps.ts"
 import type { IdentifiedKeyStep } from "./KeySteps.ts"
+import type { LfTrajectory } from "./LfTrajectory.ts"
 import type { GraphNode, StrategyGraph } from "./StrategyGraph.ts"
 
 const closing = new Set(["status", "answer"])
@@ -104,4 +109,57 @@ export const expansionPath = (
   const out: Array<string> = []
   for (const k of all) if (out.at(-1) !== k.nodeId) out.push(k.nodeId)
   return out
+}
+
+/**
+ * Did step `stepIndex` of `t` change nothing: the same page (URL and app) and the same
+ * elements — none came or went, no field's value or checked state moved? An answer or a
+ * status says something, so it is never a no-op here; a step whose elements (before or
+ * after) were not recorded cannot be shown to do nothing, so it counts as a change.
+ */
+export const changesNothing = (t: LfTrajectory, stepIndex: number): boolean => {
+  const at = t.steps.findIndex((s) => s.index === stepIndex)
+  const s = t.steps[at]
+  if (s === undefined || closing.has(s.action.kind)) return false
+  if (s.urlAfter !== s.urlBefore || s.appAfter !== s.appBefore) return false
+  const before = at > 0 ? t.steps[at - 1]!.elements : t.initialElements
+  return before !== null && s.elements !== null && shown(before) === shown(s.elements)
+}
+
+/**
+ * The paths a new path would join: those of `g` that end where it ends, and the one whose
+ * terminal key steps it reached. What it has beyond all of their nodes is its own.
+ */
+const joinedNodes = (g: StrategyGraph, nodeIds: ReadonlyArray<string>, hit: TerminalHit): ReadonlySet<string> =>
+  new Set(g.paths.filter((p) => p.pathId === hit.pathId || p.nodeIds.at(-1) === nodeIds.at(-1)).flatMap((p) => p.nodeIds))
+
+/**
+ * A no-op path: the trajectory steps of its extra key steps — its nodes none of the paths it
+ * would join has — when there is at least one and every one of them changed nothing
+ * ({@link changesNothing}); null when the path does something of its own. A node stands for
+ * the key steps it was made from (`keyStepNodes`) and, for a terminal node, the step it held
+ * at; a node with no step to show for it counts as a change. A path with no extra node at
+ * all is a shorter way to the same end, not a detour: it is not a no-op path.
+ */
+export const noOpSteps = (
+  g: StrategyGraph,
+  t: LfTrajectory,
+  keyStepNodes: ReadonlyArray<{ readonly stepIndex: number; readonly nodeId: string }>,
+  hit: TerminalHit,
+  nodeIds: ReadonlyArray<string>
+): ReadonlyArray<number> | null => {
+  const joined = joinedNodes(g, nodeIds, hit)
+  const extra = [...new Set(nodeIds.filter((id) => !joined.has(id)))]
+  if (extra.length === 0) return null
+  const stepsOf = (nodeId: string) => [
+    ...keyStepNodes.filter((k) => k.nodeId === nodeId).map((k) => k.stepIndex),
+    ...hit.terminal.filter((k) => k.nodeId === nodeId).map((k) => k.satisfiedAt)
+  ]
+  const steps: Array<number> = []
+  for (const nodeId of extra) {
+    const own = stepsOf(nodeId)
+    if (own.length === 0 || !own.every((i) => changesNothing(t, i))) return null
+    steps.push(...own)
+  }
+  return [...new Set(steps)].sort((a, b) => a - b)
 }

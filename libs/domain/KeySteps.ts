@@ -54,7 +54,8 @@ const isNavigationClick = (s: LfStep): boolean =>
   (s.action.kind === "click" || s.action.kind === "long_press") && s.action.role === "link" && urlChanged(s)
 
 /** What the page shows, for telling whether a step changed it: each element's role, name, value and checked state. */
-const shown = (elements: ReadonlyArray<LfElement>): string => JSON.stringify(elements.map((e) => [e.role, e.name, e.value, e.checked]))
+export const shown = (elements: ReadonlyArray<LfElement>): string =>
+  JSON.stringify(elements.map((e) => [e.role, e.name, e.value, e.checked]))
 
 /** A link clicked that neither left the page nor changed what it shows. */
 const isInPageLink = (t: LfTrajectory, i: number): boolean => {

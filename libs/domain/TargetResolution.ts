@@ -9,6 +9,9 @@
  * "contains" match is taken: a name shortened in the script still finds its element, but
  * a fragment that fits several elements is refused rather than guessed. Among several exact
  * matches, visible and enabled ones come first, then document order; `nth` (from 0) picks.
+ * `name: null` is the element that has no name: only elements (of the role) whose accessible
+ * name is empty match, and when several do, `nth` must say which — a field with no name has
+ * nothing else to tell it by, so the first is not taken on trust.
  *
  * When nothing fits, the problem lists the closest elements on the page (by `nameSimilarity`),
  * so a typo or a renamed button is fixed from the message alone.
@@ -22,7 +25,8 @@ import { collapse } from "./LfTrajectory.ts"
 /** A target by description; at least one of role, name, text. */
 export interface TargetDescription {
   readonly role?: string
-  readonly name?: string
+  /** null: the element has no accessible name (a field with no label). */
+  readonly name?: string | null
   readonly text?: string
   /** Which of several matches, from 0 in the preferred order (visible and enabled first, then document order). */
   readonly nth?: number
@@ -51,11 +55,11 @@ const quote = (s: string): string => {
   return JSON.stringify(flat.length > 60 ? `${flat.slice(0, 59)}…` : flat)
 }
 
-/** `link "Getting Started"`, `element with text "Add"`, `button "Save" nth 1`. */
+/** `link "Getting Started"`, `element with text "Add"`, `button "Save" nth 1`, `textbox with no name`. */
 export const describeTarget = (t: TargetDescription): string =>
   [
-    t.role ?? (t.name === undefined ? "element" : ""),
-    t.name === undefined ? "" : quote(t.name),
+    t.role ?? (typeof t.name === "string" ? "" : "element"),
+    t.name === undefined ? "" : t.name === null ? "with no name" : quote(t.name),
     t.text === undefined ? "" : `with text ${quote(t.text)}`,
     t.nth === undefined ? "" : `nth ${t.nth}`
   ]
@@ -114,7 +118,10 @@ export const closestElements = (
       score += roleWeight * (norm(target.role) === norm(e.role) ? 1 : nameSimilarity(target.role, e.role))
       weight += roleWeight
     }
-    if (target.name !== undefined) {
+    if (target.name === null) {
+      score += collapse(e.name) === "" ? 1 : 0
+      weight += 1
+    } else if (target.name !== undefined) {
       score += nameSimilarity(target.name, e.name)
       weight += 1
     }
@@ -135,7 +142,7 @@ const closestPart = (target: TargetDescription, elements: ReadonlyArray<Resolvab
 
 const fits = (target: TargetDescription, e: ResolvableElement, same: (want: string, have: string) => boolean): boolean =>
   (target.role === undefined || norm(target.role) === norm(e.role)) &&
-  (target.name === undefined || same(norm(target.name), norm(e.name))) &&
+  (target.name === undefined || (target.name === null ? norm(e.name) === "" : same(norm(target.name), norm(e.name)))) &&
   (target.text === undefined || same(norm(target.text), norm(e.text)))
 
 const usable = (e: ResolvableElement): boolean => e.visible && e.enabled
@@ -148,6 +155,11 @@ const preferred = <E extends ResolvableElement>(found: ReadonlyArray<E>): Readon
 export const resolveTarget = <E extends ResolvableElement>(target: TargetDescription, elements: ReadonlyArray<E>): Resolution<E> => {
   const nth = target.nth ?? 0
   const exact = preferred(elements.filter((e) => fits(target, e, (want, have) => want === have)))
+  if (target.name === null && exact.length > 1 && target.nth === undefined) {
+    return {
+      problem: `${exact.length} elements match ${describeTarget(target)}: say which with "nth" (from 0: visible and enabled first, then page order)`
+    }
+  }
   if (exact.length > 0) {
     const element = exact[nth]
     if (element !== undefined) return { element, match: "exact" }

@@ -16,6 +16,7 @@ const valid = (): any => ({
     { kind: "click", target: { role: "link", name: "Harbor Modern Trekking Poles", nth: 0 } },
     { kind: "type", target: { role: "textbox", name: "Password" }, secretEnv: "CORE_DEMO_PASSWORD" },
     { kind: "type", target: { name: "Notes" }, text: "x", mode: "insert" },
+    { kind: "type", target: { role: "textbox", name: null, nth: 1 }, text: "unlabelled" },
     { kind: "select", target: { role: "combobox", name: "Sort" }, value: "price" },
     { kind: "scroll", direction: "down" },
     { kind: "scroll", direction: "up", target: { text: "Reviews" } },
@@ -61,7 +62,17 @@ describe("step files", () => {
     ],
     ["an unknown top-level key", (d) => void (d.format = "x"), "format: unknown field"],
     ["an empty target", (d) => void (d.steps[3].target = { nth: 1 }), "steps[3].target: a target needs at least one of role, name, text"],
-    ["an empty name", (d) => void (d.steps[1].target.name = ""), "steps[1].target.name: expected a value with a length of at least 1"],
+    [
+      "an empty name (the field with no name is null)",
+      (d) => void (d.steps[1].target.name = ""),
+      'steps[1].target.name: an empty name matches no element; for the element that has no name, write "name": null (with its role)'
+    ],
+    [
+      "no name without a role",
+      (d) => void (d.steps[4].target = { name: null }),
+      'steps[4].target: "name": null needs a role: the element with no name is found among those of its role'
+    ],
+    ["a null role", (d) => void (d.steps[4].target.role = null), "steps[4].target.role: expected string"],
     ["a negative nth", (d) => void (d.steps[1].target.nth = -1), "steps[1].target.nth: expected a value greater than or equal to 0"],
     ["a missing target", (d) => void delete d.steps[1].target, "steps[1].target: missing field"],
     ["a type without text", (d) => void delete d.steps[0].text, "steps[0].text: missing field"],
@@ -71,12 +82,12 @@ describe("step files", () => {
       "steps[2].text: a secret is typed by reference: leave text out, the environment types $CORE_DEMO_PASSWORD"
     ],
     ["an unknown mode", (d) => void (d.steps[3].mode = "append"), 'steps[3].mode: expected "fill" | "insert"'],
-    ["a full URL", (d) => void (d.steps[8].url = "http://127.0.0.1:4000/shop/"), "steps[8].url: a path relative to the app's base URL"],
+    ["a full URL", (d) => void (d.steps[9].url = "http://127.0.0.1:4000/shop/"), "steps[9].url: a path relative to the app's base URL"],
     ["no steps", (d) => void (d.steps = []), "steps: a step file needs at least one step"],
     [
       "a last step that does not end",
       (d) => void d.steps.pop(),
-      "steps[11].kind: the last step must be 'status' or 'answer', got 'long_press'"
+      "steps[12].kind: the last step must be 'status' or 'answer', got 'long_press'"
     ],
     [
       "an answer before the end",
@@ -99,7 +110,7 @@ describe("step files", () => {
   test("read from disk: size capped, no links, UTF-8 only", async () => {
     const file = join(tmp, "ok.json")
     writeFileSync(file, JSON.stringify(valid()))
-    expect((await Effect.runPromise(loadStepFile(file))).steps).toHaveLength(13)
+    expect((await Effect.runPromise(loadStepFile(file))).steps).toHaveLength(14)
     const fail = (f: string, maxBytes?: number) =>
       Effect.runPromise(Effect.flip(loadStepFile(f, maxBytes === undefined ? {} : { maxBytes }))).then((e) => e.message)
     expect(await fail(file, 100)).toMatch(/^.*ok\.json: \$: ok\.json is \d+ B, over the 100 B limit for a step file$/)
@@ -119,5 +130,6 @@ describe("step files", () => {
     ])
     expect(describeStep({ kind: "scroll", direction: "up", target: { text: "Reviews" } })).toBe('scroll up element with text "Reviews"')
     expect(describeStep({ kind: "navigate", url: "/shop/" })).toBe("navigate /shop/")
+    expect(describeStep(steps[4])).toBe("type textbox with no name nth 1")
   })
 })

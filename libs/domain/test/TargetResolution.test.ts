@@ -97,7 +97,12 @@ describe("resolveTarget", () => {
       { role: "textbox", name: "Full", nth: 1 },
       "no element matches exactly and only 1 contains it, nth 1 asks for more (nth counts from 0)"
     ],
-    ["an empty page", { role: "link", name: "Home" }, "no element matches; the page has no named elements"]
+    ["an empty page", { role: "link", name: "Home" }, "no element matches; the page has no named elements"],
+    [
+      "no name where every element of the role has one: the unnamed elements and the role's come closest",
+      { role: "searchbox", name: null },
+      'no element matches; closest on the page: link "Icon only", searchbox "Search products", textbox "Full name (required)", button "get started", button "Add to cart"'
+    ]
   ]
   for (const [what, target, want] of problems) {
     test(`refuses ${what}`, () => {
@@ -110,6 +115,34 @@ describe("resolveTarget", () => {
     const r = resolveTarget({ name: "Save" }, [el("button", "Sav\ne\u2028now")])
     expect("problem" in r && r.problem).toBe('no element matches; closest on the page: button "Sav e now"')
   })
+})
+
+describe("resolveTarget: the element that has no name (name null)", () => {
+  const form: ReadonlyArray<ResolvableElement> = [
+    el("textbox", "Title", { text: "" }),
+    el("textbox", "", { text: "" }),
+    el("button", "Save"),
+    el("textbox", "  ", { text: "", visible: false })
+  ]
+  const twoUnnamed = [...form.slice(0, 3), el("textbox", "", { text: "" })]
+  const cases: ReadonlyArray<[string, TargetDescription, ReadonlyArray<ResolvableElement>, string]> = [
+    ["one unnamed textbox beside a named one: that one", { role: "textbox", name: null }, form.slice(0, 3), form[1]!.id],
+    ["the unnamed one among hidden unnamed ones: nth picks, visible first", { role: "textbox", name: null, nth: 0 }, form, form[1]!.id],
+    ["nth 1 among two unnamed", { role: "textbox", name: null, nth: 1 }, twoUnnamed, twoUnnamed[3]!.id],
+    [
+      "two unnamed without nth: refused, in one line",
+      { role: "textbox", name: null },
+      twoUnnamed,
+      '2 elements match textbox with no name: say which with "nth" (from 0: visible and enabled first, then page order)'
+    ],
+    ["a role alone still takes the first textbox, named or not", { role: "textbox" }, form, form[0]!.id]
+  ]
+  for (const [what, target, elements, want] of cases) {
+    test(what, () => {
+      const r = resolveTarget(target, elements)
+      expect("element" in r ? r.element.id : r.problem).toBe(want)
+    })
+  }
 })
 
 describe("closestElements", () => {
@@ -135,7 +168,8 @@ describe("nameSimilarity and describeTarget", () => {
     [{ role: "link", name: "Getting Started" }, 'link "Getting Started"'],
     [{ text: "Add" }, 'element with text "Add"'],
     [{ name: "Save", nth: 1 }, '"Save" nth 1'],
-    [{ role: "button", text: "OK" }, 'button with text "OK"']
+    [{ role: "button", text: "OK" }, 'button with text "OK"'],
+    [{ role: "textbox", name: null, nth: 1 }, "textbox with no name nth 1"]
   ]
   for (const [target, want] of described) test(`describes ${want}`, () => expect(describeTarget(target)).toBe(want))
 })

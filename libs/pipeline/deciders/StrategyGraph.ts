@@ -8,7 +8,9 @@
  *   and did not change state again before its final claim (`undoneAfterGoal`, libs/domain
  *   Expansion.ts), it goes through Semantic Code Abstraction itself — its LFs
  *   validated on it and against the task's failed trajectories of the run — and its path
- *   joins the graph if it holds on the trajectory in order and is new. At most
+ *   joins the graph if it holds on the trajectory in order and is new. Under data rules
+ *   that drop no-op paths, a new path whose extra key steps changed nothing
+ *   (`noOpSteps`) is refused instead, and `PathRefused` says which steps. At most
  *   `run.expandPerTask` paths per task and round: expansion is inference, and it costs.
  *
  * Everything it emits goes to `run.<runId>.graph.<taskId>`; the new paths count from the
@@ -29,6 +31,7 @@ import {
   LF_API_VERSION,
   nodeByMeaning,
   nodeIdOf,
+  noOpSteps,
   pathIdOf,
   pathSignature,
   reachedTerminal,
@@ -36,10 +39,19 @@ import {
   undoneAfterGoal
 } from "@core/domain"
 import type { GraphSource, LfTrajectory, SemanticKey, StrategyGraph, VerdictRules } from "@core/domain"
-import { LabelFunctionInferred, LabelFunctionRejected, labelFunctionId, NodeExpanded, PathAdded, runStream } from "@core/events"
+import {
+  LabelFunctionInferred,
+  LabelFunctionRejected,
+  labelFunctionId,
+  NodeExpanded,
+  PathAdded,
+  PathRefused,
+  runStream
+} from "@core/events"
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
+import { dropsNoOpPaths, identifiesPathsByMeaning, reachesAnswerAlone } from "../DataRules.ts"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
@@ -97,7 +109,7 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
     let g = s.graphs.get(demo.taskId) ?? emptyGraph(demo.taskId)
     const source = { kind: "demo" as const, id: demoId }
     const nodeIds: Array<string> = []
-    const byMeaning = s.config?.dataRules !== "1"
+    const byMeaning = s.config !== null && identifiesPathsByMeaning(s.config.dataRules)
     for (const lf of lfs) {
       const semanticKey = semanticKeyOf(t, lf.keyStepIndex)
       const nodeId = nodeIdFor(g, byMeaning, semanticKey, lf.lfId)
@@ -143,6 +155,60 @@ const holdsOn = (
     return r.kind === "verdict" && r.verdict.verdict === "pass"
   })
 
+/**
+ * A solved trajectory's inferred LFs recorded (LabelFunctionInferred / Rejected, emitted at
+ * once) and turned into nodes: the graph with its new nodes (not yet emitted: only those
+ * of an added path are), each key step's node, and the accepted codes added to `codes`.
+ */
+const recordInferred = (
+  labelFunctions: Effect.Success<ReturnType<typeof inferLabelFunctions>>["labelFunctions"],
+  ctx: {
+    readonly graph: StrategyGraph
+    readonly byMeaning: boolean
+    readonly taskId: string
+    readonly source: GraphSource
+    readonly t: LfTrajectory
+    readonly codes: Map<string, string>
+    readonly emit: ReturnType<typeof emitter>["emit"]
+  }
+) => {
+  const { byMeaning, taskId, source, t, codes, emit } = ctx
+  let g = ctx.graph
+  const keyStepNodes: Array<{ stepIndex: number; nodeId: string }> = []
+  const newNodes: Array<DataOf<typeof NodeExpanded>> = []
+  for (const lf of labelFunctions) {
+    const base = { taskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
+    if (lf.kind === "rejected") {
+      emit(LabelFunctionRejected, {
+        ...base,
+        candidateCode: lf.candidateCode,
+        reason: lf.reason,
+        attempts: lf.attempts,
+        modelCallIds: [...lf.modelCallIds]
+      })
+      continue
+    }
+    const lfId = labelFunctionId(lf.code)
+    emit(LabelFunctionInferred, {
+      ...base,
+      lfId,
+      code: lf.code,
+      apiVersion: LF_API_VERSION,
+      inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
+      validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
+    })
+    codes.set(lfId, lf.code)
+    const semanticKey = semanticKeyOf(t, lf.keyStep.stepIndex)
+    const nodeId = nodeIdFor(g, byMeaning, semanticKey, lfId)
+    keyStepNodes.push({ stepIndex: lf.keyStep.stepIndex, nodeId })
+    if (g.nodes.some((n) => n.nodeId === nodeId)) continue
+    const node = { taskId, nodeId, lfId, description: lf.keyStep.description, semanticKey, source, how: "partial" as const }
+    g = addNode(g, node)
+    newNodes.push(node)
+  }
+  return { graph: g, keyStepNodes, newNodes }
+}
+
 const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerified" }>) =>
   Effect.gen(function* () {
     const { trajectoryId, taskId } = e.data
@@ -155,7 +221,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
     if (graph === undefined) return []
     const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
-    const answerAlone = !["1", "2", "3"].includes(config.dataRules)
+    const answerAlone = reachesAnswerAlone(config.dataRules)
     const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null, { answerAlone })
     if (hit === null) return []
 
@@ -174,44 +240,30 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     })
     const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
     const source = { kind: "trajectory" as const, id: trajectoryId }
-    const byMeaning = config.dataRules !== "1"
-    let g = s.graphs.get(taskId) ?? emptyGraph(taskId)
+    const byMeaning = identifiesPathsByMeaning(config.dataRules)
     const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
-    const keyStepNodes: Array<{ stepIndex: number; nodeId: string }> = []
-    const newNodes: Array<DataOf<typeof NodeExpanded>> = []
-    for (const lf of inferred.labelFunctions) {
-      const base = { taskId, source, keyStepIndex: lf.keyStep.stepIndex, description: lf.keyStep.description }
-      if (lf.kind === "rejected") {
-        emit(LabelFunctionRejected, {
-          ...base,
-          candidateCode: lf.candidateCode,
-          reason: lf.reason,
-          attempts: lf.attempts,
-          modelCallIds: [...lf.modelCallIds]
-        })
-        continue
-      }
-      const lfId = labelFunctionId(lf.code)
-      emit(LabelFunctionInferred, {
-        ...base,
-        lfId,
-        code: lf.code,
-        apiVersion: LF_API_VERSION,
-        inference: { method: lf.method, evidence: lf.evidence, attempts: lf.attempts, modelCallIds: [...lf.modelCallIds] },
-        validation: { ...lf.validation, onFailures: [...lf.validation.onFailures] }
-      })
-      codes.set(lfId, lf.code)
-      const semanticKey = semanticKeyOf(t, lf.keyStep.stepIndex)
-      const nodeId = nodeIdFor(g, byMeaning, semanticKey, lfId)
-      keyStepNodes.push({ stepIndex: lf.keyStep.stepIndex, nodeId })
-      if (g.nodes.some((n) => n.nodeId === nodeId)) continue
-      const node = { taskId, nodeId, lfId, description: lf.keyStep.description, semanticKey, source, how: "partial" as const }
-      g = addNode(g, node)
-      newNodes.push(node)
-    }
+    const {
+      graph: g,
+      keyStepNodes,
+      newNodes
+    } = recordInferred(inferred.labelFunctions, {
+      graph: s.graphs.get(taskId) ?? emptyGraph(taskId),
+      byMeaning,
+      taskId,
+      source,
+      t,
+      codes,
+      emit
+    })
     const nodeIds = expansionPath(keyStepNodes, hit)
+    if (knownPath(g, byMeaning, nodeIds)) return made
+    const noOp = dropsNoOpPaths(config.dataRules) ? noOpSteps(g, t, keyStepNodes, hit, nodeIds) : null
+    if (noOp !== null) {
+      emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "no-op", steps: [...noOp] })
+      return made
+    }
     // Nodes of an existing meaning keep their first LF: the path must hold with those, on the trajectory it came from.
-    const added = !knownPath(g, byMeaning, nodeIds) && (yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t)))
+    const added = yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t))
     if (added) {
       for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
       emit(PathAdded, pathAdded(g, byMeaning, taskId, nodeIds, source))
@@ -224,7 +276,7 @@ export const strategyGraph = defineDecider({
   // Version 2 decides by the run's data rules: runs recorded before them still decide as version 1 did.
   version: "2",
   handles: ["JobCompleted", "TrajectoryVerified"],
-  emits: ["NodeExpanded", "PathAdded", "LabelFunctionInferred", "LabelFunctionRejected"],
+  emits: ["NodeExpanded", "PathAdded", "PathRefused", "LabelFunctionInferred", "LabelFunctionRejected"],
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) => {

@@ -129,7 +129,7 @@ export interface Resolved {
   readonly match: "exact" | "contains"
   /**
    * Whether Playwright's `getByRole(role, { name, exact: false })`, first visible match,
-   * lands on the same element (undefined when the target has no role).
+   * lands on the same element (undefined when the target has no role, or is the element with no name).
    */
   readonly playwrightAgrees: boolean | undefined
 }
@@ -149,7 +149,8 @@ export const resolveTarget = async (page: Page, target: Target, timeoutMs = 5000
     if ("element" in r) {
       const locator = page.locator(`[data-core-id="${r.element.id}"]`).first()
       let playwrightAgrees: boolean | undefined
-      if (target.role) {
+      // Playwright's getByRole cannot ask for an element with no name: no cross-check then.
+      if (target.role && target.name !== null) {
         const byRole = page.getByRole(
           target.role as Parameters<Page["getByRole"]>[0],
           target.name !== undefined ? { name: target.name, exact: false } : {}

@@ -3,7 +3,8 @@
  * a partial trajectory (or a passing explorer episode) that reached the goal another way
  * adds its own path, once its LFs hold on it in order. Everything else — a failed job, a
  * path already known, a run that did not claim success, undid it, or a round's budget of
- * expansions spent — leaves the graph as it is.
+ * expansions spent — leaves the graph as it is. Under the data rules 5, a path whose extra
+ * key steps changed nothing is refused, with a PathRefused saying which steps.
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { nodeIdOf } from "@core/domain"
@@ -13,14 +14,17 @@ import { strategyGraph } from "../../deciders/StrategyGraph.ts"
 import {
   demoIngested,
   demoStep,
+  elements,
   event,
   graphOf,
   jobCompleted,
   labelFunctionInferred,
+  observation,
   RUN,
   roundStarted,
   runStarted,
   taskRegistered,
+  trajectoryRecorded,
   trajectoryVerified
 } from "./Events.ts"
 import type { NodeSpec, RunOptions, TaskOptions, Verdict } from "./Events.ts"
@@ -31,6 +35,7 @@ import {
   openBoardDemo,
   openBoardGraph,
   openBoardNodes,
+  ORIGIN,
   pageAt,
   POST,
   search,
@@ -226,7 +231,7 @@ describe("strategy graph: a partial trajectory that reached the goal another way
   }
 })
 
-describe("strategy graph: an answer read on another page (data rules 4)", () => {
+describe("strategy graph: an answer read on another page (data rules 4), and paths that did nothing (data rules 5)", () => {
   // The demo searched, opened the post and read its count there; the rollout read it off the results list.
   const count: TaskOptions = {
     taskId: "forum-comment-count-1",
@@ -264,7 +269,7 @@ describe("strategy graph: an answer read on another page (data rules 4)", () => 
     verdict: "partial",
     evidence: { [ids[0]!]: 0, [ids[1]!]: -1, [ids[2]!]: 1 }
   })
-  const given = (dataRules: "3" | "4") => [
+  const given = (dataRules: "3" | "4" | "5") => [
     taskRegistered(count),
     demo,
     runStarted({ tasks: [count.taskId], demos: "all", dataRules }),
@@ -288,4 +293,67 @@ describe("strategy graph: an answer read on another page (data rules 4)", () => 
 
   test("under the rules 3, the demo's page before the answer is still needed: nothing", () =>
     spec(strategyGraph).given(given("3")).when(verdict).thenNothing())
+
+  // An empty search that stayed on the home page, then the right answer: the search did nothing.
+  // Each case is its own rollout: the sandbox keeps a trajectory by its id.
+  const verdictOf = (trajectoryId: string) =>
+    trajectoryVerified({ trajectoryId, taskId: count.taskId, verdict: "partial", evidence: { [ids[0]!]: -1, [ids[1]!]: -1, [ids[2]!]: 1 } })
+  const idle: ReadonlyArray<readonly [Action, string]> = [
+    [search(""), "/forum/"],
+    [said, "/forum/"]
+  ]
+  const expand = (dataRules: "4" | "5", trajectoryId: string, steps: ReadonlyArray<readonly [Action, string]>) =>
+    spec(strategyGraph)
+      .given([...given(dataRules).slice(0, -1), trajectory(trajectoryId, count.taskId, steps)])
+      .when(verdictOf(trajectoryId))
+
+  test("under the rules 5, a path whose extra step changed nothing (an empty search that stayed on the page) is refused, and says why", () =>
+    expand("5", "r1-s1-forum-comment-count-1", idle).then((events) => {
+      // The run's own LFs are recorded as always; no node and no path join the graph.
+      expect(typesOf(events).filter((t) => t !== "LabelFunctionInferred")).toEqual(["PathRefused"])
+      const [refused] = dataOf(events, "PathRefused")
+      expect(refused).toMatchObject({
+        taskId: count.taskId,
+        reason: "no-op",
+        steps: [0],
+        source: { kind: "trajectory", id: "r1-s1-forum-comment-count-1" }
+      })
+      expect(refused!.nodeIds.at(-1)).toBe(nodeIdOf(nodes[2]!.semanticKey))
+      expect(refused!.nodeIds).toHaveLength(2)
+    }))
+
+  test("under the rules 4, the same no-op path is added, as runs recorded with them decided", () =>
+    expand("4", "r1-s2-forum-comment-count-1", idle).then((events) => {
+      expect(typesOf(events).slice(-2)).toEqual(["NodeExpanded", "PathAdded"])
+      expect(dataOf(events, "NodeExpanded")[0]!.semanticKey).toMatchObject({ actionKind: "type", value: null })
+    }))
+
+  test("under the rules 5, a path whose extra step changed the page (a search that found results) is added", () =>
+    expand("5", "r1-s3-forum-comment-count-1", [
+      [search("tomatoes"), searchPath("tomatoes")],
+      [said, searchPath("tomatoes")]
+    ]).then((events) => {
+      expect(typesOf(events).slice(-2)).toEqual(["NodeExpanded", "PathAdded"])
+      expect(dataOf(events, "NodeExpanded")[0]!.semanticKey).toMatchObject({ actionKind: "type", value: "tomatoes" })
+    }))
+
+  test("under the rules 5, a path whose extra step changed a field (typed, not submitted) is added", () => {
+    const id = "r1-s4-forum-comment-count-1"
+    const typed = elements("/forum/", ["searchbox", "Search posts", { value: "tomatoes" }], ["button", "Search"], ["link", POST])
+    const before = elements("/forum/", ["searchbox", "Search posts"], ["button", "Search"], ["link", POST])
+    const steps = [
+      { action: { ...search("tomatoes"), submit: false }, observation: observation(`${ORIGIN}/forum/`, typed) },
+      { action: said, observation: observation(`${ORIGIN}/forum/`, typed) }
+    ]
+    return spec(strategyGraph)
+      .given([
+        ...given("5").slice(0, -1),
+        trajectoryRecorded({ trajectoryId: id, taskId: count.taskId, initial: observation(`${ORIGIN}/forum/`, before), steps })
+      ])
+      .when(verdictOf(id))
+      .then((events) => {
+        expect(typesOf(events).slice(-2)).toEqual(["NodeExpanded", "PathAdded"])
+        expect(typesOf(events)).not.toContain("PathRefused")
+      })
+  })
 })
