@@ -102,7 +102,7 @@ export const evalPolicy: Command = {
                   runTaskOf
                 )
           progress.line(
-            `eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
+            `run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )
           progress.start("held-out", tasks.length * samples)
           return yield* evaluatePolicy(
