@@ -59,7 +59,7 @@ test("record --from and run --app take only demos the pack's evaluate passes, un
   expect(error).not.toContain("fn-write-1")
   // Nothing was inferred: the run never started.
   expect(stopped.stderr).not.toMatch(/^run: run /m)
-  expect(readdirSync(join(data, "demos", "fixture-notes"))).toEqual(["fn-write-1"])
+  expect(readdirSync(join(data, "demos", "fixture-editor"))).toEqual(["fn-write-1"])
 
   const run = await core([
     "run",
@@ -81,7 +81,7 @@ test("record --from and run --app take only demos the pack's evaluate passes, un
   const evaluated = await core(["eval", "--policy", "embedded", ...flags])
   expect(evaluated.code).toBe(0)
   expect(evaluated.stderr).toMatch(
-    /^eval: run run-\S+, policy trained through round 1 \(\d+ examples?\), 1 held-out task of fixture-notes × 1$/m
+    /^eval: run run-\S+, policy trained through round 1 \(\d+ examples?\), 1 held-out task of fixture-editor × 1$/m
   )
   expect(evaluated.stderr).not.toContain("eval: eval:")
   expect(leftovers(root)).toEqual([])
