@@ -76,7 +76,13 @@ test("record --from and run --app take only demos the pack's evaluate passes, un
   ])
   expect(run.stderr).not.toContain("error:")
   expect(run.code).toBe(0)
-  expect(JSON.parse(run.stdout).tasks).toBe(2)
+  const metrics = JSON.parse(run.stdout) as { run_id: string; tasks: number }
+  expect(metrics.tasks).toBe(2)
+  const runId = metrics.run_id
+  // The demos entered the log as before: a replay re-derives the run.
+  const replay = await core(["replay", runId, "--json", ...flags])
+  expect(replay.code).toBe(0)
+  expect(JSON.parse(replay.stdout).divergences).toEqual([])
 
   const evaluated = await core(["eval", "--policy", "embedded", ...flags])
   expect(evaluated.code).toBe(0)

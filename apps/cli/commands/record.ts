@@ -51,11 +51,11 @@ export const describeAction = (a: Action): string => {
     case "navigate":
       return `navigate ${a.url}`
     case "key":
-      return `key ${a.key}`
+      return `key ${oneLine(a.key, 120)}`
     case "scroll":
-      return `scroll${on} ${a.direction}`
+      return `scroll ${a.direction}${on}`
     case "open_app":
-      return `open_app ${a.app}`
+      return `open_app ${oneLine(a.app, 120)}`
     case "wait":
       return `wait ${a.ms} ms`
     case "answer":
