@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity, setOfMarksFor } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
+import { demosByTask, ingestDemo, loadDemo, plural } from "@core/demos"
 import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import { makeEvent, RunStarted, runStream } from "@core/events"
@@ -145,7 +145,10 @@ const ensureDemos = (
     const chosen = new Map<string, string>()
     const demosOf = (taskId: string) => (have.get(taskId) ?? []).filter((d) => demoOfPlatform(d, platform))
     const missing = tasks.filter((t) => demosOf(t.id).length === 0)
-    if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
+    if (missing.length > 0)
+      log(
+        `demos: ${missing.length} of ${plural(tasks.length, "task")} ${missing.length === 1 ? "has" : "have"} no demo; recording ${missing.length === 1 ? "its scripted expert demo" : "their scripted expert demos"}`
+      )
     // Every demo is played before the run gives up on a rejected one: the error names them all.
     const rejected: Array<DemoRejected> = []
     for (const [i, t] of missing.entries()) {
@@ -317,7 +320,7 @@ export const executeRun = (
           })
         ]
         progress.line(
-          `run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
+          `run ${runId}: ${plural(plan.tasks.length, "task")}, ${plural(plan.rounds, "round")} × ${plural(plan.samples, "sample")}, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
         )
       }
 
