@@ -27,7 +27,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { loadDemo, loadStepFile, oneLine, recordSteps, writeDemoFolder } from "@core/demos"
+import { loadDemo, loadStepFile, oneLine, plural, recordSteps, writeDemoFolder } from "@core/demos"
 import { Recorder } from "@core/env-web"
 import type { RecordedStep } from "@core/env-web"
 import { defaultSecretEnv, SecretEnvName } from "@core/events"
@@ -147,7 +147,7 @@ export const record: Command = {
         })
       }
       const report = (written: { readonly file: string; readonly steps: number }) => {
-        say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
+        say(`wrote ${plural(written.steps, "step")}; ingest with: bun core ingest ${out}`)
         if (args.flags.json === true)
           console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: target.taskId }))
         else console.log(written.file)
