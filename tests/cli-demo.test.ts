@@ -46,5 +46,5 @@ test("one round on six tasks: every episode verified, the figures on stdout, and
   expect(table.stdout).toMatch(/^run {14}demo-/m)
   expect(table.stdout).toContain("bun core audit trajectory")
   // The second time, the demos are already ingested: none is recorded again.
-  expect(table.stderr).not.toContain("recording their scripted expert demos")
+  expect(table.stderr).not.toContain("scripted expert demo")
 }, 600_000)

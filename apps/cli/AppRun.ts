@@ -31,6 +31,8 @@ export const packTasks = (pack: Pack, list: string | undefined) => {
 
 export interface PackPlan extends Omit<RunPlan, "tasks"> {
   readonly taskIds?: string
+  /** False: a step file played as a task's demo is taken without asking the pack's evaluate (`--no-judge`). */
+  readonly judgeDemos?: boolean
 }
 
 export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, packDir: string, plan: PackPlan) =>
@@ -40,7 +42,7 @@ export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | 
     // Before any instance starts: a log-in that cannot work stops the run here.
     const auth = yield* loadAuth(pack)
     const context = yield* Layer.build(CommandApp.layer(packDir))
-    const app = packRunApp(pack, Context.get(context, App), auth)
+    const app = packRunApp(pack, Context.get(context, App), auth, { judgeDemos: plan.judgeDemos !== false })
     const file = `${pack.dir}/core-app.json`
     const sources = {
       ...plan.sources,

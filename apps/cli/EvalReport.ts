@@ -62,6 +62,10 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   },
   tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
   "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
+  "no-judge": {
+    kind: "boolean",
+    description: "with --report --app: take the step files played as demos without asking the pack's evaluate (as run --no-judge)"
+  },
   "held-out": {
     kind: "string",
     description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template"
@@ -306,7 +310,7 @@ export const evalReport = (args: ParsedArgs) =>
             .filter(Boolean)
         : null
     const packDir = args.flags.app as string | undefined
-    const arms = packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list)
+    const arms = packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list, args.flags["no-judge"] !== true)
     const base = (args.flags.seed as string | undefined) ?? "report"
     const o: Settings = {
       args,

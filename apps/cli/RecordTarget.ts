@@ -9,12 +9,12 @@
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { join } from "node:path"
-import { androidTaskStart, App, authOf, CommandApp, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
+import { androidTaskStart, App, authOf, CommandApp, judgeDemo, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import { androidSettings, loadConfig } from "@core/config"
 import { AppiumEnvironment } from "@core/env-android"
 import type { EnvironmentShape, EnvTask } from "@core/environment"
-import type { Platform } from "@core/events"
+import type { Action, Platform } from "@core/events"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "./Cli.ts"
@@ -37,6 +37,11 @@ export interface RecordTarget {
       readonly task: EnvTask
       readonly startUrl: string
       readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
+      /**
+       * The app's own check of a played demo, on the instance it was played on (a pack with
+       * `evaluate`): fails with one line when the demo does not do the task.
+       */
+      readonly judge?: (actions: ReadonlyArray<Action>) => Effect.Effect<void, CliError>
     },
     CliError,
     Scope.Scope
@@ -95,17 +100,21 @@ export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags
     // A device may need capabilities (appium:udid, …); the server is the one the instance announces.
     const android = pack.config.platform === "android" ? androidSettings(yield* loadConfig({ flags })) : null
     const open: RecordTarget["open"] = Effect.gen(function* () {
-      const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir)), App)
+      // One episode: one instance, started for it, and no spare started only to be stopped.
+      const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir, { size: 1, ahead: false })), App)
       const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
+      const judge = (actions: ReadonlyArray<Action>) =>
+        judgeDemo(app, lease, task.id, actions).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       if (android !== null) {
         const server = lease.instance.baseUrl
         const environment = AppiumEnvironment.make({ capabilities: android.capabilities, appiumUrl: server, screenshots: "key" })
-        return { task: { taskId: task.id, ...androidTaskStart(pack.config, task.start) }, startUrl: server, environment }
+        return { task: { taskId: task.id, ...androidTaskStart(pack.config, task.start) }, startUrl: server, environment, judge }
       }
       const startUrl = taskUrl(lease.instance, task.start)
       return {
         task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) },
-        startUrl
+        startUrl,
+        judge
       }
     }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
     return {

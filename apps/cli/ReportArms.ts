@@ -101,7 +101,7 @@ export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportA
   })
 
 /** An app pack's arms: its train and held-out tasks (all of each, or the named ones). */
-export const packArms = (packDir: string, list: List): Effect.Effect<ReportArms, CliError | UsageError> =>
+export const packArms = (packDir: string, list: List, judgeDemos = true): Effect.Effect<ReportArms, CliError | UsageError> =>
   Effect.gen(function* () {
     const pack = yield* loadPack(packDir).pipe(Effect.mapError(asCliError))
     const pick = (split: "train" | "held-out", flag: string) => {
@@ -130,6 +130,7 @@ export const packArms = (packDir: string, list: List): Effect.Effect<ReportArms,
         runOnPack(config, layer, packDir, {
           ...plan,
           taskIds: train.map((t) => t.id).join(","),
+          judgeDemos,
           extra: { ...plan.extra, "run.app": pack.config.name, "run.appDir": packDir }
         }).pipe(Effect.mapError(asCliError))
     }

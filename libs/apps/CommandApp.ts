@@ -17,18 +17,19 @@ import { evaluateEpisode, InstanceError } from "./Instance.ts"
 import type { PackError } from "./Format.ts"
 import { loadPack } from "./Pack.ts"
 import { makePool } from "./Pool.ts"
-import type { Lease } from "./Pool.ts"
+import type { Lease, PoolOptions } from "./Pool.ts"
 
-export const layer = (packDir: string): Layer.Layer<App, PackError> =>
+/** `pool`: a command's own bounds on the pool (one instance, none prepared ahead), instead of the pack's. */
+export const layer = (packDir: string, pool: PoolOptions = {}): Layer.Layer<App, PackError> =>
   Layer.effect(
     App,
     Effect.gen(function* () {
       const pack = yield* loadPack(packDir)
-      const pool = yield* makePool(pack)
+      const instances = yield* makePool(pack, pool)
       const { name } = pack.config
       const evaluate = (lease: Lease, taskId: string, answer: string) =>
         Effect.suspend(() => {
-          const instance = pool.instanceOf(lease)
+          const instance = instances.instanceOf(lease)
           return instance === undefined
             ? Effect.fail(new InstanceError({ app: name, reason: `app ${name}: evaluate was given a lease of another app` }))
             : evaluateEpisode(instance, taskId, answer)
@@ -37,7 +38,7 @@ export const layer = (packDir: string): Layer.Layer<App, PackError> =>
         name,
         platform: pack.config.platform,
         tasks: pack.tasks,
-        acquire: pool.acquire,
+        acquire: instances.acquire,
         ...(pack.config.evaluate === null ? {} : { evaluate })
       })
     })

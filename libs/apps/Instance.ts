@@ -210,17 +210,34 @@ export const startInstance = (pack: Pack): Effect.Effect<Instance, InstanceError
     )
   )
 
-/** The pack's stop (when the start announced anything), then every process of the group or with the tag. */
+/**
+ * The pack's stop (when the start announced anything, ready or not), then every process of
+ * the group or with the tag. A start that had announced nothing yet gets SIGTERM (its own
+ * cleanup, docs/app-packs.md) and, if it announced while being ended, the stop afterwards:
+ * the stop never runs without a handle or URL to name the instance by.
+ */
 const stopLive = (live: Live): Promise<void> => {
   live.stopping ??= (async () => {
     try {
       const stop = live.pack.config.instance.stop
-      if (stop !== null && (live.announced.url !== null || live.announced.handle !== null)) {
+      const announced = () => live.announced.url !== null || live.announced.handle !== null
+      const runStop = async () => {
+        if (stop === null) return
         await runCommand("stop", substitute(stop, valuesOf(live)), { cwd: live.pack.dir, tag: live.tag, timeoutMs: STOP_TIMEOUT_MS })
       }
+      const stoppedFirst = announced()
+      if (stoppedFirst) await runStop()
       const { proc } = live.spawned
       const leaderAlive = proc.exitCode === null && proc.signalCode === null
       await endProcesses({ ...(leaderAlive ? { group: proc.pid } : {}), tag: live.tag }, GRACE_MS)
+      if (!stoppedFirst && stop !== null) {
+        // Its last words may still be in the pipe.
+        await Promise.race([live.spawned.drained, new Promise((r) => setTimeout(r, EXIT_DRAIN_MS))])
+        if (announced()) {
+          await runStop()
+          await endProcesses({ tag: live.tag }, GRACE_MS)
+        }
+      }
     } catch {
       // Stopping never fails; whatever could be ended was.
     } finally {

@@ -2,8 +2,9 @@
  * An app pack as the run engine's `RunApp`: the pack's tasks registered under its name,
  * episodes on leased instances (fresh or reset per the pack's isolation, each logged in by
  * the pack's `auth` before it starts), the task's step
- * file played as the demo of a task that has none, and the pack's `evaluate` as the
- * judgement of an ended episode — for measurement only.
+ * file played as the demo of a task that has none — judged by the pack's `evaluate` before
+ * it is written, unless told not to — and the pack's `evaluate` as the judgement of an
+ * ended episode, for measurement only.
  *
  * @example
  * const app = yield* App
@@ -13,14 +14,17 @@ import { Effect } from "effect"
 import { join, resolve } from "node:path"
 import { loadStepFile, playDemo, writeDemoFolder } from "@core/demos"
 import type { EnvTask, EpisodeSource } from "@core/environment"
-import { RunAppError } from "@core/pipeline"
-import type { EpisodeEnd, RunApp, RunTask, TaskRegistration } from "@core/pipeline"
+import type { Action } from "@core/events"
+import { DemoRejected, RunAppError } from "@core/pipeline"
+import type { RunApp, RunTask, TaskRegistration } from "@core/pipeline"
 import { androidTaskStart } from "./Android.ts"
 import type { AppShape } from "./App.ts"
 import { authOf } from "./Auth.ts"
+import { judgeDemo, lastAnswer } from "./DemoJudge.ts"
 import type { PackAuth } from "./Auth.ts"
 import type { PackTask } from "./Format.ts"
 import { taskUrl } from "./Instance.ts"
+import type { InstanceError } from "./Instance.ts"
 import type { Pack } from "./Pack.ts"
 import type { Lease } from "./Pool.ts"
 
@@ -51,12 +55,6 @@ export const packRunTask = (pack: Pack, t: PackTask): RunTask => ({
   start: { site: pack.config.name, siteSeed: 0, startPath: t.start, ...packPageOptions(pack), ...androidTaskStart(pack.config, t.start) }
 })
 
-/** The last answer of an episode, "" when it gave none: what `evaluate` receives as `{answer}`. */
-const answerOf = (end: EpisodeEnd): string => {
-  const last = end.actions.filter((a) => a.kind === "answer").at(-1)
-  return last?.kind === "answer" ? last.text : ""
-}
-
 /**
  * The engine's episodes as leases: `open` takes an instance from the pool and names the
  * episode after it; `end` (after the judgement) and `discard` give it back.
@@ -85,10 +83,26 @@ const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, auth: PackAut
 /**
  * `auth`: the pack's log-in (`loadAuth`; null when it has none), played before each of its
  * episodes. Required, so a caller cannot forget it and run a pack's episodes logged out.
+ * `judgeDemos: false` takes a played step file as the task's demo without asking `evaluate`.
  */
-export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null): RunApp => {
+export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null, options: { readonly judgeDemos?: boolean } = {}): RunApp => {
   const leases = new Map<string, Lease>()
   const byId = new Map(pack.tasks.map((t) => [t.id, t]))
+  const judgePlayed = (taskId: string, episode: string | null, steps: ReadonlyArray<{ readonly action: Action }>) =>
+    Effect.suspend((): Effect.Effect<void, DemoRejected | RunAppError | InstanceError> => {
+      if (app.evaluate === undefined) return Effect.void
+      const lease = episode === null ? undefined : leases.get(episode)
+      if (lease === undefined)
+        return Effect.fail(
+          new RunAppError({ message: `cannot judge the demo of task ${taskId}: its episode holds no instance of ${app.name}` })
+        )
+      return judgeDemo(
+        app,
+        lease,
+        taskId,
+        steps.map((s) => s.action)
+      )
+    })
   return {
     episodes: leasedEpisodes(app, leases, auth),
     heldOut: () => Effect.succeed(pack.tasks.filter((t) => t.split === "held-out").map((t) => packRunTask(pack, t))),
@@ -101,7 +115,11 @@ export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null): Ru
           })
         const file = resolve(pack.dir, t.steps)
         const steps = yield* loadStepFile(file)
-        const played = yield* playDemo(env, { ...task.start, taskId: task.id }, steps.steps).pipe(Effect.ensuring(env.close()))
+        // Judged before the environment closes: closing gives the instance back, and with it the demo's state.
+        const played = yield* playDemo(env, { ...task.start, taskId: task.id }, steps.steps).pipe(
+          Effect.tap((p) => (options.judgeDemos === false ? Effect.void : judgePlayed(task.id, p.episode, p.steps))),
+          Effect.ensuring(env.close())
+        )
         return yield* writeDemoFolder(played.steps, join(dir, pack.config.name, task.id), {
           demoId,
           taskId: task.id,
@@ -109,12 +127,14 @@ export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null): Ru
           initial: played.initial,
           platform: pack.config.platform
         })
-      }).pipe(Effect.mapError((e) => (e instanceof RunAppError ? e : new RunAppError({ message: e.message })))),
+      }).pipe(
+        Effect.mapError((e) => (e instanceof RunAppError || e instanceof DemoRejected ? e : new RunAppError({ message: e.message })))
+      ),
     judge: (task, end) =>
       Effect.gen(function* () {
         const lease = end.last?.episode == null ? undefined : leases.get(end.last.episode)
         if (app.evaluate === undefined || lease === undefined || !byId.has(task.id)) return null
-        const result = yield* app.evaluate(lease, task.id, answerOf(end)).pipe(Effect.option)
+        const result = yield* app.evaluate(lease, task.id, lastAnswer(end.actions)).pipe(Effect.option)
         // An evaluation that could not run says nothing about the episode: no judgement.
         return result._tag === "None"
           ? null

@@ -10,6 +10,10 @@
  *
  * A failed start is retried; after `MAX_FAILED_STARTS` in a row, waiting acquires fail
  * with the last start's one line, and the next acquire tries afresh.
+ *
+ * A command that needs instances one at a time (`record`) asks for a pool of its own size
+ * without preparing ahead (`PoolOptions`): an instance starts only for an acquire waiting for
+ * it, so no spare one is started only to be stopped when the command ends.
  */
 import { Effect, type Scope } from "effect"
 import { startInstance, stopInstance, resetInstance } from "./Instance.ts"
@@ -37,6 +41,13 @@ export interface Pool {
   instanceOf(lease: Lease): Instance | undefined
 }
 
+export interface PoolOptions {
+  /** At most this many instances at once, instead of the pack's `pool`. */
+  readonly size?: number
+  /** False: start an instance only when an acquire waits for one (default true: fill the pool at once). */
+  readonly ahead?: boolean
+}
+
 interface Slot {
   readonly instance: Instance
   leases: number
@@ -54,8 +65,10 @@ class Slots {
   /** Ready instances not leased (exclusive modes), or every ready instance (shared). */
   readonly ready: Array<Slot> = []
   readonly leases = new WeakMap<Lease, Instance>()
-  /** Instances alive or starting: at most the pack's `pool`. */
+  /** Instances alive or starting: at most `size`. */
   occupied = 0
+  /** Acquires waiting for an instance: without preparing ahead, what starts are made for. */
+  waiting = 0
   failures = 0
   /** Set when a run of failed starts made the pool give up. */
   broken: InstanceError | null = null
@@ -64,12 +77,26 @@ class Slots {
   private readonly name: string
   private readonly shared: boolean
 
+  private readonly size: number
+  private readonly ahead: boolean
+
   constructor(
     private readonly pack: Pack,
-    private readonly scope: Scope.Scope
+    private readonly scope: Scope.Scope,
+    options: PoolOptions
   ) {
     this.name = pack.config.name
     this.shared = pack.config.isolation === "shared-readonly"
+    this.size = Math.max(1, Math.min(options.size ?? pack.config.pool, pack.config.pool))
+    this.ahead = options.ahead !== false
+  }
+
+  /** Whether another start is wanted: capacity is free and, without preparing ahead, an acquire waits for it. */
+  private wantsStart(): boolean {
+    if (this.closed || this.broken !== null || this.occupied >= this.size) return false
+    if (this.ahead) return true
+    const starting = this.occupied - this.all.size
+    return starting + this.ready.length < this.waiting
   }
 
   notify(): void {
@@ -93,7 +120,7 @@ class Slots {
   /** Starts instances, in parallel, until the pool is full. */
   readonly fill: Effect.Effect<void> = Effect.suspend(() => {
     const starts: Array<Effect.Effect<void>> = []
-    while (!this.closed && this.broken === null && this.occupied < this.pack.config.pool) {
+    while (this.wantsStart()) {
       this.occupied++
       const start = startInstance(this.pack).pipe(
         Effect.matchEffect({ onSuccess: (i) => this.started(i), onFailure: (e) => this.failed(e) })
@@ -197,9 +224,9 @@ class Slots {
 }
 
 /** A pool of the pack's instances, living as long as the scope: closing it stops them all. */
-export const makePool = (pack: Pack): Effect.Effect<Pool, never, Scope.Scope> =>
+export const makePool = (pack: Pack, options: PoolOptions = {}): Effect.Effect<Pool, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const slots = new Slots(pack, yield* Effect.scope)
+    const slots = new Slots(pack, yield* Effect.scope, options)
     const name = pack.config.name
     const acquire = Effect.fnUntraced(function* (): Effect.fn.Return<Lease, InstanceError> {
       // After the pool gave up on a run of failed starts, a new acquire tries again.
@@ -214,8 +241,8 @@ export const makePool = (pack: Pack): Effect.Effect<Pool, never, Scope.Scope> =>
         // A start that failed while this acquire waited may have made the pool give up.
         const broken = slots.gaveUp()
         if (broken !== null) return yield* broken
-        yield* slots.fill
-        yield* slots.changed
+        slots.waiting++
+        yield* slots.fill.pipe(Effect.andThen(slots.changed), Effect.ensuring(Effect.sync(() => slots.waiting--)))
       }
     })
     // Registered before any start is forked: the scope interrupts the starts first, then this runs.

@@ -85,6 +85,9 @@ export const oneLine = (text: string, max = 300): string => {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat
 }
 
+/** A count and its noun, the noun in the plural unless the count is 1: `1 label function`, `3 key steps`. */
+export const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`
+
 /** A demo file that cannot be ingested: `<file>: <json path>: <problem>`, one line. */
 export class DemoFileError extends Schema.TaggedError<DemoFileError>()("DemoFileError", {
   file: Schema.String,

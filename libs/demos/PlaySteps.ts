@@ -46,6 +46,8 @@ interface Planned {
 export interface PlayedDemo {
   readonly initial: FullObservation["observation"]
   readonly steps: ReadonlyArray<PlayedStep>
+  /** The episode the environment opened from its source (what the app ran it on), null for a bare start URL. */
+  readonly episode: string | null
 }
 
 interface PlayOptions {
@@ -72,6 +74,7 @@ export const playDemo = (
     let obs = yield* env.reset(task)
     if (obs.observation.error !== null) return yield* new StepPlayError({ message: `reset: ${oneLine(obs.observation.error)}`, step: null })
     const initial = obs.observation
+    const episode = obs.episode
     // The app's base URL: where the episode landed (a bundled site's enter URL redirects to its home).
     const base = obs.observation.url ?? task.startUrl ?? null
     const played: Array<PlayedStep> = []
@@ -104,7 +107,7 @@ export const playDemo = (
       played.push(recorded)
       options.onStep?.(recorded, i + 1)
     }
-    return { initial, steps: played }
+    return { initial, steps: played, episode }
   })
 
 const same = (action: Action): Planned => ({ send: action, record: action })

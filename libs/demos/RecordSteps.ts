@@ -3,7 +3,9 @@
  * environment of its own (browser pool, scratch blob store), `playDemo`, then the folder
  * through `writeDemoFolder` (version 2, the page at reset as `initial`; recordedWith "script":
  * a step file is a script) and loaded back as `bun core ingest` will load it. Nothing is
- * written unless every step played: the folder is written only at the end, demo.json last.
+ * written unless every step played and `accept` (a judgement of the played demo, made while
+ * what it played on still holds its state) did not fail: the folder is written only at the
+ * end, demo.json last.
  *
  * The episode is any `EnvTask`: a bundled site (`site` + `siteSeed`, with the sites'
  * `episodes`), or an app by `startUrl` and `origins`. Another platform brings its own
@@ -32,7 +34,7 @@ import type { PlayedStep } from "./PlaySteps.ts"
 import type { Step } from "./StepFile.ts"
 import { writeDemoFolder } from "./Writer.ts"
 
-export interface StepRecordingOptions {
+export interface StepRecordingOptions<E = never> {
   /** The episode to play on; its `taskId` is the demo's task. */
   readonly task: EnvTask
   readonly steps: ReadonlyArray<Step>
@@ -50,10 +52,12 @@ export interface StepRecordingOptions {
   readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
   /** What the demo says it was recorded on; default web. */
   readonly platform?: Platform
+  /** Asked once every step played, before anything is written: failing writes nothing. */
+  readonly accept?: (steps: ReadonlyArray<PlayedStep>) => Effect.Effect<void, E>
 }
 
 /** Plays `steps` headless and writes them as a core-demo folder in `out`; returns the demo.json path and the step count. */
-export const recordSteps = (o: StepRecordingOptions) =>
+export const recordSteps = <E = never>(o: StepRecordingOptions<E>) =>
   Effect.gen(function* () {
     // Observations go to a scratch blob store first: only a demo that played to its end is copied out.
     const scratch = yield* Effect.acquireRelease(
@@ -75,6 +79,7 @@ export const recordSteps = (o: StepRecordingOptions) =>
     const { initial, steps } = yield* playDemo(env, o.task, o.steps, o.onStep === undefined ? {} : { onStep: o.onStep }).pipe(
       Effect.ensuring(env.close())
     )
+    if (o.accept !== undefined) yield* o.accept(steps)
     const file = yield* Effect.provideContext(
       writeDemoFolder(steps, o.out, {
         demoId: o.demoId,

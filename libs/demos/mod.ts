@@ -1,5 +1,5 @@
 /** Expert demos: the file format (docs/demos.md), its loader and writer, writing demos to the log, and step files played into demos. */
-export { DemoFileError, decodeStrict, jsonPath, oneLine } from "./Format.ts"
+export { DemoFileError, decodeStrict, jsonPath, oneLine, plural } from "./Format.ts"
 export { findDemoFiles, loadDemo } from "./Loader.ts"
 export type { LoadOptions } from "./Loader.ts"
 export { demoStream, demosByTask, ingestDemo, ingestFiles, rejectDemo, rejectedStream } from "./Ingest.ts"

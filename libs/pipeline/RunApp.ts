@@ -31,6 +31,15 @@ export class RunAppError extends Schema.TaggedError<RunAppError>()("RunAppError"
   message: Schema.String
 }) {}
 
+/**
+ * A demo the app's own check says does not do its task: neither written nor ingested. The
+ * message is one line naming the task and the verdict.
+ */
+export class DemoRejected extends Schema.TaggedError<DemoRejected>()("DemoRejected", {
+  taskId: Schema.String,
+  message: Schema.String
+}) {}
+
 /** The app's own check of an ended episode. Measurement only: no decision may read it. */
 export interface EpisodeJudgement {
   readonly success: boolean
@@ -42,8 +51,18 @@ export interface RunApp {
   readonly episodes: EpisodeSource
   /** Held-out tasks of the apps the run's tasks are on: registered, so extrapolation keeps away from them. */
   readonly heldOut: (tasks: ReadonlyArray<RunTask>) => Effect.Effect<ReadonlyArray<RunTask>, RunAppError>
-  /** A demo of `task` played in `env` and written under `dir` with `demoId` (its blobs read from the BlobStore): the demo.json's path. */
-  readonly demo: (env: EnvironmentShape, task: RunTask, dir: string, demoId: string) => Effect.Effect<string, RunAppError, BlobStore>
+  /**
+   * A demo of `task` played in `env` and written under `dir` with `demoId` (its blobs read
+   * from the BlobStore): the demo.json's path. `DemoRejected` when the app judged the played
+   * demo and it does not do the task: nothing is written. Judging gates what the run takes
+   * as input, before it starts; no decision reads the verdict.
+   */
+  readonly demo: (
+    env: EnvironmentShape,
+    task: RunTask,
+    dir: string,
+    demoId: string
+  ) => Effect.Effect<string, RunAppError | DemoRejected, BlobStore>
   /** MEASUREMENT ONLY: the app's verdict on an ended episode, or null when it has none for this task. */
   readonly judge: (task: RunTask, end: EpisodeEnd) => Effect.Effect<EpisodeJudgement | null>
 }

@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity, setOfMarksFor } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { demosByTask, ingestDemo, loadDemo } from "@core/demos"
+import { demosByTask, ingestDemo, loadDemo, plural } from "@core/demos"
 import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import { makeEvent, RunStarted, runStream } from "@core/events"
@@ -40,7 +40,7 @@ import { registerTasks } from "./Registration.ts"
 import { resumeLayers } from "./Resume.ts"
 import { progressLines } from "./RunProgress.ts"
 import type { RunProgress } from "./RunProgress.ts"
-import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
+import type { DemoRejected, EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
 import { labelSandbox, noModels } from "./Services.ts"
 import { configuredModels, DATA_RULES_VERSION, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
 import type { RunConfig } from "./RunConfig.ts"
@@ -145,15 +145,30 @@ const ensureDemos = (
     const chosen = new Map<string, string>()
     const demosOf = (taskId: string) => (have.get(taskId) ?? []).filter((d) => demoOfPlatform(d, platform))
     const missing = tasks.filter((t) => demosOf(t.id).length === 0)
-    if (missing.length > 0) log(`demos: ${missing.length} of ${tasks.length} tasks have no demo; recording their scripted expert demos`)
+    if (missing.length > 0)
+      log(
+        `demos: ${missing.length} of ${plural(tasks.length, "task")} ${missing.length === 1 ? "has" : "have"} no demo; recording ${missing.length === 1 ? "its scripted expert demo" : "their scripted expert demos"}`
+      )
+    // Every demo is played before the run gives up on a rejected one: the error names them all.
+    const rejected: Array<DemoRejected> = []
     for (const [i, t] of missing.entries()) {
       const out = platform === "web" ? join(dataDir, "demos") : join(dataDir, "demos", platform)
-      const file = yield* app
-        .demo(env, t, out, scriptedDemoId(t.id, platform))
-        .pipe(Effect.mapError((e) => new RunError({ message: `demo for ${t.id}: ${e.message}` })))
+      const file = yield* app.demo(env, t, out, scriptedDemoId(t.id, platform)).pipe(
+        Effect.catchTag("DemoRejected", (e) => Effect.sync(() => (rejected.push(e), null))),
+        Effect.mapError((e) => new RunError({ message: `demo for ${t.id}: ${e.message}` }))
+      )
+      if (file === null) {
+        log(`demos: ${i + 1}/${missing.length} ${t.id}: rejected by the app's check`)
+        continue
+      }
       const loaded = yield* loadDemo(file, { tasks: new Set([t.id]) }).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
       yield* ingestDemo(loaded, file)
       log(`demos: ${i + 1}/${missing.length} ${t.id}: ${loaded.steps.length} steps ingested`)
+    }
+    if (rejected.length > 0) {
+      return yield* new RunError({
+        message: `the run stops before inference: ${rejected.map((r) => r.message).join("; ")} (fix the step ${rejected.length === 1 ? "file" : "files"}, or run with --no-judge to infer from ${rejected.length === 1 ? "it" : "them"} anyway)`
+      })
     }
     const now = yield* demosByTask
     for (const t of tasks) {
@@ -305,7 +320,7 @@ export const executeRun = (
           })
         ]
         progress.line(
-          `run ${runId}: ${plan.tasks.length} tasks, ${plan.rounds} round${plan.rounds === 1 ? "" : "s"} × ${plan.samples} samples, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
+          `run ${runId}: ${plural(plan.tasks.length, "task")}, ${plural(plan.rounds, "round")} × ${plural(plan.samples, "sample")}, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
         )
       }
 

@@ -7,6 +7,7 @@
  * const tell = progressLines(progress, plan.rounds, shares)
  * drive({ …, onEvent: tell })
  */
+import { plural } from "@core/demos"
 import type { CoreEvent } from "@core/events"
 
 /** Where the engine tells what it is doing; `bun core` draws it as a progress bar. */
@@ -37,7 +38,7 @@ export const progressLines =
         return
       case "JobCompleted":
         if (e.data.jobId.startsWith("infer-"))
-          progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? `${e.data.produced.length - 2} label functions`}`)
+          progress.line(`infer: ${e.data.jobId.slice(6)}: ${e.data.error ?? plural(e.data.produced.length - 2, "label function")}`)
         return
       case "RoundStarted":
         if (e.data.round > 0) progress.start(`round ${e.data.round}/${rounds}`, 0)

@@ -11,6 +11,7 @@
  * graph shown is the one the verdict used (as its round started), not the final one.
  */
 import { Effect } from "effect"
+import { plural } from "@core/demos"
 import { sitePath } from "@core/domain"
 import { auditTrajectoryOf } from "@core/pipeline"
 import type { StepEvidence, TrajectoryAudit } from "@core/pipeline"
@@ -26,8 +27,6 @@ const stepLine = (s: StepEvidence): string =>
   `${s.summary} → ${sitePath(s.url, true) ?? "(no URL)"}${s.error === null ? "" : ` (error: ${s.error})`}`
 
 const quote = (s: string): string => JSON.stringify(s)
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`
 
 const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
   const t = a.trajectory

@@ -11,6 +11,7 @@ import { Effect, Layer } from "effect"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { loadConfig } from "@core/config"
+import { plural } from "@core/demos"
 import { digest } from "@core/events"
 import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { evolveRun, initialRunState, labelSandbox, noModels, verdictRules } from "@core/pipeline"
@@ -173,7 +174,7 @@ export const evalLabels: Command = {
         return
       }
       console.log(
-        `${score.trajectories} trajectories (${score.positives} positive by the checkers) of ${tasks.length} tasks; ${lfCount} label functions, ${rejected} key steps without one`
+        `${score.trajectories} trajectories (${score.positives} positive by the checkers) of ${plural(tasks.length, "task")}; ${plural(lfCount, "label function")}, ${plural(rejected, "key step")} without one`
       )
       console.log("")
       console.log(`kind         total  positive  labelled pass  fp  fn`)

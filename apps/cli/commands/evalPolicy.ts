@@ -19,6 +19,7 @@ import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
 import { evalApp, packTasksOf } from "../EvalApp.ts"
 import { runTaskOf } from "@core/sites/app"
 import type { RunTask } from "@core/pipeline"
+import { plural } from "@core/demos"
 
 /**
  * The held-out instances of the given sites (all sites when none is given) of a `--split`:
@@ -102,7 +103,7 @@ export const evalPolicy: Command = {
                   runTaskOf
                 )
           progress.line(
-            `eval: run ${runId}, policy trained through round ${at} (${trained.examples} examples), ${tasks.length} held-out tasks of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
+            `run ${runId}, policy trained through round ${at} (${plural(trained.examples, "example")}), ${plural(tasks.length, "held-out task")} of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )
           progress.start("held-out", tasks.length * samples)
           return yield* evaluatePolicy(

@@ -10,6 +10,7 @@ import { DateTime, Effect, Layer, Random, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
 import { runIdentity } from "@core/config"
 import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
+import { plural } from "@core/demos"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
@@ -130,7 +131,7 @@ export const infer: Command = {
               if (s) {
                 s.error = e.data.error
                 console.error(
-                  `infer: ${done}/${count} ${demoId}: ${s.error ?? `${s.key_steps} key steps, ${s.inferred} label functions, ${s.rejected} rejected`}`
+                  `infer: ${done}/${count} ${demoId}: ${s.error ?? `${plural(s.key_steps, "key step")}, ${plural(s.inferred, "label function")}, ${s.rejected} rejected`}`
                 )
               }
               return
@@ -166,7 +167,7 @@ export const infer: Command = {
         )
       } else {
         console.log(
-          `run ${runId}: ${summaries.length} demos, ${total("key_steps")} key steps, ${total("inferred")} label functions inferred, ${total("rejected")} rejected, ${failed.length} failed (${seconds} s)`
+          `run ${runId}: ${plural(summaries.length, "demo")}, ${plural(total("key_steps"), "key step")}, ${plural(total("inferred"), "label function")} inferred, ${total("rejected")} rejected, ${failed.length} failed (${seconds} s)`
         )
         console.log(`See one: bun core audit label-function <id>   Replay: bun core replay ${runId}`)
       }

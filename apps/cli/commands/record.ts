@@ -6,7 +6,10 @@
  *
  * With `--from steps.json`, a step file (docs/demos.md, "Step files") is played instead,
  * headless and without a display (`recordSteps` of @core/demos), and written with
- * recordedWith "script"; a step that cannot be played writes nothing. An Android pack's task
+ * recordedWith "script"; a step that cannot be played writes nothing. On a pack with an
+ * `evaluate`, the played demo is judged on the instance it was played on before anything is
+ * written, and a demo that does not do the task is refused (`--no-judge` writes it anyway).
+ * A pack's task plays on one instance, started for the command. An Android pack's task
  * is only played this way, on the pack's Appium server, into a demo of platform "android".
  *
  * The person ends the recording from the terminal: `done`, `infeasible`, `answer <text>`
@@ -24,7 +27,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { loadDemo, loadStepFile, oneLine, recordSteps, writeDemoFolder } from "@core/demos"
+import { loadDemo, loadStepFile, oneLine, plural, recordSteps, writeDemoFolder } from "@core/demos"
 import { Recorder } from "@core/env-web"
 import type { RecordedStep } from "@core/env-web"
 import { defaultSecretEnv, SecretEnvName } from "@core/events"
@@ -47,6 +50,14 @@ export const describeAction = (a: Action): string => {
       return `select${on} ${JSON.stringify(a.value)}`
     case "navigate":
       return `navigate ${a.url}`
+    case "key":
+      return `key ${oneLine(a.key, 120)}`
+    case "scroll":
+      return `scroll ${a.direction}${on}`
+    case "open_app":
+      return `open_app ${oneLine(a.app, 120)}`
+    case "wait":
+      return `wait ${a.ms} ms`
     case "answer":
       return `answer ${JSON.stringify(a.text)}`
     case "status":
@@ -82,6 +93,10 @@ export const record: Command = {
     from: { kind: "string", description: 'play this step file (docs/demos.md, "Step files") headless instead of recording a person' },
     "demo-id": { kind: "string", description: "the demo id (default <task>-rec-<UTC time>, with --from <task>-steps-<UTC time>)" },
     force: { kind: "boolean", description: "overwrite an existing demo.json in the folder" },
+    "no-judge": {
+      kind: "boolean",
+      description: "with --app --from: write the demo without asking the pack's evaluate whether it does the task"
+    },
     json: { kind: "boolean", description: "print one JSON object { demo, steps, demoId, taskId } instead of the path" },
     "secret-env": {
       kind: "string",
@@ -104,6 +119,8 @@ export const record: Command = {
           ? yield* bundledTarget(taskId, args.flags.site as string | undefined)
           : yield* packTarget(appDir, taskId, args.flags)
       const from = args.flags.from as string | undefined
+      if (args.flags["no-judge"] === true && (appDir === undefined || from === undefined))
+        return yield* new UsageError({ message: "--no-judge is for a step file played on a pack (--app with --from)" })
       if (from === undefined && target.platform !== "web") {
         return yield* new UsageError({
           message: `${target.taskId} is on ${target.platform}: a person records in a browser window; play a step file instead (--from steps.json)`
@@ -130,7 +147,7 @@ export const record: Command = {
         })
       }
       const report = (written: { readonly file: string; readonly steps: number }) => {
-        say(`wrote ${written.steps} steps; ingest with: bun core ingest ${out}`)
+        say(`wrote ${plural(written.steps, "step")}; ingest with: bun core ingest ${out}`)
         if (args.flags.json === true)
           console.log(JSON.stringify({ demo: written.file, steps: written.steps, demoId, taskId: target.taskId }))
         else console.log(written.file)
@@ -149,6 +166,9 @@ export const record: Command = {
             secretEnvs: [secretEnv],
             platform: target.platform,
             ...(opened.environment === undefined ? {} : { environment: opened.environment }),
+            ...(opened.judge === undefined || args.flags["no-judge"] === true
+              ? {}
+              : { accept: (steps) => opened.judge!(steps.map((s) => s.action)) }),
             // An Android screen has no URL: the app in front says where the step went.
             onStep: (s, i) =>
               say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? s.appBefore ?? "?"} → ${s.urlAfter ?? s.appAfter ?? "?"})`)

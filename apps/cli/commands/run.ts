@@ -194,6 +194,11 @@ export const run: Command = withConsoleFlag({
       description: `tasks extrapolation may add per task and round (default ${RUN_DEFAULTS.extrapolatePerTask}; 0: no extrapolation)`
     },
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
+    "no-judge": {
+      kind: "boolean",
+      description:
+        "with --app: take a step file played as a task's demo without asking the pack's evaluate (by default a demo it fails stops the run before inference)"
+    },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
     ...commonConfigFlags,
     ...configFlags([
@@ -255,11 +260,14 @@ export const run: Command = withConsoleFlag({
             ...settings,
             ...(yield* withWorkers(args, opened, dir)),
             taskIds: args.flags.tasks as string | undefined,
+            judgeDemos: args.flags["no-judge"] !== true,
             extra: { "run.app": basename(dir), "run.appDir": dir }
           }
           const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
           return report(args, runMetrics(outcome), outcome.seconds)
         }
+        if (args.flags["no-judge"] === true)
+          return yield* new UsageError({ message: "--no-judge is for --app: the bundled sites' demos are their scripted solutions" })
         const tasks = yield* chooseTasks(args)
         if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
         const opened = yield* openStore(args)

@@ -5,8 +5,8 @@
  * the fixtures is left.
  */
 import { afterAll, afterEach, expect, test } from "bun:test"
-import { Effect } from "effect"
-import { existsSync, readFileSync, readlinkSync } from "node:fs"
+import { Effect, Fiber } from "effect"
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { join } from "node:path"
 import {
   evaluateEpisode,
@@ -20,7 +20,7 @@ import {
 } from "../mod.ts"
 import type { Instance, Pack } from "../mod.ts"
 import { findProcesses } from "../Processes.ts"
-import { down, fixtureRoot, leftovers, removeRoot, startMode, variant } from "./support.ts"
+import { down, eventually, fixtureRoot, leftovers, removeRoot, startMode, variant } from "./support.ts"
 
 const root = fixtureRoot("instance")
 afterEach(async () => {
@@ -128,4 +128,29 @@ test("reset by HTTP and by command; evaluate: 0 passes, 1 fails, 2 is an error; 
   expect(resetError.message).toBe("reset: POST /missing answered 404")
   await Effect.runPromise(stopAllInstances())
   expect(await down(http.baseUrl)).toBe(true)
+})
+
+test("a start ended before it announced cleans up on SIGTERM and gets no stop; one that announces while being ended gets its stop", async () => {
+  const marking = (mode: string) => (c: any) => (
+    (c.instance.start = startMode(mode)),
+    (c.instance.readyTimeoutMs = 30_000),
+    (c.instance.stop = ["bun", "../mark.ts", "stops.log", "{instance}"])
+  )
+  const stopsIn = (dir: string) => (existsSync(join(dir, "stops.log")) ? readFileSync(join(dir, "stops.log"), "utf8").trim() : null)
+  const dataIn = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("data-"))
+  for (const [mode, stopped] of [
+    ["cleanup", null],
+    ["late", /^late-\d+$/]
+  ] as const) {
+    const dir = variant(root, `ended-${mode}`, marking(mode))
+    const fiber = Effect.runFork(startInstance(load(dir)))
+    // The start is running (cleanup: its data folder made) and has announced nothing.
+    expect(await eventually(() => existsSync(join(dir, "starts.log")) && (mode !== "cleanup" || dataIn(dir).length === 1))).toBe(true)
+    await Bun.sleep(300)
+    await Effect.runPromise(Fiber.interrupt(fiber))
+    if (stopped === null) expect(stopsIn(dir)).toBeNull()
+    else expect(stopsIn(dir)).toMatch(stopped)
+    expect(dataIn(dir)).toEqual([])
+    expect(leftovers(dir)).toEqual([])
+  }
 })

@@ -94,3 +94,37 @@ test("closing the layer's scope stops instances still starting", async () => {
   expect(leftovers(root)).toEqual([])
   expect(liveInstances()).toBe(0)
 })
+
+/** The lines a fixture stop (fixtures/mark.ts) appended to `stops.log` in the pack's folder. */
+const stops = (dir: string) => (existsSync(join(dir, "stops.log")) ? readFileSync(join(dir, "stops.log"), "utf8").trim().split("\n") : [])
+const marking = (c: any) => (c.instance.stop = ["bun", "../mark.ts", "stops.log", "{instance}"])
+
+test("an instance that announced but is not ready yet is stopped through the pack's stop when the scope closes", async () => {
+  // hang: prints URL= of a port nothing listens on, so the instance never becomes ready.
+  const slow = variant(root, "announced", (c) => ((c.instance.start = startMode("hang")), (c.instance.readyTimeoutMs = 30_000), marking(c)))
+  const scope = Effect.runSync(Scope.make())
+  await Effect.runPromise(Layer.buildWithScope(CommandApp.layer(slow), scope))
+  expect(await eventually(() => starts(slow) === 2 && leftovers(slow).length >= 2)).toBe(true)
+  // Their URL= is their first line: give the pipe time to carry it before the scope closes.
+  await Bun.sleep(1000)
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  expect(stops(slow)).toHaveLength(2)
+  expect(leftovers(root)).toEqual([])
+})
+
+test("a pool of one that does not prepare ahead starts one instance per waiting acquire, and none after a release", async () => {
+  const dir = variant(root, "ondemand", (c) => ((c.instance.start = startMode("serve")), (c.pool = 3)))
+  await Effect.runPromise(
+    App.use((app) =>
+      Effect.gen(function* () {
+        expect(starts(dir)).toBe(0)
+        const lease = yield* app.acquire()
+        yield* lease.release()
+        // instance-per-episode: the released instance is stopped, and nothing takes its place.
+        yield* Effect.promise(() => eventually(() => down(lease.instance.baseUrl)))
+        yield* Effect.sleep(300)
+      })
+    ).pipe(Effect.provide(CommandApp.layer(dir, { size: 1, ahead: false })))
+  )
+  expect(starts(dir)).toBe(1)
+})
