@@ -3,7 +3,7 @@
  *
  * Copies seed/ into a fresh `<tmpdir>/core-tw-XXXXXX`, runs TiddlyWiki's own server on it
  * (`node_modules/tiddlywiki/tiddlywiki.js <dir> --listen port=… host=127.0.0.1`) as a child,
- * and once `/` answers 200 prints `URL=http://127.0.0.1:{port}/` and `INSTANCE=<dir>`.
+ * prints `INSTANCE=<dir>` at once and, once `/` answers 200, `URL=http://127.0.0.1:{port}/`.
  * Then it stays in the foreground as the instance's supervisor:
  *
  * - SIGUSR1 (sent by reset.ts): stop the server, put the seed's tiddlers back in place, start
@@ -132,12 +132,14 @@ setInterval(() => undefined, 1 << 30)
 restoreSeed()
 if (!shuttingDown) server = spawnServer()
 writeMeta()
+// Announced at once: an instance CORE ends while it is still starting is then stopped through stop.ts.
+process.stdout.write(`INSTANCE=${dir}\n`)
 if (!(await waitForHttp200(url, READY_TIMEOUT_MS, () => server !== undefined && alive(server.pid)))) {
   if (shuttingDown) await new Promise(() => undefined) // shutdown() exits
   console.error(`tiddlywiki did not answer 200 at ${url} within ${READY_TIMEOUT_MS} ms; see ${join(dir, ".core", "server.log")}`)
   await shutdown(1)
 }
-process.stdout.write(`URL=${url}\nINSTANCE=${dir}\n`)
+process.stdout.write(`URL=${url}\n`)
 markReady()
 removeStaleInstances(dir)
 

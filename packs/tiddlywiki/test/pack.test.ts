@@ -44,7 +44,7 @@ test("start, evaluate, reset and stop one instance", async () => {
   started = proc
   const reader = proc.stdout.getReader()
   let buf = ""
-  while (!/^INSTANCE=.*$/m.test(buf)) {
+  while (!/^URL=.*$/m.test(buf)) {
     const { value, done } = await reader.read()
     if (done) break
     buf += new TextDecoder().decode(value)
