@@ -45,11 +45,20 @@ export interface EditEvidence {
   readonly after: string
 }
 
+/** Where the last `EDIT_CONTEXT` characters of `s` start, moved back to the start of the word they cut (at most as far again). */
+const contextStart = (s: string): number => {
+  let i = Math.max(0, s.length - EDIT_CONTEXT)
+  while (i > 0 && s[i - 1] !== " " && s.length - i < 2 * EDIT_CONTEXT) i--
+  return i
+}
+
+const reversed = (s: string): string => [...s].reverse().join("")
+
 export const editEvidenceOf = (c: TextChange): EditEvidence => ({
-  before: c.head.slice(Math.max(0, c.head.length - EDIT_CONTEXT)),
+  before: c.head.slice(contextStart(c.head)),
   removed: c.removed,
   inserted: c.inserted,
-  after: c.tail.slice(0, EDIT_CONTEXT)
+  after: c.tail.slice(0, c.tail.length - contextStart(reversed(c.tail)))
 })
 
 const fieldIn = (elements: ReadonlyArray<LfElement> | null, role: string, name: string): LfElement | undefined =>
