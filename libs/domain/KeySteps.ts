@@ -78,6 +78,16 @@ const isPartOfEdit = (t: LfTrajectory, i: number, options: KeyStepOptions): bool
   return (SELECTION_KEY.test(s.action.key ?? "") && !urlChanged(s)) || isEditKey(t, i)
 }
 
+/**
+ * Is step `stepIndex` part of an edit rather than a step of its own (`editsByEffect`): a
+ * caret or selection key, or a key that only changed a field? Asked of a step a model chose,
+ * which the embedded rules may not have kept; false without the option, as before it.
+ */
+export const partOfEdit = (t: LfTrajectory, stepIndex: number, options: KeyStepOptions): boolean => {
+  const at = t.steps.findIndex((s) => s.index === stepIndex)
+  return options.editsByEffect === true && at >= 0 && isPartOfEdit(t, at, options)
+}
+
 /** Typed into again, as an insert, before the page changed: the later edit's LF judges what both made. */
 const carriedByLaterEdit = (t: LfTrajectory, i: number): boolean => {
   const a = t.steps[i]!.action
