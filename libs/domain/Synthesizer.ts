@@ -62,7 +62,7 @@ const readsBareValues = (v: SynthesisVersion): boolean => v === "4" || v === "5"
 const dropsInPageLinks = (v: SynthesisVersion): boolean => v === "4" || v === "5"
 
 /** Does this version judge an edit in place by the field's content after it (5)? */
-export const judgesEditsByEffect = (v: SynthesisVersion): boolean => v === "5"
+const judgesEditsByEffect = (v: SynthesisVersion): boolean => v === "5"
 
 /**
  * How this version's key steps are identified: from 4 on, a link that changed nothing is

@@ -209,6 +209,8 @@ function sameEdit(change, edit) {
  * `edit.after` ("" for the field's start or end). Values compare as the trajectory holds
  * them (white space collapsed), case and all. With `edit.shown` (a pattern), a later step's
  * page must show it in another element's text or value: the saved page carries the edit.
+ * The embedded synthesizer writes it from version 5 on; the guide a model is shown
+ * (LF-API.md, a recorded prompt) does not list it yet.
  */
 function validateEdit(t, role, name, edit, opts) {
   var field = elementTest(role, name)
