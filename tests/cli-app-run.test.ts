@@ -105,7 +105,7 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags]))
     .stdout
   expect(started).toContain('"app.hashRouting":true')
-  expect(started).toContain('"infer.synthesis":"4"')
+  expect(started).toContain('"infer.synthesis":"5"')
   // The pack's data is one a trainer can trust: every sft step shows its screen, pseudo-demos close, pairs are credited.
   const checked = await core(["dataset", "check", "--run", metrics.run_id, "--json", ...flags])
   expect(JSON.parse(checked.stdout).problems).toEqual([])

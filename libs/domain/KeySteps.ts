@@ -17,6 +17,14 @@
  * showing the same elements is dropped too: an in-page anchor ("Skip to content") moved the
  * view, and a path that asked for it again would hold for no one who did not click it.
  *
+ * With `editsByEffect` (synthesis 5), an edit is judged by what it made of the field, not
+ * by the keys that made it: caret and selection keys (any modifiers with arrows, Home, End,
+ * Page Up/Down; select-all) and keys pressed while editing a field that changed nothing
+ * but fields' values (Backspace, Enter in a textarea) are no key steps and do not make the
+ * click before them more than focus; and typing into a field that is typed into again
+ * before the page changes is carried by the later edit, whose label function judges the
+ * field's content since the page showed it.
+ *
  * @example
  * identifyKeySteps(demo).map((k) => k.stepIndex) // [0, 2, 3, 6, 7, 8, 9, 10, 11, 12]
  */
@@ -40,6 +48,55 @@ const NAVIGATION = new Set(["navigate", "back", "home"])
 const CARET_KEY = /^((Control\+)?(Shift\+)?(Control\+)?(Home|End|ArrowLeft|ArrowRight|ArrowUp|ArrowDown)|Control\+a)$/
 
 const isCaretKey = (s: LfStep | undefined): boolean => s !== undefined && s.action.kind === "key" && CARET_KEY.test(s.action.key ?? "")
+
+/** Caret and selection keys under any modifiers, and select-all (synthesis 5). */
+const SELECTION_KEY =
+  /^((Control|Meta|ControlOrMeta|Alt|Shift)\+)*(Home|End|PageUp|PageDown|ArrowLeft|ArrowRight|ArrowUp|ArrowDown)$|^(Control|Meta|ControlOrMeta)\+[aA]$/
+
+/** What the page shows but for text fields' values: what a key pressed in a field should leave as it was. */
+const shownButFields = (elements: ReadonlyArray<LfElement>): string =>
+  JSON.stringify(elements.map((e) => [e.role, e.name, FIELD_ROLES.has(e.role) ? null : e.value, e.checked]))
+
+/**
+ * A key pressed while editing a field (the last step before it that was no key acted on a
+ * text field) that left the URL as it was and changed nothing but fields' values.
+ */
+const isEditKey = (t: LfTrajectory, i: number): boolean => {
+  const s = t.steps[i]!
+  if (s.action.kind !== "key" || urlChanged(s)) return false
+  const acted = t.steps.slice(0, i).findLast((p) => p.action.kind !== "key")
+  if (acted === undefined || acted.action.role === null || !FIELD_ROLES.has(acted.action.role)) return false
+  const before = i > 0 ? t.steps[i - 1]!.elements : t.initialElements
+  return before !== null && s.elements !== null && shownButFields(before) === shownButFields(s.elements)
+}
+
+/** Keys that are part of an edit rather than steps of their own (synthesis 5: `editsByEffect`). */
+const isPartOfEdit = (t: LfTrajectory, i: number, options: KeyStepOptions): boolean => {
+  const s = t.steps[i]
+  if (s === undefined || s.action.kind !== "key") return false
+  if (options.editsByEffect !== true) return isCaretKey(s)
+  return (SELECTION_KEY.test(s.action.key ?? "") && !urlChanged(s)) || isEditKey(t, i)
+}
+
+/**
+ * Is step `stepIndex` part of an edit rather than a step of its own (`editsByEffect`): a
+ * caret or selection key, or a key that only changed a field? Asked of a step a model chose,
+ * which the embedded rules may not have kept; false without the option, as before it.
+ */
+export const partOfEdit = (t: LfTrajectory, stepIndex: number, options: KeyStepOptions): boolean => {
+  const at = t.steps.findIndex((s) => s.index === stepIndex)
+  return options.editsByEffect === true && at >= 0 && isPartOfEdit(t, at, options)
+}
+
+/** Typed into again, as an insert, before the page changed: the later edit's LF judges what both made. */
+const carriedByLaterEdit = (t: LfTrajectory, i: number): boolean => {
+  const a = t.steps[i]!.action
+  for (const later of t.steps.slice(i + 1)) {
+    if (later.action.kind === "type" && later.action.mode === "insert" && sameTarget(later.action, a)) return true
+    if (urlChanged(later)) return false
+  }
+  return false
+}
 
 const pathOf = (url: string | null): string | null => (url === null ? null : url.split("?")[0]!)
 
@@ -67,6 +124,8 @@ const isInPageLink = (t: LfTrajectory, i: number): boolean => {
 export interface KeyStepOptions {
   /** Drop links clicked that neither left the page nor changed it (synthesis 4); default false, as runs before it identified. */
   readonly inPageLinks?: boolean
+  /** Keys that moved the caret or only changed a field, and typing a later insert carries, are part of an edit (synthesis 5). */
+  readonly editsByEffect?: boolean
 }
 
 export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}): ReadonlyArray<IdentifiedKeyStep> => {
@@ -86,7 +145,7 @@ export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}):
       case "long_press": {
         if (isNavigationClick(s) || (options.inPageLinks === true && isInPageLink(t, i))) return
         let j = i + 1
-        while (isCaretKey(steps[j])) j++
+        while (isPartOfEdit(t, j, options)) j++
         const typedNext = steps[j]
         const focusOnly =
           a.role !== null &&
@@ -113,10 +172,12 @@ export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}):
               sameTarget(later.action, a) &&
               pathOf(later.urlBefore) === pathOf(s.urlBefore)
           )
-        if (!overwritten) reasons.set(s.index, "state-changing")
+        const carried = options.editsByEffect === true && carriedByLaterEdit(t, i)
+        if (!overwritten && !carried) reasons.set(s.index, "state-changing")
         return
       }
       case "key":
+        if (options.editsByEffect === true && isPartOfEdit(t, i, options)) return
         if (urlChanged(s) || norm(a.key) === "enter") reasons.set(s.index, "state-changing")
         return
       case "open_app":

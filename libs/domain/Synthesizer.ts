@@ -30,26 +30,48 @@
  * as version 3 lets a sentence's value stand alone. With it, key steps leave out a link
  * clicked that neither left the page nor changed it (KeySteps.ts, `inPageLinks`).
  *
+ * Version 5 judges an edit in place by what it made (FieldEdits.ts): an insert's LF asks
+ * for the same change of the field's content — the same text removed and inserted at the
+ * same place, whatever keys made it — and, when a later page of the demo showed the edited
+ * text, for a later page that shows it too. Its key steps treat caret and selection keys,
+ * and keys that only changed a field, as part of the edit (KeySteps.ts, `editsByEffect`).
+ *
  * @example
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
+import { editCall } from "./FieldEdits.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 /** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
-export type SynthesisVersion = "1" | "2" | "3" | "4"
+export type SynthesisVersion = "1" | "2" | "3" | "4" | "5"
 /** What new runs record. */
-export const SYNTHESIS_VERSION: SynthesisVersion = "4"
+export const SYNTHESIS_VERSION: SynthesisVersion = "5"
 
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" || v === "4" ? v : "1")
+export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" || v === "4" || v === "5" ? v : "1")
 
 /** Does this version read a reported value out of an answer (3 and later)? */
-const readsValues = (v: SynthesisVersion): boolean => v === "3" || v === "4"
+const readsValues = (v: SynthesisVersion): boolean => v === "3" || v === "4" || v === "5"
 
-/** How this version's key steps are identified: from 4 on, a link that changed nothing is none. */
-export const keyStepOptionsOf = (v: SynthesisVersion): KeyStepOptions => ({ inPageLinks: v === "4" })
+/** Does this version read a value said alone as one reported among other words (4 and later)? */
+const readsBareValues = (v: SynthesisVersion): boolean => v === "4" || v === "5"
+
+/** Do this version's key steps leave out a link that changed nothing (4 and later)? */
+const dropsInPageLinks = (v: SynthesisVersion): boolean => v === "4" || v === "5"
+
+/** Does this version judge an edit in place by the field's content after it (5)? */
+const judgesEditsByEffect = (v: SynthesisVersion): boolean => v === "5"
+
+/**
+ * How this version's key steps are identified: from 4 on, a link that changed nothing is
+ * none; from 5 on, keys that moved the caret or only changed a field are part of an edit.
+ */
+export const keyStepOptionsOf = (v: SynthesisVersion): KeyStepOptions => ({
+  inPageLinks: dropsInPageLinks(v),
+  editsByEffect: judgesEditsByEffect(v)
+})
 
 export interface Candidate {
   /** "action+state", "action", "state": which evidence the code checks. */
@@ -223,7 +245,7 @@ const answerArg = (answer: string, version: SynthesisVersion): string => {
   if (version === "1" || numeric) return js(answer)
   if (answer.replace(/[^\p{L}]/gu, "").length < 4) {
     // A clock time said alone is the value a sentence reports; a short word stays exact ("no" is in many a sentence).
-    const bare = version === "4" && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
+    const bare = readsBareValues(version) && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
     return bare ?? js(answer)
   }
   const value = readsValues(version) ? reportedValue(answer) : null
@@ -278,6 +300,11 @@ export const synthesizeCandidates = (
   if (s === undefined) return []
   const out: Array<Candidate> = []
   const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
+  if (judgesEditsByEffect(version) && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {
+    // What the typed text alone would accept is the false pass: text beside the old value, or at the wrong line.
+    const edit = editCall(t, s)
+    if (edit !== null) return [{ evidence: "state", code: fn(k, edit.notes, edit.call) }]
+  }
   if (k.reason === "reaches-final-page") {
     if (reachedPage) {
       out.push({

@@ -177,6 +177,76 @@ function validateElement(t, role, name, props, opts) {
 }
 
 /**
+ * What changed between two texts: the longest common start (`head`) and end (`tail`) kept,
+ * what lay between them in `before` (`removed`) and in `after` (`inserted`).
+ * @example textChange("a b", "a b c") // { head: "a b", removed: "", inserted: " c", tail: "" }
+ */
+function textChange(before, after) {
+  var a = String(before == null ? "" : before)
+  var b = String(after == null ? "" : after)
+  var p = 0
+  while (p < a.length && p < b.length && a.charAt(p) === b.charAt(p)) p++
+  var q = 0
+  while (q < a.length - p && q < b.length - p && a.charAt(a.length - 1 - q) === b.charAt(b.length - 1 - q)) q++
+  return { head: a.slice(0, p), removed: a.slice(p, a.length - q), inserted: b.slice(p, b.length - q), tail: a.slice(a.length - q) }
+}
+
+/** Does an observed change make the expected edit: the same text out and in, at the same place? */
+function sameEdit(change, edit) {
+  var before = String(edit.before == null ? "" : edit.before)
+  var after = String(edit.after == null ? "" : edit.after)
+  if (change.removed !== String(edit.removed == null ? "" : edit.removed)) return false
+  if (change.inserted !== String(edit.inserted == null ? "" : edit.inserted)) return false
+  // "" is the field's very start or end; otherwise the text the edit sits beside.
+  if (before === "" ? change.head !== "" : change.head.slice(change.head.length - before.length) !== before) return false
+  return after === "" ? change.tail === "" : change.tail.slice(0, after.length) === after
+}
+
+/**
+ * A text field's edit judged by what it made, whatever keys made it: the first step after
+ * which the field (`role`, `name`) holds the value its page first showed with
+ * `edit.removed` replaced by `edit.inserted`, right after `edit.before` and right before
+ * `edit.after` ("" for the field's start or end). Values compare as the trajectory holds
+ * them (white space collapsed), case and all. With `edit.shown` (a pattern), a later step's
+ * page must show it in another element's text or value: the saved page carries the edit.
+ * The embedded synthesizer writes it from version 5 on; the guide a model is shown
+ * (LF-API.md, a recorded prompt) does not list it yet.
+ */
+function validateEdit(t, role, name, edit, opts) {
+  var field = elementTest(role, name)
+  var shown = edit.shown == null ? null : textTest(edit.shown)
+  // A view from a later step (`fromStep`) cannot tell which page its start elements were on.
+  var whole = t.steps.length > 0 && t.steps[0].index === 0
+  var initial = whole && t.initialElements ? findWith({ elements: t.initialElements }, field) : null
+  // The field's value as the current page first showed it; a page reached anew starts over.
+  var origin = initial ? initial.value : null
+  var edited = {}
+  for (var i = 0; i < t.steps.length; i++) {
+    var s = t.steps[i]
+    if (s.urlAfter !== s.urlBefore) origin = null
+    var e = findWith(s, field)
+    if (e === null || e.value == null) continue
+    if (origin === null) origin = e.value
+    else if (sameEdit(textChange(origin, e.value), edit)) edited[s.index] = true
+  }
+  var showsIt = function (s) {
+    var list = s.elements || []
+    for (var j = 0; j < list.length; j++) {
+      var x = list[j]
+      if (field(x)) continue
+      if (shown(x.text) || (x.value != null && shown(x.value))) return true
+    }
+    return false
+  }
+  return firstStep(t, opts, function (s) {
+    if (!edited[s.index]) return false
+    if (shown === null) return true
+    for (var j = 0; j < t.steps.length; j++) if (t.steps[j].index > s.index && showsIt(t.steps[j])) return true
+    return false
+  })
+}
+
+/**
  * The last answer given, if it matches `expected`: numbers compare as numbers ("$42.00"
  * = 42), text by normalised equality, a RegExp by `test`. Only the last answer counts: an
  * agent that answers twice meant the second.

@@ -6,7 +6,7 @@ export type { ElementsLookup, LfElement, LfStep, LfTrajectory } from "./LfTrajec
 export { LF_API_DOCS, LF_API_GUIDE_VERSION, LF_API_NAMES, LF_API_SOURCE, LF_API_VERSION, lfApiGuide, nativeLabelFunction } from "./LfApi.ts"
 export { describeStep, describeSteps } from "./StepDescriptions.ts"
 export type { StepDescription } from "./StepDescriptions.ts"
-export { identifyKeySteps } from "./KeySteps.ts"
+export { identifyKeySteps, partOfEdit } from "./KeySteps.ts"
 export type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 export { keyStepOptionsOf, SYNTHESIS_VERSION, synthesisVersionOf, synthesizeCandidates, urlPattern } from "./Synthesizer.ts"
 export type { SynthesisVersion } from "./Synthesizer.ts"

@@ -16,6 +16,10 @@
  *   and similar the visible text (or a contained image's alt), the value of input
  *   buttons, then title, placeholder, alt.
  * Only the main frame's light DOM is read (no iframes, no shadow roots).
+ *
+ * Texts are white space collapsed and cut: names and texts at 200 characters, a field's
+ * value at 500, a textarea's at 10,000 — an edit of a page's source is judged by the whole
+ * text it left (synthesis 5), and an append to a long log lands past 500.
  */
 import type { ElementInfo } from "@core/environment"
 
@@ -167,7 +171,8 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
         ? null
         : el.type === "password"
           ? "•".repeat(String(el.value).length)
-          : clean(el.value, 500)
+          : // A text area's edit is judged by what it made of the whole text (synthesis 5): a page's source, not a line.
+            clean(el.value, tag === "TEXTAREA" ? 10_000 : 500)
     elements.push({
       id,
       role,

@@ -18,6 +18,7 @@ import {
   describeSteps,
   identifyKeySteps,
   keyStepOptionsOf,
+  partOfEdit,
   judgeCandidate,
   LF_API_DOCS,
   lfApiGuide,
@@ -157,7 +158,8 @@ const contextOf = (demo: LfTrajectory, descriptions: ReadonlyArray<StepDescripti
 export const inferLabelFunctions = (input: InferenceInput) =>
   Effect.gen(function* () {
     const descriptions = describeSteps(input.demo)
-    const embeddedKeys = identifyKeySteps(input.demo, keyStepOptionsOf(input.synthesis ?? SYNTHESIS_VERSION))
+    const keyStepOptions = keyStepOptionsOf(input.synthesis ?? SYNTHESIS_VERSION)
+    const embeddedKeys = identifyKeySteps(input.demo, keyStepOptions)
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
     let keyStepMethod: "embedded" | "model" = "embedded"
     let keyStepModelCallIds: ReadonlyArray<string> = []
@@ -180,14 +182,17 @@ export const inferLabelFunctions = (input: InferenceInput) =>
       )
       if (!onlyClosing || input.demo.steps.length <= 1) {
         // The model chooses which steps; what kind of evidence each needs is still read off the step.
-        keySteps = picked.keySteps.map(
-          (k) =>
-            embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
-              stepIndex: k.stepIndex,
-              description: k.description,
-              reason: "state-changing" as const
-            }
-        )
+        // A caret key the model chose is judged by the edit it was part of (synthesis 5), not pressed again.
+        keySteps = picked.keySteps
+          .filter((k) => !partOfEdit(input.demo, k.stepIndex, keyStepOptions))
+          .map(
+            (k) =>
+              embeddedKeys.find((e) => e.stepIndex === k.stepIndex) ?? {
+                stepIndex: k.stepIndex,
+                description: k.description,
+                reason: "state-changing" as const
+              }
+          )
         keyStepMethod = "model"
       }
     }

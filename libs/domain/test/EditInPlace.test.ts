@@ -95,10 +95,10 @@ describe("embedded key steps and synthesis", () => {
     expect(identifyKeySteps(refilled).map((k) => k.stepIndex)).toEqual([1, 2])
   })
 
-  test("the synthesized LF checks the inserted text, in the action and in the field, never the whole content", () => {
+  test("the synthesized LF (up to version 4) checks the inserted text, in the action and in the field, never the whole content", () => {
     const t = edited()
     const key = identifyKeySteps(t).find((k) => k.stepIndex === 2)!
-    const [strongest, bare] = synthesizeCandidates(t, key)
+    const [strongest, bare] = synthesizeCandidates(t, key, "4")
     expect(strongest!.code).toContain(`validateType(t, "Line 4", "Body", {\n    mode: "insert",`)
     expect(strongest!.code).toContain(`hasElement(s, "textbox", "Body", { value: /Line\\s+4/i })`)
     expect(strongest!.code).not.toContain(PAGE)

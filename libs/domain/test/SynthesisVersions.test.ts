@@ -3,7 +3,14 @@
  * each version writes — version 1 stays as old runs inferred it, so their replays hold.
  */
 import { describe, expect, test } from "bun:test"
-import { identifyKeySteps, nativeLabelFunction, synthesisVersionOf, synthesizeCandidates } from "../mod.ts"
+import {
+  identifyKeySteps,
+  keyStepOptionsOf,
+  nativeLabelFunction,
+  SYNTHESIS_VERSION,
+  synthesisVersionOf,
+  synthesizeCandidates
+} from "../mod.ts"
 import type { LfTrajectory, SynthesisVersion } from "../mod.ts"
 import { act, el, trajectory } from "./fixtures.ts"
 
@@ -95,6 +102,28 @@ describe("a value said alone (version 4)", () => {
   answerCases(["3", "4"], cases)
   test("version 4 is what new runs record", () => {
     expect([synthesisVersionOf("4"), synthesisVersionOf("3")]).toEqual(["4", "3"])
+  })
+})
+
+describe("edits judged by what they made (version 5; the cases: EditsByEffect.test.ts)", () => {
+  // Everything else reads as version 4 did.
+  const cases: ReadonlyArray<AnswerCase> = [
+    ["14:25", "Flight BW554 departs at 14:25.", true, true],
+    ["It costs $117.49.", "$117.49", true, true],
+    ["no", "I have no idea", false, false]
+  ]
+  answerCases(["4", "5"], cases)
+  test("version 5 is what new runs record", () => {
+    expect([SYNTHESIS_VERSION, synthesisVersionOf("5"), synthesisVersionOf("4")]).toEqual(["5", "5", "4"])
+  })
+  const rules: ReadonlyArray<readonly [SynthesisVersion, boolean, boolean]> = [
+    ["1", false, false],
+    ["3", false, false],
+    ["4", true, false],
+    ["5", true, true]
+  ]
+  test.each(rules)("version %s's key steps: inPageLinks %p, editsByEffect %p", (version, inPageLinks, editsByEffect) => {
+    expect(keyStepOptionsOf(version)).toEqual({ inPageLinks, editsByEffect })
   })
 })
 

@@ -2,7 +2,8 @@
  * Editing text in place in a real Chromium: caret keys then `type` with `mode: "insert"`
  * change one place of a long textarea and leave the rest as it was; a selection made with
  * Shift+Home is replaced; an insert into a field without focus lands at its end; `fill`
- * still replaces everything, and a read-only field is refused.
+ * still replaces everything, and a read-only field is refused. The element list shows a
+ * textarea's whole text, past the 500 characters an input's value keeps.
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
@@ -57,6 +58,9 @@ test(
         )
         expect(appended).toMatchObject({ intact: true, lines: 41 })
         expect(appended.tail).toEndWith("to matter.\nnew line")
+        // The element list keeps a textarea's whole text (up to 10,000 characters): where an edit went shows in it.
+        const shown = find(yield* env.step({ kind: "wait", ms: 0 }), "textbox", "Body").value
+        expect(shown).toBe(`${BODY}\nnew line`.replace(/\s+/g, " "))
 
         const replaced = yield* run({ kind: "key", key: "Shift+Home" }, { kind: "type", target: body, text: "last line", mode: "insert" })
         expect(replaced).toMatchObject({ intact: true, lines: 41 })

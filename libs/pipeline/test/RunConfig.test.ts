@@ -108,7 +108,7 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   "run.heldOut": [["h1"], [], ["h1", 2], {}],
   "run.platform": ["web", "mobile-web", "android", "ios", null],
   "app.hashRouting": [true, false, "true", 1, null],
-  "infer.synthesis": ["1", "2", "3", "4", 2, null],
+  "infer.synthesis": ["1", "2", "3", "4", "5", 2, null],
   "infer.lfGuide": ["1", "2", 2, null],
   "infer.demos": ["all", ["d1", "d3"], ["d1", "d1", "x"], ["d2", 5], "d1", null, "ALL"],
   "models.model": ["gpt", "", null, 3],

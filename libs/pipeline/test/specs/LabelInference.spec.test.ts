@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { CoreEvent } from "@core/events"
 import { labelInference } from "../../deciders/LabelInference.ts"
-import { demoIngested, demoStep, inferJob, jobQueued, runStarted } from "./Events.ts"
+import { demoIngested, demoStep, elements, inferJob, jobQueued, runStarted } from "./Events.ts"
 import type { RunOptions } from "./Events.ts"
 import { click, complete, openBoard, openBoardDemo, pageAt, tasks, upvoteDemo } from "./Forum.ts"
 import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
@@ -243,5 +243,38 @@ describe("label inference with a model: its recorded answers", () => {
           expect(dataOf(events, "JobCompleted")[0]).toMatchObject({ outcome: "failed", error: expect.stringContaining(f.error) })
         })
     )
+  }
+})
+
+describe("label inference with a model: a caret key it chooses (synthesis 5)", () => {
+  // Click the body, move to its end, append a line: the caret key only said where the line went.
+  const ORIGINAL = "Line 1 Line 2"
+  const editor = (value: string) => elements("/wiki/edit", ["textbox", "Body", { value }], ["button", "Save"])
+  const body = { role: "textbox", name: "Body", elementId: null, text: null }
+  const editDemo = demoIngested({
+    demoId: "wiki-append-script",
+    taskId: openBoard.taskId,
+    steps: [
+      demoStep({ kind: "click", target: body }, "/wiki/edit", "/wiki/edit", editor(ORIGINAL)),
+      demoStep({ kind: "key", key: "Control+End" }, "/wiki/edit", "/wiki/edit", editor(ORIGINAL)),
+      demoStep({ kind: "type", target: body, text: "\nLine 3", mode: "insert" }, "/wiki/edit", "/wiki/edit", editor(`${ORIGINAL} Line 3`)),
+      demoStep(complete, "/wiki/edit", "/wiki/edit", editor(`${ORIGINAL} Line 3`))
+    ]
+  })
+  const answers = (...lfs: ReadonlyArray<string>): ModelScript => ({ "key-steps": ["[2, 3, 4]"], "lf-synthesis": lfs.map(code) })
+  const cases: ReadonlyArray<readonly [synthesis: string, answers: ModelScript, keySteps: ReadonlyArray<number>]> = [
+    ["4", answers(`validateKey(t, "Control+End")`, `validateType(t, "Line 3", "Body")`, `validateStatus(t, "complete")`), [1, 2, 3]],
+    ["5", answers(`validateType(t, "Line 3", "Body")`, `validateStatus(t, "complete")`), [2, 3]]
+  ]
+  for (const [synthesis, script, keySteps] of cases) {
+    test(`synthesis ${synthesis}: the model's choice of steps 2, 3 and 4 becomes key steps ${JSON.stringify(keySteps)}`, () =>
+      spec(labelInference)
+        .given([...tasks, editDemo, infer({ model: "spec-model", synthesis })])
+        .when(inferJob(editDemo))
+        .answering(script)
+        .then((events) => {
+          expect(dataOf(events, "KeyStepsIdentified")[0]!.keySteps.map((k) => k.stepIndex)).toEqual([...keySteps])
+          expect(dataOf(events, "LabelFunctionInferred")).toHaveLength(keySteps.length)
+        }))
   }
 })
