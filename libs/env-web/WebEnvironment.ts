@@ -112,13 +112,17 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
       Effect.tryPromise({
         try: async () => {
           await clearLeftover(ep)
-          // No step is observed on the browser's error page: a navigation that got off the app is undone first.
-          if (await leaveErrorPage({ page: ep.lease.page, origins: ep.origins, lastGood: ep.lastGood }, timeoutMs))
-            await settleEpisode(ep, settleMs)
-          const extracted = await extract(ep.lease.page, ep.nextId, settleMs, ep.origins)
-          const read = placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
-          if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
-          return read
+          // No step is observed on the browser's error page: a navigation that got off the app is undone first,
+          // and once more should the error page have come in while the page was read.
+          for (let attempt = 0; ; attempt++) {
+            const guarded = { page: ep.lease.page, origins: ep.origins, lastGood: ep.lastGood }
+            if (await leaveErrorPage(guarded, timeoutMs)) await settleEpisode(ep, settleMs)
+            const extracted = await extract(ep.lease.page, ep.nextId, settleMs, ep.origins)
+            const read = placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
+            if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
+            else if (attempt === 0 && ep.lastGood !== null) continue
+            return read
+          }
         },
         catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
       }).pipe(
