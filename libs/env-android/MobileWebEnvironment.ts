@@ -95,12 +95,17 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
     Effect.tryPromise({
       try: async () => {
         if (overlaid.delete(ep)) await clearMarks(ep.browser)
-        // No step is observed on the browser's error page: a navigation that got off the app is undone first.
-        const stranded = await leaveErrorPage(ep.browser, ep.origins, ep.lastGood)
-        if (stranded !== null) await settlePage(ep.browser, settleMs)
-        const read = await readPage(ep.browser, ep.nextId, withScreenshot, ep.origins)
-        if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
-        return { ...read, stranded }
+        // No step is observed on the browser's error page: a navigation that got off the app is undone first,
+        // and once more should the error page have come in while the page was read.
+        let stranded: string | null = null
+        for (let attempt = 0; ; attempt++) {
+          stranded = (await leaveErrorPage(ep.browser, ep.origins, ep.lastGood)) ?? stranded
+          if (stranded !== null) await settlePage(ep.browser, settleMs)
+          const read = await readPage(ep.browser, ep.nextId, withScreenshot, ep.origins)
+          if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
+          else if (attempt === 0 && ep.lastGood !== null && read.url !== "about:blank") continue
+          return { ...read, stranded }
+        }
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     }).pipe(
