@@ -32,6 +32,8 @@ export interface PolicyElement {
    * snapshot does: `withSelectOptions`); absent when unknown. Read by form filling only.
    */
   readonly options?: ReadonlyArray<string>
+  /** Its link or form leads off the app's origins (ElementInfo's `offsite`); absent means false. Version 5 never acts on it. */
+  readonly offsite?: boolean
 }
 
 export interface PolicyHistoryStep {
@@ -347,6 +349,10 @@ const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean):
   return out
 }
 
+/** The input without the elements that lead off the app: the browser refuses them, so a step on one is a step spent on nothing. */
+export const onsite = (input: PolicyInput): PolicyInput =>
+  input.elements.some((e) => e.offsite === true) ? { ...input, elements: input.elements.filter((e) => e.offsite !== true) } : input
+
 /** Softmax(score / temperature) sampling with one draw. */
 const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): Action => {
   const max = Math.max(...cs.map((c) => c.score))
@@ -374,12 +380,15 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * Version 3 adds reading: a question is answered with the value the page (`input.page`)
  * shows for it, and on a page that shows one the stop draw stops with probability 0.8 (or
  * the stop bias, if higher), as a reader who sees the answer gives it.
+ *
+ * Version 5 sees no element marked `offsite`: not to act on, not to fill, not to answer from.
  */
-export const explorationAction = (input: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
+export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
   const version = options.version ?? "1"
+  const input = avoidsOffsite(version) ? onsite(given) : given
   const forms = version !== "1"
   const read = readsAnswers(version)
   const plans = { orders: setsSortOrders(version) }

@@ -28,6 +28,7 @@ import type { Browser } from "./MobileWebActions.ts"
 import {
   clearMarks,
   freshWindow,
+  leaveErrorPage,
   markedScreenshot,
   messageOf,
   mobileWebSessions,
@@ -35,7 +36,7 @@ import {
   sessionGone,
   settlePage
 } from "./MobileWebSession.ts"
-import type { MobileWebSessions, SessionOptions } from "./MobileWebSession.ts"
+import type { MobileWebSessions, PageRead, SessionOptions } from "./MobileWebSession.ts"
 
 export { capabilities, PHONE } from "./MobileWebSession.ts"
 
@@ -51,11 +52,20 @@ interface Episode {
   readonly issued: Set<string>
   /** The app's origins (env-web's Origins.ts): the only ones its actions and requests may reach. */
   readonly origins: ReadonlyArray<string>
+  /** The last page observed on the app's origins: where a window stranded off them returns to. */
+  lastGood: string | null
   nextId: number
 }
 
 /** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
 const overlaid = new WeakSet<Episode>()
+
+/** The action's own complaint, unless the window was kept from leaving the app (or stranded off it at the start): then the refusal. */
+const refusedOf = (ep: Episode, read: PageRead & { readonly stranded: string | null }, error: string | null): string | null => {
+  const offApp = read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? read.url : null
+  const url = read.stranded ?? read.extracted.refused ?? offApp
+  return url === null ? error : refusal(url, ep.origins)
+}
 
 /** chromedriver as the runner's platform: one session, a fresh window per episode. */
 const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdapter<Episode> => ({
@@ -66,7 +76,10 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
   open: (task, site) => {
     const startUrl = site?.startUrl ?? task.startUrl
     const origins = appOrigins(startUrl, site?.origins ?? task.origins)
-    return Effect.map(sessions.session(origins), (browser): Episode => ({ browser, startUrl, issued: new Set(), origins, nextId: 1 }))
+    return Effect.map(
+      sessions.session(origins),
+      (browser): Episode => ({ browser, startUrl, issued: new Set(), origins, lastGood: null, nextId: 1 })
+    )
   },
   start: (ep) =>
     Effect.tryPromise({
@@ -82,7 +95,17 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
     Effect.tryPromise({
       try: async () => {
         if (overlaid.delete(ep)) await clearMarks(ep.browser)
-        return readPage(ep.browser, ep.nextId, withScreenshot)
+        // No step is observed on the browser's error page: a navigation that got off the app is undone first,
+        // and once more should the error page have come in while the page was read.
+        let stranded: string | null = null
+        for (let attempt = 0; ; attempt++) {
+          stranded = (await leaveErrorPage(ep.browser, ep.origins, ep.lastGood)) ?? stranded
+          if (stranded !== null) await settlePage(ep.browser, settleMs)
+          const read = await readPage(ep.browser, ep.nextId, withScreenshot, ep.origins)
+          if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
+          else if (attempt === 0 && ep.lastGood !== null && read.url !== "about:blank") continue
+          return { ...read, stranded }
+        }
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
     }).pipe(
@@ -90,8 +113,8 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
         pageRead(ep, read, {
           elementsBytes: elementsBlob(read.url, read.extracted),
           aria: maskSecrets(read.outline, read.extracted.secrets),
-          // A link or redirect the browser blocked leaves an error page: say why.
-          error: error === null && read.url !== "about:blank" && !isAllowed(read.url, ep.origins) ? refusal(read.url, ep.origins) : error
+          // A link, form, redirect or script that tried to leave the app was stopped: say why.
+          error: refusedOf(ep, read, error)
         })
       )
     ),

@@ -22,6 +22,7 @@ import {
   clearMarksInPage,
   drawMarksInPage,
   extractInPage,
+  guardInPage,
   interactableSelector,
   isAllowed,
   openSink,
@@ -69,12 +70,14 @@ export const sessionGone = (cause: unknown): boolean =>
   )
 
 /**
- * One round trip per observation: the elements, title and URL — and a mark on the document
- * that says when it starts to unload, which is how `settle` tells a tap that navigates from
+ * One round trip per observation: the elements, title and URL — the offsite guard (env-web's
+ * Guard.ts: WebDriver has no init script, but every document is read before it is acted on)
+ * — and a mark on the document that says when it starts to unload, which is how `settle` tells a tap that navigates from
  * one that does not (WebDriver's actions return before a navigation they cause begins).
  */
 const READ = `return (function(args){
   if (!window.__coreMark) { window.__coreMark = 1; addEventListener('beforeunload', function () { window.__coreLeaving = 1 }) }
+  if (args.origins.length > 0) (${guardInPage.toString()})(args.origins);
   var r = (${extractInPage.toString()})(args);
   return { extracted: r, outline: (${outlineInPage.toString()})(), title: document.title, url: location.href } })(arguments[0])`
 
@@ -205,6 +208,19 @@ export const freshWindow = async (b: Browser, startUrl: string | undefined, orig
 }
 
 /**
+ * A window stranded off the app (the error page of a navigation the proxy blocked) goes
+ * back, else to `lastGood`, the last page observed on the app. Returns where it was
+ * stranded, or null when it was on the app (or has nowhere to return to).
+ */
+export const leaveErrorPage = async (b: Browser, origins: ReadonlyArray<string>, lastGood: string | null): Promise<string | null> => {
+  const at = await b.getUrl()
+  if (lastGood === null || at === "about:blank" || isAllowed(at, origins)) return null
+  await b.back().catch(() => undefined)
+  if (!isAllowed(await b.getUrl(), origins)) await b.url(lastGood).catch(() => undefined)
+  return at
+}
+
+/**
  * Waits, at most `boundMs`, until the action's effect has landed: the observed document
  * stayed (and did not start to unload), or a new one finished loading.
  */
@@ -268,11 +284,11 @@ export const clearMarks = (b: Browser): Promise<void> =>
   )
 
 /** The page in one round trip (and its screenshot in a second); a navigation racing the read reads the new document. */
-export const readPage = async (b: Browser, nextId: number, withScreenshot: boolean): Promise<PageRead> => {
+export const readPage = async (b: Browser, nextId: number, withScreenshot: boolean, origins: ReadonlyArray<string>): Promise<PageRead> => {
   let page: Omit<PageRead, "png"> | undefined
   for (let attempt = 0; page === undefined; attempt++) {
     try {
-      page = (await b.execute(READ, { selector: interactableSelector, nextId })) as unknown as Omit<PageRead, "png">
+      page = (await b.execute(READ, { selector: interactableSelector, nextId, origins: [...origins] })) as unknown as Omit<PageRead, "png">
     } catch (cause) {
       if (attempt >= 2 || sessionGone(cause)) throw cause
       await new Promise((resolve) => setTimeout(resolve, 100))

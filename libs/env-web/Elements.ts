@@ -20,6 +20,9 @@
  * Texts are white space collapsed and cut: names and texts at 200 characters, a field's
  * value at 500, a textarea's at 10,000 — an edit of a page's source is judged by the whole
  * text it left (synthesis 5), and an append to a long log lands past 500.
+ * Offsite: given the episode's origins, a link whose `href`, or a submit button whose
+ * form's `action` (its own `formaction` first), resolves outside them is marked
+ * `offsite: true` (`javascript:` URLs stay in the page and are never offsite).
  */
 import type { ElementInfo } from "@core/environment"
 
@@ -30,6 +33,8 @@ export interface Extracted {
   readonly scroll: { readonly x: number; readonly y: number }
   /** Password field values, so they can be masked in the aria snapshot too; never stored. */
   readonly secrets: ReadonlyArray<string>
+  /** Where the offsite guard (Guard.ts) last stopped the page from going, since the last read; never stored. */
+  readonly refused?: string
 }
 
 export const interactableSelector = [
@@ -64,10 +69,33 @@ export const interactableSelector = [
 ].join(", ")
 
 /** Runs in the page: must not close over anything in this module. */
-export const extractInPage = (args: { selector: string; nextId: number }): Extracted => {
+export const extractInPage = (args: { selector: string; nextId: number; origins?: ReadonlyArray<string> }): Extracted => {
   const win: any = globalThis
   const doc: any = win.document
   let next = args.nextId
+  const origins = args.origins ?? []
+  const leaves = (raw: unknown): boolean => {
+    try {
+      const u = new win.URL(String(raw), doc.baseURI)
+      return u.protocol !== "javascript:" && !origins.includes(u.origin)
+    } catch {
+      return false
+    }
+  }
+  // A button's `formAction` reads as the page's own URL when the attribute is absent: the form's action applies then.
+  const submitTarget = (el: any): string | null => {
+    const tag = el.tagName
+    const type = String(el.type ?? "").toLowerCase()
+    const submits = (tag === "BUTTON" && type === "submit") || (tag === "INPUT" && (type === "submit" || type === "image"))
+    if (!submits || !el.form) return null
+    return el.hasAttribute("formaction") ? el.formAction : el.form.action
+  }
+  const offsiteOf = (el: any): boolean => {
+    if (origins.length === 0) return false
+    if ((el.tagName === "A" || el.tagName === "AREA") && el.hasAttribute("href")) return leaves(el.href)
+    const target = submitTarget(el)
+    return target !== null && leaves(target)
+  }
   const clean = (s: unknown, max = 200): string => {
     const flat = String(s ?? "")
       .replace(/\s+/g, " ")
@@ -184,15 +212,19 @@ export const extractInPage = (args: { selector: string; nextId: number }): Extra
       inViewport: visible && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw,
       enabled,
       editable,
-      checked
+      checked,
+      ...(offsiteOf(el) ? { offsite: true } : {})
     })
   }
+  const refused = win.__coreRefused
+  win.__coreRefused = undefined
   return {
     elements,
     nextId: next,
     viewport: { width: vw, height: vh },
     scroll: { x: Math.round(win.scrollX), y: Math.round(win.scrollY) },
-    secrets
+    secrets,
+    ...(typeof refused === "string" ? { refused } : {})
   }
 }
 

@@ -7,7 +7,7 @@
  * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, timeoutMs: 5000 })
  * await lease.page.goto(startUrl)
  * await settleEpisode(ep, 1000)
- * const extracted = await extract(lease.page, ep.nextId, 1000)
+ * const extracted = await extract(lease.page, ep.nextId, 1000, ep.origins)
  */
 import type { Page, Request } from "playwright-core"
 import { oneLine } from "@core/environment"
@@ -36,6 +36,8 @@ export interface WebEpisode {
   readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
   blocked: string | null
+  /** The last page observed on the app's origins: where a page stranded off them returns to (Guard.ts). */
+  lastGood: string | null
   nextId: number
   crashed: boolean
 }
@@ -123,10 +125,10 @@ export const settleEpisode = (ep: WebEpisode, boundMs: number): Promise<void> =>
   settle(ep.lease.page, boundMs, ep.net).then(() => domQuiet(ep.lease.page, ep.quietMs, boundMs))
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
-export const extract = async (page: Page, nextId: number, settleMs: number): Promise<Extracted> => {
+export const extract = async (page: Page, nextId: number, settleMs: number, origins: ReadonlyArray<string>): Promise<Extracted> => {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await page.evaluate(extractInPage, { selector: interactableSelector, nextId })
+      return await page.evaluate(extractInPage, { selector: interactableSelector, nextId, origins: [...origins] })
     } catch (cause) {
       if (attempt >= 2 || !/context was destroyed|navigat/i.test(messageOf(cause))) throw cause
       await settle(page, settleMs)
@@ -174,6 +176,7 @@ export const watchedEpisode = (
     quietMs: o.quietMs,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,
+    lastGood: null,
     nextId: 1,
     crashed: false
   }

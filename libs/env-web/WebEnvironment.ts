@@ -22,6 +22,7 @@ import { Environment, InfraError, makeEnvironment } from "@core/environment"
 import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
 import { perform, recordedSelect, stateChanging } from "./Actions.ts"
 import { BrowserPool } from "./BrowserPool.ts"
+import { guardOffsite, leaveErrorPage } from "./Guard.ts"
 import { clearMarksInPage, markedScreenshot } from "./Marks.ts"
 import { appOrigins, isAllowed, refusal } from "./Origins.ts"
 import { browserGone, extract, messageOf, settleEpisode, stopLoading, watchedEpisode } from "./Page.ts"
@@ -49,6 +50,12 @@ export interface WebEnvironmentOptions extends EnvironmentOptions, SecretOptions
   readonly prepareAhead?: boolean
 }
 
+/** The action's own complaint, unless the page was kept from leaving the app: then the refusal. */
+const refusedOf = (ep: WebEpisode, guarded: string | undefined, error: string | null): string | null => {
+  const url = ep.blocked ?? guarded ?? null
+  return url === null ? error : refusal(url, ep.origins)
+}
+
 /** Playwright as the runner's platform: a context per episode, closed with it. */
 const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, timeoutMs: number): EnvironmentAdapter<WebEpisode> => {
   const settleMs = options.settleMs ?? 1000
@@ -71,6 +78,10 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         const origins = appOrigins(startUrl, site?.origins ?? task.origins)
         const lease = yield* pool.acquire(origins)
         const ep = watchedEpisode(lease, { startUrl, origins, quietMs: task.pageQuietMs ?? 0, timeoutMs })
+        yield* Effect.tryPromise(() => guardOffsite(lease.context, origins)).pipe(
+          Effect.mapError((cause) => new InfraError({ reason: `cannot guard the page: ${messageOf(cause)}` })),
+          Effect.tapError(() => lease.release)
+        )
         const prelude = site?.prelude ?? task.prelude
         if (prelude === undefined) return ep
         const settle = () => settleEpisode(ep, settleMs)
@@ -101,8 +112,17 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
       Effect.tryPromise({
         try: async () => {
           await clearLeftover(ep)
-          const extracted = await extract(ep.lease.page, ep.nextId, settleMs)
-          return placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
+          // No step is observed on the browser's error page: a navigation that got off the app is undone first,
+          // and once more should the error page have come in while the page was read.
+          for (let attempt = 0; ; attempt++) {
+            const guarded = { page: ep.lease.page, origins: ep.origins, lastGood: ep.lastGood }
+            if (await leaveErrorPage(guarded, timeoutMs)) await settleEpisode(ep, settleMs)
+            const extracted = await extract(ep.lease.page, ep.nextId, settleMs, ep.origins)
+            const read = placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
+            if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
+            else if (attempt === 0 && ep.lastGood !== null) continue
+            return read
+          }
         },
         catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
       }).pipe(
@@ -110,8 +130,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
           pageRead(ep, read, {
             elementsBytes: placedElementsBlob(ep.base, read.url, read.extracted),
             aria: read.aria,
-            // A link, redirect or script that tried to leave the app lands on the browser's error page: say why.
-            error: ep.blocked === null ? error : refusal(ep.blocked, ep.origins)
+            // A link, form, redirect or script that tried to leave the app was stopped: say why.
+            error: refusedOf(ep, read.extracted.refused, error)
           })
         )
       ),

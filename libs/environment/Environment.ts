@@ -145,6 +145,12 @@ export interface ElementInfo {
   readonly editable: boolean
   /** null when the element cannot be checked. */
   readonly checked: boolean | null
+  /**
+   * True when its link (`href`) or the form it submits (`action` / `formaction`) leads off
+   * the episode's origins, where the browser may not go. Absent means false: only such
+   * elements carry it, so an element list from before the mark reads the same.
+   */
+  readonly offsite?: boolean
 }
 
 /** What a policy is shown: a bounded element list as text (see README "Truncation"). */

@@ -4,6 +4,11 @@
  * one, `end` gives it back — so N environments run N rollouts at once. The task an episode
  * starts from is read off its trajectory id (`taskOfTrajectoryId`).
  *
+ * What is recorded holds no instance: a page's URL is its path and query (and fragment,
+ * for a hash-routed app), the instance's origin in a message is `{base}` (RecordedUrl.ts in
+ * @core/domain), as its blobs write it. The instance is the origin of the episode's first
+ * page. Policies and deciders read the same recorded form, live and in replay.
+ *
  * Blobs are read back from the BlobStore by hash rather than re-encoded from memory, so a
  * decider sees live exactly the bytes replay will fetch. A broken platform (InfraError)
  * is `EnvironmentFailed`: the rollout restarts the episode. The blob store being unavailable
@@ -16,6 +21,7 @@ import { Effect, Layer, Queue } from "effect"
 import { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { EnvironmentShape, EnvTask, FullObservation } from "@core/environment"
 import type { Action, Observation } from "@core/events"
+import { instanceOrigin, recordedUrl, withBase } from "@core/domain"
 import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/replay"
 import type { Observed } from "@core/replay"
 import { taskOfTrajectoryId } from "./Rollout.ts"
@@ -45,6 +51,8 @@ interface Episode {
   readonly env: EnvironmentShape
   readonly task: EnvTask
   readonly attempt: number
+  /** The instance's origin (its first page's), which nothing recorded names. */
+  base: string | null
   last: FullObservation | null
   readonly actions: Array<Action>
 }
@@ -58,8 +66,13 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
       for (const env of options.environments) yield* Queue.offer(free, env)
       const episodes = new Map<string, Episode>()
 
-      const observed = (trajectoryId: string, attempt: number, observation: Observation) =>
+      const observed = (trajectoryId: string, episode: Episode, full: Observation) =>
         Effect.gen(function* () {
+          const observation: Observation = {
+            ...full,
+            url: recordedUrl(full.url, episode.base, episode.task.hashRouting === true),
+            error: withBase(full.error, episode.base)
+          }
           const get = (hash: string | null) => (hash === null ? Effect.succeed(null) : blobs.get(hash))
           const [screenshot, elements, aria] = yield* Effect.all([
             get(observation.screenshot),
@@ -69,8 +82,10 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
           return { observation, screenshot, elements, aria } satisfies Observed
         }).pipe(
           Effect.catchTags({
-            BlobNotFound: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` })),
-            BlobCorrupt: (e) => Effect.fail(new EnvironmentFailed({ trajectoryId, attempt, reason: `blob store: ${e.message}` }))
+            BlobNotFound: (e) =>
+              Effect.fail(new EnvironmentFailed({ trajectoryId, attempt: episode.attempt, reason: `blob store: ${e.message}` })),
+            BlobCorrupt: (e) =>
+              Effect.fail(new EnvironmentFailed({ trajectoryId, attempt: episode.attempt, reason: `blob store: ${e.message}` }))
           })
         )
 
@@ -104,14 +119,15 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
             if (task === undefined) return yield* new ObservationNotRecorded({ trajectoryId, step: -1 })
             yield* release(trajectoryId)
             const env = yield* Queue.take(free)
-            const episode: Episode = { env, task, attempt, last: null, actions: [] }
+            const episode: Episode = { env, task, attempt, base: null, last: null, actions: [] }
             episodes.set(trajectoryId, episode)
             const first = yield* env.reset(task).pipe(
               Effect.mapError(failed(trajectoryId, attempt)),
               Effect.tapError(() => release(trajectoryId))
             )
             episode.last = first
-            return yield* observed(trajectoryId, attempt, first.observation)
+            episode.base = instanceOrigin(first.observation.url)
+            return yield* observed(trajectoryId, episode, first.observation)
           }),
         act: (trajectoryId, step, action) =>
           Effect.gen(function* () {
@@ -124,7 +140,7 @@ export const liveObservations = (options: LiveObservationsOptions): Layer.Layer<
             episode.last = next
             episode.actions.push(action)
             options.onStep?.(trajectoryId, step)
-            const seen = yield* observed(trajectoryId, episode.attempt, next.observation)
+            const seen = yield* observed(trajectoryId, episode, next.observation)
             return next.performed === undefined ? seen : { ...seen, performed: next.performed }
           }),
         end: (trajectoryId) => release(trajectoryId)

@@ -13,7 +13,7 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import { collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, withSelectOptions } from "@core/domain"
+import { avoidsOffsite, collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, withSelectOptions } from "@core/domain"
 import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
@@ -113,7 +113,8 @@ const policyElement = (e: ElementInfo): PolicyElement => ({
   visible: e.visible,
   enabled: e.enabled,
   editable: e.editable,
-  checked: e.checked
+  checked: e.checked,
+  ...(e.offsite === true ? { offsite: true } : {})
 })
 
 const emptyObservation = (error: string): Observation => ({
@@ -220,8 +221,11 @@ export const rollout = (input: RolloutInput) =>
           const all = observedElements(current)
           // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
           const forms = version !== "1" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
+          // From version 5 no policy (exploration, retrieval, model) is offered an element that leads off the app.
+          const offsite = avoidsOffsite(version)
           const elements = all.filter(
             (e) =>
+              !(offsite && e.offsite === true) &&
               (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) &&
               (!detour || MOVES.has(e.role) || forms.has(e.id))
           )

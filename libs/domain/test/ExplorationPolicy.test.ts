@@ -273,3 +273,40 @@ describe("sort selects and clicks on selects (version 4)", () => {
     expect(clickedSelect(sample(onBoard, 400, { version: "3" }))).toBeGreaterThan(0)
   })
 })
+
+describe("elements that lead off the app (version 5)", () => {
+  const footer = [
+    el("link", "Kitchen"),
+    el("link", "Kitchen on our partner site", { offsite: true }),
+    el("link", "About us", { offsite: true }),
+    el("searchbox", "Search the web", { editable: true, offsite: true }),
+    el("button", "Subscribe", { offsite: true }),
+    el("link", "Books")
+  ]
+  const offsiteNames = new Set(footer.filter((e) => e.offsite === true).map((e) => e.name))
+  const kitchen = input("Open the Kitchen section", footer)
+  const chosen = (as: ReadonlyArray<Action>) => count(as, (a) => offsiteNames.has(targetName(a) ?? ""))
+  const cases: ReadonlyArray<{ readonly version: "3" | "4" | "5"; readonly offsite: "never" | "sometimes" }> = [
+    { version: "3", offsite: "sometimes" },
+    { version: "4", offsite: "sometimes" },
+    { version: "5", offsite: "never" }
+  ]
+  for (const c of cases) {
+    test(`given links, a field and a button marked offsite, then version ${c.version} chooses them ${c.offsite}`, () => {
+      const actions = sample(kitchen, 400, { version: c.version })
+      if (c.offsite === "never") expect(chosen(actions)).toBe(0)
+      else expect(chosen(actions)).toBeGreaterThan(0)
+      // The app's own elements are still chosen either way.
+      expect(count(actions, (a) => targetName(a) === "Kitchen")).toBeGreaterThan(0)
+    })
+  }
+
+  test("given only offsite elements, then version 5 has nothing to act on and scrolls or goes back", () => {
+    const away = input(
+      "Open the Kitchen section",
+      footer.filter((e) => e.offsite === true)
+    )
+    const kinds = new Set(sample(away, 100, { version: "5" }).map((a) => a.kind))
+    expect([...kinds].every((k) => k === "scroll" || k === "back")).toBe(true)
+  })
+})

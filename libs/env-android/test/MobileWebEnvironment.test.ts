@@ -14,6 +14,7 @@ import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
 import type { Action } from "@core/events"
 import { targetOf } from "@core/environment"
 import type { EnvironmentShape, FullObservation } from "@core/environment"
+import { refusal } from "@core/env-web"
 import * as MobileWebEnvironment from "../MobileWebEnvironment.ts"
 
 /** A service on this machine that is not the app: every request it receives is a leak. */
@@ -247,13 +248,20 @@ test("the episode stays on its app's origins: navigations elsewhere are refused,
         })
       }
       expect(find(yield* env.step({ kind: "wait", ms: 100 }), "link", "Other link").text).toBe("Other link")
+      // Marked for the policies, and refused in the page when tapped anyway: the step stands where it was.
+      expect(find(first, "link", "Other link").offsite).toBe(true)
+      expect(find(first, "link", "Redirect").offsite).toBeUndefined()
       const link = yield* env.step({ kind: "click", target: targetOf(find(first, "link", "Other link")) })
-      expect(link.observation.error).toStartWith("navigate refused: ")
+      expect(link.observation).toMatchObject({ error: refusal(`${foreign}/link`, [origin]), url: `${origin}/hostile`, title: "Hostile" })
+      expect(link.elements.length).toBeGreaterThan(0)
       const back = yield* env.step({ kind: "navigate", url: `${origin}/hostile` })
       expect(back.observation).toMatchObject({ error: null, url: `${origin}/hostile` })
       expect(back.aria).toContain("fetch blocked")
+      // A redirect off the app is blocked by the browser, then undone: back on the page it left.
       const redirect = yield* env.step({ kind: "click", target: targetOf(find(back, "link", "Redirect")) })
       expect(redirect.observation.error).toStartWith("navigate refused: ")
+      expect(redirect.observation).toMatchObject({ url: `${origin}/hostile`, title: "Hostile" })
+      expect(redirect.elements.length).toBeGreaterThan(0)
       expect(hits).toEqual([])
     })
   )

@@ -60,7 +60,11 @@ const live = (rt: Runtime, input: RolloutInput, onStep?: (trajectoryId: string, 
         Layer.mergeAll(
           liveObservations({
             environments: [env],
-            taskOf: (taskId) => (taskId === input.taskId ? { taskId, startUrl: site.url(startPath) } : undefined),
+            // As a pack's tasks do: the episode records its pages the way the run tells them apart.
+            taskOf: (taskId) =>
+              taskId === input.taskId
+                ? { taskId, startUrl: site.url(startPath), ...(input.hashRouting === true ? { hashRouting: true } : {}) }
+                : undefined,
             ...(onStep === undefined ? {} : { onStep })
           }),
           Randomness.layer(SEED),
@@ -102,7 +106,8 @@ describe("a rollout, live in Chromium then replayed from its record", () => {
         expect(data.attempts).toBe(1)
         expect(data.steps.length).toBeGreaterThan(0)
         expect(data.steps.length).toBeLessThanOrEqual(input.stepBudget)
-        expect(data.initial.url).toBe(site.url("/form"))
+        // Recorded without the instance: path and query.
+        expect(data.initial.url).toBe("/form")
         expect(data.initial.elements).not.toBeNull()
         for (const s of data.steps) expect(s.observation.elements).not.toBeNull()
 
