@@ -27,7 +27,6 @@ import { labelSandbox, liveObservations, noModels, rollout } from "@core/pipelin
 import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
 import type { RetrievalModel } from "@core/policy"
 import { type Models, type Observations, Randomness } from "@core/replay"
-import type { Sandbox } from "@core/sandbox"
 import { decodeJob, JOBS_STREAM, messageId, parseJson, PROTOCOL_VERSION, resultSubject, WORKERS_CONSUMER } from "./Protocol.ts"
 import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { announce, presenceOf } from "./Presence.ts"
@@ -118,7 +117,7 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
     }).pipe(Effect.provideService(BlobStore, blobs))
 
   // The label sandbox an episode that ends on a satisfied path checks with: started by the first such job.
-  let sandbox: Context.Context<Sandbox> | null = null
+  let sandbox: Context.Context<Layer.Success<ReturnType<typeof labelSandbox>>> | null = null
   const sandboxContext = Effect.gen(function* () {
     sandbox ??= yield* Layer.buildWithScope(labelSandbox(), scope)
     return sandbox
