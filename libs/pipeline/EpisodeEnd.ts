@@ -1,6 +1,7 @@
 /**
  * Episodes that finish (exploration 5; docs/method.md, "Rollouts and verification"): after
- * each step, a rollout or explorer episode asks whether its trajectory so far, with a
+ * each step it takes (an explorer's replayed prefix aside: that is the known way to where it
+ * starts), a rollout or explorer episode asks whether its trajectory so far, with a
  * `status complete` added, would satisfy a path of its task's strategy graph as verification
  * would judge it — the graph as the round started, CORE's own label functions run in the
  * sandbox, the run's data rules. When one would, the episode declares `status complete` there
@@ -14,13 +15,16 @@
  *
  * Cost, per step: each candidate path's last LF once on the trajectory (usually one
  * evaluation: the final status's LF holds only on the page it names); only when one holds,
- * the exact verdict over the paths whose last LF held.
+ * the exact verdict over the paths whose last LF held. That first filter asks the last LF on
+ * the whole trajectory where verification asks it from the step after the previous node's: an
+ * LF that held only on a suffix would be missed, and the episode would only play on as before.
+ * The filter can make the check miss an ending, never make one verification would not pass.
  *
  * @example
  * const check = endCheckOf(graph, lfs, "4") // null when no path can end with a status
  * const ender = yield* enderOf(check ?? undefined, { hashRouting: false, trajectoryId, attempt })
- * ender.see(first) // … and every observation after it
- * const pathId = yield* ender.satisfied(first.observation, steps, current) // string | null
+ * ender?.see(first) // … and every observation after it
+ * const pathId = yield* ender!.satisfied(first.observation, steps, current) // string | null
  */
 import { Effect, Option, Schema } from "effect"
 import { fromRecordedSteps, lfElements, queryKey } from "@core/domain"
