@@ -160,7 +160,14 @@ export const TrajectoryRecorded = defineEvent(
      * trajectory), and the steps recorded are the last attempt's. Replay fails the earlier
      * attempts the same way, so the policy's draws and model calls line up.
      */
-    attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+    attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+    /**
+     * Why the episode ended with its last step, a `status complete` the policy did not choose:
+     * after step `step − 1` the trajectory, with that status added, satisfied path `pathId` of
+     * the task's graph as the round started (exploration 5). Absent for every other ending,
+     * and in runs before it.
+     */
+    finished: Schema.optionalKey(Schema.Struct({ pathId: Schema.String, step: StepIndex }))
   })
 )
 

@@ -1,8 +1,9 @@
 /**
  * `bun core run --policy model`: the multimodal policy against an OpenAI-compatible server
  * this test starts. The server plays a competent agent for "open the category" — it reads
- * the element list it is sent and clicks the link the task names, then says complete — so
- * the run has passing trajectories made of model calls. Every call is recorded (the
+ * the element list it is sent and clicks the link the task names, then would say complete,
+ * which the episode's ending check (exploration 5) says for it — so the run has passing
+ * trajectories made of model calls. Every call is recorded (the
  * screenshot by hash; the server got it as a data: URL), and with the server gone the run
  * replays with 0 divergences.
  */
@@ -60,14 +61,17 @@ test("the model's rollouts pass, every policy call is recorded with the screensh
   for (const t of recorded) {
     expect(t.data.policy).toBe("fake-gui-agent")
     expect(t.data.steps.map((s: any) => s.action.kind)).toEqual(["click", "status"])
+    // Exploration 5: once the click satisfied the graph's path, the episode said complete itself.
+    expect(t.data.finished).toEqual({ pathId: expect.stringMatching(/^p-/), step: 1 })
   }
   const verified = events.filter((e) => e.type === "TrajectoryVerified" && e.data.trajectoryId.startsWith("r1-"))
   expect(verified.map((e) => e.data.verdict)).toEqual(["pass", "pass"])
   expect(metrics.verdict_vs_ground_truth.precision).toBe(1)
+  // So the model was asked once per episode: for the click.
   const calls = events.filter((e) => e.type === "ModelCalled" && e.data.purpose === "policy")
-  expect(calls).toHaveLength(4)
+  expect(calls).toHaveLength(2)
   const policySeen = seen.filter((s) => s.policy)
-  expect(policySeen).toHaveLength(4)
+  expect(policySeen).toHaveLength(2)
   // On the wire the screenshot is a data: URL; in the log only its hash.
   for (const s of policySeen) expect([s.images, s.dataUrls]).toEqual([1, 1])
   for (const c of calls) {

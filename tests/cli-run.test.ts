@@ -90,6 +90,15 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     // A pass names the path whose LFs held in order; anything else names none.
     for (const v of verified) expect(v.data.path === null).toBe(v.data.verdict !== "pass")
     expect(metrics.verdict_vs_ground_truth.predicted_pass).toBe(metrics.pass)
+    // Exploration 5: an episode whose trajectory came to satisfy a path said complete there and ended; each such one passes.
+    const verdicts = new Map(verified.map((v) => [v.data.trajectoryId, v.data.verdict]))
+    const finished = (await tail(flags, `run.${metrics.run_id}.traj.*`, "TrajectoryRecorded")).filter((t) => t.data.finished !== undefined)
+    expect(finished.length).toBeGreaterThan(0)
+    for (const t of finished) {
+      expect(t.data.steps.length).toBe(t.data.finished.step + 1)
+      expect(t.data.steps.at(-1).action).toEqual({ kind: "status", status: "complete" })
+      if (own.has(t.data.taskId)) expect(verdicts.get(t.data.trajectoryId)).toBe("pass")
+    }
   }, 120_000)
 
   test("each round's dataset is sealed before the next round starts, with every record it counts; extrapolated tasks name their lineage", async () => {

@@ -90,6 +90,8 @@ describe("the same decisions however episodes are played", () => {
     const threeRun = await finished(three.stdout)
     await stopAll([w1, w2, w3], "SIGTERM")
     expect([one.digest, threeRun.digest]).toEqual([inProcess.digest, inProcess.digest])
+    // Exploration 5's ending check ran on the workers too: an episode it ended is in the logs they match.
+    expect(threeRun.events.some((e) => e.type === "TrajectoryRecorded" && e.data.finished !== undefined)).toBe(true)
     expectOnce(threeRun.events, 4)
     // The progress says which worker played how many.
     const shares = three.stderr.match(/workers: (.+) episodes/)?.[1] ?? ""

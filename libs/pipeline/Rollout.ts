@@ -23,6 +23,8 @@ import { retrievalAction } from "@core/policy"
 import type { RetrievalModel, RetrievalVersion } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
+import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
+import type { EndCheck } from "./EpisodeEnd.ts"
 import type { TrajectoryData } from "./RunState.ts"
 
 /** Trajectory ids name their round, sample and task, so the live environment knows where an episode starts. */
@@ -86,6 +88,11 @@ export interface RolloutInput {
   readonly exploration?: ExplorationVersion
   /** The embedded policy's trained model (policy kind "embedded"); without one it explores. */
   readonly retrieval?: RetrievalModel | null
+  /**
+   * Exploration 5: after each step, the episode ends with `status complete` once its
+   * trajectory would satisfy a path of the task's graph (EpisodeEnd); absent, it ends as before.
+   */
+  readonly end?: EndCheck
 }
 
 const decoder = new TextDecoder()
@@ -176,7 +183,7 @@ const retrievalReading = (policy: { readonly retrieval?: RetrievalVersion }, cur
 
 const trajectoryData = (
   input: RolloutInput,
-  episode: Pick<TrajectoryData, "initial" | "steps" | "outcome" | "infraError" | "attempts">
+  episode: Pick<TrajectoryData, "initial" | "steps" | "outcome" | "infraError" | "attempts" | "finished">
 ): TrajectoryData => ({
   trajectoryId: input.trajectoryId,
   taskId: input.taskId,
@@ -199,11 +206,25 @@ export const rollout = (input: RolloutInput) =>
         const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: input.purpose ?? "policy" })
         const steps: Array<TrajectoryStep> = []
         let current = first
+        const ender = yield* enderOf(input.end, { hashRouting: input.hashRouting === true, trajectoryId: input.trajectoryId, attempt })
+        ender?.see(first)
+        const act = (k: number, action: Action) =>
+          Effect.tap(observations.act(input.trajectoryId, k, action), (o) => Effect.sync(() => ender?.see(o)))
+        const end: { finished: TrajectoryData["finished"] } = { finished: undefined }
+        // Once the trajectory so far would satisfy a path of the graph, the episode says so and ends.
+        const endIfSatisfied = Effect.gen(function* () {
+          const pathId = ender === null ? null : yield* ender.satisfied(first.observation, steps, current)
+          if (pathId === null) return false
+          end.finished = { pathId, step: steps.length }
+          current = yield* act(steps.length, COMPLETE)
+          steps.push(stepOf(COMPLETE, current))
+          return true
+        })
         for (const planned of input.prefix ?? []) {
           const action = retarget(planned, observedElements(current))
           // The node's state could not be reached this time: explore from where the episode is.
           if (action === null || ends(action)) break
-          current = yield* observations.act(input.trajectoryId, steps.length, action)
+          current = yield* act(steps.length, action)
           steps.push(stepOf(action, current))
           if (current.observation.error !== null) break
         }
@@ -277,9 +298,9 @@ export const rollout = (input: RolloutInput) =>
                       Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` }))
                     )
                   )
-          current = yield* observations.act(input.trajectoryId, k, action)
+          current = yield* act(k, action)
           steps.push(stepOf(action, current))
-          if (ends(action)) break
+          if (ends(action) || (yield* endIfSatisfied)) break
           if (!detour || current.observation.error !== null) continue
           const at = rejoinAt(rejoin, startPage, pageOf(current.observation.url))
           if (at < 0) continue
@@ -288,9 +309,9 @@ export const rollout = (input: RolloutInput) =>
           for (const step of rejoin.slice(at)) {
             const planned = retarget(step.action, observedElements(current))
             if (planned === null) break
-            current = yield* observations.act(input.trajectoryId, steps.length, planned)
+            current = yield* act(steps.length, planned)
             steps.push(stepOf(planned, current))
-            if (ends(planned) || current.observation.error !== null) break
+            if (ends(planned) || current.observation.error !== null || (yield* endIfSatisfied)) break
           }
           if (ends(steps.at(-1)!.action)) break
         }
@@ -300,7 +321,8 @@ export const rollout = (input: RolloutInput) =>
           steps,
           outcome: last !== undefined && ends(last.action) ? "completed" : "budget-exhausted",
           infraError: null,
-          attempts: attempt + 1
+          attempts: attempt + 1,
+          ...(end.finished === undefined ? {} : { finished: end.finished })
         })
       })
       const result = yield* episode.pipe(

@@ -67,7 +67,7 @@ const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInt
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2", "3", "4", "5"])
-const DataRules = Schema.Literals(["1", "2", "3", "4", "5"])
+export const DataRules = Schema.Literals(["1", "2", "3", "4", "5"])
 export const Exploration = Schema.Literals(["1", "2", "3", "4", "5"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */

@@ -28,6 +28,8 @@ export interface VerifyInput {
   readonly key: string
   /** How paths are read (commuting form fields, undone goals); the first rules without. */
   readonly rules?: VerdictRules
+  /** Results already asked (by `queryKey`): not asked again. */
+  readonly known?: ReadonlyMap<string, LfResult>
 }
 
 export type VerifyResult =
@@ -37,7 +39,7 @@ export type VerifyResult =
 export const verifyTrajectory = (input: VerifyInput) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandbox
-    const known = new Map<string, LfResult>()
+    const known = new Map<string, LfResult>(input.known)
     const views = new Map<number, LfTrajectory>()
     const viewFrom = (from: number) => {
       const v = views.get(from) ?? fromStep(input.trajectory, from)
@@ -82,4 +84,8 @@ export const verifyTrajectory = (input: VerifyInput) =>
  * runs recorded before keep the strictly ordered reading they were decided by.
  */
 export const verdictRules = (config: RunConfig, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
-  config.dataRules === "1" ? {} : { commute: true, accept: acceptUnlessUndone(graph, trajectory) }
+  rulesOf(config.dataRules, graph, trajectory)
+
+/** The rules of a run whose data rules are `dataRules`: what a check without the whole config reads paths by. */
+export const rulesOf = (dataRules: RunConfig["dataRules"], graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
+  dataRules === "1" ? {} : { commute: true, accept: acceptUnlessUndone(graph, trajectory) }

@@ -12,6 +12,7 @@ export { datasets } from "./deciders/Datasets.ts"
 export { retrievalModelOf } from "./deciders/PolicyTraining.ts"
 export { pipelineDeciders } from "./Deciders.ts"
 export { asStored, drive } from "./Driver.ts"
+export { EndCheck } from "./EpisodeEnd.ts"
 export { liveObservations } from "./LiveObservations.ts"
 export type { EpisodeEnd } from "./LiveObservations.ts"
 export {

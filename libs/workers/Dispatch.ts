@@ -9,7 +9,8 @@
  * its hash. Only a record that this replay re-derives exactly is accepted, so a wrong
  * schema, a missing or altered blob, a step over the budget, another job's record or another
  * build's policy are all refused, and the episode is recorded as an infra-error saying why.
- * That record replays too.
+ * That record replays too. An exploration-5 episode's ending (the job's `end` check) is
+ * re-derived with the driver's own label sandbox, the one its deciders verify with.
  *
  * A result that arrives twice, because a job was delivered again after its worker went
  * quiet, is taken once. A driver that restarts (`run --resume`) finds the results already

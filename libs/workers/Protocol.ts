@@ -19,10 +19,13 @@
  */
 import { Schema } from "effect"
 import { Action, sha256, TrajectoryRecorded } from "@core/events"
-import { Exploration, RunPolicy } from "@core/pipeline"
+import { EndCheck, Exploration, RunPolicy } from "@core/pipeline"
 
-/** Bump when a job's or a result's meaning changes: workers and drivers of one version only work together. */
-export const PROTOCOL_VERSION = 1
+/**
+ * Bump when a job's or a result's meaning changes: workers and drivers of one version only
+ * work together. 2: a job may carry the check that ends its episode on a satisfied path.
+ */
+export const PROTOCOL_VERSION = 2
 
 export const JOBS_STREAM = "CORE_JOBS"
 export const RESULTS_STREAM = "CORE_RESULTS"
@@ -65,7 +68,9 @@ export const JobInput = Schema.Struct({
   stopBias: Schema.optionalKey(Schema.Finite),
   hashRouting: Schema.optionalKey(Schema.Boolean),
   exploration: Schema.optionalKey(Exploration),
-  retrieval: Schema.optionalKey(Schema.NullOr(Sha256))
+  retrieval: Schema.optionalKey(Schema.NullOr(Sha256)),
+  /** Exploration 5: the task's graph paths and label functions the episode checks after each step. */
+  end: Schema.optionalKey(EndCheck)
 })
 export type JobInput = typeof JobInput.Type
 

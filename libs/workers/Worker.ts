@@ -23,7 +23,7 @@ import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLin
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import type { Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
-import { liveObservations, noModels, rollout } from "@core/pipeline"
+import { labelSandbox, liveObservations, noModels, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
 import type { RetrievalModel } from "@core/policy"
 import { type Models, type Observations, Randomness } from "@core/replay"
@@ -116,6 +116,13 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
       return built
     }).pipe(Effect.provideService(BlobStore, blobs))
 
+  // The label sandbox an episode that ends on a satisfied path checks with: started by the first such job.
+  let sandbox: Context.Context<Layer.Success<ReturnType<typeof labelSandbox>>> | null = null
+  const sandboxContext = Effect.gen(function* () {
+    sandbox ??= yield* Layer.buildWithScope(labelSandbox(), scope)
+    return sandbox
+  })
+
   /** The episode, as the driver would play it in-process. */
   const play = (job: EpisodeJob, start: RunTask) =>
     Effect.gen(function* () {
@@ -128,6 +135,7 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
       const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
       const calls: Array<ModelCalledEvent> = []
       const observations = yield* observationsFor(job)
+      const checks = input.end === undefined ? null : yield* sandboxContext
       const trajectory = yield* rollout(input).pipe(
         Effect.provide(
           Layer.mergeAll(
@@ -136,7 +144,8 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
           )
         ),
         Effect.provideContext(observations),
-        Effect.provideService(BlobStore, blobs)
+        Effect.provideService(BlobStore, blobs),
+        (played) => (checks === null ? played : Effect.provideContext(played, checks))
       )
       return { trajectory, calls }
     })

@@ -12,7 +12,7 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
-import { startsAfterPageChange } from "@core/domain"
+import { endsOnSatisfiedPath, startsAfterPageChange } from "@core/domain"
 import {
   decodeJobParams,
   ExploreParams,
@@ -26,6 +26,7 @@ import {
 } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
+import { endCheckOf } from "../EpisodeEnd.ts"
 import { explorerIdOf, playEpisode, trajectoryIdOf } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
@@ -148,6 +149,9 @@ export const rollouts = defineDecider({
       if (job === null || e.type !== "JobQueued") return []
       const { params } = job
       const explorer = job.explore ? job.params : null
+      // Exploration 5 ends the episode once a path of the graph as the round started would hold.
+      const graph = s.roundGraphs.get(e.data.taskId)
+      const end = endsOnSatisfiedPath(config.exploration) && graph !== undefined ? endCheckOf(graph, s.lfs, config.dataRules) : null
       const data = yield* playEpisode({
         causationId: e.id,
         trajectoryId: params.trajectoryId,
@@ -160,6 +164,7 @@ export const rollouts = defineDecider({
         hashRouting: config.hashRouting,
         exploration: config.exploration,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
+        ...(end === null ? {} : { end }),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(explorer !== null
           ? {

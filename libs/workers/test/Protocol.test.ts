@@ -39,7 +39,12 @@ describe("refusal: which jobs a worker plays", () => {
   const cases: ReadonlyArray<[name: string, j: EpisodeJob, served: JobApp, refused: RegExp | null, modelServer?: boolean]> = [
     ["a bundled job on a bundled worker", job(), bundled, null],
     ["a job of the pack it holds", job({ app: pack }), pack, null],
-    ["another build's job", job({ protocol: PROTOCOL_VERSION + 1 }), bundled, /speaks work-queue protocol 1, the job 2/],
+    [
+      "another build's job",
+      job({ protocol: PROTOCOL_VERSION + 1 }),
+      bundled,
+      new RegExp(`speaks work-queue protocol ${PROTOCOL_VERSION}, the job ${PROTOCOL_VERSION + 1}`)
+    ],
     ["a pack job on a bundled worker", job({ app: pack }), bundled, /start the worker with --app/],
     ["a bundled job on a pack worker", job(), pack, /serves a pack/],
     [
@@ -85,6 +90,32 @@ describe("decoding what arrives", () => {
       expect(d.ok).toBe(false)
       if (!d.ok) expect(d.reason).not.toContain("\n")
     }
+  })
+
+  test("an exploration-5 job carries the check that ends its episode, and it round-trips whole", () => {
+    const source = { kind: "demo" as const, id: "d1" }
+    const end = {
+      graph: {
+        taskId: "t1",
+        nodes: [
+          {
+            nodeId: "n-1",
+            lfId: "f".repeat(64),
+            description: "Set the task's status as 'complete'.",
+            semanticKey: { actionKind: "status" as const, role: null, name: null, value: "complete", urlPattern: "^/kitchen$" },
+            how: "demo" as const,
+            source
+          }
+        ],
+        paths: [{ pathId: "p-1", nodeIds: ["n-1"], source }]
+      },
+      labelFunctions: [{ lfId: "f".repeat(64), code: "function labelFunction(t) { return -1 }" }],
+      dataRules: "4" as const
+    }
+    const checked = job({ input: { ...job().input, exploration: "5", end } })
+    expect(decodeJob(JSON.parse(JSON.stringify(checked)))).toEqual({ ok: true, value: checked })
+    const broken = { ...checked, input: { ...checked.input, end: { ...end, dataRules: "9" } } }
+    expect(decodeJob(broken).ok).toBe(false)
   })
 
   test("a result must carry a whole trajectory record", () => {
