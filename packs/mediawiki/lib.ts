@@ -13,7 +13,7 @@
  * @example
  * const checked = checkInstance(process.argv[2])   // { dir } or { error }
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
 
@@ -216,5 +216,30 @@ export const killServers = async (dir: string): Promise<void> => {
     if (pids.length === 0) return
     signalAll(pids, "SIGKILL")
     await sleep(25)
+  }
+}
+
+/**
+ * Removes this pack's instance dirs left behind when a whole process group was SIGKILLed
+ * without stop.ts: `core-mw-*` dirs older than `minAgeMs` whose supervisor is gone and that
+ * no process names. Best effort; `keep` (the caller's own dir) is never touched.
+ */
+export const removeStaleInstances = (keep: string, minAgeMs = 10 * 60_000): void => {
+  try {
+    const root = tempRoot()
+    const now = Date.now()
+    for (const name of readdirSync(root)) {
+      if (!name.startsWith(INSTANCE_PREFIX) || name === INSTANCE_PREFIX || !/^[A-Za-z0-9_-]+$/.test(name)) continue
+      const dir = join(root, name)
+      if (dir === keep) continue
+      const st = statSync(dir, { throwIfNoEntry: false })
+      if (!st?.isDirectory() || now - st.mtimeMs < minAgeMs) continue
+      const meta = readMeta(dir)
+      if (meta && meta.supervisorPid > 0 && alive(meta.supervisorPid) && isSupervisor(meta.supervisorPid)) continue
+      if (processesNaming(dir).some(alive)) continue
+      rmSync(dir, { recursive: true, force: true })
+    }
+  } catch {
+    // best effort
   }
 }

@@ -12,6 +12,9 @@
  * - The server dying on its own: exit 1, leaving the dir to stop.ts (removing it when the
  *   instance was never announced).
  *
+ * Once ready it also removes stale instance dirs of this pack (lib.ts `removeStaleInstances`),
+ * left behind when a whole process group was SIGKILLed without stop.ts.
+ *
  * @example
  * bun start.ts 8931   # → URL=http://127.0.0.1:8931/ and INSTANCE=/tmp/core-mw-AbC123
  */
@@ -26,6 +29,7 @@ import {
   missingPackages,
   phpServerArgv,
   phpServerEnv,
+  removeStaleInstances,
   tempRoot,
   waitForHttp200
 } from "./lib.ts"
@@ -96,3 +100,4 @@ if (!(await waitForHttp200(`${url}index.php/Main_Page`, READY_TIMEOUT_MS, () => 
 }
 process.stdout.write(`URL=${url}\nINSTANCE=${instanceDir}\n`)
 announced = true
+removeStaleInstances(instanceDir)
