@@ -143,7 +143,7 @@ describe("faults", () => {
   test("the driver SIGKILLed: run --resume re-attaches to the jobs in flight and plays none twice", async () => {
     const w = start(worker("resumer", env))
     const driver = start(background([...ONE, ...QUEUED], env))
-    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks/)).match(/run (run-[a-z0-9-]+): \d+ tasks/)![1]!
+    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks?\b/)).match(/run (run-[a-z0-9-]+): \d+ tasks?\b/)![1]!
     await w.waitFor(/playing \S+ of run/)
     driver.proc.kill("SIGKILL")
     await driver.proc.exited
@@ -254,7 +254,7 @@ await import("../server.ts")
 
   test("a forged record is refused, and the episode is an infra-error that says why", async () => {
     const driver = start(background([...ONE, ...QUEUED], env))
-    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks/)).match(/run (run-[a-z0-9-]+): \d+ tasks/)![1]!
+    const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks?\b/)).match(/run (run-[a-z0-9-]+): \d+ tasks?\b/)![1]!
     const nc = await connect({ servers: server.url })
     const observation = { url: null, app: null, title: null, elements: null, aria: null, truncated: false, error: null }
     const forged = (jobId: string, trajectoryId: string, screenshot: string) => ({
