@@ -1,5 +1,5 @@
 /**
- * `node tools/state.mjs <server url> <scratch dir>`: prints the "Harbor Household" budget as
+ * `node tools/state.mjs <server url> <scratch dir>`: prints the budget file as
  * the sync server holds it, as one JSON object on stdout — accounts (with balances),
  * transactions (payee and category by name), category groups and categories, December 2026's
  * budgeted amounts and the synced preferences. Downloads the budget with `@actual-app/api`
@@ -14,8 +14,10 @@ const log = console.log
 console.log = () => undefined // the API logs its sync progress on stdout
 const PASSWORD = "core-actual"
 await api.init({ dataDir, serverURL, password: PASSWORD, verbose: false })
-const budget = (await api.getBudgets()).find((b) => b.name === "Harbor Household" && b.groupId)
-if (!budget) throw new Error("no budget 'Harbor Household' on the server")
+// The server holds one budget file (renaming it is a task, so it is not found by name).
+const remote = (await api.getBudgets()).filter((b) => b.groupId && b.state === "remote")
+if (remote.length !== 1) throw new Error(`expected one budget file on the server, found ${remote.length}`)
+const budget = remote[0]
 await api.downloadBudget(budget.groupId)
 const accounts = await api.getAccounts()
 const groups = await api.getCategoryGroups()
@@ -41,6 +43,7 @@ const month = await api.getBudgetMonth("2026-12")
 const budgeted = {}
 for (const g of month.categoryGroups) for (const c of g.categories) budgeted[c.name] = c.budgeted
 const out = {
+  budgetName: budget.name,
   accounts: accountsOut,
   transactions,
   groups: groups.map((g) => ({ name: g.name, income: !!g.is_income, categories: g.categories.map((c) => c.name) })),
