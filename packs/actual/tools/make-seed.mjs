@@ -1,7 +1,7 @@
 /**
  * `node tools/make-seed.mjs`: rebuilds seed/ — a sync server data folder with the password
  * "core-actual" and one budget, "Harbor Household" (4 accounts, 2 expense groups of
- * categories, 34 transactions in October and November 2026, December's budget amounts).
+ * categories, 31 transactions in October and November 2026, December's budget amounts).
  * Starts the pack's sync server on a throwaway folder, bootstraps it, builds the budget with
  * `@actual-app/api` (`runImport` uploads it), stops the server and copies its files to seed/.
  * Run it after changing the data below; start.ts only copies seed/.
