@@ -37,10 +37,12 @@ const readState = async (): Promise<BudgetState> => {
       stdin: "ignore"
     })
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    rmSync(scratch, { recursive: true, force: true })
     if (code !== 0) infra(`reading the budget failed: ${err.trim().split("\n").slice(-1)[0] ?? `exit ${code}`}`)
     return JSON.parse(out.trim().split("\n").slice(-1)[0]!) as BudgetState
-  } finally {
+  } catch (cause) {
     rmSync(scratch, { recursive: true, force: true })
+    return infra(`reading the budget failed: ${(cause as Error).message}`)
   }
 }
 

@@ -26,7 +26,7 @@ interface Task {
   readonly start: string
   readonly split: "train" | "held-out"
   readonly tags: ReadonlyArray<string>
-  readonly steps: string
+  readonly steps?: string
 }
 
 const tasks = (JSON.parse(readFileSync(join(PACK_DIR, "tasks.json"), "utf8")) as { tasks: ReadonlyArray<Task> }).tasks
@@ -93,6 +93,7 @@ try {
     const task = tasks.find((t) => t.id === id)
     if (!task) throw new Error(`unknown task ${id}; known: ${tasks.map((t) => t.id).join(", ")}`)
     const stepsPath = positional[1] ?? task.steps
+    if (!stepsPath) throw new Error(`${task.id} has no demo: give a step file`)
     const r = await playOne(browser, task, stepsPath, args.includes("--negative"))
     console.log(`${task.id} ${stepsPath}: exit ${r.code} (${r.evalMs.toFixed(0)} ms) ${r.line}`)
     for (const w of r.warnings) console.log(`  warning: ${w}`)
@@ -100,13 +101,15 @@ try {
     failures += r.code === 0 && r.negatives.every((n) => n.code === 1) ? 0 : 1
   } else {
     const only = args[args.indexOf("--only") + 1]?.split(",")
-    const selected = args.includes("--only") ? tasks.filter((t) => only!.some((p) => t.id.startsWith(p))) : tasks
+    // Held-out tasks have no demo here: they are only evaluated.
+    const withDemo = tasks.filter((t) => t.steps !== undefined)
+    const selected = args.includes("--only") ? withDemo.filter((t) => only!.some((p) => t.id.startsWith(p))) : withDemo
     const rows: Array<string> = [
       "| task | split | demo | eval ms | untouched instance | alt file |",
       "| --- | --- | --- | --- | --- | --- |"
     ]
     for (const task of selected) {
-      const r = await playOne(browser, task, task.steps, true)
+      const r = await playOne(browser, task, task.steps!, true)
       const negOk = r.negatives.every((n) => n.code === 1)
       const altPath = `demos/alt/${task.id}.steps.json`
       let alt = "—"
