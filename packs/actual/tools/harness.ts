@@ -154,7 +154,7 @@ export const resolveTarget = async (page: Page, target: Target, timeoutMs = 5000
     if ("element" in r) {
       const locator = page.locator(`[data-core-id="${r.element.id}"]`).first()
       let playwrightAgrees: boolean | undefined
-      if (target.role) {
+      if (target.role && target.name !== null) {
         const byRole = page.getByRole(
           target.role as Parameters<Page["getByRole"]>[0],
           target.name !== undefined ? { name: target.name, exact: false } : {}
