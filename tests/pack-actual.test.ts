@@ -6,12 +6,12 @@
  * verdicts — and no process of the app left behind. Skips when the pack is not installed.
  */
 import { afterAll, expect, test } from "bun:test"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { leftovers } from "../libs/apps/test/support.ts"
 import { installed } from "../packs/actual/lib.ts"
 import { core, REPO } from "./support/cli.ts"
+import { instanceProcesses } from "./support/instances.ts"
 
 const PACK = join(REPO, "packs", "actual")
 const TASKS = ["t01-savings-balance", "t08-hide-decimals"]
@@ -21,34 +21,33 @@ const data = mkdtempSync(join(tmpdir(), "core-pack-actual-"))
 const flags = ["--store", "embedded", "--data-dir", data]
 afterAll(() => rmSync(data, { recursive: true, force: true }))
 
-/** Every process CORE started for an instance of the pack (CORE tags what it starts). */
-const appProcesses = () =>
-  [...leftovers(join(tmpdir(), "core-actual-")), ...leftovers(PACK)].filter((p) => {
-    try {
-      return readFileSync(`/proc/${p.split(":")[0]}/environ`, "latin1").includes("CORE_APP_INSTANCE_TAG=")
-    } catch {
-      return false // gone since
-    }
-  })
+/** The pack's commands run under this TMPDIR: what they leave is this test's alone. */
+const tmp = mkdtempSync(join(tmpdir(), "core-pack-actual-tmp-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+/** Every process CORE started for an instance of the pack in this test (CORE tags what it starts). */
+const appProcesses = () => instanceProcesses(tmp, [PACK, join(tmp, "core-actual-")])
 
 test.skipIf(!ready)(
   "run --app packs/actual on two tasks: demos 2/2, no infra errors; evaluate judges every verified episode; nothing left running",
   async () => {
-    const run = await core([
-      "run",
-      "--app",
-      "packs/actual",
-      "--tasks",
-      TASKS.join(","),
-      "--rounds",
-      "1",
-      "--samples",
-      "1",
-      "--explore-per-task",
-      "1",
-      "--json",
-      ...flags
-    ])
+    const run = await core(
+      [
+        "run",
+        "--app",
+        "packs/actual",
+        "--tasks",
+        TASKS.join(","),
+        "--rounds",
+        "1",
+        "--samples",
+        "1",
+        "--explore-per-task",
+        "1",
+        "--json",
+        ...flags
+      ],
+      { TMPDIR: tmp }
+    )
     expect(run.stderr).not.toContain("error:")
     expect(run.code).toBe(0)
     expect(run.stderr).toContain("demos: 2/2")
@@ -58,7 +57,7 @@ test.skipIf(!ready)(
     expect(metrics.trajectories).toBeGreaterThanOrEqual(2)
     expect(appProcesses()).toEqual([])
 
-    const judged = await core(["eval", "labels", "--app", "packs/actual", "--run", metrics.run_id, "--json", ...flags])
+    const judged = await core(["eval", "labels", "--app", "packs/actual", "--run", metrics.run_id, "--json", ...flags], { TMPDIR: tmp })
     expect(judged.code).toBe(0)
     const scores = JSON.parse(judged.stdout) as { judged: number; agreement: number | null; per_task: Record<string, unknown> }
     expect(scores.judged).toBe(metrics.trajectories)

@@ -7,12 +7,12 @@
  * packages are not installed.
  */
 import { afterAll, expect, test } from "bun:test"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { leftovers } from "../libs/apps/test/support.ts"
 import { missingPackages, WIKI_PASSWORD } from "../packs/mediawiki/lib.ts"
 import { core, REPO } from "./support/cli.ts"
+import { instanceProcesses } from "./support/instances.ts"
 
 const PACK = join(REPO, "packs", "mediawiki")
 const TASKS = ["t01-open-owlcote", "t03-signal-box-levers"]
@@ -24,17 +24,13 @@ const flags = ["--store", "embedded", "--data-dir", data]
 const secret = { CORE_MEDIAWIKI_PASSWORD: WIKI_PASSWORD }
 afterAll(() => rmSync(data, { recursive: true, force: true }))
 
-/** Processes CORE started for a MediaWiki instance (CORE tags what it starts); one started by hand is not ours. */
-const mediawikis = () =>
-  [...leftovers(PACK), ...leftovers(join(tmpdir(), "core-mw-"))].filter((p) => {
-    try {
-      return readFileSync(`/proc/${p.split(":")[0]}/environ`, "latin1").includes("CORE_APP_INSTANCE_TAG=")
-    } catch {
-      return false // gone since
-    }
-  })
+/** The pack's commands run under this TMPDIR (its template is built there once): what they leave is this test's alone. */
+const tmp = mkdtempSync(join(tmpdir(), "core-mwrun-tmp-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+/** Processes CORE started for a MediaWiki instance in this test (CORE tags what it starts); one started by hand is not ours. */
+const mediawikis = () => instanceProcesses(tmp, [PACK, join(tmp, "core-mw-")])
 /** Instance dirs (not the shared template or OPcache dirs) still on disk. */
-const instanceDirs = (): ReadonlyArray<string> => readdirSync(tmpdir()).filter((n) => /^core-mw-[A-Za-z0-9]{6}$/.test(n))
+const instanceDirs = (): ReadonlyArray<string> => readdirSync(tmp).filter((n) => /^core-mw-[A-Za-z0-9]{6}$/.test(n))
 
 test.skipIf(missing.length > 0)(
   "run --app packs/mediawiki on two tasks: demos 2/2, no infra errors, evaluate judges every episode, nothing left running",
@@ -56,7 +52,7 @@ test.skipIf(missing.length > 0)(
         "--json",
         ...flags
       ],
-      secret
+      { ...secret, TMPDIR: tmp }
     )
     expect(run.stderr).not.toContain("error:")
     expect(run.code).toBe(0)
@@ -66,7 +62,10 @@ test.skipIf(missing.length > 0)(
     expect(metrics.trajectories).toBeGreaterThanOrEqual(4)
     expect(metrics.infra_errors).toBe(0)
 
-    const judged = await core(["eval", "labels", "--app", "packs/mediawiki", "--run", metrics.run_id, "--json", ...flags], secret)
+    const judged = await core(["eval", "labels", "--app", "packs/mediawiki", "--run", metrics.run_id, "--json", ...flags], {
+      ...secret,
+      TMPDIR: tmp
+    })
     expect(judged.code).toBe(0)
     const scores = JSON.parse(judged.stdout) as { judged: number; agreement: number | null; per_task: Record<string, unknown> }
     expect(scores.judged).toBe(metrics.trajectories)
