@@ -4,9 +4,9 @@
  * the confined context blocked, and what tells a lost browser from an unhappy page.
  *
  * @example
- * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, timeoutMs: 5000 })
+ * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, settleMs: 1000, loading: null, timeoutMs: 5000 })
  * await lease.page.goto(startUrl)
- * await settleEpisode(ep, 1000)
+ * await settleEpisode(ep)
  * const extracted = await extract(lease.page, ep.nextId, 1000, ep.origins)
  */
 import type { Page, Request } from "playwright-core"
@@ -32,6 +32,10 @@ export interface WebEpisode {
   readonly origins: ReadonlyArray<string>
   /** The app's `pageQuietMs` (0: none). */
   readonly quietMs: number
+  /** Upper bound on each wait of `settleEpisode`: the app's `pageSettleMs`, else the environment's `settleMs`. */
+  readonly settleMs: number
+  /** The app's `pageLoading` selector (null: none). */
+  readonly loading: string | null
   /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
   readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
@@ -120,9 +124,24 @@ const domQuiet = (page: Page, ms: number, boundMs: number): Promise<void> =>
         () => undefined
       )
 
-/** The page after a navigation or an action: loaded, its network quiet, then its DOM quiet when the app asks for it. */
-export const settleEpisode = (ep: WebEpisode, boundMs: number): Promise<void> =>
-  settle(ep.lease.page, boundMs, ep.net).then(() => domQuiet(ep.lease.page, ep.quietMs, boundMs))
+/** Waits until nothing matches the app's loading-screen selector; a selector the page cannot parse waits for nothing. */
+const loadingGone = (page: Page, selector: string | null, boundMs: number): Promise<void> =>
+  selector === null
+    ? Promise.resolve()
+    : page.waitForSelector(selector, { state: "detached", timeout: boundMs }).then(
+        () => undefined,
+        () => undefined
+      )
+
+/**
+ * The page after a navigation or an action: loaded, its network quiet, its loading screen
+ * gone and its DOM quiet when the app asks for them; each wait at most `ep.settleMs`.
+ */
+export const settleEpisode = async (ep: WebEpisode): Promise<void> => {
+  await settle(ep.lease.page, ep.settleMs, ep.net)
+  await loadingGone(ep.lease.page, ep.loading, ep.settleMs)
+  await domQuiet(ep.lease.page, ep.quietMs, ep.settleMs)
+}
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
 export const extract = async (page: Page, nextId: number, settleMs: number, origins: ReadonlyArray<string>): Promise<Extracted> => {
@@ -164,6 +183,8 @@ export const watchedEpisode = (
     readonly startUrl: string | undefined
     readonly origins: ReadonlyArray<string>
     readonly quietMs: number
+    readonly settleMs: number
+    readonly loading: string | null
     readonly timeoutMs: number
   }
 ): WebEpisode => {
@@ -174,6 +195,8 @@ export const watchedEpisode = (
     net: track(lease.page),
     origins: o.origins,
     quietMs: o.quietMs,
+    settleMs: o.settleMs,
+    loading: o.loading,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,
     lastGood: null,

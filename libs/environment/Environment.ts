@@ -48,6 +48,17 @@ export interface EnvTask {
    */
   readonly pageQuietMs?: number
   /**
+   * The longest an observation waits for the page to load, its network to idle and its
+   * DOM to be quiet (each wait), in ms; default the environment's own `settleMs`. Apps
+   * that load for seconds after every navigation need more.
+   */
+  readonly pageSettleMs?: number
+  /**
+   * A CSS selector matching the app's loading screen: a page is observed only once nothing
+   * matches it (at most `pageSettleMs`). Default: no loading screen is waited out.
+   */
+  readonly pageLoading?: string
+  /**
    * Android: clear the app's data before opening it, so the episode starts from a fresh
    * install's state (an app pack whose isolation asks for it). Default false: data is kept.
    */
