@@ -85,8 +85,8 @@ export const PackFileV1 = Schema.Struct({
       Schema.isBetween({ minimum: 100, maximum: 30000 }, { message: "expected an integer between 100 and 30000 (milliseconds)" })
     )
   ),
-  /** A CSS selector matching the app's loading screen: a page is observed once nothing matches it. */
-  pageLoading: Schema.optionalKey(Schema.NonEmptyString.annotate({ expected: "a non-empty CSS selector" })),
+  /** A CSS selector present once the app has loaded: a page is observed once something matches it. */
+  pageReady: Schema.optionalKey(Schema.NonEmptyString.annotate({ expected: "a non-empty CSS selector" })),
   /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
   hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),
@@ -135,8 +135,8 @@ export interface PackConfig {
   readonly pageQuietMs: number
   /** 1000 unless set: the bundled sites' bound on load, network idle and DOM quiet. */
   readonly pageSettleMs: number
-  /** Null: no loading screen to wait out. */
-  readonly pageLoading: string | null
+  /** Null: nothing to wait for beyond load, network idle and DOM quiet. */
+  readonly pageReady: string | null
   /** False: a fragment is an in-page anchor, and URLs are recorded as path and query. */
   readonly hashRouting: boolean
   readonly tasks: string

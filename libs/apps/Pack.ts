@@ -142,7 +142,7 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   pool: c.pool ?? 1,
   pageQuietMs: c.pageQuietMs ?? 0,
   pageSettleMs: c.pageSettleMs ?? DEFAULT_PAGE_SETTLE_MS,
-  pageLoading: c.pageLoading ?? null,
+  pageReady: c.pageReady ?? null,
   hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,

@@ -4,7 +4,7 @@
  * the confined context blocked, and what tells a lost browser from an unhappy page.
  *
  * @example
- * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, settleMs: 1000, loading: null, timeoutMs: 5000 })
+ * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, settleMs: 1000, ready: null, timeoutMs: 5000 })
  * await lease.page.goto(startUrl)
  * await settleEpisode(ep)
  * const extracted = await extract(lease.page, ep.nextId, 1000, ep.origins)
@@ -34,8 +34,8 @@ export interface WebEpisode {
   readonly quietMs: number
   /** Upper bound on each wait of `settleEpisode`: the app's `pageSettleMs`, else the environment's `settleMs`. */
   readonly settleMs: number
-  /** The app's `pageLoading` selector (null: none). */
-  readonly loading: string | null
+  /** The app's `pageReady` selector (null: none). */
+  readonly ready: string | null
   /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
   readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
@@ -124,22 +124,26 @@ const domQuiet = (page: Page, ms: number, boundMs: number): Promise<void> =>
         () => undefined
       )
 
-/** Waits until nothing matches the app's loading-screen selector; a selector the page cannot parse waits for nothing. */
-const loadingGone = (page: Page, selector: string | null, boundMs: number): Promise<void> =>
+/**
+ * Waits until something matches the app's ready selector, across a navigation under way.
+ * A page without it (an error page, one the app never marks) costs the whole bound; a
+ * selector the page cannot parse waits for nothing.
+ */
+const readyShown = (page: Page, selector: string | null, boundMs: number): Promise<void> =>
   selector === null
     ? Promise.resolve()
-    : page.waitForSelector(selector, { state: "detached", timeout: boundMs }).then(
+    : page.waitForSelector(selector, { state: "attached", timeout: boundMs }).then(
         () => undefined,
         () => undefined
       )
 
 /**
- * The page after a navigation or an action: loaded, its network quiet, its loading screen
- * gone and its DOM quiet when the app asks for them; each wait at most `ep.settleMs`.
+ * The page after a navigation or an action: loaded, its network quiet, then shown ready
+ * and its DOM quiet when the app asks for them; each wait at most `ep.settleMs`.
  */
 export const settleEpisode = async (ep: WebEpisode): Promise<void> => {
   await settle(ep.lease.page, ep.settleMs, ep.net)
-  await loadingGone(ep.lease.page, ep.loading, ep.settleMs)
+  await readyShown(ep.lease.page, ep.ready, ep.settleMs)
   await domQuiet(ep.lease.page, ep.quietMs, ep.settleMs)
 }
 
@@ -184,7 +188,7 @@ export const watchedEpisode = (
     readonly origins: ReadonlyArray<string>
     readonly quietMs: number
     readonly settleMs: number
-    readonly loading: string | null
+    readonly ready: string | null
     readonly timeoutMs: number
   }
 ): WebEpisode => {
@@ -196,7 +200,7 @@ export const watchedEpisode = (
     origins: o.origins,
     quietMs: o.quietMs,
     settleMs: o.settleMs,
-    loading: o.loading,
+    ready: o.ready,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,
     lastGood: null,

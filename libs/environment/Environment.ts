@@ -54,10 +54,10 @@ export interface EnvTask {
    */
   readonly pageSettleMs?: number
   /**
-   * A CSS selector matching the app's loading screen: a page is observed only once nothing
-   * matches it (at most `pageSettleMs`). Default: no loading screen is waited out.
+   * A CSS selector that matches once the app has loaded (its navigation, a form): a page is
+   * observed only once something matches it, at most `pageSettleMs`. Default: none.
    */
-  readonly pageLoading?: string
+  readonly pageReady?: string
   /**
    * Android: clear the app's data before opening it, so the episode starts from a fresh
    * install's state (an app pack whose isolation asks for it). Default false: data is kept.

@@ -1,9 +1,9 @@
 /**
  * An app that shows a static "Loading…" screen for seconds after every page load (a
  * timer, no request): with the default bound the first observation sees the loading
- * screen; a task's `pageSettleMs` with its `pageLoading` selector waits it out, on reset
- * and after a step that loads a page again. DOM quiet alone cannot tell a static loading
- * screen from a loaded page.
+ * screen; a task's `pageSettleMs` with its `pageReady` selector waits for the loaded page,
+ * on reset and after a step that loads a page again. DOM quiet alone cannot tell a static
+ * loading screen from a loaded page.
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
@@ -16,8 +16,8 @@ const page = `<!doctype html><title>Ledger</title><body><div id="loading">Loadin
   setTimeout(() => {
     const accounts = location.search === "?accounts"
     document.body.innerHTML = accounts
-      ? '<h1>Accounts</h1><p>No accounts yet</p>'
-      : '<h1>Ledger</h1><button type="button" onclick="location.search = \\'accounts\\'">Open accounts</button>'
+      ? '<main><h1>Accounts</h1><p>No accounts yet</p></main>'
+      : '<main><h1>Ledger</h1><button type="button" onclick="location.search = \\'accounts\\'">Open accounts</button></main>'
   }, ${LOAD_MS})
 </script></body>`
 const server = Bun.serve({
@@ -48,11 +48,11 @@ test("DOM quiet within a longer bound still sees a static loading screen", async
 })
 
 test(
-  "pageSettleMs with pageLoading observes the loaded page, on reset and after a step that loads another",
+  "pageSettleMs with pageReady observes the loaded page, on reset and after a step that loads another",
   () =>
     rt.withEnv({ screenshots: "none" }, (env) =>
       Effect.gen(function* () {
-        const first = yield* env.reset({ taskId: "ledger", startUrl, pageSettleMs: 8000, pageLoading: "#loading" })
+        const first = yield* env.reset({ taskId: "ledger", startUrl, pageSettleMs: 8000, pageReady: "main" })
         expect(first.aria).not.toContain("Loading…")
         const next = yield* env.step({ kind: "click", target: target(find(first, "button", "Open accounts")) })
         expect(next.observation.error).toBeNull()
