@@ -79,7 +79,7 @@ export const PackFileV1 = Schema.Struct({
   pageQuietMs: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))
   ),
-  /** The longest an observation waits for a page to load and settle (apps that load for seconds). */
+  /** The longest an observation waits for `pageReady` and `pageQuietMs` (apps that load for seconds). */
   pageSettleMs: Schema.optionalKey(
     Schema.Int.check(
       Schema.isBetween({ minimum: 100, maximum: 30000 }, { message: "expected an integer between 100 and 30000 (milliseconds)" })
@@ -133,7 +133,7 @@ export interface PackConfig {
   readonly pool: number
   /** 0: observe once the network is quiet, as for the bundled sites. */
   readonly pageQuietMs: number
-  /** 1000 unless set: the bundled sites' bound on load, network idle and DOM quiet. */
+  /** 1000 unless set: the web environment's own bound, as for the bundled sites. */
   readonly pageSettleMs: number
   /** Null: nothing to wait for beyond load, network idle and DOM quiet. */
   readonly pageReady: string | null

@@ -42,7 +42,7 @@ export { capabilities, PHONE } from "./MobileWebSession.ts"
 
 /** `actionTimeoutMs` (per action and page load) defaults to 5000. */
 export interface MobileWebOptions extends EnvironmentOptions, SessionOptions {
-  /** Upper bound on waiting for the document to finish loading after an action, default 1000 ms (a task's `pageSettleMs` overrides it). */
+  /** Upper bound on waiting for the document to finish loading after an action, default 1000 ms. */
   readonly settleMs?: number
 }
 
@@ -55,8 +55,6 @@ interface Episode {
   /** The last page observed on the app's origins: where a window stranded off them returns to. */
   lastGood: string | null
   nextId: number
-  /** The task's `pageSettleMs`, else the environment's `settleMs`. */
-  readonly settleMs: number
 }
 
 /** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
@@ -80,15 +78,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
     const origins = appOrigins(startUrl, site?.origins ?? task.origins)
     return Effect.map(
       sessions.session(origins),
-      (browser): Episode => ({
-        browser,
-        startUrl,
-        issued: new Set(),
-        origins,
-        lastGood: null,
-        nextId: 1,
-        settleMs: task.pageSettleMs ?? settleMs
-      })
+      (browser): Episode => ({ browser, startUrl, issued: new Set(), origins, lastGood: null, nextId: 1 })
     )
   },
   start: (ep) =>
@@ -96,7 +86,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
       try: () => freshWindow(ep.browser, ep.startUrl, ep.origins),
       catch: (cause) => new InfraError({ reason: `cannot start a mobile-web episode: ${messageOf(cause)}` })
     }).pipe(Effect.tapError(() => sessions.quit)),
-  settle: (ep) => Effect.promise(() => settlePage(ep.browser, ep.settleMs)),
+  settle: (ep) => Effect.promise(() => settlePage(ep.browser, settleMs)),
   perform: async (ep, action, record) => {
     record(await recordedAction(ep.browser, action))
     return perform(ep.browser, action, ep.issued, ep.origins)
@@ -110,7 +100,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
         let stranded: string | null = null
         for (let attempt = 0; ; attempt++) {
           stranded = (await leaveErrorPage(ep.browser, ep.origins, ep.lastGood)) ?? stranded
-          if (stranded !== null) await settlePage(ep.browser, ep.settleMs)
+          if (stranded !== null) await settlePage(ep.browser, settleMs)
           const read = await readPage(ep.browser, ep.nextId, withScreenshot, ep.origins)
           if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
           else if (attempt === 0 && ep.lastGood !== null && read.url !== "about:blank") continue

@@ -4,9 +4,9 @@
  * the confined context blocked, and what tells a lost browser from an unhappy page.
  *
  * @example
- * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, settleMs: 1000, ready: null, timeoutMs: 5000 })
+ * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, pageSettleMs: 1000, ready: null, timeoutMs: 5000 })
  * await lease.page.goto(startUrl)
- * await settleEpisode(ep)
+ * await settleEpisode(ep, 1000)
  * const extracted = await extract(lease.page, ep.nextId, 1000, ep.origins)
  */
 import type { Page, Request } from "playwright-core"
@@ -32,8 +32,8 @@ export interface WebEpisode {
   readonly origins: ReadonlyArray<string>
   /** The app's `pageQuietMs` (0: none). */
   readonly quietMs: number
-  /** Upper bound on each wait of `settleEpisode`: the app's `pageSettleMs`, else the environment's `settleMs`. */
-  readonly settleMs: number
+  /** Upper bound on the ready and DOM-quiet waits: the app's `pageSettleMs`, else the environment's `settleMs`. */
+  readonly pageSettleMs: number
   /** The app's `pageReady` selector (null: none). */
   readonly ready: string | null
   /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
@@ -138,13 +138,15 @@ const readyShown = (page: Page, selector: string | null, boundMs: number): Promi
       )
 
 /**
- * The page after a navigation or an action: loaded, its network quiet, then shown ready
- * and its DOM quiet when the app asks for them; each wait at most `ep.settleMs`.
+ * The page after a navigation or an action: loaded and its network quiet (at most `boundMs`,
+ * the environment's: a page may hold a request open for good, a worker's script or a long
+ * poll, and would cost every observation the app's longer bound), then shown ready and its
+ * DOM quiet when the app asks for them, each at most `ep.pageSettleMs`.
  */
-export const settleEpisode = async (ep: WebEpisode): Promise<void> => {
-  await settle(ep.lease.page, ep.settleMs, ep.net)
-  await readyShown(ep.lease.page, ep.ready, ep.settleMs)
-  await domQuiet(ep.lease.page, ep.quietMs, ep.settleMs)
+export const settleEpisode = async (ep: WebEpisode, boundMs: number): Promise<void> => {
+  await settle(ep.lease.page, boundMs, ep.net)
+  await readyShown(ep.lease.page, ep.ready, ep.pageSettleMs)
+  await domQuiet(ep.lease.page, ep.quietMs, ep.pageSettleMs)
 }
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
@@ -187,7 +189,7 @@ export const watchedEpisode = (
     readonly startUrl: string | undefined
     readonly origins: ReadonlyArray<string>
     readonly quietMs: number
-    readonly settleMs: number
+    readonly pageSettleMs: number
     readonly ready: string | null
     readonly timeoutMs: number
   }
@@ -199,7 +201,7 @@ export const watchedEpisode = (
     net: track(lease.page),
     origins: o.origins,
     quietMs: o.quietMs,
-    settleMs: o.settleMs,
+    pageSettleMs: o.pageSettleMs,
     ready: o.ready,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,

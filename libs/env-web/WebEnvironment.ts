@@ -39,7 +39,7 @@ import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
  * background, so the next `reset` of it only observes (a reset of anything else discards it).
  */
 export interface WebEnvironmentOptions extends EnvironmentOptions, SecretOptions {
-  /** Upper bound on waiting for load / network idle after an action, default 1000 (a task's `pageSettleMs` overrides it). */
+  /** Upper bound on waiting for load / network idle after an action, default 1000 (a task's `pageSettleMs` bounds its ready and DOM-quiet waits). */
   readonly settleMs?: number
   /**
    * Open the next episode of the same site and seed ahead (above); default true. Off when
@@ -77,7 +77,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         const startUrl = site?.startUrl ?? task.startUrl
         const origins = appOrigins(startUrl, site?.origins ?? task.origins)
         const lease = yield* pool.acquire(origins)
-        const page = { quietMs: task.pageQuietMs ?? 0, settleMs: task.pageSettleMs ?? settleMs, ready: task.pageReady ?? null }
+        const page = { quietMs: task.pageQuietMs ?? 0, pageSettleMs: task.pageSettleMs ?? settleMs, ready: task.pageReady ?? null }
         const ep = watchedEpisode(lease, { startUrl, origins, ...page, timeoutMs })
         yield* Effect.tryPromise(() => guardOffsite(lease.context, origins)).pipe(
           Effect.mapError((cause) => new InfraError({ reason: `cannot guard the page: ${messageOf(cause)}` })),
@@ -85,7 +85,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         )
         const prelude = site?.prelude ?? task.prelude
         if (prelude === undefined) return ep
-        const settle = () => settleEpisode(ep)
+        const settle = () => settleEpisode(ep, settleMs)
         yield* playPrelude(prelude, { page: lease.page, origins, timeoutMs, settle, ...secrets }).pipe(Effect.tapError(() => lease.release))
         // A navigation the log-in had refused is not the episode's to report.
         ep.blocked = null
@@ -101,7 +101,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         },
         catch: (cause) => cause
       }),
-    settle: (ep) => Effect.promise(() => settleEpisode(ep)),
+    settle: (ep) => Effect.promise(() => settleEpisode(ep, settleMs)),
     // A page's first accessibility-tree read costs several times the later ones; pay it in the background. Read-only: the page is untouched.
     warm: (ep) => Effect.promise(() => ep.lease.page.ariaSnapshot({ timeout: timeoutMs }).catch(() => undefined)),
     perform: async (ep, action, record) => {
@@ -117,8 +117,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
           // and once more should the error page have come in while the page was read.
           for (let attempt = 0; ; attempt++) {
             const guarded = { page: ep.lease.page, origins: ep.origins, lastGood: ep.lastGood }
-            if (await leaveErrorPage(guarded, timeoutMs)) await settleEpisode(ep)
-            const extracted = await extract(ep.lease.page, ep.nextId, ep.settleMs, ep.origins)
+            if (await leaveErrorPage(guarded, timeoutMs)) await settleEpisode(ep, settleMs)
+            const extracted = await extract(ep.lease.page, ep.nextId, settleMs, ep.origins)
             const read = placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
             if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
             else if (attempt === 0 && ep.lastGood !== null) continue

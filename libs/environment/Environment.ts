@@ -48,9 +48,10 @@ export interface EnvTask {
    */
   readonly pageQuietMs?: number
   /**
-   * The longest an observation waits for the page to load, its network to idle and its
-   * DOM to be quiet (each wait), in ms; default the environment's own `settleMs`. Apps
-   * that load for seconds after every navigation need more.
+   * Web: the longest an observation waits for `pageReady` and for `pageQuietMs` (each), in
+   * ms; default the environment's own `settleMs`. Apps that load for seconds after every
+   * navigation need more. Load and network idle keep the environment's bound: a page may
+   * hold a request open for good.
    */
   readonly pageSettleMs?: number
   /**
