@@ -2,12 +2,13 @@
  * An app that shows a static "Loading…" screen for seconds after every page load (a
  * timer, no request): with the default bound the first observation sees the loading
  * screen; a task's `pageSettleMs` with its `pageReady` selector waits for the loaded page,
- * on reset and after a step that loads a page again. DOM quiet alone cannot tell a static
- * loading screen from a loaded page.
+ * on reset and after a step that loads a page again, and after a log-in step whose settling
+ * outlasts the step's own backstop. DOM quiet alone cannot tell a static loading screen from
+ * a loaded page.
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
-import type { EnvTask, FullObservation } from "@core/environment"
+import type { EnvTask, FullObservation, PreludePage } from "@core/environment"
 import { find, startRuntime, target } from "./fixtures.ts"
 
 const LOAD_MS = 2500
@@ -16,7 +17,7 @@ const page = `<!doctype html><title>Ledger</title><body><div id="loading">Loadin
   setTimeout(() => {
     const accounts = location.search === "?accounts"
     document.body.innerHTML = accounts
-      ? '<main><h1>Accounts</h1><p>No accounts yet</p></main>'
+      ? '<main><h1>Accounts</h1><p>No accounts yet</p><a href="/">Back to ledger</a></main>'
       : '<main><h1>Ledger</h1><button type="button" onclick="location.search = \\'accounts\\'">Open accounts</button></main>'
   }, ${LOAD_MS})
 </script></body>`
@@ -58,6 +59,30 @@ test(
         expect(next.observation.error).toBeNull()
         expect(next.aria).toContain("No accounts yet")
         expect(next.aria).not.toContain("Loading…")
+      })
+    ),
+  60000
+)
+
+test(
+  "a log-in step settles for the app's pageSettleMs, past the backstop of its action",
+  () =>
+    // The click's backstop is actionTimeoutMs + 1000 ms; the page it opens is ready only after LOAD_MS.
+    rt.withEnv({ screenshots: "none", actionTimeoutMs: 1000 }, (env) =>
+      Effect.gen(function* () {
+        const prelude = {
+          startUrl,
+          play: (page: PreludePage) =>
+            Effect.gen(function* () {
+              const button = (yield* page.elements).find((e) => e.name === "Open accounts")
+              expect(button?.role).toBe("button")
+              const error = yield* page.act({ kind: "click", target: target(button!) })
+              expect(error).toBeNull()
+              expect((yield* page.elements).map((e) => e.name)).toEqual(["Back to ledger"])
+            })
+        }
+        const first = yield* env.reset({ taskId: "ledger", startUrl, pageSettleMs: 8000, pageReady: "main", prelude })
+        expect(hasButton(first)).toBe(true)
       })
     ),
   60000
