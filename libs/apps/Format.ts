@@ -79,6 +79,14 @@ export const PackFileV1 = Schema.Struct({
   pageQuietMs: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5000 }, { message: "expected an integer between 0 and 5000 (milliseconds)" }))
   ),
+  /** The longest an observation waits for `pageReady` and `pageQuietMs` (apps that load for seconds). */
+  pageSettleMs: Schema.optionalKey(
+    Schema.Int.check(
+      Schema.isBetween({ minimum: 100, maximum: 30000 }, { message: "expected an integer between 100 and 30000 (milliseconds)" })
+    )
+  ),
+  /** A CSS selector present once the app has loaded: a page is observed once something matches it. */
+  pageReady: Schema.optionalKey(Schema.NonEmptyString.annotate({ expected: "a non-empty CSS selector" })),
   /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
   hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),
@@ -125,6 +133,10 @@ export interface PackConfig {
   readonly pool: number
   /** 0: observe once the network is quiet, as for the bundled sites. */
   readonly pageQuietMs: number
+  /** 1000 unless set: the web environment's own bound, as for the bundled sites. */
+  readonly pageSettleMs: number
+  /** Null: nothing to wait for beyond load, network idle and DOM quiet. */
+  readonly pageReady: string | null
   /** False: a fragment is an in-page anchor, and URLs are recorded as path and query. */
   readonly hashRouting: boolean
   readonly tasks: string

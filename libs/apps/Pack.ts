@@ -30,6 +30,8 @@ export interface Pack {
 }
 
 export const DEFAULT_READY_TIMEOUT_MS = 15_000
+/** The web environment's own bound: a pack that does not set `pageSettleMs` is observed as before it existed. */
+export const DEFAULT_PAGE_SETTLE_MS = 1000
 
 type Key = PropertyKey
 type Fail = (path: ReadonlyArray<Key> | null, problem: string) => PackError
@@ -139,6 +141,8 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   isolation: c.isolation,
   pool: c.pool ?? 1,
   pageQuietMs: c.pageQuietMs ?? 0,
+  pageSettleMs: c.pageSettleMs ?? DEFAULT_PAGE_SETTLE_MS,
+  pageReady: c.pageReady ?? null,
   hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,

@@ -25,6 +25,7 @@ import type { PackAuth } from "./Auth.ts"
 import type { PackTask } from "./Format.ts"
 import { taskUrl } from "./Instance.ts"
 import type { InstanceError } from "./Instance.ts"
+import { DEFAULT_PAGE_SETTLE_MS } from "./Pack.ts"
 import type { Pack } from "./Pack.ts"
 import type { Lease } from "./Pool.ts"
 
@@ -43,8 +44,10 @@ export const packRegistration = (pack: Pack, t: PackTask): TaskRegistration => (
 })
 
 /** How the pack's pages are observed and their URLs recorded, for every episode on it. */
-export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "hashRouting"> => ({
+export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "pageSettleMs" | "pageReady" | "hashRouting"> => ({
   ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}),
+  ...(pack.config.pageSettleMs !== DEFAULT_PAGE_SETTLE_MS ? { pageSettleMs: pack.config.pageSettleMs } : {}),
+  ...(pack.config.pageReady !== null ? { pageReady: pack.config.pageReady } : {}),
   ...(pack.config.hashRouting ? { hashRouting: true } : {})
 })
 

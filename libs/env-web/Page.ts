@@ -4,7 +4,7 @@
  * the confined context blocked, and what tells a lost browser from an unhappy page.
  *
  * @example
- * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, timeoutMs: 5000 })
+ * const ep = watchedEpisode(lease, { startUrl, origins, quietMs: 0, pageSettleMs: 1000, ready: null, timeoutMs: 5000 })
  * await lease.page.goto(startUrl)
  * await settleEpisode(ep, 1000)
  * const extracted = await extract(lease.page, ep.nextId, 1000, ep.origins)
@@ -32,6 +32,10 @@ export interface WebEpisode {
   readonly origins: ReadonlyArray<string>
   /** The app's `pageQuietMs` (0: none). */
   readonly quietMs: number
+  /** Upper bound on the ready and DOM-quiet waits: the app's `pageSettleMs`, else the environment's `settleMs`. */
+  readonly pageSettleMs: number
+  /** The app's `pageReady` selector (null: none). */
+  readonly ready: string | null
   /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
   readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
@@ -120,9 +124,30 @@ const domQuiet = (page: Page, ms: number, boundMs: number): Promise<void> =>
         () => undefined
       )
 
-/** The page after a navigation or an action: loaded, its network quiet, then its DOM quiet when the app asks for it. */
-export const settleEpisode = (ep: WebEpisode, boundMs: number): Promise<void> =>
-  settle(ep.lease.page, boundMs, ep.net).then(() => domQuiet(ep.lease.page, ep.quietMs, boundMs))
+/**
+ * Waits until something matches the app's ready selector, across a navigation under way.
+ * A page without it (an error page, one the app never marks) costs the whole bound; a
+ * selector the page cannot parse waits for nothing.
+ */
+const readyShown = (page: Page, selector: string | null, boundMs: number): Promise<void> =>
+  selector === null
+    ? Promise.resolve()
+    : page.waitForSelector(selector, { state: "attached", timeout: boundMs }).then(
+        () => undefined,
+        () => undefined
+      )
+
+/**
+ * The page after a navigation or an action: loaded and its network quiet (at most `boundMs`,
+ * the environment's: a page may hold a request open for good, a worker's script or a long
+ * poll, and would cost every observation the app's longer bound), then shown ready and its
+ * DOM quiet when the app asks for them, each at most `ep.pageSettleMs`.
+ */
+export const settleEpisode = async (ep: WebEpisode, boundMs: number): Promise<void> => {
+  await settle(ep.lease.page, boundMs, ep.net)
+  await readyShown(ep.lease.page, ep.ready, ep.pageSettleMs)
+  await domQuiet(ep.lease.page, ep.quietMs, ep.pageSettleMs)
+}
 
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
 export const extract = async (page: Page, nextId: number, settleMs: number, origins: ReadonlyArray<string>): Promise<Extracted> => {
@@ -164,6 +189,8 @@ export const watchedEpisode = (
     readonly startUrl: string | undefined
     readonly origins: ReadonlyArray<string>
     readonly quietMs: number
+    readonly pageSettleMs: number
+    readonly ready: string | null
     readonly timeoutMs: number
   }
 ): WebEpisode => {
@@ -174,6 +201,8 @@ export const watchedEpisode = (
     net: track(lease.page),
     origins: o.origins,
     quietMs: o.quietMs,
+    pageSettleMs: o.pageSettleMs,
+    ready: o.ready,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,
     lastGood: null,

@@ -26,6 +26,12 @@ export interface PreludeContext {
   readonly settle: () => Promise<void>
 }
 
+/** An action's outcome, and whether it got as far as the page should be settled. */
+interface Acted {
+  readonly error: string | null
+  readonly settle: boolean
+}
+
 /** The prelude's own element ids, so the episode's are numbered as if it had not been played. */
 interface Ids {
   nextId: number
@@ -71,7 +77,7 @@ export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effec
     const page: PreludePage = {
       elements: Effect.tryPromise({ try: () => read(ctx, ids), catch: (cause) => fail(`cannot read the page: ${messageOf(cause)}`) }),
       act: (action) =>
-        Effect.promise(async () => {
+        Effect.promise(async (): Promise<Acted> => {
           try {
             const error = await perform(ctx.page, action, {
               timeoutMs: ctx.timeoutMs,
@@ -79,17 +85,18 @@ export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effec
               origins: ctx.origins,
               ...secrets
             })
-            await ctx.settle()
-            return error
+            return { error, settle: true }
           } catch (cause) {
-            return `${action.kind} failed: ${messageOf(cause)}`
+            return { error: `${action.kind} failed: ${messageOf(cause)}`, settle: false }
           }
         }).pipe(
           // Backstop for calls without their own timeout, as the episode's steps have.
           Effect.timeoutOrElse({
             duration: ctx.timeoutMs + (action.kind === "wait" ? Math.min(action.ms, maxWaitMs) : 1000),
-            orElse: () => Effect.succeed(`${action.kind} timed out after ${ctx.timeoutMs} ms`)
-          })
+            orElse: () => Effect.succeed<Acted>({ error: `${action.kind} timed out after ${ctx.timeoutMs} ms`, settle: false })
+          }),
+          // Settling bounds itself (an app's pageSettleMs can exceed the backstop): after it, as an episode's step settles.
+          Effect.flatMap((acted) => (acted.settle ? Effect.as(Effect.promise(ctx.settle), acted.error) : Effect.succeed(acted.error)))
         )
     }
     yield* prelude.play(page)

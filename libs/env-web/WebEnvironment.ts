@@ -39,7 +39,7 @@ import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
  * background, so the next `reset` of it only observes (a reset of anything else discards it).
  */
 export interface WebEnvironmentOptions extends EnvironmentOptions, SecretOptions {
-  /** Upper bound on waiting for load / network idle after an action, default 1000. */
+  /** Upper bound on waiting for load / network idle after an action, default 1000 (a task's `pageSettleMs` bounds its ready and DOM-quiet waits). */
   readonly settleMs?: number
   /**
    * Open the next episode of the same site and seed ahead (above); default true. Off when
@@ -77,7 +77,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         const startUrl = site?.startUrl ?? task.startUrl
         const origins = appOrigins(startUrl, site?.origins ?? task.origins)
         const lease = yield* pool.acquire(origins)
-        const ep = watchedEpisode(lease, { startUrl, origins, quietMs: task.pageQuietMs ?? 0, timeoutMs })
+        const page = { quietMs: task.pageQuietMs ?? 0, pageSettleMs: task.pageSettleMs ?? settleMs, ready: task.pageReady ?? null }
+        const ep = watchedEpisode(lease, { startUrl, origins, ...page, timeoutMs })
         yield* Effect.tryPromise(() => guardOffsite(lease.context, origins)).pipe(
           Effect.mapError((cause) => new InfraError({ reason: `cannot guard the page: ${messageOf(cause)}` })),
           Effect.tapError(() => lease.release)

@@ -48,6 +48,18 @@ export interface EnvTask {
    */
   readonly pageQuietMs?: number
   /**
+   * Web: the longest an observation waits for `pageReady` and for `pageQuietMs` (each), in
+   * ms; default the environment's own `settleMs`. Apps that load for seconds after every
+   * navigation need more. Load and network idle keep the environment's bound: a page may
+   * hold a request open for good.
+   */
+  readonly pageSettleMs?: number
+  /**
+   * A CSS selector that matches once the app has loaded (its navigation, a form): a page is
+   * observed only once something matches it, at most `pageSettleMs`. Default: none.
+   */
+  readonly pageReady?: string
+  /**
    * Android: clear the app's data before opening it, so the episode starts from a fresh
    * install's state (an app pack whose isolation asks for it). Default false: data is kept.
    */

@@ -23,6 +23,7 @@ import {
   loadAuth,
   loadPack,
   originsFor,
+  packPageOptions,
   startInstance,
   stopAllInstances,
   stopInstance,
@@ -82,7 +83,7 @@ const checkWeb = (pack: Pack, auth: PackAuth | null): Effect.Effect<CheckReport,
           taskId: task.id,
           startUrl,
           origins: originsFor(pack, instance.baseUrl),
-          pageQuietMs: pack.config.pageQuietMs,
+          ...packPageOptions(pack),
           ...authOf(auth, instance)
         })
         .pipe(

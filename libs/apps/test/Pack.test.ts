@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { loadPack, PackError } from "../mod.ts"
+import { loadPack, PackError, packPageOptions } from "../mod.ts"
 import { fixtureRoot, removeRoot, variant } from "./support.ts"
 
 const root = fixtureRoot("pack")
@@ -35,6 +35,16 @@ test("the good fixture loads: absolute folder, defaults filled in, tasks in orde
   expect(daemon.config.instance.readyTimeoutMs).toBe(10000)
   expect(daemon.config.instance.stop).toBeNull()
   expect([pack.config.hashRouting, daemon.config.hashRouting]).toEqual([false, false])
+  expect([pack.config.pageSettleMs, pack.config.pageReady]).toEqual([1000, null])
+})
+
+test("a pack's page settling reaches its episodes' task only when set, so other packs are observed as before", () => {
+  const plain = Effect.runSync(loadPack(join(root, "good")))
+  expect(packPageOptions(plain)).toEqual({})
+  const slow = Effect.runSync(
+    loadPack(variant(root, "slow", (c) => ((c.pageSettleMs = 4000), (c.pageReady = "nav a"), (c.pageQuietMs = 100))))
+  )
+  expect(packPageOptions(slow)).toEqual({ pageSettleMs: 4000, pageReady: "nav a", pageQuietMs: 100 })
 })
 
 test("every malformed pack is one line naming the file, the JSON path and the problem", () => {
@@ -71,6 +81,17 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
   )
   add("isolation", (c) => (c.isolation = "fresh"), `${at("isolation")}: isolation: expected`)
   add("pool", (c) => (c.pool = 17), `${at("pool")}: pool: expected an integer between 1 and 16`)
+  add(
+    "settle-low",
+    (c) => (c.pageSettleMs = 50),
+    `${at("settle-low")}: pageSettleMs: expected an integer between 100 and 30000 (milliseconds)`
+  )
+  add(
+    "settle-high",
+    (c) => (c.pageSettleMs = 60000),
+    `${at("settle-high")}: pageSettleMs: expected an integer between 100 and 30000 (milliseconds)`
+  )
+  add("ready-empty", (c) => (c.pageReady = ""), `${at("ready-empty")}: pageReady: expected a non-empty CSS selector`)
   add("hash-routing", (c) => (c.hashRouting = "yes"), `${at("hash-routing")}: hashRouting: expected boolean`)
   add("missing", (c) => delete c.tasks, `${at("missing")}: tasks: missing field`)
 
