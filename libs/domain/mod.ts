@@ -45,22 +45,20 @@ export type {
 } from "./StrategyGraph.ts"
 export { renderGraph } from "./GraphRendering.ts"
 export type { GraphFormat } from "./GraphRendering.ts"
+export { explorationAction, instructionTerms, isQuestion, textToType } from "./ExplorationPolicy.ts"
 export {
-  EXPLORATION_VERSION,
-  explorationAction,
-  explorationVersionOf,
-  instructionTerms,
-  isQuestion,
   avoidsOffsite,
+  EXPLORATION_VERSION,
   endsOnSatisfiedPath,
+  explorationVersionOf,
   readsAnswers,
   setsSortOrders,
-  startsAfterPageChange,
-  textToType
-} from "./ExplorationPolicy.ts"
+  startsAfterPageChange
+} from "./ExplorationVersions.ts"
+export type { ExplorationVersion } from "./ExplorationVersions.ts"
 export { instructionOrder, optionOrder, sortOptionFor } from "./SortOrder.ts"
 export type { SortOrder } from "./SortOrder.ts"
-export type { Draws, ExplorationOptions, ExplorationVersion, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
+export type { Draws, ExplorationOptions, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
 export {
   continuePlan,
   fieldKindOf,

@@ -1,0 +1,36 @@
+/**
+ * The exploration policy's versions, and the rules each version keeps, asked by name
+ * (`avoidsOffsite(v)`) rather than by comparing version literals where a rule acts.
+ *
+ * @example
+ * const version = explorationVersionOf(config["run.exploration"]) // "1" for runs before versions
+ * if (avoidsOffsite(version)) elements = elements.filter((e) => e.offsite !== true)
+ */
+/**
+ * The policy's versions: a run keeps the one it recorded, so its episodes replay with the
+ * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
+ * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits;
+ * 3 also answers a question with the value the page shows for it (PageAnswer.ts), and
+ * stops to answer wherever the page shows one. Draws are the same as version 2's. 4 also
+ * sets a sort select to the order the instruction asks for (SortOrder.ts: "the cheapest"
+ * picks "Price: low to high"), and never clicks a select: a click opens no option in a
+ * recorded episode, so it was a step spent on nothing. 5 also never chooses an element
+ * whose link or form leaves the app's origins (`offsite`), and an episode of a task with
+ * label functions ends `complete` once the trajectory so far satisfies a path of the task's
+ * strategy graph (the rollout's check, recorded with the trajectory).
+ */
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5"
+/** What new runs record. */
+export const EXPLORATION_VERSION: ExplorationVersion = "5"
+/** A run's recorded version; anything else (a run from before versions) is version 1. */
+export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" || v === "4" || v === "5" ? v : "1")
+/** Does this version read answers off the page (3 and later)? */
+export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+/** Does this version set sort selects and never click a select (4 and later)? */
+export const setsSortOrders = (v: ExplorationVersion): boolean => v === "4" || v === "5"
+/** Does this version start later-node explorers only after a page change (3 and later)? */
+export const startsAfterPageChange = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+/** Does this version skip elements that lead off the app's origins (5 and later)? */
+export const avoidsOffsite = (v: ExplorationVersion): boolean => v === "5"
+/** Does this version end an episode once its trajectory satisfies a path of the task's graph (5 and later)? */
+export const endsOnSatisfiedPath = (v: ExplorationVersion): boolean => v === "5"
