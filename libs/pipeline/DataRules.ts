@@ -14,6 +14,9 @@ export type DataRulesVersion = RunConfig["dataRules"]
 /** Version 2 on: paths are told apart by their label functions, and a node with the same LF and kind is that node. */
 export const identifiesPathsByMeaning = (v: DataRulesVersion): boolean => v !== "1"
 
+/** Version 2 on: a verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
+export const commutesAndRefusesUndone = (v: DataRulesVersion): boolean => v !== "1"
+
 /** Version 4 on: a path that ends with an answer is reached by its answer alone (Expansion `answerAlone`). */
 export const reachesAnswerAlone = (v: DataRulesVersion): boolean => !["1", "2", "3"].includes(v)
 

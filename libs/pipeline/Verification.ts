@@ -18,6 +18,7 @@ import { acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/doma
 import type { GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { Sandbox } from "@core/sandbox"
 import type { RunConfig } from "./RunConfig.ts"
+import { commutesAndRefusesUndone } from "./DataRules.ts"
 
 export interface VerifyInput {
   readonly graph: StrategyGraph
@@ -88,4 +89,4 @@ export const verdictRules = (config: RunConfig, graph: StrategyGraph, trajectory
 
 /** The rules of a run whose data rules are `dataRules`: what a check without the whole config reads paths by. */
 export const rulesOf = (dataRules: RunConfig["dataRules"], graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
-  dataRules === "1" ? {} : { commute: true, accept: acceptUnlessUndone(graph, trajectory) }
+  commutesAndRefusesUndone(dataRules) ? { commute: true, accept: acceptUnlessUndone(graph, trajectory) } : {}
