@@ -2,17 +2,15 @@
  * `bun start.ts {port}`: one Actual Budget instance on 127.0.0.1:{port}.
  *
  * Copies seed/ (a bootstrapped sync server holding the "Harbor Household" budget) into a fresh
- * `<tmpdir>/core-actual-XXXXXX`, writes the server's config.json for an internal port, runs
- * `@actual-app/sync-server` (which also serves the `@actual-app/web` app) under node as a child,
- * and serves {port} itself as a pass-through proxy to it (loading-gate.ts: why). Once `/`
- * answers 200 it prints `INSTANCE=<dir>` and `URL=http://127.0.0.1:{port}/`. Then it stays in
+ * `<tmpdir>/core-actual-XXXXXX`, writes the server's config.json for {port}, runs
+ * `@actual-app/sync-server` (which also serves the `@actual-app/web` app) on {port} under node
+ * as a child. Once `/` answers 200 it prints `INSTANCE=<dir>` and `URL=http://127.0.0.1:{port}/`. Then it stays in
  * the foreground: on SIGTERM/SIGINT/SIGHUP it stops the server, removes the dir and exits 0;
  * if the server dies on its own it exits 1.
  */
 import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { INSTANCE_PREFIX, SEED_DIR, SERVER_JS, installed, metaPath, tempRoot, waitForHttp200 } from "./lib.ts"
-import { proxy } from "./loading-gate.ts"
 
 const port = Number(process.argv[2])
 if (!Number.isInteger(port) || port <= 0 || port > 65535) {
@@ -27,16 +25,10 @@ if (!installed()) {
 const dir = mkdtempSync(join(tempRoot(), INSTANCE_PREFIX))
 cpSync(SEED_DIR, dir, { recursive: true })
 mkdirSync(join(dir, ".core"), { recursive: true })
-const internal = (() => {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } })
-  const p = probe.port
-  probe.stop(true)
-  return p
-})()
 writeFileSync(
   join(dir, "config.json"),
   JSON.stringify({
-    port: internal,
+    port,
     hostname: "127.0.0.1",
     dataDir: dir,
     serverFiles: join(dir, "server-files"),
@@ -53,13 +45,11 @@ const server = Bun.spawn(["node", SERVER_JS, "--config", join(dir, "config.json"
   stdio: ["ignore", log, log]
 })
 let stopping = false
-writeFileSync(metaPath(dir), JSON.stringify({ port, internalPort: internal, supervisorPid: process.pid, serverPid: server.pid }))
-const front = proxy(port, `http://127.0.0.1:${internal}`)
+writeFileSync(metaPath(dir), JSON.stringify({ port, supervisorPid: process.pid, serverPid: server.pid }))
 
 const shutdown = async () => {
   if (stopping) return
   stopping = true
-  front.stop(true)
   server.kill("SIGTERM")
   const timer = setTimeout(() => server.kill("SIGKILL"), 2000)
   await server.exited

@@ -1,6 +1,6 @@
 /**
  * The actual pack's commands, end to end without a browser: start.ts brings up a real
- * Actual sync server that answers 200 (through the pack's front), evaluate.ts reads the
+ * Actual sync server that answers 200, evaluate.ts reads the
  * seeded budget from it — an undone task fails, a right answer passes, a wrong one fails —
  * and stop.ts leaves no process and no data behind. Skips when the pack's npm install is missing.
  */
@@ -63,8 +63,7 @@ test.skipIf(!ready)(
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain("<title>Actual</title>")
-    expect(html).toContain("/__core/loading-gate.js")
-    // The sync server behind the front: bootstrapped by the seed, password log-in.
+    // The sync server: bootstrapped by the seed, password log-in.
     const info = (await (await fetch(`http://127.0.0.1:${port}/account/needs-bootstrap`)).json()) as { data: { bootstrapped: boolean } }
     expect(info.data.bootstrapped).toBe(true)
 
