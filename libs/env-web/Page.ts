@@ -16,9 +16,15 @@ import { extractInPage, interactableSelector } from "./Elements.ts"
 import type { Extracted } from "./Elements.ts"
 import { isAllowed, originOf } from "./Origins.ts"
 
-/** Requests in flight on a page and when the network last did anything: our own, cheaper network-idle. */
+/**
+ * Requests in flight on a page and when the network last did anything: our own, cheaper
+ * network-idle. `openForGood` holds the URLs of requests that outlasted a whole settle: a
+ * shared worker's script, whose end Chromium never reports to the page, or a long poll.
+ * Such a request is not waited for again, so it costs an episode one bound, not one per step.
+ */
 export interface Network {
-  readonly inflight: Set<unknown>
+  readonly inflight: Set<Request>
+  readonly openForGood: Set<string>
   last: number
 }
 
@@ -44,6 +50,8 @@ export interface WebEpisode {
   lastGood: string | null
   nextId: number
   crashed: boolean
+  /** A log-in (the task's prelude) was played on the page before the episode started. */
+  preluded: boolean
 }
 
 export const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
@@ -56,12 +64,13 @@ export const browserGone = (episode: WebEpisode, cause: unknown): boolean =>
   /Target page, context or browser has been closed|Browser has been closed|Target crashed|has disconnected/i.test(messageOf(cause))
 
 const track = (page: Page): Network => {
-  const net: Network = { inflight: new Set(), last: 0 }
-  const done = (request: unknown) => {
-    net.inflight.delete(request)
+  const net: Network = { inflight: new Set(), openForGood: new Set(), last: 0 }
+  const done = (request: Request) => {
+    if (!net.inflight.delete(request)) return
     net.last = performance.now()
   }
   page.on("request", (request) => {
+    if (net.openForGood.has(request.url())) return
     net.inflight.add(request)
     net.last = performance.now()
   })
@@ -88,7 +97,11 @@ const settle = async (page: Page, boundMs: number, net?: Network): Promise<void>
   }
   for (;;) {
     const now = performance.now()
-    if (now >= until) return
+    if (now >= until) {
+      for (const request of net.inflight) net.openForGood.add(request.url())
+      net.inflight.clear()
+      return
+    }
     const quietFor = now - net.last
     if (net.inflight.size === 0 && quietFor >= quietMs) return
     await new Promise((resolve) => setTimeout(resolve, net.inflight.size === 0 ? Math.min(quietMs - quietFor, until - now) : 10))
@@ -207,7 +220,8 @@ export const watchedEpisode = (
     blocked: null,
     lastGood: null,
     nextId: 1,
-    crashed: false
+    crashed: false,
+    preluded: false
   }
   watchBlocked(ep)
   lease.page.on("crash", () => {

@@ -89,6 +89,7 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         yield* playPrelude(prelude, { page: lease.page, origins, timeoutMs, settle, ...secrets }).pipe(Effect.tapError(() => lease.release))
         // A navigation the log-in had refused is not the episode's to report.
         ep.blocked = null
+        ep.preluded = true
         return ep
       }),
     start: (ep) =>
@@ -96,6 +97,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         try: async () => {
           if (ep.startUrl === undefined) return "the web platform needs a startUrl (or a site and siteSeed with an episode source)"
           if (!isAllowed(ep.startUrl, ep.origins)) return refusal(ep.startUrl, ep.origins)
+          // A log-in that ended on the start page has loaded it already: an app that opens its data on every load pays that once.
+          if (ep.preluded && ep.lease.page.url() === new URL(ep.startUrl).href) return null
           await ep.lease.page.goto(ep.startUrl, { timeout: timeoutMs, waitUntil: "domcontentloaded" })
           return null
         },

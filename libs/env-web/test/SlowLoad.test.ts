@@ -3,7 +3,8 @@
  * timer, no request): with the default bound the first observation sees the loading
  * screen; a task's `pageSettleMs` with its `pageReady` selector waits for the loaded page,
  * on reset and after a step that loads a page again, and after a log-in step whose settling
- * outlasts the step's own backstop. DOM quiet alone cannot tell a static loading screen from
+ * outlasts the step's own backstop. A log-in that ends on the task's start page is not followed
+ * by a second load of it. DOM quiet alone cannot tell a static loading screen from
  * a loaded page.
  */
 import { afterAll, expect, test } from "bun:test"
@@ -21,10 +22,16 @@ const page = `<!doctype html><title>Ledger</title><body><div id="loading">Loadin
       : '<main><h1>Ledger</h1><button type="button" onclick="location.search = \\'accounts\\'">Open accounts</button></main>'
   }, ${LOAD_MS})
 </script></body>`
+/** How often each page (path and query) was loaded. */
+const loads = new Map<string, number>()
 const server = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
-  fetch: () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } })
+  fetch: (req) => {
+    const url = new URL(req.url)
+    loads.set(url.pathname + url.search, (loads.get(url.pathname + url.search) ?? 0) + 1)
+    return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } })
+  }
 })
 const startUrl = `http://127.0.0.1:${server.port}/`
 const rt = startRuntime()
@@ -83,6 +90,33 @@ test(
         }
         const first = yield* env.reset({ taskId: "ledger", startUrl, pageSettleMs: 8000, pageReady: "main", prelude })
         expect(hasButton(first)).toBe(true)
+      })
+    ),
+  60000
+)
+
+test(
+  "a log-in that ends on the start page leaves it loaded once; one that ends elsewhere is followed by a load of the start page",
+  () =>
+    rt.withEnv({ screenshots: "none" }, (env) =>
+      Effect.gen(function* () {
+        const logIn = {
+          startUrl,
+          play: (page: PreludePage) =>
+            Effect.gen(function* () {
+              const button = (yield* page.elements).find((e) => e.name === "Open accounts")
+              expect(yield* page.act({ kind: "click", target: target(button!) })).toBeNull()
+            })
+        }
+        const task = { taskId: "ledger", pageSettleMs: 8000, pageReady: "main", prelude: logIn }
+        loads.clear()
+        const there = yield* env.reset({ ...task, startUrl: `${startUrl}?accounts` })
+        expect(there.aria).toContain("No accounts yet")
+        expect(Object.fromEntries(loads)).toEqual({ "/": 1, "/?accounts": 1 })
+        loads.clear()
+        const elsewhere = yield* env.reset({ ...task, startUrl })
+        expect(hasButton(elsewhere)).toBe(true)
+        expect(Object.fromEntries(loads)).toEqual({ "/": 2, "/?accounts": 1 })
       })
     ),
   60000
