@@ -37,7 +37,10 @@ export const judgeDemo = (
           verdict.pass
             ? Effect.void
             : Effect.fail(
-                new DemoRejected({ taskId, message: `demo of task ${taskId} does not do the task: the pack's evaluate says fail (exit 1)` })
+                new DemoRejected({
+                  taskId,
+                  message: `demo of task ${taskId} does not do the task: the pack's evaluate says fail (exit 1)${verdict.said === "" ? "" : `: ${verdict.said}`}`
+                })
               )
         )
       )

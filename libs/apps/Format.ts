@@ -87,6 +87,10 @@ export const PackFileV1 = Schema.Struct({
   ),
   /** A CSS selector present once the app has loaded: a page is observed once something matches it. */
   pageReady: Schema.optionalKey(Schema.NonEmptyString.annotate({ expected: "a non-empty CSS selector" })),
+  /** How long an episode's page stays open after its last action (apps that save in the background). */
+  pageSaveMs: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10000 }, { message: "expected an integer between 0 and 10000 (milliseconds)" }))
+  ),
   /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
   hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),
@@ -137,6 +141,8 @@ export interface PackConfig {
   readonly pageSettleMs: number
   /** Null: nothing to wait for beyond load, network idle and DOM quiet. */
   readonly pageReady: string | null
+  /** 0: the page closes as soon as the episode ends. */
+  readonly pageSaveMs: number
   /** False: a fragment is an in-page anchor, and URLs are recorded as path and query. */
   readonly hashRouting: boolean
   readonly tasks: string

@@ -48,6 +48,8 @@ export interface Instance extends InstanceRef {
 
 export interface EvaluationResult {
   readonly pass: boolean
+  /** The evaluator's last line of output ("" when it said nothing): why, in its own words. */
+  readonly said: string
 }
 
 /** Bounds on a pack's commands: stop, reset, evaluate. */
@@ -328,7 +330,7 @@ export const evaluateEpisode = (instance: Instance, taskId: string, answer: stri
       if (evaluate === null) throw new Error(`app ${instance.pack.config.name} has no evaluate command`)
       const r = await finished("evaluate", instance, evaluate, { task: taskId, answer }, EVALUATE_TIMEOUT_MS)
       if ("problem" in r) throw new Error(r.problem)
-      if (r.done.code === 0 || r.done.code === 1) return { pass: r.done.code === 0 }
+      if (r.done.code === 0 || r.done.code === 1) return { pass: r.done.code === 0, said: r.done.last === "(none)" ? "" : r.done.last }
       throw new Error(`evaluate ${describeExit(r.done)} (0 = pass, 1 = fail); last output: ${r.done.last}`)
     },
     catch: (e) => new InstanceError({ app: instance.pack.config.name, reason: e instanceof Error ? e.message : String(e) })

@@ -143,6 +143,7 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   pageQuietMs: c.pageQuietMs ?? 0,
   pageSettleMs: c.pageSettleMs ?? DEFAULT_PAGE_SETTLE_MS,
   pageReady: c.pageReady ?? null,
+  pageSaveMs: c.pageSaveMs ?? 0,
   hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,

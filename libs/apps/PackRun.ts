@@ -44,10 +44,11 @@ export const packRegistration = (pack: Pack, t: PackTask): TaskRegistration => (
 })
 
 /** How the pack's pages are observed and their URLs recorded, for every episode on it. */
-export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "pageSettleMs" | "pageReady" | "hashRouting"> => ({
+export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "pageSettleMs" | "pageReady" | "pageSaveMs" | "hashRouting"> => ({
   ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}),
   ...(pack.config.pageSettleMs !== DEFAULT_PAGE_SETTLE_MS ? { pageSettleMs: pack.config.pageSettleMs } : {}),
   ...(pack.config.pageReady !== null ? { pageReady: pack.config.pageReady } : {}),
+  ...(pack.config.pageSaveMs > 0 ? { pageSaveMs: pack.config.pageSaveMs } : {}),
   ...(pack.config.hashRouting ? { hashRouting: true } : {})
 })
 

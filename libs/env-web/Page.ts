@@ -42,6 +42,10 @@ export interface WebEpisode {
   readonly pageSettleMs: number
   /** The app's `pageReady` selector (null: none). */
   readonly ready: string | null
+  /** The app's `pageSaveMs` (0: none): how long the page stays open after the episode's last action. */
+  readonly saveMs: number
+  /** When the episode's last action was performed (null: none yet). */
+  actedAt: number | null
   /** The app's own origin (its start URL's), written as a placeholder in what is stored. */
   readonly base: string | null
   /** The last top-level navigation the browser blocked, until the next action. */
@@ -162,6 +166,12 @@ export const settleEpisode = async (ep: WebEpisode, boundMs: number): Promise<vo
   await domQuiet(ep.lease.page, ep.quietMs, ep.pageSettleMs)
 }
 
+/** Resolves once the app's `pageSaveMs` has passed since the episode's last action: at once without one, or on a page already gone. */
+export const saved = (ep: WebEpisode): Promise<void> => {
+  const left = ep.actedAt === null || browserGone(ep, null) ? 0 : ep.saveMs - (performance.now() - ep.actedAt)
+  return left <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, left))
+}
+
 /** A navigation racing the observation destroys the execution context: wait for the new document and retry. */
 export const extract = async (page: Page, nextId: number, settleMs: number, origins: ReadonlyArray<string>): Promise<Extracted> => {
   for (let attempt = 0; ; attempt++) {
@@ -204,6 +214,7 @@ export const watchedEpisode = (
     readonly quietMs: number
     readonly pageSettleMs: number
     readonly ready: string | null
+    readonly saveMs?: number
     readonly timeoutMs: number
   }
 ): WebEpisode => {
@@ -216,12 +227,14 @@ export const watchedEpisode = (
     quietMs: o.quietMs,
     pageSettleMs: o.pageSettleMs,
     ready: o.ready,
+    saveMs: o.saveMs ?? 0,
     base: o.startUrl === undefined ? null : originOf(o.startUrl),
     blocked: null,
     lastGood: null,
     nextId: 1,
     crashed: false,
-    preluded: false
+    preluded: false,
+    actedAt: null
   }
   watchBlocked(ep)
   lease.page.on("crash", () => {

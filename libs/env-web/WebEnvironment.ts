@@ -25,7 +25,7 @@ import { BrowserPool } from "./BrowserPool.ts"
 import { guardOffsite, leaveErrorPage } from "./Guard.ts"
 import { clearMarksInPage, markedScreenshot } from "./Marks.ts"
 import { appOrigins, isAllowed, refusal } from "./Origins.ts"
-import { browserGone, extract, messageOf, settleEpisode, stopLoading, watchedEpisode } from "./Page.ts"
+import { browserGone, extract, messageOf, saved, settleEpisode, stopLoading, watchedEpisode } from "./Page.ts"
 import { pageRead } from "./PageParts.ts"
 import type { WebEpisode } from "./Page.ts"
 import { playPrelude } from "./Prelude.ts"
@@ -77,7 +77,12 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         const startUrl = site?.startUrl ?? task.startUrl
         const origins = appOrigins(startUrl, site?.origins ?? task.origins)
         const lease = yield* pool.acquire(origins)
-        const page = { quietMs: task.pageQuietMs ?? 0, pageSettleMs: task.pageSettleMs ?? settleMs, ready: task.pageReady ?? null }
+        const page = {
+          quietMs: task.pageQuietMs ?? 0,
+          pageSettleMs: task.pageSettleMs ?? settleMs,
+          ready: task.pageReady ?? null,
+          saveMs: task.pageSaveMs ?? 0
+        }
         const ep = watchedEpisode(lease, { startUrl, origins, ...page, timeoutMs })
         yield* Effect.tryPromise(() => guardOffsite(lease.context, origins)).pipe(
           Effect.mapError((cause) => new InfraError({ reason: `cannot guard the page: ${messageOf(cause)}` })),
@@ -110,7 +115,11 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     perform: async (ep, action, record) => {
       ep.blocked = null
       record(await recordedSelect(ep.lease.page, await recordedAction(ep.lease.page, action, options)))
-      return perform(ep.lease.page, action, { timeoutMs, issued: ep.issued, origins: ep.origins, ...secrets })
+      try {
+        return await perform(ep.lease.page, action, { timeoutMs, issued: ep.issued, origins: ep.origins, ...secrets })
+      } finally {
+        ep.actedAt = performance.now()
+      }
     },
     read: (ep, withScreenshot, error) =>
       Effect.tryPromise({
@@ -158,7 +167,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     isLost: browserGone,
     isTimeout: (cause) => cause instanceof Error && cause.name === "TimeoutError",
     stop: (ep) => Effect.promise(() => stopLoading(ep.lease.page)),
-    release: (ep) => ep.lease.release
+    // An app that saves in the background (a worker's sync the page's network does not show) gets its `pageSaveMs` first.
+    release: (ep) => Effect.andThen(Effect.promise(() => saved(ep)), ep.lease.release)
   }
 }
 

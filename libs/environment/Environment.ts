@@ -60,6 +60,12 @@ export interface EnvTask {
    */
   readonly pageReady?: string
   /**
+   * Web: how long an episode's page stays open after its last action, in ms (default 0), for
+   * an app that saves in the background where the page's network does not show it (a shared
+   * worker's sync): closing the page sooner would lose the episode's last change.
+   */
+  readonly pageSaveMs?: number
+  /**
    * Android: clear the app's data before opening it, so the episode starts from a fresh
    * install's state (an app pack whose isolation asks for it). Default false: data is kept.
    */

@@ -4,9 +4,10 @@
  * the budget unreadable). One line on stdout says why.
  *
  * Reads the budget as the instance's sync server holds it (tools/state.mjs, under node, with
- * `@actual-app/api`) and applies checks.ts. The browser syncs a change to the server a moment
- * after the UI shows it, so a failing check is read again every 300 ms for up to 4 s
- * (`CORE_ACTUAL_EVAL_WAIT_MS`); a pass returns at once. Answer tasks are decided without
+ * `@actual-app/api`) and applies checks.ts. The browser syncs a change to the server a second
+ * after the UI shows it (core-app.json's `pageSaveMs` keeps the page open for that), so a
+ * failing check is read again every 300 ms for up to 1 s more (`CORE_ACTUAL_EVAL_WAIT_MS`); a
+ * pass returns at once. Answer tasks are decided without
  * reading the budget.
  */
 import { mkdtempSync, rmSync } from "node:fs"
@@ -46,7 +47,7 @@ const readState = async (): Promise<BudgetState> => {
   }
 }
 
-const waitMs = Number(process.env.CORE_ACTUAL_EVAL_WAIT_MS ?? 4000)
+const waitMs = Number(process.env.CORE_ACTUAL_EVAL_WAIT_MS ?? 1000)
 const deadline = Date.now() + waitMs
 for (;;) {
   const verdict = check!.kind === "answer" ? check!.judge(undefined, answer) : check!.judge(await readState(), answer)

@@ -35,16 +35,16 @@ test("the good fixture loads: absolute folder, defaults filled in, tasks in orde
   expect(daemon.config.instance.readyTimeoutMs).toBe(10000)
   expect(daemon.config.instance.stop).toBeNull()
   expect([pack.config.hashRouting, daemon.config.hashRouting]).toEqual([false, false])
-  expect([pack.config.pageSettleMs, pack.config.pageReady]).toEqual([1000, null])
+  expect([pack.config.pageSettleMs, pack.config.pageReady, pack.config.pageSaveMs]).toEqual([1000, null, 0])
 })
 
 test("a pack's page settling reaches its episodes' task only when set, so other packs are observed as before", () => {
   const plain = Effect.runSync(loadPack(join(root, "good")))
   expect(packPageOptions(plain)).toEqual({})
   const slow = Effect.runSync(
-    loadPack(variant(root, "slow", (c) => ((c.pageSettleMs = 4000), (c.pageReady = "nav a"), (c.pageQuietMs = 100))))
+    loadPack(variant(root, "slow", (c) => ((c.pageSettleMs = 4000), (c.pageReady = "nav a"), (c.pageQuietMs = 100), (c.pageSaveMs = 1500))))
   )
-  expect(packPageOptions(slow)).toEqual({ pageSettleMs: 4000, pageReady: "nav a", pageQuietMs: 100 })
+  expect(packPageOptions(slow)).toEqual({ pageSettleMs: 4000, pageReady: "nav a", pageQuietMs: 100, pageSaveMs: 1500 })
 })
 
 test("every malformed pack is one line naming the file, the JSON path and the problem", () => {
@@ -91,6 +91,7 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
     (c) => (c.pageSettleMs = 60000),
     `${at("settle-high")}: pageSettleMs: expected an integer between 100 and 30000 (milliseconds)`
   )
+  add("save-high", (c) => (c.pageSaveMs = 20000), `${at("save-high")}: pageSaveMs: expected an integer between 0 and 10000 (milliseconds)`)
   add("ready-empty", (c) => (c.pageReady = ""), `${at("ready-empty")}: pageReady: expected a non-empty CSS selector`)
   add("hash-routing", (c) => (c.hashRouting = "yes"), `${at("hash-routing")}: hashRouting: expected boolean`)
   add("missing", (c) => delete c.tasks, `${at("missing")}: tasks: missing field`)
