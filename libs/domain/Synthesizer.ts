@@ -30,6 +30,12 @@
  * as version 3 lets a sentence's value stand alone. With it, key steps leave out a link
  * clicked that neither left the page nor changed it (KeySteps.ts, `inPageLinks`).
  *
+ * Version 6 judges a typed-and-submitted step's page by the query parameters that carry the
+ * typed text: how the form was submitted (Enter, a button, a suggestion list that was or was
+ * not open yet) adds parameters of its own, which another run of the same step may not add.
+ *
+ * The rules each version keeps are named in SynthesisVersions.ts.
+ *
  * Version 5 judges an edit in place by what it made (FieldEdits.ts): an insert's LF asks
  * for the same change of the field's content — the same text removed and inserted at the
  * same place, whatever keys made it — and, when a later page of the demo showed the edited
@@ -43,26 +49,17 @@
 import { editCall } from "./FieldEdits.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
-
-/** The synthesizer's versions: a run keeps the one it recorded, so replays infer the same code. */
-export type SynthesisVersion = "1" | "2" | "3" | "4" | "5"
-/** What new runs record. */
-export const SYNTHESIS_VERSION: SynthesisVersion = "5"
-
-/** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const synthesisVersionOf = (v: unknown): SynthesisVersion => (v === "2" || v === "3" || v === "4" || v === "5" ? v : "1")
-
-/** Does this version read a reported value out of an answer (3 and later)? */
-const readsValues = (v: SynthesisVersion): boolean => v === "3" || v === "4" || v === "5"
-
-/** Does this version read a value said alone as one reported among other words (4 and later)? */
-const readsBareValues = (v: SynthesisVersion): boolean => v === "4" || v === "5"
-
-/** Do this version's key steps leave out a link that changed nothing (4 and later)? */
-const dropsInPageLinks = (v: SynthesisVersion): boolean => v === "4" || v === "5"
-
-/** Does this version judge an edit in place by the field's content after it (5)? */
-const judgesEditsByEffect = (v: SynthesisVersion): boolean => v === "5"
+import {
+  dropsInPageLinks,
+  judgesEditsByEffect,
+  readsBareValues,
+  readsValues,
+  SYNTHESIS_VERSION,
+  submitsByTypedText,
+  type SynthesisVersion,
+  unchosenStartClicks,
+  wholePhraseAnswers
+} from "./SynthesisVersions.ts"
 
 /**
  * How this version's key steps are identified: from 4 on, a link that changed nothing is
@@ -108,6 +105,34 @@ export const urlPattern = (url: string, options: { readonly minted?: boolean } =
     return `(?=.*[?&]${escapeRe(key)}=${generalise(value, minted)}(&|$))`
   })
   return `${head}${required.join("")}\\?.*$`
+}
+
+/** A query value as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
+const queryValue = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "))
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * `urlPattern` for the page a typed submission led to, keeping of its query only the
+ * parameters whose value holds the typed text; null when none does (the text went into a
+ * form posted elsewhere, and the whole URL is the evidence).
+ */
+export const typedUrlPattern = (url: string, typed: string): string | null => {
+  const q = url.indexOf("?")
+  if (q < 0) return null
+  const wanted = typed.trim().toLowerCase()
+  const params = url
+    .slice(q + 1)
+    .split("&")
+    .filter((p) => {
+      const eq = p.indexOf("=")
+      return eq > 0 && wanted !== "" && queryValue(p.slice(eq + 1)).toLowerCase().includes(wanted)
+    })
+  return params.length === 0 ? null : urlPattern(`${url.slice(0, q)}?${params.join("&")}`)
 }
 
 const regexLiteral = (name: string): string => `/^${generalise(name, true).replace(/\//g, "\\/").replace(/ /g, "\\s+")}$/i`
@@ -177,8 +202,20 @@ const mintedBy = (s: LfStep): boolean =>
   s.action.role !== "link" &&
   s.urlAfter !== s.urlBefore
 
-const stateEntries = (t: LfTrajectory, s: LfStep): { entries: Array<readonly [string, string]>; notes: Array<string> } => {
+const stateEntries = (
+  t: LfTrajectory,
+  s: LfStep,
+  version: SynthesisVersion
+): { entries: Array<readonly [string, string]>; notes: Array<string> } => {
   if (s.urlAfter !== null && s.urlAfter !== s.urlBefore) {
+    const typed = s.action.kind === "type" && s.action.submit && submitsByTypedText(version) ? (s.action.typed ?? "") : ""
+    const carried = typed === "" ? null : typedUrlPattern(s.urlAfter, typed)
+    if (carried !== null) {
+      return {
+        entries: [["urlAfter", js(carried)]],
+        notes: [`State evidence: the page after it is ${s.urlAfter}, judged by the parameters that carry the typed text.`]
+      }
+    }
     return {
       entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s) }))]],
       notes: [`State evidence: the page after it is ${s.urlAfter}.`]
@@ -242,7 +279,7 @@ const reportedValue = (answer: string): string | null => {
 /** An answer as a case-blind whole phrase among other words (version 2); numbers and short words stay exact. */
 const answerArg = (answer: string, version: SynthesisVersion): string => {
   const numeric = /^\s*[-$€£]?\s*[\d,]+(\.\d+)?\s*$/.test(answer)
-  if (version === "1" || numeric) return js(answer)
+  if (!wholePhraseAnswers(version) || numeric) return js(answer)
   if (answer.replace(/[^\p{L}]/gu, "").length < 4) {
     // A clock time said alone is the value a sentence reports; a short word stays exact ("no" is in many a sentence).
     const bare = readsBareValues(version) && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
@@ -264,7 +301,7 @@ const actionCall = (
     case "click":
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
-      const unchosen = version !== "1" && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
+      const unchosen = unchosenStartClicks(version) && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
       const where: Array<readonly [string, string]> =
         s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
@@ -325,7 +362,7 @@ export const synthesizeCandidates = (
       ? s.urlBefore === null
         ? { entries: [], notes: [] }
         : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
-      : stateEntries(t, s)
+      : stateEntries(t, s, version)
   const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, version) : null
   if (withState !== null)
     out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })

@@ -9,7 +9,9 @@ import {
   nativeLabelFunction,
   SYNTHESIS_VERSION,
   synthesisVersionOf,
-  synthesizeCandidates
+  synthesizeCandidates,
+  typedUrlPattern,
+  urlPattern
 } from "../mod.ts"
 import type { LfTrajectory, SynthesisVersion } from "../mod.ts"
 import { act, el, trajectory } from "./fixtures.ts"
@@ -113,17 +115,51 @@ describe("edits judged by what they made (version 5; the cases: EditsByEffect.te
     ["no", "I have no idea", false, false]
   ]
   answerCases(["4", "5"], cases)
-  test("version 5 is what new runs record", () => {
-    expect([SYNTHESIS_VERSION, synthesisVersionOf("5"), synthesisVersionOf("4")]).toEqual(["5", "5", "4"])
+  test("version 5 is recorded as itself", () => {
+    expect([synthesisVersionOf("5"), synthesisVersionOf("4")]).toEqual(["5", "4"])
   })
   const rules: ReadonlyArray<readonly [SynthesisVersion, boolean, boolean]> = [
     ["1", false, false],
     ["3", false, false],
     ["4", true, false],
-    ["5", true, true]
+    ["5", true, true],
+    ["6", true, true]
   ]
   test.each(rules)("version %s's key steps: inPageLinks %p, editsByEffect %p", (version, inPageLinks, editsByEffect) => {
     expect(keyStepOptionsOf(version)).toEqual({ inPageLinks, editsByEffect })
+  })
+})
+
+describe("a typed search judged by the parameters that carry its text (version 6)", () => {
+  // The same search, submitted by Enter before and after the suggestion list opened: the app adds `go=Go` or `fulltext=Search`.
+  const search = (urlAfter: string, typed = "Curlew") =>
+    trajectory("/index.php/Main_Page", [
+      { action: act("type", { role: "searchbox", name: "Search", typed, submit: true }), urlAfter },
+      { action: act("click", { role: "link", name: "Engine No. 7 Curlew" }), urlAfter: "/index.php/Engine_No._7_Curlew" },
+      { action: act("answer", { answer: "160 psi" }) }
+    ])
+  const demo = search("/index.php?search=Curlew&title=Special%3ASearch&fulltext=Search")
+  const searchLf = (version: SynthesisVersion) => nativeLabelFunction(synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, version)[0]!.code)
+  const cases: ReadonlyArray<readonly [name: string, t: LfTrajectory, v5: boolean, v6: boolean]> = [
+    ["the demo itself", demo, true, true],
+    ["the same text submitted the other way", search("/index.php?search=Curlew&title=Special%3ASearch&go=Go"), false, true],
+    ["the same parameters in another order", search("/index.php?title=Special%3ASearch&search=Curlew"), false, true],
+    ["other text", search("/index.php?search=Kestrel&title=Special%3ASearch&fulltext=Search", "Kestrel"), false, false],
+    ["the text on another page", search("/other.php?search=Curlew&fulltext=Search"), false, false]
+  ]
+  for (const [name, t, v5, v6] of cases) {
+    test(`${name}: version 5 ${v5}, version 6 ${v6}`, () => {
+      expect([(searchLf("5")(t) as number) >= 0, (searchLf("6")(t) as number) >= 0]).toEqual([v5, v6])
+    })
+  }
+  test("typedUrlPattern keeps the parameters holding the typed text, and none is none", () => {
+    expect(typedUrlPattern("/s?q=Spring+Gala+2025&go=Go", "Spring Gala 2025")).toBe(urlPattern("/s?q=Spring+Gala+2025"))
+    expect(typedUrlPattern("/s?q=spring%20gala&x=1", "Spring Gala")).toBe(urlPattern("/s?q=spring%20gala"))
+    expect(typedUrlPattern("/results/17?sort=new", "boots")).toBeNull()
+    expect(typedUrlPattern("/results/17", "boots")).toBeNull()
+  })
+  test("version 6 is what new runs record", () => {
+    expect([SYNTHESIS_VERSION, synthesisVersionOf("6"), synthesisVersionOf("7")]).toEqual(["6", "6", "1"])
   })
 })
 

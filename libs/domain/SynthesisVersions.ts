@@ -1,0 +1,50 @@
+/**
+ * The label-function synthesizer's versions, and the rules each keeps, asked by name
+ * (`judgesEditsByEffect(v)`) rather than by comparing version literals where a rule acts.
+ * Each rule holds from the version that brought it on: a run keeps the version it recorded
+ * (`infer.synthesis`), so its replays infer the same code.
+ *
+ * @example
+ * const version = synthesisVersionOf(config["infer.synthesis"]) // "1" for runs before versions
+ * if (submitsByTypedText(version)) pattern = typedUrlPattern(url, typed)
+ */
+export type SynthesisVersion = "1" | "2" | "3" | "4" | "5" | "6"
+/** What new runs record. */
+export const SYNTHESIS_VERSION: SynthesisVersion = "6"
+
+const VERSIONS: ReadonlyArray<SynthesisVersion> = ["1", "2", "3", "4", "5", "6"]
+
+/** A run's recorded version; anything else (a run from before versions) is version 1. */
+export const synthesisVersionOf = (v: unknown): SynthesisVersion => VERSIONS.find((known) => known === v) ?? "1"
+
+/** The version each rule came with. */
+const SINCE = {
+  wholePhraseAnswers: "2",
+  unchosenStartClicks: "2",
+  readsValues: "3",
+  readsBareValues: "4",
+  dropsInPageLinks: "4",
+  judgesEditsByEffect: "5",
+  submitsByTypedText: "6"
+} as const satisfies Record<string, SynthesisVersion>
+
+const holds = (rule: keyof typeof SINCE) => (v: SynthesisVersion): boolean => VERSIONS.indexOf(v) >= VERSIONS.indexOf(SINCE[rule])
+
+/** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
+export const wholePhraseAnswers = holds("wholePhraseAnswers")
+/** A click that left the untouched start page is not tied to that page: the task chose it. */
+export const unchosenStartClicks = holds("unchosenStartClicks")
+/** A sentence that reports one value holds for any answer reporting the same value. */
+export const readsValues = holds("readsValues")
+/** A bare value that is no plain number holds when reported among other words. */
+export const readsBareValues = holds("readsBareValues")
+/** Key steps leave out a link that neither left the page nor changed it. */
+export const dropsInPageLinks = holds("dropsInPageLinks")
+/** An edit in place is judged by the field's content after it (FieldEdits.ts). */
+export const judgesEditsByEffect = holds("judgesEditsByEffect")
+/**
+ * A typed-and-submitted step's page after it is judged by the query parameters that carry
+ * the typed text (`search=Curlew`), not by those the way of submitting added (`go=Go` after
+ * Enter beside a suggestion list, `fulltext=Search` without one).
+ */
+export const submitsByTypedText = holds("submitsByTypedText")
