@@ -15,8 +15,10 @@
 import type { Action } from "@core/events"
 import { continuePlan, formPlans, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
+import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
-import { avoidsOffsite, readsAnswers, setsSortOrders } from "./ExplorationVersions.ts"
+import { asksForChange, madeChange } from "./ChangeAsked.ts"
+import { avoidsOffsite, completesAfterChange, fillsForms, readsAnswers, readsNamesNotWords, setsSortOrders } from "./ExplorationVersions.ts"
 import type { ExplorationVersion } from "./ExplorationVersions.ts"
 
 export interface PolicyElement {
@@ -290,13 +292,17 @@ const answerText = (instruction: string, terms: Terms, elements: ReadonlyArray<P
 }
 
 /** Version 3 answers with what the page shows for the question, where it shows it. */
-const finish = (input: PolicyInput, terms: Terms, read: boolean): Action =>
+const finish = (input: PolicyInput, terms: Terms, read: ReadingOptions | null): Action =>
   isQuestion(input.instruction)
     ? {
         kind: "answer",
-        text: (read ? answerFromPage(input.instruction, input.page ?? null) : null) ?? answerText(input.instruction, terms, input.elements)
+        text: (read !== null ? answerFromPage(input.instruction, input.page ?? null, read) : null) ?? answerText(input.instruction, terms, input.elements)
       }
     : { kind: "status", status: "complete" }
+
+/** A task that asks for a change, in an episode that has made none: `complete` would be a claim nothing backs. */
+const changeOwed = (input: PolicyInput): boolean =>
+  !isQuestion(input.instruction) && asksForChange(input.instruction) && !madeChange(input.history)
 
 interface Candidate {
   readonly action: Action
@@ -362,8 +368,8 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
   const version = options.version ?? "1"
   const input = avoidsOffsite(version) ? onsite(given) : given
-  const forms = version !== "1"
-  const read = readsAnswers(version)
+  const forms = fillsForms(version)
+  const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
   const plans = { orders: setsSortOrders(version) }
   const terms = termsOf(input.instruction)
   const history = input.history
@@ -378,9 +384,11 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const t = targetOf(last.action)
     const weight = totalWeight(terms)
     // A page that shows the asked value is where a reader answers: most of the time, whatever the usual stop bias.
-    const shown = read && isQuestion(input.instruction) && answerFromPage(input.instruction, input.page ?? null) !== null
+    const shown = read !== null && isQuestion(input.instruction) && answerFromPage(input.instruction, input.page ?? null, read) !== null
     const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
-    if (rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)) return finish(input, terms, read)
+    // The draw is made either way, so a stop held back leaves the later draws as they were.
+    const stops = rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)
+    if (stops && !(completesAfterChange(version) && changeOwed(input))) return finish(input, terms, read)
   }
   const cs = candidatesOf(input, terms, !setsSortOrders(version))
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {

@@ -17,20 +17,31 @@
  * recorded episode, so it was a step spent on nothing. 5 also never chooses an element
  * whose link or form leaves the app's origins (`offsite`), and an episode of a task with
  * label functions ends `complete` once the trajectory so far satisfies a path of the task's
- * strategy graph (the rollout's check, recorded with the trajectory).
+ * strategy graph (the rollout's check, recorded with the trajectory). 6 also never says
+ * `complete` for a task that asks for a change before the episode has made one (typed,
+ * picked, pressed a key, toggled: ChangeAsked.ts), and reads no function word as a person
+ * ("arrive by the boat" names nobody: PageAnswer.ts).
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "5"
+export const EXPLORATION_VERSION: ExplorationVersion = "6"
+const VERSIONS: ReadonlyArray<ExplorationVersion> = ["1", "2", "3", "4", "5", "6"]
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion => (v === "2" || v === "3" || v === "4" || v === "5" ? v : "1")
+export const explorationVersionOf = (v: unknown): ExplorationVersion => VERSIONS.find((known) => known === v) ?? "1"
+const since = (first: ExplorationVersion) => (v: ExplorationVersion): boolean => VERSIONS.indexOf(v) >= VERSIONS.indexOf(first)
 /** Does this version read answers off the page (3 and later)? */
-export const readsAnswers = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+export const readsAnswers = since("3")
 /** Does this version set sort selects and never click a select (4 and later)? */
-export const setsSortOrders = (v: ExplorationVersion): boolean => v === "4" || v === "5"
+export const setsSortOrders = since("4")
 /** Does this version start later-node explorers only after a page change (3 and later)? */
-export const startsAfterPageChange = (v: ExplorationVersion): boolean => v === "3" || v === "4" || v === "5"
+export const startsAfterPageChange = since("3")
 /** Does this version skip elements that lead off the app's origins (5 and later)? */
-export const avoidsOffsite = (v: ExplorationVersion): boolean => v === "5"
+export const avoidsOffsite = since("5")
 /** Does this version end an episode once its trajectory satisfies a path of the task's graph (5 and later)? */
-export const endsOnSatisfiedPath = (v: ExplorationVersion): boolean => v === "5"
+export const endsOnSatisfiedPath = since("5")
+/** Does this version keep a task that asks for a change from `complete` until the episode made one (6 and later)? */
+export const completesAfterChange = since("6")
+/** Does this version read no function word ("the", "a", "his") as a person (6 and later)? */
+export const readsNamesNotWords = since("6")
+/** Does this version fill forms with the instruction's values (2 and later)? */
+export const fillsForms = since("2")

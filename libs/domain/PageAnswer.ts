@@ -60,13 +60,26 @@ const timeIn = (
   return { labelled: null, any }
 }
 
+/** How the page is read (exploration version 6: `namesOnly`, no function word is a person). */
+export interface ReadingOptions {
+  readonly namesOnly?: boolean
+}
+
+/** Words that follow "by" without naming anyone: "arrive by the boat", "by his sister". */
+const FUNCTION_WORDS = new Set(
+  ["a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "our", "your", "my", "some", "any", "each", "every", "all", "way", "hand", "day", "night"]
+)
+
 /** The name right after "by": in its own atom after a "by" atom, or inline ("by rustyfalcon16"). */
-const personAt = (atoms: ReadonlyArray<Atom>, i: number): string | null => {
+const personAt = (atoms: ReadonlyArray<Atom>, i: number, options: ReadingOptions): string | null => {
   const a = atoms[i]!
-  const inline = a.text.match(/\bby\s+([\p{L}\p{N}_.-]+)/iu)
-  if (inline !== null) return inline[1]!
+  const named = (name: string): string | null => (options.namesOnly === true && FUNCTION_WORDS.has(name.toLowerCase()) ? null : name)
+  for (const inline of a.text.matchAll(/\bby\s+([\p{L}\p{N}_.-]+)/giu)) {
+    const name = named(inline[1]!)
+    if (name !== null) return name
+  }
   const prev = atoms[i - 1]
-  return prev !== undefined && /(^|\s)by$/i.test(prev.text.trim()) && a.role !== "value" ? a.text : null
+  return prev !== undefined && /(^|\s)by$/i.test(prev.text.trim()) && a.role !== "value" ? named(a.text) : null
 }
 
 /** The values that name what the question is about, as the instruction writes them. */
@@ -76,7 +89,7 @@ const anchorsOf = (instruction: string): ReadonlyArray<string> =>
     .map((v) => v.text)
 
 /** The question's answer as the page shows it, or null (see the module doc). */
-export const answerFromPage = (instruction: string, aria: string | null): string | null => {
+export const answerFromPage = (instruction: string, aria: string | null, options: ReadingOptions = {}): string | null => {
   const kind = askedKindOf(instruction)
   if (kind === null || aria === null) return null
   const atoms = atomsOf(aria, { quoted: true })
@@ -112,7 +125,7 @@ export const answerFromPage = (instruction: string, aria: string | null): string
       }
       case "person": {
         if (i === at) break
-        const p = personAt(atoms, i)
+        const p = personAt(atoms, i, options)
         if (p !== null) return p
         break
       }

@@ -105,6 +105,25 @@ describe("answerFromPage", () => {
     })
   }
 
+  describe("a person is a name, not a function word (version 6: namesOnly)", () => {
+    const station = `- heading "Kestrel Station" [level=2]
+- paragraph: Supplies arrive by the boat Petrel. The generator is looked after by Tomas Reyes.`
+    const boatOnly = `- heading "Kestrel Station" [level=2]
+- paragraph: Supplies arrive by the boat Petrel.`
+    const cases: ReadonlyArray<[page: string, before: string | null, after: string | null]> = [
+      // Version 3 took the first "by"; version 6 reads on to the name.
+      [station, "the", "Tomas"],
+      [boatOnly, "the", null],
+      [forumResults, "rustyfalcon16", "rustyfalcon16"]
+    ]
+    for (const [page, before, after] of cases) {
+      test(`${JSON.stringify(page.split("\n").at(-1))}: ${before} before, ${after} with namesOnly`, () => {
+        const question = page === forumResults ? 'Who wrote the post "Show and tell: my regular expressions setup"?' : 'Who looks after the generator of "Kestrel Station"?'
+        expect([answerFromPage(question, page), answerFromPage(question, page, { namesOnly: true })]).toEqual([before, after])
+      })
+    }
+  })
+
   test("no snapshot, no answer", () => {
     expect(answerFromPage("What is the price of Willow Mini Trekking Poles?", null)).toBeNull()
   })
