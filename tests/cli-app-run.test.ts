@@ -10,9 +10,9 @@ import { afterAll, expect, test } from "bun:test"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { leftovers } from "../libs/apps/test/support.ts"
-import { core, expectOneLineError, REPO } from "./support/cli.ts"
+import { core as coreCli, expectOneLineError, REPO } from "./support/cli.ts"
 import { startUi } from "./support/console.ts"
+import { instanceProcesses } from "./support/instances.ts"
 
 const PACK = join(REPO, "packs", "tiddlywiki")
 const TASKS = ["t01-open-storm-protocol", "t02-search-spare-fuses"]
@@ -20,18 +20,13 @@ const data = mkdtempSync(join(tmpdir(), "core-app-run-"))
 const flags = ["--store", "embedded", "--data-dir", data]
 afterAll(() => rmSync(data, { recursive: true, force: true }))
 
-/**
- * Every process CORE started for a TiddlyWiki instance (start.ts copies the seed under
- * /tmp/core-tw-…; CORE tags what it starts): a TiddlyWiki someone started by hand is not ours.
- */
-const tiddlywikis = () =>
-  [...leftovers(join(tmpdir(), "core-tw-")), ...leftovers(PACK)].filter((p) => {
-    try {
-      return readFileSync(`/proc/${p.split(":")[0]}/environ`, "latin1").includes("CORE_APP_INSTANCE_TAG=")
-    } catch {
-      return false // gone since
-    }
-  })
+/** The pack's commands run under this TMPDIR: what they leave is this test's alone, whatever else runs on the machine. */
+const tmp = mkdtempSync(join(tmpdir(), "core-app-run-tmp-"))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+const core = (args: ReadonlyArray<string>) => coreCli(args, { TMPDIR: tmp })
+
+/** Every process CORE started for a TiddlyWiki instance of this test (start.ts copies the seed under TMPDIR/core-tw-…). */
+const tiddlywikis = () => instanceProcesses(tmp, [PACK, join(tmp, "core-tw-")])
 
 test("run --app on two tasks from an empty data dir: demos, rounds, no infra errors; evaluate, replay and registration agree; nothing left running", async () => {
   const run = await core([
