@@ -6,6 +6,8 @@
  * const version = explorationVersionOf(config["run.exploration"]) // "1" for runs before versions
  * if (avoidsOffsite(version)) elements = elements.filter((e) => e.offsite !== true)
  */
+import { versioned } from "./Versions.ts"
+
 /**
  * The policy's versions: a run keeps the one it recorded, so its episodes replay with the
  * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
@@ -25,10 +27,10 @@
 export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6"
 /** What new runs record. */
 export const EXPLORATION_VERSION: ExplorationVersion = "6"
-const VERSIONS: ReadonlyArray<ExplorationVersion> = ["1", "2", "3", "4", "5", "6"]
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6"])
+const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = (v: unknown): ExplorationVersion => VERSIONS.find((known) => known === v) ?? "1"
-const since = (first: ExplorationVersion) => (v: ExplorationVersion): boolean => VERSIONS.indexOf(v) >= VERSIONS.indexOf(first)
+export const explorationVersionOf = versions.of
 /** Does this version read answers off the page (3 and later)? */
 export const readsAnswers = since("3")
 /** Does this version set sort selects and never click a select (4 and later)? */

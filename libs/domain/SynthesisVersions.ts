@@ -8,14 +8,16 @@
  * const version = synthesisVersionOf(config["infer.synthesis"]) // "1" for runs before versions
  * if (submitsByTypedText(version)) pattern = typedUrlPattern(url, typed)
  */
+import { versioned } from "./Versions.ts"
+
 export type SynthesisVersion = "1" | "2" | "3" | "4" | "5" | "6"
 /** What new runs record. */
 export const SYNTHESIS_VERSION: SynthesisVersion = "6"
 
-const VERSIONS: ReadonlyArray<SynthesisVersion> = ["1", "2", "3", "4", "5", "6"]
+const versions = versioned<SynthesisVersion>(["1", "2", "3", "4", "5", "6"])
 
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const synthesisVersionOf = (v: unknown): SynthesisVersion => VERSIONS.find((known) => known === v) ?? "1"
+export const synthesisVersionOf = versions.of
 
 /** The version each rule came with. */
 const SINCE = {
@@ -28,7 +30,7 @@ const SINCE = {
   submitsByTypedText: "6"
 } as const satisfies Record<string, SynthesisVersion>
 
-const holds = (rule: keyof typeof SINCE) => (v: SynthesisVersion): boolean => VERSIONS.indexOf(v) >= VERSIONS.indexOf(SINCE[rule])
+const holds = (rule: keyof typeof SINCE) => versions.since(SINCE[rule])
 
 /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
 export const wholePhraseAnswers = holds("wholePhraseAnswers")
