@@ -89,7 +89,9 @@ export const PackFileV1 = Schema.Struct({
   pageReady: Schema.optionalKey(Schema.NonEmptyString.annotate({ expected: "a non-empty CSS selector" })),
   /** How long an episode's page stays open after its last action (apps that save in the background). */
   pageSaveMs: Schema.optionalKey(
-    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10000 }, { message: "expected an integer between 0 and 10000 (milliseconds)" }))
+    Schema.Int.check(
+      Schema.isBetween({ minimum: 0, maximum: 10000 }, { message: "expected an integer between 0 and 10000 (milliseconds)" })
+    )
   ),
   /** The app routes by the URL's fragment (`/#Title`, `#/inbox`): the fragment is part of a page's identity. */
   hashRouting: Schema.optionalKey(Schema.Boolean),

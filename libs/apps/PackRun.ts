@@ -44,7 +44,9 @@ export const packRegistration = (pack: Pack, t: PackTask): TaskRegistration => (
 })
 
 /** How the pack's pages are observed and their URLs recorded, for every episode on it. */
-export const packPageOptions = (pack: Pack): Pick<EnvTask, "pageQuietMs" | "pageSettleMs" | "pageReady" | "pageSaveMs" | "hashRouting"> => ({
+export const packPageOptions = (
+  pack: Pack
+): Pick<EnvTask, "pageQuietMs" | "pageSettleMs" | "pageReady" | "pageSaveMs" | "hashRouting"> => ({
   ...(pack.config.pageQuietMs > 0 ? { pageQuietMs: pack.config.pageQuietMs } : {}),
   ...(pack.config.pageSettleMs !== DEFAULT_PAGE_SETTLE_MS ? { pageSettleMs: pack.config.pageSettleMs } : {}),
   ...(pack.config.pageReady !== null ? { pageReady: pack.config.pageReady } : {}),

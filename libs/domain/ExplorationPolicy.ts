@@ -18,7 +18,15 @@ import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
 import { asksForChange, madeChange } from "./ChangeAsked.ts"
-import { avoidsOffsite, completesAfterChange, fillsForms, readsAnswers, readsNamesNotWords, setsSortOrders } from "./ExplorationVersions.ts"
+import {
+  avoidsOffsite,
+  completesAfterChange,
+  fillsForms,
+  readsAnswers,
+  readsNamesNotWords,
+  setsSortOrders,
+  skipsLinksHere
+} from "./ExplorationVersions.ts"
 import type { ExplorationVersion } from "./ExplorationVersions.ts"
 
 export interface PolicyElement {
@@ -92,88 +100,12 @@ const SHOWN_STOP = 0.8
 /** With nothing to act on, or after an error: go back this often (else scroll down). */
 const BACK_PROBABILITY = 0.5
 
-const STOP_WORDS = new Set([
-  "a",
-  "an",
-  "the",
-  "to",
-  "of",
-  "in",
-  "on",
-  "at",
-  "by",
-  "for",
-  "from",
-  "with",
-  "into",
-  "onto",
-  "and",
-  "or",
-  "but",
-  "then",
-  "than",
-  "as",
-  "is",
-  "are",
-  "was",
-  "were",
-  "be",
-  "been",
-  "it",
-  "its",
-  "this",
-  "that",
-  "these",
-  "those",
-  "there",
-  "here",
-  "my",
-  "me",
-  "i",
-  "you",
-  "your",
-  "we",
-  "our",
-  "us",
-  "they",
-  "them",
-  "their",
-  "he",
-  "she",
-  "him",
-  "her",
-  "his",
-  "please",
-  "can",
-  "could",
-  "would",
-  "should",
-  "will",
-  "do",
-  "does",
-  "did",
-  "so",
-  "if",
-  "not",
-  "up",
-  "out",
-  "about",
-  "all",
-  "any",
-  "some",
-  "each",
-  "every",
-  "what",
-  "how",
-  "many",
-  "much",
-  "which",
-  "who",
-  "when",
-  "where",
-  "why",
-  "s"
-])
+const STOP_WORDS = new Set(
+  (
+    "a an the to of in on at by for from with into onto and or but then than as is are was were be been it its this that these those there here my me i you your we " +
+    "our us they them their he she him her his please can could would should will do does did so if not up out about all any some each every what how many much which who when where why s"
+  ).split(" ")
+)
 
 /** Words after which the text to type usually follows ("search for …", "a user named …"). */
 const TYPE_CUES = new Set(["search", "find", "type", "enter", "for", "named", "called", "titled", "query"])
@@ -296,7 +228,9 @@ const finish = (input: PolicyInput, terms: Terms, read: ReadingOptions | null): 
   isQuestion(input.instruction)
     ? {
         kind: "answer",
-        text: (read !== null ? answerFromPage(input.instruction, input.page ?? null, read) : null) ?? answerText(input.instruction, terms, input.elements)
+        text:
+          (read !== null ? answerFromPage(input.instruction, input.page ?? null, read) : null) ??
+          answerText(input.instruction, terms, input.elements)
       }
     : { kind: "status", status: "complete" }
 
@@ -309,12 +243,23 @@ interface Candidate {
   readonly score: number
 }
 
-const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean): ReadonlyArray<Candidate> => {
+/** Links whose last click led to the page the episode is on: clicking one again goes nowhere. */
+const linksThatLedHere = (input: PolicyInput): ReadonlySet<string> => {
+  const last = new Map<string, string | null>()
+  for (const h of input.history) {
+    const t = targetOf(h.action)
+    if (h.action.kind === "click" && t !== null && t.role === "link") last.set(identity(t.role, t.name), h.url)
+  }
+  return new Set([...last].filter(([, url]) => url !== null && url === input.url).map(([k]) => k))
+}
+
+const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean, skipsLinksHere: boolean): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)
   const typed = textToType(input.instruction, input.elements)
+  const here = skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
   const out: Array<Candidate> = []
   for (const e of input.elements) {
-    if (!e.visible || !e.enabled) continue
+    if (!e.visible || !e.enabled || here.has(identity(e.role, e.name))) continue
     const target = { role: e.role, name: e.name, elementId: e.id, text: e.text === "" ? null : e.text }
     const times = targeted.get(identity(e.role, e.name)) ?? 0
     const score = overlap(terms, labelOf(e)) + (times === 0 ? NOVEL_BONUS : -REPEAT_PENALTY * times)
@@ -390,7 +335,7 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const stops = rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)
     if (stops && !(completesAfterChange(version) && changeOwed(input))) return finish(input, terms, read)
   }
-  const cs = candidatesOf(input, terms, !setsSortOrders(version))
+  const cs = candidatesOf(input, terms, !setsSortOrders(version), skipsLinksHere(version))
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
   }

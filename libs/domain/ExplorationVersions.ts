@@ -22,7 +22,9 @@ import { versioned } from "./Versions.ts"
  * strategy graph (the rollout's check, recorded with the trajectory). 6 also never says
  * `complete` for a task that asks for a change before the episode has made one (typed,
  * picked, pressed a key, toggled: ChangeAsked.ts), and reads no function word as a person
- * ("arrive by the boat" names nobody: PageAnswer.ts).
+ * ("arrive by the boat" names nobody: PageAnswer.ts), and does not click a link again while
+ * on the page its last click led to (an explorer clicked the open "Kestrel Station" four
+ * times in a row: the link that names the instruction's quoted phrase outscores the rest).
  */
 export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6"
 /** What new runs record. */
@@ -45,5 +47,7 @@ export const endsOnSatisfiedPath = since("5")
 export const completesAfterChange = since("6")
 /** Does this version read no function word ("the", "a", "his") as a person (6 and later)? */
 export const readsNamesNotWords = since("6")
+/** Does this version leave out a link whose last click led to the page the episode is on (6 and later)? */
+export const skipsLinksHere = since("6")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

@@ -66,9 +66,31 @@ export interface ReadingOptions {
 }
 
 /** Words that follow "by" without naming anyone: "arrive by the boat", "by his sister". */
-const FUNCTION_WORDS = new Set(
-  ["a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "our", "your", "my", "some", "any", "each", "every", "all", "way", "hand", "day", "night"]
-)
+const FUNCTION_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "this",
+  "that",
+  "these",
+  "those",
+  "his",
+  "her",
+  "its",
+  "their",
+  "our",
+  "your",
+  "my",
+  "some",
+  "any",
+  "each",
+  "every",
+  "all",
+  "way",
+  "hand",
+  "day",
+  "night"
+])
 
 /** The name right after "by": in its own atom after a "by" atom, or inline ("by rustyfalcon16"). */
 const personAt = (atoms: ReadonlyArray<Atom>, i: number, options: ReadingOptions): string | null => {

@@ -130,7 +130,13 @@ export const typedUrlPattern = (url: string, typed: string): string | null => {
     .split("&")
     .filter((p) => {
       const eq = p.indexOf("=")
-      return eq > 0 && wanted !== "" && queryValue(p.slice(eq + 1)).toLowerCase().includes(wanted)
+      return (
+        eq > 0 &&
+        wanted !== "" &&
+        queryValue(p.slice(eq + 1))
+          .toLowerCase()
+          .includes(wanted)
+      )
     })
   return params.length === 0 ? null : urlPattern(`${url.slice(0, q)}?${params.join("&")}`)
 }

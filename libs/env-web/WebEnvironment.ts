@@ -168,7 +168,11 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     isTimeout: (cause) => cause instanceof Error && cause.name === "TimeoutError",
     stop: (ep) => Effect.promise(() => stopLoading(ep.lease.page)),
     // An app that saves in the background (a worker's sync the page's network does not show) gets its `pageSaveMs` first.
-    release: (ep) => Effect.andThen(Effect.promise(() => saved(ep)), ep.lease.release)
+    release: (ep) =>
+      Effect.andThen(
+        Effect.promise(() => saved(ep)),
+        ep.lease.release
+      )
   }
 }
 

@@ -31,19 +31,47 @@ const target = (role: string, name: string) => ({ role, name, elementId: "e1", t
 describe("madeChange", () => {
   const cases: ReadonlyArray<[name: string, history: ReadonlyArray<PolicyHistoryStep>, made: boolean]> = [
     ["nothing yet", [], false],
-    ["links and buttons only", [step({ kind: "click", target: target("link", "Generator G2") }), step({ kind: "click", target: target("button", "Edit") })], false],
+    [
+      "links and buttons only",
+      [step({ kind: "click", target: target("link", "Generator G2") }), step({ kind: "click", target: target("button", "Edit") })],
+      false
+    ],
     ["a typed text", [step({ kind: "type", target: target("textbox", "Title"), text: "Fuel", submit: false })], true],
     ["a checkbox toggled", [step({ kind: "click", target: target("checkbox", "Hide decimal places") })], true],
     ["a key pressed", [step({ kind: "key", key: "Enter" })], true],
-    ["a typing that failed", [step({ kind: "type", target: target("textbox", "Title"), text: "Fuel", submit: false }, "no such element")], false]
+    [
+      "a typing that failed",
+      [step({ kind: "type", target: target("textbox", "Title"), text: "Fuel", submit: false }, "no such element")],
+      false
+    ]
   ]
   for (const [name, history, made] of cases) test(`${name} → ${made}`, () => expect(madeChange(history)).toBe(made))
 })
 
 describe("the exploration policy (version 6, completesAfterChange)", () => {
   const elements: ReadonlyArray<PolicyElement> = [
-    { id: "e1", role: "link", name: "Generator G2", text: "Generator G2", value: null, checked: null, visible: true, enabled: true, editable: false },
-    { id: "e2", role: "button", name: "Edit this tiddler", text: "Edit this tiddler", value: null, checked: null, visible: true, enabled: true, editable: false }
+    {
+      id: "e1",
+      role: "link",
+      name: "Generator G2",
+      text: "Generator G2",
+      value: null,
+      checked: null,
+      visible: true,
+      enabled: true,
+      editable: false
+    },
+    {
+      id: "e2",
+      role: "button",
+      name: "Edit this tiddler",
+      text: "Edit this tiddler",
+      value: null,
+      checked: null,
+      visible: true,
+      enabled: true,
+      editable: false
+    }
   ]
   const seed = (k: number) => new Bun.CryptoHasher("sha256").update(`change-${k}`).digest("hex")
   const run = (instruction: string, version: "5" | "6", history: ReadonlyArray<PolicyHistoryStep>) =>
@@ -63,7 +91,9 @@ describe("the exploration policy (version 6, completesAfterChange)", () => {
     expect(run('Open the tiddler "Generator G2".', "6", navigated)).toBe(run('Open the tiddler "Generator G2".', "5", navigated))
   })
   test("given the budget's last step, version 6 still ends the episode", () => {
-    const last = explorationAction({ instruction: edit, url: "/", elements, history: navigated, stepBudget: 2 }, prng(seed(0)), { version: "6" })
+    const last = explorationAction({ instruction: edit, url: "/", elements, history: navigated, stepBudget: 2 }, prng(seed(0)), {
+      version: "6"
+    })
     expect(last).toEqual({ kind: "status", status: "complete" })
   })
 })

@@ -310,3 +310,25 @@ describe("elements that lead off the app (version 5)", () => {
     expect([...kinds].every((k) => k === "scroll" || k === "back")).toBe(true)
   })
 })
+
+describe("a link that led here (version 6, skipsLinksHere)", () => {
+  const page = [el("link", "Kestrel Station"), el("link", "Generator G2"), el("link", "Ada Okafor")]
+  const instruction = 'Follow the link from "Kestrel Station" to the generator and answer: who maintains it?'
+  const clicked = (url: string): PolicyHistoryStep => ({
+    action: { kind: "click", target: { role: "link", name: "Kestrel Station", elementId: "old", text: "Kestrel Station" } },
+    url,
+    error: null
+  })
+  const clicksOn = (as: ReadonlyArray<Action>, name: string) => count(as, (a) => a.kind === "click" && targetName(a) === name)
+
+  test("given the page its last click led to, version 5 mostly clicks it again; version 6 never does", () => {
+    const here = input(instruction, page, { url: "/#Kestrel%20Station", history: [clicked("/#Kestrel%20Station")] })
+    expect(clicksOn(sample(here, 300, { version: "5", stopBias: 0 }), "Kestrel Station")).toBeGreaterThan(150)
+    expect(clicksOn(sample(here, 300, { version: "6", stopBias: 0 }), "Kestrel Station")).toBe(0)
+  })
+
+  test("given another page since, version 6 may click it again", () => {
+    const elsewhere = input(instruction, page, { url: "/#Generator%20G2", history: [clicked("/#Kestrel%20Station")] })
+    expect(clicksOn(sample(elsewhere, 300, { version: "6", stopBias: 0 }), "Kestrel Station")).toBeGreaterThan(0)
+  })
+})

@@ -118,7 +118,10 @@ describe("answerFromPage", () => {
     ]
     for (const [page, before, after] of cases) {
       test(`${JSON.stringify(page.split("\n").at(-1))}: ${before} before, ${after} with namesOnly`, () => {
-        const question = page === forumResults ? 'Who wrote the post "Show and tell: my regular expressions setup"?' : 'Who looks after the generator of "Kestrel Station"?'
+        const question =
+          page === forumResults
+            ? 'Who wrote the post "Show and tell: my regular expressions setup"?'
+            : 'Who looks after the generator of "Kestrel Station"?'
         expect([answerFromPage(question, page), answerFromPage(question, page, { namesOnly: true })]).toEqual([before, after])
       })
     }

@@ -139,7 +139,8 @@ describe("a typed search judged by the parameters that carry its text (version 6
       { action: act("answer", { answer: "160 psi" }) }
     ])
   const demo = search("/index.php?search=Curlew&title=Special%3ASearch&fulltext=Search")
-  const searchLf = (version: SynthesisVersion) => nativeLabelFunction(synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, version)[0]!.code)
+  const searchLf = (version: SynthesisVersion) =>
+    nativeLabelFunction(synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, version)[0]!.code)
   const cases: ReadonlyArray<readonly [name: string, t: LfTrajectory, v5: boolean, v6: boolean]> = [
     ["the demo itself", demo, true, true],
     ["the same text submitted the other way", search("/index.php?search=Curlew&title=Special%3ASearch&go=Go"), false, true],

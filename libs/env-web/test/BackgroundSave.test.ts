@@ -43,11 +43,7 @@ const saveAndEnd = (task: Partial<EnvTask>) =>
     })
   )
 
-test(
-  "an episode that ends closes its page at once by default; with pageSaveMs the background save is made first",
-  async () => {
-    expect(await saveAndEnd({})).toBe(0)
-    expect(await saveAndEnd({ pageSaveMs: SAVE_AFTER_MS + 2000 })).toBe(1)
-  },
-  60000
-)
+test("an episode that ends closes its page at once by default; with pageSaveMs the background save is made first", async () => {
+  expect(await saveAndEnd({})).toBe(0)
+  expect(await saveAndEnd({ pageSaveMs: SAVE_AFTER_MS + 2000 })).toBe(1)
+}, 60000)

@@ -35,29 +35,32 @@ afterAll(async () => {
   server.stop(true)
 })
 
-test(
-  "a request that outlasts a settle is not waited for again, on the same page or after a reload; one that ends is",
-  async () => {
-    const lease = await rt.runtime.runPromise(BrowserPool.use((pool) => pool.acquire([base])))
-    try {
-      const ep = watchedEpisode(lease, { startUrl: `${base}/`, origins: [base], quietMs: 0, pageSettleMs: 1000, ready: null, timeoutMs: 5000 })
-      await lease.page.goto(`${base}/`, { waitUntil: "domcontentloaded" })
-      await settleEpisode(ep, 2000)
-      // The bound ran out with /hang in flight: it is open for good, and nothing is left to wait for.
-      expect([...ep.net.openForGood]).toEqual([`${base}/hang`])
-      expect(ep.net.inflight.size).toBe(0)
+test("a request that outlasts a settle is not waited for again, on the same page or after a reload; one that ends is", async () => {
+  const lease = await rt.runtime.runPromise(BrowserPool.use((pool) => pool.acquire([base])))
+  try {
+    const ep = watchedEpisode(lease, {
+      startUrl: `${base}/`,
+      origins: [base],
+      quietMs: 0,
+      pageSettleMs: 1000,
+      ready: null,
+      timeoutMs: 5000
+    })
+    await lease.page.goto(`${base}/`, { waitUntil: "domcontentloaded" })
+    await settleEpisode(ep, 2000)
+    // The bound ran out with /hang in flight: it is open for good, and nothing is left to wait for.
+    expect([...ep.net.openForGood]).toEqual([`${base}/hang`])
+    expect(ep.net.inflight.size).toBe(0)
 
-      await lease.page.reload({ waitUntil: "domcontentloaded" })
-      // The reload asks for /hang again: it is not counted in flight, while /slow is until it ends.
-      expect([...ep.net.inflight].map((r) => r.url())).not.toContain(`${base}/hang`)
-      await settleEpisode(ep, 2000)
-      expect(ep.net.inflight.size).toBe(0)
-      expect([...ep.net.openForGood]).toEqual([`${base}/hang`])
-      // /slow ended within the bound, so it was waited for rather than given up on.
-      expect(await lease.page.textContent("#out", { timeout: 2000 })).toBe("slow done")
-    } finally {
-      await rt.runtime.runPromise(lease.release)
-    }
-  },
-  30000
-)
+    await lease.page.reload({ waitUntil: "domcontentloaded" })
+    // The reload asks for /hang again: it is not counted in flight, while /slow is until it ends.
+    expect([...ep.net.inflight].map((r) => r.url())).not.toContain(`${base}/hang`)
+    await settleEpisode(ep, 2000)
+    expect(ep.net.inflight.size).toBe(0)
+    expect([...ep.net.openForGood]).toEqual([`${base}/hang`])
+    // /slow ended within the bound, so it was waited for rather than given up on.
+    expect(await lease.page.textContent("#out", { timeout: 2000 })).toBe("slow done")
+  } finally {
+    await rt.runtime.runPromise(lease.release)
+  }
+}, 30000)
