@@ -89,10 +89,10 @@ export const partOfEdit = (t: LfTrajectory, stepIndex: number, options: KeyStepO
 }
 
 /** Typed into again, as an insert, before the page changed: the later edit's LF judges what both made. */
-const carriedByLaterEdit = (t: LfTrajectory, i: number): boolean => {
+const carriedByLaterEdit = (t: LfTrajectory, i: number, options: KeyStepOptions): boolean => {
   const a = t.steps[i]!.action
   for (const later of t.steps.slice(i + 1)) {
-    if (later.action.kind === "type" && later.action.mode === "insert" && sameTarget(later.action, a)) return true
+    if (later.action.kind === "type" && later.action.mode === "insert" && sameField(later.action, a, options)) return true
     if (urlChanged(later)) return false
   }
   return false
@@ -101,6 +101,10 @@ const carriedByLaterEdit = (t: LfTrajectory, i: number): boolean => {
 const pathOf = (url: string | null): string | null => (url === null ? null : url.split("?")[0]!)
 
 const sameTarget = (a: LfAction, b: LfAction): boolean => a.role === b.role && a.name === b.name
+
+/** The same field, as far as a trajectory can tell: with `namelessApart`, two nameless fields are not. */
+const sameField = (a: LfAction, b: LfAction, options: KeyStepOptions): boolean =>
+  sameTarget(a, b) && !(options.namelessApart === true && (a.name ?? "").trim() === "")
 
 const sameAction = (a: LfAction, b: LfAction): boolean => JSON.stringify(a) === JSON.stringify(b)
 
@@ -126,6 +130,12 @@ export interface KeyStepOptions {
   readonly inPageLinks?: boolean
   /** Keys that moved the caret or only changed a field, and typing a later insert carries, are part of an edit (synthesis 5). */
   readonly editsByEffect?: boolean
+  /**
+   * Fields without a name are told apart (synthesis 6): typing into one is never taken as
+   * overwritten or carried by typing into another nameless field, since nothing says it is
+   * the same (a table's cells edited one after another: date, category, amount).
+   */
+  readonly namelessApart?: boolean
 }
 
 export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}): ReadonlyArray<IdentifiedKeyStep> => {
@@ -169,10 +179,10 @@ export const identifyKeySteps = (t: LfTrajectory, options: KeyStepOptions = {}):
             (later) =>
               later.action.kind === a.kind &&
               later.action.mode !== "insert" &&
-              sameTarget(later.action, a) &&
+              sameField(later.action, a, options) &&
               pathOf(later.urlBefore) === pathOf(s.urlBefore)
           )
-        const carried = options.editsByEffect === true && carriedByLaterEdit(t, i)
+        const carried = options.editsByEffect === true && carriedByLaterEdit(t, i, options)
         if (!overwritten && !carried) reasons.set(s.index, "state-changing")
         return
       }

@@ -27,7 +27,9 @@ const SINCE = {
   readsBareValues: "4",
   dropsInPageLinks: "4",
   judgesEditsByEffect: "5",
-  submitsByTypedText: "6"
+  submitsByTypedText: "6",
+  tellsNamelessFieldsApart: "6",
+  generalisesMintedUuids: "6"
 } as const satisfies Record<string, SynthesisVersion>
 
 const holds = (rule: keyof typeof SINCE) => versions.since(SINCE[rule])
@@ -50,3 +52,14 @@ export const judgesEditsByEffect = holds("judgesEditsByEffect")
  * Enter beside a suggestion list, `fulltext=Search` without one).
  */
 export const submitsByTypedText = holds("submitsByTypedText")
+/**
+ * Typing into a field without a name is not overwritten by typing into another nameless
+ * field (KeySteps.ts, `namelessApart`): a table's cells edited in turn are different fields.
+ */
+export const tellsNamelessFieldsApart = holds("tellsNamelessFieldsApart")
+/**
+ * A UUID in the URL a button led to is generalised whole (`/accounts/<any uuid>`): the
+ * button minted it, and before version 6 only its digits were, so its letters tied the LF
+ * to the demo's own new record.
+ */
+export const generalisesMintedUuids = holds("generalisesMintedUuids")

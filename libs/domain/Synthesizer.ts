@@ -55,8 +55,10 @@ import {
   readsBareValues,
   readsValues,
   SYNTHESIS_VERSION,
+  generalisesMintedUuids,
   submitsByTypedText,
   type SynthesisVersion,
+  tellsNamelessFieldsApart,
   unchosenStartClicks,
   wholePhraseAnswers
 } from "./SynthesisVersions.ts"
@@ -67,7 +69,8 @@ import {
  */
 export const keyStepOptionsOf = (v: SynthesisVersion): KeyStepOptions => ({
   inPageLinks: dropsInPageLinks(v),
-  editsByEffect: judgesEditsByEffect(v)
+  editsByEffect: judgesEditsByEffect(v),
+  ...(tellsNamelessFieldsApart(v) ? { namelessApart: true } : {})
 })
 
 export interface Candidate {
@@ -86,23 +89,31 @@ const VOLATILE = /\b[0-9a-f]{12,}\b|\d{5,}/gi
 const generalise = (s: string, minted: boolean): string =>
   escapeRe(s).replace(minted ? /\d+/g : VOLATILE, (m) => (/^\d+$/.test(m) ? "\\d+" : "[0-9a-f]+"))
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+const ANY_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+/** `generalise`, with every UUID in `s` any UUID (synthesis 6, for ids a button minted). */
+const generaliseIds = (s: string, minted: boolean, uuids: boolean): string =>
+  uuids && minted ? s.split(UUID).map((part) => generalise(part, minted)).join(ANY_UUID) : generalise(s, minted)
+
 /**
  * A regular expression (source) for a URL's path and query: the path literally (volatile
  * parts generalised), each query parameter required in any order, other parameters allowed.
  */
-export const urlPattern = (url: string, options: { readonly minted?: boolean } = {}): string => {
+export const urlPattern = (url: string, options: { readonly minted?: boolean; readonly uuids?: boolean } = {}): string => {
   const minted = options.minted === true
+  const uuids = options.uuids === true
   const q = url.indexOf("?")
   const path = q < 0 ? url : url.slice(0, q)
   const query = q < 0 ? "" : url.slice(q + 1)
   const params = query.split("&").filter((p) => p !== "")
-  const head = `^${generalise(path, minted)}`
+  const head = `^${generaliseIds(path, minted, uuids)}`
   if (params.length === 0) return `${head}(\\?.*)?$`
   const required = params.map((p) => {
     const eq = p.indexOf("=")
     const key = eq < 0 ? p : p.slice(0, eq)
     const value = eq < 0 ? "" : p.slice(eq + 1)
-    return `(?=.*[?&]${escapeRe(key)}=${generalise(value, minted)}(&|$))`
+    return `(?=.*[?&]${escapeRe(key)}=${generaliseIds(value, minted, uuids)}(&|$))`
   })
   return `${head}${required.join("")}\\?.*$`
 }
@@ -223,7 +234,7 @@ const stateEntries = (
       }
     }
     return {
-      entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s) }))]],
+      entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))]],
       notes: [`State evidence: the page after it is ${s.urlAfter}.`]
     }
   }
@@ -250,10 +261,12 @@ const pageContext = (t: LfTrajectory, s: LfStep): string => {
 }
 
 /** The page a status was declared on, as a pattern: ids the step that led there minted are generalised (a new order each time). */
-const statusPage = (t: LfTrajectory, s: LfStep): string => {
+const statusPage = (t: LfTrajectory, s: LfStep, version: SynthesisVersion): string => {
   const at = t.steps.indexOf(s)
   const cameFrom = t.steps.slice(0, Math.max(0, at)).findLast((p) => p.urlAfter === s.urlBefore && p.urlAfter !== p.urlBefore)
-  return cameFrom !== undefined && mintedBy(cameFrom) ? urlPattern(s.urlBefore!, { minted: true }) : urlPattern(pageContext(t, s))
+  return cameFrom !== undefined && mintedBy(cameFrom)
+    ? urlPattern(s.urlBefore!, { minted: true, uuids: generalisesMintedUuids(version) })
+    : urlPattern(pageContext(t, s))
 }
 
 /** The task's start page, still showing: no step before `s` changed the URL. */
@@ -355,7 +368,7 @@ export const synthesizeCandidates = (
         code: fn(
           k,
           [`State evidence: the trajectory reaches ${s.urlAfter}, by whatever way.`],
-          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`
+          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))})`
         )
       })
     }
@@ -367,7 +380,7 @@ export const synthesizeCandidates = (
     s.action.kind === "status"
       ? s.urlBefore === null
         ? { entries: [], notes: [] }
-        : { entries: [["urlBefore", js(statusPage(t, s))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
+        : { entries: [["urlBefore", js(statusPage(t, s, version))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
       : stateEntries(t, s, version)
   const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, version) : null
   if (withState !== null)
@@ -380,7 +393,7 @@ export const synthesizeCandidates = (
       code: fn(
         k,
         [`State evidence: the trajectory reaches ${s.urlAfter}.`],
-        `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s) }))})`
+        `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))})`
       )
     })
   }

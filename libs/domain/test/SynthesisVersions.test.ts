@@ -122,11 +122,13 @@ describe("edits judged by what they made (version 5; the cases: EditsByEffect.te
     ["1", false, false],
     ["3", false, false],
     ["4", true, false],
-    ["5", true, true],
-    ["6", true, true]
+    ["5", true, true]
   ]
   test.each(rules)("version %s's key steps: inPageLinks %p, editsByEffect %p", (version, inPageLinks, editsByEffect) => {
     expect(keyStepOptionsOf(version)).toEqual({ inPageLinks, editsByEffect })
+  })
+  test("version 6's key steps also tell nameless fields apart", () => {
+    expect(keyStepOptionsOf("6")).toEqual({ inPageLinks: true, editsByEffect: true, namelessApart: true })
   })
 })
 
@@ -161,6 +163,53 @@ describe("a typed search judged by the parameters that carry its text (version 6
   })
   test("version 6 is what new runs record", () => {
     expect([SYNTHESIS_VERSION, synthesisVersionOf("6"), synthesisVersionOf("7")]).toEqual(["6", "6", "1"])
+  })
+})
+
+describe("an id a button minted, as a UUID (version 6)", () => {
+  // "Create" made a new account; its page's address holds the account's new UUID.
+  const created = (uuid: string) =>
+    trajectory("/budget", [
+      { action: act("click", { role: "button", name: "Create" }), urlAfter: `/accounts/${uuid}` },
+      { action: act("status", { status: "complete" }) }
+    ])
+  const demo = created("0fa3b9c1-5d27-4e6b-bf38-cb7f9e1fe0a2")
+  const lfs = (version: SynthesisVersion) =>
+    identifyKeySteps(demo).map((k) => nativeLabelFunction(synthesizeCandidates(demo, k, version)[0]!.code))
+  const holdsAll = (version: SynthesisVersion, t: LfTrajectory) => lfs(version).every((lf) => (lf(t) as number) >= 0)
+  const cases: ReadonlyArray<readonly [name: string, t: LfTrajectory, v5: boolean, v6: boolean]> = [
+    ["the demo itself", demo, true, true],
+    ["another new account", created("7d2e01aa-93c4-4f1b-a2de-0b5c8e7f6a13"), false, true],
+    ["somewhere that is no account", created("budget"), false, false]
+  ]
+  for (const [name, t, v5, v6] of cases) {
+    test(`${name}: version 5 ${v5}, version 6 ${v6}`, () => expect([holdsAll("5", t), holdsAll("6", t)]).toEqual([v5, v6]))
+  }
+})
+
+describe("fields without a name are told apart (version 6, namelessApart)", () => {
+  // A table's row edited cell by cell: each cell's input is a textbox without a name.
+  const row = (typed: ReadonlyArray<string>) =>
+    trajectory(
+      "/accounts/checking",
+      typed.map((text) => ({
+        action: act("type", { role: "textbox", name: "", typed: text }),
+        elements: [el("textbox", "", { value: text })]
+      }))
+    )
+  const demo = row(["11/24/2026", "Health", "18.40"])
+  const typedKeySteps = (version: SynthesisVersion) =>
+    identifyKeySteps(demo, keyStepOptionsOf(version)).map((k) => demo.steps[k.stepIndex]!.action.typed)
+  test("version 5 keeps only the last typing as a key step; version 6 keeps each cell's", () => {
+    expect(typedKeySteps("5")).toEqual(["18.40"])
+    expect(typedKeySteps("6")).toEqual(["11/24/2026", "Health", "18.40"])
+  })
+  test("a named field typed twice is still overwritten in version 6", () => {
+    const named = trajectory("/form", [
+      { action: act("type", { role: "textbox", name: "Payee", typed: "Gull" }) },
+      { action: act("type", { role: "textbox", name: "Payee", typed: "Gull Point Pharmacy" }) }
+    ])
+    expect(identifyKeySteps(named, keyStepOptionsOf("6")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual(["Gull Point Pharmacy"])
   })
 })
 
