@@ -29,7 +29,8 @@ const SINCE = {
   judgesEditsByEffect: "5",
   submitsByTypedText: "6",
   tellsNamelessFieldsApart: "6",
-  generalisesMintedUuids: "6"
+  generalisesMintedUuids: "6",
+  submitsWhenPageStays: "6"
 } as const satisfies Record<string, SynthesisVersion>
 
 const holds = (rule: keyof typeof SINCE) => versions.since(SINCE[rule])
@@ -63,3 +64,9 @@ export const tellsNamelessFieldsApart = holds("tellsNamelessFieldsApart")
  * to the demo's own new record.
  */
 export const generalisesMintedUuids = holds("generalisesMintedUuids")
+/**
+ * A text typed and submitted on a page that stayed (a new group's name and Enter) is checked
+ * with its submit: the field showed the text before the Enter too, so without it a run that
+ * typed the name and never pressed Enter passed, and nothing was created.
+ */
+export const submitsWhenPageStays = holds("submitsWhenPageStays")

@@ -57,6 +57,7 @@ import {
   SYNTHESIS_VERSION,
   generalisesMintedUuids,
   submitsByTypedText,
+  submitsWhenPageStays,
   type SynthesisVersion,
   tellsNamelessFieldsApart,
   unchosenStartClicks,
@@ -329,7 +330,9 @@ const actionCall = (
     case "type": {
       // An insert is checked by the text it inserted, never the field's whole content.
       const mode = a.mode === "insert" ? [["mode", js("insert")] as const] : []
-      return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options([...mode, ...extra])})`
+      // Submitted on a page that stayed: the Enter is what made the change, and nothing after it shows that it came.
+      const submit = submitsWhenPageStays(version) && a.submit && s.urlAfter === s.urlBefore ? [["submit", "true"] as const] : []
+      return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options([...mode, ...submit, ...extra])})`
     }
     case "select":
       return `validateSelect(t, ${js(a.value ?? "")}, ${js(a.name ?? "")}${options(extra)})`

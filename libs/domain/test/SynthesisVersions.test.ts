@@ -187,6 +187,24 @@ describe("an id a button minted, as a UUID (version 6)", () => {
   }
 })
 
+describe("a text submitted on a page that stayed (version 6)", () => {
+  const named = (submit: boolean) =>
+    trajectory("/budget", [
+      { action: act("click", { role: "button", name: "Add group" }), elements: [el("textbox", "New group name", { value: "" })] },
+      { action: act("type", { role: "textbox", name: "New group name", typed: "Pets", submit }), elements: [el("textbox", "New group name", { value: "Pets" })] },
+      { action: act("status", { status: "complete" }) }
+    ])
+  const demo = named(true)
+  const typeLf = (version: SynthesisVersion) => {
+    const k = identifyKeySteps(demo, keyStepOptionsOf(version)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+    return nativeLabelFunction(synthesizeCandidates(demo, k, version)[0]!.code)
+  }
+  test("the name typed without its Enter passes version 5 and not version 6; with it, both", () => {
+    expect([(typeLf("5")(named(false)) as number) >= 0, (typeLf("6")(named(false)) as number) >= 0]).toEqual([true, false])
+    expect([(typeLf("5")(demo) as number) >= 0, (typeLf("6")(demo) as number) >= 0]).toEqual([true, true])
+  })
+})
+
 describe("fields without a name are told apart (version 6, namelessApart)", () => {
   // A table's row edited cell by cell: each cell's input is a textbox without a name.
   const row = (typed: ReadonlyArray<string>) =>
