@@ -131,7 +131,7 @@ export interface KeyStepOptions {
   /** Keys that moved the caret or only changed a field, and typing a later insert carries, are part of an edit (synthesis 5). */
   readonly editsByEffect?: boolean
   /**
-   * Fields without a name are told apart (synthesis 6): typing into one is never taken as
+   * Fields without a name are told apart (synthesis 7): typing into one is never taken as
    * overwritten or carried by typing into another nameless field, since nothing says it is
    * the same (a table's cells edited one after another: date, category, amount).
    */

@@ -10,11 +10,11 @@
  */
 import { versioned } from "./Versions.ts"
 
-export type SynthesisVersion = "1" | "2" | "3" | "4" | "5" | "6"
+export type SynthesisVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7"
 /** What new runs record. */
-export const SYNTHESIS_VERSION: SynthesisVersion = "6"
+export const SYNTHESIS_VERSION: SynthesisVersion = "7"
 
-const versions = versioned<SynthesisVersion>(["1", "2", "3", "4", "5", "6"])
+const versions = versioned<SynthesisVersion>(["1", "2", "3", "4", "5", "6", "7"])
 
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const synthesisVersionOf = versions.of
@@ -28,9 +28,9 @@ const SINCE = {
   dropsInPageLinks: "4",
   judgesEditsByEffect: "5",
   submitsByTypedText: "6",
-  tellsNamelessFieldsApart: "6",
-  generalisesMintedUuids: "6",
-  submitsWhenPageStays: "6"
+  tellsNamelessFieldsApart: "7",
+  generalisesMintedUuids: "7",
+  submitsWhenPageStays: "7"
 } as const satisfies Record<string, SynthesisVersion>
 
 const holds = (rule: keyof typeof SINCE) => versions.since(SINCE[rule])

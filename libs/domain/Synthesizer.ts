@@ -34,6 +34,9 @@
  * typed text: how the form was submitted (Enter, a button, a suggestion list that was or was
  * not open yet) adds parameters of its own, which another run of the same step may not add.
  *
+ * Version 7 generalises a UUID a button minted whole, tells fields without a name apart
+ * (KeySteps.ts), and checks a text submitted on a page that stayed with its submit.
+ *
  * The rules each version keeps are named in SynthesisVersions.ts.
  *
  * Version 5 judges an edit in place by what it made (FieldEdits.ts): an insert's LF asks
@@ -93,7 +96,7 @@ const generalise = (s: string, minted: boolean): string =>
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 const ANY_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
-/** `generalise`, with every UUID in `s` any UUID (synthesis 6, for ids a button minted). */
+/** `generalise`, with every UUID in `s` any UUID (synthesis 7, for ids a button minted). */
 const generaliseIds = (s: string, minted: boolean, uuids: boolean): string =>
   uuids && minted ? s.split(UUID).map((part) => generalise(part, minted)).join(ANY_UUID) : generalise(s, minted)
 

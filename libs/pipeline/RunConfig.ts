@@ -66,7 +66,7 @@ export const DATA_RULES_VERSION = "5"
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
-const Synthesis = Schema.Literals(["1", "2", "3", "4", "5", "6"])
+const Synthesis = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
 export const DataRules = Schema.Literals(["1", "2", "3", "4", "5"])
 export const Exploration = Schema.Literals(["1", "2", "3", "4", "5", "6"])
 const Retrieval = Schema.Literals(["1", "2"])

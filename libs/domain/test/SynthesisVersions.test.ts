@@ -127,8 +127,9 @@ describe("edits judged by what they made (version 5; the cases: EditsByEffect.te
   test.each(rules)("version %s's key steps: inPageLinks %p, editsByEffect %p", (version, inPageLinks, editsByEffect) => {
     expect(keyStepOptionsOf(version)).toEqual({ inPageLinks, editsByEffect })
   })
-  test("version 6's key steps also tell nameless fields apart", () => {
-    expect(keyStepOptionsOf("6")).toEqual({ inPageLinks: true, editsByEffect: true, namelessApart: true })
+  test("version 6's key steps are version 5's; version 7's also tell nameless fields apart", () => {
+    expect(keyStepOptionsOf("6")).toEqual({ inPageLinks: true, editsByEffect: true })
+    expect(keyStepOptionsOf("7")).toEqual({ inPageLinks: true, editsByEffect: true, namelessApart: true })
   })
 })
 
@@ -161,12 +162,12 @@ describe("a typed search judged by the parameters that carry its text (version 6
     expect(typedUrlPattern("/results/17?sort=new", "boots")).toBeNull()
     expect(typedUrlPattern("/results/17", "boots")).toBeNull()
   })
-  test("version 6 is what new runs record", () => {
-    expect([SYNTHESIS_VERSION, synthesisVersionOf("6"), synthesisVersionOf("7")]).toEqual(["6", "6", "1"])
+  test("version 7 is what new runs record; 6 is kept as itself", () => {
+    expect([SYNTHESIS_VERSION, synthesisVersionOf("6"), synthesisVersionOf("7"), synthesisVersionOf("8")]).toEqual(["7", "6", "7", "1"])
   })
 })
 
-describe("an id a button minted, as a UUID (version 6)", () => {
+describe("an id a button minted, as a UUID (version 7)", () => {
   // "Create" made a new account; its page's address holds the account's new UUID.
   const created = (uuid: string) =>
     trajectory("/budget", [
@@ -182,12 +183,12 @@ describe("an id a button minted, as a UUID (version 6)", () => {
     ["another new account", created("7d2e01aa-93c4-4f1b-a2de-0b5c8e7f6a13"), false, true],
     ["somewhere that is no account", created("budget"), false, false]
   ]
-  for (const [name, t, v5, v6] of cases) {
-    test(`${name}: version 5 ${v5}, version 6 ${v6}`, () => expect([holdsAll("5", t), holdsAll("6", t)]).toEqual([v5, v6]))
+  for (const [name, t, v6, v7] of cases) {
+    test(`${name}: version 6 ${v6}, version 7 ${v7}`, () => expect([holdsAll("6", t), holdsAll("7", t)]).toEqual([v6, v7]))
   }
 })
 
-describe("a text submitted on a page that stayed (version 6)", () => {
+describe("a text submitted on a page that stayed (version 7)", () => {
   const named = (submit: boolean) =>
     trajectory("/budget", [
       { action: act("click", { role: "button", name: "Add group" }), elements: [el("textbox", "New group name", { value: "" })] },
@@ -199,13 +200,13 @@ describe("a text submitted on a page that stayed (version 6)", () => {
     const k = identifyKeySteps(demo, keyStepOptionsOf(version)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
     return nativeLabelFunction(synthesizeCandidates(demo, k, version)[0]!.code)
   }
-  test("the name typed without its Enter passes version 5 and not version 6; with it, both", () => {
-    expect([(typeLf("5")(named(false)) as number) >= 0, (typeLf("6")(named(false)) as number) >= 0]).toEqual([true, false])
-    expect([(typeLf("5")(demo) as number) >= 0, (typeLf("6")(demo) as number) >= 0]).toEqual([true, true])
+  test("the name typed without its Enter passes version 6 and not version 7; with it, both", () => {
+    expect([(typeLf("6")(named(false)) as number) >= 0, (typeLf("7")(named(false)) as number) >= 0]).toEqual([true, false])
+    expect([(typeLf("6")(demo) as number) >= 0, (typeLf("7")(demo) as number) >= 0]).toEqual([true, true])
   })
 })
 
-describe("fields without a name are told apart (version 6, namelessApart)", () => {
+describe("fields without a name are told apart (version 7, namelessApart)", () => {
   // A table's row edited cell by cell: each cell's input is a textbox without a name.
   const row = (typed: ReadonlyArray<string>) =>
     trajectory(
@@ -218,16 +219,16 @@ describe("fields without a name are told apart (version 6, namelessApart)", () =
   const demo = row(["11/24/2026", "Health", "18.40"])
   const typedKeySteps = (version: SynthesisVersion) =>
     identifyKeySteps(demo, keyStepOptionsOf(version)).map((k) => demo.steps[k.stepIndex]!.action.typed)
-  test("version 5 keeps only the last typing as a key step; version 6 keeps each cell's", () => {
-    expect(typedKeySteps("5")).toEqual(["18.40"])
-    expect(typedKeySteps("6")).toEqual(["11/24/2026", "Health", "18.40"])
+  test("version 6 keeps only the last typing as a key step; version 7 keeps each cell's", () => {
+    expect(typedKeySteps("6")).toEqual(["18.40"])
+    expect(typedKeySteps("7")).toEqual(["11/24/2026", "Health", "18.40"])
   })
-  test("a named field typed twice is still overwritten in version 6", () => {
+  test("a named field typed twice is still overwritten in version 7", () => {
     const named = trajectory("/form", [
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull" }) },
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull Point Pharmacy" }) }
     ])
-    expect(identifyKeySteps(named, keyStepOptionsOf("6")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual(["Gull Point Pharmacy"])
+    expect(identifyKeySteps(named, keyStepOptionsOf("7")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual(["Gull Point Pharmacy"])
   })
 })
 
