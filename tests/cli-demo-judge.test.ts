@@ -28,7 +28,9 @@ test("record --from and run --app take only demos the pack's evaluate passes, un
   const bad = await record("fn-write-1", BAD, "bad")
   expectOneLineError(bad, expect)
   // The evaluator's own last line says why.
-  expect(bad.stderr).toMatch(/error: demo of task fn-write-1 does not do the task: the pack's evaluate says fail \(exit 1\): fail: the app saved .*, not "Hello"\n/)
+  expect(bad.stderr).toMatch(
+    /error: demo of task fn-write-1 does not do the task: the pack's evaluate says fail \(exit 1\): fail: the app saved .*, not "Hello"\n/
+  )
   expect(existsSync(join(root, "bad"))).toBe(false)
   // The pack keeps a pool of 3; a recording needs one instance and starts only that one.
   expect(starts()).toBe(1)

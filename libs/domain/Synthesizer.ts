@@ -98,7 +98,12 @@ const ANY_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 /** `generalise`, with every UUID in `s` any UUID (synthesis 7, for ids a button minted). */
 const generaliseIds = (s: string, minted: boolean, uuids: boolean): string =>
-  uuids && minted ? s.split(UUID).map((part) => generalise(part, minted)).join(ANY_UUID) : generalise(s, minted)
+  uuids && minted
+    ? s
+        .split(UUID)
+        .map((part) => generalise(part, minted))
+        .join(ANY_UUID)
+    : generalise(s, minted)
 
 /**
  * A regular expression (source) for a URL's path and query: the path literally (volatile

@@ -192,7 +192,10 @@ describe("a text submitted on a page that stayed (version 7)", () => {
   const named = (submit: boolean) =>
     trajectory("/budget", [
       { action: act("click", { role: "button", name: "Add group" }), elements: [el("textbox", "New group name", { value: "" })] },
-      { action: act("type", { role: "textbox", name: "New group name", typed: "Pets", submit }), elements: [el("textbox", "New group name", { value: "Pets" })] },
+      {
+        action: act("type", { role: "textbox", name: "New group name", typed: "Pets", submit }),
+        elements: [el("textbox", "New group name", { value: "Pets" })]
+      },
       { action: act("status", { status: "complete" }) }
     ])
   const demo = named(true)
@@ -228,7 +231,9 @@ describe("fields without a name are told apart (version 7, namelessApart)", () =
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull" }) },
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull Point Pharmacy" }) }
     ])
-    expect(identifyKeySteps(named, keyStepOptionsOf("7")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual(["Gull Point Pharmacy"])
+    expect(identifyKeySteps(named, keyStepOptionsOf("7")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual([
+      "Gull Point Pharmacy"
+    ])
   })
 })
 
