@@ -21,7 +21,7 @@ import { sha256 } from "@core/events"
 import type { Action } from "@core/events"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { collapse, sitePath } from "./LfTrajectory.ts"
-import { urlPattern } from "./Synthesizer.ts"
+import { urlPattern } from "./UrlPattern.ts"
 
 // ---------------------------------------------------------------------------------------
 // Semantic keys and ids

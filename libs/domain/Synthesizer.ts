@@ -50,6 +50,7 @@
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
 import { editCall } from "./FieldEdits.ts"
+import { escapeRe, generalise, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import {
@@ -84,82 +85,6 @@ export interface Candidate {
 }
 
 const js = (s: string): string => JSON.stringify(s)
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-
-/** Digit runs that are not content ids: 5+ digits (timestamps, big counters) or hex tokens. */
-const VOLATILE = /\b[0-9a-f]{12,}\b|\d{5,}/gi
-
-const generalise = (s: string, minted: boolean): string =>
-  escapeRe(s).replace(minted ? /\d+/g : VOLATILE, (m) => (/^\d+$/.test(m) ? "\\d+" : "[0-9a-f]+"))
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
-const ANY_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-
-/** `generalise`, with every UUID in `s` any UUID (synthesis 7, for ids a button minted). */
-const generaliseIds = (s: string, minted: boolean, uuids: boolean): string =>
-  uuids && minted
-    ? s
-        .split(UUID)
-        .map((part) => generalise(part, minted))
-        .join(ANY_UUID)
-    : generalise(s, minted)
-
-/**
- * A regular expression (source) for a URL's path and query: the path literally (volatile
- * parts generalised), each query parameter required in any order, other parameters allowed.
- */
-export const urlPattern = (url: string, options: { readonly minted?: boolean; readonly uuids?: boolean } = {}): string => {
-  const minted = options.minted === true
-  const uuids = options.uuids === true
-  const q = url.indexOf("?")
-  const path = q < 0 ? url : url.slice(0, q)
-  const query = q < 0 ? "" : url.slice(q + 1)
-  const params = query.split("&").filter((p) => p !== "")
-  const head = `^${generaliseIds(path, minted, uuids)}`
-  if (params.length === 0) return `${head}(\\?.*)?$`
-  const required = params.map((p) => {
-    const eq = p.indexOf("=")
-    const key = eq < 0 ? p : p.slice(0, eq)
-    const value = eq < 0 ? "" : p.slice(eq + 1)
-    return `(?=.*[?&]${escapeRe(key)}=${generaliseIds(value, minted, uuids)}(&|$))`
-  })
-  return `${head}${required.join("")}\\?.*$`
-}
-
-/** A query value as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
-const queryValue = (raw: string): string => {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, " "))
-  } catch {
-    return raw
-  }
-}
-
-/**
- * `urlPattern` for the page a typed submission led to, keeping of its query only the
- * parameters whose value holds the typed text; null when none does (the text went into a
- * form posted elsewhere, and the whole URL is the evidence).
- */
-export const typedUrlPattern = (url: string, typed: string): string | null => {
-  const q = url.indexOf("?")
-  if (q < 0) return null
-  const wanted = typed.trim().toLowerCase()
-  const params = url
-    .slice(q + 1)
-    .split("&")
-    .filter((p) => {
-      const eq = p.indexOf("=")
-      return (
-        eq > 0 &&
-        wanted !== "" &&
-        queryValue(p.slice(eq + 1))
-          .toLowerCase()
-          .includes(wanted)
-      )
-    })
-  return params.length === 0 ? null : urlPattern(`${url.slice(0, q)}?${params.join("&")}`)
-}
 
 const regexLiteral = (name: string): string => `/^${generalise(name, true).replace(/\//g, "\\/").replace(/ /g, "\\s+")}$/i`
 
