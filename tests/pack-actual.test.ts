@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { installed } from "../packs/actual/lib.ts"
-import { core, REPO } from "./support/cli.ts"
+import { core, REPO, smallRunArgs } from "./support/cli.ts"
 import { instanceProcesses } from "./support/instances.ts"
 
 const PACK = join(REPO, "packs", "actual")
@@ -30,24 +30,7 @@ const appProcesses = () => instanceProcesses(tmp, [PACK, join(tmp, "core-actual-
 test.skipIf(!ready)(
   "run --app packs/actual on two tasks: demos 2/2, no infra errors; evaluate judges every verified episode; nothing left running",
   async () => {
-    const run = await core(
-      [
-        "run",
-        "--app",
-        "packs/actual",
-        "--tasks",
-        TASKS.join(","),
-        "--rounds",
-        "1",
-        "--samples",
-        "1",
-        "--explore-per-task",
-        "1",
-        "--json",
-        ...flags
-      ],
-      { TMPDIR: tmp }
-    )
+    const run = await core(smallRunArgs("packs/actual", TASKS, flags), { TMPDIR: tmp })
     expect(run.stderr).not.toContain("error:")
     expect(run.code).toBe(0)
     expect(run.stderr).toContain("demos: 2/2")

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { missingPackages, WIKI_PASSWORD } from "../packs/mediawiki/lib.ts"
-import { core, REPO } from "./support/cli.ts"
+import { core, REPO, smallRunArgs } from "./support/cli.ts"
 import { instanceProcesses } from "./support/instances.ts"
 
 const PACK = join(REPO, "packs", "mediawiki")
@@ -36,24 +36,7 @@ test.skipIf(missing.length > 0)(
   "run --app packs/mediawiki on two tasks: demos 2/2, no infra errors, evaluate judges every episode, nothing left running",
   async () => {
     const before = new Set(instanceDirs())
-    const run = await core(
-      [
-        "run",
-        "--app",
-        "packs/mediawiki",
-        "--tasks",
-        TASKS.join(","),
-        "--rounds",
-        "1",
-        "--samples",
-        "1",
-        "--explore-per-task",
-        "1",
-        "--json",
-        ...flags
-      ],
-      { ...secret, TMPDIR: tmp }
-    )
+    const run = await core(smallRunArgs("packs/mediawiki", TASKS, flags), { ...secret, TMPDIR: tmp })
     expect(run.stderr).not.toContain("error:")
     expect(run.code).toBe(0)
     expect(run.stderr).toContain("demos: 2/2")

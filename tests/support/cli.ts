@@ -55,3 +55,20 @@ export const expectOneLineError = (r: CliResult, expect: (v: unknown) => any) =>
   expect(lines.length).toBe(1)
   expect(r.stderr).not.toMatch(/^\s+at /m)
 }
+
+/** `run --app` as the packs' CI cases run it: the given tasks, 1 round, 1 sample, 1 explorer episode, JSON on stdout. */
+export const smallRunArgs = (pack: string, tasks: ReadonlyArray<string>, flags: ReadonlyArray<string>): Array<string> => [
+  "run",
+  "--app",
+  pack,
+  "--tasks",
+  tasks.join(","),
+  "--rounds",
+  "1",
+  "--samples",
+  "1",
+  "--explore-per-task",
+  "1",
+  "--json",
+  ...flags
+]
