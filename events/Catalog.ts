@@ -8,7 +8,7 @@
 import { makeRegistry, upcaster } from "./Registry.ts"
 import type { EventOf } from "./Event.ts"
 import { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
-import { NodeExpanded, PathAdded, PathRefused } from "./Graph.ts"
+import { NodeExpanded, PathAdded, PathRefused, TrajectoryPromoted } from "./Graph.ts"
 import { JobCompleted, JobQueued } from "./Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
 import { ModelCalled } from "./Models.ts"
@@ -37,6 +37,7 @@ export const definitions = [
   NodeExpanded,
   PathAdded,
   PathRefused,
+  TrajectoryPromoted,
   TaskExtrapolated,
   TaskExtrapolationRejected,
   RoundExtrapolated,

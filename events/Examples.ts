@@ -8,7 +8,7 @@ import { digest, sha256 } from "./Canonical.ts"
 import type { CoreEventType } from "./Catalog.ts"
 import type { DataOf } from "./Event.ts"
 import type { DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
-import type { NodeExpanded, PathAdded, PathRefused } from "./Graph.ts"
+import type { NodeExpanded, PathAdded, PathRefused, TrajectoryPromoted } from "./Graph.ts"
 import type { JobCompleted, JobQueued } from "./Job.ts"
 import { labelFunctionId } from "./Labeling.ts"
 import type { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "./Labeling.ts"
@@ -237,6 +237,15 @@ export const examples = {
     reason: "no-op",
     steps: [0]
   } satisfies DataOf<typeof PathRefused>,
+  TrajectoryPromoted: {
+    trajectoryId: "traj-r1-t7-s2",
+    taskId: "shop-wishlist-7",
+    path: ["n-wishlist-click", "n-status-complete"],
+    matched: [
+      { nodeId: "n-wishlist-click", lfId, satisfiedAt: 3 },
+      { nodeId: "n-status-complete", lfId: sha256("lf-status"), satisfiedAt: 4 }
+    ]
+  } satisfies DataOf<typeof TrajectoryPromoted>,
   TaskExtrapolated: {
     newTaskId: "x-shop-sort-1",
     instruction: "Sort the black garlic search results by price",

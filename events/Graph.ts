@@ -71,3 +71,23 @@ export const PathRefused = defineEvent(
     steps: Schema.Array(StepIndex)
   })
 )
+
+/**
+ * A partial trajectory that solved its task by expansion's rule — its own claim after the
+ * path's terminal key steps, in order, the goal not undone — and that a path the task's
+ * graph gained during its round accepts: under the data rules 6 it counts as a pass. Its
+ * verdict stays as verification gave it (the graph as the round started); this says which
+ * path holds now, and at which steps, as a passing `TrajectoryVerified` would.
+ */
+export const TrajectoryPromoted = defineEvent(
+  "TrajectoryPromoted",
+  1,
+  Schema.Struct({
+    trajectoryId: Schema.String,
+    taskId: Schema.String,
+    /** The path that accepts it, start to end. */
+    path: Schema.Array(Schema.String).check(Schema.isMinLength(1)),
+    /** The steps at which that path's LFs held, in step order. */
+    matched: Schema.Array(Schema.Struct({ nodeId: Schema.String, lfId: Schema.String, satisfiedAt: StepIndex }))
+  })
+)

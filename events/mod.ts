@@ -27,7 +27,7 @@ export {
 export { defaultSecretEnv, matchesSealed, sealTyped } from "./SecretTyping.ts"
 export { matchesResolvedSelect, resolvedSelect } from "./SelectRecording.ts"
 export type { Secret } from "./SecretTyping.ts"
-export { NodeExpanded, PathAdded, PathRefused, SemanticKey } from "./Graph.ts"
+export { NodeExpanded, PathAdded, PathRefused, SemanticKey, TrajectoryPromoted } from "./Graph.ts"
 export { RoundExtrapolated, TaskExtrapolated, TaskExtrapolationRejected } from "./Task.ts"
 export { DatasetFormat, DatasetRecordEmitted, DatasetSealed } from "./Dataset.ts"
 export { examples } from "./Examples.ts"

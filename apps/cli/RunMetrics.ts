@@ -23,7 +23,7 @@
  */
 import type { CoreEvent } from "@core/events"
 import { pathSignature } from "@core/domain"
-import { graphsOf, isExplorerId } from "@core/pipeline"
+import { finalVerdicts, graphsOf, isExplorerId } from "@core/pipeline"
 
 export interface RunMetricsInput {
   readonly events: ReadonlyArray<CoreEvent>
@@ -42,7 +42,8 @@ const scores = (c: { readonly tp: number; readonly fp: number; readonly fn: numb
 
 export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) => {
   const own = new Set(input.tasks.map((t) => t.id))
-  const everyVerdict = input.events.flatMap((e) => (e.type === "TrajectoryVerified" ? [e.data] : []))
+  // As the datasets count them: a partial that expansion promoted (data rules 6) is a pass.
+  const everyVerdict = finalVerdicts(input.events)
   // The figures below are about the run's own tasks; extrapolated tasks are counted apart (no checker knows them).
   const verdicts = everyVerdict.filter((v) => own.has(v.taskId))
   const extrapolated = everyVerdict.filter((v) => !own.has(v.taskId))

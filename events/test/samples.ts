@@ -9,7 +9,7 @@ import type { CoreEvent, CoreEventType } from "../Catalog.ts"
 import { makeEvent } from "../Event.ts"
 import type { EventDefinition, EventOf } from "../Event.ts"
 import { DatasetRecordEmitted, DatasetSealed } from "../Dataset.ts"
-import { NodeExpanded, PathAdded, PathRefused } from "../Graph.ts"
+import { NodeExpanded, PathAdded, PathRefused, TrajectoryPromoted } from "../Graph.ts"
 import { JobCompleted, JobQueued } from "../Job.ts"
 import { KeyStepsIdentified, LabelFunctionInferred, LabelFunctionRejected, StepsDescribed } from "../Labeling.ts"
 import { ModelCalled } from "../Models.ts"
@@ -50,6 +50,7 @@ export const samples: Samples = {
   NodeExpanded: inRun(NodeExpanded, "graph", "shop-wishlist-7", examples.NodeExpanded),
   PathAdded: inRun(PathAdded, "graph", "shop-wishlist-7", examples.PathAdded),
   PathRefused: inRun(PathRefused, "graph", "shop-wishlist-7", examples.PathRefused),
+  TrajectoryPromoted: inRun(TrajectoryPromoted, "graph", "shop-wishlist-7", examples.TrajectoryPromoted),
   TaskExtrapolated: inRun(TaskExtrapolated, "task", "x-shop-sort-1", examples.TaskExtrapolated),
   TaskExtrapolationRejected: inRun(TaskExtrapolationRejected, "task", "rejected-1", examples.TaskExtrapolationRejected),
   RoundExtrapolated: inRun(RoundExtrapolated, "round", "1", examples.RoundExtrapolated),

@@ -3,7 +3,8 @@
  * (a bundled site's checker, an app pack's `evaluate`). Pure, over the run's events and the
  * judgements kept beside the log; nothing here feeds a decision.
  *
- * A trajectory counts when it has a verdict other than infra-error and a judgement.
+ * A trajectory counts when it has a verdict other than infra-error and a judgement; its
+ * verdict is the one the run's data counts (`finalVerdicts`: a promoted partial is a pass).
  * `novel_predicted_pass` counts the predicted passes whose actions match no demo of their
  * task: passes the label functions found on paths nobody showed them.
  *
@@ -12,6 +13,7 @@
  * scores.overall.precision // 0.97
  */
 import type { Action, CoreEvent } from "@core/events"
+import { finalVerdicts } from "./Verdicts.ts"
 
 export interface AgreementScores {
   readonly judged: number
@@ -68,14 +70,14 @@ export const agreementOf = (
   }
   const overall = empty()
   const perTask = new Map<string, Tally>()
-  for (const e of events) {
-    if (e.type !== "TrajectoryVerified" || e.data.verdict === "infra-error") continue
-    const truth = judgements.get(e.data.trajectoryId)
+  for (const v of finalVerdicts(events)) {
+    if (v.verdict === "infra-error") continue
+    const truth = judgements.get(v.trajectoryId)
     if (truth === undefined) continue
-    const task = perTask.get(e.data.taskId) ?? empty()
-    perTask.set(e.data.taskId, task)
-    const predicted = e.data.verdict === "pass"
-    const novel = predicted && !(demos.get(e.data.taskId)?.has(signature(actions.get(e.data.trajectoryId) ?? [])) ?? false)
+    const task = perTask.get(v.taskId) ?? empty()
+    perTask.set(v.taskId, task)
+    const predicted = v.verdict === "pass"
+    const novel = predicted && !(demos.get(v.taskId)?.has(signature(actions.get(v.trajectoryId) ?? [])) ?? false)
     for (const t of [overall, task]) {
       t.judged++
       if (predicted && truth.success) t.tp++

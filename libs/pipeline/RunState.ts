@@ -259,6 +259,15 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
         )
       }
     }
+    case "TrajectoryPromoted": {
+      // Data rules 6: a solved partial that a path its round added accepts is a pass, with that path's steps.
+      const v = s.verdicts.get(e.data.trajectoryId)
+      if (v === undefined) return s
+      return {
+        ...s,
+        verdicts: new Map(s.verdicts).set(e.data.trajectoryId, { ...v, verdict: "pass", matched: e.data.matched })
+      }
+    }
     default:
       return s
   }

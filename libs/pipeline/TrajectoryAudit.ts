@@ -1,8 +1,8 @@
 /**
  * The audit of one trajectory, from the log alone: the task, the demos its strategy graph
  * came from, each label function of that graph with how it was inferred and validated, each
- * LF's verdict with the step that satisfied it, the path that matched, the label and the
- * dataset records it fed. The run's events and the workspace facts logged before it ended
+ * LF's verdict with the step that satisfied it, the path that matched, the label (a pass
+ * when expansion promoted a partial: `promoted`) and the dataset records it fed. The run's events and the workspace facts logged before it ended
  * are folded in log order with the run's own fold (`evolveRun`) up to the verdict, so the
  * graph shown is the one the verdict used (as its round started), not the final one.
  *
@@ -155,6 +155,14 @@ export interface TrajectoryAudit {
       readonly held_in_order: number
     }>
   }
+  /**
+   * Data rules 6: the trajectory was partial on its round's graph, solved the task by
+   * expansion's rule, and a path the round added accepts it; the path and where its LFs held.
+   */
+  readonly promoted: {
+    readonly node_ids: ReadonlyArray<string>
+    readonly matched: ReadonlyArray<{ readonly node_id: string; readonly lf_id: string; readonly step: number }>
+  } | null
   readonly label: Verified["verdict"] | null
   /** The records it is in (a dpo record names it as chosen or rejected), and the tasks extrapolated from it. */
   readonly dataset_records: ReadonlyArray<{
@@ -200,6 +208,10 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
   const recorded = (events[recordedAt] as Of<"TrajectoryRecorded">).data
   const verifiedAt = events.findIndex((e) => e.type === "TrajectoryVerified" && e.stream === stream)
   const verified = verifiedAt === -1 ? null : (events[verifiedAt] as Of<"TrajectoryVerified">).data
+  // Data rules 6: a partial that a path its round added accepts is a pass (the verdict above stays as verification gave it).
+  const promotion = events.find(
+    (e): e is Of<"TrajectoryPromoted"> => e.type === "TrajectoryPromoted" && e.data.trajectoryId === trajectoryId
+  )
   // What the run knew when the verdict was made: everything logged before it.
   const before = events.slice(0, verifiedAt === -1 ? events.length : verifiedAt)
   const state: RunState = before.reduce(evolveRun, initialRunState)
@@ -316,7 +328,14 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
         held_in_order: heldInOrder(walkEvidence(graph, p.nodeIds, at))
       }))
     },
-    label: verified?.verdict ?? null,
+    promoted:
+      promotion === undefined
+        ? null
+        : {
+            node_ids: [...promotion.data.path],
+            matched: promotion.data.matched.map((m) => ({ node_id: m.nodeId, lf_id: m.lfId, step: m.satisfiedAt }))
+          },
+    label: promotion !== undefined ? "pass" : (verified?.verdict ?? null),
     dataset_records: events.flatMap((e) =>
       e.type === "DatasetRecordEmitted" && e.data.trajectoryIds.includes(trajectoryId)
         ? [

@@ -32,6 +32,8 @@ export { Exploration, RUN_CONFIG_KEYS, RUN_DEFAULTS, RunPolicy, encodeRunConfig,
 export { labelSandbox, noModels, noObservations } from "./Services.ts"
 export { elementsLookup } from "./Trajectories.ts"
 export { verdictRules, verifyTrajectory } from "./Verification.ts"
+export { finalVerdicts } from "./Verdicts.ts"
+export type { FinalVerdict } from "./Verdicts.ts"
 export { whatIf } from "./WhatIf.ts"
 export { DemoRejected, RunAppError } from "./RunApp.ts"
 export type { EpisodeJudgement, RunApp, RunTask, TaskRegistration } from "./RunApp.ts"

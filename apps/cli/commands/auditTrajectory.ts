@@ -105,6 +105,14 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
     for (const c of p.candidates)
       lines.push(`    ${c.path_id}: ${c.held_in_order} of ${plural(c.node_ids.length, "node")} held in order from the start`)
   }
+  if (a.promoted !== null) {
+    lines.push(
+      "",
+      "promoted",
+      `  it solved the task by expansion's rule, and a path its round added accepts it: start → ${a.promoted.node_ids.join(" → ")} → end`,
+      `  held at steps ${a.promoted.matched.map((m) => m.step).join(", ")}`
+    )
+  }
   lines.push("", `label        ${a.label ?? "not verified yet"}`, "", "dataset records")
   if (a.dataset_records.length === 0) lines.push("  none (records are emitted when the round's dataset is sealed)")
   for (const r of a.dataset_records)

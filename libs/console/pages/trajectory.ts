@@ -45,6 +45,8 @@ const verdictStrip = (runId: string, a: TrajectoryAudit): Html => {
     })
     return html`<div class="evidence">${badge(a.label)} path <code>${a.path.path_id ?? "(no longer in the graph)"}</code>: start → ${a.path.steps.length} nodes → end<ol>${items}</ol></div>`
   }
+  if (a.promoted !== null)
+    return html`<div class="evidence">${badge(a.label)} promoted: it solved the task by expansion's rule, and a path its round added accepts it, start → ${a.promoted.node_ids.length} nodes → end, held at steps ${a.promoted.matched.map((m) => m.step).join(", ")}</div>`
   const best = [...a.path.candidates].sort((x, y) => y.held_in_order - x.held_in_order)[0]
   if (best === undefined)
     return html`<div class="evidence">${badge(a.label)} the task's graph had no path: no label function judged this trajectory</div>`

@@ -12,6 +12,10 @@
  *   that drop no-op paths, a new path whose extra key steps changed nothing
  *   (`noOpSteps`) is refused instead, and `PathRefused` says which steps. At most
  *   `run.expandPerTask` paths per task and round: expansion is inference, and it costs.
+ * - Under data rules 6, such a solved partial trajectory that the graph as it now stands
+ *   accepts — by its own new path, or one another trajectory of its round added — counts
+ *   as a pass: `TrajectoryPromoted`, with the path and its steps. The cap does not stop it:
+ *   it infers nothing.
  *
  * Everything it emits goes to `run.<runId>.graph.<taskId>`; the new paths count from the
  * next round on (verdicts use the graph as the round started).
@@ -46,12 +50,13 @@ import {
   NodeExpanded,
   PathAdded,
   PathRefused,
-  runStream
+  runStream,
+  TrajectoryPromoted
 } from "@core/events"
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
-import { dropsNoOpPaths, identifiesPathsByMeaning, reachesAnswerAlone } from "../DataRules.ts"
+import { dropsNoOpPaths, identifiesPathsByMeaning, promotesSolvedPartials, reachesAnswerAlone } from "../DataRules.ts"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
@@ -209,27 +214,25 @@ const recordInferred = (
   return { graph: g, keyStepNodes, newNodes }
 }
 
-const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerified" }>) =>
+/** What expansion decided on a solved trajectory: its LFs recorded, and its path added when new, not a no-op and holding on it. */
+const expand = (
+  s: RunState,
+  e: Extract<CoreEvent, { type: "TrajectoryVerified" }>,
+  ctx: {
+    readonly config: NonNullable<RunState["config"]>
+    readonly runId: string
+    readonly t: LfTrajectory
+    readonly key: string
+    readonly hit: NonNullable<ReturnType<typeof reachedTerminal>>
+    readonly codes: Map<string, string>
+    readonly emit: ReturnType<typeof emitter>["emit"]
+  }
+) =>
   Effect.gen(function* () {
+    const { config, t, key, hit, codes, emit } = ctx
     const { trajectoryId, taskId } = e.data
-    const data = s.trajectories.get(trajectoryId)
-    const config = s.config
-    // A passing explorer episode may have reached a node's LF another way (Expansion b): its own key steps say.
-    const candidate = e.data.verdict === "partial" || (e.data.verdict === "pass" && isExplorerId(trajectoryId))
-    if (!candidate || data === undefined || config === null || e.runId === null) return []
-    if ((s.expanded.get(expandedKey(data.round, taskId)) ?? 0) >= config.expandPerTask) return []
-    const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
-    if (graph === undefined) return []
-    const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
-    const answerAlone = reachesAnswerAlone(config.dataRules)
-    const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null, { answerAlone })
-    if (hit === null) return []
-
-    const t = yield* loadRecordedTrajectory(data, config.hashRouting)
-    if (undoneAfterGoal(identifyKeySteps(t), hit)) return []
-    const key = `trajectory:${e.runId}:${trajectoryId}`
     const inferred = yield* inferLabelFunctions({
-      runId: e.runId,
+      runId: ctx.runId,
       causationId: e.id,
       instruction: s.instructions.get(taskId) ?? "",
       demo: t,
@@ -238,10 +241,8 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
       model: null,
       synthesis: config.synthesis
     })
-    const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
     const source = { kind: "trajectory" as const, id: trajectoryId }
     const byMeaning = identifiesPathsByMeaning(config.dataRules)
-    const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
     const {
       graph: g,
       keyStepNodes,
@@ -256,18 +257,71 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
       emit
     })
     const nodeIds = expansionPath(keyStepNodes, hit)
-    if (knownPath(g, byMeaning, nodeIds)) return made
+    if (knownPath(g, byMeaning, nodeIds)) return g
     const noOp = dropsNoOpPaths(config.dataRules) ? noOpSteps(g, t, keyStepNodes, hit, nodeIds) : null
     if (noOp !== null) {
       emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "no-op", steps: [...noOp] })
-      return made
+      return g
     }
     // Nodes of an existing meaning keep their first LF: the path must hold with those, on the trajectory it came from.
-    const added = yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t))
-    if (added) {
-      for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
-      emit(PathAdded, pathAdded(g, byMeaning, taskId, nodeIds, source))
-    }
+    if (!(yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t)))) return g
+    for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
+    const added = pathAdded(g, byMeaning, taskId, nodeIds, source)
+    emit(PathAdded, added)
+    return addPath(g, { pathId: added.pathId, nodeIds: added.nodeIds, source })
+  })
+
+/**
+ * Data rules 6: a partial trajectory that solved the task (the caller checked expansion's
+ * rule) passes when the graph as it stands now — the paths its round added, its own among
+ * them — accepts it. It was partial on the graph as the round started, so a path that
+ * holds now is one the round added.
+ */
+const promote = (
+  e: Extract<CoreEvent, { type: "TrajectoryVerified" }>,
+  ctx: { readonly config: NonNullable<RunState["config"]>; readonly graph: StrategyGraph; readonly t: LfTrajectory; readonly key: string },
+  codes: ReadonlyMap<string, string>,
+  emit: ReturnType<typeof emitter>["emit"]
+) =>
+  Effect.gen(function* () {
+    const { config, graph, t, key } = ctx
+    const r = yield* verifyTrajectory({ graph, codes, trajectory: t, key, rules: verdictRules(config, graph, t) })
+    if (r.kind !== "verdict" || r.verdict.verdict !== "pass" || r.verdict.path === null) return
+    emit(TrajectoryPromoted, {
+      trajectoryId: e.data.trajectoryId,
+      taskId: e.data.taskId,
+      path: [...r.verdict.path],
+      matched: r.verdict.matched.map((m) => ({ ...m }))
+    })
+  })
+
+const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerified" }>) =>
+  Effect.gen(function* () {
+    const { trajectoryId, taskId } = e.data
+    const data = s.trajectories.get(trajectoryId)
+    const config = s.config
+    // A passing explorer episode may have reached a node's LF another way (Expansion b): its own key steps say.
+    const candidate = e.data.verdict === "partial" || (e.data.verdict === "pass" && isExplorerId(trajectoryId))
+    if (!candidate || data === undefined || config === null || e.runId === null) return []
+    const promotes = e.data.verdict === "partial" && promotesSolvedPartials(config.dataRules)
+    // The round's budget of expansions spent: a solved partial may still pass by a path the round added.
+    const capped = (s.expanded.get(expandedKey(data.round, taskId)) ?? 0) >= config.expandPerTask
+    if (capped && !promotes) return []
+    const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
+    if (graph === undefined) return []
+    const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
+    const answerAlone = reachesAnswerAlone(config.dataRules)
+    const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null, { answerAlone })
+    if (hit === null) return []
+
+    const t = yield* loadRecordedTrajectory(data, config.hashRouting)
+    if (undoneAfterGoal(identifyKeySteps(t), hit)) return []
+    const key = `trajectory:${e.runId}:${trajectoryId}`
+    const { made, emit } = emitter(e, runStream(e.runId, "graph", taskId))
+    const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
+    const after = capped ? (s.graphs.get(taskId) ?? graph) : yield* expand(s, e, { config, runId: e.runId, t, key, hit, codes, emit })
+    // Nodes the expansion inferred without adding its path sit in `after` on no path: they decide nothing.
+    if (promotes) yield* promote(e, { config, graph: after, t, key }, codes, emit)
     return made
   })
 
@@ -276,7 +330,7 @@ export const strategyGraph = defineDecider({
   // Version 2 decides by the run's data rules: runs recorded before them still decide as version 1 did.
   version: "2",
   handles: ["JobCompleted", "TrajectoryVerified"],
-  emits: ["NodeExpanded", "PathAdded", "PathRefused", "LabelFunctionInferred", "LabelFunctionRejected"],
+  emits: ["NodeExpanded", "PathAdded", "PathRefused", "TrajectoryPromoted", "LabelFunctionInferred", "LabelFunctionRejected"],
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) => {

@@ -53,6 +53,15 @@ export const trajectories = defineProjection("trajectories", ["trajectories", "l
         )
       ]
     }
+    case "TrajectoryPromoted":
+      // Data rules 6: a partial that a path its round added accepts is a pass, by that path. Its findings stay.
+      return [
+        upsert(
+          "trajectories",
+          { run_id, trajectory_id: e.data.trajectoryId },
+          { task_id: e.data.taskId, verdict: "pass", path: json(e.data.path) }
+        )
+      ]
     default:
       return []
   }

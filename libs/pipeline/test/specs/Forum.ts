@@ -178,6 +178,39 @@ export const roundOneOfBoth = (o: RunOptions = {}): ReadonlyArray<CoreEvent> => 
   roundStarted({ round: 1, taskIds: [openBoard.taskId, upvote.taskId] })
 ]
 
+/**
+ * A question answered where the demo read it: the demo searched, opened the post and read
+ * its comment count there (its nodes: the search, the post's page, the answer).
+ */
+export const commentCount = (() => {
+  const task: TaskOptions = {
+    taskId: "forum-comment-count-1",
+    instruction: `How many comments does the post "${POST}" have?`,
+    template: { id: "forum-comment-count", parameters: { post: POST } }
+  }
+  const said: Action = { kind: "answer", text: "3" }
+  const demo = demoIngested({
+    demoId: "forum-comment-count-1-script",
+    taskId: task.taskId,
+    steps: [
+      demoStep(search(POST), "/forum/", searchPath(POST), pageAt(searchPath(POST))),
+      demoStep(click("link", POST), searchPath(POST), "/forum/post/p25", pageAt("/forum/post/p25")),
+      demoStep(said, "/forum/post/p25", "/forum/post/p25", pageAt("/forum/post/p25"))
+    ]
+  })
+  const nodes: ReadonlyArray<NodeSpec> = [
+    upvoteNodes[0]!,
+    upvoteNodes[1]!,
+    {
+      keyStepIndex: 2,
+      description: "Answer '3'.",
+      code: 'function labelFunction(t) {\n  return validateAnswer(t, "3")\n}\n',
+      semanticKey: { actionKind: "answer", role: null, name: null, value: "3", urlPattern: null }
+    }
+  ]
+  return { task, said, demo, nodes }
+})()
+
 // --- trajectories ---
 
 /** A recorded trajectory from the home page: each action with the path it led to. */

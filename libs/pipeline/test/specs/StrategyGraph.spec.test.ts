@@ -13,7 +13,6 @@ import type { Action, CoreEvent } from "@core/events"
 import { strategyGraph } from "../../deciders/StrategyGraph.ts"
 import {
   demoIngested,
-  demoStep,
   elements,
   event,
   graphOf,
@@ -27,7 +26,7 @@ import {
   trajectoryRecorded,
   trajectoryVerified
 } from "./Events.ts"
-import type { NodeSpec, RunOptions, TaskOptions, Verdict } from "./Events.ts"
+import type { RunOptions, Verdict } from "./Events.ts"
 import {
   click,
   complete,
@@ -35,8 +34,8 @@ import {
   openBoardDemo,
   openBoardGraph,
   openBoardNodes,
+  commentCount,
   ORIGIN,
-  pageAt,
   POST,
   search,
   searchPath,
@@ -233,31 +232,7 @@ describe("strategy graph: a partial trajectory that reached the goal another way
 
 describe("strategy graph: an answer read on another page (data rules 4), and paths that did nothing (data rules 5)", () => {
   // The demo searched, opened the post and read its count there; the rollout read it off the results list.
-  const count: TaskOptions = {
-    taskId: "forum-comment-count-1",
-    instruction: `How many comments does the post "${POST}" have?`,
-    template: { id: "forum-comment-count", parameters: { post: POST } }
-  }
-  const said: Action = { kind: "answer", text: "3" }
-  const demo = demoIngested({
-    demoId: "forum-comment-count-1-script",
-    taskId: count.taskId,
-    steps: [
-      demoStep(search(POST), "/forum/", searchPath(POST), pageAt(searchPath(POST))),
-      demoStep(click("link", POST), searchPath(POST), "/forum/post/p25", pageAt("/forum/post/p25")),
-      demoStep(said, "/forum/post/p25", "/forum/post/p25", pageAt("/forum/post/p25"))
-    ]
-  })
-  const nodes: ReadonlyArray<NodeSpec> = [
-    upvoteNodes[0]!,
-    upvoteNodes[1]!,
-    {
-      keyStepIndex: 2,
-      description: "Answer '3'.",
-      code: 'function labelFunction(t) {\n  return validateAnswer(t, "3")\n}\n',
-      semanticKey: { actionKind: "answer", role: null, name: null, value: "3", urlPattern: null }
-    }
-  ]
+  const { task: count, said, demo, nodes } = commentCount
   const ids = nodes.map((n) => labelFunctionId(n.code))
   const fromList = trajectory("r1-s0-forum-comment-count-1", count.taskId, [
     [search(POST), searchPath(POST)],
