@@ -83,6 +83,12 @@ export const asksForChange = (instruction: string): boolean =>
       return first !== undefined && CHANGE_VERBS.has(first)
     })
 
+/** Does a control's name start with a change verb ("Edit this tiddler", "Delete", "Add account")? A reader has no use for it. */
+export const namesChange = (name: string): boolean => {
+  const first = name.toLowerCase().match(/[a-z]+/)?.[0]
+  return first !== undefined && CHANGE_VERBS.has(first)
+}
+
 /** Has the episode typed, picked an option, pressed a key or toggled something? */
 export const madeChange = (history: ReadonlyArray<{ readonly action: Action; readonly error: string | null }>): boolean =>
   history.some(

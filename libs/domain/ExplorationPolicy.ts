@@ -13,17 +13,18 @@
  * // { kind: "type", target: { role: "searchbox", name: "Search products", … }, text: "red kettle", submit: true }
  */
 import type { Action } from "@core/events"
-import { continuePlan, formPlans, planDone } from "./FormFilling.ts"
+import { continuePlan, formPlans, looksUp, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
-import { asksForChange, madeChange } from "./ChangeAsked.ts"
+import { asksForChange, madeChange, namesChange } from "./ChangeAsked.ts"
 import {
   avoidsOffsite,
   completesAfterChange,
   fillsForms,
   readsAnswers,
   readsNamesNotWords,
+  readsWithoutWriting,
   setsSortOrders,
   skipsLinksHere
 } from "./ExplorationVersions.ts"
@@ -253,10 +254,33 @@ const linksThatLedHere = (input: PolicyInput): ReadonlySet<string> => {
   return new Set([...last].filter(([, url]) => url !== null && url === input.url).map(([k]) => k))
 }
 
-const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean, skipsLinksHere: boolean): ReadonlyArray<Candidate> => {
+/** A field that looks things up rather than saving them: a search box, or a field its name calls a search. */
+const SEARCH_NAME = /\b(search|find|filter|look ?up|query)\b/i
+const isSearchField = (e: PolicyElement): boolean => e.role === "searchbox" || SEARCH_NAME.test(e.name)
+
+interface CandidateRules {
+  readonly clicksSelects: boolean
+  readonly skipsLinksHere: boolean
+  /** Version 7: the task asks for no change, so nothing but a search is typed and no change control clicked. */
+  readonly reader: boolean
+}
+
+/**
+ * Version 7: the instruction's quoted subject when no visible element shows it — a reader
+ * looks it up in a search field rather than wandering until a link names it.
+ */
+const subjectToLookUp = (input: PolicyInput): string | null => {
+  const subject = quotedPhrases(input.instruction)[0]
+  if (subject === undefined) return null
+  const wanted = normalizeText(subject)
+  return input.elements.some((e) => e.visible && normalizeText(labelOf(e)).includes(wanted)) ? null : subject
+}
+
+const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)
   const typed = textToType(input.instruction, input.elements)
-  const here = skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
+  const here = rules.skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
+  const lookUp = rules.reader ? subjectToLookUp(input) : null
   const out: Array<Candidate> = []
   for (const e of input.elements) {
     if (!e.visible || !e.enabled || here.has(identity(e.role, e.name))) continue
@@ -265,8 +289,11 @@ const candidatesOf = (input: PolicyInput, terms: Terms, clicksSelects: boolean, 
     const score = overlap(terms, labelOf(e)) + (times === 0 ? NOVEL_BONUS : -REPEAT_PENALTY * times)
     if (e.editable) {
       if (typed === null || normalizeText(e.value ?? "") === normalizeText(typed)) continue
-      out.push({ action: { kind: "type", target, text: typed, submit: true }, score })
-    } else if (clicksSelects || e.role !== "combobox") {
+      if (rules.reader && !isSearchField(e)) continue
+      const found = lookUp !== null && typed === lookUp && isSearchField(e) ? PHRASE : 0
+      out.push({ action: { kind: "type", target, text: typed, submit: true }, score: score + found })
+    } else if (rules.clicksSelects || e.role !== "combobox") {
+      if (rules.reader && e.role !== "link" && namesChange(e.name)) continue
       out.push({ action: { kind: "click", target }, score })
     }
   }
@@ -306,6 +333,10 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * the stop bias, if higher), as a reader who sees the answer gives it.
  *
  * Version 5 sees no element marked `offsite`: not to act on, not to fill, not to answer from.
+ *
+ * Version 7 reads without writing: a task that asks for no change types only into search
+ * fields, fills only look-up forms, clicks no control named for a change, and looks its
+ * quoted subject up in a search field when the page does not show it.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -335,12 +366,16 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const stops = rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)
     if (stops && !(completesAfterChange(version) && changeOwed(input))) return finish(input, terms, read)
   }
-  const cs = candidatesOf(input, terms, !setsSortOrders(version), skipsLinksHere(version))
+  const reader = readsWithoutWriting(version) && !asksForChange(input.instruction)
+  const cs = candidatesOf(input, terms, { clicksSelects: !setsSortOrders(version), skipsLinksHere: skipsLinksHere(version), reader })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
   }
   if (forms) {
-    const plan = formPlans(input.instruction, input.elements, plans).find((p) => p.fills.length > 0 && !planDone(p, history))
+    // A reader fills only a form that looks things up: one that saves would change what it was asked to read.
+    const plan = formPlans(input.instruction, input.elements, plans).find(
+      (p) => p.fills.length > 0 && !planDone(p, history) && (!reader || looksUp(p.form))
+    )
     const formBias = Math.min(1, Math.max(0, options.formBias ?? DEFAULT_FORM_BIAS))
     if (plan !== undefined && rng.float() < formBias) return plan.fills[0]!.action
   }

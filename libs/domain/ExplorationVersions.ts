@@ -25,11 +25,17 @@ import { versioned } from "./Versions.ts"
  * ("arrive by the boat" names nobody: PageAnswer.ts), and does not click a link again while
  * on the page its last click led to (an explorer clicked the open "Kestrel Station" four
  * times in a row: the link that names the instruction's quoted phrase outscores the rest).
+ * 7 also reads without writing: a task that asks for no change (ChangeAsked.ts) types only
+ * into search fields and clicks no control named for a change ("Edit this tiddler", "new"
+ * is no verb), and where no element on the page shows the instruction's quoted subject,
+ * typing it into a search field scores as if the field showed it (an explorer asked to
+ * open "Storm Protocol" from a page that does not link it typed the name into a new
+ * tiddler's body instead of the sidebar's search).
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "6"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6"])
+export const EXPLORATION_VERSION: ExplorationVersion = "7"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -49,5 +55,7 @@ export const completesAfterChange = since("6")
 export const readsNamesNotWords = since("6")
 /** Does this version leave out a link whose last click led to the page the episode is on (6 and later)? */
 export const skipsLinksHere = since("6")
+/** Does this version keep a task that asks for no change to search fields and away from change controls, and look its quoted subject up (7 and later)? */
+export const readsWithoutWriting = since("7")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

@@ -231,7 +231,10 @@ const LOOKUP = /\b(search|find|filter|filters|apply|show|go|look|browse|sort)\b/
  * offer the policy besides links and search boxes. A form that saves, books or posts is left out.
  */
 export const lookupFormIds = (elements: ReadonlyArray<PolicyElement>): ReadonlySet<string> =>
-  new Set(pageForms(elements).flatMap((f) => (LOOKUP.test(f.submit.name) ? [...f.fields.map((e) => e.id), f.submit.id] : [])))
+  new Set(pageForms(elements).flatMap((f) => (looksUp(f) ? [...f.fields.map((e) => e.id), f.submit.id] : [])))
+
+/** Does the form look things up ("Search flights", "Apply filters") rather than save, book or post? */
+export const looksUp = (form: PageForm): boolean => LOOKUP.test(form.submit.name)
 
 export interface FormFill {
   readonly field: PolicyElement

@@ -332,3 +332,47 @@ describe("a link that led here (version 6, skipsLinksHere)", () => {
     expect(clicksOn(sample(elsewhere, 300, { version: "6", stopBias: 0 }), "Kestrel Station")).toBeGreaterThan(0)
   })
 })
+
+describe("reading without writing (version 7, readsWithoutWriting)", () => {
+  // A wiki's start page: a nameless sidebar search, an open tiddler's editor, its controls and a hub link.
+  const wiki = [
+    el("searchbox", "", { editable: true, text: "" }),
+    el("textbox", "Type the text for this tiddler", { editable: true, text: "" }),
+    el("button", "Edit this tiddler"),
+    el("button", "new tiddler"),
+    el("link", "Procedures")
+  ]
+  const open = input('Open the tiddler "Storm Protocol".', wiki)
+  const typedInto = (as: ReadonlyArray<Action>, name: string) => count(as, (a) => a.kind === "type" && targetName(a) === name)
+
+  test("given a task that asks for no change, version 6 types into the editor and clicks Edit; version 7 never does", () => {
+    const v6 = sample(open, 300, { version: "6" })
+    const v7 = sample(open, 300, { version: "7" })
+    expect(typedInto(v6, "Type the text for this tiddler")).toBeGreaterThan(0)
+    expect(count(v6, (a) => targetName(a) === "Edit this tiddler")).toBeGreaterThan(0)
+    expect(typedInto(v7, "Type the text for this tiddler")).toBe(0)
+    expect(count(v7, (a) => targetName(a) === "Edit this tiddler")).toBe(0)
+    // A control with no change verb in its name stays a choice.
+    expect(count(v7, (a) => targetName(a) === "new tiddler")).toBeGreaterThan(0)
+  })
+
+  test("given the quoted subject shown nowhere on the page, version 7 looks it up in the search field most often", () => {
+    const v6 = sample(open, 300, { version: "6" })
+    const v7 = sample(open, 300, { version: "7" })
+    const searched = (as: ReadonlyArray<Action>) =>
+      count(as, (a) => a.kind === "type" && a.target?.role === "searchbox" && a.text === "Storm Protocol")
+    expect(searched(v7)).toBeGreaterThan(150)
+    expect(searched(v7)).toBeGreaterThan(2 * searched(v6))
+  })
+
+  test("given a link that shows the subject, version 7 follows it rather than searching", () => {
+    const linked = input('Open the tiddler "Storm Protocol".', [...wiki, el("link", "Storm Protocol")])
+    const v7 = sample(linked, 300, { version: "7" })
+    expect(count(v7, (a) => a.kind === "click" && targetName(a) === "Storm Protocol")).toBeGreaterThan(150)
+  })
+
+  test("given a task that asks for a change, version 7 still types into the editor", () => {
+    const create = input('Create a new tiddler titled "Visitor Log".', wiki)
+    expect(typedInto(sample(create, 300, { version: "7" }), "Type the text for this tiddler")).toBeGreaterThan(0)
+  })
+})
