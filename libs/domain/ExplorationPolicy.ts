@@ -24,6 +24,7 @@ import {
   fillsForms,
   readsAnswers,
   readsNamesNotWords,
+  readsAmountsWhole,
   readsWithoutWriting,
   setsSortOrders,
   skipsLinksHere
@@ -113,7 +114,13 @@ const TYPE_CUES = new Set(["search", "find", "type", "enter", "for", "named", "c
 const ARTICLES = new Set(["a", "an", "the", "some", "up"])
 
 const wordsOf = (s: string): ReadonlyArray<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-const isNumber = (w: string): boolean => /^\p{N}+$/u.test(w)
+/**
+ * Version 8: an amount is one word, its separators kept ("20.00", "1,250.50"). Split, its
+ * "00" matched every amount a budget shows, and explorers clicked "0.00", "60.00", "300.00"…
+ * in turn instead of the controls the instruction names.
+ */
+const wordsWithAmountsOf = (s: string): ReadonlyArray<string> => s.toLowerCase().match(/\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{N}]+/gu) ?? []
+const isNumber = (w: string): boolean => /^\p{N}+(?:[.,]\p{N}+)*$/u.test(w)
 
 /** Quoted phrases, as written: "…", “…”, ‘…’ and '…' (an apostrophe inside a word is not a quote). */
 const quotedPhrases = (instruction: string): ReadonlyArray<string> => {
@@ -124,12 +131,18 @@ const quotedPhrases = (instruction: string): ReadonlyArray<string> => {
 interface Terms {
   readonly words: ReadonlyArray<string>
   readonly phrases: ReadonlyArray<string>
+  /** How labels are cut into words to meet `words`: the same way the instruction was. */
+  readonly split: (s: string) => ReadonlyArray<string>
 }
 
-const termsOf = (instruction: string): Terms => ({
-  words: [...new Set(wordsOf(instruction).filter((w) => !STOP_WORDS.has(w)))],
-  phrases: [...new Set(quotedPhrases(instruction).map(normalizeText))]
-})
+const termsOf = (instruction: string, amountsWhole = false): Terms => {
+  const split = amountsWhole ? wordsWithAmountsOf : wordsOf
+  return {
+    words: [...new Set(split(instruction).filter((w) => !STOP_WORDS.has(w)))],
+    phrases: [...new Set(quotedPhrases(instruction).map(normalizeText))],
+    split
+  }
+}
 
 /** Lower-cased words minus stop words, then the quoted phrases (lower-cased), each once. */
 export const instructionTerms = (instruction: string): ReadonlyArray<string> => {
@@ -141,7 +154,7 @@ const totalWeight = (t: Terms): number => t.words.reduce((s, w) => s + (isNumber
 
 /** How much a label (name + text) overlaps the instruction. */
 const overlap = (t: Terms, label: string): number => {
-  const words = new Set(wordsOf(label))
+  const words = new Set(t.split(label))
   const text = normalizeText(label)
   return (
     t.words.reduce((s, w) => s + (words.has(w) ? (isNumber(w) ? NUMBER : WORD) : 0), 0) +
@@ -337,6 +350,8 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * Version 7 reads without writing: a task that asks for no change types only into search
  * fields, fills only look-up forms, clicks no control named for a change, and looks its
  * quoted subject up in a search field when the page does not show it.
+ *
+ * Version 8 reads an amount as one word: "20.00" meets "20.00", never "0.00".
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -347,7 +362,7 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
   const plans = { orders: setsSortOrders(version) }
-  const terms = termsOf(input.instruction)
+  const terms = termsOf(input.instruction, readsAmountsWhole(version))
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
   if (forms) {

@@ -30,12 +30,13 @@ import { versioned } from "./Versions.ts"
  * is no verb), and where no element on the page shows the instruction's quoted subject,
  * typing it into a search field scores as if the field showed it (an explorer asked to
  * open "Storm Protocol" from a page that does not link it typed the name into a new
- * tiddler's body instead of the sidebar's search).
+ * tiddler's body instead of the sidebar's search). 8 also reads an amount as one word
+ * ("20.00" meets "20.00", not every "x.00" on a budget page).
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "7"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7"])
+export const EXPLORATION_VERSION: ExplorationVersion = "8"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -57,5 +58,7 @@ export const readsNamesNotWords = since("6")
 export const skipsLinksHere = since("6")
 /** Does this version keep a task that asks for no change to search fields and away from change controls, and look its quoted subject up (7 and later)? */
 export const readsWithoutWriting = since("7")
+/** Does this version read an amount ("20.00", "1,250.50") as one word, not as its digits (8 and later)? */
+export const readsAmountsWhole = since("8")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

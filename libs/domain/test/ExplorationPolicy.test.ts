@@ -376,3 +376,25 @@ describe("reading without writing (version 7, readsWithoutWriting)", () => {
     expect(typedInto(sample(create, 300, { version: "7" }), "Type the text for this tiddler")).toBeGreaterThan(0)
   })
 })
+
+describe("amounts read whole (version 8, readsAmountsWhole)", () => {
+  // A budget page: every cell an amount, and a control the instruction names.
+  const budget = [el("button", "0.00"), el("button", "60.00"), el("button", "300.00"), el("button", "Add account"), el("link", "Reports")]
+  const add = input('Add a new account named "Holiday Fund" with a starting balance of 250.00.', budget)
+  const on = (as: ReadonlyArray<Action>, names: ReadonlyArray<string>) =>
+    count(as, (a) => a.kind === "click" && names.includes(targetName(a) ?? ""))
+  const amounts = ["0.00", "60.00", "300.00"]
+
+  test("given amounts in every cell, version 7 clicks them for the '00' of 250.00; version 8 clicks what the instruction names", () => {
+    const v7 = sample(add, 300, { version: "7" })
+    const v8 = sample(add, 300, { version: "8" })
+    expect(on(v7, amounts)).toBeGreaterThan(on(v7, ["Add account"]))
+    expect(on(v8, ["Add account"])).toBeGreaterThan(on(v8, amounts))
+  })
+
+  test("given the amount the instruction names, version 8 still meets it whole", () => {
+    const named = input("Set the budget of Groceries to 60.00.", budget)
+    const v8 = sample(named, 300, { version: "8" })
+    expect(on(v8, ["60.00"])).toBeGreaterThan(on(v8, ["0.00", "300.00"]))
+  })
+})
