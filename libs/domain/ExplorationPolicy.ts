@@ -27,6 +27,7 @@ import {
   readsAmountsWhole,
   readsWithoutWriting,
   setsSortOrders,
+  typesNewValues,
   skipsLinksHere
 } from "./ExplorationVersions.ts"
 import type { ExplorationVersion } from "./ExplorationVersions.ts"
@@ -188,7 +189,15 @@ const timesTargeted = (history: ReadonlyArray<PolicyHistoryStep>): ReadonlyMap<s
  * skipped, the run ending at a stop word, another cue or punctuation); else the
  * instruction's terms that no element on the page shows. Null when there is nothing.
  */
-export const textToType = (instruction: string, elements: ReadonlyArray<PolicyElement>): string | null => {
+export const textToType = (
+  instruction: string,
+  elements: ReadonlyArray<PolicyElement>,
+  options: { readonly newValue?: boolean } = {}
+): string | null => {
+  if (options.newValue === true) {
+    const value = newValueOf(instruction)
+    if (value !== null) return value
+  }
   const quoted = quotedPhrases(instruction)[0]
   if (quoted !== undefined) return quoted
   let best: ReadonlyArray<string> = []
@@ -207,6 +216,16 @@ export const textToType = (instruction: string, elements: ReadonlyArray<PolicyEl
   const onPage = new Set(elements.filter((e) => e.visible).flatMap((e) => wordsOf(labelOf(e))))
   const rest = termsOf(instruction).words.filter((w) => !onPage.has(w))
   return rest.length > 0 ? rest.join(" ") : null
+}
+
+/** A quoted phrase right after "to": what a field is changed to ("rename "A" to "B"", "from "running" to "offline""). */
+const NEW_VALUE = /\bto\s+(?:"([^"]+)"|“([^”]+)”|‘([^’]+)’|'([^']+)'(?![\p{L}\p{N}]))/iu
+
+/** Version 9: the value a change ends with, where the instruction quotes it after "to"; else null. */
+const newValueOf = (instruction: string): string | null => {
+  const m = instruction.match(NEW_VALUE)
+  const value = m === null ? "" : (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").replace(/\s+/g, " ").trim()
+  return value === "" ? null : value
 }
 
 const QUESTION = /\b(how many|how much|what is|what's|what are|what was|which|who|when|where)\b/i
@@ -274,6 +293,8 @@ const isSearchField = (e: PolicyElement): boolean => e.role === "searchbox" || S
 interface CandidateRules {
   readonly clicksSelects: boolean
   readonly skipsLinksHere: boolean
+  /** Version 9: a change types the value it ends with, quoted after "to", rather than the first quoted phrase. */
+  readonly newValue: boolean
   /** Version 7: the task asks for no change, so nothing but a search is typed and no change control clicked. */
   readonly reader: boolean
 }
@@ -291,7 +312,7 @@ const subjectToLookUp = (input: PolicyInput): string | null => {
 
 const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)
-  const typed = textToType(input.instruction, input.elements)
+  const typed = textToType(input.instruction, input.elements, { newValue: rules.newValue })
   const here = rules.skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
   const lookUp = rules.reader ? subjectToLookUp(input) : null
   const out: Array<Candidate> = []
@@ -352,6 +373,9 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * quoted subject up in a search field when the page does not show it.
  *
  * Version 8 reads an amount as one word: "20.00" meets "20.00", never "0.00".
+ *
+ * Version 9 types the value a change ends with: the phrase quoted right after "to"
+ * ("Rename "Harbor Household" to "Harbor Family Budget"" types the new name).
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -382,7 +406,12 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     if (stops && !(completesAfterChange(version) && changeOwed(input))) return finish(input, terms, read)
   }
   const reader = readsWithoutWriting(version) && !asksForChange(input.instruction)
-  const cs = candidatesOf(input, terms, { clicksSelects: !setsSortOrders(version), skipsLinksHere: skipsLinksHere(version), reader })
+  const cs = candidatesOf(input, terms, {
+    clicksSelects: !setsSortOrders(version),
+    skipsLinksHere: skipsLinksHere(version),
+    newValue: typesNewValues(version),
+    reader
+  })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }
   }

@@ -31,12 +31,15 @@ import { versioned } from "./Versions.ts"
  * typing it into a search field scores as if the field showed it (an explorer asked to
  * open "Storm Protocol" from a page that does not link it typed the name into a new
  * tiddler's body instead of the sidebar's search). 8 also reads an amount as one word
- * ("20.00" meets "20.00", not every "x.00" on a budget page).
+ * ("20.00" meets "20.00", not every "x.00" on a budget page). 9 also types the value a
+ * change ends with, quoted right after "to": the first quoted phrase of "Rename the budget
+ * "Harbor Household" to "Harbor Family Budget"" is the name the field already holds, so
+ * version 8 had nothing to type there.
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "8"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8"])
+export const EXPLORATION_VERSION: ExplorationVersion = "9"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -60,5 +63,7 @@ export const skipsLinksHere = since("6")
 export const readsWithoutWriting = since("7")
 /** Does this version read an amount ("20.00", "1,250.50") as one word, not as its digits (8 and later)? */
 export const readsAmountsWhole = since("8")
+/** Does this version type the value a change ends with, quoted after "to" (9 and later)? */
+export const typesNewValues = since("9")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

@@ -398,3 +398,26 @@ describe("amounts read whole (version 8, readsAmountsWhole)", () => {
     expect(on(v8, ["60.00"])).toBeGreaterThan(on(v8, ["0.00", "300.00"]))
   })
 })
+
+describe("the new value of a change (version 9, typesNewValues)", () => {
+  const rename = 'Rename the budget file "Harbor Household" to "Harbor Family Budget".'
+
+  test.each([
+    [rename, "Harbor Family Budget"],
+    ['In the tiddler "Generator G2", change the value of its status field from "running" to "offline".', "offline"],
+    // "to" before an unquoted phrase names a place, not a value: the first quoted phrase stays.
+    ['Add the tag "Urgent" to the tiddler "Water Pump".', "Urgent"],
+    ['Open the tiddler "Storm Protocol".', "Storm Protocol"]
+  ])("textToType(%p) with the new value rule is %p", (instruction, expected) => {
+    expect(textToType(instruction, [], { newValue: true })).toBe(expected)
+  })
+
+  test("given the field that holds the old name, version 8 has nothing to type there; version 9 types the new one", () => {
+    const page = input(rename, [el("textbox", "", { editable: true, text: "", value: "Harbor Household" }), el("link", "Settings")])
+    const typed = (as: ReadonlyArray<Action>) => as.filter((a) => a.kind === "type").map((a) => (a.kind === "type" ? a.text : ""))
+    expect(typed(sample(page, 200, { version: "8" }))).toEqual([])
+    const v9 = typed(sample(page, 200, { version: "9" }))
+    expect(v9.length).toBeGreaterThan(0)
+    expect(new Set(v9)).toEqual(new Set(["Harbor Family Budget"]))
+  })
+})
