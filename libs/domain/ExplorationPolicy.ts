@@ -27,6 +27,7 @@ import {
   readsAmountsWhole,
   readsWithoutWriting,
   setsSortOrders,
+  skipsCovered,
   typesNewValues,
   skipsLinksHere
 } from "./ExplorationVersions.ts"
@@ -49,6 +50,8 @@ export interface PolicyElement {
   readonly options?: ReadonlyArray<string>
   /** Its link or form leads off the app's origins (ElementInfo's `offsite`); absent means false. Version 5 never acts on it. */
   readonly offsite?: boolean
+  /** A click would not reach it: outside an open modal, or covered (ElementInfo's `covered`). Version 10 never acts on it. */
+  readonly covered?: boolean
 }
 
 export interface PolicyHistoryStep {
@@ -338,6 +341,10 @@ const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): 
 export const onsite = (input: PolicyInput): PolicyInput =>
   input.elements.some((e) => e.offsite === true) ? { ...input, elements: input.elements.filter((e) => e.offsite !== true) } : input
 
+/** The input without the elements a click cannot reach (behind an open modal, covered): a step on one times out. */
+const reachable = (input: PolicyInput): PolicyInput =>
+  input.elements.some((e) => e.covered === true) ? { ...input, elements: input.elements.filter((e) => e.covered !== true) } : input
+
 /** Softmax(score / temperature) sampling with one draw. */
 const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): Action => {
   const max = Math.max(...cs.map((c) => c.score))
@@ -376,13 +383,16 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  *
  * Version 9 types the value a change ends with: the phrase quoted right after "to"
  * ("Rename "Harbor Household" to "Harbor Family Budget"" types the new name).
+ *
+ * Version 10 sees no element marked `covered` (behind an open modal, or under another
+ * element): a click on one times out.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
   const version = options.version ?? "1"
-  const input = avoidsOffsite(version) ? onsite(given) : given
+  const input = skipsCovered(version) ? reachable(onsite(given)) : avoidsOffsite(version) ? onsite(given) : given
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
   const plans = { orders: setsSortOrders(version) }

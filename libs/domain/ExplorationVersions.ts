@@ -34,12 +34,14 @@ import { versioned } from "./Versions.ts"
  * ("20.00" meets "20.00", not every "x.00" on a budget page). 9 also types the value a
  * change ends with, quoted right after "to": the first quoted phrase of "Rename the budget
  * "Harbor Household" to "Harbor Family Budget"" is the name the field already holds, so
- * version 8 had nothing to type there.
+ * version 8 had nothing to type there. 10 also never chooses an element marked `covered`
+ * (outside an open modal, or under another element): on Actual, once "Add account" opened
+ * its dialog, explorers spent the rest of their budget on clicks behind it, each timing out.
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "9"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9"])
+export const EXPLORATION_VERSION: ExplorationVersion = "10"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -65,5 +67,7 @@ export const readsWithoutWriting = since("7")
 export const readsAmountsWhole = since("8")
 /** Does this version type the value a change ends with, quoted after "to" (9 and later)? */
 export const typesNewValues = since("9")
+/** Does this version leave out elements a click cannot reach, `covered` (10 and later)? */
+export const skipsCovered = since("10")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

@@ -56,6 +56,7 @@ export {
   explorationVersionOf,
   readsAnswers,
   setsSortOrders,
+  skipsCovered,
   startsAfterPageChange
 } from "./ExplorationVersions.ts"
 export type { ExplorationVersion } from "./ExplorationVersions.ts"

@@ -23,6 +23,10 @@
  * Offsite: given the episode's origins, a link whose `href`, or a submit button whose
  * form's `action` (its own `formaction` first), resolves outside them is marked
  * `offsite: true` (`javascript:` URLs stay in the page and are never offsite).
+ * Covered: while a modal is open (an `aria-modal="true"` dialog or a `<dialog>` shown
+ * modally), an element outside it is marked `covered: true`; so is an element in the
+ * viewport whose centre another element, not its own, would take the click at. A click on
+ * either waits for the browser's actionability check and times out.
  */
 import type { ElementInfo } from "@core/environment"
 
@@ -95,6 +99,21 @@ export const extractInPage = (args: { selector: string; nextId: number; origins?
     if ((el.tagName === "A" || el.tagName === "AREA") && el.hasAttribute("href")) return leaves(el.href)
     const target = submitTarget(el)
     return target !== null && leaves(target)
+  }
+  // The topmost open modal, if any: what lies outside it cannot be clicked while it is open.
+  const modals = Array.from(doc.querySelectorAll("[aria-modal=true], dialog[open]") as ArrayLike<any>).filter(
+    (m: any) => m.getAttribute("aria-modal") === "true" || m.matches?.(":modal") === true
+  )
+  const modal = modals.length === 0 ? null : modals[modals.length - 1]
+  const coveredOf = (el: any, rect: any, inViewport: boolean): boolean => {
+    if (modal !== null && !modal.contains(el)) return true
+    if (!inViewport) return false
+    const x = Math.min(Math.max(rect.left + rect.width / 2, 0), win.innerWidth - 1)
+    const y = Math.min(Math.max(rect.top + rect.height / 2, 0), win.innerHeight - 1)
+    const hit = doc.elementFromPoint(x, y)
+    // Its own text, icon or label may take the point: only another element covers it.
+    if (hit === null || el.contains(hit) || hit.contains(el)) return false
+    return !Array.from((el.labels ?? []) as ArrayLike<any>).some((l: any) => l.contains(hit))
   }
   const clean = (s: unknown, max = 200): string => {
     const flat = String(s ?? "")
@@ -201,6 +220,7 @@ export const extractInPage = (args: { selector: string; nextId: number; origins?
           ? "•".repeat(String(el.value).length)
           : // A text area's edit is judged by what it made of the whole text (synthesis 5): a page's source, not a line.
             clean(el.value, tag === "TEXTAREA" ? 10_000 : 500)
+    const inViewport = visible && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw
     elements.push({
       id,
       role,
@@ -209,11 +229,12 @@ export const extractInPage = (args: { selector: string; nextId: number; origins?
       value,
       box: hasBox ? { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } : null,
       visible,
-      inViewport: visible && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw,
+      inViewport,
       enabled,
       editable,
       checked,
-      ...(offsiteOf(el) ? { offsite: true } : {})
+      ...(offsiteOf(el) ? { offsite: true } : {}),
+      ...(visible && coveredOf(el, rect, inViewport) ? { covered: true } : {})
     })
   }
   const refused = win.__coreRefused

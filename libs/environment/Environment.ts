@@ -169,6 +169,11 @@ export interface ElementInfo {
    * elements carry it, so an element list from before the mark reads the same.
    */
   readonly offsite?: boolean
+  /**
+   * True when a click would not reach it: a modal is open and it lies outside, or another
+   * element covers its centre. Absent means false, as in element lists from before the mark.
+   */
+  readonly covered?: boolean
 }
 
 /** What a policy is shown: a bounded element list as text (see README "Truncation"). */

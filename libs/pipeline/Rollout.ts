@@ -13,7 +13,7 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import { avoidsOffsite, collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, withSelectOptions } from "@core/domain"
+import { avoidsOffsite, collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, skipsCovered, withSelectOptions } from "@core/domain"
 import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
@@ -121,7 +121,8 @@ const policyElement = (e: ElementInfo): PolicyElement => ({
   enabled: e.enabled,
   editable: e.editable,
   checked: e.checked,
-  ...(e.offsite === true ? { offsite: true } : {})
+  ...(e.offsite === true ? { offsite: true } : {}),
+  ...(e.covered === true ? { covered: true } : {})
 })
 
 const emptyObservation = (error: string): Observation => ({
@@ -244,9 +245,12 @@ export const rollout = (input: RolloutInput) =>
           const forms = version !== "1" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
           // From version 5 no policy (exploration, retrieval, model) is offered an element that leads off the app.
           const offsite = avoidsOffsite(version)
+          // From version 10 none is offered an element a click cannot reach (behind a modal, covered): it times out.
+          const covered = skipsCovered(version)
           const elements = all.filter(
             (e) =>
               !(offsite && e.offsite === true) &&
+              !(covered && e.covered === true) &&
               (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) &&
               (!detour || MOVES.has(e.role) || forms.has(e.id))
           )

@@ -421,3 +421,16 @@ describe("the new value of a change (version 9, typesNewValues)", () => {
     expect(new Set(v9)).toEqual(new Set(["Harbor Family Budget"]))
   })
 })
+
+describe("elements a click cannot reach (version 10, skipsCovered)", () => {
+  // A dialog opened over the budget: the page behind it is still listed, marked covered.
+  const behind = ["Add account", "Menu", "Reports"].map((n) => el("button", n, { covered: true }))
+  const dialog = [el("button", "Create a local account"), el("button", "Close")]
+  const open = input('Add a new account named "Holiday Fund".', [...behind, ...dialog])
+
+  test("given a modal over the page, version 9 clicks behind it; version 10 only inside it", () => {
+    const onBehind = (as: ReadonlyArray<Action>) => count(as, (a) => behind.some((b) => b.name === targetName(a)))
+    expect(onBehind(sample(open, 300, { version: "9" }))).toBeGreaterThan(0)
+    expect(onBehind(sample(open, 300, { version: "10" }))).toBe(0)
+  })
+})
