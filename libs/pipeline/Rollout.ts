@@ -13,7 +13,16 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import { avoidsOffsite, collapse, explorationAction, lookupFormIds, readsAnswers, sitePath, skipsCovered, withSelectOptions } from "@core/domain"
+import {
+  avoidsOffsite,
+  collapse,
+  explorationAction,
+  lookupFormIds,
+  readsAnswers,
+  sitePath,
+  skipsCovered,
+  withSelectOptions
+} from "@core/domain"
 import type { ExplorationVersion, PolicyElement } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
