@@ -112,7 +112,7 @@ const movedTo = (params: string): string => {
 }
 
 /**
- * The title of the last article page the browser was served (200) according to PHP's request
+ * The title of the last article page the browser was served (200) or told was unchanged (304) according to PHP's request
  * log: `GET /index.php/Title` or `GET /index.php?title=Title` with no action other than view.
  * Special pages, load.php, api.php and static files are not page views.
  */
@@ -121,7 +121,8 @@ export const lastPageView = (dir: string): string | undefined => {
   if (!existsSync(file)) return undefined
   let last: string | undefined
   for (const line of readFileSync(file, "utf8").split("\n")) {
-    const m = /\[200\]: GET (\/index\.php\S*)/.exec(line)
+    // A page shown again may be revalidated rather than sent: the browser shows it all the same.
+    const m = /\[(?:200|304)\]: GET (\/index\.php\S*)/.exec(line)
     if (!m) continue
     const url = new URL(m[1]!, "http://x")
     const action = url.searchParams.get("action")

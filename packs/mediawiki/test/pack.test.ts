@@ -135,3 +135,26 @@ test.skipIf(missing.length > 0)(
   // The first start on a machine installs the template (~10 s, more on a loaded one).
   120_000
 )
+
+test("the last page viewed is read off PHP's request log, a revalidated page (304) included", async () => {
+  const { lastPageView } = await import("../wiki.ts")
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs")
+  const { tmpdir } = await import("node:os")
+  const dir = mkdtempSync(join(tmpdir(), "core-mw-log-"))
+  try {
+    mkdirSync(join(dir, ".core"))
+    const line = (code: number, path: string) => `[Sun Dec  6 12:00:00 2026] 127.0.0.1:5000 [${code}]: GET ${path}`
+    const log = (lines: ReadonlyArray<string>) => writeFileSync(join(dir, ".core", "server.log"), `${lines.join("\n")}\n`)
+    log([
+      line(200, "/index.php/Owlcote_Station"),
+      line(200, "/index.php/Mabel_Orrin"),
+      line(200, "/index.php?search=Owlcote&title=Special%3ASearch")
+    ])
+    expect(lastPageView(dir)).toBe("Mabel Orrin")
+    // The same page opened again from the search results: the browser revalidated it.
+    log([line(200, "/index.php/Owlcote_Station"), line(200, "/index.php/Mabel_Orrin"), line(304, "/index.php/Owlcote_Station")])
+    expect(lastPageView(dir)).toBe("Owlcote Station")
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
