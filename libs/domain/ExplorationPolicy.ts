@@ -25,6 +25,7 @@ import {
   readsAnswers,
   readsNamesNotWords,
   readsAmountsWhole,
+  keepsSession,
   readsWithoutWriting,
   setsSortOrders,
   skipsCovered,
@@ -341,6 +342,11 @@ const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): 
 export const onsite = (input: PolicyInput): PolicyInput =>
   input.elements.some((e) => e.offsite === true) ? { ...input, elements: input.elements.filter((e) => e.offsite !== true) } : input
 
+/** A control that ends the session the episode was given ("Log out", "Sign out", "Logout"). */
+const LOG_OUT = /^\s*(log ?out|sign ?out|log off|sign off)\b/i
+const inSession = (input: PolicyInput): PolicyInput =>
+  input.elements.some((e) => LOG_OUT.test(e.name)) ? { ...input, elements: input.elements.filter((e) => !LOG_OUT.test(e.name)) } : input
+
 /** The input without the elements a click cannot reach (behind an open modal, covered): a step on one times out. */
 const reachable = (input: PolicyInput): PolicyInput =>
   input.elements.some((e) => e.covered === true) ? { ...input, elements: input.elements.filter((e) => e.covered !== true) } : input
@@ -386,13 +392,16 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  *
  * Version 10 sees no element marked `covered` (behind an open modal, or under another
  * element): a click on one times out.
+ *
+ * Version 11 never clicks a control that logs out: the episode's session is its start state.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
   const version = options.version ?? "1"
-  const input = skipsCovered(version) ? reachable(onsite(given)) : avoidsOffsite(version) ? onsite(given) : given
+  const seen = skipsCovered(version) ? reachable(onsite(given)) : avoidsOffsite(version) ? onsite(given) : given
+  const input = keepsSession(version) ? inSession(seen) : seen
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
   const plans = { orders: setsSortOrders(version) }

@@ -37,11 +37,14 @@ import { versioned } from "./Versions.ts"
  * version 8 had nothing to type there. 10 also never chooses an element marked `covered`
  * (outside an open modal, or under another element): on Actual, once "Add account" opened
  * its dialog, explorers spent the rest of their budget on clicks behind it, each timing out.
+ * 11 also keeps the session: it never clicks a control that logs out ("Log out", "Sign
+ * out"). The pack's log-in is what every task starts from; a MediaWiki explorer that
+ * logged out was observed on a page with no elements, and Actual's on its log-in screen.
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "10"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"])
+export const EXPLORATION_VERSION: ExplorationVersion = "11"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -69,5 +72,7 @@ export const readsAmountsWhole = since("8")
 export const typesNewValues = since("9")
 /** Does this version leave out elements a click cannot reach, `covered` (10 and later)? */
 export const skipsCovered = since("10")
+/** Does this version leave alone the controls that log out (11 and later)? */
+export const keepsSession = since("11")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

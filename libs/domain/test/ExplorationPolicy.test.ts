@@ -434,3 +434,17 @@ describe("elements a click cannot reach (version 10, skipsCovered)", () => {
     expect(onBehind(sample(open, 300, { version: "10" }))).toBe(0)
   })
 })
+
+describe("the session kept (version 11, keepsSession)", () => {
+  const page = input("Open the wiki page about the engine shed.", [
+    el("link", "Log out"),
+    el("button", "Sign out"),
+    el("link", "Engine Shed")
+  ])
+  const logsOut = (as: ReadonlyArray<Action>) => count(as, (a) => ["Log out", "Sign out"].includes(targetName(a) ?? ""))
+
+  test("given log-out controls, version 10 sometimes clicks one; version 11 never", () => {
+    expect(logsOut(sample(page, 300, { version: "10" }))).toBeGreaterThan(0)
+    expect(logsOut(sample(page, 300, { version: "11" }))).toBe(0)
+  })
+})
