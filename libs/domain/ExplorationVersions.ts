@@ -35,11 +35,11 @@ import { versioned } from "./Versions.ts"
  * change ends with, quoted right after "to": the first quoted phrase of "Rename the budget
  * "Harbor Household" to "Harbor Family Budget"" is the name the field already holds, so
  * version 8 had nothing to type there. 10 also never chooses an element marked `covered`
- * (outside an open modal, or under another element): on Actual, once "Add account" opened
+ * (outside an open modal, or under another element): on a budget app, once "Add account" opened
  * its dialog, explorers spent the rest of their budget on clicks behind it, each timing out.
  * 11 also keeps the session: it never clicks a control that logs out ("Log out", "Sign
- * out"). The pack's log-in is what every task starts from; a MediaWiki explorer that
- * logged out was observed on a page with no elements, and Actual's on its log-in screen.
+ * out"). The pack's log-in is what every task starts from; a wiki's explorer that logged
+ * out was observed on a page with no elements, and a budget app's on its log-in screen.
  */
 export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11"
 /** What new runs record. */
