@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fixtureRoot, leftovers, removeRoot, variant } from "../libs/apps/test/support.ts"
-import { core, REPO } from "./support/cli.ts"
+import { core, REPO, smallRunArgs } from "./support/cli.ts"
 
 const STAND_IN = join(REPO, "libs", "env-android", "test", "support", "AppiumStandIn.ts")
 const KEEP_LOG = `import { mkdirSync, writeFileSync } from "node:fs"
@@ -112,21 +112,7 @@ test("given the Android fixture pack, record --from writes an android v2 demo, r
   expectClearedBeforeStart(recordLogs)
   expect(leftovers(root)).toEqual([])
 
-  const run = await core([
-    "run",
-    "--app",
-    PACK,
-    "--tasks",
-    "fa-network-1",
-    "--rounds",
-    "1",
-    "--samples",
-    "1",
-    "--explore-per-task",
-    "1",
-    "--json",
-    ...flags
-  ])
+  const run = await core(smallRunArgs(PACK, ["fa-network-1"], flags))
   expect({ code: run.code, error: run.stderr.split("\n").filter((l) => l.startsWith("error:")) }).toEqual({ code: 0, error: [] })
   expect(run.stderr).toContain("demos: 1/1 fa-network-1: 3 steps ingested")
   expect(run.stderr).toContain("2 Appium sessions (Android)")

@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SYNTHESIS_VERSION } from "@core/domain"
-import { core as coreCli, expectOneLineError, REPO } from "./support/cli.ts"
+import { core as coreCli, expectOneLineError, REPO, smallRunArgs } from "./support/cli.ts"
 import { startUi } from "./support/console.ts"
 import { instanceProcesses } from "./support/instances.ts"
 
@@ -30,21 +30,7 @@ const core = (args: ReadonlyArray<string>) => coreCli(args, { TMPDIR: tmp })
 const tiddlywikis = () => instanceProcesses(tmp, [PACK, join(tmp, "core-tw-")])
 
 test("run --app on two tasks from an empty data dir: demos, rounds, no infra errors; evaluate, replay and registration agree; nothing left running", async () => {
-  const run = await core([
-    "run",
-    "--app",
-    "packs/tiddlywiki",
-    "--tasks",
-    TASKS.join(","),
-    "--rounds",
-    "1",
-    "--samples",
-    "1",
-    "--explore-per-task",
-    "1",
-    "--json",
-    ...flags
-  ])
+  const run = await core(smallRunArgs("packs/tiddlywiki", TASKS, flags))
   expect(run.stderr).not.toContain("error:")
   expect(run.code).toBe(0)
   expect(run.stderr).toContain("demos: 2/2")
