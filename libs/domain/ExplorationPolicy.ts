@@ -21,6 +21,7 @@ import { asksForChange, madeChange, namesChange } from "./ChangeAsked.ts"
 import {
   avoidsOffsite,
   completesAfterChange,
+  fillsAsLabelled,
   fillsForms,
   readsAnswers,
   readsNamesNotWords,
@@ -394,6 +395,10 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * element): a click on one times out.
  *
  * Version 11 never clicks a control that logs out: the episode's session is its start state.
+ *
+ * Version 12 fills a form as its labels read (FormFilling.ts `asLabelled`): the value cued
+ * by a word of a field's label past function words, amounts whole, slashed dates as
+ * written, and a submit button that does not go back.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -404,7 +409,7 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const input = keepsSession(version) ? inSession(seen) : seen
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
-  const plans = { orders: setsSortOrders(version) }
+  const plans = { orders: setsSortOrders(version), asLabelled: fillsAsLabelled(version) }
   const terms = termsOf(input.instruction, readsAmountsWhole(version))
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)

@@ -41,10 +41,10 @@ import { versioned } from "./Versions.ts"
  * out"). The pack's log-in is what every task starts from; a wiki's explorer that logged
  * out was observed on a page with no elements, and a budget app's on its log-in screen.
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "11"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"])
+export const EXPLORATION_VERSION: ExplorationVersion = "12"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -74,5 +74,7 @@ export const typesNewValues = since("9")
 export const skipsCovered = since("10")
 /** Does this version leave alone the controls that log out (11 and later)? */
 export const keepsSession = since("11")
+/** Does this version fill a form as its labels read: cue words, whole amounts, dates as the field writes them, and a submit that does not go back (12 and later)? */
+export const fillsAsLabelled = since("12")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

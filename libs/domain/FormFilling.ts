@@ -107,9 +107,15 @@ const personName = (values: ReadonlyArray<InstructionValue>): InstructionValue |
  * several do. `other` fields take the value right after a word of their label ("passport
  * LY1877574" fills "Passport number").
  */
-export const valueForField = (label: string, values: ReadonlyArray<InstructionValue>): InstructionValue | null => {
+export const valueForField = (
+  label: string,
+  values: ReadonlyArray<InstructionValue>,
+  options: PlanOptions = {}
+): InstructionValue | null => {
   const kind = fieldKindOf(label)
   const last = (v: InstructionValue) => v.before.at(-1) ?? ""
+  // "a starting balance of 250.00": the cue is the last word that means something, not "of".
+  const cue = (v: InstructionValue) => (options.asLabelled === true ? (v.before.findLast((w) => !FILLER.has(w)) ?? "") : last(v))
   switch (kind) {
     case "start-date":
     case "return-date":
@@ -144,7 +150,7 @@ export const valueForField = (label: string, values: ReadonlyArray<InstructionVa
           .filter((w) => w.length >= 3 && !FILLER.has(w))
           .map(singular)
       )
-      return only(values.filter((v) => v.kind !== "count" && cues.has(singular(last(v)))))
+      return only(values.filter((v) => v.kind !== "count" && cues.has(singular(cue(v)))))
     }
   }
 }
@@ -174,6 +180,7 @@ export const selectValueFor = (field: PolicyElement, v: InstructionValue): strin
   if (exact !== undefined) return v.kind === "date" && v.iso !== null && isoShape(field.value) ? v.iso : exact
   if (v.kind === "count" || v.kind === "number") return null
   if (v.kind === "date") {
+    if (v.iso === null && v.monthDay === null) return null
     const key = v.iso ?? `-${v.monthDay}`
     const hit = only(options.filter((o) => o.includes(key)))
     if (hit === null) return null
@@ -202,18 +209,23 @@ export interface PageForm {
   readonly submit: PolicyElement
 }
 
+/** Buttons that leave a form without submitting it: a dialog's "Back" or "Cancel" sits before its "Create". */
+const DISMISS = /^\s*(back|cancel|close|dismiss|discard|previous|never\s?mind)\b/i
+
 /**
  * The forms on a page, from the element list alone (it carries no form grouping): a run
  * of visible, enabled fields in document order — radios and check boxes may sit among them
  * — closed by the first button after them. Any other element (a link) ends the run
- * without a form; so do hidden or disabled buttons.
+ * without a form; so do hidden or disabled buttons. With `asLabelled` (exploration 12), a
+ * button that goes back, cancels or closes neither closes the run nor ends it.
  */
-export const pageForms = (elements: ReadonlyArray<PolicyElement>): ReadonlyArray<PageForm> => {
+export const pageForms = (elements: ReadonlyArray<PolicyElement>, options: PlanOptions = {}): ReadonlyArray<PageForm> => {
   const forms: Array<PageForm> = []
   let fields: Array<PolicyElement> = []
   for (const e of elements) {
     if (!e.visible) continue
     if (isField(e)) fields.push(e)
+    else if (e.role === "button" && options.asLabelled === true && DISMISS.test(e.name)) continue
     else if (e.role === "button") {
       if (fields.length > 0 && e.enabled) forms.push({ fields, submit: e })
       fields = []
@@ -255,10 +267,18 @@ const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId:
 const holds = (e: PolicyElement, value: string): boolean =>
   normalizeText(e.value ?? "") === normalizeText(value) || (isSelect(e) && normalizeText(e.text) === normalizeText(value))
 
-/** Which rules a plan follows: `orders` (exploration 4) also sets a sort select to the order the instruction asks for (SortOrder.ts). */
+/**
+ * Which rules a plan follows: `orders` (exploration 4) also sets a sort select to the
+ * order the instruction asks for (SortOrder.ts); `asLabelled` (exploration 12) reads a
+ * field's cue past function words, amounts and slashed dates whole, types a date as
+ * written where the field shows dates that way, and passes over buttons that go back.
+ */
 export interface PlanOptions {
   readonly orders?: boolean
+  readonly asLabelled?: boolean
 }
+
+const SLASHED = /^\d{1,2}\/\d{1,2}\/\d{4}$/
 
 /** The fill for one field, or null: no single value fits, or (for a select) no option shows it. */
 const fillFor = (
@@ -270,7 +290,7 @@ const fillFor = (
   options: PlanOptions
 ): { readonly fill: FormFill; readonly value: InstructionValue | null } | null => {
   const kind = fieldKindOf(e.name)
-  const v = valueForField(e.name, values)
+  const v = valueForField(e.name, values, options)
   const fresh = v !== null && !used.has(v) ? v : null
   if (isSelect(e)) {
     const fromValue = fresh === null ? null : selectValueFor(e, fresh)
@@ -284,7 +304,17 @@ const fillFor = (
   if (fresh === null) return null
   const dateField = kind.endsWith("-date")
   // A date field takes a date with its year, written as the web writes dates; "May 1" alone is not enough.
-  const text = dateField ? (fresh.kind === "date" ? fresh.iso : null) : fresh.kind === "count" ? String(fresh.count) : fresh.text
+  // …unless the field already shows its dates with slashes, as the instruction wrote this one.
+  const asWritten = options.asLabelled === true && fresh.kind === "date" && SLASHED.test(fresh.text) && SLASHED.test(e.value ?? "")
+  const text = dateField
+    ? fresh.kind === "date"
+      ? asWritten
+        ? fresh.text
+        : fresh.iso
+      : null
+    : fresh.kind === "count"
+      ? String(fresh.count)
+      : fresh.text
   if (text === null) return null
   // A date input reads as a textbox that is not editable text; anything else must be editable.
   if (!e.editable && !(e.role === "textbox" && dateField)) return null
@@ -297,10 +327,10 @@ export const formPlans = (
   elements: ReadonlyArray<PolicyElement>,
   options: PlanOptions = {}
 ): ReadonlyArray<FormPlan> => {
-  const values = instructionValues(instruction)
+  const values = instructionValues(instruction, { asWritten: options.asLabelled === true })
   const instructionWords = new Set(wordsOf(instruction))
   const plans: Array<FormPlan> = []
-  for (const form of pageForms(elements)) {
+  for (const form of pageForms(elements, options)) {
     const used = new Set<InstructionValue>()
     const matched: Array<FormFill> = []
     for (const field of form.fields) {

@@ -52,6 +52,10 @@ const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g
 const MONTH_DAY = new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?`, "gi")
 const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4})\\b)?`, "gi")
 /** Capitals with digits, as flight numbers and passports are written (MR634, LY1877574). */
+/** Dates written with slashes (11/24/2026, 24/11/2026); the order of day and month is read only when one part is over 12. */
+const SLASH_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g
+/** Amounts with decimals or thousands separators (250.00, 1,250.50): one value, not the digits either side of a point. */
+const AMOUNT = /\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+\.\d+\b/g
 const CODE = /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{3,}\b/g
 const COUNT = new RegExp(`\\b(\\d+|${NUMBER_WORDS.join("|")})\\b(?:\\s+(\\p{L}+))?`, "giu")
 const CAPITALISED = /\p{Lu}[\p{L}'’-]*(?:[ \t]+\p{Lu}[\p{L}'’-]*)*/gu
@@ -81,13 +85,19 @@ interface Span {
   readonly end: number
 }
 
+/** How values are read: `asWritten` (exploration 12) also reads slashed dates and whole amounts. */
+export interface ValueOptions {
+  readonly asWritten?: boolean
+}
+
 /**
  * Every value the instruction names, in the order written. Earlier kinds win a span:
  * quoted text, e-mails, dates, codes (capitals with digits: MR634), counts ("two
  * passengers", "5 nights") and bare numbers, then runs of capitalised words (the first
- * word of a sentence is its verb, not a name).
+ * word of a sentence is its verb, not a name). With `asWritten`, dates written with
+ * slashes and amounts ("250.00", a number kind) are read before codes and counts.
  */
-export const instructionValues = (instruction: string): ReadonlyArray<InstructionValue> => {
+export const instructionValues = (instruction: string, options: ValueOptions = {}): ReadonlyArray<InstructionValue> => {
   const taken: Array<Span> = []
   const found: Array<InstructionValue & Span> = []
   const free = (start: number, end: number) => taken.every((t) => end <= t.start || start >= t.end)
@@ -112,6 +122,18 @@ export const instructionValues = (instruction: string): ReadonlyArray<Instructio
   const monthOf = (name: string): number => MONTHS.indexOf(name.toLowerCase().slice(0, 3)) + 1
   each(MONTH_DAY, (m, s, e) => date(m[0], s, e, m[3], monthOf(m[1]!), Number(m[2])))
   each(DAY_MONTH, (m, s, e) => date(m[0], s, e, m[3], monthOf(m[2]!), Number(m[1])))
+  if (options.asWritten === true) {
+    each(SLASH_DATE, (m, s, e) => {
+      const [a, b] = [Number(m[1]), Number(m[2])]
+      // 11/24 is month first, 24/11 day first; 05/06 could be either, so it stays a date without a month or a day.
+      if (a > 12 && b <= 12) date(m[0], s, e, m[3], b, a)
+      else if (b > 12 && a <= 12) date(m[0], s, e, m[3], a, b)
+      else add(s, e, { kind: "date", text: m[0], ...none })
+    })
+    each(AMOUNT, (m, s, e) =>
+      add(s, e, { kind: "number", text: m[0], iso: null, monthDay: null, count: Number(m[0].replace(/,/g, "")), noun: null })
+    )
+  }
   each(CODE, (m, s, e) => add(s, e, { kind: "code", text: m[0], ...none }))
   each(COUNT, (m, s, e) => {
     const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : NUMBER_WORDS.indexOf(m[1]!.toLowerCase())

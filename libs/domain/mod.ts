@@ -74,14 +74,14 @@ export {
   valueForField,
   withSelectOptions
 } from "./FormFilling.ts"
-export type { FieldKind, FormFill, FormPlan, PageForm } from "./FormFilling.ts"
+export type { FieldKind, FormFill, FormPlan, PageForm, PlanOptions } from "./FormFilling.ts"
 export { instructionValues } from "./InstructionValues.ts"
 export { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stem, stemsOf } from "./PageText.ts"
 export type { Atom } from "./PageText.ts"
 export { answerFromPage, askedKindOf } from "./PageAnswer.ts"
 export { asksForChange, madeChange } from "./ChangeAsked.ts"
 export type { AskedKind, ReadingOptions } from "./PageAnswer.ts"
-export type { InstructionValue, ValueKind } from "./InstructionValues.ts"
+export type { InstructionValue, ValueKind, ValueOptions } from "./InstructionValues.ts"
 export { changesNothing, expansionPath, noOpSteps, reachedTerminal, terminalNodes, undoneAfterGoal } from "./Expansion.ts"
 export { acceptUnlessUndone, goalUndone } from "./Undo.ts"
 export { WORDING_THRESHOLD, contaminationOf, instructionJaccard } from "./Contamination.ts"

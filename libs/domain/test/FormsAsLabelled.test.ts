@@ -1,0 +1,149 @@
+/**
+ * Forms filled as their labels read (exploration 12, `asLabelled`): given an instruction,
+ * then amounts and slashed dates read whole; given a dialog or an entry row, then the
+ * value each label cues past function words, dates typed as the field writes them, and
+ * the submit button that does not go back. Each table also pins what version 11 did, so
+ * old runs keep replaying as they ran.
+ */
+import { describe, expect, test } from "bun:test"
+import { prng } from "@core/replay"
+import { explorationAction, formPlans, instructionValues, pageForms } from "../mod.ts"
+import type { PlanOptions, PolicyElement } from "../mod.ts"
+
+let ids = 0
+const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
+  id: `e${ids++}`,
+  role,
+  name,
+  text: role === "textbox" ? "" : name,
+  value: role === "textbox" ? "" : null,
+  visible: true,
+  enabled: true,
+  editable: role === "textbox",
+  checked: role === "checkbox" ? false : null,
+  ...more
+})
+
+const ACCOUNT = `Add a new on-budget account named "Holiday Fund" with a starting balance of 250.00.`
+const TRANSACTION = `In the Checking account, add a transaction dated 11/24/2026: payee "Gull Point Pharmacy", category Health, payment 18.40.`
+
+/** A dialog whose "Back" comes before its "Create", as a budget app's account dialog has it. */
+const accountDialog = (): ReadonlyArray<PolicyElement> => [
+  el("textbox", "Name:"),
+  el("checkbox", "Off budget"),
+  el("textbox", "Balance:"),
+  el("button", "Back"),
+  el("button", "Create")
+]
+
+/** An entry row of text fields, the date field showing today's date with slashes. */
+const entryRow = (): ReadonlyArray<PolicyElement> => [
+  el("textbox", "Date", { value: "12/06/2026" }),
+  el("textbox", "Payee"),
+  el("textbox", "Notes"),
+  el("textbox", "Category"),
+  el("textbox", "Payment"),
+  el("textbox", "Deposit"),
+  el("button", "Cancel"),
+  el("button", "Add")
+]
+
+const SEED = "0".repeat(64)
+const V11: PlanOptions = { orders: true }
+const V12: PlanOptions = { orders: true, asLabelled: true }
+
+const fillsOf = (instruction: string, page: ReadonlyArray<PolicyElement>, options: PlanOptions) =>
+  formPlans(instruction, page, options).map((p) => ({
+    submit: p.form.submit.name,
+    fills: p.fills.map((f) => [f.field.name, f.action.kind === "type" ? f.action.text : ""])
+  }))
+
+describe("values read as written", () => {
+  const cases: ReadonlyArray<[string, string, boolean, ReadonlyArray<string>]> = [
+    ["an amount, version 11", "a balance of 250.00", false, ["number:250", "number:00"]],
+    ["an amount, version 12", "a balance of 250.00", true, ["number:250.00=250"]],
+    ["thousands", "move 1,250.50 to Gifts", true, ["number:1,250.50=1250.5", "proper:Gifts"]],
+    ["a month-first date", "dated 11/24/2026", true, ["date:11/24/2026 2026-11-24"]],
+    ["a day-first date", "dated 24/11/2026", true, ["date:24/11/2026 2026-11-24"]],
+    ["an ambiguous date keeps no day", "dated 05/06/2026", true, ["date:05/06/2026"]],
+    ["a slashed date, version 11", "dated 11/24/2026", false, ["number:11", "number:24", "number:2026"]]
+  ]
+  test.each(cases)("given %s, then the values", (_, instruction, asWritten, expected) => {
+    const brief = instructionValues(instruction, { asWritten }).map(
+      (v) => `${v.kind}:${v.text}${v.iso === null ? "" : ` ${v.iso}`}${v.kind === "number" && v.text.includes(".") ? `=${v.count}` : ""}`
+    )
+    expect(brief).toEqual([...expected])
+  })
+})
+
+describe("forms as their labels read", () => {
+  test("given a dialog with Back before Create, then version 12 submits with Create and version 11 with Back", () => {
+    expect(pageForms(accountDialog(), V12).map((f) => [f.fields.map((e) => e.name), f.submit.name])).toEqual([
+      [["Name:", "Balance:"], "Create"]
+    ])
+    expect(pageForms(accountDialog(), V11).map((f) => f.submit.name)).toEqual(["Back"])
+  })
+
+  test("given a starting balance of 250.00, then version 12 fills the name and the balance; version 11 the name only", () => {
+    expect(fillsOf(ACCOUNT, accountDialog(), V12)).toEqual([
+      {
+        submit: "Create",
+        fills: [
+          ["Name:", "Holiday Fund"],
+          ["Balance:", "250.00"]
+        ]
+      }
+    ])
+    expect(fillsOf(ACCOUNT, accountDialog(), V11)).toEqual([{ submit: "Back", fills: [["Name:", "Holiday Fund"]] }])
+  })
+
+  test("given an entry row, then each field takes the value its label cues, the date as the field writes dates", () => {
+    expect(fillsOf(TRANSACTION, entryRow(), V12)).toEqual([
+      {
+        submit: "Add",
+        fills: [
+          ["Date", "11/24/2026"],
+          ["Payee", "Gull Point Pharmacy"],
+          ["Category", "Health"],
+          ["Payment", "18.40"]
+        ]
+      }
+    ])
+  })
+
+  test("given a date field that shows dates another way, then the date as the web writes it, or nothing when the day is unknown", () => {
+    const isoRow = [el("textbox", "Date", { value: "2026-12-06" }), el("textbox", "Payment"), el("button", "Add")]
+    expect(fillsOf(TRANSACTION, isoRow, V12)[0]!.fills).toEqual([
+      ["Date", "2026-11-24"],
+      ["Payment", "18.40"]
+    ])
+    expect(fillsOf("Add a payment of 18.40 dated 05/06/2026", isoRow, V12)[0]!.fills).toEqual([["Payment", "18.40"]])
+  })
+
+  test("given a dialog of only dismissing buttons, then no form: nothing there submits", () => {
+    expect(pageForms([el("textbox", "Name:"), el("button", "Cancel"), el("button", "Close")], V12)).toEqual([])
+  })
+})
+
+describe("the exploration policy, version 12", () => {
+  const input = (history: ReadonlyArray<{ action: import("@core/events").Action }>) => ({
+    instruction: ACCOUNT,
+    url: "http://app.test/budget",
+    elements: accountDialog(),
+    history: history.map((h) => ({ ...h, url: "http://app.test/budget", error: null })),
+    stepBudget: 12
+  })
+
+  test("given a plan under way, then version 12 types the balance and submits with Create, never Back", () => {
+    const name = { kind: "type", target: { role: "textbox", name: "Name:", elementId: "x", text: null }, text: "Holiday Fund" } as const
+    const next = explorationAction(input([{ action: name }]), prng(SEED), { version: "12" })
+    expect(next).toMatchObject({ kind: "type", target: { name: "Balance:" }, text: "250.00" })
+    const balance = { ...name, target: { ...name.target, name: "Balance:" }, text: "250.00" }
+    const submit = explorationAction(input([{ action: name }, { action: balance }]), prng(SEED), { version: "12" })
+    expect(submit).toMatchObject({ kind: "click", target: { name: "Create" } })
+    expect(explorationAction(input([{ action: name }]), prng(SEED), { version: "11" })).toMatchObject({
+      kind: "click",
+      target: { name: "Back" }
+    })
+  })
+})
