@@ -27,6 +27,7 @@ import {
   readsNamesNotWords,
   readsAmountsWhole,
   keepsSession,
+  opensMenus,
   readsWithoutWriting,
   setsSortOrders,
   skipsCovered,
@@ -302,7 +303,30 @@ interface CandidateRules {
   readonly newValue: boolean
   /** Version 7: the task asks for no change, so nothing but a search is typed and no change control clicked. */
   readonly reader: boolean
+  /** Version 12: where nothing on the page names a word of the instruction, an unopened menu is the likeliest click. */
+  readonly menus: boolean
 }
+
+/** Buttons that open a menu: what is not in sight may be behind one ("More" → "Settings"). */
+const MENU_NAME = /^\s*(?:more|more options|more actions|options|actions|…|⋯|⋮|\.\.\.)\s*$|\bmenu\b/i
+const isMenu = (e: PolicyElement): boolean => e.role === "button" && MENU_NAME.test(e.name)
+/** A menu's pull where the page shows nothing the instruction names: two words' worth, so it leads without being certain. */
+const MENU = 2 * WORD
+
+/**
+ * The page's own menus, by element id: menu buttons whose name appears once. A name repeated
+ * down a table ("Menu" beside each month) is an item's menu, which acts on that item.
+ */
+const pageMenus = (elements: ReadonlyArray<PolicyElement>): ReadonlySet<string> => {
+  const menus = elements.filter((e) => e.visible && isMenu(e))
+  const seen = new Map<string, number>()
+  for (const e of menus) seen.set(identity(e.role, e.name), (seen.get(identity(e.role, e.name)) ?? 0) + 1)
+  return new Set(menus.filter((e) => seen.get(identity(e.role, e.name)) === 1).map((e) => e.id))
+}
+
+/** Does any element on the page, menus aside, show a word or phrase of the instruction? */
+const pageNamesTask = (input: PolicyInput, terms: Terms): boolean =>
+  input.elements.some((e) => e.visible && e.enabled && !isMenu(e) && overlap(terms, labelOf(e)) >= WORD)
 
 /**
  * Version 7: the instruction's quoted subject when no visible element shows it — a reader
@@ -320,6 +344,8 @@ const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): 
   const typed = textToType(input.instruction, input.elements, { newValue: rules.newValue })
   const here = rules.skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
   const lookUp = rules.reader ? subjectToLookUp(input) : null
+  const menuPull = rules.menus && !pageNamesTask(input, terms) ? MENU : 0
+  const once = menuPull > 0 ? pageMenus(input.elements) : new Set<string>()
   const out: Array<Candidate> = []
   for (const e of input.elements) {
     if (!e.visible || !e.enabled || here.has(identity(e.role, e.name))) continue
@@ -333,7 +359,7 @@ const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): 
       out.push({ action: { kind: "type", target, text: typed, submit: true }, score: score + found })
     } else if (rules.clicksSelects || e.role !== "combobox") {
       if (rules.reader && e.role !== "link" && namesChange(e.name)) continue
-      out.push({ action: { kind: "click", target }, score })
+      out.push({ action: { kind: "click", target }, score: score + (times === 0 && once.has(e.id) ? menuPull : 0) })
     }
   }
   return out
@@ -398,7 +424,9 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  *
  * Version 12 fills a form as its labels read (FormFilling.ts `asLabelled`): the value cued
  * by a word of a field's label past function words, amounts whole, slashed dates as
- * written, and a submit button that does not go back.
+ * written, and a submit button that does not go back. Where nothing on the page names a
+ * word of the instruction, it also looks in menus: an unopened "More" or "… menu" button
+ * scores as two shared words.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -434,7 +462,8 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     clicksSelects: !setsSortOrders(version),
     skipsLinksHere: skipsLinksHere(version),
     newValue: typesNewValues(version),
-    reader
+    reader,
+    menus: opensMenus(version)
   })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }

@@ -40,6 +40,15 @@ import { versioned } from "./Versions.ts"
  * 11 also keeps the session: it never clicks a control that logs out ("Log out", "Sign
  * out"). The pack's log-in is what every task starts from; a wiki's explorer that logged
  * out was observed on a page with no elements, and a budget app's on its log-in screen.
+ * 12 also fills a form as its labels read: a field takes the value whose nearest cue word
+ * is a word of its label ("a starting balance of 250.00" fills "Balance:", where 11 read
+ * the cue as "of"), an amount is one value ("250.00", not 250 and 00), a date written
+ * with slashes is typed as written into a field that shows dates that way, and the
+ * button that submits is the first after the fields that does not go back, cancel or
+ * close: a budget app's account dialog puts "Back" before "Create", and 11 pressed "Back".
+ * It also looks in menus: where nothing on the page names a word of the instruction, an
+ * unopened "More" or "… menu" button scores as two shared words (a budget app's settings
+ * sit behind its sidebar's "More", which 11 found about once in fifty draws).
  */
 export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12"
 /** What new runs record. */
@@ -76,5 +85,7 @@ export const skipsCovered = since("10")
 export const keepsSession = since("11")
 /** Does this version fill a form as its labels read: cue words, whole amounts, dates as the field writes them, and a submit that does not go back (12 and later)? */
 export const fillsAsLabelled = since("12")
+/** Does this version look in an unopened menu where the page shows nothing the instruction names (12 and later)? */
+export const opensMenus = since("12")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

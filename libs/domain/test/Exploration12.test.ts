@@ -1,9 +1,10 @@
 /**
- * Forms filled as their labels read (exploration 12, `asLabelled`): given an instruction,
+ * Exploration 12. Forms filled as their labels read (`asLabelled`): given an instruction,
  * then amounts and slashed dates read whole; given a dialog or an entry row, then the
  * value each label cues past function words, dates typed as the field writes them, and
- * the submit button that does not go back. Each table also pins what version 11 did, so
- * old runs keep replaying as they ran.
+ * the submit button that does not go back. Menus (`opensMenus`): given a page that shows
+ * nothing the instruction names, then an unopened "More" leads the draws. Each case also
+ * pins what version 11 did, so old runs keep replaying as they ran.
  */
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
@@ -49,6 +50,8 @@ const entryRow = (): ReadonlyArray<PolicyElement> => [
 ]
 
 const SEED = "0".repeat(64)
+/** Seeds spread as a run's are: a digest per draw. */
+const seedOf = (i: number): string => new Bun.CryptoHasher("sha256").update(`seed-${i}`).digest("hex")
 const V11: PlanOptions = { orders: true }
 const V12: PlanOptions = { orders: true, asLabelled: true }
 
@@ -145,5 +148,61 @@ describe("the exploration policy, version 12", () => {
       kind: "click",
       target: { name: "Back" }
     })
+  })
+})
+
+describe("menus, version 12", () => {
+  const SETTINGS = `In the settings, turn on "Hide decimal places".`
+  /** A sidebar whose settings sit behind "More", beside a budget table's amounts. */
+  const sidebar = (extra: ReadonlyArray<PolicyElement> = []): ReadonlyArray<PolicyElement> => [
+    el("link", "Budget"),
+    el("link", "Reports"),
+    el("link", "Schedules"),
+    el("button", "More"),
+    el("link", "Checking 3,783.90"),
+    el("button", "Add account"),
+    el("button", "Help"),
+    ...["50.00", "40.00", "90.00", "950.00", "300.00", "30.00", "0.00", "12.00"].map((a) => el("button", a)),
+    el("button", "Add group"),
+    // Each month's own menu: a repeated name acts on its item, so it gets no pull.
+    el("button", "Menu"),
+    el("button", "Menu"),
+    el("button", "Menu"),
+    ...extra
+  ]
+  const firstClicks = (page: ReadonlyArray<PolicyElement>, version: "11" | "12", opened = false) => {
+    const counts = new Map<string, number>()
+    for (let i = 0; i < 200; i++) {
+      const history = opened
+        ? [
+            {
+              action: { kind: "click", target: { role: "button", name: "More", elementId: "m", text: "More" } } as const,
+              url: "/budget",
+              error: null
+            }
+          ]
+        : []
+      const a = explorationAction({ instruction: SETTINGS, url: "/budget", elements: page, history, stepBudget: 12 }, prng(seedOf(i)), {
+        version
+      })
+      const name = "target" in a && a.target !== null ? (a.target.name ?? "") : a.kind
+      counts.set(name, (counts.get(name) ?? 0) + 1)
+    }
+    return counts
+  }
+
+  test("given a page that names nothing of the task, then version 12 opens the page's one menu far more often than 11, and no item's menu", () => {
+    const v12 = firstClicks(sidebar(), "12").get("More") ?? 0
+    const v11 = firstClicks(sidebar(), "11").get("More") ?? 0
+    expect(v12).toBeGreaterThan(40)
+    expect(v11).toBeLessThan(30)
+    expect(v12).toBeGreaterThan(2 * v11)
+    expect(firstClicks(sidebar(), "12").get("Menu") ?? 0).toBeLessThan(30)
+  })
+
+  test("given a page that shows what the task names, or a menu already opened, then no pull: version 12 draws as 11", () => {
+    const named = sidebar([el("link", "Settings")])
+    expect(firstClicks(named, "12")).toEqual(firstClicks(named, "11"))
+    expect(firstClicks(sidebar(), "12", true)).toEqual(firstClicks(sidebar(), "11", true))
   })
 })
