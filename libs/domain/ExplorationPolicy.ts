@@ -17,6 +17,9 @@ import { continuePlan, formPlans, looksUp, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
+import { PHRASE, STOP_WORDS, labelOf, overlap, quotedPhrases, termsOf, totalWeight, wordsOf } from "./InstructionTerms.ts"
+import type { Terms } from "./InstructionTerms.ts"
+import { MENU, pageMenus, pageNamesTask } from "./PageMenus.ts"
 import { asksForChange, madeChange, namesChange } from "./ChangeAsked.ts"
 import {
   avoidsOffsite,
@@ -28,6 +31,8 @@ import {
   readsAmountsWhole,
   keepsSession,
   opensMenus,
+  readsCodesWhole,
+  skipsRepeatClicks,
   readsWithoutWriting,
   setsSortOrders,
   skipsCovered,
@@ -97,10 +102,6 @@ const DEFAULT_TEMPERATURE = 0.6
 const DEFAULT_STOP_BIAS = 0.5
 /** Half the time a fitting form is filled, so links and search boxes are still explored from a page with a form. */
 const DEFAULT_FORM_BIAS = 0.5
-/** Score weights: a shared word 1, a shared number 2, a quoted phrase found whole 3. */
-const WORD = 1
-const NUMBER = 2
-const PHRASE = 3
 /** Novelty: untouched elements +0.5; each earlier action on the element −1. */
 const NOVEL_BONUS = 0.5
 const REPEAT_PENALTY = 1
@@ -109,67 +110,15 @@ const SHOWN_STOP = 0.8
 /** With nothing to act on, or after an error: go back this often (else scroll down). */
 const BACK_PROBABILITY = 0.5
 
-const STOP_WORDS = new Set(
-  (
-    "a an the to of in on at by for from with into onto and or but then than as is are was were be been it its this that these those there here my me i you your we " +
-    "our us they them their he she him her his please can could would should will do does did so if not up out about all any some each every what how many much which who when where why s"
-  ).split(" ")
-)
-
 /** Words after which the text to type usually follows ("search for …", "a user named …"). */
 const TYPE_CUES = new Set(["search", "find", "type", "enter", "for", "named", "called", "titled", "query"])
 const ARTICLES = new Set(["a", "an", "the", "some", "up"])
-
-const wordsOf = (s: string): ReadonlyArray<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-/**
- * Version 8: an amount is one word, its separators kept ("20.00", "1,250.50"). Split, its
- * "00" matched every amount a budget shows, and explorers clicked "0.00", "60.00", "300.00"…
- * in turn instead of the controls the instruction names.
- */
-const wordsWithAmountsOf = (s: string): ReadonlyArray<string> => s.toLowerCase().match(/\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{N}]+/gu) ?? []
-const isNumber = (w: string): boolean => /^\p{N}+(?:[.,]\p{N}+)*$/u.test(w)
-
-/** Quoted phrases, as written: "…", “…”, ‘…’ and '…' (an apostrophe inside a word is not a quote). */
-const quotedPhrases = (instruction: string): ReadonlyArray<string> => {
-  const re = /"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{N}])/gu
-  return [...instruction.matchAll(re)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").replace(/\s+/g, " ").trim()).filter((p) => p !== "")
-}
-
-interface Terms {
-  readonly words: ReadonlyArray<string>
-  readonly phrases: ReadonlyArray<string>
-  /** How labels are cut into words to meet `words`: the same way the instruction was. */
-  readonly split: (s: string) => ReadonlyArray<string>
-}
-
-const termsOf = (instruction: string, amountsWhole = false): Terms => {
-  const split = amountsWhole ? wordsWithAmountsOf : wordsOf
-  return {
-    words: [...new Set(split(instruction).filter((w) => !STOP_WORDS.has(w)))],
-    phrases: [...new Set(quotedPhrases(instruction).map(normalizeText))],
-    split
-  }
-}
 
 /** Lower-cased words minus stop words, then the quoted phrases (lower-cased), each once. */
 export const instructionTerms = (instruction: string): ReadonlyArray<string> => {
   const t = termsOf(instruction)
   return [...new Set([...t.words, ...t.phrases])]
 }
-
-const totalWeight = (t: Terms): number => t.words.reduce((s, w) => s + (isNumber(w) ? NUMBER : WORD), 0) + t.phrases.length * PHRASE
-
-/** How much a label (name + text) overlaps the instruction. */
-const overlap = (t: Terms, label: string): number => {
-  const words = new Set(t.split(label))
-  const text = normalizeText(label)
-  return (
-    t.words.reduce((s, w) => s + (words.has(w) ? (isNumber(w) ? NUMBER : WORD) : 0), 0) +
-    t.phrases.reduce((s, p) => s + (text.includes(p) ? PHRASE : 0), 0)
-  )
-}
-
-const labelOf = (e: { readonly name: string; readonly text: string }): string => `${e.name} ${e.text}`
 
 type TargetOf = { readonly role: string | null; readonly name: string | null; readonly text: string | null }
 
@@ -305,28 +254,16 @@ interface CandidateRules {
   readonly reader: boolean
   /** Version 12: where nothing on the page names a word of the instruction, an unopened menu is the likeliest click. */
   readonly menus: boolean
+  /** Before version 12: the control the last step clicked may be clicked again at once (a menu opened, then closed). */
+  readonly repeats: boolean
 }
 
-/** Buttons that open a menu: what is not in sight may be behind one ("More" → "Settings"). */
-const MENU_NAME = /^\s*(?:more|more options|more actions|options|actions|…|⋯|⋮|\.\.\.)\s*$|\bmenu\b/i
-const isMenu = (e: PolicyElement): boolean => e.role === "button" && MENU_NAME.test(e.name)
-/** A menu's pull where the page shows nothing the instruction names: two words' worth, so it leads without being certain. */
-const MENU = 2 * WORD
-
-/**
- * The page's own menus, by element id: menu buttons whose name appears once. A name repeated
- * down a table ("Menu" beside each month) is an item's menu, which acts on that item.
- */
-const pageMenus = (elements: ReadonlyArray<PolicyElement>): ReadonlySet<string> => {
-  const menus = elements.filter((e) => e.visible && isMenu(e))
-  const seen = new Map<string, number>()
-  for (const e of menus) seen.set(identity(e.role, e.name), (seen.get(identity(e.role, e.name)) ?? 0) + 1)
-  return new Set(menus.filter((e) => seen.get(identity(e.role, e.name)) === 1).map((e) => e.id))
+/** The control the last step clicked, where that click went through: clicking it again at once undoes what it opened. */
+const justClicked = (history: ReadonlyArray<PolicyHistoryStep>): string | null => {
+  const last = history.at(-1)
+  if (last === undefined || last.action.kind !== "click" || last.error !== null || last.action.target === null) return null
+  return identity(last.action.target.role, last.action.target.name)
 }
-
-/** Does any element on the page, menus aside, show a word or phrase of the instruction? */
-const pageNamesTask = (input: PolicyInput, terms: Terms): boolean =>
-  input.elements.some((e) => e.visible && e.enabled && !isMenu(e) && overlap(terms, labelOf(e)) >= WORD)
 
 /**
  * Version 7: the instruction's quoted subject when no visible element shows it — a reader
@@ -342,9 +279,11 @@ const subjectToLookUp = (input: PolicyInput): string | null => {
 const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): ReadonlyArray<Candidate> => {
   const targeted = timesTargeted(input.history)
   const typed = textToType(input.instruction, input.elements, { newValue: rules.newValue })
-  const here = rules.skipsLinksHere ? linksThatLedHere(input) : new Set<string>()
+  const here = new Set(rules.skipsLinksHere ? linksThatLedHere(input) : [])
+  const again = rules.repeats ? null : justClicked(input.history)
+  if (again !== null) here.add(again)
   const lookUp = rules.reader ? subjectToLookUp(input) : null
-  const menuPull = rules.menus && !pageNamesTask(input, terms) ? MENU : 0
+  const menuPull = rules.menus && !pageNamesTask(input.elements, terms) ? MENU : 0
   const once = menuPull > 0 ? pageMenus(input.elements) : new Set<string>()
   const out: Array<Candidate> = []
   for (const e of input.elements) {
@@ -438,7 +377,11 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
   const plans = { orders: setsSortOrders(version), asLabelled: fillsAsLabelled(version) }
-  const terms = termsOf(input.instruction, readsAmountsWhole(version))
+  const terms = termsOf(input.instruction, {
+    amountsWhole: readsAmountsWhole(version),
+    codesWhole: readsCodesWhole(version),
+    wholeLabels: readsCodesWhole(version)
+  })
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
   if (forms) {
@@ -463,7 +406,8 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     skipsLinksHere: skipsLinksHere(version),
     newValue: typesNewValues(version),
     reader,
-    menus: opensMenus(version)
+    menus: opensMenus(version),
+    repeats: !skipsRepeatClicks(version)
   })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }

@@ -48,7 +48,11 @@ import { versioned } from "./Versions.ts"
  * close: a budget app's account dialog puts "Back" before "Create", and 11 pressed "Back".
  * It also looks in menus: where nothing on the page names a word of the instruction, an
  * unopened "More" or "… menu" button scores as two shared words (a budget app's settings
- * sit behind its sidebar's "More", which 11 found about once in fifty draws).
+ * sit behind its sidebar's "More", which 11 found about once in fifty draws). It reads a
+ * code whole ("YYYY-MM-DD" is a phrase, so "DD.MM.YYYY" no longer scores alike), weighs a
+ * label that says nothing the instruction does not ("Settings", "Add group") one word
+ * more, and never clicks again the control its last step clicked: on a budget app, a
+ * second click on the file name that had just opened its menu closed it again.
  */
 export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12"
 /** What new runs record. */
@@ -87,5 +91,9 @@ export const keepsSession = since("11")
 export const fillsAsLabelled = since("12")
 /** Does this version look in an unopened menu where the page shows nothing the instruction names (12 and later)? */
 export const opensMenus = since("12")
+/** Does this version read "YYYY-MM-DD" as a phrase and weigh a label made only of the instruction's words one word more (12 and later)? */
+export const readsCodesWhole = since("12")
+/** Does this version leave out the control its last step clicked (12 and later)? */
+export const skipsRepeatClicks = since("12")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

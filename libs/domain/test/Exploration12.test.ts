@@ -10,6 +10,8 @@ import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import { explorationAction, formPlans, instructionValues, pageForms } from "../mod.ts"
 import type { PlanOptions, PolicyElement } from "../mod.ts"
+import { overlap, termsOf } from "../InstructionTerms.ts"
+import type { TermOptions } from "../InstructionTerms.ts"
 
 let ids = 0
 const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
@@ -52,6 +54,7 @@ const entryRow = (): ReadonlyArray<PolicyElement> => [
 const SEED = "0".repeat(64)
 /** Seeds spread as a run's are: a digest per draw. */
 const seedOf = (i: number): string => new Bun.CryptoHasher("sha256").update(`seed-${i}`).digest("hex")
+const V12_TERMS: TermOptions = { amountsWhole: true, codesWhole: true, wholeLabels: true }
 const V11: PlanOptions = { orders: true }
 const V12: PlanOptions = { orders: true, asLabelled: true }
 
@@ -200,9 +203,58 @@ describe("menus, version 12", () => {
     expect(firstClicks(sidebar(), "12").get("Menu") ?? 0).toBeLessThan(30)
   })
 
-  test("given a page that shows what the task names, or a menu already opened, then no pull: version 12 draws as 11", () => {
+  test("given a page that shows what the task names, then no pull: the named link leads and the menu is drawn no more than under 11", () => {
     const named = sidebar([el("link", "Settings")])
-    expect(firstClicks(named, "12")).toEqual(firstClicks(named, "11"))
-    expect(firstClicks(sidebar(), "12", true)).toEqual(firstClicks(sidebar(), "11", true))
+    const v12 = firstClicks(named, "12")
+    expect(v12.get("More") ?? 0).toBeLessThanOrEqual(firstClicks(named, "11").get("More") ?? 0)
+    expect(v12.get("Settings") ?? 0).toBeGreaterThan(40)
+  })
+
+  test("given the file menu its last step opened, then version 12 never clicks it again (that closes it) and picks the item; 11 mostly closed it", () => {
+    const RENAME = `Rename the budget file "Harbor Household" to "Harbor Family Budget".`
+    const page = [
+      el("button", "Harbor Household"),
+      el("button", "Rename budget"),
+      el("button", "Close file"),
+      el("link", "Reports"),
+      el("link", "Budget")
+    ]
+    const opened = [
+      {
+        action: { kind: "click", target: { role: "button", name: "Harbor Household", elementId: "h", text: null } } as const,
+        url: "/budget",
+        error: null
+      }
+    ]
+    const draws = (version: "11" | "12") =>
+      Array.from({ length: 100 }, (_, i) => {
+        const a = explorationAction(
+          { instruction: RENAME, url: "/budget", elements: page, history: opened, stepBudget: 12 },
+          prng(seedOf(i)),
+          { version }
+        )
+        return "target" in a && a.target !== null ? a.target.name : a.kind
+      })
+    const v12 = draws("12")
+    expect(v12.filter((n) => n === "Harbor Household")).toHaveLength(0)
+    expect(v12.filter((n) => n === "Rename budget").length).toBeGreaterThan(50)
+    expect(draws("11").filter((n) => n === "Harbor Household").length).toBeGreaterThan(40)
+  })
+})
+
+describe("terms read whole, version 12", () => {
+  const FORMAT = "In the settings, change the date format to YYYY-MM-DD."
+  const cases: ReadonlyArray<[string, string, TermOptions, number]> = [
+    ["a code split, version 11", "DD.MM.YYYY", { amountsWhole: true }, 3],
+    ["the same code split, version 11", "YYYY-MM-DD", { amountsWhole: true }, 3],
+    ["another code, version 12: a whole label, not the code", "DD.MM.YYYY", V12_TERMS, 4],
+    ["the code asked for, version 12", "YYYY-MM-DD", V12_TERMS, 7],
+    ["a whole label, version 12", "Settings", V12_TERMS, 2],
+    ["a whole label, version 11", "Settings", { amountsWhole: true }, 1],
+    ["a label that says more, version 12", "Settings and sync", V12_TERMS, 1],
+    ["a label that says nothing of it", "Reports", V12_TERMS, 0]
+  ]
+  test.each(cases)("given %s, then its overlap", (_, label, options, expected) => {
+    expect(overlap(termsOf(FORMAT, options), label)).toBe(expected)
   })
 })
