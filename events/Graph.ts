@@ -57,6 +57,8 @@ export const PathAdded = defineEvent(
  * A trajectory's path that expansion did not add, and why. `no-op` (data rules 5): every
  * key step it had beyond the paths it would join changed nothing — the same page, the same
  * fields and elements, no answer of its own — so it is an existing way with a detour.
+ * `leaves-out` (data rules 7): the trajectory never entered a value the task's demo typed
+ * or picked from the instruction, so its terminal steps ended the task on nothing.
  */
 export const PathRefused = defineEvent(
   "PathRefused",
@@ -66,9 +68,11 @@ export const PathRefused = defineEvent(
     /** The path as it would have been added. */
     nodeIds: Schema.Array(Schema.String).check(Schema.isMinLength(1)),
     source: SourceRef,
-    reason: Schema.Literals(["no-op"]),
-    /** The trajectory's steps behind the refusal: for `no-op`, the extra key steps that changed nothing. */
-    steps: Schema.Array(StepIndex)
+    reason: Schema.Literals(["no-op", "leaves-out"]),
+    /** The trajectory's steps behind the refusal: for `no-op`, the extra key steps that changed nothing; none for `leaves-out`. */
+    steps: Schema.Array(StepIndex),
+    /** `leaves-out` (data rules 7): the values the task's demo entered from its instruction that the trajectory never entered. */
+    values: Schema.optionalKey(Schema.Array(Schema.String))
   })
 )
 

@@ -76,6 +76,7 @@ export {
 } from "./FormFilling.ts"
 export type { FieldKind, FormFill, FormPlan, PageForm, PlanOptions } from "./FormFilling.ts"
 export { instructionValues } from "./InstructionValues.ts"
+export { demoValues, valuesLeftOut } from "./DemoValues.ts"
 export { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stem, stemsOf } from "./PageText.ts"
 export type { Atom } from "./PageText.ts"
 export { answerFromPage, askedKindOf } from "./PageAnswer.ts"

@@ -12,7 +12,7 @@ import type { RunConfig } from "./RunConfig.ts"
 
 export type DataRulesVersion = RunConfig["dataRules"]
 
-const since = versioned<DataRulesVersion>(["1", "2", "3", "4", "5", "6"]).since
+const since = versioned<DataRulesVersion>(["1", "2", "3", "4", "5", "6", "7"]).since
 
 /** Version 2 on: paths are told apart by their label functions, and a node with the same LF and kind is that node. */
 export const identifiesPathsByMeaning = since("2")
@@ -32,3 +32,12 @@ export const dropsNoOpPaths = since("5")
  * taught the graph a way is itself data of that way, as the method's expansion intends.
  */
 export const promotesSolvedPartials = since("6")
+
+/**
+ * Version 7 on: expansion refuses a path whose trajectory never enters a value the task's
+ * demo typed or picked from its instruction (`demoValues`, `valuesLeftOut`). On a budget
+ * app an explorer that clicked "Add" on an empty entry row met the terminal steps of the
+ * demo's path, added a path with no typing in it, and was promoted: the one false pass of
+ * its run.
+ */
+export const refusesPathsWithoutValues = since("7")

@@ -58,18 +58,19 @@ export const RUN_DEFAULTS = {
  * key steps), so an answer read on another page than the demo's can add its path. Version
  * 5: expansion refuses a path whose extra key steps changed nothing. Version 6: a partial
  * trajectory that solved its task by expansion's rule and that a path added in its round
- * accepts counts as a pass (`TrajectoryPromoted`; libs/pipeline DataRules.ts says which
- * rules each version keeps). Runs recorded without the key used
+ * accepts counts as a pass (`TrajectoryPromoted`). Version 7: expansion refuses a path
+ * whose trajectory never enters a value the task's demo typed or picked from its
+ * instruction (libs/pipeline DataRules.ts says which rules each version keeps). Runs recorded without the key used
  * version 1, and replay decides each run by its own.
  */
-export const DATA_RULES_VERSION = "6"
+export const DATA_RULES_VERSION = "7"
 
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
-export const DataRules = Schema.Literals(["1", "2", "3", "4", "5", "6"])
+export const DataRules = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
 export const Exploration = Schema.Literals(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */

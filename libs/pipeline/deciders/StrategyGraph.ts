@@ -10,7 +10,9 @@
  *   validated on it and against the task's failed trajectories of the run — and its path
  *   joins the graph if it holds on the trajectory in order and is new. Under data rules
  *   that drop no-op paths, a new path whose extra key steps changed nothing
- *   (`noOpSteps`) is refused instead, and `PathRefused` says which steps. At most
+ *   (`noOpSteps`) is refused instead, and `PathRefused` says which steps; under data
+ *   rules 7, so is one whose trajectory never entered a value the task's demo typed or
+ *   picked from its instruction (`valuesLeftOut`), and `PathRefused` names them. At most
  *   `run.expandPerTask` paths per task and round: expansion is inference, and it costs.
  * - Under data rules 6, such a solved partial trajectory that the graph as it now stands
  *   accepts — by its own new path, or one another trajectory of its round added — counts
@@ -27,6 +29,7 @@ import { Effect } from "effect"
 import {
   addNode,
   addPath,
+  demoValues,
   emptyGraph,
   expansionPath,
   hasPath,
@@ -40,7 +43,8 @@ import {
   pathSignature,
   reachedTerminal,
   semanticKeyOf,
-  undoneAfterGoal
+  undoneAfterGoal,
+  valuesLeftOut
 } from "@core/domain"
 import type { GraphSource, LfTrajectory, SemanticKey, StrategyGraph, VerdictRules } from "@core/domain"
 import {
@@ -56,7 +60,13 @@ import {
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
-import { dropsNoOpPaths, identifiesPathsByMeaning, promotesSolvedPartials, reachesAnswerAlone } from "../DataRules.ts"
+import {
+  dropsNoOpPaths,
+  identifiesPathsByMeaning,
+  promotesSolvedPartials,
+  reachesAnswerAlone,
+  refusesPathsWithoutValues
+} from "../DataRules.ts"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
@@ -214,6 +224,23 @@ const recordInferred = (
   return { graph: g, keyStepNodes, newNodes }
 }
 
+/** The values the task's demos entered from its instruction that the trajectory never entered (data rules 7). */
+const leftOut = (s: RunState, taskId: string, t: LfTrajectory): ReadonlyArray<string> => {
+  const instruction = s.instructions.get(taskId) ?? ""
+  const values = [...s.demos.values()]
+    .filter((d) => d.taskId === taskId)
+    .flatMap((d) =>
+      demoValues(
+        instruction,
+        d.steps.map((st) => st.action)
+      )
+    )
+  return valuesLeftOut(
+    [...new Set(values)],
+    t.steps.map((st) => st.action)
+  )
+}
+
 /** What expansion decided on a solved trajectory: its LFs recorded, and its path added when new, not a no-op and holding on it. */
 const expand = (
   s: RunState,
@@ -258,6 +285,11 @@ const expand = (
     })
     const nodeIds = expansionPath(keyStepNodes, hit)
     if (knownPath(g, byMeaning, nodeIds)) return g
+    const left = refusesPathsWithoutValues(config.dataRules) ? leftOut(s, taskId, t) : []
+    if (left.length > 0) {
+      emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "leaves-out", steps: [], values: [...left] })
+      return g
+    }
     const noOp = dropsNoOpPaths(config.dataRules) ? noOpSteps(g, t, keyStepNodes, hit, nodeIds) : null
     if (noOp !== null) {
       emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "no-op", steps: [...noOp] })

@@ -151,7 +151,7 @@ export interface RunOptions {
   readonly synthesis?: string
   readonly lfGuide?: string
   /** `run.dataRules`: absent, a run from before the data rules had a version (version 1). */
-  readonly dataRules?: "1" | "2" | "3" | "4" | "5" | "6"
+  readonly dataRules?: "1" | "2" | "3" | "4" | "5" | "6" | "7"
   /** `run.exploration`: absent, the exploration policy's version 1. */
   readonly exploration?: "1" | "2" | "3" | "4" | "5"
   /** A configured model server with this model (`models.baseUrl`, `models.model`); absent: none. */
