@@ -3,8 +3,9 @@
  * the pack's folder. The text of a path is checked first (no absolute path, no `..`), then
  * the file system: the real folder of the file must be inside the pack's real folder (a
  * linked folder on the way is caught), and the file itself is opened without following a
- * link and without waiting on a FIFO, its kind and size checked on the open descriptor
- * before a byte is read — the same rules as `@core/demos`' reader for demo folders.
+ * link and without waiting on a FIFO, its kind, size and link count (a hard link is refused)
+ * checked on the open descriptor before a byte is read — the same rules as `@core/demos`'
+ * reader for demo folders.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, sep } from "node:path"
@@ -63,6 +64,9 @@ export const packFile = (dir: string, rel: string, options: { readonly read: boo
     const st = fstatSync(fd)
     if (st.isDirectory()) return { ok: false, problem: `${label} is a directory, not a file` }
     if (!st.isFile()) return { ok: false, problem: `${label} is not a regular file` }
+    // A hard link may be a file from anywhere the pack's author could reach: refused like a symbolic link.
+    if (st.nlink > 1)
+      return { ok: false, problem: `${label} has ${st.nlink} hard links (it is also a file elsewhere); copy it into the pack instead` }
     if (st.size > options.maxBytes) return { ok: false, problem: `${label} is ${st.size} bytes, over the ${options.maxBytes}-byte limit` }
     if (!options.read) return { ok: true, bytes: new Uint8Array() }
     // One byte past the limit: a file that grew since fstat is noticed, and never read further.

@@ -4,7 +4,7 @@
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { loadPack, PackError, packPageOptions } from "../mod.ts"
 import { fixtureRoot, removeRoot, variant } from "./support.ts"
@@ -139,6 +139,14 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
     `${at("linked-folder")}: auth: 'outside/auth.steps.json' is in a folder outside the pack (through a symbolic link)`
   )
   symlinkSync(join(root, "good"), join(root, "linked-folder", "outside"))
+  add(
+    "hard-link",
+    (c) => (c.tasks = "linked.json"),
+    `${at("hard-link")}: tasks: 'linked.json' has 2 hard links (it is also a file elsewhere)`
+  )
+  // A copy of the good tasks file outside the pack, hard-linked in: the good pack's own file keeps its one link.
+  writeFileSync(join(root, "elsewhere.json"), readFileSync(join(root, "good", "tasks.json")))
+  linkSync(join(root, "elsewhere.json"), join(root, "hard-link", "linked.json"))
   add("no-tasks-file", (c) => (c.tasks = "missing.json"), `${at("no-tasks-file")}: tasks: 'missing.json' not found in the pack`)
 
   // The tasks file.
