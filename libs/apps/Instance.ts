@@ -98,6 +98,14 @@ export const loopbackUrl = (text: string): { readonly url: string } | { readonly
   const shown = oneLine(text, 200)
   try {
     const url = new URL(text)
+    // Credentials in the base URL would travel with every request and every recorded URL.
+    if (url.username !== "" || url.password !== "") {
+      url.username = ""
+      url.password = ""
+      return {
+        problem: `start printed a URL with a user name or password (${url.href}): announce the bare URL and log in with the pack's auth`
+      }
+    }
     if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK.has(url.hostname)) return { url: url.href }
   } catch {
     // Refused below.

@@ -13,6 +13,7 @@ import {
   InstanceError,
   liveInstances,
   loadPack,
+  loopbackUrl,
   resetInstance,
   startInstance,
   stopAllInstances,
@@ -60,6 +61,17 @@ test("each way a start fails is one line with the app's last output, and leaves 
   expect(errors[4]!.message).toEndWith("; last output: waiting for a database that never comes")
   expect(liveInstances()).toBe(0)
   expect(leftovers(root)).toEqual([])
+})
+
+test("a base URL is on loopback and carries no user name or password, which no refusal repeats", () => {
+  expect(loopbackUrl("http://127.0.0.1:8080/app")).toEqual({ url: "http://127.0.0.1:8080/app" })
+  const refused = loopbackUrl("http://user:hunter2@127.0.0.1:8080/")
+  expect(refused).toEqual({
+    problem:
+      "start printed a URL with a user name or password (http://127.0.0.1:8080/): announce the bare URL and log in with the pack's auth"
+  })
+  expect(JSON.stringify(loopbackUrl("http://:hunter2@localhost:1/"))).not.toContain("hunter2")
+  expect(loopbackUrl("http://example.com/")).toHaveProperty("problem")
 })
 
 test("the app runs in the pack's folder with a minimal environment: none of our secrets, its tag", async () => {
