@@ -98,7 +98,8 @@ export const makeGuard = (options: { host: string; port: number; token: string; 
     if (onUrl !== null) {
       if (!sameToken(onUrl, token)) return textResponse(403, "forbidden: wrong token")
       url.searchParams.delete("token")
-      const location = `${url.pathname}${url.search}`
+      // One leading slash: "//evil.example/x" as a Location is another host's URL.
+      const location = `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`
       return respond(null, 303, {
         location,
         "set-cookie": `${cookie}=${token}; Path=/; HttpOnly; SameSite=Strict`,

@@ -180,6 +180,12 @@ test("with requireToken every request needs the token: once on the URL, then the
   const first = await get(locked, `/runs/${RUN}?token=${locked.token}&x=1`)
   expect(first.status).toBe(303)
   expect(first.headers.get("location")).toBe(`/runs/${RUN}?x=1`)
+  // A path that starts like another host's URL is sent back to a path of this console, never to that host.
+  for (const path of ["//evil.example/x", "/\\evil.example/x", "///evil.example", "/%2f%2fevil.example"]) {
+    const r = await raw(locked, `${path}?token=${locked.token}`)
+    expect([path, r.status]).toEqual([path, 303])
+    expect([path, r.headers.get("location")]).toEqual([path, expect.stringMatching(/^\/(?![/\\])/)])
+  }
   const cookie = first.headers.get("set-cookie") ?? ""
   expect(cookie).toContain(locked.token)
   expect(cookie).toContain("HttpOnly")
