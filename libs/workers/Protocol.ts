@@ -126,10 +126,12 @@ const first = (issue: string): string =>
     .find((l) => l.trim() !== "")
     ?.trim() ?? issue
 
+type Decoded<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly reason: string }
+
 /** Decodes one side's message, or says in one line why not. */
 const decoder =
   <S extends Schema.Top>(schema: S, what: string) =>
-  (u: unknown): { readonly ok: true; readonly value: S["Type"] } | { readonly ok: false; readonly reason: string } => {
+  (u: unknown): Decoded<S["Type"]> => {
     try {
       return { ok: true, value: Schema.decodeUnknownSync(schema as never)(u) as S["Type"] }
     } catch (e) {
@@ -137,9 +139,25 @@ const decoder =
     }
   }
 
+/**
+ * A worker's name as a terminal or a log may show it: control and format characters
+ * (escapes that clear the screen or retitle the window, bidi overrides) dropped, at most
+ * 100 characters. Names come from other machines, and the driver and `bun core workers`
+ * print them.
+ */
+export const printableName = (name: string): string => name.replace(/[\p{Cc}\p{Cf}]/gu, "").slice(0, 100)
+
+/** Decodes, then makes the worker's name printable: every reader of the result prints it. */
+const named =
+  <A>(decode: (u: unknown) => Decoded<A>, rename: (a: A) => A) =>
+  (u: unknown): Decoded<A> => {
+    const d = decode(u)
+    return d.ok ? { ok: true, value: rename(d.value) } : d
+  }
+
 export const decodeJob = decoder(EpisodeJob, "episode job")
-export const decodeResult = decoder(EpisodeResult, "episode result")
-export const decodePresence = decoder(Presence, "worker presence")
+export const decodeResult = named(decoder(EpisodeResult, "episode result"), (r) => ({ ...r, worker: printableName(r.worker) }))
+export const decodePresence = named(decoder(Presence, "worker presence"), (p) => ({ ...p, name: printableName(p.name) }))
 
 /** JSON text → value, or the reason it is not JSON. */
 export const parseJson = (

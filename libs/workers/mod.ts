@@ -6,6 +6,7 @@ export {
   decodeJob,
   decodePresence,
   decodeResult,
+  printableName,
   EpisodeJob,
   EpisodeResult,
   JOBS_STREAM,

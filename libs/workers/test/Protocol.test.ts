@@ -3,7 +3,7 @@
  * line; what decodes as a job or a result and what does not; subjects any task id can use.
  */
 import { describe, expect, test } from "bun:test"
-import { decodeJob, decodeResult, jobSubject, PROTOCOL_VERSION, refusal, resultSubject } from "../mod.ts"
+import { decodeJob, decodePresence, decodeResult, jobSubject, printableName, PROTOCOL_VERSION, refusal, resultSubject } from "../mod.ts"
 import type { EpisodeJob, JobApp } from "../mod.ts"
 
 const PACK = "a".repeat(64)
@@ -134,6 +134,16 @@ describe("decoding what arrives", () => {
       attempts: 3
     }
     expect(decodeResult({ ...base, trajectory }).ok).toBe(true)
+    // A name from another machine reaches terminals and logs without its escapes.
+    const hostile = decodeResult({ ...base, worker: "\u001b[2J\u001b]0;owned\u0007w1\u202e\u0085", trajectory })
+    expect(hostile.ok && hostile.value.worker).toBe("[2J]0;ownedw1")
+  })
+
+  test("a presence's name is printable: no control or format characters, at most 100 characters", () => {
+    const presence = { host: "h", pid: 1, protocol: PROTOCOL_VERSION, concurrency: 1, holding: [], done: 0, since: "s", at: "a" }
+    const decoded = decodePresence({ ...presence, name: `\u001b[31mred\u001b[0m${"x".repeat(200)}` })
+    expect(decoded.ok && decoded.value.name).toBe(`[31mred[0m${"x".repeat(100 - "[31mred[0m".length)}`)
+    expect(printableName("plain-worker-1")).toBe("plain-worker-1")
   })
 })
 
