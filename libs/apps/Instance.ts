@@ -18,7 +18,7 @@ import type { Placeholder } from "./Argv.ts"
 import { describeExit, runCommand, spawnCommand } from "./Command.ts"
 import type { Spawned } from "./Command.ts"
 import type { Pack } from "./Pack.ts"
-import { endProcesses } from "./Processes.ts"
+import { endProcesses, uptimeTicks } from "./Processes.ts"
 
 /** An instance could not be started, reset or evaluated: one line, quoting the app's last output. */
 export class InstanceError extends Schema.TaggedError<InstanceError>()("InstanceError", {
@@ -77,6 +77,8 @@ interface Live {
   readonly spawnedAt: number
   readonly announced: Announced
   exitedAt: number | null
+  /** When the start's exit was seen, in /proc's clock ticks since boot: its group's members started by then. */
+  exitedTicks: number | null
   drained: boolean
   stopping: Promise<void> | null
 }
@@ -143,11 +145,15 @@ const spawnLive = (pack: Pack): Effect.Effect<Live, InstanceError> =>
       spawnedAt: performance.now(),
       announced,
       exitedAt: null,
+      exitedTicks: null,
       drained: false,
       stopping: null
     }
     registry.set(tag, live)
-    void started.spawned.proc.exited.then(() => (live.exitedAt = performance.now()))
+    void started.spawned.proc.exited.then(() => {
+      live.exitedAt = performance.now()
+      live.exitedTicks = uptimeTicks()
+    })
     void started.spawned.drained.then(() => (live.drained = true))
     return Effect.succeed(live)
   })
@@ -239,7 +245,9 @@ const stopLive = (live: Live): Promise<void> => {
       if (stoppedFirst) await runStop()
       const { proc } = live.spawned
       const leaderAlive = proc.exitCode === null && proc.signalCode === null
-      await endProcesses({ ...(leaderAlive ? { group: proc.pid } : {}), tag: live.tag }, GRACE_MS)
+      // A dead leader's group may still hold a daemon that cleared its environment (no tag): its members born by the exit.
+      const bornBy = leaderAlive ? {} : { bornBy: live.exitedTicks ?? uptimeTicks() }
+      await endProcesses({ group: proc.pid, ...bornBy, tag: live.tag }, GRACE_MS)
       if (!stoppedFirst && stop !== null) {
         // Its last words may still be in the pipe.
         await Promise.race([live.spawned.drained, new Promise((r) => setTimeout(r, EXIT_DRAIN_MS))])

@@ -10,21 +10,37 @@ import { readdirSync, readFileSync } from "node:fs"
 export const TAG_VARIABLE = "CORE_APP_INSTANCE_TAG"
 
 export interface Selector {
-  /**
-   * A process group to end (the start's, spawned detached). Only while its leader is known
-   * to be alive: the id of an emptied group may be reused by another process.
-   */
+  /** A process group to end (the start's, spawned detached). */
   readonly group?: number
+  /**
+   * With `group`, when its leader is dead: only members that started by this time (clock
+   * ticks since boot, `uptimeTicks`, read when the leader's exit was seen). An emptied
+   * group's id may be reused, but the reuser starts after the leader died; a daemon that
+   * cleared its environment and stayed in the group started before.
+   */
+  readonly bornBy?: number
   /** The instance tag in the environment. */
   readonly tag?: string
 }
 
-/** `[state, pgrp]` from /proc/<pid>/stat; comm may hold spaces and parentheses, so read after the last ")". */
-const statOf = (pid: string): readonly [string, number] | null => {
+/** Clock ticks per second of /proc's start times: USER_HZ, 100 on every Linux CORE runs on. */
+const TICKS_PER_SECOND = 100
+
+/** Now, in the clock ticks since boot that /proc/<pid>/stat's start times count. */
+export const uptimeTicks = (): number => {
+  try {
+    return Math.floor(Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * TICKS_PER_SECOND)
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
+}
+
+/** `[state, pgrp, starttime]` from /proc/<pid>/stat; comm may hold spaces and parentheses, so read after the last ")". */
+const statOf = (pid: string): readonly [string, number, number] | null => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return [fields[0] ?? "", Number(fields[2])]
+    return [fields[0] ?? "", Number(fields[2]), Number(fields[19])]
   } catch {
     return null
   }
@@ -52,7 +68,9 @@ export const findProcesses = (selector: Selector): ReadonlyArray<number> => {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
     const stat = statOf(name)
     if (stat === null || stat[0] === "Z" || stat[0] === "X") continue
-    if ((selector.group !== undefined && stat[1] === selector.group) || (entry !== null && hasTag(name, entry))) found.push(Number(name))
+    const inGroup =
+      selector.group !== undefined && stat[1] === selector.group && (selector.bornBy === undefined || stat[2] <= selector.bornBy)
+    if (inGroup || (entry !== null && hasTag(name, entry))) found.push(Number(name))
   }
   return found
 }
@@ -74,7 +92,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export const endProcesses = async (selector: Selector, graceMs = 2000): Promise<void> => {
   const all = () => findProcesses(selector)
   let pids = all()
-  if (selector.group !== undefined) signal(-selector.group, "SIGTERM")
+  // A dead leader's group is signalled member by member: the id alone may name another group by now.
+  const whole = selector.group !== undefined && selector.bornBy === undefined
+  if (whole) signal(-selector.group!, "SIGTERM")
   for (const pid of pids) signal(pid, "SIGTERM")
   const until = performance.now() + graceMs
   while (pids.length > 0 && performance.now() < until) {
@@ -82,7 +102,7 @@ export const endProcesses = async (selector: Selector, graceMs = 2000): Promise<
     pids = all()
   }
   for (let round = 0; round < 5 && pids.length > 0; round++) {
-    if (selector.group !== undefined) signal(-selector.group, "SIGKILL")
+    if (whole) signal(-selector.group!, "SIGKILL")
     for (const pid of pids) signal(pid, "SIGKILL")
     await sleep(25)
     pids = all()

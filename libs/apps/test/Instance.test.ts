@@ -110,6 +110,22 @@ test("stop ends a daemon that left the start's process group, and is idempotent"
   expect(leftovers(root, [instance.tag])).toEqual([])
 })
 
+test("stop ends a server that cleared its environment but stayed in the start's group after the start exited", async () => {
+  // No stop command: the pack cannot end it itself, so what ends it is CORE's own sweep.
+  const instance = await start(load(variant(root, "groupie", (c) => ((c.instance.start = startMode("groupie")), delete c.instance.stop))))
+  const { pid } = await state(instance)
+  // No tag in its environment, and the group's leader is gone: only the group, read with the leader's exit time, finds it.
+  expect(readFileSync(`/proc/${pid}/environ`, "latin1")).not.toContain("CORE_APP_INSTANCE_TAG")
+  const leader = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[2])
+  expect(leader).not.toBe(pid)
+  // Reaped, so the instance knows its start has exited.
+  expect(await eventually(() => !existsSync(`/proc/${leader}`))).toBe(true)
+  await Effect.runPromise(stopInstance(instance))
+  const ended = () => !existsSync(`/proc/${pid}`) || / [ZX] /.test(readFileSync(`/proc/${pid}/stat`, "utf8").slice(String(pid).length))
+  expect(await eventually(ended, 3000)).toBe(true)
+  expect(await down(instance.baseUrl)).toBe(true)
+})
+
 test("reset by HTTP and by command; evaluate: 0 passes, 1 fails, 2 is an error; the answer is one inert argument", async () => {
   const http = await start(load(join(root, "good")))
   const byCommand = await start(
