@@ -3,7 +3,7 @@
  * decisions however the episodes were played (in this process, one worker, three), and
  * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
  * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
- * worker of another build — and a model policy's calls made by a worker, logged by the
+ * worker of another build, a poison job — and a model policy's calls made by a worker, logged by the
  * driver. Every run ends replaying with 0 divergences, with each episode recorded exactly
  * once. The ack wait is 3 s and a job is delivered at most twice, so a fault costs seconds.
  */
@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
+import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "@core/workers"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
@@ -251,6 +253,58 @@ await import("../server.ts")
     await nc.close()
     await stopAll([w], "SIGTERM")
   }, 60_000)
+
+  test("a poison job (its retrieval model is a PNG) is dropped in one line; the 3 workers that could pull it all go on", async () => {
+    const ws = ["p1", "p2", "p3"].map((n) => start(worker(n, env)))
+    await Promise.all(ws.map((w) => w.waitFor(/pulling episode jobs/)))
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe])
+    const hash = await Effect.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* BlobStore).put(png)
+      }).pipe(Effect.provide(JetStreamBlobStore.layer({ url: server.url })))
+    )
+    const nc = await connect({ servers: server.url })
+    const job = {
+      protocol: PROTOCOL_VERSION,
+      runId: "run-poison",
+      jobId: "r1-s0-forum-upvote-1",
+      seed: "0",
+      app: { kind: "bundled" },
+      platform: "web",
+      screenshots: "key",
+      setOfMarks: false,
+      startTask: "forum-upvote-1",
+      input: {
+        causationId: "c",
+        trajectoryId: "r1-s0-forum-upvote-1",
+        taskId: "forum-upvote-1",
+        instruction: "Upvote",
+        round: 1,
+        sample: 0,
+        stepBudget: 12,
+        policy: { kind: "embedded" },
+        retrieval: hash
+      }
+    }
+    await nc.publish(jobSubject("run-poison", job.jobId), JSON.stringify(job))
+    await nc.flush()
+    await nc.close()
+    const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison/, 30_000)))
+    expect(dropped).toContain(`its retrieval model (blob ${hash.slice(0, 12)}) is not one: not JSON`)
+    // Terminated, not handed back: no other worker is given it, and none has exited.
+    await Bun.sleep(4_000)
+    expect(
+      ws
+        .map((w) => w.stderr())
+        .join("")
+        .match(/dropped job r1-s0-forum-upvote-1/g)
+    ).toHaveLength(1)
+    expect(ws.map((w) => w.proc.exitCode)).toEqual([null, null, null])
+    // And they still play: a run through them finishes.
+    const r = await ok([...ONE, ...QUEUED])
+    expectOnce((await finished(r.stdout)).events, 2)
+    await stopAll(ws, "SIGTERM")
+  }, 120_000)
 
   test("a forged record is refused, and the episode is an infra-error that says why", async () => {
     const driver = start(background([...ONE, ...QUEUED], env))

@@ -13,7 +13,7 @@
  * @example
  * yield* runWorker({ name: "w1", concurrency: 2, nc, app, environment, models, log, stop })
  */
-import { Effect, Layer } from "effect"
+import { Data, Effect, Layer } from "effect"
 import type { Context, Scope } from "effect"
 import { hostname } from "node:os"
 import type { Consumer, JsMsg } from "@nats-io/jetstream"
@@ -25,6 +25,7 @@ import type { Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
 import { labelSandbox, liveObservations, noModels, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
+import { retrievalModelFromJson } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
 import { type Models, type Observations, Randomness } from "@core/replay"
 import { decodeJob, JOBS_STREAM, messageId, parseJson, PROTOCOL_VERSION, resultSubject, WORKERS_CONSUMER } from "./Protocol.ts"
@@ -70,6 +71,26 @@ export interface WorkerOptions {
 }
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+
+/**
+ * A job no worker can ever play, whatever it tries: what it carries does not decode. It is
+ * terminated, not handed back, so it cannot go on to stop the next worker that pulls it.
+ */
+export class PoisonJob extends Data.TaggedError("PoisonJob")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** The retrieval model a job names by its blob, or the one-line reason it is none. */
+const retrievalModelOf = (bytes: Uint8Array, hash: string): Effect.Effect<RetrievalModel, PoisonJob> =>
+  Effect.try({
+    try: () => retrievalModelFromJson(new TextDecoder().decode(bytes)),
+    catch: (e) =>
+      new PoisonJob({
+        reason: `its retrieval model (blob ${hash.slice(0, 12)}) is not one: ${e instanceof SyntaxError ? "not JSON" : describe(e)}`
+      })
+  })
 
 /** Why this worker cannot play the job, in one line; null when it can. */
 export const refusal = (job: EpisodeJob, served: JobApp, modelServer: boolean): string | null => {
@@ -128,10 +149,7 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
     Effect.gen(function* () {
       starts.set(job.input.taskId, { ...start.start, taskId: job.input.taskId })
       const { retrieval, ...rest } = job.input
-      const model =
-        retrieval === undefined || retrieval === null
-          ? null
-          : (JSON.parse(new TextDecoder().decode(yield* blobs.get(retrieval))) as RetrievalModel)
+      const model = retrieval === undefined || retrieval === null ? null : yield* retrievalModelOf(yield* blobs.get(retrieval), retrieval)
       const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
       const calls: Array<ModelCalledEvent> = []
       const observations = yield* observationsFor(job)
@@ -207,7 +225,7 @@ const handle = (ctx: JobContext, msg: JsMsg) =>
     const heartbeat = setInterval(() => msg.working(), Math.max(200, ackWaitMs / 3))
     const played = yield* ctx.player.play(job, start).pipe(
       Effect.map((p) => ({ ok: true as const, ...p })),
-      Effect.catch((e) => Effect.succeed({ ok: false as const, reason: describe(e) })),
+      Effect.catch((e) => Effect.succeed({ ok: false as const, reason: describe(e), poison: e instanceof PoisonJob })),
       Effect.ensuring(
         Effect.sync(() => {
           clearInterval(heartbeat)
@@ -216,6 +234,11 @@ const handle = (ctx: JobContext, msg: JsMsg) =>
       )
     )
     const judgement = ctx.player.judgementOf(job.input.trajectoryId)
+    if (!played.ok && played.poison) {
+      o.log(`worker ${o.name}: dropped job ${job.jobId} of run ${job.runId}: ${played.reason}`)
+      msg.term(played.reason)
+      return
+    }
     if (!played.ok || (played.trajectory.outcome === "infra-error" && !last)) {
       // Another worker, or this one later, may get through: the job goes back to the queue.
       const why = played.ok ? played.trajectory.infraError : played.reason
