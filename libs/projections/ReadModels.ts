@@ -52,6 +52,33 @@ const pgTypes = {
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
+/** SQLite's header field for the application that owns a file: "CORE" in ASCII. */
+const CORE_APPLICATION_ID = 0x434f5245
+
+/**
+ * Refuses a file that is another application's database, before anything is written to it,
+ * and stamps CORE's in its header (`PRAGMA application_id`). A file without the stamp is
+ * CORE's when it is empty or an older CORE's read models (its first migration applied).
+ */
+const claimReadModels = (d: Database, path: string): void => {
+  const id = d.query<{ application_id: number }, []>("PRAGMA application_id").get()?.application_id ?? 0
+  if (id === CORE_APPLICATION_ID) return
+  const tables = d
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all()
+    .map((t) => t.name)
+  const older =
+    tables.includes("kysely_migration") &&
+    d.query<{ name: string }, []>("SELECT name FROM kysely_migration WHERE name = '0001_read_models'").get() !== null
+  if (id !== 0 || (tables.length > 0 && !older)) {
+    const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", …" : "")
+    throw new Error(
+      `${path} is an SQLite database but not CORE's read models (${id !== 0 ? `application id ${id}` : `it has tables ${shown}`}); nothing was written to it — choose another database`
+    )
+  }
+  d.run(`PRAGMA application_id = ${CORE_APPLICATION_ID}`)
+}
+
 const makeKysely = (url: string): Pick<ReadModels, "db" | "dialect" | "sqlite"> => {
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length)
@@ -63,6 +90,12 @@ const makeKysely = (url: string): Pick<ReadModels, "db" | "dialect" | "sqlite"> 
     const sqlite = new Database(path, { create: true })
     if (fresh) chmodSync(path, 0o600)
     sqlite.run("PRAGMA busy_timeout = 10000")
+    try {
+      if (path !== ":memory:") claimReadModels(sqlite, path)
+    } catch (e) {
+      sqlite.close()
+      throw e
+    }
     sqlite.run("PRAGMA journal_mode = WAL")
     // In WAL mode NORMAL never corrupts and loses nothing on a process crash; a power loss may
     // drop the last transactions, but each carries its rows *and* checkpoint, so the

@@ -1,5 +1,12 @@
-/** The read-model migrations on a fresh SQLite file and a fresh PostgreSQL database: same tables, same columns. */
+/**
+ * The read-model migrations on a fresh SQLite file and a fresh PostgreSQL database: same
+ * tables, same columns; and an SQLite file that is another application's is refused unchanged.
+ */
 import { afterAll, expect, test } from "bun:test"
+import { Database } from "bun:sqlite"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { migrate, migrationStatus, openReadModels } from "../mod.ts"
 import { migrations } from "../../../migrations/mod.ts"
@@ -64,4 +71,43 @@ test("an unknown URL scheme or unreachable server is one clear error", async () 
   const down = await Effect.runPromise(Effect.flip(Effect.scoped(openReadModels("postgres://u:secret@127.0.0.1:1/x"))))
   expect(down.message).toStartWith("read-model database postgres://u:***@127.0.0.1:1/x: ")
   expect(down.message).not.toContain("secret")
+})
+
+test("an SQLite file that is another application's is refused in one line and left unchanged; an older CORE file is claimed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "core-rm-foreign-"))
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+  const open = (path: string) =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const rm = yield* openReadModels(`sqlite:${path}`)
+          yield* migrate(rm)
+          return "opened"
+        })
+      ).pipe(Effect.catch((e) => Effect.succeed(e.reason)))
+    )
+  const make = (name: string, f: (d: Database) => void) => {
+    const path = join(dir, name)
+    const d = new Database(path, { create: true })
+    f(d)
+    d.close()
+    return path
+  }
+  const foreign = make("notes.db", (d) => d.run("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"))
+  const stamped = make("other-app.db", (d) => d.run("PRAGMA application_id = 1234"))
+  const before = [readFileSync(foreign), readFileSync(stamped)]
+  expect(await open(foreign)).toBe(
+    `${foreign} is an SQLite database but not CORE's read models (it has tables users); nothing was written to it — choose another database`
+  )
+  expect(await open(stamped)).toContain("(application id 1234)")
+  expect([readFileSync(foreign), readFileSync(stamped)]).toEqual(before)
+
+  // Read models an older CORE migrated carry no stamp: they open, and are stamped from then on.
+  const older = join(dir, "older.db")
+  expect(await open(older)).toBe("opened")
+  make("older.db", (d) => d.run("PRAGMA application_id = 0"))
+  expect(await open(older)).toBe("opened")
+  const d = new Database(older, { readonly: true })
+  expect(d.query<{ application_id: number }, []>("PRAGMA application_id").get()?.application_id).toBe(0x434f5245)
+  d.close()
 })
