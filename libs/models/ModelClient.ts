@@ -118,7 +118,8 @@ const retryAfter = (header: string | null, now: number): number | null => {
   return Number.isFinite(at) ? Math.max(0, at - now) : null
 }
 
-const streamOf = (runId: string, causationId: string): string =>
+/** The stream a run's model call for this cause is logged on: what the driver expects of a worker's calls too. */
+export const modelCallStream = (runId: string, causationId: string): string =>
   // Causation ids are event ids (hex); anything else is hashed so the subject token stays valid.
   runStream(runId, "model", (/^[0-9a-f]{16}/.test(causationId) ? causationId : sha256(causationId)).slice(0, 16))
 
@@ -231,7 +232,7 @@ export const make = <E>(options: ModelClientOptions<E>): Models["Service"] => {
           ? scrub(attempts === 0 ? outcome.failure.reason : `${outcome.failure.reason} (${attempts} attempt${attempts === 1 ? "" : "s"})`)
           : null
       const event = makeEvent(ModelCalled, {
-        stream: streamOf(options.runId, request.causationId),
+        stream: modelCallStream(options.runId, request.causationId),
         runId: options.runId,
         causationId: request.causationId,
         ordinal: request.callIndex,

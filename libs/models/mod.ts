@@ -10,7 +10,7 @@
  * const { keySteps } = yield* modelKeySteps({ runId, causationId, callIndex: 0, model, instruction, descriptions })
  */
 export * as ModelClient from "./ModelClient.ts"
-export { modelOptionsFromConfig, ModelRecordFailed } from "./ModelClient.ts"
+export { modelCallStream, modelOptionsFromConfig, ModelRecordFailed } from "./ModelClient.ts"
 export type { ModelCalledEvent, ModelClientOptions, ModelServer } from "./ModelClient.ts"
 export { PROMPTS_DIR, loadPrompt, promptRef, promptVariables, renderPrompt } from "./Prompts.ts"
 export { extractCode } from "./Code.ts"

@@ -34,10 +34,11 @@ import type { ModelCalledEvent } from "@core/models"
 import { infraErrorTrajectory, RemoteEpisodes, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput } from "@core/pipeline"
 import type { TrajectoryData } from "@core/pipeline"
-import { Randomness, recordedModels, recordedObservations } from "@core/replay"
+import { Models, Randomness, recordedModels, recordedObservations } from "@core/replay"
 import { decodeResult, JOBS_STREAM, jobSubject, messageId, parseJson, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "./Protocol.ts"
 import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { MAX_DELIVERIES_ADVISORY, openQueue } from "./Queue.ts"
+import { callKey, callsToLog } from "./ModelCallCheck.ts"
 import type { QueueSettings } from "./Queue.ts"
 
 export interface DispatchOptions {
@@ -174,27 +175,40 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
           jobOfSeq.set(ack.seq, jobId)
         })
 
-      /** The worker's record if this driver re-derives it exactly from its own observations; else why not. */
+      /**
+       * The model calls to log if this driver re-derives the worker's record exactly from its
+       * own observations, and its replay made exactly those calls (`callsToLog`); else why not.
+       */
       const check = (input: RolloutInput, r: EpisodeResult) =>
         Effect.gen(function* () {
           if (r.protocol !== PROTOCOL_VERSION) return `protocol ${r.protocol}, not ${PROTOCOL_VERSION}`
-          const calls: Array<CoreEvent> = []
+          const calls: Array<Extract<CoreEvent, { type: "ModelCalled" }>> = []
           for (const c of r.modelCalls) {
             const d = catalog.decode(c)
             if (Result.isFailure(d) || d.success.type !== "ModelCalled") return "a model call that is not a ModelCalled event"
             calls.push(d.success)
           }
+          const consumed = new Set<string>()
+          const counted = Layer.effect(
+            Models,
+            Effect.gen(function* () {
+              const m = yield* Models
+              return Models.of({
+                complete: (request) =>
+                  Effect.tap(m.complete(request), () => Effect.sync(() => consumed.add(callKey(request.causationId, request.callIndex))))
+              })
+            })
+          ).pipe(Layer.provide(recordedModels(calls)))
           const again = yield* rollout(input).pipe(
-            Effect.provide(
-              Layer.mergeAll(recordedObservations([asRecorded(r.trajectory)]), recordedModels(calls), Randomness.layer(o.seed))
-            ),
+            Effect.provide(Layer.mergeAll(recordedObservations([asRecorded(r.trajectory)]), counted, Randomness.layer(o.seed))),
             Effect.provideService(BlobStore, blobs),
             Effect.map((t) => ({ ok: true as const, t })),
             Effect.catch((e) => Effect.succeed({ ok: false as const, why: describe(e) }))
           )
           if (!again.ok) return `replaying it here failed: ${again.why}`
           if (canonicalJson(again.t) !== canonicalJson(r.trajectory)) return "replaying it here gives another record"
-          return null
+          const logged = callsToLog(o.runId, calls, consumed)
+          return logged.ok ? logged.calls : logged.reason
         })
 
       const play = (input: RolloutInput): Effect.Effect<TrajectoryData, BlobStoreError> =>
@@ -214,18 +228,23 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
           if (a.kind === "gave-up") return infraErrorTrajectory(input, `no worker finished the episode in ${a.deliveries} deliveries`)
           const r = a.result
           if (taken.has(jobId)) return yield* Effect.die(new Error(`episode ${jobId} asked for twice in one run`))
-          const refused =
-            r.jobId !== jobId || r.trajectory.trajectoryId !== input.trajectoryId
+          const checked =
+            r.jobId !== jobId || r.trajectory.trajectoryId !== input.trajectoryId || r.runId !== o.runId
               ? "it is another job's record"
               : yield* check(input, r).pipe(Effect.catch((e) => Effect.succeed(describe(e))))
           taken.add(jobId)
-          if (refused !== null) {
-            o.log(`workers: refused ${r.worker}'s record of ${jobId}: ${refused}`)
-            return infraErrorTrajectory(input, `worker ${r.worker}'s record refused: ${refused}`)
+          const refuse = (why: string) => {
+            o.log(`workers: refused ${r.worker}'s record of ${jobId}: ${why}`)
+            return infraErrorTrajectory(input, `worker ${r.worker}'s record refused: ${why}`)
           }
-          for (const c of r.modelCalls) {
-            const d = catalog.decode(c)
-            if (Result.isSuccess(d) && d.success.type === "ModelCalled") yield* o.record(d.success).pipe(Effect.orDie)
+          if (typeof checked === "string") return refuse(checked)
+          // A log that will not take a call (its stream moved on) refuses the record; the run goes on.
+          for (const c of checked) {
+            const failed = yield* o.record(c).pipe(
+              Effect.map(() => null),
+              Effect.catch((e) => Effect.succeed(describe(e)))
+            )
+            if (failed !== null) return refuse(`logging its model call failed: ${failed}`)
           }
           o.onResult?.({ worker: r.worker, trajectoryId: jobId, judgement: r.judgement, steps: r.trajectory.steps.length })
           return r.trajectory
