@@ -52,6 +52,30 @@ const ONE = ["run", "--tasks", "forum-upvote-1", "--samples", "2", ...ROUND]
 const TWO = ["run", "--tasks", "forum-open-board-1,forum-upvote-1", "--samples", "2", ...ROUND]
 const QUEUED = ["--workers", "queue"]
 
+/** A job written by hand, as a driver of another build or a hostile publisher might send it. */
+const handMadeJob = (runId: string, o: { readonly protocol?: number; readonly input?: Record<string, unknown> } = {}) => ({
+  protocol: o.protocol ?? PROTOCOL_VERSION,
+  runId,
+  jobId: "r1-s0-forum-upvote-1",
+  seed: "0",
+  app: { kind: "bundled" },
+  platform: "web",
+  screenshots: "key",
+  setOfMarks: false,
+  startTask: "forum-upvote-1",
+  input: {
+    causationId: "c",
+    trajectoryId: "r1-s0-forum-upvote-1",
+    taskId: "forum-upvote-1",
+    instruction: "Upvote",
+    round: 1,
+    sample: 0,
+    stepBudget: 12,
+    policy: { kind: "exploration" },
+    ...o.input
+  }
+})
+
 /** A finished run: its id, its events, and replay's verdict on it. */
 const finished = async (stdout: string, e: Record<string, string> = env) => {
   const runId = runIdOf(stdout)
@@ -224,27 +248,7 @@ await import("../server.ts")
     const w = start(worker("old", env))
     await w.waitFor(/pulling episode jobs/)
     const nc = await connect({ servers: server.url })
-    const job = {
-      protocol: PROTOCOL_VERSION + 1,
-      runId: "run-future",
-      jobId: "r1-s0-forum-upvote-1",
-      seed: "0",
-      app: { kind: "bundled" },
-      platform: "web",
-      screenshots: "key",
-      setOfMarks: false,
-      startTask: "forum-upvote-1",
-      input: {
-        causationId: "c",
-        trajectoryId: "r1-s0-forum-upvote-1",
-        taskId: "forum-upvote-1",
-        instruction: "Upvote",
-        round: 1,
-        sample: 0,
-        stepBudget: 12,
-        policy: { kind: "exploration" }
-      }
-    }
+    const job = handMadeJob("run-future", { protocol: PROTOCOL_VERSION + 1 })
     await nc.publish(jobSubject("run-future", job.jobId), JSON.stringify(job))
     await nc.flush()
     const line = await w.waitFor(/refused job r1-s0-forum-upvote-1 of run run-future/, 20_000)
@@ -264,28 +268,7 @@ await import("../server.ts")
       }).pipe(Effect.provide(JetStreamBlobStore.layer({ url: server.url })))
     )
     const nc = await connect({ servers: server.url })
-    const job = {
-      protocol: PROTOCOL_VERSION,
-      runId: "run-poison",
-      jobId: "r1-s0-forum-upvote-1",
-      seed: "0",
-      app: { kind: "bundled" },
-      platform: "web",
-      screenshots: "key",
-      setOfMarks: false,
-      startTask: "forum-upvote-1",
-      input: {
-        causationId: "c",
-        trajectoryId: "r1-s0-forum-upvote-1",
-        taskId: "forum-upvote-1",
-        instruction: "Upvote",
-        round: 1,
-        sample: 0,
-        stepBudget: 12,
-        policy: { kind: "embedded" },
-        retrieval: hash
-      }
-    }
+    const job = handMadeJob("run-poison", { input: { policy: { kind: "embedded" }, retrieval: hash } })
     await nc.publish(jobSubject("run-poison", job.jobId), JSON.stringify(job))
     await nc.flush()
     await nc.close()

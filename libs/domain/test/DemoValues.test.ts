@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test"
 import type { Action } from "@core/events"
 import { demoValues, valuesLeftOut } from "../mod.ts"
 import type { LfAction } from "../LfTrajectory.ts"
+import { act } from "./fixtures.ts"
 
 const TX = `In the Checking account, add a transaction dated 11/24/2026: payee "Gull Point Pharmacy", category Health, payment 18.40.`
 const t = (role: string, name: string | null) => ({ role, name, elementId: null, text: null })
@@ -19,21 +20,8 @@ const demo: ReadonlyArray<Action> = [
   { kind: "status", status: "complete" }
 ]
 
-const lf = (a: Partial<LfAction> & Pick<LfAction, "kind">): LfAction => ({
-  role: null,
-  name: null,
-  text: null,
-  typed: null,
-  submit: false,
-  value: null,
-  key: null,
-  url: null,
-  direction: null,
-  answer: null,
-  status: null,
-  app: null,
-  ...a
-})
+/** An LfAction of `kind` with these fields (the rest empty). */
+const lf = (a: Partial<LfAction> & Pick<LfAction, "kind">): LfAction => act(a.kind, a)
 
 describe("values a path must enter", () => {
   test("given a demo that typed four of the instruction's values, then those four; clicks and texts the instruction does not name are no values", () => {
