@@ -13,7 +13,7 @@
  * // { kind: "type", target: { role: "searchbox", name: "Search products", … }, text: "red kettle", submit: true }
  */
 import type { Action } from "@core/events"
-import { continuePlan, formPlans, looksUp, planDone } from "./FormFilling.ts"
+import { clickedKey, continuePlan, formPlans, looksUp, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
@@ -33,6 +33,7 @@ import {
   opensMenus,
   readsCodesWhole,
   skipsRepeatClicks,
+  entersWhenOpened,
   readsWithoutWriting,
   setsSortOrders,
   skipsCovered,
@@ -366,6 +367,9 @@ const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): 
  * written, and a submit button that does not go back. Where nothing on the page names a
  * word of the instruction, it also looks in menus: an unopened "More" or "… menu" button
  * scores as two shared words.
+ *
+ * Version 13 presses Enter in a form's last field where the form's submit button is the
+ * control clicked just before its fields (the button that opened them).
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -376,7 +380,12 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const input = keepsSession(version) ? inSession(seen) : seen
   const forms = fillsForms(version)
   const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
-  const plans = { orders: setsSortOrders(version), asLabelled: fillsAsLabelled(version) }
+  const previous = input.history.at(-1)
+  const plans = {
+    orders: setsSortOrders(version),
+    asLabelled: fillsAsLabelled(version),
+    ...(entersWhenOpened(version) ? { opener: previous !== undefined && previous.error === null ? clickedKey(previous.action) : null } : {})
+  }
   const terms = termsOf(input.instruction, {
     amountsWhole: readsAmountsWhole(version),
     codesWhole: readsCodesWhole(version),

@@ -53,11 +53,14 @@ import { versioned } from "./Versions.ts"
  * label that says nothing the instruction does not ("Settings", "Add group") one word
  * more, and never clicks again the control its last step clicked: on a budget app, a
  * second click on the file name that had just opened its menu closed it again.
+ * 13 also presses Enter in a form's last field where the form's submit button is the
+ * control the episode clicked just before its fields: that button opened the field, and
+ * a budget app took a second click on "Add group" as a commit its demo never made.
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12"
+export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12" | "13"
 /** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "12"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"])
+export const EXPLORATION_VERSION: ExplorationVersion = "13"
+const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])
 const since = versions.since
 /** A run's recorded version; anything else (a run from before versions) is version 1. */
 export const explorationVersionOf = versions.of
@@ -95,5 +98,7 @@ export const opensMenus = since("12")
 export const readsCodesWhole = since("12")
 /** Does this version leave out the control its last step clicked (12 and later)? */
 export const skipsRepeatClicks = since("12")
+/** Does this version press Enter in a form's last field when its submit button is the control that opened the form (13 and later)? */
+export const entersWhenOpened = since("13")
 /** Does this version fill forms with the instruction's values (2 and later)? */
 export const fillsForms = since("2")

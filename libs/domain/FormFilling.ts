@@ -276,7 +276,17 @@ const holds = (e: PolicyElement, value: string): boolean =>
 export interface PlanOptions {
   readonly orders?: boolean
   readonly asLabelled?: boolean
+  /**
+   * Exploration 13: the control (role|name, `controlKey`) the episode clicked just before the
+   * form's fields. A form whose submit is that control was opened by it, and clicking it
+   * again opens another: the plan presses Enter in its last field instead.
+   */
+  readonly opener?: string | null
 }
+
+/** A control's identity across observations, as `opener` names it: role and normalised name. */
+export const controlKey = (role: string | null | undefined, name: string | null | undefined): string =>
+  `${normalizeText(role ?? "")}|${normalizeText(name ?? "")}`
 
 const SLASHED = /^\d{1,2}\/\d{1,2}\/\d{4}$/
 
@@ -343,7 +353,16 @@ export const formPlans = (
     const fills = matched.filter(
       (m) => !holds(m.field, m.action.kind === "select" ? m.action.value : m.action.kind === "type" ? m.action.text : "")
     )
-    plans.push({ form, matched, fills, submit: { kind: "click", target: targetOf(form.submit) } })
+    const last = matched.at(-1)!
+    // The button that opened the field is no submit: Enter in the last field is the person's way.
+    const entered =
+      options.opener != null &&
+      controlKey(form.submit.role, form.submit.name) === options.opener &&
+      last.action.kind === "type" &&
+      last.action.text !== ""
+        ? ({ ...last.action, submit: true } as Action)
+        : null
+    plans.push({ form, matched, fills, submit: entered ?? { kind: "click", target: targetOf(form.submit) } })
   }
   // Stable: among equally matched forms the first on the page leads.
   return plans.sort((a, b) => b.matched.length - a.matched.length)
@@ -351,6 +370,10 @@ export const formPlans = (
 
 const identity = (role: string | null | undefined, name: string | null | undefined): string =>
   `${normalizeText(role ?? "")}|${normalizeText(name ?? "")}`
+
+/** The control a click acted on, as `opener` names it; null for any other action. */
+export const clickedKey = (a: Action): string | null =>
+  a.kind === "click" && a.target !== null ? controlKey(a.target.role, a.target.name) : null
 
 /** A form-filling step: a select, or a type that does not submit (the plain typing rule always submits). */
 export const isFillStep = (a: Action): boolean => a.kind === "select" || (a.kind === "type" && a.submit !== true)
@@ -377,8 +400,10 @@ export const continuePlan = (
   const last = run.at(-1)
   if (last === undefined || !("target" in last) || last.target === null) return null
   const tried = new Set(run.map((a) => ("target" in a && a.target !== null ? identity(a.target.role, a.target.name) : "")))
+  const before = history[history.length - run.length - 1]
+  const opener = options.opener === undefined ? undefined : before !== undefined && before.error === null ? clickedKey(before.action) : null
   const lastField = identity(last.target.role, last.target.name)
-  const own = formPlans(instruction, elements, options).find((p) =>
+  const own = formPlans(instruction, elements, opener === undefined ? options : { ...options, opener }).find((p) =>
     p.matched.some((m) => identity(m.field.role, m.field.name) === lastField)
   )
   if (own === undefined) return null

@@ -71,7 +71,7 @@ const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
 const Synthesis = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
 export const DataRules = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
-export const Exploration = Schema.Literals(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"])
+export const Exploration = Schema.Literals(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])
 const Retrieval = Schema.Literals(["1", "2"])
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])

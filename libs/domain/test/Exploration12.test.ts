@@ -258,3 +258,32 @@ describe("terms read whole, version 12", () => {
     expect(overlap(termsOf(FORMAT, options), label)).toBe(expected)
   })
 })
+
+describe("the button that opened a form, version 13", () => {
+  const PETS = `On the budget page, add a new category group named "Pets".`
+  /** The budget page once "Add group" opened its name field: the field, then that button again. */
+  const page = [el("textbox", "New group name"), el("button", "Add group"), el("link", "Budget")]
+  const clicked = { kind: "click", target: { role: "button", name: "Add group", elementId: "g", text: "Add group" } } as const
+  const typed = { kind: "type", target: { role: "textbox", name: "New group name", elementId: "n", text: null }, text: "Pets" } as const
+  const step = (action: import("@core/events").Action) => ({ action, url: "/budget", error: null })
+  const next = (history: ReadonlyArray<import("@core/events").Action>, version: "12" | "13") =>
+    explorationAction({ instruction: PETS, url: "/budget", elements: page, history: history.map(step), stepBudget: 12 }, prng(SEED), {
+      version,
+      formBias: 1
+    })
+
+  test("given the name typed into the field that Add group opened, then 13 presses Enter there; 12 clicked Add group again", () => {
+    expect(next([clicked, typed], "13")).toMatchObject({ kind: "type", target: { name: "New group name" }, text: "Pets", submit: true })
+    expect(next([clicked, typed], "12")).toMatchObject({ kind: "click", target: { name: "Add group" } })
+  })
+
+  test("given the field just opened, then 13 types the name first, as 12 did", () => {
+    expect(next([clicked], "13")).toMatchObject({ kind: "type", target: { name: "New group name" }, text: "Pets" })
+    expect(next([clicked], "12")).toMatchObject({ kind: "type", target: { name: "New group name" }, text: "Pets" })
+  })
+
+  test("given a form some other click led to, then its button still submits", () => {
+    const other = { kind: "click", target: { role: "link", name: "Budget", elementId: "b", text: "Budget" } } as const
+    expect(next([other, typed], "13")).toMatchObject({ kind: "click", target: { name: "Add group" } })
+  })
+})
