@@ -13,7 +13,7 @@
  * // { kind: "type", target: { role: "searchbox", name: "Search products", … }, text: "red kettle", submit: true }
  */
 import type { Action } from "@core/events"
-import { clickedKey, continuePlan, formPlans, looksUp, planDone } from "./FormFilling.ts"
+import { clickedKey, continuePlan, controlKey, formPlans, looksUp, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "./StrategyGraph.ts"
@@ -126,7 +126,7 @@ type TargetOf = { readonly role: string | null; readonly name: string | null; re
 const targetOf = (a: Action): TargetOf | null => ("target" in a ? a.target : null)
 
 /** An element's identity across observations: role + normalised name ("Cart (3)" and "Cart (4)" are one). */
-const identity = (role: string | null, name: string | null): string => `${normalizeText(role ?? "")}|${normalizeText(name ?? "")}`
+const identity = controlKey
 
 const timesTargeted = (history: ReadonlyArray<PolicyHistoryStep>): ReadonlyMap<string, number> => {
   const counts = new Map<string, number>()

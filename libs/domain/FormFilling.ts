@@ -368,9 +368,6 @@ export const formPlans = (
   return plans.sort((a, b) => b.matched.length - a.matched.length)
 }
 
-const identity = (role: string | null | undefined, name: string | null | undefined): string =>
-  `${normalizeText(role ?? "")}|${normalizeText(name ?? "")}`
-
 /** The control a click acted on, as `opener` names it; null for any other action. */
 export const clickedKey = (a: Action): string | null =>
   a.kind === "click" && a.target !== null ? controlKey(a.target.role, a.target.name) : null
@@ -399,21 +396,21 @@ export const continuePlan = (
   }
   const last = run.at(-1)
   if (last === undefined || !("target" in last) || last.target === null) return null
-  const tried = new Set(run.map((a) => ("target" in a && a.target !== null ? identity(a.target.role, a.target.name) : "")))
+  const tried = new Set(run.map((a) => ("target" in a && a.target !== null ? controlKey(a.target.role, a.target.name) : "")))
   const before = history[history.length - run.length - 1]
   const opener = options.opener === undefined ? undefined : before !== undefined && before.error === null ? clickedKey(before.action) : null
-  const lastField = identity(last.target.role, last.target.name)
+  const lastField = controlKey(last.target.role, last.target.name)
   const own = formPlans(instruction, elements, opener === undefined ? options : { ...options, opener }).find((p) =>
-    p.matched.some((m) => identity(m.field.role, m.field.name) === lastField)
+    p.matched.some((m) => controlKey(m.field.role, m.field.name) === lastField)
   )
   if (own === undefined) return null
-  return own.fills.find((f) => !tried.has(identity(f.field.role, f.field.name)))?.action ?? own.submit
+  return own.fills.find((f) => !tried.has(controlKey(f.field.role, f.field.name)))?.action ?? own.submit
 }
 
 const actionKey = (a: Action): string =>
   JSON.stringify([
     a.kind,
-    "target" in a && a.target !== null ? identity(a.target.role, a.target.name) : "",
+    "target" in a && a.target !== null ? controlKey(a.target.role, a.target.name) : "",
     a.kind === "select" ? a.value : a.kind === "type" ? a.text : ""
   ])
 
