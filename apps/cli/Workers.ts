@@ -51,10 +51,11 @@ export const workerApp = (dir: string | undefined): Effect.Effect<WorkerApp, unk
     : Effect.gen(function* () {
         const pack = yield* loadPack(dir)
         const auth = yield* loadAuth(pack)
+        const digest = yield* packDigest(pack)
         const context = yield* Layer.build(CommandApp.layer(pack.dir))
         const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))
         return {
-          app: { kind: "pack", name: pack.config.name, digest: packDigest(pack) } as const,
+          app: { kind: "pack", name: pack.config.name, digest } as const,
           runApp: packRunApp(pack, Context.get(context, App), auth),
           taskOf: (id: string) => tasks.get(id)
         }

@@ -97,6 +97,8 @@ export const PackFileV1 = Schema.Struct({
   hashRouting: Schema.optionalKey(Schema.Boolean),
   tasks: text("a path to the tasks file inside the pack"),
   evaluate: Schema.optionalKey(Argv),
+  /** Files (or folders, ending in '/') the pack's own processes write in its folder while it runs: not part of its digest. */
+  runtimeFiles: Schema.optionalKey(Schema.Array(text("a path inside the pack"))),
   android: Schema.optionalKey(AndroidSpec)
 })
 export type PackFileV1 = typeof PackFileV1.Type
@@ -149,6 +151,8 @@ export interface PackConfig {
   readonly hashRouting: boolean
   readonly tasks: string
   readonly evaluate: ReadonlyArray<string> | null
+  /** Left out of the pack's digest (PackDigest.ts); none unless set. */
+  readonly runtimeFiles: ReadonlyArray<string>
   readonly android: { readonly appPackage: string; readonly appActivity: string; readonly restore: ReadonlyArray<string> | null } | null
 }
 

@@ -11,13 +11,12 @@
 import { Effect, Predicate, type Schema } from "effect"
 import { resolve } from "node:path"
 import { decodeStrict, jsonPath, oneLine } from "@core/demos"
-import { canonicalJson, sha256 } from "@core/events"
 import { ACTIVITY_EXPECTED, isActivity, isPackage, startActivity } from "./Android.ts"
 import { placeholderProblem } from "./Argv.ts"
 import type { CommandKind } from "./Argv.ts"
 import { PACK_FILE, PACK_VERSION, PackError, PackFileV1, TASKS_VERSION, TasksFileV1 } from "./Format.ts"
 import type { PackConfig, PackTask } from "./Format.ts"
-import { MAX_JSON_BYTES, packFile } from "./PackFiles.ts"
+import { MAX_JSON_BYTES, packFile, pathProblem } from "./PackFiles.ts"
 
 /** A pack ready to run: its absolute folder, its configuration with defaults, its tasks. */
 export interface Pack {
@@ -113,6 +112,10 @@ const checkConfig = (dir: string, c: PackFileV1, fail: Fail): Effect.Effect<void
       if (problem !== null) return Effect.fail(fail(["origins", i], problem))
     }
     if (c.origins !== undefined && c.origins.length === 0) return Effect.fail(fail(["origins"], "expected at least one origin"))
+    for (const [i, rel] of (c.runtimeFiles ?? []).entries()) {
+      const problem = pathProblem(rel.replace(/\/$/, ""))
+      if (problem !== null) return Effect.fail(fail(["runtimeFiles", i], problem))
+    }
     for (const key of ["tasks", "auth"] as const) {
       const rel = c[key]
       const found = rel === undefined ? null : packFile(dir, rel, { read: false, maxBytes: MAX_JSON_BYTES })
@@ -147,6 +150,7 @@ const resolveConfig = (c: PackFileV1): PackConfig => ({
   hashRouting: c.hashRouting ?? false,
   tasks: c.tasks,
   evaluate: c.evaluate ?? null,
+  runtimeFiles: c.runtimeFiles ?? [],
   android:
     c.android === undefined
       ? null
@@ -195,10 +199,3 @@ export const loadPack = Effect.fnUntraced(function* (dir: string): Effect.fn.Ret
   const tasks = yield* loadTasks(dir, config, tasksFile)
   return { dir: resolve(dir), file, config, tasks }
 })
-
-/**
- * What identifies a pack across machines: its config and tasks as CORE read them, hashed.
- * A work-queue job names its pack by this digest, and a worker holding another refuses it:
- * the same tasks with another start command or another checker are another app.
- */
-export const packDigest = (pack: Pack): string => sha256(canonicalJson({ config: pack.config, tasks: pack.tasks }))

@@ -5,7 +5,8 @@
  */
 export { Isolation, PackError } from "./Format.ts"
 export type { PackTask } from "./Format.ts"
-export { DEFAULT_READY_TIMEOUT_MS, loadPack, packDigest } from "./Pack.ts"
+export { DEFAULT_READY_TIMEOUT_MS, loadPack } from "./Pack.ts"
+export { isRuntimeFile, packDigest } from "./PackDigest.ts"
 export type { Pack } from "./Pack.ts"
 export { placeholdersOf } from "./Argv.ts"
 export type { CommandKind, Placeholder } from "./Argv.ts"

@@ -41,7 +41,9 @@ const withWorkers = (args: ParsedArgs, opened: OpenedStore, appDir: string | und
     const app: JobApp =
       appDir === undefined
         ? { kind: "bundled" }
-        : yield* Effect.map(loadPack(appDir), (pack) => ({ kind: "pack" as const, name: pack.config.name, digest: packDigest(pack) }))
+        : yield* Effect.flatMap(loadPack(appDir), (pack) =>
+            Effect.map(packDigest(pack), (digest) => ({ kind: "pack" as const, name: pack.config.name, digest }))
+          )
     return { workers: queuedEpisodes(opened.config, nc, app) }
   })
 

@@ -4,9 +4,10 @@
  */
 import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { appendFileSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
 import { join } from "node:path"
-import { loadPack, PackError, packPageOptions } from "../mod.ts"
+import { isRuntimeFile, loadPack, packDigest, PackError, packPageOptions } from "../mod.ts"
 import { fixtureRoot, removeRoot, variant } from "./support.ts"
 
 const root = fixtureRoot("pack")
@@ -147,6 +148,11 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
   // A copy of the good tasks file outside the pack, hard-linked in: the good pack's own file keeps its one link.
   writeFileSync(join(root, "elsewhere.json"), readFileSync(join(root, "good", "tasks.json")))
   linkSync(join(root, "elsewhere.json"), join(root, "hard-link", "linked.json"))
+  add(
+    "runtime-outside",
+    (c) => (c.runtimeFiles = ["logs/", "../elsewhere.log"]),
+    `${at("runtime-outside")}: runtimeFiles[1]: '../elsewhere.log' is not a path inside the pack (no '..')`
+  )
   add("no-tasks-file", (c) => (c.tasks = "missing.json"), `${at("no-tasks-file")}: tasks: 'missing.json' not found in the pack`)
 
   // The tasks file.
@@ -173,4 +179,34 @@ test("every malformed pack is one line naming the file, the JSON path and the pr
     if (!message.startsWith(expected)) problems.push(`${name}:\n  got      ${message}\n  expected ${expected}`)
   }
   expect(problems).toEqual([])
+})
+
+test("the digest covers every file of the pack but its runtime files, follows no link and opens no FIFO", () => {
+  const digestOf = (dir: string) => Effect.runSync(Effect.flatMap(loadPack(dir), packDigest))
+  const dir = variant(root, "digest", (c) => (c.runtimeFiles = ["starts.log", "logs/"]), { files: { "server.ts": "serve()\n" } })
+  const before = digestOf(dir)
+  expect(before).toMatch(/^[0-9a-f]{64}$/)
+  // What the pack writes while it runs, as it declared: the same pack.
+  appendFileSync(join(dir, "starts.log"), "start\n")
+  mkdirSync(join(dir, "logs"))
+  writeFileSync(join(dir, "logs", "server.log"), "listening\n")
+  expect(digestOf(dir)).toBe(before)
+  // A script no config names, edited by one byte: another pack.
+  writeFileSync(join(dir, "server.ts"), "serve();\n")
+  const edited = digestOf(dir)
+  expect(edited).not.toBe(before)
+  // A file added anywhere, a link (hashed as its target's text, never followed), a FIFO (never opened): each another pack, at once.
+  writeFileSync(join(dir, "extra.js"), "")
+  const added = digestOf(dir)
+  expect(added).not.toBe(edited)
+  symlinkSync("/etc/passwd", join(dir, "passwd"))
+  const linked = digestOf(dir)
+  expect(linked).not.toBe(added)
+  expect(spawnSync("mkfifo", [join(dir, "pipe")]).status).toBe(0)
+  expect(digestOf(dir)).not.toBe(linked)
+  expect([
+    isRuntimeFile("logs/a/b.log", ["logs/"]),
+    isRuntimeFile("logsx", ["logs/"]),
+    isRuntimeFile("starts.log.1", ["starts.log"])
+  ]).toEqual([true, false, false])
 })
