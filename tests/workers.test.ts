@@ -12,10 +12,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { jetstreamManager } from "@nats-io/jetstream"
+import { jetstream, jetstreamManager } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
 import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
-import { jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "@core/workers"
+import { JOBS_STREAM, jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject, WORKERS_CONSUMER } from "@core/workers"
+import { sha256 } from "@core/events"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
@@ -57,6 +58,7 @@ const handMadeJob = (runId: string, o: { readonly protocol?: number; readonly in
   protocol: o.protocol ?? PROTOCOL_VERSION,
   runId,
   jobId: "r1-s0-forum-upvote-1",
+  nonce: "0".repeat(64),
   seed: "0",
   app: { kind: "bundled" },
   platform: "web",
@@ -75,6 +77,38 @@ const handMadeJob = (runId: string, o: { readonly protocol?: number; readonly in
     ...o.input
   }
 })
+
+const observation = { url: null, app: null, title: null, elements: null, aria: null, truncated: false, error: null }
+
+/** A worker's record of one step saying complete, written by hand: what a hostile worker or publisher sends. */
+const forgedResult = (
+  runId: string,
+  jobId: string,
+  o: { readonly nonce: string; readonly trajectoryId?: string; readonly screenshot?: string; readonly modelCalls?: ReadonlyArray<unknown> }
+) => {
+  const trajectoryId = o.trajectoryId ?? jobId
+  return {
+    protocol: PROTOCOL_VERSION,
+    runId,
+    jobId,
+    nonce: o.nonce,
+    worker: "mallory",
+    trajectory: {
+      trajectoryId,
+      taskId: "forum-upvote-1",
+      round: 1,
+      sample: Number(trajectoryId.split("-")[1]!.slice(1)),
+      policy: "exploration-v1",
+      initial: { ...observation, screenshot: o.screenshot ?? "0".repeat(64) },
+      steps: [{ action: { kind: "status", status: "complete" }, observation: { ...observation, screenshot: null } }],
+      outcome: "completed",
+      infraError: null,
+      attempts: 1
+    },
+    modelCalls: o.modelCalls ?? [],
+    judgement: { success: true, reason: "trust me" }
+  }
+}
 
 /** A finished run: its id, its events, and replay's verdict on it. */
 const finished = async (stdout: string, e: Record<string, string> = env) => {
@@ -173,10 +207,21 @@ describe("faults", () => {
     await w.waitFor(/playing \S+ of run/)
     driver.proc.kill("SIGKILL")
     await driver.proc.exited
+    // While it is away, results no queued job asked for: one whose model call names the task's stream (it once ended
+    // the run with exit 70, and every resume after it), one for the other sample. Neither carries its job's nonce.
+    const nc = await connect({ servers: server.url })
+    const injected = { type: "ModelCalled", stream: `run.${runId}.task.forum-upvote-1`, runId, data: { callIndex: 0 } }
+    for (const jobId of ["r1-s0-forum-upvote-1", "r1-s1-forum-upvote-1"])
+      nc.publish(resultSubject(runId, jobId), JSON.stringify(forgedResult(runId, jobId, { nonce: "f".repeat(64), modelCalls: [injected] })))
+    await nc.flush()
+    await nc.close()
     const resumed = await ok(["run", "--resume", runId, ...QUEUED, "--json"])
     const run = await finished(resumed.stdout)
     expectOnce(run.events, 2)
     expect(run.digest).toBe(cleanOne)
+    expect(resumed.stderr).toContain(
+      "workers: ignored mallory's result for r1-s1-forum-upvote-1: it does not carry the nonce of a job this run queued"
+    )
     // Every job was played once: the resumed driver waited for the one in flight.
     const played = [...w.stderr().matchAll(/playing (\S+) of run/g)].map((m) => m[1])
     expect(played.length).toBe(new Set(played).size)
@@ -289,48 +334,61 @@ await import("../server.ts")
     }
   }, 120_000)
 
-  test("a forged record is refused, and the episode is an infra-error that says why", async () => {
+  test("forged results: without their job's nonce (early, or an older run's under this run's id) dropped in one line; with it, refused by the replay as an infra-error that says why", async () => {
+    const nc = await connect({ servers: server.url })
+    const jsm = await jetstreamManager(nc)
+    // An older run's stored result, to be republished under the new run's id.
+    const last = (await jsm.streams.info(RESULTS_STREAM)).state.last_seq
+    const stored = await jsm.streams.getMessage(RESULTS_STREAM, { seq: last })
+    if (stored === null) throw new Error("no older result in the results stream: run this file whole")
+    const older = JSON.parse(new TextDecoder().decode(stored.data))
     const driver = start(background([...ONE, ...QUEUED], env))
     const runId = (await driver.waitFor(/run (run-[a-z0-9-]+): \d+ tasks?\b/)).match(/run (run-[a-z0-9-]+): \d+ tasks?\b/)![1]!
-    const nc = await connect({ servers: server.url })
-    const observation = { url: null, app: null, title: null, elements: null, aria: null, truncated: false, error: null }
-    const forged = (jobId: string, trajectoryId: string, screenshot: string) => ({
-      protocol: PROTOCOL_VERSION,
-      runId,
-      jobId,
-      worker: "mallory",
-      trajectory: {
-        trajectoryId,
-        taskId: "forum-upvote-1",
-        round: 1,
-        sample: Number(trajectoryId.split("-")[1]!.slice(1)),
-        policy: "exploration-v1",
-        initial: { ...observation, screenshot },
-        steps: [{ action: { kind: "status", status: "complete" }, observation: { ...observation, screenshot: null } }],
-        outcome: "completed",
-        infraError: null,
-        attempts: 1
-      },
-      modelCalls: [],
-      judgement: { success: true, reason: "trust me" }
-    })
+    const js = jetstream(nc)
+    // Published first under the ids a job would have had without a nonce: they must neither be taken nor keep the real result out.
+    await js.publish(
+      resultSubject(runId, "r1-s0-forum-upvote-1"),
+      JSON.stringify(forgedResult(runId, "r1-s0-forum-upvote-1", { nonce: "e".repeat(64) })),
+      {
+        msgID: `${runId}:r1-s0-forum-upvote-1`
+      }
+    )
+    const replayed = { ...older, runId, jobId: "r1-s1-forum-upvote-1", worker: "replayer" }
+    replayed.trajectory = { ...older.trajectory, trajectoryId: "r1-s1-forum-upvote-1", taskId: "forum-upvote-1", sample: 1 }
+    await js.publish(resultSubject(runId, "r1-s1-forum-upvote-1"), JSON.stringify(replayed))
+    // Then as a worker that pulled this run's two jobs: it knows their nonces, and forges the records.
+    const consumer = await js.consumers.get(JOBS_STREAM, WORKERS_CONSUMER)
+    const jobs = new Map<string, { nonce: string }>()
+    while (jobs.size < 2) {
+      const m = await consumer.next({ expires: 30_000 })
+      if (m === null) throw new Error("the driver queued no job within 30 s")
+      const job = JSON.parse(new TextDecoder().decode(m.data))
+      if (job.runId === runId) jobs.set(job.jobId, job)
+      m.term()
+    }
     // One names a screenshot the store never had; the other is another job's record filed under this one.
-    for (const [jobId, body] of [
-      ["r1-s0-forum-upvote-1", forged("r1-s0-forum-upvote-1", "r1-s0-forum-upvote-1", "0".repeat(64))],
-      ["r1-s1-forum-upvote-1", forged("r1-s1-forum-upvote-1", "r1-s0-forum-upvote-1", "1".repeat(64))]
+    for (const [jobId, o] of [
+      ["r1-s0-forum-upvote-1", { screenshot: "0".repeat(64) }],
+      ["r1-s1-forum-upvote-1", { trajectoryId: "r1-s0-forum-upvote-1", screenshot: "1".repeat(64) }]
     ] as const)
-      nc.publish(resultSubject(runId, jobId), JSON.stringify(body))
-    await nc.flush()
+      await js.publish(resultSubject(runId, jobId), JSON.stringify(forgedResult(runId, jobId, { nonce: jobs.get(jobId)!.nonce, ...o })), {
+        msgID: `${runId}:${jobId}:${sha256(jobs.get(jobId)!.nonce).slice(0, 16)}`
+      })
     await nc.close()
-    const w = start(worker("honest", env))
     expect(await driver.proc.exited).toBe(0)
     const run = await finished(await driver.stdout)
     expectOnce(run.events, 2)
     const why = run.events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.infraError as string)
     expect(why[0]).toMatch(/^worker mallory's record refused: replaying it here failed: .*not found/)
     expect(why[1]).toBe("worker mallory's record refused: it is another job's record")
-    expect(driver.stderr()).toContain("workers: refused mallory's record of r1-s0-forum-upvote-1")
-    await stopAll([w], "SIGTERM")
+    const said = driver.stderr()
+    expect(said).toContain("workers: refused mallory's record of r1-s0-forum-upvote-1")
+    expect(said).toContain(
+      "workers: ignored mallory's result for r1-s0-forum-upvote-1: it does not carry the nonce of a job this run queued"
+    )
+    expect(said).toContain(
+      "workers: ignored replayer's result for r1-s1-forum-upvote-1: it does not carry the nonce of a job this run queued"
+    )
   }, 90_000)
 
   test("distributed mode refuses a store other machines cannot share, in one line", async () => {

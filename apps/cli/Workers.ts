@@ -14,7 +14,7 @@ import { platformEnvironment } from "@core/pipeline"
 import type { RemoteRun, RunTask } from "@core/pipeline"
 import { bundledApp, runTaskOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
-import { remoteEpisodes } from "@core/workers"
+import { queueKey, remoteEpisodes } from "@core/workers"
 import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { CliError } from "./Cli.ts"
@@ -78,20 +78,25 @@ export const workerEnvironment = (config: LoadedConfig, app: WorkerApp) =>
       )
   })
 
-/** `run --workers queue`: the run's episodes go to the queue on the store's server. */
+/** `run --workers queue`: the run's episodes go to the queue on the store's server, each job with its nonce. */
 export const queuedEpisodes = (config: LoadedConfig, nc: NatsConnection, app: JobApp) => (run: RemoteRun) =>
-  remoteEpisodes({
-    nc,
-    runId: run.runId,
-    seed: run.seed,
-    app,
-    platform: run.platform,
-    screenshots: run.screenshots,
-    setOfMarks: run.setOfMarks,
-    queue: queueSettings(config),
-    startTaskOf: run.startTaskOf,
-    record: run.record,
-    onResult: run.onResult,
-    log: run.log,
-    outageLimitMs: natsOutageLimitMs(config)
-  })
+  Layer.unwrap(
+    Effect.map(queueKey(config.values.dataDir), (key) =>
+      remoteEpisodes({
+        nc,
+        runId: run.runId,
+        seed: run.seed,
+        key,
+        app,
+        platform: run.platform,
+        screenshots: run.screenshots,
+        setOfMarks: run.setOfMarks,
+        queue: queueSettings(config),
+        startTaskOf: run.startTaskOf,
+        record: run.record,
+        onResult: run.onResult,
+        log: run.log,
+        outageLimitMs: natsOutageLimitMs(config)
+      })
+    )
+  )

@@ -35,7 +35,18 @@ import { infraErrorTrajectory, RemoteEpisodes, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput } from "@core/pipeline"
 import type { TrajectoryData } from "@core/pipeline"
 import { Models, Randomness, recordedModels, recordedObservations } from "@core/replay"
-import { decodeResult, JOBS_STREAM, jobSubject, messageId, parseJson, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject } from "./Protocol.ts"
+import { jobNonce, sameNonce } from "./JobNonce.ts"
+import {
+  decodeJob,
+  decodeResult,
+  JOBS_STREAM,
+  jobSubject,
+  messageId,
+  parseJson,
+  PROTOCOL_VERSION,
+  RESULTS_STREAM,
+  resultSubject
+} from "./Protocol.ts"
 import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { MAX_DELIVERIES_ADVISORY, openQueue } from "./Queue.ts"
 import { callKey, callsToLog } from "./ModelCallCheck.ts"
@@ -45,6 +56,8 @@ export interface DispatchOptions {
   readonly nc: NatsConnection
   readonly runId: string
   readonly seed: string
+  /** The data directory's queue key: each job's nonce is derived from it (JobNonce.ts). */
+  readonly key: Uint8Array
   readonly app: JobApp
   readonly platform: Platform
   readonly screenshots: ScreenshotPolicy
@@ -72,6 +85,13 @@ type Arrival = { readonly kind: "result"; readonly result: EpisodeResult } | { r
 const asRecorded = (data: TrajectoryData): CoreEvent =>
   ({ type: "TrajectoryRecorded", id: `worker-result:${data.trajectoryId}`, data }) as unknown as CoreEvent
 
+/** Whether a queued message is the job with this nonce (a resumed driver's own job, not one planted under its subject). */
+const queuedHere = (data: Uint8Array, nonce: string): boolean => {
+  const parsed = parseJson(data)
+  const job = parsed.ok ? decodeJob(parsed.value) : parsed
+  return job.ok && sameNonce(job.value.nonce, nonce)
+}
+
 const describe = (cause: unknown): string =>
   (typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)).split("\n")[0]!
 
@@ -93,6 +113,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
       const waiting = new Map<string, Deferred.Deferred<Arrival>>()
       const jobOfSeq = new Map<number, string>()
       const taken = new Set<string>()
+      const nonceOf = (jobId: string) => jobNonce(o.key, o.runId, jobId)
       const arrive = (jobId: string, a: Arrival) => {
         if (arrived.has(jobId)) return
         arrived.set(jobId, a)
@@ -117,6 +138,9 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
               const r = decoded.value
               if (r.runId !== o.runId || m.subject !== resultSubject(r.runId, r.jobId))
                 return o.log(`workers: ignored a result filed under another job (${m.subject})`)
+              // Before it can be taken: a result without its job's nonce answers no job this driver queued.
+              if (!sameNonce(r.nonce, nonceOf(r.jobId)))
+                return o.log(`workers: ignored ${r.worker}'s result for ${r.jobId}: it does not carry the nonce of a job this run queued`)
               arrive(r.jobId, { kind: "result", result: r })
             }
           })
@@ -150,7 +174,8 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
               throw e
             })
           )
-          if (pending !== null) {
+          // A message on the job's subject that someone else put there is not this run's job: queue ours beside it.
+          if (pending !== null && queuedHere(pending.data, nonceOf(jobId))) {
             jobOfSeq.set(pending.seq, jobId)
             return
           }
@@ -161,6 +186,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             protocol: PROTOCOL_VERSION,
             runId: o.runId,
             jobId,
+            nonce: nonceOf(jobId),
             seed: o.seed,
             app: o.app,
             platform: o.platform,
@@ -170,7 +196,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             input: { ...rest, ...(model === null ? {} : { retrieval: model }) }
           }
           const ack = yield* patiently(`queueing ${jobId}`, () =>
-            queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId) })
+            queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId, nonceOf(jobId)) })
           )
           jobOfSeq.set(ack.seq, jobId)
         })

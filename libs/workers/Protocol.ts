@@ -24,8 +24,9 @@ import { EndCheck, Exploration, RunPolicy } from "@core/pipeline"
 /**
  * Bump when a job's or a result's meaning changes: workers and drivers of one version only
  * work together. 2: a job may carry the check that ends its episode on a satisfied path.
+ * 3: a job carries its nonce, and its result must carry it back.
  */
-export const PROTOCOL_VERSION = 2
+export const PROTOCOL_VERSION = 3
 
 export const JOBS_STREAM = "CORE_JOBS"
 export const RESULTS_STREAM = "CORE_RESULTS"
@@ -36,11 +37,17 @@ export const WORKERS_CONSUMER = "core-workers"
 export const jobToken = (jobId: string): string => sha256(jobId).slice(0, 24)
 export const jobSubject = (runId: string, jobId: string): string => `coreq.jobs.${runId}.${jobToken(jobId)}`
 export const resultSubject = (runId: string, jobId: string): string => `coreq.results.${runId}.${jobToken(jobId)}`
-/** The id JetStream deduplicates a job's publishes and its results by. */
-export const messageId = (runId: string, jobId: string): string => `${runId}:${jobId}`
+/**
+ * The id JetStream deduplicates a job's publishes and its results by. It holds a digest of
+ * the job's nonce: with the ids alone, a message published first under a predictable id
+ * would have the real job or result dropped as its duplicate.
+ */
+export const messageId = (runId: string, jobId: string, nonce: string): string => `${runId}:${jobId}:${sha256(nonce).slice(0, 16)}`
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 const Sha256 = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/))
+/** A job's nonce (JobNonce.ts): an HMAC-SHA-256 in hex. */
+const Nonce = Sha256
 /** Run ids and job ids become subject tokens or parts of them: no dots, spaces or wildcards. */
 const Token = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,200}$/))
 
@@ -78,6 +85,8 @@ export const EpisodeJob = Schema.Struct({
   protocol: Schema.Int,
   runId: Token,
   jobId: Token,
+  /** What the result must carry back to be read at all. */
+  nonce: Nonce,
   /** The run's seed: the policy's draws come from it, as in the driver's own process. */
   seed: Schema.String,
   app: JobApp,
@@ -97,6 +106,8 @@ export const EpisodeResult = Schema.Struct({
   protocol: Schema.Int,
   runId: Token,
   jobId: Token,
+  /** The nonce of the job this answers, as the job carried it. */
+  nonce: Nonce,
   worker: Schema.String,
   trajectory: TrajectoryRecorded.data,
   /** The ModelCalled events the episode's policy made, encoded; the driver logs them before the record. */

@@ -248,6 +248,7 @@ const handle = (ctx: JobContext, msg: JsMsg) =>
       protocol: PROTOCOL_VERSION,
       runId: job.runId,
       jobId: job.jobId,
+      nonce: job.nonce,
       worker: o.name,
       trajectory: played.trajectory,
       modelCalls: played.calls,
@@ -257,7 +258,9 @@ const handle = (ctx: JobContext, msg: JsMsg) =>
     yield* throughOutages(
       Effect.tryPromise({
         try: () =>
-          ctx.queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), { msgID: messageId(job.runId, job.jobId) }),
+          ctx.queue.js.publish(resultSubject(job.runId, job.jobId), JSON.stringify(result), {
+            msgID: messageId(job.runId, job.jobId, job.nonce)
+          }),
         catch: (e) => e
       }),
       { link: ctx.link, outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS, transient: isTransientNatsError }

@@ -13,6 +13,7 @@ const job = (over: Partial<EpisodeJob> = {}): EpisodeJob => ({
   protocol: PROTOCOL_VERSION,
   runId: "run-1",
   jobId: "r1-s0-t1",
+  nonce: "c".repeat(64),
   seed: "0",
   app: { kind: "bundled" },
   platform: "web",
@@ -119,7 +120,15 @@ describe("decoding what arrives", () => {
   })
 
   test("a result must carry a whole trajectory record", () => {
-    const base = { protocol: PROTOCOL_VERSION, runId: "run-1", jobId: "r1-s0-t1", worker: "w1", modelCalls: [], judgement: null }
+    const base = {
+      protocol: PROTOCOL_VERSION,
+      runId: "run-1",
+      jobId: "r1-s0-t1",
+      nonce: "c".repeat(64),
+      worker: "w1",
+      modelCalls: [],
+      judgement: null
+    }
     expect(decodeResult({ ...base, trajectory: { trajectoryId: "r1-s0-t1" } }).ok).toBe(false)
     const trajectory = {
       trajectoryId: "r1-s0-t1",
@@ -134,6 +143,10 @@ describe("decoding what arrives", () => {
       attempts: 3
     }
     expect(decodeResult({ ...base, trajectory }).ok).toBe(true)
+    // Without its job's nonce, or with a nonce that is not one, a result does not decode at all.
+    const { nonce: _, ...bare } = base
+    expect(decodeResult({ ...bare, trajectory }).ok).toBe(false)
+    expect(decodeResult({ ...base, nonce: "0", trajectory }).ok).toBe(false)
     // A name from another machine reaches terminals and logs without its escapes.
     const hostile = decodeResult({ ...base, worker: "\u001b[2J\u001b]0;owned\u0007w1\u202e\u0085", trajectory })
     expect(hostile.ok && hostile.value.worker).toBe("[2J]0;ownedw1")
