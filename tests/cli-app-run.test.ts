@@ -101,7 +101,7 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   const ui = await startUi(data)
   try {
     const page = async (path: string) => {
-      const r = await fetch(`${ui.url.replace(/\/$/, "")}${path}`)
+      const r = await ui.get(path)
       expect(r.status).toBe(200)
       return r.text()
     }

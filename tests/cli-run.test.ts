@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanEnv, core, expectOneLineError, REPO, spawnCore } from "./support/cli.ts"
+import { parseConsoleLine, signIn } from "./support/console.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-run-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -54,15 +55,16 @@ describe.each([["embedded"], ["nats"]])("two rounds on the %s store", (store) =>
     const proc = spawnCore([...args, "--ui"])
     const out = new Response(proc.stdout).text()
     const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader()
-    let url: string | undefined
-    while (url === undefined) {
+    let printed: ReturnType<typeof parseConsoleLine>
+    while (printed === undefined) {
       const { value, done } = await reader.read()
       if (done) break
       stderr += value
-      url = stderr.match(/^console: (http:\/\/127\.0\.0\.1:\d+\/?)/m)?.[1]
+      printed = parseConsoleLine(stderr)
     }
-    if (url === undefined) throw new Error(`run --ui printed no console URL: ${stderr.slice(-3000)}`)
-    served = (await fetch(url)).status
+    if (printed === undefined || !printed.url.startsWith("http://127.0.0.1:"))
+      throw new Error(`run --ui printed no console URL with its token: ${stderr.slice(-3000)}`)
+    served = (await fetch(`${printed.url}/`, { headers: { cookie: await signIn(printed.open) } })).status
     for (let r = await reader.read(); !r.done; r = await reader.read()) stderr += r.value
     if ((await proc.exited) !== 0) throw new Error(`run failed: ${stderr.slice(-3000)}`)
     metrics = JSON.parse(await out)

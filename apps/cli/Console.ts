@@ -5,10 +5,10 @@
  *
  * @example
  * const c = yield* openConsole(args, { host: "127.0.0.1", port: 4680 }) // scoped
- * console.log(`console: ${c.url}`)
+ * console.log(`console: ${c.open}`)
  */
 import { Effect, Layer } from "effect"
-import { ConsoleError, isLoopback, startConsole } from "@core/console"
+import { ConsoleError, startConsole } from "@core/console"
 import { openReadModels } from "@core/projections"
 import type { Command, ParsedArgs } from "./Cli.ts"
 import { openStore } from "./Store.ts"
@@ -29,8 +29,7 @@ export const openConsole = (args: ParsedArgs, choice: ConsoleChoice) =>
     const opened = yield* openStore(args, { quiet: choice.quiet === true })
     const readModels = yield* openReadModels(opened.config.values["database.url"])
     const services = yield* Layer.build(opened.layer)
-    const start = (port: number) =>
-      Effect.provideContext(startConsole({ readModels, host: choice.host, port, requireToken: !isLoopback(choice.host) }), services)
+    const start = (port: number) => Effect.provideContext(startConsole({ readModels, host: choice.host, port }), services)
     return yield* start(choice.port).pipe(
       Effect.catchIf(
         (e) => choice.anyPortIfTaken === true && e instanceof ConsoleError && e.message.includes("is taken"),
@@ -52,7 +51,8 @@ export const withConsoleFlag = (command: Command): Command => ({
       : Effect.scoped(
           Effect.gen(function* () {
             const c = yield* openConsole(args, { host: "127.0.0.1", port: DEFAULT_CONSOLE_PORT, anyPortIfTaken: true, quiet: true })
-            console.error(`console: ${c.url} (until the ${command.name} ends; bun core ui serves it afterwards)`)
+            // With the token: without it every page is a 401.
+            console.error(`console: ${c.open} (until the ${command.name} ends; bun core ui serves it afterwards)`)
             return yield* command.run(args)
           })
         )

@@ -1,13 +1,15 @@
 /**
- * What stands between the console and other web pages in the same browser. The console
- * only reads, but its pages show everything a run saw and typed, and the what-if form runs
- * code in the sandbox, so:
+ * What stands between the console and everyone but whoever started it: other users of the
+ * machine and other web pages in the same browser. The console only reads, but its pages
+ * show everything a run saw and typed, and the what-if form runs code in the sandbox, so:
  * - a Host header other than the bound address is refused: a page on another site that
  *   rebinds its DNS name to 127.0.0.1 still sends its own name as Host;
- * - every POST carries the per-launch token in a form field (a cross-site form cannot know
- *   it) and, when the browser sends an Origin, the console's own;
- * - with `requireToken` (any non-loopback address) every request needs the token, once on
- *   the URL and then in an HttpOnly SameSite=Strict cookie;
+ * - every request needs the per-launch token, once on the URL and then in an HttpOnly
+ *   SameSite=Strict cookie: loopback is no boundary, since every user of the machine reaches
+ *   it, and a browser sends a Strict cookie with no request another site starts;
+ * - a POST (the what-if runs code) must also come from the console's own page: its Origin,
+ *   or Sec-Fetch-Site when the browser hides the Origin. Ports share cookies, so a page
+ *   another user serves on 127.0.0.1 is same-site and its form would carry the cookie;
  * - every response carries a strict Content-Security-Policy: no inline script or style.
  */
 import { timingSafeEqual } from "node:crypto"
@@ -56,12 +58,12 @@ export const hostPort = (host: string, port: number): string => `${host.includes
 
 export interface Guard {
   readonly token: string
-  /** Whether every request needs the token, not only a POST. */
-  readonly requireToken: boolean
-  /** The request's URL, or a refusal for a request that may not see any page. */
+  /** `name=value`: what a client other than a browser sends as its Cookie header. */
+  readonly cookie: string
+  /** The request's URL, or a refusal (401 without the token, 403 for a foreign Host). */
   readonly admit: (req: Request) => URL | Response
-  /** Whether a POST with this form may run. */
-  readonly postAllowed: (req: Request, form: URLSearchParams) => boolean
+  /** Whether an admitted POST comes from the console's own page. */
+  readonly postAllowed: (req: Request) => boolean
 }
 
 const cookieValue = (req: Request, name: string): string | null => {
@@ -72,7 +74,7 @@ const cookieValue = (req: Request, name: string): string | null => {
   return null
 }
 
-export const makeGuard = (options: { host: string; port: number; token: string; requireToken: boolean }): Guard => {
+export const makeGuard = (options: { host: string; port: number; token: string }): Guard => {
   const { host, port, token } = options
   const names = isLoopback(host) ? [host, ...LOOPBACK_NAMES] : [host]
   // A browser leaves the default port out of the Host header.
@@ -82,7 +84,6 @@ export const makeGuard = (options: { host: string; port: number; token: string; 
   const anyHost = isWildcard(host)
   // Cookies are not kept apart by port: two consoles on one machine must not overwrite each other's.
   const cookie = `core-console-${port}`
-  const requireToken = options.requireToken || !isLoopback(host)
 
   const hostOk = (req: Request): boolean => {
     const given = (req.headers.get("host") ?? "").toLowerCase()
@@ -93,10 +94,10 @@ export const makeGuard = (options: { host: string; port: number; token: string; 
     // Before the URL is parsed: Bun builds it from the Host header.
     if (!hostOk(req)) return textResponse(403, "forbidden: this console answers only to its own address (Host header)")
     const url = new URL(req.url)
-    if (!requireToken) return url
     const onUrl = url.searchParams.get("token")
     if (onUrl !== null) {
-      if (!sameToken(onUrl, token)) return textResponse(403, "forbidden: wrong token")
+      // 401 like a missing token: either way the request proves nothing about who sent it.
+      if (!sameToken(onUrl, token)) return textResponse(401, "unauthorized: wrong token (each launch prints a new one)")
       url.searchParams.delete("token")
       // One leading slash: "//evil.example/x" as a Location is another host's URL.
       const location = `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`
@@ -107,17 +108,17 @@ export const makeGuard = (options: { host: string; port: number; token: string; 
       })
     }
     if (sameToken(cookieValue(req, cookie), token)) return url
-    return textResponse(403, "forbidden: open the console with the URL it printed (it carries ?token=…)")
+    return textResponse(401, "unauthorized: open the console with the URL it printed (it carries ?token=…)")
   }
 
-  const postAllowed = (req: Request, form: URLSearchParams): boolean => {
+  const postAllowed = (req: Request): boolean => {
     const origin = req.headers.get("origin")
     // Under `Referrer-Policy: no-referrer` Chromium sends the console's own form with `Origin: null`;
     // Sec-Fetch-Site, which no page can set, still tells the console's own page from another site.
     const ownForm = origin === "null" && req.headers.get("sec-fetch-site") === "same-origin"
-    if (origin !== null && !ownForm && origin.toLowerCase() !== `http://${(req.headers.get("host") ?? "").toLowerCase()}`) return false
-    return sameToken(form.get("token"), token)
+    // No Origin at all is no browser (each sends one with a POST): a client that holds the token.
+    return origin === null || ownForm || origin.toLowerCase() === `http://${(req.headers.get("host") ?? "").toLowerCase()}`
   }
 
-  return { token, requireToken, admit, postAllowed }
+  return { token, cookie: `${cookie}=${token}`, admit, postAllowed }
 }

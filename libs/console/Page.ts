@@ -16,8 +16,6 @@ export interface PageContext {
   readonly readModels: ReadModels
   /** A run's events with the workspace facts logged before it ended, as `audit trajectory` and `replay` read them; cached per log head. Empty when there is no such run. */
   readonly runLog: (runId: string) => Effect.Effect<ReadonlyArray<CoreEvent>, unknown, EventStore>
-  /** The per-launch token: the what-if form posts it back in a hidden `token` field, so no cross-site request can post code. */
-  readonly token: string
 }
 
 export type PageResult =

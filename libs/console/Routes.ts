@@ -36,7 +36,7 @@ export const routes: ReadonlyArray<Route> = [
   { method: "GET", pattern: "/runs/:run/demos/:demo", page: demoPage },
   { method: "GET", pattern: "/runs/:run/lfs/:lf", page: labelFunctionPage },
   { method: "GET", pattern: "/runs/:run/datasets", page: datasetPage },
-  // The form's fields (`lf`, `code`) arrive as params beside `run`; the server has checked the token.
+  // The form's fields (`lf`, `code`) arrive as params beside `run`; the server has checked the cookie and the Origin.
   { method: "POST", pattern: "/runs/:run/what-if", page: whatIfPage }
 ]
 

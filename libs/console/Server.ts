@@ -2,10 +2,11 @@
  * The console's HTTP server: Bun.serve on a loopback address by default, pages rendered on
  * the server from the read models (caught up with the log before each page), screenshots
  * from the blob store, the console's two assets, and server-sent events while a run is
- * live. Nothing is written but the read models, which are a projection of the log.
+ * live. Nothing is written but the read models, which are a projection of the log. Every
+ * request needs the per-launch token (Guard.ts): open `open` once, then the cookie carries it.
  *
  * @example
- * const { url, token } = yield* startConsole({ readModels, port: 4680 }) // needs EventStore, BlobStore, Scope
+ * const { open } = yield* startConsole({ readModels, port: 4680 }) // needs EventStore, BlobStore, Scope
  */
 import { Cause, Effect, Exit, Schema } from "effect"
 import { BlobStore, isBlobHash } from "@core/blobstore"
@@ -39,14 +40,17 @@ export interface ConsoleOptions {
   readonly host?: string
   /** Default 0: any free port. */
   readonly port?: number
-  /** Every request needs the token, not only a POST (always so for a non-loopback host). */
-  readonly requireToken?: boolean
 }
 
 export interface RunningConsole {
+  /** Where the console is, without the token: every request to it without the cookie gets a 401. */
   readonly url: string
-  /** The per-launch token: what-if forms post it back; with `requireToken`, open `${url}?token=${token}` once. */
+  /** The per-launch token; no page ever contains it. */
   readonly token: string
+  /** `url` with the token: a browser that opens it once gets the cookie. */
+  readonly open: string
+  /** `name=value`: the Cookie header a client other than a browser sends. */
+  readonly cookie: string
   /** Stops serving (also done when the scope closes); safe to call twice. */
   readonly stop: () => Promise<void>
 }
@@ -100,7 +104,7 @@ const blobResponse = (hash: string) =>
     })
   }).pipe(Effect.catchTag("BlobNotFound", () => Effect.succeed(textResponse(404, `not found: no blob ${hash}`))))
 
-/** The form a POST carries, or null when it is not a form the token check can read. */
+/** The form a POST carries, or null when it is not a form the what-if page can read. */
 const readForm = async (req: Request): Promise<URLSearchParams | null> => {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
   if (type !== "application/x-www-form-urlencoded") return null
@@ -128,13 +132,13 @@ const failure = (cause: Cause.Cause<unknown>, what: string): Response => {
 const pageResponse = async (h: Handlers, req: Request, url: URL, method: "GET" | "POST"): Promise<Response> => {
   let form = new URLSearchParams()
   if (method === "POST") {
+    if (!h.guard.postAllowed(req)) return textResponse(403, "forbidden: a POST must come from the console's own page (Origin)")
     const read = await readForm(req)
-    if (read === null || !h.guard.postAllowed(req, read)) return textResponse(403, "forbidden: a POST needs the console's token")
+    if (read === null) return textResponse(415, "unsupported: a POST is an application/x-www-form-urlencoded form")
     form = read
   }
   const matched = matchRoute(method, url.pathname)
   if (matched === null) return notFoundPage(`Nothing at ${url.pathname}.`)
-  form.delete("token")
   // Path params win: a form field must not change which run the page is about.
   const params = { ...Object.fromEntries(form), ...matched.params }
   const render = Effect.gen(function* () {
@@ -209,13 +213,13 @@ export const startConsole = (options: ConsoleOptions) =>
     const live = makeLiveStreams((effect) => Effect.runForkWith(context)(effect))
     const run = <A, E>(effect: Effect.Effect<A, E, EventStore | BlobStore>, signal: AbortSignal) =>
       Effect.runPromiseExitWith(context)(effect, { signal })
-    const ctx: PageContext = { readModels: rm, runLog: sync.runLog, token }
+    const ctx: PageContext = { readModels: rm, runLog: sync.runLog }
     let handlers: Handlers | null = null
     const server = yield* listen(host, options.port ?? 0, (req, srv) =>
       handlers === null ? Promise.resolve(textResponse(503, "starting")) : handleSafely(handlers, req, srv)
     )
     const port = server.port ?? options.port ?? 0
-    const guard = makeGuard({ host, port, token, requireToken: options.requireToken === true })
+    const guard = makeGuard({ host, port, token })
     handlers = { guard, assets, ctx, sync, run, live }
     let stopped: Promise<void> | null = null
     const stop = () => {
@@ -226,7 +230,8 @@ export const startConsole = (options: ConsoleOptions) =>
       return stopped
     }
     yield* Effect.addFinalizer(() => Effect.promise(stop))
-    const running: RunningConsole = { url: `http://${hostPort(host, port)}`, token, stop }
+    const url = `http://${hostPort(host, port)}`
+    const running: RunningConsole = { url, token, open: `${url}/?token=${token}`, cookie: guard.cookie, stop }
     return running
   })
 

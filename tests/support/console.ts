@@ -20,8 +20,15 @@ export const SCRIPT = "<script>alert(1)</script>"
 export const IMG = "<img src=x onerror=alert(1)>"
 
 export interface RunningUi {
+  /** Where the console is, without the token. */
   readonly url: string
+  /** The URL it printed: `url` with `/?token=…`. */
+  readonly open: string
   readonly token: string
+  /** `name=value`, as the console's 303 for `open` set it. */
+  readonly cookie: string
+  /** A path of the console, fetched with the cookie. */
+  readonly get: (path: string, init?: RequestInit) => Promise<Response>
   /** Everything the console wrote to stderr so far: why a page failed, when one does. */
   readonly stderr: () => string
   readonly stop: () => Promise<void>
@@ -32,30 +39,49 @@ const drain = async (stream: ReadableStream<Uint8Array>, onText: (text: string) 
   for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }))
 }
 
-/** `bun core ui --port 0` over the store in `dataDir`, once it has printed its URL and token. */
+/** The `console: <url>` line `bun core ui` and `run --ui` print: the URL, where it points, its token. */
+export const parseConsoleLine = (text: string): { open: string; url: string; token: string } | undefined => {
+  const m = text.match(/^console: ((http:\/\/[^/\s]+)\/\?token=([0-9a-f]{64}))(?:\s|$)/m)
+  return m === null ? undefined : { open: m[1]!, url: m[2]!, token: m[3]! }
+}
+
+/** Opens the printed URL as a browser would, once: its 303 is where the cookie comes from. */
+export const signIn = async (open: string): Promise<string> => {
+  const res = await fetch(open, { redirect: "manual" })
+  const cookie = res.headers.get("set-cookie")?.split(";")[0]
+  if (res.status !== 303 || cookie === undefined) throw new Error(`${open} answered ${res.status} without a cookie`)
+  return cookie
+}
+
+/** `bun core ui --port 0` over the store in `dataDir`, once it has printed its URL and set a cookie for it. */
 export const startUi = async (dataDir: string): Promise<RunningUi> => {
   const proc = spawnCore(["ui", "--port", "0", "--store", "embedded", "--data-dir", dataDir])
   let out = ""
   let err = ""
-  const printed = Promise.withResolvers<{ url: string; token: string }>()
+  const printed = Promise.withResolvers<{ open: string; url: string; token: string }>()
   void drain(proc.stdout, (text) => {
     out += text
-    const url = out.match(/^console: (\S+)$/m)?.[1]
-    const token = out.match(/^what-if token: ([0-9a-f]+)$/m)?.[1]
-    if (url !== undefined && token !== undefined) printed.resolve({ url, token })
+    const line = parseConsoleLine(out)
+    if (line !== undefined) printed.resolve(line)
   })
   void drain(proc.stderr, (text) => {
     err += text
   })
   void proc.exited.then((code) => printed.reject(new Error(`bun core ui exited with ${code} before serving:\n${err}`)))
-  const { url, token } = await printed.promise
+  const { open, url, token } = await printed.promise
   const stop = async () => {
     // SIGTERM is the console's clean stop; a console that ignores it must still not outlive the test.
     proc.kill("SIGTERM")
     const ended = await Promise.race([proc.exited.then(() => true), Bun.sleep(10_000).then(() => false)])
     if (!ended) proc.kill("SIGKILL")
   }
-  return { url, token, stderr: () => err, stop }
+  const cookie = await signIn(open).catch(async (e) => {
+    await stop()
+    throw e
+  })
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie } })
+  return { url, open, token, cookie, get, stderr: () => err, stop }
 }
 
 /** Debian's Chromium, headless, never a downloaded one. */

@@ -71,11 +71,11 @@ export interface UiBenchOptions {
 
 const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-/** The whole body of a 200, or a BenchError naming the URL. */
-const get = (url: string) =>
+/** The whole body of a 200, or a BenchError naming the URL. The console's cookie goes to both sides, so it weighs on both alike. */
+const get = (url: string, cookie: string) =>
   Effect.tryPromise({
     try: async () => {
-      const res = await fetch(url)
+      const res = await fetch(url, { headers: { cookie } })
       const body = new Uint8Array(await res.arrayBuffer())
       if (res.status !== 200) throw new Error(`${res.status}: ${new TextDecoder().decode(body.subarray(0, 200))}`)
       return body
@@ -83,15 +83,15 @@ const get = (url: string) =>
     catch: (e) => new BenchError({ message: `bench ui: GET ${url}: ${reason(e)}` })
   })
 
-const timedGet = (url: string) => Effect.map(timed(get(url)), ([, ms]) => ms)
+const timedGet = (url: string, cookie: string) => Effect.map(timed(get(url, cookie)), ([, ms]) => ms)
 
 /** A page, then its images all at once: how long the page took, and the whole load. */
-const load = (page: string, images: ReadonlyArray<string>) =>
+const load = (page: string, images: ReadonlyArray<string>, cookie: string) =>
   Effect.gen(function* () {
     const start = performance.now()
-    yield* get(page)
+    yield* get(page, cookie)
     const pageMs = performance.now() - start
-    yield* Effect.forEach(images, get, { concurrency: "unbounded", discard: true })
+    yield* Effect.forEach(images, (image) => get(image, cookie), { concurrency: "unbounded", discard: true })
     return { pageMs, loadMs: performance.now() - start }
   })
 
@@ -154,7 +154,8 @@ interface Samples {
 /** Both sides, warm-up first, in ABBA order so drift weighs on both alike. */
 const sample = (
   samples: number,
-  sides: Record<"console" | "static", { readonly trajectory: string; readonly images: ReadonlyArray<string>; readonly runs: string }>
+  sides: Record<"console" | "static", { readonly trajectory: string; readonly images: ReadonlyArray<string>; readonly runs: string }>,
+  cookie: string
 ) =>
   Effect.gen(function* () {
     const out: Record<"console" | "static", Samples> = {
@@ -164,8 +165,8 @@ const sample = (
     for (let i = 0; i < UI_WARMUP + samples; i++) {
       for (const which of i % 2 === 0 ? (["console", "static"] as const) : (["static", "console"] as const)) {
         const side = sides[which]
-        const trajectory = yield* load(side.trajectory, side.images)
-        const runs = yield* timedGet(side.runs)
+        const trajectory = yield* load(side.trajectory, side.images, cookie)
+        const runs = yield* timedGet(side.runs, cookie)
         if (i < UI_WARMUP) continue
         out[which].page.push(trajectory.pageMs)
         out[which].load.push(trajectory.loadMs)
@@ -186,10 +187,10 @@ const measure = (dir: string, options: UiBenchOptions) =>
     const rm = yield* openReadModels(`sqlite:${join(dir, "projections.db")}`)
     yield* migrate(rm)
     yield* runProjector(rm)
-    const consoleUrl = (yield* startConsole({ readModels: rm })).url
+    const { url: consoleUrl, cookie } = yield* startConsole({ readModels: rm })
     const trajectoryPath = `/runs/${built.runId}/trajectories/${built.trajectoryId}`
-    const trajectoryHtml = yield* get(`${consoleUrl}${trajectoryPath}`)
-    const runsHtml = yield* get(`${consoleUrl}/`)
+    const trajectoryHtml = yield* get(`${consoleUrl}${trajectoryPath}`, cookie)
+    const runsHtml = yield* get(`${consoleUrl}/`, cookie)
     const decode = (b: Uint8Array) => new TextDecoder().decode(b)
     const s = shown(decode(runsHtml), decode(trajectoryHtml))
     yield* checkShown(built, s)
@@ -204,18 +205,22 @@ const measure = (dir: string, options: UiBenchOptions) =>
     const staticUrl = `http://127.0.0.1:${(yield* serveStatic(staticDir)).port}`
 
     log(`bench ui: [4/4] ${UI_WARMUP} warm-up rounds, then ${options.samples} timed, console and static alternating`)
-    const timings = yield* sample(options.samples, {
-      console: {
-        trajectory: `${consoleUrl}${trajectoryPath}`,
-        images: s.screenshots.map((h) => `${consoleUrl}/blob/${h}`),
-        runs: `${consoleUrl}/`
+    const timings = yield* sample(
+      options.samples,
+      {
+        console: {
+          trajectory: `${consoleUrl}${trajectoryPath}`,
+          images: s.screenshots.map((h) => `${consoleUrl}/blob/${h}`),
+          runs: `${consoleUrl}/`
+        },
+        static: {
+          trajectory: `${staticUrl}/trajectory.html`,
+          images: s.screenshots.map((h) => `${staticUrl}/${h}.png`),
+          runs: `${staticUrl}/runs.html`
+        }
       },
-      static: {
-        trajectory: `${staticUrl}/trajectory.html`,
-        images: s.screenshots.map((h) => `${staticUrl}/${h}.png`),
-        runs: `${staticUrl}/runs.html`
-      }
-    })
+      cookie
+    )
     return { built, shown: s, trajectoryBytes: trajectoryHtml.length, runsBytes: runsHtml.length, timings }
   })
 

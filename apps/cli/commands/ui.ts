@@ -1,8 +1,10 @@
 /**
  * `bun core ui [--port N] [--host H] [--open]`: the console, a read-only web view of the
  * runs in the log — strategy graphs, trajectory audits, datasets, what-ifs — until Ctrl-C.
- * It listens on 127.0.0.1 by default; any other address asks for the printed token on every
- * page, since whoever reaches it sees everything the runs saw and typed.
+ * It listens on 127.0.0.1 by default and asks for the per-launch token on every request, on
+ * loopback too: every user of the machine reaches loopback, and whoever reaches the console
+ * sees everything the runs saw and typed. The printed URL carries the token once; a cookie
+ * carries it after that, so no page holds it.
  *
  * @example
  * bun core ui --open
@@ -29,11 +31,12 @@ const openInBrowser = (url: string): void => {
 
 export const ui: Command = {
   name: "ui",
-  summary: "the console: a read-only web view of runs, strategy graphs, trajectory audits, datasets and what-ifs",
+  summary:
+    "the console: a read-only web view of runs, strategy graphs, trajectory audits, datasets and what-ifs; only the URL it prints (it carries the token) opens it",
   flags: {
     port: { kind: "number", description: `port to listen on (default ${DEFAULT_CONSOLE_PORT}; 0: any free port)` },
-    host: { kind: "string", description: "address to listen on (default 127.0.0.1; any other asks for the token on every page)" },
-    open: { kind: "boolean", description: "open the console in the browser (xdg-open)" },
+    host: { kind: "string", description: "address to listen on (default 127.0.0.1; any other is reachable from other machines)" },
+    open: { kind: "boolean", description: "open the printed URL, token included, in the browser (xdg-open)" },
     ...commonConfigFlags,
     ...configFlags(["dataDir", "database.url"])
   },
@@ -48,15 +51,14 @@ export const ui: Command = {
         const host = (args.flags.host as string | undefined) ?? "127.0.0.1"
         if (host.trim() === "" || /[\s/]/.test(host)) return yield* new UsageError({ message: `--host needs an address, got '${host}'` })
         const c = yield* openConsole(args, { host, port })
-        const open = isLoopback(host) ? c.url : `${c.url}/?token=${c.token}`
         if (!isLoopback(host))
           console.error(
-            `warning: ${host} is not a loopback address: whoever reaches it sees everything the runs logged, so every page asks for the token — open the URL below, which carries it`
+            `warning: ${host} is not a loopback address: other machines reach it, and the token crosses the network in clear text (http)`
           )
-        console.log(`console: ${open}`)
-        console.log(`what-if token: ${c.token}`)
-        console.error("Ctrl-C stops")
-        if (args.flags.open === true) openInBrowser(open)
+        // The URL is the key: every request without its token, or the cookie it sets, gets a 401.
+        console.log(`console: ${c.open}`)
+        console.error("open the URL above, which carries the token; without it every page is a 401. Ctrl-C stops")
+        if (args.flags.open === true) openInBrowser(c.open)
         yield* Effect.promise(untilSignal)
       })
     )

@@ -76,9 +76,9 @@ const nodesList = (runId: string, nodes: ReadonlyArray<NodeRow>): Html =>
           html`<li><a href="${taskHref(runId, n.task_id)}#node-${n.node_id}">${n.task_id} / <code>${n.node_id}</code></a> ${n.description ?? ""} <span class="muted">(${n.how ?? "?"})</span></li>`
       )}</ul>`
 
-export const whatIfForm = (runId: string, lfId: string, code: string, token: string): Html =>
+/** No token in it: the cookie authenticates the post, and a page must never hold what unlocks the console. */
+export const whatIfForm = (runId: string, lfId: string, code: string): Html =>
   html`<form method="post" action="${runHref(runId)}/what-if">
-<input type="hidden" name="token" value="${token}">
 <input type="hidden" name="lf" value="${lfId}">
 <p><label for="what-if-code">Edit the code, then re-score every trajectory of the run with it (nothing is written to the log):</label></p>
 <textarea id="what-if-code" name="code" rows="14" cols="100" spellcheck="false">
@@ -111,6 +111,6 @@ export const labelFunctionPage: Page = (ctx, params) =>
 <h2>Inferred</h2>${inferred.map((e) => inferenceSection(runId, events, e))}
 <h2>Nodes</h2>${nodesList(runId, nodes)}
 <h2>Verdicts</h2><p class="muted">${plural(verdicts.length, "trajectory", "trajectories")} judged, held on ${held}.</p>${verdictsTable(runId, verdicts)}
-<h2>What if</h2>${whatIfForm(runId, lfId, latest.data.code, ctx.token)}`
+<h2>What if</h2>${whatIfForm(runId, lfId, latest.data.code)}`
     return page(`Label function ${short(lfId)}`, body)
   })

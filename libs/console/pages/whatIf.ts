@@ -50,7 +50,7 @@ export const whatIfPage: Page = (ctx, params) =>
     const title = `What if ${short(lfId)} changed`
     const heading = html`<h1>What if <a href="${lfHref(runId, lfId)}"><code>${short(lfId)}</code></a> changed</h1>`
     const failed = (line: string) =>
-      page(title, html`${heading}<p><span class="badge fail">error</span> ${line}</p>${whatIfForm(runId, lfId, code, ctx.token)}`)
+      page(title, html`${heading}<p><span class="badge fail">error</span> ${line}</p>${whatIfForm(runId, lfId, code)}`)
     if (!/^[0-9a-fA-F]{6,64}$/.test(lfId)) return failed(`${JSON.stringify(lfId)} is not a label function id`)
     if (!/function\s+labelFunction\s*\(/.test(code)) return failed("the code defines no function labelFunction(t)")
     const outcome = yield* rescore(runId, lfId, code)
@@ -60,6 +60,6 @@ export const whatIfPage: Page = (ctx, params) =>
     const body = html`${heading}
 <p data-flip-count="${n}"><strong>${plural(n, "verdict")} flip</strong> of ${plural(r.trajectories, "trajectory", "trajectories")} re-scored against the graphs as they were (nothing was written).</p>
 ${flipsTable(runId, r.flips)}
-<h2>Try again</h2>${whatIfForm(runId, lfId, code, ctx.token)}`
+<h2>Try again</h2>${whatIfForm(runId, lfId, code)}`
     return page(title, body)
   })

@@ -1,7 +1,8 @@
 /**
- * The console over real HTTP, on a copy of the recorded fixture run: what it refuses (a
- * foreign Host, a POST without the token, paths that are not a blob or an asset), the
- * headers every response carries, the token-on-every-request mode, and live events.
+ * The console over real HTTP, on a copy of the recorded fixture run: what it refuses (any
+ * request without the token or its cookie, loopback or not; a foreign Host; a POST from
+ * another origin; paths that are not a blob or an asset), the token traded for a cookie and
+ * never written into a page, the headers every response carries, and live events.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
@@ -26,8 +27,9 @@ const PNG = "a9328762b34abbd5eb90199600628c16d1327ebedbefe547e41001c27cd6987f"
 let dir: string
 let runtime: ManagedRuntime.ManagedRuntime<EventStore | BlobStore, unknown>
 let scope: Scope.Closeable
-let open: RunningConsole
-let locked: RunningConsole
+let c: RunningConsole
+/** A second console on the same machine: its cookie must not open the first. */
+let other: RunningConsole
 
 beforeAll(async () => {
   // The console catches read models up and the live test appends: never beside the fixture itself.
@@ -41,13 +43,13 @@ beforeAll(async () => {
     Scope.provide(scope)(
       Effect.gen(function* () {
         const a = yield* startConsole({ readModels: yield* openReadModels("sqlite::memory:") })
-        const b = yield* startConsole({ readModels: yield* openReadModels("sqlite::memory:"), requireToken: true })
+        const b = yield* startConsole({ readModels: yield* openReadModels("sqlite::memory:") })
         return { a, b }
       })
     )
   )
-  open = started.a
-  locked = started.b
+  c = started.a
+  other = started.b
 }, 60_000)
 
 afterAll(async () => {
@@ -66,20 +68,25 @@ const secured = (headers: Headers | Map<string, string>): void => {
   expect(headers.get("referrer-policy")).toBe("no-referrer")
 }
 
-const get = async (c: RunningConsole, path: string, init: RequestInit = {}): Promise<Response> => {
-  const res = await fetch(`${c.url}${path}`, { redirect: "manual", ...init })
+/** Without the cookie: what anyone else on the machine can send. */
+const bare = async (path: string, init: RequestInit = {}, on: RunningConsole = c): Promise<Response> => {
+  const res = await fetch(`${on.url}${path}`, { redirect: "manual", ...init })
   secured(res.headers)
   return res
 }
+
+/** With the cookie, as the browser that opened the printed URL sends it. */
+const get = (path: string, init: RequestInit = {}): Promise<Response> =>
+  bare(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: c.cookie } })
 
 /**
  * A request written byte for byte: fetch would resolve `..` in the path and set its own
  * Host, and those are exactly what the server must be tried with.
  */
-const raw = (c: RunningConsole, path: string, host = new URL(c.url).host) =>
+const raw = (path: string, host = new URL(c.url).host, cookie = c.cookie) =>
   new Promise<{ status: number; headers: Map<string, string>; body: string }>((resolve, reject) => {
     const socket = connect(Number(new URL(c.url).port), "127.0.0.1", () =>
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${cookie === "" ? "" : `Cookie: ${cookie}\r\n`}Connection: close\r\n\r\n`)
     )
     let data = ""
     socket.on("data", (d) => (data += d.toString("latin1")))
@@ -94,53 +101,111 @@ const raw = (c: RunningConsole, path: string, host = new URL(c.url).host) =>
   })
 
 test("a page renders through the real routes, caught up with the log", async () => {
-  const res = await get(open, "/")
+  const res = await get("/")
   expect(res.status).toBe(200)
   expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8")
   const text = await res.text()
   expect(text).toContain(RUN)
   expect(text).toContain('<script src="/assets/console.js" defer></script>')
   expect(text).not.toMatch(/<script>|<style|style="/)
-  expect((await get(open, `/runs/${RUN}`)).status).toBe(200)
+  expect((await get(`/runs/${RUN}`)).status).toBe(200)
   // Requests arriving together share one catch-up of the read models.
-  const together = await Promise.all(Array.from({ length: 5 }, () => get(open, "/")))
+  const together = await Promise.all(Array.from({ length: 5 }, () => get("/")))
   expect(together.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
-  const missing = await get(open, "/no/such/page")
+  const missing = await get("/no/such/page")
   expect(missing.status).toBe(404)
   expect(await missing.text()).toContain("Nothing at /no/such/page")
 }, 60_000)
 
+test("on loopback too, a request without the token or its cookie is a 401: pages, blobs, assets, /live, a POST", async () => {
+  const form = { method: "POST", body: "lf=x&code=y", headers: { "content-type": "application/x-www-form-urlencoded", origin: c.url } }
+  const refused = async (what: string, res: Response) => {
+    const body = await res.text()
+    expect([what, res.status, body.trim().split("\n").length]).toEqual([what, 401, 1])
+    expect(body).not.toContain(c.token)
+  }
+  const paths = ["/", `/runs/${RUN}`, `/blob/${PNG}`, "/assets/console.js", "/assets/console.css", `/live?run=${RUN}`, "/no/such/page"]
+  for (const path of paths) await refused(path, await bare(path))
+  await refused("POST", await bare(`/runs/${RUN}/what-if`, form))
+  // A wrong token, a stale cookie, another console's cookie: no better than none.
+  await refused("wrong token", await bare(`/?token=${"0".repeat(64)}`))
+  await refused("short token", await bare(`/?token=${c.token.slice(1)}`))
+  const name = c.cookie.split("=")[0]!
+  await refused("wrong cookie", await bare("/", { headers: { cookie: `${name}=${"0".repeat(64)}` } }))
+  await refused("other console's cookie", await bare("/", { headers: { cookie: other.cookie } }))
+  await refused("its token under this console's name", await bare("/", { headers: { cookie: `${name}=${other.token}` } }))
+  expect((await get(`/blob/${PNG}`)).status).toBe(200)
+}, 60_000)
+
+test("the printed URL's token is traded once for an HttpOnly SameSite=Strict cookie, and the redirect stays on the console", async () => {
+  expect(c.open).toBe(`${c.url}/?token=${c.token}`)
+  const first = await bare(`/runs/${RUN}?token=${c.token}&x=1`)
+  expect(first.status).toBe(303)
+  expect(first.headers.get("location")).toBe(`/runs/${RUN}?x=1`)
+  expect(await first.text()).toBe("")
+  // A path that starts like another host's URL is sent back to a path of this console, never to that host.
+  for (const path of ["//evil.example/x", "/\\evil.example/x", "///evil.example", "/%2f%2fevil.example"]) {
+    const r = await raw(`${path}?token=${c.token}`, undefined, "")
+    expect([path, r.status]).toEqual([path, 303])
+    expect([path, r.headers.get("location")]).toEqual([path, expect.stringMatching(/^\/(?![/\\])/)])
+  }
+  const cookie = first.headers.get("set-cookie") ?? ""
+  expect(cookie.split(";").map((p) => p.trim())).toEqual([c.cookie, "Path=/", "HttpOnly", "SameSite=Strict"])
+  expect((await bare("/", { headers: { cookie: cookie.split(";")[0]! } })).status).toBe(200)
+}, 60_000)
+
 test("a Host header other than the bound address is refused; localhost is the same machine", async () => {
-  const port = new URL(open.url).port
+  const port = new URL(c.url).port
   for (const host of ["evil.example", `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, ""]) {
-    const res = await raw(open, "/", host)
+    const res = await raw("/", host)
     expect([host, res.status]).toEqual([host, 403])
     expect(res.body.trim().split("\n")).toHaveLength(1)
   }
-  expect((await raw(open, "/assets/console.css", `localhost:${port}`)).status).toBe(200)
+  expect((await raw("/assets/console.css", `localhost:${port}`)).status).toBe(200)
 })
 
-test("a POST needs the token in its form and, when an Origin is sent, the console's own", async () => {
+test("a POST with the cookie must come from the console's own page; the form holds no token", async () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    get(open, `/runs/${RUN}/what-if`, {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers }
-    })
-  const form = (token: string) => new URLSearchParams({ token, lf: "not-an-lf", code: "x" }).toString()
-  expect((await post(new URLSearchParams({ lf: "x", code: "y" }).toString())).status).toBe(403)
-  expect((await post(form("0".repeat(64)))).status).toBe(403)
-  expect((await post(form(open.token.slice(1)))).status).toBe(403)
-  expect((await post(form(open.token), { origin: "http://evil.example" })).status).toBe(403)
+    get(`/runs/${RUN}/what-if`, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } })
+  const form = new URLSearchParams({ lf: "not-an-lf", code: "x" }).toString()
+  expect((await post(form, { origin: "http://evil.example" })).status).toBe(403)
+  // Another port of 127.0.0.1 is the same site, so its form would carry the cookie: the Origin tells it apart.
+  expect((await post(form, { origin: other.url })).status).toBe(403)
   // Chromium posts the console's own form with `Origin: null` (no-referrer); only Sec-Fetch-Site tells it from another site's.
-  expect((await post(form(open.token), { origin: "null", "sec-fetch-site": "cross-site" })).status).toBe(403)
-  expect((await post(form(open.token), { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200)
-  const json = await get(open, `/runs/${RUN}/what-if`, { method: "POST", body: JSON.stringify({ token: open.token }) })
-  expect(json.status).toBe(403)
-  const accepted = await post(form(open.token), { origin: open.url })
+  expect((await post(form, { origin: "null", "sec-fetch-site": "cross-site" })).status).toBe(403)
+  expect((await post(form, { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200)
+  const json = await get(`/runs/${RUN}/what-if`, { method: "POST", body: JSON.stringify({ lf: "x" }), headers: { origin: c.url } })
+  expect(json.status).toBe(415)
+  const accepted = await post(form, { origin: c.url })
   expect(accepted.status).toBe(200)
   // The form's fields reached the page as params (it names the bad id back).
   expect(await accepted.text()).toContain("is not a label function id")
+}, 60_000)
+
+test("no page holds the token, not even the what-if form's", async () => {
+  const links = async (path: string, under: string): Promise<Array<string>> => {
+    const text = await (await get(path)).text()
+    expect([path, text.includes(c.token)]).toEqual([path, false])
+    return [...text.matchAll(new RegExp(`href="(/runs/${RUN}/${under}/[^"#?]+)"`, "g"))].map((m) => m[1]!)
+  }
+  const tasks = await links(`/runs/${RUN}`, "tasks")
+  expect(tasks.length).toBeGreaterThan(0)
+  const lfs = [...new Set((await Promise.all(tasks.map((t) => links(t, "lfs")))).flat())]
+  expect(lfs.length).toBeGreaterThan(0)
+  for (const lf of lfs) {
+    const text = await (await get(lf)).text()
+    expect(text).toContain('action="/runs/')
+    expect([lf, text.includes(c.token), text.includes('name="token"')]).toEqual([lf, false, false])
+  }
+  await links("/", "none")
+  const lf = lfs[0]!.split("/").at(-1)!
+  const whatIf = await get(`/runs/${RUN}/what-if`, {
+    method: "POST",
+    body: new URLSearchParams({ lf, code: "function labelFunction(t) { return -1 }" }).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: c.url }
+  })
+  expect(whatIf.status).toBe(200)
+  expect(await whatIf.text()).not.toContain(c.token)
 }, 60_000)
 
 test("/blob/ serves only 64-hex names from the blob store, typed by their bytes", async () => {
@@ -153,9 +218,9 @@ test("/blob/ serves only 64-hex names from the blob store, typed by their bytes"
     `/blob/${PNG}/x`,
     `/blob/${"0".repeat(64)}`
   ]) {
-    expect([path, (await raw(open, path)).status]).toEqual([path, 404])
+    expect([path, (await raw(path)).status]).toEqual([path, 404])
   }
-  const res = await get(open, `/blob/${PNG}`)
+  const res = await get(`/blob/${PNG}`)
   expect(res.status).toBe(200)
   expect(res.headers.get("content-type")).toBe("image/png")
   expect(res.headers.get("cache-control")).toContain("immutable")
@@ -163,37 +228,15 @@ test("/blob/ serves only 64-hex names from the blob store, typed by their bytes"
 })
 
 test("/assets/ serves the two assets and nothing else", async () => {
-  const js = await get(open, "/assets/console.js")
+  const js = await get("/assets/console.js")
   expect(js.status).toBe(200)
   expect(js.headers.get("content-type")).toContain("javascript")
   expect(await js.text()).toContain("EventSource")
-  expect((await get(open, "/assets/console.css")).headers.get("content-type")).toContain("text/css")
+  expect((await get("/assets/console.css")).headers.get("content-type")).toContain("text/css")
   for (const path of ["/assets/../package.json", "/assets/%2e%2e/package.json", "/assets/console.ts", "/assets/", "/assets/x.js"]) {
-    expect([path, (await raw(open, path)).status]).toEqual([path, 404])
+    expect([path, (await raw(path)).status]).toEqual([path, 404])
   }
 })
-
-test("with requireToken every request needs the token: once on the URL, then the cookie", async () => {
-  expect((await get(locked, "/")).status).toBe(403)
-  expect((await get(locked, `/blob/${PNG}`)).status).toBe(403)
-  expect((await get(locked, "/?token=wrong")).status).toBe(403)
-  const first = await get(locked, `/runs/${RUN}?token=${locked.token}&x=1`)
-  expect(first.status).toBe(303)
-  expect(first.headers.get("location")).toBe(`/runs/${RUN}?x=1`)
-  // A path that starts like another host's URL is sent back to a path of this console, never to that host.
-  for (const path of ["//evil.example/x", "/\\evil.example/x", "///evil.example", "/%2f%2fevil.example"]) {
-    const r = await raw(locked, `${path}?token=${locked.token}`)
-    expect([path, r.status]).toEqual([path, 303])
-    expect([path, r.headers.get("location")]).toEqual([path, expect.stringMatching(/^\/(?![/\\])/)])
-  }
-  const cookie = first.headers.get("set-cookie") ?? ""
-  expect(cookie).toContain(locked.token)
-  expect(cookie).toContain("HttpOnly")
-  expect(cookie).toContain("SameSite=Strict")
-  const pair = cookie.split(";")[0]!
-  expect((await get(locked, "/", { headers: { cookie: pair } })).status).toBe(200)
-  expect((await get(locked, "/", { headers: { cookie: `${pair.split("=")[0]}=${"0".repeat(64)}` } })).status).toBe(403)
-}, 60_000)
 
 /** Reads the event stream until `done` holds for the text so far. */
 const readUntil = async (reader: ReadableStreamDefaultReader<Uint8Array>, done: (text: string) => boolean): Promise<string> => {
@@ -208,7 +251,7 @@ const readUntil = async (reader: ReadableStreamDefaultReader<Uint8Array>, done: 
 }
 
 test("/live sends each new commit of the run it follows", async () => {
-  const res = await get(open, `/live?run=${RUN}`)
+  const res = await get(`/live?run=${RUN}`)
   expect(res.status).toBe(200)
   expect(res.headers.get("content-type")).toContain("text/event-stream")
   const reader = res.body!.getReader()
@@ -235,7 +278,7 @@ test("/live sends each new commit of the run it follows", async () => {
   const data = text.split("event: log\ndata: ")[1]!.split("\n")[0]!
   expect(JSON.parse(data)).toEqual({ position: mine.position, runId: RUN })
   await reader.cancel()
-  expect((await get(open, "/live?run=not.a.run")).status).toBe(404)
+  expect((await get("/live?run=not.a.run")).status).toBe(404)
 }, 30_000)
 
 test("the layout escapes the title, names the live stream and says how far the read models lag", () => {
