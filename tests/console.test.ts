@@ -4,14 +4,16 @@
  * Every page renders without a script error or a CSP violation; what the pages show is what
  * the CLI reports on the same store (`graph show`, `audit trajectory`, `replay --with-lf`);
  * the arrow keys walk a trajectory's steps; an append to the log reaches an open page without
- * a reload; the what-if refuses a POST without the token; hostile text in the log stays text.
+ * a reload; hostile text in the log stays text. Only the printed URL opens it: its token
+ * becomes a cookie, no page holds the token, and without it (another browser, another site,
+ * another Unix user) every request is a 401.
  * With CORE_SCREENSHOTS=1 it also writes docs/images/console-<page>.png.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Page, Response } from "playwright-core"
 import { core } from "./support/cli.ts"
 import type { PageWatch, RunningUi } from "./support/console.ts"
 import { appendHostile, IMG, launchChromium, SCRIPT, screenshot, startUi, watchPage } from "./support/console.ts"
@@ -24,6 +26,8 @@ let ui: RunningUi
 let browser: Browser
 let page: Page
 let watch: PageWatch
+/** The printed URL as the browser opened it: every later page of `page` rides on its cookie. */
+let landed: Response | null
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "core-console-browser-"))
@@ -31,6 +35,7 @@ beforeAll(async () => {
   ;[ui, browser] = await Promise.all([startUi(dir), launchChromium()])
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   watch = await watchPage(page)
+  landed = await page.goto(ui.open, { waitUntil: "load" })
 }, 60_000)
 
 afterAll(async () => {
@@ -64,6 +69,61 @@ const linked = (kind: string): Promise<Array<string>> =>
   )
 
 const text = (selector: string): Promise<string> => page.locator(selector).innerText()
+
+/** A screenshot in the fixture's blob store. */
+const PNG = "a9328762b34abbd5eb90199600628c16d1327ebedbefe547e41001c27cd6987f"
+
+test("the printed URL lands on the console and leaves an HttpOnly SameSite=Strict cookie; a browser without it gets 401", async () => {
+  expect(landed?.status()).toBe(200)
+  expect(landed?.request().redirectedFrom()?.url()).toBe(ui.open)
+  // The token left the address bar, and the page's script cannot read the cookie.
+  expect(page.url()).toBe(`${ui.url}/`)
+  expect(await page.evaluate(() => document.cookie)).toBe("")
+  const cookies = await page.context().cookies(ui.url)
+  expect(cookies.map((c) => [`${c.name}=${c.value}`, c.httpOnly, c.sameSite])).toEqual([[ui.cookie, true, "Strict"]])
+  expect(await page.content()).not.toContain(ui.token)
+  expect(watch.take()).toEqual([])
+
+  const stranger = await browser.newPage()
+  try {
+    for (const path of [`/runs/${RUN}`, `/blob/${PNG}`, `/?token=${"0".repeat(64)}`]) {
+      const r = await stranger.goto(`${ui.url}${path}`)
+      expect([path, r?.status()]).toEqual([path, 401])
+    }
+    expect(await stranger.locator("body").innerText()).toMatch(/^unauthorized: /)
+  } finally {
+    await stranger.close()
+  }
+}, 30_000)
+
+/** Why the other-user case cannot run here, or null when it can. */
+const nobodyUnavailable = (): string | null => {
+  if (process.getuid?.() !== 0) return "runuser needs root"
+  for (const tool of ["runuser", "curl", "getent"]) if (Bun.which(tool) === null) return `no ${tool} on this machine`
+  if (Bun.spawnSync(["getent", "passwd", "nobody"]).exitCode !== 0) return "no user nobody"
+  return null
+}
+const whyNot = nobodyUnavailable()
+
+;(whyNot === null ? test : test.skip)(
+  `another Unix user gets a 401 for a page and a blob${whyNot === null ? "" : ` (skipped: ${whyNot})`}`,
+  async () => {
+    const asNobody = async (url: string): Promise<string> => {
+      const proc = Bun.spawn(["runuser", "-u", "nobody", "--", "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url], {
+        stdout: "pipe",
+        stderr: "pipe"
+      })
+      const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+      return out.trim() || `curl failed: ${err}`
+    }
+    expect(Bun.spawnSync(["runuser", "-u", "nobody", "--", "id", "-u"]).stdout.toString().trim()).toBe("65534")
+    for (const path of ["/", `/runs/${RUN}`, `/blob/${PNG}`, "/assets/console.js", `/live?run=${RUN}`])
+      expect([path, await asNobody(`${ui.url}${path}`)]).toEqual([path, "401"])
+    // The same user with the printed URL is let in: the 401 is the missing token, not the user.
+    expect(await asNobody(ui.open)).toBe("303")
+  },
+  30_000
+)
 
 /** Filled in by the first test, for the others. */
 const found = { tasks: [] as Array<string>, trajectories: [] as Array<string> }
@@ -167,7 +227,7 @@ test("the arrow keys walk a trajectory's steps, and the hash follows", async () 
   expect(watch.take()).toEqual([])
 }, 30_000)
 
-test("the what-if flips as many verdicts as `replay --with-lf`, and refuses a POST without the token", async () => {
+test("the what-if form holds no token and flips as many verdicts as `replay --with-lf`; no other page or site can post it", async () => {
   // A label function on the path a passing trajectory took: never holding, it must flip verdicts.
   const passing = await cliJson(["audit", "trajectory", "r1-s0-forum-open-board-1", "--run", RUN])
   expect(passing.label).toBe("pass")
@@ -179,6 +239,9 @@ test("the what-if flips as many verdicts as `replay --with-lf`, and refuses a PO
 
   await visit(`/runs/${RUN}/lfs/${lf}`)
   await screenshot(page, "label-function")
+  // The cookie is what the post rides on: the page has no token to leak.
+  expect(await page.content()).not.toContain(ui.token)
+  expect(await page.locator('form[action$="/what-if"] input[name="token"]').count()).toBe(0)
   await page.locator("#what-if-code").fill(never)
   const [posted] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/runs/${RUN}/what-if`), { timeout: 60_000 }),
@@ -194,42 +257,40 @@ test("the what-if flips as many verdicts as `replay --with-lf`, and refuses a PO
   expect(flipped.toSorted()).toEqual(cli.flips.map((f: { trajectoryId: string }) => f.trajectoryId).toSorted())
   await screenshot(page, "what-if")
 
-  // From the console's own page, so only the token is missing: no Origin or Host check refuses it first.
-  const post = (token: string | null) =>
-    page.evaluate(
-      async ({ run, lf, token }) => {
-        const form = new URLSearchParams({ lf, code: "function notLabelFunction(t) { return 0 }" })
-        if (token !== null) form.set("token", token)
-        return (await fetch(`/runs/${run}/what-if`, { method: "POST", body: form })).status
-      },
-      { run: RUN, lf, token }
+  // Same origin, no cookie: the console's 401 page posting to the console.
+  const stranger = await browser.newPage()
+  try {
+    await stranger.goto(`${ui.url}/`)
+    const status = await stranger.evaluate(
+      async ({ run, lf }) => (await fetch(`/runs/${run}/what-if`, { method: "POST", body: new URLSearchParams({ lf, code: "x" }) })).status,
+      { run: RUN, lf }
     )
-  expect(await post(null)).toBe(403)
-  expect(await post("0".repeat(ui.token.length))).toBe(403)
-  expect(await post(`${ui.token.slice(0, -1)}x`)).toBe(403)
-  // The browser logs each refused fetch as a failed resource: those were the point.
-  watch.take()
-  expect(await post(ui.token)).toBe(200)
-  expect(watch.take()).toEqual([])
-  expect(await crossSiteFormStatus(lf)).toBe(403)
+    expect(status).toBe(401)
+  } finally {
+    await stranger.close()
+  }
+  // Another port of 127.0.0.1 is the same site, so the cookie goes along: the Origin check refuses it.
+  expect(await foreignFormStatus(lf, "127.0.0.1")).toBe(403)
+  // localhost is another site than 127.0.0.1: a SameSite=Strict cookie does not go along.
+  expect(await foreignFormStatus(lf, "localhost")).toBe(401)
   watch.take()
 }, 120_000)
 
 /**
- * A page on another origin posting the what-if form, even with the right token and, like the
- * console's own pages, under `no-referrer` (so Chromium sends `Origin: null`): the status it gets.
+ * A page served at `hostname` on another port posting the what-if form, like the console's own
+ * pages under `no-referrer` (so Chromium sends `Origin: null`): the status it gets.
  */
-const crossSiteFormStatus = async (lf: string): Promise<number> => {
+const foreignFormStatus = async (lf: string, hostname: string): Promise<number> => {
   const form = `<!doctype html><meta name="referrer" content="no-referrer">
-<form method="post" action="${ui.url}/runs/${RUN}/what-if"><input name="token" value="${ui.token}"><input name="lf" value="${lf}">
+<form method="post" action="${ui.url}/runs/${RUN}/what-if"><input name="lf" value="${lf}">
 <input name="code" value="function labelFunction(t) { return 0 }"><button type="submit">go</button></form>`
   const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(form, { headers: { "content-type": "text/html" } }) })
   try {
-    await page.goto(other.url.href)
+    await page.goto(`http://${hostname}:${other.port}/`)
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
       // Chromium logs the refusal as a failed resource: wait for it, so no later page is blamed for it.
-      page.waitForEvent("console", { predicate: (m) => m.text().includes("status of 403"), timeout: 10_000 }).catch(() => undefined),
+      page.waitForEvent("console", { predicate: (m) => /status of 40[13]/.test(m.text()), timeout: 10_000 }).catch(() => undefined),
       page.locator("button[type=submit]").click()
     ])
     return response.status()
