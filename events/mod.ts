@@ -24,7 +24,7 @@ export {
   TrajectoryVerified,
   TypeMode
 } from "./Trajectory.ts"
-export { defaultSecretEnv, matchesSealed, sealTyped } from "./SecretTyping.ts"
+export { defaultSecretEnv, dots, hideSecrets, matchesSealed, sealTyped } from "./SecretTyping.ts"
 export { matchesResolvedSelect, resolvedSelect } from "./SelectRecording.ts"
 export type { Secret } from "./SecretTyping.ts"
 export { NodeExpanded, PathAdded, PathRefused, SemanticKey, TrajectoryPromoted } from "./Graph.ts"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { Action, canonicalJson, digest, matchesSealed, sealTyped } from "../mod.ts"
+import { Action, canonicalJson, digest, hideSecrets, matchesSealed, sealTyped } from "../mod.ts"
 
 const target = { role: "textbox", name: "Password", elementId: "e4", text: null }
 const decode = Schema.decodeUnknownSync(Action)
@@ -35,6 +35,14 @@ describe("typing a secret", () => {
     })
     expect(sealTyped(typed, [["SHOP_PASSWORD", "other"]])).toEqual({ kind: "type", target, text: "•••••••", submit: true })
     expect(JSON.stringify(sealTyped(typed, []))).not.toContain("hunter2")
+  })
+
+  test("a secret's value is masked wherever it occurs, one containing another whole, a mask of the caller's own if given", () => {
+    expect(hideSecrets("user alice, key alice-key-1, alice again", ["alice", "alice-key-1"])).toBe(
+      "user •••••, key •••••••••••, ••••• again"
+    )
+    expect(hideSecrets("no secret here", ["", "hunter2"])).toBe("no secret here")
+    expect(hideSecrets("token abcd", ["abcd"], () => "***")).toBe("token ***")
   })
 
   test("replay takes the clear action for its sealed record, on the same field with the same Enter only", () => {
