@@ -17,6 +17,8 @@ export interface ActionContext {
   readonly issued: ReadonlySet<string>
   /** Where a `type` by reference (`secretEnv`) finds its value; default the process environment. */
   readonly readSecret?: ReadSecret
+  /** Gets each value typed by reference: the episode's secrets, masked in what it observes (Scrub.ts). */
+  readonly typedSecrets?: Set<string>
   /** The app's origins: `navigate` goes nowhere else (Origins.ts). */
   readonly origins: ReadonlyArray<string>
 }
@@ -138,6 +140,8 @@ export const perform = async (page: Page, action: Action, ctx: ActionContext): P
       if ("error" in r) return r.error
       const text = typedText(action, ctx.readSecret)
       if (typeof text !== "string") return text.error
+      // Before typing: a fill that fails part-way may still leave the value on the page.
+      if (action.secretEnv !== undefined) ctx.typedSecrets?.add(text)
       if (action.mode === "insert") {
         const ready = await r.locator.evaluate(focusForInsert, undefined, { timeout })
         if (ready === "end-key") await page.keyboard.press("End")

@@ -118,6 +118,8 @@ export interface CaptureSecrets {
   readonly secretEnv: string
   readonly read: ReadSecret
   readonly warn: (line: string) => void
+  /** Gets the text of each step recorded by reference: the recording's secrets, masked in what it observes (Scrub.ts). */
+  readonly typed: Set<string>
 }
 
 /** The steps one captured input records: one, or an edit's click, caret key and insert (TextEdits.ts). */
@@ -125,9 +127,10 @@ export const toActions = (c: Captured, secrets: CaptureSecrets): ReadonlyArray<A
   const target = c.element === null ? null : targetOf(c.element as ElementInfo)
   if (c.kind === "type") {
     const typed = { text: c.text ?? "", submit: c.submit === true }
-    if (c.password !== true) return editActions(target, { ...typed, previous: c.previous ?? null })
-    const { action, warning } = typedAction(target, { ...typed, password: true }, secrets.secretEnv, secrets.read)
+    const { action, warning } = typedAction(target, { ...typed, password: c.password === true }, secrets.secretEnv, secrets.read)
+    if (action.kind !== "type" || action.secretEnv === undefined) return editActions(target, { ...typed, previous: c.previous ?? null })
     if (warning !== null) secrets.warn(warning)
+    if (typed.text !== "") secrets.typed.add(typed.text)
     return [action]
   }
   if (c.kind === "select") return [{ kind: "select", target, value: c.value ?? "" }]

@@ -19,7 +19,8 @@
  *
  * Texts are white space collapsed and cut: names and texts at 200 characters, a field's
  * value at 500, a textarea's at 10,000 — an edit of a page's source is judged by the whole
- * text it left (synthesis 5), and an append to a long log lands past 500.
+ * text it left (synthesis 5), and an append to a long log lands past 500. (Scrub.ts knows
+ * these lengths: a secret a cut left part of is masked too.)
  * Offsite: given the episode's origins, a link whose `href`, or a submit button whose
  * form's `action` (its own `formaction` first), resolves outside them is marked
  * `offsite: true` (`javascript:` URLs stay in the page and are never offsite).

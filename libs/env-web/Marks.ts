@@ -27,6 +27,7 @@
  */
 import type { Page } from "playwright-core"
 import type { Mark } from "@core/environment"
+import type { ScreenshotMask } from "./Scrub.ts"
 
 /** The overlay's tag: a custom element name no page is expected to use. */
 export const MARKS_TAG = "core-set-of-marks"
@@ -98,18 +99,20 @@ export const drawMarksInPage = (marks: ReadonlyArray<Mark>): boolean => {
  * The page's viewport with `marks` drawn, as PNG bytes; null when the document was replaced
  * while the overlay was up (the picture may be of another page). Throws what the page or
  * browser threw; the overlay is gone either way, or `removed` says it could not be removed.
+ * `mask` paints over what the plain screenshot painted over (Scrub.ts's `screenshotMask`).
  */
 export const markedScreenshot = async (
   page: Page,
   marks: ReadonlyArray<Mark>,
   timeoutMs: number,
-  removed: (ok: boolean) => void = () => undefined
+  removed: (ok: boolean) => void = () => undefined,
+  mask: ScreenshotMask = {}
 ): Promise<Uint8Array | null> => {
   await page.evaluate(drawMarksInPage, marks)
   let png: Buffer
   let cleared = false
   try {
-    png = await page.screenshot({ type: "png", timeout: timeoutMs })
+    png = await page.screenshot({ type: "png", timeout: timeoutMs, ...mask })
   } finally {
     let ran = true
     cleared = await page.evaluate(clearMarksInPage).catch(() => {

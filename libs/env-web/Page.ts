@@ -56,6 +56,10 @@ export interface WebEpisode {
   crashed: boolean
   /** A log-in (the task's prelude) was played on the page before the episode started. */
   preluded: boolean
+  /** Values typed by reference in this episode and its log-in: masked in all it observes (Scrub.ts). */
+  readonly secrets: Set<string>
+  /** Elements the last read found showing a secret: the set-of-marks image masks them as the screenshot did. */
+  masked: ReadonlyArray<string>
 }
 
 export const messageOf = (cause: unknown): string => oneLine((cause instanceof Error ? cause.message : String(cause)).split("\n")[0] ?? "")
@@ -234,7 +238,9 @@ export const watchedEpisode = (
     nextId: 1,
     crashed: false,
     preluded: false,
-    actedAt: null
+    actedAt: null,
+    secrets: new Set(),
+    masked: []
   }
   watchBlocked(ep)
   lease.page.on("crash", () => {

@@ -22,6 +22,8 @@ export interface PreludeContext {
   readonly origins: ReadonlyArray<string>
   readonly timeoutMs: number
   readonly readSecret?: ReadSecret
+  /** Gets each value the log-in typed by reference: the episode's, or recording's, secrets (Scrub.ts). */
+  readonly typedSecrets?: Set<string>
   /** Waits until the page is quiet after a navigation or an action, as the episode would. */
   readonly settle: () => Promise<void>
 }
@@ -72,7 +74,10 @@ export const playPrelude = (prelude: Prelude, ctx: PreludeContext): Effect.Effec
       },
       catch: (cause) => fail(`cannot open ${prelude.startUrl}: ${messageOf(cause)}`)
     })
-    const secrets = ctx.readSecret === undefined ? {} : { readSecret: ctx.readSecret }
+    const secrets = {
+      ...(ctx.readSecret === undefined ? {} : { readSecret: ctx.readSecret }),
+      ...(ctx.typedSecrets === undefined ? {} : { typedSecrets: ctx.typedSecrets })
+    }
     const ids: Ids = { nextId: 1, issued: new Set() }
     const page: PreludePage = {
       elements: Effect.tryPromise({ try: () => read(ctx, ids), catch: (cause) => fail(`cannot read the page: ${messageOf(cause)}`) }),

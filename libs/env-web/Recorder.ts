@@ -37,6 +37,7 @@ import { chromiumFlags } from "./BrowserPool.ts"
 import { binding, captureInPage, decodeCaptured, labelSource, toActions } from "./Capture.ts"
 import { interactableSelector } from "./Elements.ts"
 import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
+import { scrubExtracted, scrubText } from "./Scrub.ts"
 import { appOrigins, originOf } from "./Origins.ts"
 import { playPrelude } from "./Prelude.ts"
 import type { Extracted } from "./Elements.ts"
@@ -121,10 +122,12 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
   const settleMs = options.settleMs ?? 3000
   const hashRouting = options.hashRouting === true
   const base = originOf(options.startUrl)
+  // `typed`: what the log-in and the person typed by reference, masked in every observation (Scrub.ts).
   const secrets = {
     secretEnv: options.secretEnv ?? defaultSecretEnv,
     read: options.readSecret ?? readEnvSecret,
-    warn: options.onWarning ?? (() => undefined)
+    warn: options.onWarning ?? (() => undefined),
+    typed: new Set<string>()
   }
   const closed = yield* Deferred.make<void>()
   const context = yield* Effect.acquireRelease(
@@ -200,10 +203,7 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
   const truncated = (url: string, title: string, e: Extracted) => policyView({ url, app: null, title, error: null }, e.elements).truncated
 
   /** What WebEnvironment's observation reads: elements, then the same snapshot (aria, title, screenshot). */
-  const read = async () => {
-    const extracted = await label()
-    return placeBase(base, { extracted, ...(await snapshot(page, extracted, settleMs, true)) })
-  }
+  const read = async () => placeBase(base, await snapshot(page, await label(), settleMs, true, secrets.typed))
 
   /** Stores what was read as blobs, as WebEnvironment does. */
   const store = async ({ extracted, aria, title, png, url }: Awaited<ReturnType<typeof read>>): Promise<Observation> => {
@@ -218,9 +218,10 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
   /** The page as the next input found it: its element list only. */
   const asFoundBy = async (next: Input | undefined, fallbackUrl: string): Promise<Observation> => {
     const before = next?.before ?? null
-    const url = next?.url ?? fallbackUrl
+    const url = scrubText(next?.url ?? fallbackUrl, secrets.typed)
     if (before === null) return { url, app: null, title: null, screenshot: null, elements: null, aria: null, truncated: false, error: null }
-    const placed = placeBase(base, { extracted: before.extracted, aria: "", title: before.title })
+    const { extracted } = scrubExtracted(before.extracted, secrets.typed)
+    const placed = placeBase(base, { extracted, aria: "", title: scrubText(before.title, secrets.typed) })
     const elements = await put(placedElementsBlob(base, url, placed.extracted))
     return {
       url,
@@ -266,7 +267,7 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
     } catch (cause) {
       if (page.isClosed()) return
       observation = {
-        url: page.url(),
+        url: scrubText(page.url(), secrets.typed),
         app: null,
         title: null,
         screenshot: null,
@@ -278,7 +279,7 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
     }
     const step = {
       action: input.action,
-      urlBefore: sitePath(input.url, hashRouting),
+      urlBefore: sitePath(scrubText(input.url, secrets.typed), hashRouting),
       urlAfter: sitePath(observation.url, hashRouting),
       observation
     }
@@ -324,7 +325,8 @@ export const open = Effect.fnUntraced(function* (options: RecorderOptions) {
       origins,
       timeoutMs: 5000,
       settle: () => settle(performance.now(), () => false).then(() => undefined),
-      readSecret: secrets.read
+      readSecret: secrets.read,
+      typedSecrets: secrets.typed
     })
     // A start page in the same document would never get the capture script: leave it first.
     yield* Effect.promise(() => page.goto("about:blank").catch(() => undefined))

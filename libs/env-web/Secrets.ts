@@ -39,15 +39,18 @@ const isPasswordInPage = (id: string): boolean => {
 
 /**
  * The action as the trajectory records it. Asked before the action runs: a `type` + Enter
- * may leave the page, and with it the field that tells.
+ * may leave the page, and with it the field that tells. A configured secret's value is
+ * recorded by reference whatever the field, and even when nothing gets typed.
  */
 export const recordedAction = async (page: Page, action: Action, options: SecretOptions): Promise<Action> => {
   if (action.kind !== "type") return action
+  const known = action.secretEnv === undefined ? knownSecrets(options) : []
+  if (known.some(([, value]) => value === action.text)) return sealTyped(action, known)
   const id = action.target?.elementId ?? null
   // Ids are only ever e<digits>; a bad one is the action's error, and nothing gets typed.
   if (id === null || !/^e\d+$/.test(id)) return action
   const password = await page.evaluate(isPasswordInPage, id)
-  return password || action.secretEnv !== undefined ? sealTyped(action, knownSecrets(options)) : action
+  return password || action.secretEnv !== undefined ? sealTyped(action, known) : action
 }
 
 /** What the person typed into a field, as the page reported it. */
@@ -60,8 +63,9 @@ export interface Typed {
 
 /**
  * The step a person's typing records. A password is recorded as a reference to `secretEnv`
- * (its text is nowhere in the demo); `warning` tells the person when that variable would
- * not type the same password on replay.
+ * (its text is nowhere in the demo), and so is that variable's value typed into any other
+ * field (a key in a text field); `warning` tells the person when the variable would not type
+ * the same password on replay.
  */
 export const typedAction = (
   target: Target | null,
@@ -69,8 +73,9 @@ export const typedAction = (
   secretEnv: string,
   read: ReadSecret
 ): { readonly action: Action; readonly warning: string | null } => {
-  if (!typed.password) return { action: { kind: "type", target, text: typed.text, submit: typed.submit }, warning: null }
   const value = read(secretEnv)
+  if (!typed.password && (value === undefined || value === "" || value !== typed.text))
+    return { action: { kind: "type", target, text: typed.text, submit: typed.submit }, warning: null }
   const warning =
     value === typed.text
       ? null

@@ -6,22 +6,44 @@
 import type { Page } from "playwright-core"
 import { maskSecrets } from "./Elements.ts"
 import type { Extracted } from "./Elements.ts"
+import { screenshotMask, scrubExtracted, scrubText } from "./Scrub.ts"
 
 export interface Snapshot {
+  /** The elements, with the episode's secrets masked (Scrub.ts). */
+  readonly extracted: Extracted
+  /** Ids of the elements that showed a secret: a later screenshot of the same page masks them too. */
+  readonly masked: ReadonlyArray<string>
   readonly aria: string
   readonly title: string
   readonly png: Uint8Array | null
   readonly url: string
 }
 
-/** Independent reads of the same settled page: their round trips overlap. */
-export const snapshot = async (page: Page, extracted: Extracted, timeoutMs: number, withScreenshot: boolean): Promise<Snapshot> => {
+/**
+ * Independent reads of the same settled page: their round trips overlap. `secrets` are the
+ * values typed by reference so far (Scrub.ts): masked in every text, painted over in the screenshot.
+ */
+export const snapshot = async (
+  page: Page,
+  raw: Extracted,
+  timeoutMs: number,
+  withScreenshot: boolean,
+  secrets: ReadonlySet<string> = new Set()
+): Promise<Snapshot> => {
+  const { extracted, masked } = scrubExtracted(raw, secrets)
   const [aria, title, png] = await Promise.all([
     page.ariaSnapshot({ timeout: timeoutMs }),
     page.title(),
-    withScreenshot ? page.screenshot({ type: "png", timeout: timeoutMs }) : null
+    withScreenshot ? page.screenshot({ type: "png", timeout: timeoutMs, ...screenshotMask(page, masked, secrets) }) : null
   ])
-  return { aria: maskSecrets(aria, extracted.secrets), title, png: png === null ? null : new Uint8Array(png), url: page.url() }
+  return {
+    extracted,
+    masked,
+    aria: scrubText(maskSecrets(aria, raw.secrets), secrets),
+    title: scrubText(title, secrets),
+    png: png === null ? null : new Uint8Array(png),
+    url: scrubText(page.url(), secrets)
+  }
 }
 
 const encoder = new TextEncoder()

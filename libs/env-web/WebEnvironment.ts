@@ -29,6 +29,7 @@ import { browserGone, extract, messageOf, saved, settleEpisode, stopLoading, wat
 import { pageRead } from "./PageParts.ts"
 import type { WebEpisode } from "./Page.ts"
 import { playPrelude } from "./Prelude.ts"
+import { screenshotMask, scrubText } from "./Scrub.ts"
 import { recordedAction } from "./Secrets.ts"
 import type { SecretOptions } from "./Secrets.ts"
 import { placeBase, placedElementsBlob, snapshot } from "./Snapshot.ts"
@@ -55,6 +56,9 @@ const refusedOf = (ep: WebEpisode, guarded: string | undefined, error: string | 
   const url = ep.blocked ?? guarded ?? null
   return url === null ? error : refusal(url, ep.origins)
 }
+
+const nullableScrub = (text: string | null, secrets: ReadonlySet<string>): string | null =>
+  text === null ? null : scrubText(text, secrets)
 
 /** Playwright as the runner's platform: a context per episode, closed with it. */
 const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, timeoutMs: number): EnvironmentAdapter<WebEpisode> => {
@@ -91,7 +95,9 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
         const prelude = site?.prelude ?? task.prelude
         if (prelude === undefined) return ep
         const settle = () => settleEpisode(ep, settleMs)
-        yield* playPrelude(prelude, { page: lease.page, origins, timeoutMs, settle, ...secrets }).pipe(Effect.tapError(() => lease.release))
+        yield* playPrelude(prelude, { page: lease.page, origins, timeoutMs, settle, typedSecrets: ep.secrets, ...secrets }).pipe(
+          Effect.tapError(() => lease.release)
+        )
         // A navigation the log-in had refused is not the episode's to report.
         ep.blocked = null
         ep.preluded = true
@@ -114,9 +120,14 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
     warm: (ep) => Effect.promise(() => ep.lease.page.ariaSnapshot({ timeout: timeoutMs }).catch(() => undefined)),
     perform: async (ep, action, record) => {
       ep.blocked = null
-      record(await recordedSelect(ep.lease.page, await recordedAction(ep.lease.page, action, options)))
+      const recorded = await recordedSelect(ep.lease.page, await recordedAction(ep.lease.page, action, options))
+      record(recorded)
+      // A configured secret's value typed in clear is recorded by reference: it is as secret as one typed so.
+      if (action.kind === "type" && action.secretEnv === undefined && recorded.kind === "type" && recorded.secretEnv !== undefined)
+        ep.secrets.add(action.text)
       try {
-        return await perform(ep.lease.page, action, { timeoutMs, issued: ep.issued, origins: ep.origins, ...secrets })
+        const context = { timeoutMs, issued: ep.issued, origins: ep.origins, typedSecrets: ep.secrets, ...secrets }
+        return await perform(ep.lease.page, action, context)
       } finally {
         ep.actedAt = performance.now()
       }
@@ -131,9 +142,10 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
             const guarded = { page: ep.lease.page, origins: ep.origins, lastGood: ep.lastGood }
             if (await leaveErrorPage(guarded, timeoutMs)) await settleEpisode(ep, settleMs)
             const extracted = await extract(ep.lease.page, ep.nextId, settleMs, ep.origins)
-            const read = placeBase(ep.base, { extracted, ...(await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot)) })
+            const read = placeBase(ep.base, await snapshot(ep.lease.page, extracted, timeoutMs, withScreenshot, ep.secrets))
             if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
             else if (attempt === 0 && ep.lastGood !== null) continue
+            ep.masked = read.masked
             return read
           }
         },
@@ -143,8 +155,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
           pageRead(ep, read, {
             elementsBytes: placedElementsBlob(ep.base, read.url, read.extracted),
             aria: read.aria,
-            // A link, form, redirect or script that tried to leave the app was stopped: say why.
-            error: refusedOf(ep, read.extracted.refused, error)
+            // A link, form, redirect or script that tried to leave the app was stopped: say why. A refused URL may carry a secret.
+            error: nullableScrub(refusedOf(ep, read.extracted.refused, error), ep.secrets)
           })
         )
       ),
@@ -152,7 +164,8 @@ const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, t
       Effect.tryPromise({
         try: () => {
           overlaid.add(ep)
-          return markedScreenshot(ep.lease.page, marks, timeoutMs, (ran) => void (ran && overlaid.delete(ep)))
+          const mask = screenshotMask(ep.lease.page, ep.masked, ep.secrets)
+          return markedScreenshot(ep.lease.page, marks, timeoutMs, (ran) => void (ran && overlaid.delete(ep)), mask)
         },
         catch: (cause) => cause
       }).pipe(
