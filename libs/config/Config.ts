@@ -16,6 +16,8 @@
 import { Context, Effect, Layer, Schema, SchemaIssue } from "effect"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { PacksFile, packSettingsOf } from "./Packs.ts"
+import type { PackSettings } from "./Packs.ts"
 
 /** Bad configuration from any source, in one line that names the file or variable and the key. */
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -266,7 +268,8 @@ const FileValues = Schema.Struct({
   "ingest.maxBlobBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int])),
   "ingest.maxDemoBytes": Schema.optional(Schema.Union([ByteSize, Schema.Int])),
   "workers.ackWaitMs": Schema.optional(Schema.Union([Milliseconds, Schema.Int])),
-  "workers.maxDeliveries": Schema.optional(Schema.Union([Deliveries, Schema.Int]))
+  "workers.maxDeliveries": Schema.optional(Schema.Union([Deliveries, Schema.Int])),
+  packs: Schema.optional(PacksFile)
 })
 
 export interface LoadedConfig {
@@ -274,6 +277,8 @@ export interface LoadedConfig {
   readonly sources: { readonly [K in ConfigKey]: ConfigSource }
   /** The config file consulted, and whether it existed. */
   readonly file: { readonly path: string; readonly found: boolean }
+  /** The file's `packs`: what each app pack, by name, is granted (Packs.ts). */
+  readonly packs: ReadonlyMap<string, PackSettings>
 }
 
 export interface LoadOptions {
@@ -327,7 +332,9 @@ const issueLine = (error: Schema.SchemaError, input: unknown): { key: string; te
           .filter((k) => k.startsWith(`${key}.`))
           .map((k) => k.slice(key.length + 1))
           .join(", ")}`
-      : `unknown key (known: ${configKeys.join(", ")})`
+      : key.startsWith("packs.")
+        ? "unknown key (a pack's entry takes allowSecrets)"
+        : `unknown key (known: ${configKeys.join(", ")}, packs)`
   } else if (key && isRecord(input) && key in input && !QUIET_KEYS.has(key) && !text.startsWith("must")) {
     text += `, got ${JSON.stringify(input[key])?.slice(0, 60)}`
   }
@@ -417,7 +424,8 @@ export const loadConfig = Effect.fnUntraced(function* (options: LoadOptions = {}
   return {
     values: decoded.success,
     sources: Object.fromEntries(configKeys.map((k) => [k, sources[k]])) as LoadedConfig["sources"],
-    file: { path, found: file !== null }
+    file: { path, found: file !== null },
+    packs: packSettingsOf(file?.packs)
   }
 })
 
