@@ -4,6 +4,11 @@
 import type { Command } from "./Cli.ts"
 import { runCommand } from "./Cli.ts"
 import { commands } from "./commands/mod.ts"
+import { markNonDumpable } from "./NonDumpable.ts"
+
+// Before any command can start a pack: its processes, of the same user, could read our environment otherwise.
+if (!markNonDumpable() && process.env.CORE_DEBUG)
+  console.error("core: could not mark the process non-dumpable: processes of your user can read its environment")
 
 const usage = (): string =>
   [
