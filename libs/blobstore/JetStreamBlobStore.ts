@@ -67,10 +67,15 @@ export const make = Effect.fnUntraced(function* (options: JetStreamBlobStoreOpti
 
   const os: ObjectStore = yield* Effect.tryPromise({
     try: () => new Objm(nc).create(bucket, { storage: StorageType.File }),
-    catch: (cause) =>
-      new BlobStoreError({
-        reason: `cannot open object store bucket ${JSON.stringify(bucket)} at ${url}: ${describeCause(cause)}`
+    catch: (cause) => {
+      const text = describeCause(cause)
+      // Credentials that may only use the bucket (a worker's, docs/examples/nats-workers.conf) cannot make it.
+      return new BlobStoreError({
+        reason: /permissions violation for publish to "\$JS\.API\.STREAM\.CREATE\./i.test(text)
+          ? `object store bucket ${JSON.stringify(bucket)} does not exist at ${url} and these NATS credentials may not create it: a driver's run (bun core run --store nats) creates it`
+          : `cannot open object store bucket ${JSON.stringify(bucket)} at ${url}: ${text}`
       })
+    }
   })
 
   const attempt = <A>(what: string, run: () => Promise<A>) =>

@@ -7,6 +7,9 @@
  * The consumer's ack wait and maximum deliveries are the driver's to say (`workers.*` in the
  * config): a driver updates them when it starts, so a run's fault tolerance is its own.
  *
+ * A worker given credentials that may only look (docs/examples/nats-workers.conf) finds
+ * what a driver set up; before that, it is told in one line what is missing and who makes it.
+ *
  * @example
  * const queue = await openQueue(nc, { ackWaitMs: 30_000, maxDeliveries: 3 })
  * await queue.js.publish(jobSubject(runId, jobId), body, { msgID: messageId(runId, jobId) })
@@ -43,9 +46,20 @@ export interface Queue {
   readonly jsm: JetStreamManager
 }
 
+const refused = (e: unknown): boolean => /permissions violation/i.test(e instanceof Error ? e.message : String(e))
+
+/** Creating `what` was refused by the server: these are credentials that may not set the queue up (a worker's). */
+const notSetUp = (what: string, e: unknown): unknown =>
+  refused(e)
+    ? new Error(
+        `${what} does not exist and these NATS credentials may not create it: a driver sets the queue up (bun core run --workers queue, or bun core workers, with the driver's credentials)`
+      )
+    : e
+
 const ensureStream = async (jsm: JetStreamManager, config: Parameters<JetStreamManager["streams"]["add"]>[0]) => {
-  const existing = await jsm.streams.info(config.name).catch(() => null)
-  if (existing === null) await jsm.streams.add(config)
+  // A lookup the credentials may not make is said as it is, not taken for a missing stream.
+  const existing = await jsm.streams.info(config.name).catch((e) => (refused(e) ? Promise.reject(e) : null))
+  if (existing === null) await jsm.streams.add(config).catch((e) => Promise.reject(notSetUp(`stream ${config.name}`, e)))
 }
 
 /** The streams, and the workers' consumer with `settings` when given (a driver's), else as it is. */
@@ -76,17 +90,19 @@ export const openQueue = async (nc: NatsConnection, settings?: QueueSettings): P
     max_msgs_per_subject: 1,
     max_age: nanos(PRESENCE_TTL_MS)
   })
-  const consumer = await jsm.consumers.info(JOBS_STREAM, WORKERS_CONSUMER).catch(() => null)
+  const consumer = await jsm.consumers.info(JOBS_STREAM, WORKERS_CONSUMER).catch((e) => (refused(e) ? Promise.reject(e) : null))
   const wanted = settings ?? DEFAULT_QUEUE
   if (consumer === null) {
-    await jsm.consumers.add(JOBS_STREAM, {
-      durable_name: WORKERS_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(wanted.ackWaitMs),
-      max_deliver: wanted.maxDeliveries,
-      filter_subject: "coreq.jobs.>"
-    })
+    await jsm.consumers
+      .add(JOBS_STREAM, {
+        durable_name: WORKERS_CONSUMER,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: nanos(wanted.ackWaitMs),
+        max_deliver: wanted.maxDeliveries,
+        filter_subject: "coreq.jobs.>"
+      })
+      .catch((e) => Promise.reject(notSetUp(`consumer ${WORKERS_CONSUMER} of stream ${JOBS_STREAM}`, e)))
   } else if (
     settings !== undefined &&
     (consumer.config.ack_wait !== nanos(settings.ackWaitMs) || consumer.config.max_deliver !== settings.maxDeliveries)
