@@ -14,13 +14,14 @@ import { hostname } from "node:os"
 import { resolve } from "node:path"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { runWorker } from "@core/workers"
-import { BlobStore } from "@core/blobstore"
+import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
 import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "../Store.ts"
 import { queueConnection, workerApp, workerEnvironment } from "../Workers.ts"
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 export const worker: Command = {
   name: "worker",
@@ -29,6 +30,7 @@ export const worker: Command = {
     concurrency: { kind: "number", description: "episodes played at once (default 2)" },
     name: { kind: "string", description: "this worker's name in bun core workers and the run's progress (default host-pid)" },
     app: { kind: "string", description: "serve this app pack's jobs (the run's pack, same digest) instead of the bundled sites'" },
+    ...allowSecretFlags,
     ...commonConfigFlags,
     ...configFlags(["models.baseUrl", "models.model", "models.apiKeyEnv"]),
     // Where this worker reaches it is its own: the job carries only the model's name.
@@ -48,11 +50,21 @@ export const worker: Command = {
           return yield* new UsageError({ message: `--name takes letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}` })
         const opened = yield* openStore(args)
         const nc = yield* queueConnection(opened, `core-worker-${name}`)
+        const { choice } = opened
+        // Never so: queueConnection has refused every store but NATS.
+        if (choice.kind !== "nats") return
         const dir = args.flags.app as string | undefined
-        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir)).pipe(
+        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir), packSecretRule(opened.config, args)).pipe(
           Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
         )
         const environment = yield* workerEnvironment(opened.config, app)
+        // The blob store alone, not the log: a worker never reads or appends an event, so it
+        // runs on credentials without any right on the log's stream (docs/examples/nats-workers.conf).
+        const blobStore = JetStreamBlobStore.layer({
+          url: choice.url,
+          credentials: opened.credentials,
+          outageLimitMs: natsOutageLimitMs(opened.config)
+        })
         const server = modelOptionsFromConfig(opened.config)
         const program = Effect.gen(function* () {
           const blobs = yield* BlobStore
@@ -73,7 +85,7 @@ export const worker: Command = {
           })
         })
         yield* program.pipe(
-          Effect.provide(opened.layer),
+          Effect.provide(blobStore),
           Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
         )
         console.error(`worker ${name}: stopped`)
