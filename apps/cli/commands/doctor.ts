@@ -17,6 +17,7 @@ import { HEADLESS_SHELL } from "@core/env-web"
 import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
+import { LOG_SUBJECTS, logWrites } from "../LogWrites.ts"
 
 type Status = "ok" | "warn" | "fail"
 
@@ -106,6 +107,43 @@ const natsAuthCheck = (config: LoadedConfig): Effect.Effect<Check> =>
     if (/authori[sz]ation|authentication/i.test(p.error ?? "")) return check("nats auth", "ok", `${url} refuses anonymous clients`)
     return check("nats auth", "warn", `not checked: ${url} is not reachable`)
   })
+
+/**
+ * Whether the configured credentials may append to the log. A driver's must; a worker's
+ * should not, or a worker's machine is trusted with the log and not only with its episodes
+ * (docs/scaling.md, "Worker credentials"). Which of the two this machine is, doctor cannot
+ * tell, so it says what the credentials are good for.
+ */
+const natsLogWritesCheck = (config: LoadedConfig): Effect.Effect<Check> => {
+  const credentials = credentialsOf(config)
+  if (typeof credentials === "string") return Effect.succeed(check("nats log writes", "warn", `not checked: ${credentials}`))
+  const who =
+    credentials.user !== undefined
+      ? `user ${credentials.user}`
+      : credentials.token !== undefined
+        ? "the token"
+        : credentials.credsFile !== undefined
+          ? "the creds file"
+          : "a client without credentials"
+  const url = config.values["nats.url"]
+  return Effect.promise(() => logWrites(url, credentials)).pipe(
+    Effect.map((r) => {
+      if (r.kind === "refused")
+        return check(
+          "nats log writes",
+          "ok",
+          `${who} may not append to the log (${LOG_SUBJECTS}): worker credentials, enough for bun core worker, not for a driver (bun core run)`
+        )
+      if (r.kind === "allowed")
+        return check(
+          "nats log writes",
+          "ok",
+          `${who} may append to the log (${LOG_SUBJECTS}), as a driver must; a worker run with these could write the log too: give workers their own (docs/examples/nats-workers.conf, docs/scaling.md)`
+        )
+      return check("nats log writes", "warn", `not checked: ${displayNatsUrl(url)}: ${r.reason}`)
+    })
+  )
+}
 
 /** The nearest existing directory at or above `dir` must be writable for the embedded store to be created. */
 const writableDir = (dir: string): string | null => {
@@ -290,10 +328,11 @@ export const doctor: Command = {
   run: (args) =>
     Effect.gen(function* () {
       const { check: cfg, config } = yield* configCheck(args)
-      const [nats, natsAuth, store, chromium, shell, driver, natsServer, postgres, adb, appium, uiautomator2] = yield* Effect.all(
+      const [nats, natsAuth, natsLog, store, chromium, shell, driver, natsServer, postgres, adb, appium, uiautomator2] = yield* Effect.all(
         [
           natsCheck(config),
           natsAuthCheck(config),
+          natsLogWritesCheck(config),
           storeCheck(config),
           binaryCheck("chromium", config.values["chromium.path"], "CORE_CHROMIUM or chromium.path", "web rollouts"),
           binaryCheck(
@@ -316,6 +355,7 @@ export const doctor: Command = {
         cfg,
         nats,
         natsAuth,
+        natsLog,
         store,
         chromium,
         shell,
