@@ -1,10 +1,13 @@
 /**
  * `bun core record --from steps.json` for real: a step file played headless in Chromium on the
  * bundled shop (no display, no Xvfb), written as a demo folder that `bun core ingest` takes;
- * a step whose target is not on the page is one `error:` line, exit 1, and nothing written.
+ * a step whose target is not on the page is one `error:` line, exit 1, and nothing written;
+ * a value typed by reference into a field that is no password field (the shop's search box,
+ * which echoes it in the results page's heading, title, fields and URL) is in no file of the
+ * demo, and after ingest in no event or blob.
  */
 import { afterAll, describe, expect, test } from "bun:test"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError } from "./support/cli.ts"
@@ -33,6 +36,13 @@ const write = (name: string, json: unknown): string => {
 
 // No display: --from never needs one.
 const headless = { DISPLAY: "", WAYLAND_DISPLAY: "" }
+
+/** Every file under `dir` as bytes read as latin1: a value any of them holds shows here. */
+const everything = (dir: string): string =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n")
 
 describe("bun core record --from", () => {
   test("a step file becomes a demo that ingest accepts; an unresolvable step writes nothing", async () => {
@@ -86,5 +96,37 @@ describe("bun core record --from", () => {
     )
     expect(bad.stdout).toBe("")
     expect(existsSync(badOut)).toBe(false)
+  })
+
+  test("a secret typed by reference into the search box is in no file of the demo, and after ingest in no event or blob", async () => {
+    const secret = `vault-${crypto.randomUUID().slice(0, 8)}`
+    const steps = {
+      version: 1,
+      steps: [
+        { kind: "type", target: { role: "searchbox", name: "Search products" }, secretEnv: "SHOP_TEST_SEARCH_KEY", submit: true },
+        { kind: "status", status: "complete" }
+      ]
+    }
+    const out = join(tmp, "secret")
+    const args = ["record", "--task", TASK, "--from", write("secret.json", steps), "--out", out, "--demo-id", "secret-steps", "--json"]
+    const r = await core(args, { ...headless, SHOP_TEST_SEARCH_KEY: secret })
+    expect(r.stderr).not.toContain("error:")
+    expect(r.code).toBe(0)
+    const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8"))
+    expect(demo.steps[0].action).toMatchObject({ kind: "type", text: "", secretEnv: "SHOP_TEST_SEARCH_KEY", submit: true })
+    // The search did run: the results page echoes the query, masked.
+    const masked = "•".repeat(secret.length)
+    expect(decodeURIComponent(demo.steps[0].urlAfter)).toBe(`/shop/search?q=${masked}`)
+    expect(readFileSync(join(out, demo.blobs[demo.steps[0].observation.aria]), "utf8")).toContain(`Results for “${masked}”`)
+    expect(everything(out).includes(secret)).toBe(false)
+
+    const data = join(tmp, "secret-data")
+    const flags = ["--store", "embedded", "--data-dir", data]
+    const ingested = await core(["ingest", out, "--json", ...flags])
+    expect(JSON.parse(ingested.stdout)).toMatchObject({ ingested: 1, rejected: [], failed: [] })
+    const events = await core(["events", "tail", "--no-follow", "--filter", "ws.demo.*", ...flags])
+    expect(events.stdout).toContain("secret-steps")
+    expect(events.stdout).not.toContain(secret)
+    expect(everything(join(data, "blobs")).includes(secret)).toBe(false)
   })
 })

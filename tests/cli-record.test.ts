@@ -118,12 +118,12 @@ afterAll(async () => {
 })
 
 /** `xvfb-run -a bun core record …` with DevTools on a free port, once it says it is recording. */
-const startRecorder = async (args: ReadonlyArray<string>): Promise<Recorder> => {
+const startRecorder = async (args: ReadonlyArray<string>, extraEnv: Record<string, string> = {}): Promise<Recorder> => {
   if (!existsSync(XVFB_RUN)) throw new Error(`${XVFB_RUN} is missing: install the xvfb package (CI does); these tests never skip`)
   const port = await freePort()
   const proc = Bun.spawn([XVFB_RUN, "-a", "bun", "apps/cli/main.ts", "record", ...args, "--cdp-port", String(port)], {
     cwd: REPO,
-    env: { ...cleanEnv(), [TAG.split("=")[0]!]: TAG.split("=")[1]! },
+    env: { ...cleanEnv(), ...extraEnv, [TAG.split("=")[0]!]: TAG.split("=")[1]! },
     // Its own process group, so `stop` reaches xvfb-run, Xvfb and the recorder at once.
     detached: true,
     stdin: "pipe",
@@ -272,6 +272,36 @@ describe("bun core record", () => {
     expectOneLineError(again, expect)
     expect(again.stderr).toContain("--force")
   }, 180_000)
+
+  test("the recorder's variable's value typed into a search box is recorded by reference and is in no file of the demo", async () => {
+    const out = join(tmp, "secret")
+    const secret = `vault-${crypto.randomUUID().slice(0, 8)}`
+    const r = await startRecorder(["--task", TASK, "--out", out, "--secret-env", "SHOP_TEST_RECORD_KEY", "--json"], {
+      SHOP_TEST_RECORD_KEY: secret
+    })
+    // No Enter: the click on Search commits the field, and the type step is observed as the click found the page.
+    await r.page.getByRole("searchbox", { name: "Search products" }).fill(secret)
+    await r.page.getByRole("button", { name: "Search", exact: true }).click()
+    await r.waitFor(/step 2: /)
+    r.send("done")
+    const result = await r.exit()
+    expect(result.code).toBe(0)
+    expect(result.stdout + result.stderr).not.toContain(secret)
+    const demo = JSON.parse(readFileSync(join(out, "demo.json"), "utf8"))
+    expect(demo.steps.map((s: any) => semantics(s.action))).toEqual([
+      { kind: "type", target: { role: "searchbox", name: "Search products" }, text: "", submit: false, secretEnv: "SHOP_TEST_RECORD_KEY" },
+      { kind: "click", target: { role: "button", name: "Search" } },
+      { kind: "status", status: "complete" }
+    ])
+    // The search did run: the results page echoes the query, masked.
+    const aria = readFileSync(join(out, demo.blobs[demo.steps[1].observation.aria]), "utf8")
+    expect(aria).toContain(`Results for “${"•".repeat(secret.length)}”`)
+    const everything = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+      .join("\n")
+    expect(everything.includes(secret)).toBe(false)
+  }, 120_000)
 
   test("quit discards: nothing written, exit 1 with one error line", async () => {
     const out = join(tmp, "quit")
