@@ -36,7 +36,11 @@ test.skipIf(missing.length > 0)(
   "run --app packs/mediawiki on two tasks: demos 2/2, no infra errors, evaluate judges every episode, nothing left running",
   async () => {
     const before = new Set(instanceDirs())
-    const run = await core(smallRunArgs("packs/mediawiki", TASKS, flags), { ...secret, TMPDIR: tmp })
+    // The user allows the pack's log-in its password variable, and nothing else of theirs.
+    const run = await core(smallRunArgs("packs/mediawiki", TASKS, [...flags, "--allow-secret", "CORE_MEDIAWIKI_PASSWORD"]), {
+      ...secret,
+      TMPDIR: tmp
+    })
     expect(run.stderr).not.toContain("error:")
     expect(run.code).toBe(0)
     expect(run.stderr).toContain("demos: 2/2")

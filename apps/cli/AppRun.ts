@@ -8,7 +8,7 @@ import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
 import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
-import type { Pack } from "@core/apps"
+import type { Pack, SecretRule } from "@core/apps"
 import { executeRun, RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
 import { UsageError } from "./Cli.ts"
@@ -35,12 +35,19 @@ export interface PackPlan extends Omit<RunPlan, "tasks"> {
   readonly judgeDemos?: boolean
 }
 
-export const runOnPack = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, packDir: string, plan: PackPlan) =>
+/** `secrets`: what the pack's log-in may type (PackSecrets.ts). */
+export const runOnPack = (
+  config: LoadedConfig,
+  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  packDir: string,
+  plan: PackPlan,
+  secrets: SecretRule
+) =>
   Effect.gen(function* () {
     const pack = yield* loadPack(packDir)
     const tasks = yield* packTasks(pack, plan.taskIds)
     // Before any instance starts: a log-in that cannot work stops the run here.
-    const auth = yield* loadAuth(pack)
+    const auth = yield* loadAuth(pack, secrets)
     const context = yield* Layer.build(CommandApp.layer(packDir))
     const app = packRunApp(pack, Context.get(context, App), auth, { judgeDemos: plan.judgeDemos !== false })
     const file = `${pack.dir}/core-app.json`

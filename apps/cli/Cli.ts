@@ -16,13 +16,16 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
   message: Schema.String
 }) {}
 
-export type FlagKind = "boolean" | "string" | "number"
+/** A `list` flag may be given again and again; its values are `ParsedArgs.lists[name]`, in order. */
+export type FlagKind = "boolean" | "string" | "number" | "list"
 
 export interface FlagSpec {
   readonly kind: FlagKind
   readonly description: string
   /** Restrict a string flag to these values. */
   readonly choices?: ReadonlyArray<string>
+  /** A string or list value's problem, or undefined when it is good; the usage error is `--<flag> <problem>`. */
+  readonly check?: (value: string) => string | undefined
 }
 
 export interface Command {
@@ -42,6 +45,8 @@ export interface ParsedArgs {
   readonly positionals: ReadonlyArray<string>
   /** Flags as given on the command line (for config precedence). */
   readonly given: ReadonlySet<string>
+  /** The values of each `list` flag given; absent when none was. */
+  readonly lists?: Readonly<Record<string, ReadonlyArray<string>>>
 }
 
 export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect.Effect<ParsedArgs, UsageError> =>
@@ -49,6 +54,7 @@ export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect
     const flags: Record<string, string | number | boolean | undefined> = {}
     const positionals: Array<string> = []
     const given = new Set<string>()
+    const lists: Record<string, Array<string>> = {}
     const help = `see 'bun core ${command.name} --help'`
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!
@@ -75,14 +81,17 @@ export const parseArgs = (command: Command, argv: ReadonlyArray<string>): Effect
       if (spec.choices && !spec.choices.includes(raw)) {
         return Effect.fail(new UsageError({ message: `--${name} must be one of ${spec.choices.join(", ")}, got '${raw}'` }))
       }
-      if (spec.kind === "number") {
+      const problem = spec.check?.(raw)
+      if (problem !== undefined) return Effect.fail(new UsageError({ message: `--${name} ${problem}` }))
+      if (spec.kind === "list") (lists[name] ??= []).push(raw)
+      else if (spec.kind === "number") {
         const n = Number(raw)
         if (raw.trim() === "" || !Number.isFinite(n))
           return Effect.fail(new UsageError({ message: `--${name} needs a number, got '${raw}'` }))
         flags[name] = n
       } else flags[name] = raw
     }
-    return Effect.succeed({ flags, positionals, given })
+    return Effect.succeed({ flags, positionals, given, lists })
   })
 
 /** A whole-number flag of at least `min`, or the default; a one-line usage error otherwise. */
@@ -101,7 +110,7 @@ export const helpText = (command: Command): string => {
     lines.push("", "flags:")
     for (const n of names) {
       const f = command.flags[n]!
-      const v = f.kind === "boolean" ? "" : f.choices ? ` <${f.choices.join("|")}>` : ` <${f.kind}>`
+      const v = f.kind === "boolean" ? "" : f.choices ? ` <${f.choices.join("|")}>` : f.kind === "list" ? " <value>…" : ` <${f.kind}>`
       lines.push(`  --${n}${v}`.padEnd(34) + f.description)
     }
   }

@@ -5,12 +5,12 @@
  * them.
  *
  * @example
- * const { app, pack, environment } = yield* evalApp(args.flags.app, config)
+ * const { app, pack, environment } = yield* evalApp(args.flags.app, config, packSecretRule(config, args))
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
-import type { Pack } from "@core/apps"
+import type { Pack, SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { BrowserPool } from "@core/env-web"
@@ -41,14 +41,19 @@ export const packTasksOf = (pack: Pack, split: "train" | "held-out"): ReadonlyAr
 const environmentOf = (config: LoadedConfig, pack: Pack | null, app: RunApp) =>
   platformEnvironment(config, pack?.config.platform ?? "web", { screenshots: "none", prepareAhead: false, episodes: app.episodes })
 
-export const evalApp = (packDir: string | undefined, config: LoadedConfig): Effect.Effect<EvalApp, CliError, Scope.Scope> =>
+/** `secrets`: what a pack's log-in may type (PackSecrets.ts). */
+export const evalApp = (
+  packDir: string | undefined,
+  config: LoadedConfig,
+  secrets: SecretRule
+): Effect.Effect<EvalApp, CliError, Scope.Scope> =>
   Effect.gen(function* () {
     if (packDir === undefined) {
       const app = yield* bundledApp()
       return { app, label: "the bundled sites", pack: null, environment: environmentOf(config, null, app) }
     }
     const pack = yield* loadPack(packDir)
-    const auth = yield* loadAuth(pack)
+    const auth = yield* loadAuth(pack, secrets)
     const context = yield* Layer.build(CommandApp.layer(packDir))
     const app = packRunApp(pack, Context.get(context, App), auth)
     return { app, label: pack.config.name, pack, environment: environmentOf(config, pack, app) }

@@ -37,6 +37,7 @@ import { loadConfig } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { openStore } from "./Store.ts"
 import { evalApp } from "./EvalApp.ts"
+import { allowSecretFlags, packSecretRule } from "./PackSecrets.ts"
 import { bundledArms, packArms } from "./ReportArms.ts"
 import type { ReportArms } from "./ReportArms.ts"
 import { meanOver, pairedDifference, perTaskMean, summarise } from "./ReportStats.ts"
@@ -75,7 +76,8 @@ export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     choices: ["default", "other-routes", "both"],
     description:
       "held-out instances that start where the demos do (default), those that start elsewhere or with the demo's route switched off (other-routes), or both"
-  }
+  },
+  ...allowSecretFlags
 }
 
 export { reportTasks } from "./ReportArms.ts"
@@ -274,7 +276,7 @@ const evaluateSeed = (
     const fresh = models.flatMap((_m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
     // The app is started for the evaluation alone: a pack's pool holds no instances while the runs play.
     const results = yield* Effect.scoped(
-      Effect.flatMap(evalApp(o.packDir, config), ({ app, environment }) =>
+      Effect.flatMap(evalApp(o.packDir, config, packSecretRule(config, o.args)), ({ app, environment }) =>
         evaluatePolicies(
           {
             app,
@@ -310,7 +312,8 @@ export const evalReport = (args: ParsedArgs) =>
             .filter(Boolean)
         : null
     const packDir = args.flags.app as string | undefined
-    const arms = packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list, args.flags["no-judge"] !== true)
+    const arms =
+      packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list, args, args.flags["no-judge"] !== true)
     const base = (args.flags.seed as string | undefined) ?? "report"
     const o: Settings = {
       args,

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { loadPack } from "@core/apps"
+import { loadConfig } from "@core/config"
 import { agreementOf } from "@core/pipeline"
 import type { AgreementScores } from "@core/pipeline"
 import { readRunLog } from "@core/replay"
@@ -16,6 +17,7 @@ import type { ParsedArgs } from "./Cli.ts"
 import { CliError } from "./Cli.ts"
 import { openStore } from "./Store.ts"
 import { packLabelScores } from "./eval/PackLabels.ts"
+import { packSecretRule } from "./PackSecrets.ts"
 
 const fmt = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
 const row = (name: string, s: AgreementScores): string =>
@@ -52,7 +54,9 @@ export const evalPackRun = (args: ParsedArgs, appDir: string) =>
 const packLabels = (args: ParsedArgs, appDir: string) =>
   Effect.gen(function* () {
     const started = Date.now()
-    const { score, labels } = yield* packLabelScores(appDir, (line) => console.error(`eval: ${line}`)).pipe(
+    const config = yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const secrets = packSecretRule(config, args)
+    const { score, labels } = yield* packLabelScores(appDir, secrets, (line) => console.error(`eval: ${line}`)).pipe(
       Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) }))
     )
     const report = {

@@ -19,6 +19,7 @@ import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "./Cli.ts"
 import type { ParsedArgs } from "./Cli.ts"
+import { packSecretRule } from "./PackSecrets.ts"
 
 export interface RecordTarget {
   readonly taskId: string
@@ -86,8 +87,11 @@ export const bundledTarget = (taskId: string, site: string | undefined) =>
     } satisfies RecordTarget
   })
 
-/** A task of the app pack in `dir`, on a fresh instance of the pack; `flags` override the config an Android pack's session reads. */
-export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags"] = {}) =>
+/**
+ * A task of the app pack in `dir`, on a fresh instance of the pack; `args` override the config
+ * an Android pack's session reads, and grant the secrets its log-in may type.
+ */
+export const packTarget = (dir: string, taskId: string, args: Pick<ParsedArgs, "flags" | "lists">) =>
   Effect.gen(function* () {
     const pack = yield* loadPack(dir)
     const task = pack.tasks.find((t) => t.id === taskId)
@@ -95,10 +99,11 @@ export const packTarget = (dir: string, taskId: string, flags: ParsedArgs["flags
       return yield* new UsageError({
         message: `unknown task '${taskId}' in the pack ${pack.config.name} (its tasks: ${pack.tasks.map((t) => t.id).join(", ")})`
       })
-    // Before the instance starts: a log-in that cannot work (a secret not set) starts nothing.
-    const auth = yield* loadAuth(pack)
+    // Before the instance starts: a log-in that cannot work (a secret not set or not allowed) starts nothing.
+    const config = yield* loadConfig({ flags: args.flags })
+    const auth = yield* loadAuth(pack, packSecretRule(config, args))
     // A device may need capabilities (appium:udid, …); the server is the one the instance announces.
-    const android = pack.config.platform === "android" ? androidSettings(yield* loadConfig({ flags })) : null
+    const android = pack.config.platform === "android" ? androidSettings(config) : null
     const open: RecordTarget["open"] = Effect.gen(function* () {
       // One episode: one instance, started for it, and no spare started only to be stopped.
       const app = Context.get(yield* Layer.build(CommandApp.layer(pack.dir, { size: 1, ahead: false })), App)

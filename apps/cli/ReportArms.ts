@@ -4,7 +4,7 @@
  * bundled site (`--site`), or on an app pack (`--app`).
  *
  * @example
- * const { label, train, heldOut, play } = yield* packArms("packs/myapp", list)
+ * const { label, train, heldOut, play } = yield* packArms("packs/myapp", list, args)
  * const outcome = yield* play(config, layer, { command: "run", rounds: 2, … })
  */
 import { Effect } from "effect"
@@ -24,6 +24,7 @@ import { CliError, UsageError } from "./Cli.ts"
 import { runOnBundledSites } from "./BundledRun.ts"
 import { runOnPack } from "./AppRun.ts"
 import { packTasksOf } from "./EvalApp.ts"
+import { packSecretRule } from "./PackSecrets.ts"
 
 export type ArmPlan = Omit<RunPlan, "tasks">
 
@@ -100,8 +101,13 @@ export const bundledArms = (args: ParsedArgs, list: List): Effect.Effect<ReportA
     }
   })
 
-/** An app pack's arms: its train and held-out tasks (all of each, or the named ones). */
-export const packArms = (packDir: string, list: List, judgeDemos = true): Effect.Effect<ReportArms, CliError | UsageError> =>
+/** An app pack's arms: its train and held-out tasks (all of each, or the named ones); `args` grant its log-in's secrets. */
+export const packArms = (
+  packDir: string,
+  list: List,
+  args: Pick<ParsedArgs, "lists">,
+  judgeDemos = true
+): Effect.Effect<ReportArms, CliError | UsageError> =>
   Effect.gen(function* () {
     const pack = yield* loadPack(packDir).pipe(Effect.mapError(asCliError))
     const pick = (split: "train" | "held-out", flag: string) => {
@@ -127,11 +133,17 @@ export const packArms = (packDir: string, list: List, judgeDemos = true): Effect
       heldOut,
       otherRoutes: [],
       play: (config, layer, plan) =>
-        runOnPack(config, layer, packDir, {
-          ...plan,
-          taskIds: train.map((t) => t.id).join(","),
-          judgeDemos,
-          extra: { ...plan.extra, "run.app": pack.config.name, "run.appDir": packDir }
-        }).pipe(Effect.mapError(asCliError))
+        runOnPack(
+          config,
+          layer,
+          packDir,
+          {
+            ...plan,
+            taskIds: train.map((t) => t.id).join(","),
+            judgeDemos,
+            extra: { ...plan.extra, "run.app": pack.config.name, "run.appDir": packDir }
+          },
+          packSecretRule(config, args)
+        ).pipe(Effect.mapError(asCliError))
     }
   })

@@ -6,6 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadAuth, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
+import type { SecretRule } from "@core/apps"
 import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { BrowserPool } from "@core/env-web"
@@ -39,8 +40,8 @@ export const queueConnection = (opened: OpenedStore, name: string) =>
     )
   })
 
-/** The app a worker serves: the bundled sites, or the pack in `dir` (its instances started here). */
-export const workerApp = (dir: string | undefined): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
+/** The app a worker serves: the bundled sites, or the pack in `dir` (its instances started here, its log-in typing what `secrets` allow). */
+export const workerApp = (dir: string | undefined, secrets: SecretRule): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
   dir === undefined
     ? Effect.gen(function* () {
         const app = yield* bundledApp()
@@ -50,7 +51,7 @@ export const workerApp = (dir: string | undefined): Effect.Effect<WorkerApp, unk
       })
     : Effect.gen(function* () {
         const pack = yield* loadPack(dir)
-        const auth = yield* loadAuth(pack)
+        const auth = yield* loadAuth(pack, secrets)
         const digest = yield* packDigest(pack)
         const context = yield* Layer.build(CommandApp.layer(pack.dir))
         const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))

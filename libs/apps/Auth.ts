@@ -2,10 +2,14 @@
  * An app pack's `auth` (docs/app-packs.md): a step file that logs in, played before every
  * episode on the pack and kept out of it (`Prelude` of @core/env-web). It is loaded once per
  * command, before any instance starts, so whatever is wrong with it — the file, a pack that
- * is not web, a secret variable that is not set — is one line and no episode begins.
+ * is not web, a secret variable that is not set or not allowed — is one line and no episode
+ * begins.
+ *
+ * A secret the log-in types goes into the pack's app, that is to the pack's server: a pack
+ * may name only variables the user allowed it, and never one CORE itself reads.
  *
  * @example
- * const auth = yield* loadAuth(pack)
+ * const auth = yield* loadAuth(pack, { allowed: () => new Set(["NOTES_PASSWORD"]), coreOwn: () => undefined })
  * yield* env.reset({ taskId, startUrl, origins: lease.origins, ...authOf(auth, lease.instance) })
  */
 import { Effect } from "effect"
@@ -24,12 +28,32 @@ export interface PackAuth {
   readonly steps: ReadonlyArray<Step>
 }
 
+/** Which environment variables a pack's log-in may type. */
+export interface SecretRule {
+  /** The variables the user allowed the pack of this name (its core-app.json `name`) to type. */
+  readonly allowed: (pack: string) => ReadonlySet<string>
+  /**
+   * What CORE reads the variable for (its model key, a NATS credential, …), or undefined when
+   * CORE does not read it. Such a variable is refused even when allowed: a user allowing it
+   * for one pack would hand CORE's own credentials to that pack's server.
+   */
+  readonly coreOwn: (variable: string) => string | undefined
+}
+
+/** Why the pack named `pack` may not type `variable`, or undefined when it may. */
+export const secretRefusal = (rule: SecretRule, pack: string, variable: string): string | undefined => {
+  const own = rule.coreOwn(variable)
+  if (own !== undefined) return `${variable} is CORE's own (${own}): a pack's log-in may never type it, even when allowed`
+  if (rule.allowed(pack).has(variable)) return undefined
+  return `the pack ${pack} may not type ${variable} unless you allow it: --allow-secret ${variable}, or "packs": { "${pack}": { "allowSecrets": ["${variable}"] } } in core.config.json`
+}
+
 /**
- * The pack's log-in, or null when it has none. `read` is where secrets are looked up (the
- * process environment): each `secretEnv` must be set now, so that an unset variable stops
- * the command before any episode rather than failing every one of them.
+ * The pack's log-in, or null when it has none. Every `secretEnv` must be allowed by `rule`
+ * and, looked up with `read` (the process environment), set now: a variable refused or unset
+ * stops the command before any episode rather than failing every one of them.
  */
-export const loadAuth = (pack: Pack, read: ReadSecret = readEnvSecret): Effect.Effect<PackAuth | null, PackError> =>
+export const loadAuth = (pack: Pack, rule: SecretRule, read: ReadSecret = readEnvSecret): Effect.Effect<PackAuth | null, PackError> =>
   Effect.gen(function* () {
     const rel = pack.config.auth
     if (rel === null) return null
@@ -45,13 +69,13 @@ export const loadAuth = (pack: Pack, read: ReadSecret = readEnvSecret): Effect.E
       Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem }))
     )
     for (const [i, step] of loaded.steps.entries()) {
-      if (step.kind === "type" && step.secretEnv !== undefined && read(step.secretEnv) === undefined) {
-        return yield* new PackError({
-          file,
-          path: `steps[${i}].secretEnv`,
-          problem: `the environment variable ${step.secretEnv} is not set: the log-in types its value`
-        })
-      }
+      if (step.kind !== "type" || step.secretEnv === undefined) continue
+      // Refused before asking whether it is set: an unset model key must not read as "set it and try again".
+      const refused = secretRefusal(rule, pack.config.name, step.secretEnv)
+      const problem =
+        refused ??
+        (read(step.secretEnv) === undefined ? `the environment variable ${step.secretEnv} is not set: the log-in types its value` : null)
+      if (problem !== null) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem })
     }
     return { file, steps: loaded.steps }
   })

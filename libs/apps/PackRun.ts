@@ -8,7 +8,7 @@
  *
  * @example
  * const app = yield* App
- * yield* executeRun(config, layer, { ...plan, tasks: packRunTasks(pack) }, packRunApp(pack, app, yield* loadAuth(pack)), progress)
+ * yield* executeRun(config, layer, { ...plan, tasks: packRunTasks(pack) }, packRunApp(pack, app, yield* loadAuth(pack, rule)), progress)
  */
 import { Effect } from "effect"
 import { join, resolve } from "node:path"

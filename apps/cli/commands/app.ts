@@ -36,6 +36,7 @@ import { AppiumEnvironment } from "@core/env-android"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 interface CheckReport {
   readonly ready_ms: number
@@ -141,7 +142,8 @@ export const appCheck: Command = {
     "check an app pack: validate it, start one instance, open its first task (headless Chromium, or the pack's Appium server), stop it (docs/app-packs.md)",
   positionals: ["dir"],
   flags: {
-    json: { kind: "boolean", description: "print one JSON object { ready_ms, title, elements, tasks, url } instead of lines" }
+    json: { kind: "boolean", description: "print one JSON object { ready_ms, title, elements, tasks, url } instead of lines" },
+    ...allowSecretFlags
   },
   run: (args) =>
     Effect.gen(function* () {
@@ -149,14 +151,11 @@ export const appCheck: Command = {
         return yield* new UsageError({ message: "app check takes one path: the pack's folder (it holds core-app.json)" })
       const pack = yield* loadPack(args.positionals[0]!).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const { name, platform } = pack.config
+      const config = yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       // A device may need capabilities (appium:udid, …); the server is the one the pack's instance announces.
-      const capabilities =
-        platform === "android"
-          ? androidSettings(yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message }))))
-              .capabilities
-          : {}
+      const capabilities = platform === "android" ? androidSettings(config).capabilities : {}
       // Its secrets are checked before an instance starts; the log-in itself is played before the first task.
-      const auth = yield* loadAuth(pack).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const auth = yield* loadAuth(pack, packSecretRule(config, args)).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       const report = platform === "android" ? yield* checkAndroid(pack, capabilities) : yield* checkWeb(pack, auth)
       if (args.flags.json === true) console.log(JSON.stringify(report))
       else {

@@ -31,6 +31,7 @@ import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { evalPackRun } from "../PackEval.ts"
 import { configFlags } from "../ConfigFlags.ts"
+import { allowSecretFlags } from "../PackSecrets.ts"
 
 /** Bump when the set's construction changes, so stale caches are not read. 2: selects are recorded by their option's value. */
 const SET_VERSION = "2"
@@ -87,6 +88,7 @@ export const evalLabels: Command = {
       kind: "boolean",
       description: "print one JSON object { trajectories, tp, fp, tn, fn, precision, recall, recall_same_path, recall_other_paths, … }"
     },
+    ...allowSecretFlags,
     ...configFlags(["dataDir", "store", "nats.url"])
   },
   run: (args) =>

@@ -17,6 +17,7 @@ import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
 import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
 import { evalApp, packTasksOf } from "../EvalApp.ts"
+import { packSecretRule } from "../PackSecrets.ts"
 import { runTaskOf } from "@core/sites/app"
 import type { RunTask } from "@core/pipeline"
 import { plural } from "@core/demos"
@@ -95,7 +96,7 @@ export const evalPolicy: Command = {
       const progress = new Progress("eval")
       const result = yield* Effect.scoped(
         Effect.gen(function* () {
-          const { app, pack, environment } = yield* evalApp(appDir, opened.config)
+          const { app, pack, environment } = yield* evalApp(appDir, opened.config, packSecretRule(opened.config, args))
           const tasks: ReadonlyArray<RunTask> =
             pack !== null
               ? packTasksOf(pack, "held-out")

@@ -34,6 +34,7 @@ import { defaultSecretEnv, SecretEnvName } from "@core/events"
 import type { Action } from "@core/events"
 import { CliError, UsageError } from "../Cli.ts"
 import { bundledTarget, packTarget } from "../RecordTarget.ts"
+import { allowSecretFlags } from "../PackSecrets.ts"
 import type { Command } from "../Cli.ts"
 
 const say = (line: string) => console.error(`record: ${line}`)
@@ -102,7 +103,8 @@ export const record: Command = {
       kind: "string",
       description: `the environment variable a typed password is recorded as, never its text (default ${defaultSecretEnv}); set it to the password so the demo replays`
     },
-    "cdp-port": { kind: "number", description: "advanced: also serve DevTools on this port (how tests drive the browser)" }
+    "cdp-port": { kind: "number", description: "advanced: also serve DevTools on this port (how tests drive the browser)" },
+    ...allowSecretFlags
   },
   run: (args) =>
     Effect.gen(function* () {
@@ -115,9 +117,7 @@ export const record: Command = {
       if (appDir !== undefined && args.flags.site !== undefined)
         return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
       const target =
-        appDir === undefined
-          ? yield* bundledTarget(taskId, args.flags.site as string | undefined)
-          : yield* packTarget(appDir, taskId, args.flags)
+        appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId, args)
       const from = args.flags.from as string | undefined
       if (args.flags["no-judge"] === true && (appDir === undefined || from === undefined))
         return yield* new UsageError({ message: "--no-judge is for a step file played on a pack (--app with --from)" })

@@ -26,6 +26,7 @@ import { loadPack, packDigest } from "@core/apps"
 import type { JobApp } from "@core/workers"
 import type { OpenedStore } from "../Store.ts"
 import { queueConnection, queuedEpisodes } from "../Workers.ts"
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 /** Episodes in flight with workers: enough to keep a few machines busy. */
 const QUEUE_PARALLEL = 8
@@ -130,7 +131,13 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
     const appDir = first.data.config["run.appDir"]
     if (typeof appDir === "string") {
       // A pack run resumes on the same pack folder, with the tasks it started with.
-      const outcome = yield* runOnPack(opened.config, opened.layer, appDir, { ...plan, taskIds: config.tasks.join(",") })
+      const outcome = yield* runOnPack(
+        opened.config,
+        opened.layer,
+        appDir,
+        { ...plan, taskIds: config.tasks.join(",") },
+        packSecretRule(opened.config, args)
+      )
       return report(args, runMetrics(outcome), outcome.seconds)
     }
     const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
@@ -202,6 +209,7 @@ export const run: Command = withConsoleFlag({
         "with --app: take a step file played as a task's demo without asking the pack's evaluate (by default a demo it fails stops the run before inference)"
     },
     json: { kind: "boolean", description: "print one JSON object of metrics instead of the table" },
+    ...allowSecretFlags,
     ...commonConfigFlags,
     ...configFlags([
       "seed",
@@ -265,7 +273,7 @@ export const run: Command = withConsoleFlag({
             judgeDemos: args.flags["no-judge"] !== true,
             extra: { "run.app": basename(dir), "run.appDir": dir }
           }
-          const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan)
+          const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan, packSecretRule(opened.config, args))
           return report(args, runMetrics(outcome), outcome.seconds)
         }
         if (args.flags["no-judge"] === true)

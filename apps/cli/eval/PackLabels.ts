@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { App, authOf, CommandApp, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
-import type { AppShape, Pack, PackAuth, PackTask } from "@core/apps"
+import type { AppShape, Pack, PackAuth, PackTask, SecretRule } from "@core/apps"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { loadStepFile, playSteps, StepPlayError } from "@core/demos"
 import { fromDemoSteps } from "@core/domain"
@@ -62,7 +62,7 @@ const play = (app: AppShape, env: EnvironmentShape, pack: Pack, auth: PackAuth |
   )
 
 /** The evaluation set of a pack: its train tasks with a demo and an alternative step file. */
-export const packLabelSet = (packDir: string, progress: (line: string) => void) =>
+export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (line: string) => void) =>
   Effect.gen(function* () {
     const pack = yield* loadPack(packDir)
     // Its episodes are built as web pages (a start URL on a leased instance): a device's would need their own.
@@ -71,7 +71,7 @@ export const packLabelSet = (packDir: string, progress: (line: string) => void) 
         message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)`
       })
     }
-    const auth = yield* loadAuth(pack)
+    const auth = yield* loadAuth(pack, secrets)
     const altsOf = (t: PackTask) =>
       (
         [
@@ -143,9 +143,9 @@ export const packLabelSet = (packDir: string, progress: (line: string) => void) 
   }).pipe(Effect.scoped)
 
 /** The set labelled by LFs inferred from each demo alone, and scored against evaluate. */
-export const packLabelScores = (packDir: string, progress: (line: string) => void) =>
+export const packLabelScores = (packDir: string, secrets: SecretRule, progress: (line: string) => void) =>
   Effect.gen(function* () {
-    const set = yield* packLabelSet(packDir, progress)
+    const set = yield* packLabelSet(packDir, secrets, progress)
     const tasks = yield* labelTasks(set, progress)
     const labels = yield* labelTrajectories(set, tasks, progress)
     return { score: scoreLabels(labels), tasks, labels }

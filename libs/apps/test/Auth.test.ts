@@ -1,8 +1,9 @@
 /**
  * An app pack's `auth` on the fixture pack fixtures/auth, whose every page needs a session:
- * the log-in is checked before any instance starts, played in each episode's own browser
- * context before its start page, whatever the isolation, and nothing of it — step, page or
- * password — is observed into the blob store. Real Chromium, real instances.
+ * the log-in is checked before any instance starts — it may type only variables the user
+ * allowed the pack, and never one CORE reads — played in each episode's own browser context
+ * before its start page, whatever the isolation, and nothing of it — step, page or password —
+ * is observed into the blob store. Real Chromium, real instances.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -12,8 +13,8 @@ import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { EpisodeSource } from "@core/environment"
-import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask, stopAllInstances } from "../mod.ts"
-import type { Isolation } from "../mod.ts"
+import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask, secretRefusal, stopAllInstances } from "../mod.ts"
+import type { Isolation, SecretRule } from "../mod.ts"
 import { fixtureRoot, leftovers, removeRoot, variant } from "./support.ts"
 
 const root = fixtureRoot("auth")
@@ -21,6 +22,12 @@ const password = `pw-${crypto.randomUUID()}`
 // The app's own user store: what the log-in must match, never part of the pack's configuration.
 writeFileSync(join(root, "auth", "password.txt"), password)
 const readSecret = (name: string) => (name === "NOTES_FIXTURE_PASSWORD" ? password : undefined)
+/** What the user grants, per pack name; `own`: the variables CORE reads, with what for. */
+const ruleOf = (grants: Record<string, ReadonlyArray<string>>, own: Record<string, string> = {}): SecretRule => ({
+  allowed: (pack) => new Set(grants[pack] ?? []),
+  coreOwn: (variable) => own[variable]
+})
+const allowed = ruleOf({ "fixture-notes": ["NOTES_FIXTURE_PASSWORD"] })
 
 afterEach(async () => {
   await Effect.runPromise(stopAllInstances())
@@ -34,13 +41,17 @@ afterAll(async () => {
 })
 
 const load = (dir: string) => Effect.runPromise(loadPack(dir))
-const authError = async (dir: string, read: (name: string) => string | undefined) =>
-  (await Effect.runPromise(Effect.flip(loadAuth(await load(dir), read)))).message
+const authError = async (dir: string, read: (name: string) => string | undefined, rule: SecretRule = allowed) =>
+  (await Effect.runPromise(Effect.flip(loadAuth(await load(dir), rule, read)))).message
 
 describe("loading a pack's auth", () => {
   test("given a log-in typing a secret by name, when its variable is unset, then one line names the file, the step and the variable", async () => {
     const dir = join(root, "auth")
-    expect((await Effect.runPromise(loadAuth(await load(dir), readSecret)))?.steps.map((s) => s.kind)).toEqual(["type", "type", "click"])
+    expect((await Effect.runPromise(loadAuth(await load(dir), allowed, readSecret)))?.steps.map((s) => s.kind)).toEqual([
+      "type",
+      "type",
+      "click"
+    ])
     expect(await authError(dir, () => undefined)).toBe(
       `${dir}/auth.steps.json: steps[1].secretEnv: the environment variable NOTES_FIXTURE_PASSWORD is not set: the log-in types its value`
     )
@@ -64,10 +75,37 @@ describe("loading a pack's auth", () => {
     )
     const web = await load(join(root, "auth"))
     const phone = { ...web, config: { ...web.config, platform: "android" as const } }
-    const refused = (await Effect.runPromise(Effect.flip(loadAuth(phone, readSecret)))).message
+    const refused = (await Effect.runPromise(Effect.flip(loadAuth(phone, allowed, readSecret)))).message
     expect(refused).toBe(
       `${join(root, "auth")}/core-app.json: auth: only for platform 'web' (a log-in is played in the episode's browser); this pack is 'android'`
     )
+  })
+})
+
+describe("which secrets a pack's log-in may type", () => {
+  const dir = () => join(root, "auth")
+  const step = (d: string) => `${d}/auth.steps.json: steps[1].secretEnv`
+
+  test("given a variable set but not allowed, or allowed only for another pack, when loaded, then one line names it and both ways to allow it", async () => {
+    const refusal = `${step(dir())}: the pack fixture-notes may not type NOTES_FIXTURE_PASSWORD unless you allow it: --allow-secret NOTES_FIXTURE_PASSWORD, or "packs": { "fixture-notes": { "allowSecrets": ["NOTES_FIXTURE_PASSWORD"] } } in core.config.json`
+    expect(await authError(dir(), readSecret, ruleOf({}))).toBe(refusal)
+    expect(await authError(dir(), readSecret, ruleOf({ "other-notes": ["NOTES_FIXTURE_PASSWORD"] }))).toBe(refusal)
+  })
+
+  test("given a variable CORE reads, when the user allowed it too, then it is refused in one line saying whose it is, set or not", async () => {
+    const own = { NOTES_FIXTURE_PASSWORD: "the secret models.apiKeyEnv names" }
+    const rule = ruleOf({ "fixture-notes": ["NOTES_FIXTURE_PASSWORD"] }, own)
+    const refusal = `${step(dir())}: NOTES_FIXTURE_PASSWORD is CORE's own (the secret models.apiKeyEnv names): a pack's log-in may never type it, even when allowed`
+    expect(await authError(dir(), readSecret, rule)).toBe(refusal)
+    // Unset, it is still CORE's: "set it" would be the wrong advice.
+    expect(await authError(dir(), () => undefined, rule)).toBe(refusal)
+  })
+
+  test("the rule alone: allowed per pack, CORE's own refused whatever is allowed", () => {
+    const rule = ruleOf({ notes: ["NOTES_PASSWORD", "OPENAI_API_KEY"] }, { OPENAI_API_KEY: "the secret models.apiKeyEnv names" })
+    expect(secretRefusal(rule, "notes", "NOTES_PASSWORD")).toBeUndefined()
+    expect(secretRefusal(rule, "wiki", "NOTES_PASSWORD")).toStartWith("the pack wiki may not type NOTES_PASSWORD")
+    expect(secretRefusal(rule, "notes", "OPENAI_API_KEY")).toStartWith("OPENAI_API_KEY is CORE's own")
   })
 })
 
@@ -95,7 +133,7 @@ describe("every episode logs in first, in its own browser context", () => {
           Effect.scoped(
             Effect.gen(function* () {
               const pack = yield* loadPack(dir)
-              const run = packRunApp(pack, yield* App, yield* loadAuth(pack, readSecret))
+              const run = packRunApp(pack, yield* App, yield* loadAuth(pack, allowed, readSecret))
               const bases: Array<string> = []
               const episodes: EpisodeSource = {
                 ...run.episodes,
