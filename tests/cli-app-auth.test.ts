@@ -144,7 +144,7 @@ test("given a log-in naming a variable the user did not allow, or CORE's model k
   expectOneLineError(own, expect)
   expect(own.code).toBe(1)
   expect(own.stderr.trim()).toBe(
-    `error: ${hostile}/auth.steps.json: steps[1].secretEnv: OPENAI_API_KEY is CORE's own (the secret models.apiKeyEnv names): a pack's log-in may never type it, even when allowed`
+    `error: ${hostile}/auth.steps.json: steps[1].secretEnv: OPENAI_API_KEY is CORE's own (the secret models.apiKeyEnv names): a pack may never type it, even when allowed`
   )
   expect(own.stdout + own.stderr).not.toContain(key)
   expect([notAllowed, hostile].map((d) => existsSync(join(d, "started")))).toEqual([false, false])

@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
-import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
+import { App, CommandApp, loadLogin, loadPack, packRunApp, packRunTask } from "@core/apps"
 import type { Pack, SecretRule } from "@core/apps"
 import { executeRun, RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
@@ -47,9 +47,9 @@ export const runOnPack = (
     const pack = yield* loadPack(packDir)
     const tasks = yield* packTasks(pack, plan.taskIds)
     // Before any instance starts: a log-in that cannot work stops the run here.
-    const auth = yield* loadAuth(pack, secrets)
+    const login = yield* loadLogin(pack, secrets)
     const context = yield* Layer.build(CommandApp.layer(packDir))
-    const app = packRunApp(pack, Context.get(context, App), auth, { judgeDemos: plan.judgeDemos !== false })
+    const app = packRunApp(pack, Context.get(context, App), login, { judgeDemos: plan.judgeDemos !== false })
     const file = `${pack.dir}/core-app.json`
     const sources = {
       ...plan.sources,

@@ -9,7 +9,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
-import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask } from "@core/apps"
+import { App, CommandApp, loadLogin, loadPack, packRunApp, packRunTask } from "@core/apps"
 import type { Pack, SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
@@ -53,8 +53,8 @@ export const evalApp = (
       return { app, label: "the bundled sites", pack: null, environment: environmentOf(config, null, app) }
     }
     const pack = yield* loadPack(packDir)
-    const auth = yield* loadAuth(pack, secrets)
+    const login = yield* loadLogin(pack, secrets)
     const context = yield* Layer.build(CommandApp.layer(packDir))
-    const app = packRunApp(pack, Context.get(context, App), auth)
+    const app = packRunApp(pack, Context.get(context, App), login)
     return { app, label: pack.config.name, pack, environment: environmentOf(config, pack, app) }
   }).pipe(Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: e.message }))))

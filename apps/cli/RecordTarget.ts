@@ -9,11 +9,11 @@
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { join } from "node:path"
-import { androidTaskStart, App, authOf, CommandApp, judgeDemo, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
+import { androidTaskStart, App, authOf, CommandApp, judgeDemo, loadLogin, loadPack, packPageOptions, taskUrl } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import { androidSettings, loadConfig } from "@core/config"
 import { AppiumEnvironment } from "@core/env-android"
-import type { EnvironmentShape, EnvTask } from "@core/environment"
+import type { EnvironmentShape, EnvTask, ReadSecret } from "@core/environment"
 import type { Action, Platform } from "@core/events"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
@@ -42,6 +42,8 @@ export interface RecordTarget {
        * The app's own check of a played demo, on the instance it was played on (a pack with
        * `evaluate`): fails with one line when the demo does not do the task.
        */
+      /** Where a played step's `secretEnv` finds its value: a pack's episodes type only what the user allowed it. */
+      readonly readSecret?: ReadSecret
       readonly judge?: (actions: ReadonlyArray<Action>) => Effect.Effect<void, CliError>
     },
     CliError,
@@ -101,7 +103,7 @@ export const packTarget = (dir: string, taskId: string, args: Pick<ParsedArgs, "
       })
     // Before the instance starts: a log-in that cannot work (a secret not set or not allowed) starts nothing.
     const config = yield* loadConfig({ flags: args.flags })
-    const auth = yield* loadAuth(pack, packSecretRule(config, args))
+    const login = yield* loadLogin(pack, packSecretRule(config, args))
     // A device may need capabilities (appium:udid, …); the server is the one the instance announces.
     const android = pack.config.platform === "android" ? androidSettings(config) : null
     const open: RecordTarget["open"] = Effect.gen(function* () {
@@ -112,13 +114,19 @@ export const packTarget = (dir: string, taskId: string, args: Pick<ParsedArgs, "
         judgeDemo(app, lease, task.id, actions).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
       if (android !== null) {
         const server = lease.instance.baseUrl
-        const environment = AppiumEnvironment.make({ capabilities: android.capabilities, appiumUrl: server, screenshots: "key" })
+        const environment = AppiumEnvironment.make({
+          capabilities: android.capabilities,
+          appiumUrl: server,
+          screenshots: "key",
+          readSecret: login.readSecret
+        })
         return { task: { taskId: task.id, ...androidTaskStart(pack.config, task.start) }, startUrl: server, environment, judge }
       }
       const startUrl = taskUrl(lease.instance, task.start)
       return {
-        task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(auth, lease.instance) },
+        task: { taskId: task.id, startUrl, origins: lease.origins, ...packPageOptions(pack), ...authOf(login.auth, lease.instance) },
         startUrl,
+        readSecret: login.readSecret,
         judge
       }
     }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))

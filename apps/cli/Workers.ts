@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
-import { App, CommandApp, loadAuth, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
+import { App, CommandApp, loadLogin, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
 import type { SecretRule } from "@core/apps"
 import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
@@ -51,13 +51,13 @@ export const workerApp = (dir: string | undefined, secrets: SecretRule): Effect.
       })
     : Effect.gen(function* () {
         const pack = yield* loadPack(dir)
-        const auth = yield* loadAuth(pack, secrets)
+        const login = yield* loadLogin(pack, secrets)
         const digest = yield* packDigest(pack)
         const context = yield* Layer.build(CommandApp.layer(pack.dir))
         const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))
         return {
           app: { kind: "pack", name: pack.config.name, digest } as const,
-          runApp: packRunApp(pack, Context.get(context, App), auth),
+          runApp: packRunApp(pack, Context.get(context, App), login),
           taskOf: (id: string) => tasks.get(id)
         }
       })

@@ -43,7 +43,7 @@ export interface SecretRule {
 /** Why the pack named `pack` may not type `variable`, or undefined when it may. */
 export const secretRefusal = (rule: SecretRule, pack: string, variable: string): string | undefined => {
   const own = rule.coreOwn(variable)
-  if (own !== undefined) return `${variable} is CORE's own (${own}): a pack's log-in may never type it, even when allowed`
+  if (own !== undefined) return `${variable} is CORE's own (${own}): a pack may never type it, even when allowed`
   if (rule.allowed(pack).has(variable)) return undefined
   return `the pack ${pack} may not type ${variable} unless you allow it: --allow-secret ${variable}, or "packs": { "${pack}": { "allowSecrets": ["${variable}"] } } in core.config.json`
 }
@@ -78,6 +78,45 @@ export const loadAuth = (pack: Pack, rule: SecretRule, read: ReadSecret = readEn
       if (problem !== null) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem })
     }
     return { file, steps: loaded.steps }
+  })
+
+/**
+ * Where a pack's episodes find a `type`'s secret by reference: only the variables `rule`
+ * lets this pack type, read with `read`; any other is unset for it. A demo or a policy may
+ * name any variable, and the value goes to the pack's server.
+ */
+export const packSecretReader =
+  (pack: Pack, rule: SecretRule, read: ReadSecret = readEnvSecret): ReadSecret =>
+  (variable) =>
+    secretRefusal(rule, pack.config.name, variable) === undefined ? read(variable) : undefined
+
+/** A pack's log-in, and the only reader of secrets its episodes get. */
+export interface PackLogin {
+  readonly auth: PackAuth | null
+  readonly readSecret: ReadSecret
+}
+
+/**
+ * `loadAuth`, and the same rule for every step file of the pack's tasks: a demo typing a
+ * variable the pack may not type is one line before any instance starts, rather than a
+ * demo that fails with "not set".
+ */
+export const loadLogin = (pack: Pack, rule: SecretRule, read: ReadSecret = readEnvSecret): Effect.Effect<PackLogin, PackError> =>
+  Effect.gen(function* () {
+    const auth = yield* loadAuth(pack, rule, read)
+    for (const task of pack.tasks) {
+      if (task.steps === null) continue
+      const file = `${pack.file.slice(0, -PACK_FILE.length)}${task.steps}`
+      const loaded = yield* loadStepFile(file).pipe(
+        Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem }))
+      )
+      for (const [i, step] of loaded.steps.entries()) {
+        if (step.kind !== "type" || step.secretEnv === undefined) continue
+        const refused = secretRefusal(rule, pack.config.name, step.secretEnv)
+        if (refused !== undefined) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem: refused })
+      }
+    }
+    return { auth, readSecret: packSecretReader(pack, rule, read) }
   })
 
 /** What an episode on `instance` needs to log in first: its prelude, from the instance's base URL. */

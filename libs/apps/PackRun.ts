@@ -21,7 +21,7 @@ import { androidTaskStart } from "./Android.ts"
 import type { AppShape } from "./App.ts"
 import { authOf } from "./Auth.ts"
 import { judgeDemo, lastAnswer } from "./DemoJudge.ts"
-import type { PackAuth } from "./Auth.ts"
+import type { PackLogin } from "./Auth.ts"
 import type { PackTask } from "./Format.ts"
 import { taskUrl } from "./Instance.ts"
 import type { InstanceError } from "./Instance.ts"
@@ -65,7 +65,7 @@ export const packRunTask = (pack: Pack, t: PackTask): RunTask => ({
  * The engine's episodes as leases: `open` takes an instance from the pool and names the
  * episode after it; `end` (after the judgement) and `discard` give it back.
  */
-const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, auth: PackAuth | null): EpisodeSource => {
+const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, login: PackLogin): EpisodeSource => {
   let n = 0
   const giveBack = async (episode: string) => {
     const lease = leases.get(episode)
@@ -79,19 +79,21 @@ const leasedEpisodes = (app: AppShape, leases: Map<string, Lease>, auth: PackAut
       leases.set(episode, lease)
       // An Android start is an activity, not a path: the instance's URL is its Appium server.
       const startUrl = app.platform === "android" ? lease.instance.baseUrl : taskUrl(lease.instance, path ?? "/")
-      return { episode, startUrl, origins: lease.origins, serverUrl: lease.instance.baseUrl, ...authOf(auth, lease.instance) }
+      return { episode, startUrl, origins: lease.origins, serverUrl: lease.instance.baseUrl, ...authOf(login.auth, lease.instance) }
     },
     discard: giveBack,
-    end: giveBack
+    end: giveBack,
+    readSecret: login.readSecret
   }
 }
 
 /**
- * `auth`: the pack's log-in (`loadAuth`; null when it has none), played before each of its
- * episodes. Required, so a caller cannot forget it and run a pack's episodes logged out.
+ * `login`: the pack's log-in (`loadLogin`), played before each of its episodes, and the only
+ * reader of secrets they get. Required, so a caller cannot forget it and run a pack's
+ * episodes logged out, or typing whatever variable a demo names.
  * `judgeDemos: false` takes a played step file as the task's demo without asking `evaluate`.
  */
-export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null, options: { readonly judgeDemos?: boolean } = {}): RunApp => {
+export const packRunApp = (pack: Pack, app: AppShape, login: PackLogin, options: { readonly judgeDemos?: boolean } = {}): RunApp => {
   const leases = new Map<string, Lease>()
   const byId = new Map(pack.tasks.map((t) => [t.id, t]))
   const judgePlayed = (taskId: string, episode: string | null, steps: ReadonlyArray<{ readonly action: Action }>) =>
@@ -110,7 +112,7 @@ export const packRunApp = (pack: Pack, app: AppShape, auth: PackAuth | null, opt
       )
     })
   return {
-    episodes: leasedEpisodes(app, leases, auth),
+    episodes: leasedEpisodes(app, leases, login),
     heldOut: () => Effect.succeed(pack.tasks.filter((t) => t.split === "held-out").map((t) => packRunTask(pack, t))),
     demo: (env, task, dir, demoId) =>
       Effect.gen(function* () {

@@ -26,7 +26,7 @@ import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
 import type { BlobStore } from "@core/blobstore"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import type { EnvironmentShape, EnvTask, EpisodeSource } from "@core/environment"
+import type { EnvironmentShape, EnvTask, EpisodeSource, ReadSecret } from "@core/environment"
 import type { Platform } from "@core/events"
 import { loadDemo } from "./Loader.ts"
 import { playDemo } from "./PlaySteps.ts"
@@ -47,6 +47,8 @@ export interface StepRecordingOptions<E = never> {
   readonly episodes?: EpisodeSource
   /** Variables a password typed in clear is recorded as (the environment's `secretEnvs`). */
   readonly secretEnvs?: ReadonlyArray<string>
+  /** Where a step's `secretEnv` finds its value (an app pack's: only what the user allowed it); default the process environment. */
+  readonly readSecret?: ReadSecret
   readonly onStep?: (step: PlayedStep, index: number) => void
   /** Plays on this instead of headless Chromium; its observations go to the recording's blob store. */
   readonly environment?: Effect.Effect<EnvironmentShape, never, BlobStore | Scope.Scope>
@@ -72,7 +74,8 @@ export const recordSteps = <E = never>(o: StepRecordingOptions<E>) =>
           // One episode, then the browser closes: an episode prepared ahead would be thrown away.
           prepareAhead: false,
           ...(o.episodes === undefined ? {} : { episodes: o.episodes }),
-          ...(o.secretEnvs === undefined ? {} : { secretEnvs: o.secretEnvs })
+          ...(o.secretEnvs === undefined ? {} : { secretEnvs: o.secretEnvs }),
+          ...(o.readSecret === undefined ? {} : { readSecret: o.readSecret })
         }),
       context
     )

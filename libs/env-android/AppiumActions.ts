@@ -9,6 +9,7 @@
  * the ids that observation issued. System keys are `mobile: pressKey` key codes.
  */
 import { longPressMs, maxWaitMs, typedText } from "@core/environment"
+import type { ReadSecret } from "@core/environment"
 import type { Box, ElementInfo } from "@core/environment"
 import type { Action, Target } from "@core/events"
 import type { PointerActions, Viewport } from "./Gestures.ts"
@@ -35,6 +36,8 @@ export interface ActionContext {
   /** The elements of the last observation by id: what a target id means now. */
   readonly current: ReadonlyMap<string, ElementInfo>
   readonly viewport: Viewport
+  /** Where a `type` by reference finds its value (the app's episodes' reader); default the process environment. */
+  readonly readSecret?: ReadSecret
 }
 
 /**
@@ -179,7 +182,7 @@ export const perform = async (device: Device, action: Action, ctx: ActionContext
     case "type": {
       const a = aim(action.target, ctx, action.kind)
       if ("error" in a) return a.error
-      const text = typedText(action)
+      const text = typedText(action, ctx.readSecret)
       if (typeof text !== "string") return text.error
       if (action.mode === "insert") return insert(device, a, text, action.submit === true)
       await device.performActions([tapActions(a)])

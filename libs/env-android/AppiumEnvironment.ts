@@ -39,7 +39,7 @@
 import { Effect, Layer, Result } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import { Environment, InfraError, makeEnvironment } from "@core/environment"
-import type { ElementInfo, EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
+import type { ElementInfo, EnvironmentAdapter, EnvironmentOptions, ReadSecret } from "@core/environment"
 import { androidStateChanging, perform } from "./AppiumActions.ts"
 import { appiumSessions, bounded, currentApp, deviceOf, prepareApp, serverMessage, sessionGone } from "./AppiumSession.ts"
 import type { AppiumSessions, Browser } from "./AppiumSession.ts"
@@ -55,6 +55,8 @@ export type { Connection } from "./AppiumSession.ts"
  * leases, each naming its Appium server.
  */
 export interface AppiumOptions extends EnvironmentOptions {
+  /** Where a `type` by reference finds its value when `episodes` gives none; default the process environment. */
+  readonly readSecret?: ReadSecret
   /** Default "http://127.0.0.1:4723" (config `android.appiumUrl`); an episode from `episodes` names its own. */
   readonly appiumUrl?: string
   /** Over `baseCapabilities` (config `android.capabilities`): `appium:udid`, `appium:appPackage`, … */
@@ -78,6 +80,7 @@ const encoder = new TextEncoder()
 
 /** Appium as the runner's platform: one session, kept across episodes, an app opened afresh per episode. */
 const adapter = (sessions: AppiumSessions, options: AppiumOptions, timeoutMs: number): EnvironmentAdapter<Episode> => {
+  const readSecret = options.episodes?.readSecret ?? options.readSecret
   const settleMs = options.settleMs ?? 500
   const defaultUrl = options.appiumUrl ?? "http://127.0.0.1:4723"
   /** The session; the runner asks for it only while it is open (`unavailable`). */
@@ -112,7 +115,13 @@ const adapter = (sessions: AppiumSessions, options: AppiumOptions, timeoutMs: nu
       )
     },
     settle: () => Effect.sleep(settleMs),
-    perform: (ep, action) => perform(deviceOf(device()), action, { issued: ep.issued, current: ep.current, viewport: ep.viewport }),
+    perform: (ep, action) =>
+      perform(deviceOf(device()), action, {
+        issued: ep.issued,
+        current: ep.current,
+        viewport: ep.viewport,
+        ...(readSecret === undefined ? {} : { readSecret })
+      }),
     read: (ep, withScreenshot, error) =>
       Effect.gen(function* () {
         const b = device()

@@ -6,7 +6,8 @@
  */
 import type { remote } from "webdriverio"
 import type { Action } from "@core/events"
-import { maxWaitMs, typedText } from "@core/environment"
+import { maxWaitMs, readEnvSecret, typedText } from "@core/environment"
+import type { ReadSecret } from "@core/environment"
 import { checkNavigation, knownSecrets, scrollInPage } from "@core/env-web"
 import { resolvedSelect, sealTyped } from "@core/events"
 
@@ -143,7 +144,8 @@ export const perform = async (
   b: Browser,
   action: Action,
   issued: ReadonlySet<string>,
-  origins: ReadonlyArray<string>
+  origins: ReadonlyArray<string>,
+  readSecret: ReadSecret = readEnvSecret
 ): Promise<string | null> => {
   switch (action.kind) {
     case "click":
@@ -156,7 +158,7 @@ export const perform = async (
     case "type": {
       const r = await resolve(b, action.target?.elementId ?? null, issued, action.kind)
       if ("error" in r) return r.error
-      const text = typedText(action)
+      const text = typedText(action, readSecret)
       if (typeof text !== "string") return text.error
       // chromedriver focuses a field that lacks focus with the caret at its end and leaves a
       // focused one's caret and selection as they are: `insert`'s rule, as on the web.

@@ -21,7 +21,7 @@
 import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import { ActionTimeout, Environment, InfraError, makeEnvironment } from "@core/environment"
-import type { EnvironmentAdapter, EnvironmentOptions } from "@core/environment"
+import type { EnvironmentAdapter, EnvironmentOptions, ReadSecret } from "@core/environment"
 import { appOrigins, elementsBlob, isAllowed, maskSecrets, pageRead, refusal, stateChanging } from "@core/env-web"
 import { perform, recordedAction } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
@@ -68,7 +68,7 @@ const refusedOf = (ep: Episode, read: PageRead & { readonly stranded: string | n
 }
 
 /** chromedriver as the runner's platform: one session, a fresh window per episode. */
-const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdapter<Episode> => ({
+const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: ReadSecret | undefined): EnvironmentAdapter<Episode> => ({
   name: "MobileWebEnvironment",
   stateChanging,
   describe: messageOf,
@@ -89,7 +89,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
   settle: (ep) => Effect.promise(() => settlePage(ep.browser, settleMs)),
   perform: async (ep, action, record) => {
     record(await recordedAction(ep.browser, action))
-    return perform(ep.browser, action, ep.issued, ep.origins)
+    return perform(ep.browser, action, ep.issued, ep.origins, readSecret)
   },
   read: (ep, withScreenshot, error) =>
     Effect.tryPromise({
@@ -141,7 +141,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number): EnvironmentAdap
 
 export const make = Effect.fnUntraced(function* (options: MobileWebOptions = {}) {
   const sessions = yield* mobileWebSessions(options)
-  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000), {
+  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000, options.episodes?.readSecret), {
     ...options,
     actionTimeoutMs: options.actionTimeoutMs ?? 5000
   })

@@ -63,7 +63,9 @@ const nullableScrub = (text: string | null, secrets: ReadonlySet<string>): strin
 /** Playwright as the runner's platform: a context per episode, closed with it. */
 const adapter = (pool: BrowserPool["Service"], options: WebEnvironmentOptions, timeoutMs: number): EnvironmentAdapter<WebEpisode> => {
   const settleMs = options.settleMs ?? 1000
-  const secrets = options.readSecret === undefined ? {} : { readSecret: options.readSecret }
+  // The app's own rule first: a pack's episodes type only what the user allowed that pack.
+  const readSecret = options.episodes?.readSecret ?? options.readSecret
+  const secrets = readSecret === undefined ? {} : { readSecret }
   /** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
   const overlaid = new WeakSet<WebEpisode>()
   const clearLeftover = async (ep: WebEpisode) => {

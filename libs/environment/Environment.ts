@@ -21,6 +21,7 @@
  */
 import { Context, Effect, Schema } from "effect"
 import type { Action, Observation, Target } from "@core/events"
+import type { ReadSecret } from "./Vocabulary.ts"
 
 /** What an episode starts from: a URL on the web, an app on Android. */
 export interface EnvTask {
@@ -122,6 +123,12 @@ export interface EpisodeSource {
   }>
   /** Ends an episode that was opened ahead of time and never used. */
   discard(episode: string): Promise<void>
+  /**
+   * Where a `type` by reference (`secretEnv`) in these episodes finds its value; default the
+   * process environment. An app pack's episodes get one that answers only the variables the
+   * user allowed that pack: whatever a demo or a policy names, the value goes to the app's server.
+   */
+  readonly readSecret?: ReadSecret
   /**
    * The episode is over and judged: what it ran on may be reset or stopped. Called when the
    * environment closes it. Optional: the bundled sites keep an episode until it is evicted,

@@ -20,7 +20,7 @@ import { join } from "node:path"
 import {
   androidTaskStart,
   authOf,
-  loadAuth,
+  loadLogin,
   loadPack,
   originsFor,
   packPageOptions,
@@ -29,7 +29,7 @@ import {
   stopInstance,
   taskUrl
 } from "@core/apps"
-import type { Instance, Pack, PackAuth } from "@core/apps"
+import type { Instance, Pack, PackLogin } from "@core/apps"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { androidSettings, loadConfig } from "@core/config"
 import { AppiumEnvironment } from "@core/env-android"
@@ -68,7 +68,7 @@ const instanceAndBlobs = (pack: Pack) =>
   })
 
 /** One instance, one page, everything closed when the scope ends. */
-const checkWeb = (pack: Pack, auth: PackAuth | null): Effect.Effect<CheckReport, CliError> =>
+const checkWeb = (pack: Pack, login: PackLogin): Effect.Effect<CheckReport, CliError> =>
   Effect.scoped(
     Effect.gen(function* () {
       const fail = failure(pack)
@@ -76,7 +76,7 @@ const checkWeb = (pack: Pack, auth: PackAuth | null): Effect.Effect<CheckReport,
       const context = yield* Layer.build(BrowserPool.layer().pipe(Layer.merge(DirectoryBlobStore.layer({ dir })))).pipe(
         Effect.mapError((e) => fail(`cannot open a blob store for the check: ${e.message}`))
       )
-      const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none" }), context)
+      const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", readSecret: login.readSecret }), context)
       const task = pack.tasks[0]!
       const startUrl = taskUrl(instance, task.start)
       const first = yield* env
@@ -85,7 +85,7 @@ const checkWeb = (pack: Pack, auth: PackAuth | null): Effect.Effect<CheckReport,
           startUrl,
           origins: originsFor(pack, instance.baseUrl),
           ...packPageOptions(pack),
-          ...authOf(auth, instance)
+          ...authOf(login.auth, instance)
         })
         .pipe(
           Effect.ensuring(env.close()),
@@ -155,8 +155,8 @@ export const appCheck: Command = {
       // A device may need capabilities (appium:udid, …); the server is the one the pack's instance announces.
       const capabilities = platform === "android" ? androidSettings(config).capabilities : {}
       // Its secrets are checked before an instance starts; the log-in itself is played before the first task.
-      const auth = yield* loadAuth(pack, packSecretRule(config, args)).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
-      const report = platform === "android" ? yield* checkAndroid(pack, capabilities) : yield* checkWeb(pack, auth)
+      const login = yield* loadLogin(pack, packSecretRule(config, args)).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const report = platform === "android" ? yield* checkAndroid(pack, capabilities) : yield* checkWeb(pack, login)
       if (args.flags.json === true) console.log(JSON.stringify(report))
       else {
         const shown =

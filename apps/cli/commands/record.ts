@@ -165,6 +165,7 @@ export const record: Command = {
             tasks: target.tasks,
             secretEnvs: [secretEnv],
             platform: target.platform,
+            ...(opened.readSecret === undefined ? {} : { readSecret: opened.readSecret }),
             ...(opened.environment === undefined ? {} : { environment: opened.environment }),
             ...(opened.judge === undefined || args.flags["no-judge"] === true
               ? {}

@@ -15,7 +15,7 @@ import { Context, Effect, Layer } from "effect"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { App, authOf, CommandApp, loadAuth, loadPack, packPageOptions, taskUrl } from "@core/apps"
+import { App, authOf, CommandApp, loadLogin, loadPack, packPageOptions, taskUrl } from "@core/apps"
 import type { AppShape, Pack, PackAuth, PackTask, SecretRule } from "@core/apps"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { loadStepFile, playSteps, StepPlayError } from "@core/demos"
@@ -71,7 +71,7 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
         message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)`
       })
     }
-    const auth = yield* loadAuth(pack, secrets)
+    const login = yield* loadLogin(pack, secrets)
     const altsOf = (t: PackTask) =>
       (
         [
@@ -90,10 +90,13 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
       Layer.mergeAll(BrowserPool.layer(), DirectoryBlobStore.layer({ dir: scratch }), CommandApp.layer(pack.dir))
     )
     const app = Context.get(context, App)
-    const env = yield* Effect.provideContext(WebEnvironment.make({ screenshots: "none", prepareAhead: false }), context)
+    const env = yield* Effect.provideContext(
+      WebEnvironment.make({ screenshots: "none", prepareAhead: false, readSecret: login.readSecret }),
+      context
+    )
     const set: { tasks: Array<LabelEvalSet["tasks"][number]>; trajectories: Array<EvalTrajectory> } = { tasks: [], trajectories: [] }
     for (const [i, t] of tasks.entries()) {
-      const run = (file: string, judgedAs: string) => Effect.provideContext(play(app, env, pack, auth, t, file, judgedAs), context)
+      const run = (file: string, judgedAs: string) => Effect.provideContext(play(app, env, pack, login.auth, t, file, judgedAs), context)
       const demo = yield* run(resolve(pack.dir, t.steps!), t.id)
       set.tasks.push({
         taskId: t.id,

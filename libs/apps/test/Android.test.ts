@@ -115,7 +115,7 @@ describe("an Android app pack on the Appium stand-in", () => {
     const result = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const run = packRunApp(pack, yield* App, null)
+          const run = packRunApp(pack, yield* App, { auth: null, readSecret: () => undefined })
           // The run's own source, watched: which server each episode was given.
           const episodes: EpisodeSource = {
             ...run.episodes,
@@ -172,7 +172,7 @@ describe("an Android app pack on the Appium stand-in", () => {
     await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const run = packRunApp(pack, yield* App, null)
+          const run = packRunApp(pack, yield* App, { auth: null, readSecret: () => undefined })
           let server = ""
           const episodes: EpisodeSource = {
             ...run.episodes,

@@ -12,8 +12,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
+import { targetOf } from "@core/environment"
 import type { EpisodeSource } from "@core/environment"
-import { App, CommandApp, loadAuth, loadPack, packRunApp, packRunTask, secretRefusal, stopAllInstances } from "../mod.ts"
+import { App, CommandApp, loadAuth, loadLogin, loadPack, packRunApp, packRunTask, secretRefusal, stopAllInstances } from "../mod.ts"
 import type { Isolation, SecretRule } from "../mod.ts"
 import { fixtureRoot, leftovers, removeRoot, variant } from "./support.ts"
 
@@ -95,7 +96,7 @@ describe("which secrets a pack's log-in may type", () => {
   test("given a variable CORE reads, when the user allowed it too, then it is refused in one line saying whose it is, set or not", async () => {
     const own = { NOTES_FIXTURE_PASSWORD: "the secret models.apiKeyEnv names" }
     const rule = ruleOf({ "fixture-notes": ["NOTES_FIXTURE_PASSWORD"] }, own)
-    const refusal = `${step(dir())}: NOTES_FIXTURE_PASSWORD is CORE's own (the secret models.apiKeyEnv names): a pack's log-in may never type it, even when allowed`
+    const refusal = `${step(dir())}: NOTES_FIXTURE_PASSWORD is CORE's own (the secret models.apiKeyEnv names): a pack may never type it, even when allowed`
     expect(await authError(dir(), readSecret, rule)).toBe(refusal)
     // Unset, it is still CORE's: "set it" would be the wrong advice.
     expect(await authError(dir(), () => undefined, rule)).toBe(refusal)
@@ -107,6 +108,64 @@ describe("which secrets a pack's log-in may type", () => {
     expect(secretRefusal(rule, "wiki", "NOTES_PASSWORD")).toStartWith("the pack wiki may not type NOTES_PASSWORD")
     expect(secretRefusal(rule, "notes", "OPENAI_API_KEY")).toStartWith("OPENAI_API_KEY is CORE's own")
   })
+})
+
+describe("what a pack's episodes may type by reference, beyond its log-in", () => {
+  const token = `tok-${crypto.randomUUID()}`
+  // Both set in the environment: only the rule decides which the pack's episodes get.
+  const readBoth = (name: string) => (name === "NOTES_FIXTURE_TOKEN" ? token : readSecret(name))
+
+  test("given a task's step file typing a variable the pack may not type, when the pack's secrets load, then one line names the step", async () => {
+    const leak = {
+      version: 1,
+      steps: [
+        { kind: "type", target: { role: "textbox", name: "User" }, secretEnv: "NOTES_FIXTURE_TOKEN" },
+        { kind: "status", status: "complete" }
+      ]
+    }
+    const dir = variant(root, "leaky-demo", () => undefined, {
+      base: "auth",
+      files: { "demos/n-open-groceries.steps.json": JSON.stringify(leak) }
+    })
+    const refused = (await Effect.runPromise(Effect.flip(loadLogin(await load(dir), allowed, readBoth)))).message
+    expect(refused).toBe(
+      `${dir}/demos/n-open-groceries.steps.json: steps[0].secretEnv: the pack fixture-notes may not type NOTES_FIXTURE_TOKEN unless you allow it: --allow-secret NOTES_FIXTURE_TOKEN, or "packs": { "fixture-notes": { "allowSecrets": ["NOTES_FIXTURE_TOKEN"] } } in core.config.json`
+    )
+    const login = await Effect.runPromise(loadLogin(await load(join(root, "auth")), allowed, readBoth))
+    expect([login.readSecret("NOTES_FIXTURE_PASSWORD"), login.readSecret("NOTES_FIXTURE_TOKEN")]).toEqual([password, undefined])
+  })
+
+  test("given an episode of the pack, when a policy types a variable the pack may not type, then nothing is typed; an allowed one is", async () => {
+    // No log-in: the episode starts on the sign-in form, whose fields take what is typed.
+    const dir = variant(root, "no-login", (c) => delete c.auth, { base: "auth" })
+    const typed = await browser.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const pack = yield* loadPack(dir)
+          const run = packRunApp(pack, yield* App, yield* loadLogin(pack, allowed, readBoth))
+          // The environment's own reader would give both: the episodes' reader is the one that counts.
+          const env = yield* WebEnvironment.make({ episodes: run.episodes, prepareAhead: false, screenshots: "none", readSecret: readBoth })
+          const task = packRunTask(pack, pack.tasks[0]!)
+          const first = yield* env.reset({ ...task.start, taskId: task.id })
+          const field = (name: string) => targetOf(first.elements.find((e) => e.name === name)!)
+          const refused = yield* env.step({ kind: "type", target: field("User"), text: "", secretEnv: "NOTES_FIXTURE_TOKEN" })
+          const allowedOne = yield* env.step({ kind: "type", target: field("Password"), text: "", secretEnv: "NOTES_FIXTURE_PASSWORD" })
+          yield* env.close()
+          return {
+            refused: refused.observation.error,
+            user: refused.elements.find((e) => e.name === "User")?.value,
+            allowed: allowedOne.observation.error
+          }
+        })
+      ).pipe(
+        Effect.provide(CommandApp.layer(dir)),
+        Effect.provide(DirectoryBlobStore.layer({ dir: mkdtempSync(join(tmpdir(), "core-auth-blobs-")) }))
+      )
+    )
+    expect(typed.refused).toBe("type: the secret variable NOTES_FIXTURE_TOKEN is not set")
+    expect(typed.user ?? "").toBe("")
+    expect(typed.allowed).toBeNull()
+  }, 30_000)
 })
 
 /** Every file under `dir`, as text: what a blob store holds. */
@@ -133,7 +192,7 @@ describe("every episode logs in first, in its own browser context", () => {
           Effect.scoped(
             Effect.gen(function* () {
               const pack = yield* loadPack(dir)
-              const run = packRunApp(pack, yield* App, yield* loadAuth(pack, allowed, readSecret))
+              const run = packRunApp(pack, yield* App, yield* loadLogin(pack, allowed, readSecret))
               const bases: Array<string> = []
               const episodes: EpisodeSource = {
                 ...run.episodes,
