@@ -200,6 +200,25 @@ describe("worker credentials of docs/examples/nats-workers.conf", () => {
     expect(server.violations().slice(before)).toEqual([])
   }, 20_000)
 
+  test("the worker's user reads only its own replies: not the shared inbox, not the driver's", async () => {
+    const before = server.violations().length
+    const snoop = await connectNats(server.url, WORKER, "test-snoop")
+    try {
+      for (const subject of ["_INBOX.>", "_INBOX_core-driver.>", ">"]) snoop.subscribe(subject)
+      await snoop.flush()
+      // The driver's requests are answered on its own inbox, which the worker may not read.
+      expect((await jsm.streams.info("CORE")).state.messages).toBe(1)
+      await Bun.sleep(300)
+      const refused = server
+        .violations()
+        .slice(before)
+        .filter((l) => /Subscription Violation/.test(l))
+      expect(refused.map((l) => l.match(/Subject "([^"]+)"/)?.[1]).sort()).toEqual([">", "_INBOX.>", "_INBOX_core-driver.>"])
+    } finally {
+      await snoop.close().catch(() => undefined)
+    }
+  })
+
   test("a real bun core worker on the worker's credentials announces itself and drops a bad job, with no violation", async () => {
     const before = server.violations().length
     const proc = spawnCore(["worker", "--store", "nats", "--name", "perm-cli", "--concurrency", "1"], cliEnv(server.url, WORKER))

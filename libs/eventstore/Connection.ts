@@ -63,6 +63,27 @@ const authOptions = (credentials: NatsCredentials): Partial<ConnectionOptions> =
 }
 
 /**
+ * Where a client that connects as `user` takes its replies: `_INBOX_<user>`, so a server can
+ * let each user subscribe only to its own replies. Under the shared `_INBOX.>` a worker
+ * could read every reply the server sends anyone: the driver's reads of the log, and the
+ * jobs, nonces included, delivered to every other worker. A name that cannot be a subject
+ * token keeps the client's default.
+ */
+export const inboxPrefixOf = (user: string): string | undefined => (/^[A-Za-z0-9_-]{1,64}$/.test(user) ? `_INBOX_${user}` : undefined)
+
+/** The inbox prefix a connection with these credentials uses; undefined: the client's default `_INBOX`. */
+export const inboxPrefixFor = (credentials: NatsCredentials): string | undefined =>
+  // A creds file or a token names no user here: those keep the default inbox.
+  credentials.credsFile !== undefined || credentials.token !== undefined || credentials.user === undefined
+    ? undefined
+    : inboxPrefixOf(credentials.user)
+
+const inboxOptions = (credentials: NatsCredentials): Partial<ConnectionOptions> => {
+  const prefix = inboxPrefixFor(credentials)
+  return prefix === undefined ? {} : { inboxPrefix: prefix }
+}
+
+/**
  * The client options of every long-lived connection. The client's defaults (10 attempts,
  * 2 s apart) close the connection after a 20 s outage, and everything holding it fails for
  * good; here it reconnects until the process ends, a quarter to half a second apart.
@@ -84,7 +105,8 @@ export const natsOptions = (url: string, credentials: NatsCredentials, name: str
     // noAsyncTraces: otherwise every request allocates two Errors for their stack traces,
     // a measurable share of an append's client work; errors are reported in one line anyway.
     noAsyncTraces: true,
-    ...authOptions(credentials)
+    ...authOptions(credentials),
+    ...inboxOptions(credentials)
   }
 }
 

@@ -16,7 +16,7 @@ import type { CoreEvent } from "@core/events"
 import { collectBatches, decodeCommit, prepareCommit, streamOfBatches } from "./Commit.ts"
 import { ConcurrencyError, EventStore, StoreUnavailable, type UnreadableEvent } from "./EventStore.ts"
 import type { AppendError, AppendOptions, AppendResult, ReadAllOptions, RecordedEvent, SubscribeOptions } from "./EventStore.ts"
-import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, isTransientNatsError } from "./Connection.ts"
+import { connectNats, DEFAULT_OUTAGE_LIMIT_MS, displayNatsUrl, inboxPrefixFor, isTransientNatsError } from "./Connection.ts"
 import type { NatsCredentials } from "./Connection.ts"
 import { makePublisher, PublishRefused, PublishUnanswered } from "./Publisher.ts"
 import { natsErrorLine } from "./Select.ts"
@@ -65,7 +65,7 @@ export const make = (options: JetStreamStoreOptions) =>
     const jsm: JetStreamManager = yield* Effect.tryPromise({ try: () => jetstreamManager(nc), catch: unavailable })
     const js: JetStreamClient = jetstream(nc)
     const publisher = yield* Effect.acquireRelease(
-      Effect.sync(() => makePublisher(nc, 5000)),
+      Effect.sync(() => makePublisher(nc, 5000, inboxPrefixFor(options.credentials ?? {}))),
       (p) => Effect.sync(() => p.close())
     )
 

@@ -72,8 +72,9 @@ export const conditionalHeaders = (msgId: string, expected: number): MsgHdrs => 
   return h
 }
 
-export const makePublisher = (nc: NatsConnection, timeoutMs: number): Publisher => {
-  const inbox = createInbox()
+export const makePublisher = (nc: NatsConnection, timeoutMs: number, inboxPrefix?: string): Publisher => {
+  // The connection's own prefix (`_INBOX_<user>`, inboxPrefixFor): a user may be allowed only its own replies.
+  const inbox = createInbox(inboxPrefix)
   const prefixLength = inbox.length + 1
   const pending = new Map<string, Pending>()
   let counter = 0

@@ -7,5 +7,13 @@ export type { JetStreamStoreOptions } from "./JetStreamStore.ts"
 export { chooseStore, natsErrorLine, probeNats } from "./Select.ts"
 export type { StoreChoice } from "./Select.ts"
 export { decodeCommit, MAX_COMMIT_BYTES } from "./Commit.ts"
-export { DEFAULT_OUTAGE_LIMIT_MS, connectNats, displayNatsUrl, isTransientNatsError, throughOutages, watchLink } from "./Connection.ts"
+export {
+  DEFAULT_OUTAGE_LIMIT_MS,
+  connectNats,
+  displayNatsUrl,
+  inboxPrefixOf,
+  isTransientNatsError,
+  throughOutages,
+  watchLink
+} from "./Connection.ts"
 export type { NatsCredentials } from "./Connection.ts"
