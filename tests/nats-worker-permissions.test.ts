@@ -11,7 +11,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { Subprocess } from "bun"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -25,20 +24,11 @@ import type { NatsCredentials } from "@core/eventstore"
 import { announce, JOBS_STREAM, livePresences, openQueue, presenceOf, RESULTS_STREAM, WORKERS_CONSUMER } from "@core/workers"
 import { job, uniqueRun } from "../libs/eventstore/test/conformance.ts"
 import { core, expectOneLineError, REPO, spawnCore } from "./support/cli.ts"
+import { freePort } from "../libs/eventstore/test/natsServer.ts"
 
 const CONFIG = join(REPO, "docs", "examples", "nats-workers.conf")
 const DRIVER: NatsCredentials = { user: "core-driver", password: `driver-${crypto.randomUUID()}` }
 const WORKER: NatsCredentials = { user: "core-worker", password: `worker-${crypto.randomUUID()}` }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer()
-    srv.once("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
-  })
 
 interface ConfiguredServer {
   readonly url: string

@@ -10,7 +10,7 @@ import { join } from "node:path"
 
 const binary = Bun.which("nats-server") ?? "/usr/sbin/nats-server"
 
-const freePort = () =>
+export const freePort = (): Promise<number> =>
   new Promise<number>((resolve, reject) => {
     const srv = createServer()
     srv.once("error", reject)
