@@ -107,10 +107,10 @@ export const loadLogin = (pack: Pack, rule: SecretRule, read: ReadSecret = readE
     for (const task of pack.tasks) {
       if (task.steps === null) continue
       const file = `${pack.file.slice(0, -PACK_FILE.length)}${task.steps}`
-      const loaded = yield* loadStepFile(file).pipe(
-        Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem }))
-      )
-      for (const [i, step] of loaded.steps.entries()) {
+      // Its other problems are for the command that plays it, if any does; the episodes' reader guards it then too.
+      const loaded = yield* loadStepFile(file).pipe(Effect.option)
+      if (loaded._tag === "None") continue
+      for (const [i, step] of loaded.value.steps.entries()) {
         if (step.kind !== "type" || step.secretEnv === undefined) continue
         const refused = secretRefusal(rule, pack.config.name, step.secretEnv)
         if (refused !== undefined) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem: refused })
