@@ -20,9 +20,19 @@
  */
 import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
-import { ActionTimeout, Environment, InfraError, makeEnvironment } from "@core/environment"
+import { ActionTimeout, Environment, InfraError, makeEnvironment, typedText } from "@core/environment"
 import type { EnvironmentAdapter, EnvironmentOptions, ReadSecret } from "@core/environment"
-import { appOrigins, elementsBlob, isAllowed, maskSecrets, pageRead, refusal, stateChanging } from "@core/env-web"
+import {
+  appOrigins,
+  elementsBlob,
+  isAllowed,
+  maskSecrets,
+  pageRead,
+  refusal,
+  scrubExtracted,
+  scrubText,
+  stateChanging
+} from "@core/env-web"
 import { perform, recordedAction } from "./MobileWebActions.ts"
 import type { Browser } from "./MobileWebActions.ts"
 import {
@@ -42,6 +52,8 @@ export { capabilities, PHONE } from "./MobileWebSession.ts"
 
 /** `actionTimeoutMs` (per action and page load) defaults to 5000. */
 export interface MobileWebOptions extends EnvironmentOptions, SessionOptions {
+  /** Where a `type` by reference finds its value when `episodes` gives none; default the process environment. */
+  readonly readSecret?: ReadSecret
   /** Upper bound on waiting for the document to finish loading after an action, default 1000 ms. */
   readonly settleMs?: number
 }
@@ -55,6 +67,24 @@ interface Episode {
   /** The last page observed on the app's origins: where a window stranded off them returns to. */
   lastGood: string | null
   nextId: number
+  /** Values this episode typed by reference: scrubbed from every read (env-web's Scrub.ts). */
+  readonly secrets: Set<string>
+  /** The last read showed a secret: WebDriver cannot paint over a box, so no screenshot or marks of it are kept. */
+  showsSecret: boolean
+}
+
+/**
+ * The read with the episode's secrets masked in its elements, outline, title and URL; its
+ * screenshot dropped when any of them showed one, since WebDriver has no mask.
+ */
+const scrubbedRead = <R extends PageRead>(ep: Episode, read: R): R => {
+  if (ep.secrets.size === 0) return read
+  const { extracted, masked } = scrubExtracted(read.extracted, ep.secrets)
+  const outline = scrubText(read.outline, ep.secrets)
+  const title = scrubText(read.title, ep.secrets)
+  const url = scrubText(read.url, ep.secrets)
+  ep.showsSecret = masked.length > 0 || outline !== read.outline || title !== read.title || url !== read.url
+  return { ...read, extracted, outline, title, url, png: ep.showsSecret ? null : read.png }
 }
 
 /** Episodes whose set-of-marks overlay could not be removed: it is removed before their next read. */
@@ -78,7 +108,16 @@ const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: Read
     const origins = appOrigins(startUrl, site?.origins ?? task.origins)
     return Effect.map(
       sessions.session(origins),
-      (browser): Episode => ({ browser, startUrl, issued: new Set(), origins, lastGood: null, nextId: 1 })
+      (browser): Episode => ({
+        browser,
+        startUrl,
+        issued: new Set(),
+        origins,
+        lastGood: null,
+        nextId: 1,
+        secrets: new Set(),
+        showsSecret: false
+      })
     )
   },
   start: (ep) =>
@@ -88,7 +127,18 @@ const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: Read
     }).pipe(Effect.tapError(() => sessions.quit)),
   settle: (ep) => Effect.promise(() => settlePage(ep.browser, settleMs)),
   perform: async (ep, action, record) => {
-    record(await recordedAction(ep.browser, action))
+    const recorded = await recordedAction(ep.browser, action)
+    record(recorded)
+    if (action.kind === "type") {
+      // What it types by reference, or a configured secret's value typed in clear, is as secret as a password.
+      const typed =
+        action.secretEnv === undefined
+          ? recorded.kind === "type" && recorded.secretEnv !== undefined
+            ? action.text
+            : null
+          : typedText(action, readSecret)
+      if (typeof typed === "string" && typed !== "") ep.secrets.add(typed)
+    }
     return perform(ep.browser, action, ep.issued, ep.origins, readSecret)
   },
   read: (ep, withScreenshot, error) =>
@@ -104,7 +154,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: Read
           const read = await readPage(ep.browser, ep.nextId, withScreenshot, ep.origins)
           if (isAllowed(read.url, ep.origins)) ep.lastGood = read.url
           else if (attempt === 0 && ep.lastGood !== null && read.url !== "about:blank") continue
-          return { ...read, stranded }
+          return { ...scrubbedRead(ep, read), stranded }
         }
       },
       catch: (cause) => new InfraError({ reason: `cannot observe the page: ${messageOf(cause)}` })
@@ -114,23 +164,25 @@ const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: Read
           elementsBytes: elementsBlob(read.url, read.extracted),
           aria: maskSecrets(read.outline, read.extracted.secrets),
           // A link, form, redirect or script that tried to leave the app was stopped: say why.
-          error: refusedOf(ep, read, error)
+          error: ((e) => (e === null ? null : scrubText(e, ep.secrets)))(refusedOf(ep, read, error))
         })
       )
     ),
   // The desktop's overlay, drawn through `execute` (env-web's Marks.ts says why in the page).
   mark: (ep, marks) =>
-    Effect.tryPromise({
-      try: () => {
-        overlaid.add(ep)
-        return markedScreenshot(ep.browser, marks, (ran) => void (ran && overlaid.delete(ep)))
-      },
-      catch: (cause) => cause
-    }).pipe(
-      Effect.catch((cause) =>
-        sessionGone(cause) ? Effect.fail(new InfraError({ reason: `cannot mark the page: ${messageOf(cause)}` })) : Effect.succeed(null)
-      )
-    ),
+    ep.showsSecret
+      ? Effect.succeed(null)
+      : Effect.tryPromise({
+          try: () => {
+            overlaid.add(ep)
+            return markedScreenshot(ep.browser, marks, (ran) => void (ran && overlaid.delete(ep)))
+          },
+          catch: (cause) => cause
+        }).pipe(
+          Effect.catch((cause) =>
+            sessionGone(cause) ? Effect.fail(new InfraError({ reason: `cannot mark the page: ${messageOf(cause)}` })) : Effect.succeed(null)
+          )
+        ),
   unavailable: () => (sessions.current() === null ? "no episode in progress: call reset first" : null),
   isLost: (_, cause) => sessionGone(cause),
   // Only the runner's own budget: chromedriver's errors are the action's failures.
@@ -141,7 +193,7 @@ const adapter = (sessions: MobileWebSessions, settleMs: number, readSecret: Read
 
 export const make = Effect.fnUntraced(function* (options: MobileWebOptions = {}) {
   const sessions = yield* mobileWebSessions(options)
-  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000, options.episodes?.readSecret), {
+  return yield* makeEnvironment(adapter(sessions, options.settleMs ?? 1000, options.episodes?.readSecret ?? options.readSecret), {
     ...options,
     actionTimeoutMs: options.actionTimeoutMs ?? 5000
   })

@@ -5,7 +5,7 @@
  * be a touch and not a mouse click.
  */
 import { afterAll, expect, test } from "bun:test"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, ManagedRuntime } from "effect"
@@ -185,6 +185,35 @@ test("taps and long presses arrive as touches; type with submit, select and key 
       expect(unknownKey.observation.error).toBe('unknown key "Hyper"')
     })
   )
+})
+
+test("a value typed by reference is scrubbed from every read, and a screen that shows it keeps no screenshot", async () => {
+  const secret = `key-${crypto.randomUUID()}`
+  const seen = await withEnv(
+    (env) =>
+      Effect.gen(function* () {
+        const obs = yield* env.reset({ taskId: "t", startUrl: `${origin}/` })
+        // Into a plain text field, whose form echoes it in a paragraph.
+        const typed = yield* env.step({
+          kind: "type",
+          target: targetOf(find(obs, "textbox", "Query")),
+          text: "",
+          secretEnv: "PHONE_KEY",
+          submit: true
+        })
+        return { error: typed.observation.error, query: find(typed, "textbox", "Query").value, screenshot: typed.observation.screenshot }
+      }),
+    { readSecret: (name) => (name === "PHONE_KEY" ? secret : undefined) }
+  )
+  expect(seen.error).toBeNull()
+  expect(seen.query).toBe("•".repeat(secret.length))
+  expect(seen.screenshot).toBeNull()
+  const stored = readdirSync(blobDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n")
+  expect(stored).toContain("sent ")
+  expect(stored).not.toContain(secret)
 })
 
 test("an insert types at the caret without clearing: at the end of an unfocused field, over a Control+Shift+End selection", async () => {
