@@ -17,11 +17,21 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { jetstream, jetstreamManager } from "@nats-io/jetstream"
 import type { JetStreamManager } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
+import { BlobStore, JetStreamBlobStore, promoting, staged } from "@core/blobstore"
 import { runStream } from "@core/events"
 import { connectNats, EventStore, JetStreamStore } from "@core/eventstore"
 import type { NatsCredentials } from "@core/eventstore"
-import { announce, JOBS_STREAM, livePresences, openQueue, presenceOf, RESULTS_STREAM, WORKERS_CONSUMER } from "@core/workers"
+import {
+  announce,
+  JOBS_STREAM,
+  livePresences,
+  openQueue,
+  presenceOf,
+  RESULTS_STREAM,
+  UPLOADS_BUCKET,
+  WORKERS_CONSUMER
+} from "@core/workers"
+import { headers } from "@nats-io/transport-node"
 import { job, uniqueRun } from "../libs/eventstore/test/conformance.ts"
 import { core, expectOneLineError, REPO, spawnCore } from "./support/cli.ts"
 import { freePort } from "../libs/eventstore/test/natsServer.ts"
@@ -114,6 +124,8 @@ beforeAll(async () => {
     Effect.flatMap(Effect.service(EventStore), (s) => s.append(stream, [job(r, stream, 0)], { expectedRevision: 0 }))
   )
   await openQueue(driver, { ackWaitMs: 30_000, maxDeliveries: 3 })
+  // The uploads bucket, as a driver's queued run makes it.
+  await Effect.runPromise(Effect.scoped(JetStreamBlobStore.make({ url: server.url, bucket: UPLOADS_BUCKET, credentials: DRIVER })))
   worker = await connectNats(server.url, WORKER, "test-worker")
 })
 
@@ -142,6 +154,13 @@ describe("worker credentials of docs/examples/nats-workers.conf", () => {
     await expect(wjsm.streams.add({ name: "ELSEWHERE", subjects: ["elsewhere.>"] })).rejects.toThrow(refusedPublish)
     await expect(wjsm.streams.delete(JOBS_STREAM)).rejects.toThrow(refusedPublish)
     await expect(wjsm.streams.purge("OBJ_core-blobs")).rejects.toThrow(refusedPublish)
+    // Nor write the blob bucket older runs replay from: a rollup on its metadata would purge it.
+    const blobsBefore = await messages("OBJ_core-blobs")
+    const rollup = headers()
+    rollup.set("Nats-Rollup", "all")
+    await expect(js.publish("$O.core-blobs.M.eA", "{}", { headers: rollup, timeout: 2_000 })).rejects.toThrow(refusedPublish)
+    await expect(js.publish("$O.core-blobs.C.x", "chunk", { timeout: 2_000 })).rejects.toThrow(refusedPublish)
+    expect(await messages("OBJ_core-blobs")).toBe(blobsBefore)
     await expect(wjsm.consumers.update(JOBS_STREAM, WORKERS_CONSUMER, { max_deliver: 100 })).rejects.toThrow(refusedPublish)
     // Nor read the log: no consumer on it, no message of it.
     await expect(wjsm.consumers.add("CORE", { name: "peek" })).rejects.toThrow(refusedPublish)
@@ -168,15 +187,33 @@ describe("worker credentials of docs/examples/nats-workers.conf", () => {
     const stop = announce(queue, () =>
       presenceOf({ name: "perm-w1", host: "test", pid: process.pid, concurrency: 1, holding: ["t1"], done: 0, since: "now" })
     )
-    const workerBlobs = ManagedRuntime.make(JetStreamBlobStore.layer({ url: server.url, credentials: WORKER }))
+    // As `bun core worker` makes its store: the main bucket read, the uploads bucket written.
+    const storeOf = (credentials: NatsCredentials, bucket?: string) =>
+      JetStreamBlobStore.make({ url: server.url, credentials, ...(bucket === undefined ? {} : { bucket }) })
+    const workerBlobs = ManagedRuntime.make(
+      Layer.effect(
+        BlobStore,
+        Effect.map(Effect.all([storeOf(WORKER), storeOf(WORKER, UPLOADS_BUCKET)]), ([main, uploads]) => staged(main, uploads))
+      )
+    )
     try {
       // Big enough for many chunks, and for the read to need the consumer's flow control (from about 3 MB).
       const observation = new Uint8Array(4_500_000).map((_, i) => (i * 31) % 251)
-      const [put, read] = await workerBlobs.runPromise(
-        Effect.flatMap(Effect.service(BlobStore), (b) => Effect.all([Effect.flatMap(b.put(observation), b.get), b.get(modelHash)]))
+      const [hash, put, read] = await workerBlobs.runPromise(
+        Effect.flatMap(Effect.service(BlobStore), (b) =>
+          Effect.flatMap(b.put(observation), (h) => Effect.all([Effect.succeed(h), b.get(h), b.get(modelHash)]))
+        )
       )
       expect(put).toEqual(observation)
       expect(read).toEqual(model)
+      // The main bucket has it only once the driver, reading it to check a record, promoted it.
+      const inMain = () => driverStores.runPromise(Effect.flatMap(Effect.service(BlobStore), (b) => b.has(hash)))
+      expect(await inMain()).toBe(false)
+      const promoted = await Effect.runPromise(
+        Effect.scoped(Effect.flatMap(Effect.all([storeOf(DRIVER), storeOf(DRIVER, UPLOADS_BUCKET)]), ([m, u]) => promoting(m, u).get(hash)))
+      )
+      expect(promoted).toEqual(observation)
+      expect(await inMain()).toBe(true)
       const ack = await queue.js.publish("coreq.results.r1.t1", JSON.stringify({ result: 1 }), { msgID: "r1:t1:n" })
       expect(ack.stream).toBe(RESULTS_STREAM)
       expect(await msg!.ackAck()).toBe(true)
@@ -251,8 +288,12 @@ describe("worker credentials of docs/examples/nats-workers.conf", () => {
       expect(noBucket.stderr).toContain(
         `object store bucket "core-blobs" does not exist at ${fresh.url} and these NATS credentials may not create it`
       )
-      // The bucket, as a driver's run makes it; the queue still missing.
+      // The buckets, as a driver's queued run makes them (the uploads one only then); the queue still missing.
       await Effect.runPromise(Effect.scoped(JetStreamBlobStore.make({ url: fresh.url, credentials: DRIVER })))
+      const noUploads = await core(["worker", "--store", "nats"], env)
+      expectOneLineError(noUploads, expect)
+      expect(noUploads.stderr).toContain(`object store bucket "core-uploads" does not exist at ${fresh.url}`)
+      await Effect.runPromise(Effect.scoped(JetStreamBlobStore.make({ url: fresh.url, bucket: UPLOADS_BUCKET, credentials: DRIVER })))
       const noQueue = await core(["worker", "--store", "nats"], env)
       expectOneLineError(noQueue, expect)
       expect(noQueue.stderr).toContain("error: work queue: stream CORE_JOBS does not exist and these NATS credentials may not create it")

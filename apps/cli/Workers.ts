@@ -9,13 +9,14 @@ import { App, CommandApp, loadLogin, loadPack, packDigest, packRunApp, packRunTa
 import type { SecretRule } from "@core/apps"
 import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
+import { JetStreamBlobStore } from "@core/blobstore"
 import { BrowserPool } from "@core/env-web"
 import { connectNats, displayNatsUrl } from "@core/eventstore"
 import { platformEnvironment } from "@core/pipeline"
 import type { RemoteRun, RunTask } from "@core/pipeline"
 import { bundledApp, runTaskOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
-import { queueKey, remoteEpisodes } from "@core/workers"
+import { queueKey, remoteEpisodes, UPLOADS_BUCKET, UPLOADS_TTL_MS } from "@core/workers"
 import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
 import type { NatsConnection } from "@nats-io/transport-node"
 import { CliError } from "./Cli.ts"
@@ -79,25 +80,41 @@ export const workerEnvironment = (config: LoadedConfig, app: WorkerApp) =>
       )
   })
 
+/**
+ * The uploads bucket on the store's server (UPLOADS_BUCKET): where workers put their blobs.
+ * A driver creates it; a worker on credentials that may not is told so in one line.
+ */
+export const uploadsStore = (opened: OpenedStore, url: string) =>
+  JetStreamBlobStore.make({
+    url,
+    bucket: UPLOADS_BUCKET,
+    credentials: opened.credentials,
+    outageLimitMs: natsOutageLimitMs(opened.config),
+    ttlMs: UPLOADS_TTL_MS
+  })
+
 /** `run --workers queue`: the run's episodes go to the queue on the store's server, each job with its nonce. */
-export const queuedEpisodes = (config: LoadedConfig, nc: NatsConnection, app: JobApp) => (run: RemoteRun) =>
+export const queuedEpisodes = (opened: OpenedStore, url: string, nc: NatsConnection, app: JobApp) => (run: RemoteRun) =>
   Layer.unwrap(
-    Effect.map(queueKey(config.values.dataDir), (key) =>
-      remoteEpisodes({
+    Effect.gen(function* () {
+      const key = yield* queueKey(opened.config.values.dataDir)
+      const uploads = yield* uploadsStore(opened, url)
+      return remoteEpisodes({
         nc,
         runId: run.runId,
         seed: run.seed,
         key,
+        uploads,
         app,
         platform: run.platform,
         screenshots: run.screenshots,
         setOfMarks: run.setOfMarks,
-        queue: queueSettings(config),
+        queue: queueSettings(opened.config),
         startTaskOf: run.startTaskOf,
         record: run.record,
         onResult: run.onResult,
         log: run.log,
-        outageLimitMs: natsOutageLimitMs(config)
+        outageLimitMs: natsOutageLimitMs(opened.config)
       })
-    )
+    })
   )

@@ -21,6 +21,8 @@ export interface JetStreamBlobStoreOptions {
   readonly credentials?: NatsCredentials
   /** How long a put or get waits through an outage for the server to come back; default 10 minutes. */
   readonly outageLimitMs?: number
+  /** How long the bucket keeps an object, when this creates it; default for good. */
+  readonly ttlMs?: number
 }
 
 export const defaultUrl = "nats://127.0.0.1:4222"
@@ -66,7 +68,11 @@ export const make = Effect.fnUntraced(function* (options: JetStreamBlobStoreOpti
     })
 
   const os: ObjectStore = yield* Effect.tryPromise({
-    try: () => new Objm(nc).create(bucket, { storage: StorageType.File }),
+    try: () =>
+      new Objm(nc).create(bucket, {
+        storage: StorageType.File,
+        ...(options.ttlMs === undefined ? {} : { ttl: options.ttlMs * 1_000_000 })
+      }),
     catch: (cause) => {
       const text = describeCause(cause)
       // Credentials that may only use the bucket (a worker's, docs/examples/nats-workers.conf) cannot make it.

@@ -24,7 +24,7 @@ import { Deferred, Effect, Layer, Result } from "effect"
 import type { Scope } from "effect"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { BlobStore } from "@core/blobstore"
+import { BlobStore, promoting } from "@core/blobstore"
 import { DEFAULT_OUTAGE_LIMIT_MS, isTransientNatsError, throughOutages, watchLink } from "@core/eventstore"
 import type { BlobStoreError } from "@core/blobstore"
 import { canonicalJson, catalog } from "@core/events"
@@ -58,6 +58,8 @@ export interface DispatchOptions {
   readonly seed: string
   /** The data directory's queue key: each job's nonce is derived from it (JobNonce.ts). */
   readonly key: Uint8Array
+  /** The bucket workers put their blobs in: a record's blobs are read from it and promoted into the run's store. */
+  readonly uploads: BlobStore["Service"]
   readonly app: JobApp
   readonly platform: Platform
   readonly screenshots: ScreenshotPolicy
@@ -227,7 +229,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
           ).pipe(Layer.provide(recordedModels(calls)))
           const again = yield* rollout(input).pipe(
             Effect.provide(Layer.mergeAll(recordedObservations([asRecorded(r.trajectory)]), counted, Randomness.layer(o.seed))),
-            Effect.provideService(BlobStore, blobs),
+            Effect.provideService(BlobStore, promoting(blobs, o.uploads)),
             Effect.map((t) => ({ ok: true as const, t })),
             Effect.catch((e) => Effect.succeed({ ok: false as const, why: describe(e) }))
           )

@@ -32,6 +32,13 @@ export const JOBS_STREAM = "CORE_JOBS"
 export const RESULTS_STREAM = "CORE_RESULTS"
 /** The one durable consumer all workers pull from. */
 export const WORKERS_CONSUMER = "core-workers"
+/**
+ * Where workers put their observation blobs: never the main blob bucket, which they only
+ * read (Staged.ts of @core/blobstore). The driver promotes each blob it checks into the main
+ * bucket; what stays here is dropped after a week, as results are.
+ */
+export const UPLOADS_BUCKET = "core-uploads"
+export const UPLOADS_TTL_MS = 7 * 24 * 3_600_000
 
 /** A job's subject token: the job id hashed, so any task id makes a valid subject. */
 export const jobToken = (jobId: string): string => sha256(jobId).slice(0, 24)

@@ -16,6 +16,8 @@ export {
   PROTOCOL_VERSION,
   RESULTS_STREAM,
   resultSubject,
+  UPLOADS_BUCKET,
+  UPLOADS_TTL_MS,
   WORKERS_CONSUMER
 } from "./Protocol.ts"
 export type { JobApp } from "./Protocol.ts"

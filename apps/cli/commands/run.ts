@@ -45,7 +45,9 @@ const withWorkers = (args: ParsedArgs, opened: OpenedStore, appDir: string | und
         : yield* Effect.flatMap(loadPack(appDir), (pack) =>
             Effect.map(packDigest(pack), (digest) => ({ kind: "pack" as const, name: pack.config.name, digest }))
           )
-    return { workers: queuedEpisodes(opened.config, nc, app) }
+    // Never so: queueConnection has refused every store but NATS.
+    if (opened.choice.kind !== "nats") return {}
+    return { workers: queuedEpisodes(opened, opened.choice.url, nc, app) }
   })
 
 /** In-flight episodes: `--parallel`, else 2 in this process and more with workers. */

@@ -9,18 +9,18 @@
  * @example
  * NATS_URL=nats://driver:4222 bun core worker --concurrency 2 --model-base-url http://gpu:8000/v1
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { hostname } from "node:os"
 import { resolve } from "node:path"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { runWorker } from "@core/workers"
-import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
+import { BlobStore, JetStreamBlobStore, staged } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
 import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "../Store.ts"
-import { queueConnection, workerApp, workerEnvironment } from "../Workers.ts"
+import { queueConnection, uploadsStore, workerApp, workerEnvironment } from "../Workers.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 export const worker: Command = {
@@ -60,11 +60,18 @@ export const worker: Command = {
         const environment = yield* workerEnvironment(opened.config, app)
         // The blob store alone, not the log: a worker never reads or appends an event, so it
         // runs on credentials without any right on the log's stream (docs/examples/nats-workers.conf).
-        const blobStore = JetStreamBlobStore.layer({
-          url: choice.url,
-          credentials: opened.credentials,
-          outageLimitMs: natsOutageLimitMs(opened.config)
-        })
+        // It reads the main bucket and puts into the uploads one, which the driver promotes from.
+        const blobStore = Layer.effect(
+          BlobStore,
+          Effect.gen(function* () {
+            const main = yield* JetStreamBlobStore.make({
+              url: choice.url,
+              credentials: opened.credentials,
+              outageLimitMs: natsOutageLimitMs(opened.config)
+            })
+            return staged(main, yield* uploadsStore(opened, choice.url))
+          })
+        )
         const server = modelOptionsFromConfig(opened.config)
         const program = Effect.gen(function* () {
           const blobs = yield* BlobStore
