@@ -26,10 +26,21 @@ export interface Selector {
 /** Clock ticks per second of /proc's start times: USER_HZ, 100 on every Linux CORE runs on. */
 const TICKS_PER_SECOND = 100
 
+/**
+ * /proc/uptime's seconds as clock ticks, read exactly: 5022.19 * 100 is 502218.99999999994
+ * in floating point, and a floor would put an exit one tick before a process forked in the
+ * same tick, which then escapes the dead leader's sweep.
+ */
+export const ticksOf = (uptime: string): number => {
+  const [seconds = "0", hundredths = "0"] = uptime.trim().split(" ")[0]!.split(".")
+  return Number(seconds) * TICKS_PER_SECOND + Number(hundredths.padEnd(2, "0").slice(0, 2))
+}
+
 /** Now, in the clock ticks since boot that /proc/<pid>/stat's start times count. */
 export const uptimeTicks = (): number => {
   try {
-    return Math.floor(Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * TICKS_PER_SECOND)
+    const ticks = ticksOf(readFileSync("/proc/uptime", "utf8"))
+    return Number.isFinite(ticks) ? ticks : Number.POSITIVE_INFINITY
   } catch {
     return Number.POSITIVE_INFINITY
   }

@@ -20,7 +20,7 @@ import {
   stopInstance
 } from "../mod.ts"
 import type { Instance, Pack } from "../mod.ts"
-import { findProcesses } from "../Processes.ts"
+import { findProcesses, ticksOf } from "../Processes.ts"
 import { down, eventually, fixtureRoot, leftovers, removeRoot, startMode, variant } from "./support.ts"
 
 const root = fixtureRoot("instance")
@@ -124,6 +124,11 @@ test("stop ends a server that cleared its environment but stayed in the start's 
   const ended = () => !existsSync(`/proc/${pid}`) || / [ZX] /.test(readFileSync(`/proc/${pid}/stat`, "utf8").slice(String(pid).length))
   expect(await eventually(ended, 3000)).toBe(true)
   expect(await down(instance.baseUrl)).toBe(true)
+})
+
+test("uptime is read as whole clock ticks, never one short: a process forked in the tick the leader's exit was seen is still its group's", () => {
+  // In floating point, 5022.19 and 0.58 times 100 are 502218.99999999994 and 57.99999999999999.
+  expect(["5022.19 4524.39\n", "0.11 0.00", "0.58 0.01", "12.5 3.1", "7 1"].map(ticksOf)).toEqual([502219, 11, 58, 1250, 700])
 })
 
 test("reset by HTTP and by command; evaluate: 0 passes, 1 fails, 2 is an error; the answer is one inert argument", async () => {
