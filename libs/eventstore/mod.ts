@@ -1,4 +1,4 @@
-export { EventStore, commitId } from "./EventStore.ts"
+export { ConcurrencyError, EventStore, commitId, InvalidAppend, StoreUnavailable, UnreadableEvent } from "./EventStore.ts"
 export type { EventStoreShape, ReadError, RecordedEvent } from "./EventStore.ts"
 export { EmbeddedStore } from "./EmbeddedStore.ts"
 export type { EmbeddedStoreOptions } from "./EmbeddedStore.ts"
@@ -16,4 +16,5 @@ export {
   throughOutages,
   watchLink
 } from "./Connection.ts"
+export { NatsCredentialsError } from "./Connection.ts"
 export type { NatsCredentials } from "./Connection.ts"

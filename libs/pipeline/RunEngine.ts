@@ -110,7 +110,11 @@ export interface RemoteRun {
   readonly log: (line: string) => void
 }
 
-const newRunId = (prefix: string) =>
+/**
+ * A new run id, `<command>-<time base 36>-<6 hex>`, from the Clock and Random services:
+ * both are inputs, recorded in RunStarted's envelope.
+ */
+export const newRunId = (prefix: string) =>
   Effect.gen(function* () {
     const now = yield* DateTime.now
     const r = yield* Random.nextIntBetween(0, 0xffffff)

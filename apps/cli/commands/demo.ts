@@ -7,13 +7,13 @@
  * `--round-trip` keeps the store check it started as (seconds, no browser): a run whose
  * jobs are queued and completed, a blob stored, everything read back and compared.
  */
-import { DateTime, Effect, Random, Stream } from "effect"
+import { DateTime, Effect, Stream } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
 import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
+import { newRunId, RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
 import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
@@ -35,13 +35,6 @@ export const DEMO_TASKS: ReadonlyArray<string> = [
   "travel-open-city-1",
   "travel-add-traveller-1"
 ]
-
-/** A new run id from the Clock and Random services: both are inputs, recorded in RunStarted's envelope. */
-const newRunId = Effect.gen(function* () {
-  const now = yield* DateTime.now
-  const r = yield* Random.nextIntBetween(0, 0xffffff)
-  return `demo-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
-})
 
 export const demo: Command = {
   name: "demo",
@@ -90,7 +83,7 @@ const roundTrip = (args: ParsedArgs) =>
     const program = Effect.gen(function* () {
       const store = yield* EventStore
       const blobs = yield* BlobStore
-      const runId = yield* newRunId
+      const runId = yield* newRunId("demo")
       const at = DateTime.formatIso(yield* DateTime.now)
       const identity = yield* runIdentity(opened.config)
       const runStreamName = runStream(runId, "run", runId)

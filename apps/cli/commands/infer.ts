@@ -6,7 +6,7 @@
  * (`models.baseUrl`); every model call is recorded, so `bun core replay <run>` re-derives
  * the run without the server.
  */
-import { DateTime, Effect, Layer, Random, Stream } from "effect"
+import { DateTime, Effect, Layer, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
 import { runIdentity } from "@core/config"
 import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
@@ -14,18 +14,12 @@ import { plural } from "@core/demos"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { drive, labelSandbox, modelCallRecorder, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
+import { drive, labelSandbox, modelCallRecorder, newRunId, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
 import { Randomness } from "@core/replay"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
-
-const newRunId = Effect.gen(function* () {
-  const now = yield* DateTime.now
-  const r = yield* Random.nextIntBetween(0, 0xffffff)
-  return `infer-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
-})
 
 interface DemoSummary {
   demo: string
@@ -72,7 +66,7 @@ export const infer: Command = {
         }
         const count = demoFlag === undefined ? demos.size : 1
 
-        const runId = yield* newRunId
+        const runId = yield* newRunId("infer")
         const identity = yield* runIdentity(opened.config)
         const runStarted = makeEvent(RunStarted, {
           stream: runStream(runId, "run", runId),
