@@ -48,6 +48,10 @@ export const secretRefusal = (rule: SecretRule, pack: string, variable: string):
   return `the pack ${pack} may not type ${variable} unless you allow it: --allow-secret ${variable}, or "packs": { "${pack}": { "allowSecrets": ["${variable}"] } } in core.config.json`
 }
 
+/** Each step that types a variable's value, by index: what a pack's secrets are checked on. */
+const typedSecrets = (steps: ReadonlyArray<Step>): ReadonlyArray<readonly [number, string]> =>
+  steps.flatMap((step, i) => (step.kind === "type" && step.secretEnv !== undefined ? [[i, step.secretEnv] as const] : []))
+
 /**
  * The pack's log-in, or null when it has none. Every `secretEnv` must be allowed by `rule`
  * and, looked up with `read` (the process environment), set now: a variable refused or unset
@@ -68,13 +72,11 @@ export const loadAuth = (pack: Pack, rule: SecretRule, read: ReadSecret = readEn
     const loaded = yield* loadStepFile(file, { auth: true }).pipe(
       Effect.mapError((e) => new PackError({ file: e.file, path: e.path, problem: e.problem }))
     )
-    for (const [i, step] of loaded.steps.entries()) {
-      if (step.kind !== "type" || step.secretEnv === undefined) continue
+    for (const [i, variable] of typedSecrets(loaded.steps)) {
       // Refused before asking whether it is set: an unset model key must not read as "set it and try again".
-      const refused = secretRefusal(rule, pack.config.name, step.secretEnv)
+      const refused = secretRefusal(rule, pack.config.name, variable)
       const problem =
-        refused ??
-        (read(step.secretEnv) === undefined ? `the environment variable ${step.secretEnv} is not set: the log-in types its value` : null)
+        refused ?? (read(variable) === undefined ? `the environment variable ${variable} is not set: the log-in types its value` : null)
       if (problem !== null) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem })
     }
     return { file, steps: loaded.steps }
@@ -110,9 +112,8 @@ export const loadLogin = (pack: Pack, rule: SecretRule, read: ReadSecret = readE
       // Its other problems are for the command that plays it, if any does; the episodes' reader guards it then too.
       const loaded = yield* loadStepFile(file).pipe(Effect.option)
       if (loaded._tag === "None") continue
-      for (const [i, step] of loaded.value.steps.entries()) {
-        if (step.kind !== "type" || step.secretEnv === undefined) continue
-        const refused = secretRefusal(rule, pack.config.name, step.secretEnv)
+      for (const [i, variable] of typedSecrets(loaded.value.steps)) {
+        const refused = secretRefusal(rule, pack.config.name, variable)
         if (refused !== undefined) return yield* new PackError({ file, path: `steps[${i}].secretEnv`, problem: refused })
       }
     }

@@ -15,21 +15,25 @@
  * Layer.succeed(BlobStore, promoting(main, uploads)) // the driver's check
  */
 import { Effect } from "effect"
-import { BlobNotFound, BlobStore } from "./BlobStore.ts"
+import { BlobStore } from "./BlobStore.ts"
+import type { BlobStoreError } from "./BlobStore.ts"
 
 type Store = BlobStore["Service"]
 
 /** Reads the main store, then the uploads; `get`'s hash check applies to whichever answered. */
-const readEither = (main: Store, uploads: Store, hash: string) =>
-  main.get(hash).pipe(Effect.catchTag("BlobNotFound", () => uploads.get(hash)))
+const readEither = (main: Store, uploads: Store, hash: string, onUpload: (bytes: Uint8Array) => Effect.Effect<unknown, BlobStoreError>) =>
+  main.get(hash).pipe(Effect.catchTag("BlobNotFound", () => Effect.tap(uploads.get(hash), onUpload)))
+
+const hasEither = (main: Store, uploads: Store, hash: string) =>
+  Effect.flatMap(main.has(hash), (found) => (found ? Effect.succeed(true) : uploads.has(hash)))
 
 /** A worker's store: puts go to the uploads, reads to the main store first. */
 export const staged = (main: Store, uploads: Store): Store =>
   BlobStore.of({
     kind: main.kind,
     put: (bytes) => uploads.put(bytes),
-    get: (hash) => readEither(main, uploads, hash),
-    has: (hash) => Effect.flatMap(main.has(hash), (found) => (found ? Effect.succeed(true) : uploads.has(hash)))
+    get: (hash) => readEither(main, uploads, hash, () => Effect.void),
+    has: (hash) => hasEither(main, uploads, hash)
   })
 
 /** The driver's store while it checks a record: a blob found only in the uploads is copied into the main store as it is read. */
@@ -37,15 +41,6 @@ export const promoting = (main: Store, uploads: Store): Store =>
   BlobStore.of({
     kind: main.kind,
     put: (bytes) => main.put(bytes),
-    get: (hash) =>
-      main.get(hash).pipe(
-        Effect.catchTag("BlobNotFound", () =>
-          uploads.get(hash).pipe(
-            Effect.tap((bytes) => main.put(bytes)),
-            // Not in either: the record names a blob nobody stored.
-            Effect.catchTag("BlobNotFound", () => Effect.fail(new BlobNotFound({ hash })))
-          )
-        )
-      ),
-    has: (hash) => Effect.flatMap(main.has(hash), (found) => (found ? Effect.succeed(true) : uploads.has(hash)))
+    get: (hash) => readEither(main, uploads, hash, (bytes) => main.put(bytes)),
+    has: (hash) => hasEither(main, uploads, hash)
   })
