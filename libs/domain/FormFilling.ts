@@ -18,7 +18,7 @@
  * // [{ kind: "select", target: { name: "From", … }, value: "Prague (PRG)" }, { …"To"… "Barcelona (BCN)" }, { …"Departure date"… "2029-07-25" }]
  */
 import type { Action } from "@core/events"
-import type { PolicyElement } from "./ExplorationPolicy.ts"
+import type { PolicyElement } from "./PolicyView.ts"
 import { normalizeText } from "./StrategyGraph.ts"
 import { ARTICLES, FILLER, instructionValues, singular, wordsOf } from "./InstructionValues.ts"
 import type { InstructionValue } from "./InstructionValues.ts"

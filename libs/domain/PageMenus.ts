@@ -7,7 +7,7 @@
  * @example
  * pageMenus([button("More"), button("Menu"), button("Menu")]) // the id of "More" only: a repeated "Menu" is each row's own
  */
-import type { PolicyElement } from "./ExplorationPolicy.ts"
+import type { PolicyElement } from "./PolicyView.ts"
 import { WORD, labelOf, overlap } from "./InstructionTerms.ts"
 import type { Terms } from "./InstructionTerms.ts"
 import { normalizeText } from "./StrategyGraph.ts"
