@@ -1,5 +1,9 @@
 /**
- * CORE's pure domain: no I/O, no services. Each paper concept under its own name.
+ * CORE's pure domain: the method alone, no I/O, no services. Each paper concept under its
+ * own name; the policies that act in rollouts live in @core/policy, which imports this.
+ *
+ * @example
+ * const keySteps = identifyKeySteps(fromDemoSteps(demo.steps, elements))
  */
 export { collapse, fromDemoSteps, fromRecordedSteps, fromStep, lfAction, lfElements, prefixOf, sitePath } from "./LfTrajectory.ts"
 export type { ElementsLookup, LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"

@@ -1,8 +1,8 @@
 /**
  * `@core/models`: the live model client (an OpenAI-compatible server, every call recorded
  * as `ModelCalled`), versioned prompts, the two model-driven steps of Semantic Code
- * Abstraction — key-step identification and label-function synthesis — and the one
- * recorded chat call the model policy (@core/policy) asks its next action with.
+ * Abstraction — key-step identification and label-function synthesis — and `chat`, the
+ * recorded call the model policy in @core/policy asks its next action with.
  *
  * @example
  * const server = modelOptionsFromConfig(config)
