@@ -1,5 +1,9 @@
 /**
- * CORE's pure domain: no I/O, no services. Each paper concept under its own name.
+ * CORE's pure domain: the method alone, no I/O, no services. Each paper concept under its
+ * own name; the policies that act in rollouts live in @core/policy, which imports this.
+ *
+ * @example
+ * const keySteps = identifyKeySteps(fromDemoSteps(demo.steps, elements))
  */
 export { collapse, fromDemoSteps, fromRecordedSteps, fromStep, lfAction, lfElements, prefixOf, sitePath } from "./LfTrajectory.ts"
 export type { ElementsLookup, LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
@@ -48,41 +52,7 @@ export type {
 } from "./StrategyGraph.ts"
 export { renderGraph } from "./GraphRendering.ts"
 export type { GraphFormat } from "./GraphRendering.ts"
-export { explorationAction, instructionTerms, isQuestion, textToType } from "./ExplorationPolicy.ts"
-export {
-  avoidsOffsite,
-  EXPLORATION_VERSION,
-  endsOnSatisfiedPath,
-  explorationVersionOf,
-  readsAnswers,
-  setsSortOrders,
-  skipsCovered,
-  startsAfterPageChange
-} from "./ExplorationVersions.ts"
-export type { ExplorationVersion } from "./ExplorationVersions.ts"
-export { instructionOrder, optionOrder, sortOptionFor } from "./SortOrder.ts"
-export type { SortOrder } from "./SortOrder.ts"
-export type { Draws, ExplorationOptions, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"
-export {
-  continuePlan,
-  fieldKindOf,
-  formPlans,
-  lookupFormIds,
-  pageForms,
-  selectOptionsOf,
-  selectValueFor,
-  valueForField,
-  withSelectOptions
-} from "./FormFilling.ts"
-export type { FieldKind, FormFill, FormPlan, PageForm, PlanOptions } from "./FormFilling.ts"
-export { instructionValues } from "./InstructionValues.ts"
 export { demoValues, valuesLeftOut } from "./DemoValues.ts"
-export { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stem, stemsOf } from "./PageText.ts"
-export type { Atom } from "./PageText.ts"
-export { answerFromPage, askedKindOf } from "./PageAnswer.ts"
-export { asksForChange, madeChange } from "./ChangeAsked.ts"
-export type { AskedKind, ReadingOptions } from "./PageAnswer.ts"
-export type { InstructionValue, ValueKind, ValueOptions } from "./InstructionValues.ts"
 export { changesNothing, expansionPath, noOpSteps, reachedTerminal, terminalNodes, undoneAfterGoal } from "./Expansion.ts"
 export { acceptUnlessUndone, goalUndone } from "./Undo.ts"
 export { WORDING_THRESHOLD, contaminationOf, instructionJaccard } from "./Contamination.ts"

@@ -13,23 +13,21 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
+import { collapse, sitePath } from "@core/domain"
+import type { ElementInfo } from "@core/environment"
+import type { Action, Observation, TrajectoryStep } from "@core/events"
 import {
   avoidsOffsite,
-  collapse,
-  explorationAction,
+  EXPLORATION_POLICY,
+  explorationPolicy,
   lookupFormIds,
-  readsAnswers,
-  sitePath,
-  skipsCovered,
-  withSelectOptions
-} from "@core/domain"
-import type { ExplorationVersion, PolicyElement } from "@core/domain"
-import type { ElementInfo } from "@core/environment"
-import { policyView } from "@core/environment"
-import type { Action, Observation, TrajectoryStep } from "@core/events"
-import { modelPolicyAction } from "@core/models"
-import { retrievalAction } from "@core/policy"
-import type { RetrievalModel, RetrievalVersion } from "@core/policy"
+  modelPolicy,
+  policyElement,
+  RETRIEVAL_POLICY,
+  retrievalPolicy,
+  skipsCovered
+} from "@core/policy"
+import type { EpisodeView, ExplorationVersion, RetrievalModel, RetrievalVersion } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
 import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
@@ -57,7 +55,7 @@ export type PolicySpec =
 
 /** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
 export const policyName = (p: PolicySpec): string =>
-  p.kind === "exploration" ? "exploration-v1" : p.kind === "embedded" ? "retrieval-v1" : p.model
+  p.kind === "exploration" ? EXPLORATION_POLICY : p.kind === "embedded" ? RETRIEVAL_POLICY : p.model
 
 export interface RolloutInput {
   /** The event being handled: model calls are numbered under it. */
@@ -120,20 +118,6 @@ export const observedElements = (o: Observed): ReadonlyArray<ElementInfo> => {
   }
 }
 
-const policyElement = (e: ElementInfo): PolicyElement => ({
-  id: e.id,
-  role: e.role,
-  name: e.name,
-  text: e.text,
-  value: e.value,
-  visible: e.visible,
-  enabled: e.enabled,
-  editable: e.editable,
-  checked: e.checked,
-  ...(e.offsite === true ? { offsite: true } : {}),
-  ...(e.covered === true ? { covered: true } : {})
-})
-
 const emptyObservation = (error: string): Observation => ({
   url: null,
   app: null,
@@ -145,8 +129,25 @@ const emptyObservation = (error: string): Observation => ({
   error
 })
 
-/** Model calls of attempt a, step k: a's block of 1000, two per step (an invalid answer is asked again once). */
-const callIndexOf = (attempt: number, step: number): number => attempt * 1000 + step * 2
+/** Model calls of attempt a: a's block of 1000 (the model policy numbers two per step within it). */
+const firstCallOf = (attempt: number): number => attempt * 1000
+
+/** The policy the spec names, playing by the versions the run recorded. */
+const policyOf = (input: RolloutInput, attempt: number) => {
+  const exploration = { version: input.exploration ?? "1", ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) }
+  const p = input.policy
+  return p.kind === "exploration"
+    ? explorationPolicy(exploration)
+    : p.kind === "embedded"
+      ? retrievalPolicy({ index: input.retrieval ?? null, ...(p.retrieval === undefined ? {} : { version: p.retrieval }), exploration })
+      : modelPolicy({
+          model: p.model,
+          temperature: p.temperature,
+          topP: p.topP,
+          causationId: input.causationId,
+          calls: firstCallOf(attempt)
+        })
+}
 
 /**
  * The step as recorded: the action as the environment says to record it (a password typed,
@@ -187,10 +188,6 @@ export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): 
   } as Action
 }
 
-/** What the retrieval policy's version reads besides the elements: version 2, the page's accessibility snapshot (answers read off it). */
-const retrievalReading = (policy: { readonly retrieval?: RetrievalVersion }, current: Observed) =>
-  policy.retrieval === "2" ? { version: "2" as const, page: current.aria === null ? null : decoder.decode(current.aria) } : {}
-
 const trajectoryData = (
   input: RolloutInput,
   episode: Pick<TrajectoryData, "initial" | "steps" | "outcome" | "infraError" | "attempts" | "finished">
@@ -214,6 +211,7 @@ export const rollout = (input: RolloutInput) =>
         const first = yield* observations.reset(input.trajectoryId, attempt)
         // The same draws on every attempt: replay fails the earlier attempts before any draw.
         const rng = randomness.draws({ round: input.round, taskId: input.taskId, sample: input.sample, purpose: input.purpose ?? "policy" })
+        const policy = policyOf(input, attempt)
         const steps: Array<TrajectoryStep> = []
         let current = first
         const ender = yield* enderOf(input.end, { hashRouting: input.hashRouting === true, trajectoryId: input.trajectoryId, attempt })
@@ -263,54 +261,27 @@ export const rollout = (input: RolloutInput) =>
               (avoid === null || !(same(e.role, avoid.role) && same(e.name, avoid.name))) &&
               (!detour || MOVES.has(e.role) || forms.has(e.id))
           )
-          const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
-          const aria = version === "1" || current.aria === null ? null : decoder.decode(current.aria)
-          const seen = {
+          const view: EpisodeView = {
             instruction: input.instruction,
             url: o.url,
-            elements: version === "1" ? elements.map(policyElement) : withSelectOptions(elements.map(policyElement), aria),
-            history,
+            title: o.title,
+            app: o.app,
+            error: o.error,
+            elements,
+            history: steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error })),
             stepBudget: k - explored + input.stepBudget,
-            // Versions 3 and later read answers off the page; earlier versions never saw it.
-            ...(readsAnswers(version) ? { page: aria } : {})
+            step: k,
+            page: current.aria === null ? null : decoder.decode(current.aria),
+            screenshot: o.screenshot,
+            marks: o.marks ?? null
           }
-          const explore = () =>
-            explorationAction(seen, rng, { version, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })
-          const action: Action =
-            input.policy.kind === "exploration"
-              ? explore()
-              : input.policy.kind === "embedded"
-                ? ((input.retrieval == null
-                    ? null
-                    : retrievalAction(input.retrieval, seen, rng, retrievalReading(input.policy, current))) ?? explore())
-                : yield* modelPolicyAction(
-                    {
-                      instruction: input.instruction,
-                      url: o.url,
-                      title: o.title,
-                      elementsText: policyView({ url: o.url, app: o.app, title: o.title, error: o.error }, elements).text,
-                      elementIds: new Map(elements.map((e) => [e.id, { role: e.role, name: e.name, text: e.text }])),
-                      screenshot: o.screenshot,
-                      marks: o.marks ?? null,
-                      history
-                    },
-                    {
-                      model: input.policy.model,
-                      temperature: input.policy.temperature,
-                      topP: input.policy.topP,
-                      causationId: input.causationId,
-                      callIndex: callIndexOf(attempt, k)
-                    }
-                  ).pipe(
-                    // An answer the policy could not phrase twice is a wasted step, as a person's slip would be.
-                    Effect.map((r) => r.action),
-                    Effect.catchTag("PolicyAnswerInvalid", () => Effect.succeed<Action>({ kind: "wait", ms: 0 })),
-                    // A model server that failed after its retries is infrastructure: the episode is tried again.
-                    Effect.catchTag("ModelCallFailed", (e) =>
-                      Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` }))
-                    )
-                  )
+          const action: Action = yield* policy.act(view, rng).pipe(
+            // A model server that failed after its retries is infrastructure: the episode is tried again.
+            Effect.catchTag("ModelCallFailed", (e) =>
+              Effect.fail(new EnvironmentFailed({ trajectoryId: input.trajectoryId, attempt, reason: `policy model: ${e.reason}` }))
+            )
+          )
           current = yield* act(k, action)
           steps.push(stepOf(action, current))
           if (ends(action) || (yield* endIfSatisfied)) break

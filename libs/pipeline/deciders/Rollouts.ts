@@ -12,7 +12,7 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
-import { endsOnSatisfiedPath, startsAfterPageChange } from "@core/domain"
+import { endsOnSatisfiedPath, startsAfterPageChange } from "@core/policy"
 import {
   decodeJobParams,
   ExploreParams,

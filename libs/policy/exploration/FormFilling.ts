@@ -18,8 +18,8 @@
  * // [{ kind: "select", target: { name: "From", … }, value: "Prague (PRG)" }, { …"To"… "Barcelona (BCN)" }, { …"Departure date"… "2029-07-25" }]
  */
 import type { Action } from "@core/events"
-import type { PolicyElement } from "./PolicyView.ts"
-import { normalizeText } from "./StrategyGraph.ts"
+import type { PolicyElement } from "../PolicyView.ts"
+import { normalizeText } from "@core/domain"
 import { ARTICLES, FILLER, instructionValues, singular, wordsOf } from "./InstructionValues.ts"
 import type { InstructionValue } from "./InstructionValues.ts"
 import { sortOptionFor } from "./SortOrder.ts"

@@ -11,7 +11,7 @@
  * overlap(terms, "YYYY-MM-DD") // 6: yyyy, mm, dd, and the code found whole
  * overlap(terms, "DD.MM.YYYY") // 3
  */
-import { normalizeText } from "./StrategyGraph.ts"
+import { normalizeText } from "@core/domain"
 
 export const WORD = 1
 export const NUMBER = 2

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
-import { alignInstructions, modelDigestInput, rankRetrieval, retrievalAction, retrievalModelFromJson, trainRetrieval } from "../mod.ts"
-import type { RetrievalModel } from "../mod.ts"
+import { alignInstructions, modelDigestInput, rankRetrieval, retrievalAction, retrievalModelFromJson, trainRetrieval } from "../../mod.ts"
+import type { RetrievalModel } from "../../mod.ts"
 import { ANN, at, buyInstruction, site, trainingExamples } from "./shop.ts"
 import type { Order } from "./shop.ts"
 

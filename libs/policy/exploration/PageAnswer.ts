@@ -22,8 +22,8 @@
  * // "$117.49"
  */
 import { instructionValues } from "./InstructionValues.ts"
-import type { Atom } from "./PageText.ts"
-import { PRICE, anchorOf, atomsOf, countIn, stem, stemsOf } from "./PageText.ts"
+import type { Atom } from "../PageText.ts"
+import { PRICE, anchorOf, atomsOf, countIn, stem, stemsOf } from "../PageText.ts"
 
 export type AskedKind = "price" | "time" | "count" | "person"
 

@@ -16,7 +16,7 @@ import type { Action } from "@core/events"
 import { clickedKey, continuePlan, controlKey, formPlans, looksUp, planDone } from "./FormFilling.ts"
 import { answerFromPage } from "./PageAnswer.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
-import { normalizeText } from "./StrategyGraph.ts"
+import { normalizeText } from "@core/domain"
 import { PHRASE, STOP_WORDS, labelOf, overlap, quotedPhrases, termsOf, totalWeight, wordsOf } from "./InstructionTerms.ts"
 import type { Terms } from "./InstructionTerms.ts"
 import { MENU, pageMenus, pageNamesTask } from "./PageMenus.ts"
@@ -42,8 +42,9 @@ import {
 } from "./ExplorationVersions.ts"
 import type { ExplorationVersion } from "./ExplorationVersions.ts"
 
-export type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "./PolicyView.ts"
-import type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "./PolicyView.ts"
+export type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "../PolicyView.ts"
+import type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "../PolicyView.ts"
+import { softmaxDraw } from "../Sampling.ts"
 
 export interface ExplorationOptions {
   /** Softmax temperature over element scores; lower is greedier. Default 0.6. */
@@ -275,18 +276,6 @@ const inSession = (input: PolicyInput): PolicyInput =>
 const reachable = (input: PolicyInput): PolicyInput =>
   input.elements.some((e) => e.covered === true) ? { ...input, elements: input.elements.filter((e) => e.covered !== true) } : input
 
-/** Softmax(score / temperature) sampling with one draw. */
-const choose = (cs: ReadonlyArray<Candidate>, temperature: number, rng: Draws): Action => {
-  const max = Math.max(...cs.map((c) => c.score))
-  const weights = cs.map((c) => Math.exp((c.score - max) / temperature))
-  let r = rng.float() * weights.reduce((a, b) => a + b, 0)
-  for (let i = 0; i < cs.length; i++) {
-    r -= weights[i]!
-    if (r < 0) return cs[i]!.action
-  }
-  return cs[cs.length - 1]!.action
-}
-
 /**
  * The next action (rules in docs/method.md, "Exploration policy"): stop at the budget; else stop with
  * probability stopBias × how well the last target matched the instruction (never first);
@@ -386,5 +375,5 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const formBias = Math.min(1, Math.max(0, options.formBias ?? DEFAULT_FORM_BIAS))
     if (plan !== undefined && rng.float() < formBias) return plan.fills[0]!.action
   }
-  return choose(cs, temperature, rng)
+  return softmaxDraw(cs, (c) => c.score, temperature, rng).action
 }

@@ -3,7 +3,7 @@
  * the explorer asks which option gives the order the instruction asks for, then…
  */
 import { describe, expect, test } from "bun:test"
-import { instructionOrder, optionOrder, sortOptionFor } from "../mod.ts"
+import { instructionOrder, optionOrder, sortOptionFor } from "../../mod.ts"
 
 const SHOP = ["Relevance", "Price: low to high", "Price: high to low", "Customer rating", "Name"]
 const FORUM = ["Newest", "Top score", "Relevance"]

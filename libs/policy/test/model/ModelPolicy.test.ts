@@ -3,11 +3,13 @@ import { Buffer } from "node:buffer"
 import { Cause, Effect, Exit } from "effect"
 import { sha256 } from "@core/events"
 import { recordedModels, requestDigest } from "@core/replay"
-import { imageRef, loadPrompt, ModelClient, modelPolicyAction, parsePolicyAnswer, promptRef } from "../mod.ts"
-import type { ModelPolicyInput, ModelPolicyOptions, ResolveImage } from "../mod.ts"
-import { instruction } from "./Demo.ts"
-import { completion, fakeServer, fixtureText, recorder } from "./FakeServer.ts"
-import type { Fixture, FakeServer } from "./FakeServer.ts"
+import { imageRef, loadPrompt, ModelClient, promptRef } from "@core/models"
+import type { ResolveImage } from "@core/models"
+import { modelPolicyAction, parsePolicyAnswer } from "../../mod.ts"
+import type { ModelPolicyInput, ModelPolicyOptions } from "../../mod.ts"
+import { instruction } from "../../../models/test/Demo.ts"
+import { completion, fakeServer, fixtureText, recorder } from "../../../models/test/FakeServer.ts"
+import type { Fixture, FakeServer } from "../../../models/test/FakeServer.ts"
 
 let server: FakeServer | undefined
 afterEach(() => server?.stop())

@@ -7,10 +7,10 @@
  * @example
  * pageMenus([button("More"), button("Menu"), button("Menu")]) // the id of "More" only: a repeated "Menu" is each row's own
  */
-import type { PolicyElement } from "./PolicyView.ts"
+import type { PolicyElement } from "../PolicyView.ts"
 import { WORD, labelOf, overlap } from "./InstructionTerms.ts"
 import type { Terms } from "./InstructionTerms.ts"
-import { normalizeText } from "./StrategyGraph.ts"
+import { normalizeText } from "@core/domain"
 
 /** Buttons that open a menu by their name. */
 const MENU_NAME = /^\s*(?:more|more options|more actions|options|actions|…|⋯|⋮|\.\.\.)\s*$|\bmenu\b/i

@@ -5,7 +5,7 @@
  * "Standard shipping (free)" for a recorded "Express shipping ($12.00)" with express →
  * standard; never the "Express" one).
  */
-import type { PolicyElement } from "@core/domain"
+import type { PolicyElement } from "../PolicyView.ts"
 import { normalizeText } from "@core/domain"
 import { terms } from "./Text.ts"
 

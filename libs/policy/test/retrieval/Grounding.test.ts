@@ -1,7 +1,7 @@
 /** Grounding a recorded target on a new page, table-driven: given the label and the page's elements, then the element found. */
 import { describe, expect, test } from "bun:test"
-import type { PolicyElement } from "@core/domain"
-import { ground } from "../Grounding.ts"
+import type { PolicyElement } from "@core/policy"
+import { ground } from "../../retrieval/Grounding.ts"
 
 const el = (id: string, role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({
   id,

@@ -19,8 +19,8 @@ import {
   selectValueFor,
   valueForField,
   withSelectOptions
-} from "../mod.ts"
-import type { Draws, ExplorationOptions, FieldKind, InstructionValue, PolicyElement, PolicyHistoryStep, PolicyInput } from "../mod.ts"
+} from "../../mod.ts"
+import type { Draws, ExplorationOptions, FieldKind, InstructionValue, PolicyElement, PolicyHistoryStep, PolicyInput } from "../../mod.ts"
 
 let ids = 0
 const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({

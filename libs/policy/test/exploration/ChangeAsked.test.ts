@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
-import { asksForChange, explorationAction, madeChange } from "../mod.ts"
-import type { PolicyElement, PolicyHistoryStep } from "../mod.ts"
+import { asksForChange, explorationAction, madeChange } from "../../mod.ts"
+import type { PolicyElement, PolicyHistoryStep } from "../../mod.ts"
 
 describe("asksForChange", () => {
   const cases: ReadonlyArray<[instruction: string, asks: boolean]> = [

@@ -20,11 +20,11 @@ import { Effect, Predicate, Result, Schema } from "effect"
 import { Action, ActionKind, canonicalJson, oneLine } from "@core/events"
 import type { Target } from "@core/events"
 import type { Models } from "@core/replay"
-import { chat } from "./Calls.ts"
-import type { ChatMessage, ModelError } from "./Calls.ts"
-import { imageRef } from "./Images.ts"
-import { loadPrompt, renderPrompt } from "./Prompts.ts"
-import type { PromptNotFound, PromptVariableMissing } from "./Prompts.ts"
+import { chat } from "@core/models"
+import type { ChatMessage, ModelError } from "@core/models"
+import { imageRef } from "@core/models"
+import { loadPrompt, renderPrompt } from "@core/models"
+import type { PromptNotFound, PromptVariableMissing } from "@core/models"
 
 export interface PolicyHistoryItem {
   readonly action: Action

@@ -17,7 +17,7 @@
  * readAnswer("It costs $24.99.", ["Granite Deluxe Skillet"], "What is the price of Granite Deluxe Skillet?", aria)
  * // "It costs $141.99."
  */
-import { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stemsOf } from "@core/domain"
+import { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stemsOf } from "../PageText.ts"
 
 /**
  * The retrieval policy's versions: a run keeps the one it recorded, so its episodes replay

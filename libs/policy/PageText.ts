@@ -9,7 +9,7 @@
  * const atoms = atomsOf('- heading "Willow Mini Trekking Poles"\n- paragraph: $117.49')
  * anchorOf(atoms, ["Willow Mini Trekking Poles"]) // 0
  */
-import { collapse } from "./LfTrajectory.ts"
+import { collapse } from "@core/domain"
 
 export interface Atom {
   /** The line's role; `value` for what was typed into a field (a search box showing the product's name is no anchor). */

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
-import { explorationAction, instructionTerms, isQuestion, textToType } from "../mod.ts"
-import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "../mod.ts"
+import { explorationAction, instructionTerms, isQuestion, textToType } from "../../mod.ts"
+import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "../../mod.ts"
 
 const seed = (i: number): string => new Bun.CryptoHasher("sha256").update(`explore-${i}`).digest("hex")
 

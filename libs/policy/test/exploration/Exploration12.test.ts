@@ -8,10 +8,10 @@
  */
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
-import { explorationAction, formPlans, instructionValues, pageForms } from "../mod.ts"
-import type { PlanOptions, PolicyElement } from "../mod.ts"
-import { overlap, termsOf } from "../InstructionTerms.ts"
-import type { TermOptions } from "../InstructionTerms.ts"
+import { explorationAction, formPlans, instructionValues, pageForms } from "../../mod.ts"
+import type { PlanOptions, PolicyElement } from "../../mod.ts"
+import { overlap, termsOf } from "../../exploration/InstructionTerms.ts"
+import type { TermOptions } from "../../exploration/InstructionTerms.ts"
 
 let ids = 0
 const el = (role: string, name: string, more: Partial<PolicyElement> = {}): PolicyElement => ({

@@ -5,9 +5,9 @@
  * would, so a recorded element id never names a live element.
  */
 import type { Action } from "@core/events"
-import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "@core/domain"
-import { describeAction } from "../mod.ts"
-import type { RetrievalExample } from "../mod.ts"
+import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "@core/policy"
+import { describeAction } from "../../mod.ts"
+import type { RetrievalExample } from "../../mod.ts"
 
 export const CATEGORIES = ["Kitchen", "Electronics", "Books", "Toys & Games"] as const
 export const PRODUCTS: Readonly<Record<string, string>> = {

@@ -26,14 +26,15 @@
  */
 import type { Action } from "@core/events"
 import { canonicalJson } from "@core/events"
-import type { Draws, PolicyInput } from "@core/domain"
+import type { Draws, PolicyInput } from "../PolicyView.ts"
+import { softmaxDraw } from "../Sampling.ts"
 import { collapse, normalizeText } from "@core/domain"
 import { alignInstructions, substitute, substitutePage } from "./Alignment.ts"
 import type { Substitution } from "./Alignment.ts"
 import { concretise } from "./Concretise.ts"
 import type { RetrievalVersion } from "./Reading.ts"
-import { describeAction, idfOf } from "./Model.ts"
-import type { RetrievalModel, RetrievalModelExample } from "./Model.ts"
+import { describeAction, idfOf } from "./RetrievalIndex.ts"
+import type { RetrievalModel, RetrievalModelExample } from "./RetrievalIndex.ts"
 import { pageKey, pageSimilarity, terms } from "./Text.ts"
 
 export interface RetrievalOptions {
@@ -283,12 +284,6 @@ export const retrievalAction = (model: RetrievalModel, input: PolicyInput, rng: 
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const cs = rankRetrieval(model, input, options)
   if (cs.length === 0) return null
-  const top = cs[0]!.score
-  const weights = cs.map((c) => Math.exp((c.score - top) / temperature))
-  let r = rng.float() * weights.reduce((a, b) => a + b, 0)
-  for (let i = 0; i < cs.length; i++) {
-    r -= weights[i]!
-    if (r < 0) return cs[i]!.action
-  }
-  return cs[cs.length - 1]!.action
+  // Ranked best first, so the sampler's best is the first candidate's score, as it always was.
+  return softmaxDraw(cs, (c) => c.score, temperature, rng).action
 }

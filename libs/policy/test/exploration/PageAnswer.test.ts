@@ -4,7 +4,7 @@
  * value a reader of that page would give — or null, where the page does not show it.
  */
 import { describe, expect, test } from "bun:test"
-import { answerFromPage, askedKindOf, atomsOf } from "../mod.ts"
+import { answerFromPage, askedKindOf, atomsOf } from "../../mod.ts"
 
 const shopResults = `- main:
   - heading "Results for “Trekking Poles”" [level=1]

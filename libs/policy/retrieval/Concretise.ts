@@ -4,7 +4,7 @@
  * element id taken from the live element — a recorded id names nothing here.
  */
 import type { Action } from "@core/events"
-import type { PolicyElement, PolicyInput } from "@core/domain"
+import type { PolicyElement, PolicyInput } from "../PolicyView.ts"
 import { normalizeText } from "@core/domain"
 import { substitute, substitutePage } from "./Alignment.ts"
 import type { Substituted, Substitution } from "./Alignment.ts"

@@ -6,7 +6,7 @@
  * const version = explorationVersionOf(config["run.exploration"]) // "1" for runs before versions
  * if (avoidsOffsite(version)) elements = elements.filter((e) => e.offsite !== true)
  */
-import { versioned } from "./Versions.ts"
+import { versioned } from "@core/domain"
 
 /**
  * The policy's versions: a run keeps the one it recorded, so its episodes replay with the

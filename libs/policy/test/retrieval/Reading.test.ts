@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
-import { RETRIEVAL_VERSION, readAnswer, retrievalAction, retrievalVersionOf, trainRetrieval } from "../mod.ts"
-import type { RetrievalVersion } from "../mod.ts"
+import { RETRIEVAL_VERSION, readAnswer, retrievalAction, retrievalVersionOf, trainRetrieval } from "../../mod.ts"
+import type { RetrievalVersion } from "../../mod.ts"
 import { act, at, episode, site } from "./shop.ts"
 
 /** A product page's snapshot, as Playwright writes the bundled shop's (header and reviews cut short). */
