@@ -1,11 +1,17 @@
 /**
- * Records the replay fixture (`tests/fixtures/replay-run`): a small bundled run — two forum
- * tasks, one round, two samples, exploration policy, no rollout screenshots — in an embedded
- * store. It is recorded once, with the code of its day, and every later version of CORE
- * must replay it with 0 divergences (`tests/replay-fixture.test.ts`). Re-record it only
- * when a change is meant to break replay of old runs, which the project does not allow.
+ * Records a replay fixture in an embedded store: a small bundled run with the exploration
+ * policy and no rollout screenshots. `tests/fixtures/replay-run` (two forum tasks, one
+ * round) was recorded before the run config was typed, so it holds the first version of
+ * every rule; `tests/fixtures/replay-run-2` (`--two-rounds`: four tasks across the three
+ * sites, with forms, an answer and a booking, two rounds, so expansion, extrapolation and
+ * promotion act) was recorded when every rule registry was introduced, so it holds the
+ * versions of that day. Each is recorded once, with the code of its day, and every later
+ * version of CORE must replay it with 0 divergences (`tests/replay-fixture.test.ts`).
+ * Re-record one only when a change is meant to break replay of old runs, which the project
+ * does not allow. Demos and ground truth the run wrote beside the log are not needed to
+ * replay and are left out of the fixture.
  *
- *   bun tests/support/record-replay-fixture.ts [dir]
+ *   bun tests/support/record-replay-fixture.ts [dir] [--two-rounds]
  */
 import { Effect } from "effect"
 import { rmSync } from "node:fs"
@@ -14,8 +20,11 @@ import { loadSuites } from "@core/sites/suites"
 import { runOnBundledSites } from "../../apps/cli/BundledRun.ts"
 import { openStore } from "../../apps/cli/Store.ts"
 
-const dir = resolve(process.argv[2] ?? "tests/fixtures/replay-run")
-const TASKS = ["forum-open-board-1", "forum-upvote-1"]
+const twoRounds = process.argv.includes("--two-rounds")
+const dir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? `tests/fixtures/replay-run${twoRounds ? "-2" : ""}`)
+const TASKS = twoRounds
+  ? ["forum-create-post-1", "forum-top-post-1", "shop-change-email-1", "travel-book-flight-1"]
+  : ["forum-open-board-1", "forum-upvote-1"]
 
 const program = Effect.gen(function* () {
   rmSync(dir, { recursive: true, force: true })
@@ -26,7 +35,7 @@ const program = Effect.gen(function* () {
   const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
     command: "run",
     tasks,
-    rounds: 1,
+    rounds: twoRounds ? 2 : 1,
     samples: 2,
     stepBudget: 12,
     parallel: 2,
@@ -35,6 +44,8 @@ const program = Effect.gen(function* () {
     screenshots: "none",
     sources: {}
   })
+  rmSync(`${dir}/demos`, { recursive: true, force: true })
+  rmSync(`${dir}/eval`, { recursive: true, force: true })
   console.log(outcome.runId)
 })
 
