@@ -1,6 +1,6 @@
 /**
  * `bun core dataset check --run R [--json]`: the run's dataset records (its
- * DatasetRecordEmitted events) against the checks of DatasetCheck.ts; the problems found,
+ * DatasetRecordEmitted events) against the checks of libs/datasets DatasetCheck.ts; the problems found,
  * and exit 1 when there are any. Rules: docs/datasets.md, "Checking a dataset".
  */
 import { Effect } from "effect"

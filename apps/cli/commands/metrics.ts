@@ -1,14 +1,14 @@
 /**
  * `bun core metrics <run> [--json]`: a logged run's metrics — the figures `run` and `demo`
  * print at the end — re-derived from its events and the ground truth it kept beside the log
- * (LoggedRunMetrics.ts), for a run whose output is gone, or ran elsewhere on the same store.
+ * (libs/evaluation LoggedRunMetrics.ts), for a run whose output is gone, or ran elsewhere on the same store.
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
-import { loggedRunMetrics } from "../LoggedRunMetrics.ts"
-import { printMetrics } from "../RunMetrics.ts"
+import { loggedRunMetrics } from "@core/evaluation"
+import { printMetrics } from "@core/evaluation"
 import { openStore } from "../Store.ts"
 
 export const metrics: Command = {
