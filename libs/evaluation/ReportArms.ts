@@ -15,7 +15,7 @@ import type { LoadedConfig } from "@core/config"
 import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
 import { loadPack } from "@core/apps"
-import type { SecretRule } from "@core/apps"
+import type { Pack, SecretRule } from "@core/apps"
 import type { RunPlan, RunTask } from "@core/pipeline"
 import { runTaskOf } from "@core/sites/app"
 import { SOLVED_SUITES } from "@core/sites/solutions"
@@ -183,3 +183,13 @@ export const heldOutTasks = (sites: ReadonlySet<string> | null, split = "default
           (split === "both" || (t.variant === undefined) === (split === "default"))
       )
   )
+
+/** What `eval` judges a trained policy on: a pack's held-out tasks, or those of the bundled sites it trained on (every site when none is known). */
+export const policyHeldOut = (
+  pack: Pack | null,
+  sites: ReadonlySet<string>,
+  split?: string
+): Effect.Effect<ReadonlyArray<RunTask>, EvalError> =>
+  pack !== null
+    ? Effect.succeed(packTasksOf(pack, "held-out"))
+    : Effect.map(heldOutTasks(sites.size === 0 ? null : sites, split), (tasks) => tasks.map(runTaskOf))

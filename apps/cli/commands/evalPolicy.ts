@@ -15,10 +15,9 @@ import {
   evalApp,
   evalReport,
   evaluatePolicy,
-  heldOutTasks,
   modelAtRound,
   packArms,
-  packTasksOf
+  policyHeldOut
 } from "@core/evaluation"
 import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "../Store.ts"
@@ -32,8 +31,6 @@ import { runOnBundledSites } from "../BundledRun.ts"
 import { runOnPack } from "../AppRun.ts"
 import { loadConfig } from "@core/config"
 import { RUN_DEFAULTS } from "@core/pipeline"
-import { runTaskOf } from "@core/sites/app"
-import type { RunTask } from "@core/pipeline"
 import { plural } from "@core/demos"
 
 const nonNegative = (v: unknown, flag: string) =>
@@ -195,12 +192,7 @@ export const evalPolicy: Command = {
       const result = yield* Effect.scoped(
         Effect.gen(function* () {
           const { app, pack, environment } = yield* evalApp(appDir, opened.config, packSecretRule(opened.config, args))
-          const tasks: ReadonlyArray<RunTask> =
-            pack !== null
-              ? packTasksOf(pack, "held-out")
-              : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites, args.flags.split as string | undefined)).map(
-                  runTaskOf
-                )
+          const tasks = yield* policyHeldOut(pack, trained.sites, args.flags.split as string | undefined)
           progress.line(
             `run ${runId}, policy trained through round ${at} (${plural(trained.examples, "example")}), ${plural(tasks.length, "held-out task")} of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )

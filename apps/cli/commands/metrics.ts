@@ -8,7 +8,7 @@ import type { Command } from "../Cli.ts"
 import { UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { loggedRunMetrics } from "@core/evaluation"
-import { printMetrics } from "@core/evaluation"
+import { metricsLines } from "@core/evaluation"
 import { openStore } from "../Store.ts"
 
 export const metrics: Command = {
@@ -31,6 +31,6 @@ export const metrics: Command = {
       if (derived.unknownTasks.length > 0)
         console.error(`metrics: the bundled suites no longer have ${derived.unknownTasks.join(", ")}: counted without path families`)
       if (args.flags.json === true) console.log(JSON.stringify(derived.metrics))
-      else printMetrics(derived.metrics, null)
+      else console.log(metricsLines(derived.metrics, null).join("\n"))
     })
 }

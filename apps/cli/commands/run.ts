@@ -17,7 +17,7 @@ import type { BundledPlan } from "../BundledRun.ts"
 import { runOnPack } from "../AppRun.ts"
 import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
-import { printMetrics, runMetrics } from "@core/evaluation"
+import { metricsLines, runMetrics } from "@core/evaluation"
 import type { RunMetrics } from "@core/evaluation"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
@@ -153,7 +153,7 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
 
 const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void => {
   if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds }))
-  else printMetrics(metrics, seconds)
+  else console.log(metricsLines(metrics, seconds).join("\n"))
 }
 
 // `--ui`: the console beside the run (Console.ts).
