@@ -13,7 +13,7 @@ import type { RunPlan } from "@core/pipeline"
 import { bundledApp, runTaskOf } from "@core/sites/app"
 import type { SuiteTask } from "@core/sites/suites"
 import { Progress } from "./Progress.ts"
-import type { RunMetricsInput } from "./RunMetrics.ts"
+import type { RunMetricsInput } from "@core/evaluation"
 
 export interface BundledPlan extends Omit<RunPlan, "tasks"> {
   readonly tasks: ReadonlyArray<SuiteTask>

@@ -13,7 +13,7 @@ import { EmbeddedStore, EventStore } from "@core/eventstore"
 import { readFileSync } from "node:fs"
 import { basename, join } from "node:path"
 import { encodePng, isPng } from "../../apps/cli/bench/Png.ts"
-import { recordLine } from "../../apps/cli/DatasetFiles.ts"
+import { recordLine } from "@core/datasets"
 
 const AT = "2026-12-05T10:00:00.000Z"
 type Row = Record<string, any>

@@ -7,16 +7,23 @@ import { Effect } from "effect"
 import type { DatasetFormat } from "@core/events"
 import { TRAINERS } from "@core/domain"
 import type { Trainer } from "@core/domain"
-import { basename, dirname, join, resolve } from "node:path"
+import { resolve } from "node:path"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { imageHashes, makeImageWriter, recordLine, withImages, writeFileDurably, writeStaged } from "../DatasetFiles.ts"
-import { readRunDataset, sealMismatches, selectRecords } from "../DatasetLog.ts"
-import type { DatasetRecord } from "../DatasetLog.ts"
-import { followDataset } from "../DatasetFollow.ts"
+import {
+  followDataset,
+  imageHashes,
+  readRunDataset,
+  recordLine,
+  sealMismatches,
+  selectRecords,
+  withImages,
+  writeRecords
+} from "@core/datasets"
+import type { DatasetRecord } from "@core/datasets"
 import { isToken } from "../RunLog.ts"
 import { openStore } from "../Store.ts"
-import { trainerUsageError, writeTrainerFiles } from "../TrainerFiles.ts"
+import { trainerUsageError } from "@core/datasets"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 const FORMATS: ReadonlyArray<DatasetFormat> = ["sft", "dpo", "rollout"]
@@ -35,39 +42,14 @@ const list = (ns: Iterable<number>) => [...ns].join(", ")
 
 type Selected = ReadonlyArray<DatasetRecord>
 
-/**
- * The selected records to stdout (images as hashes), to `out` as core's lines with their
- * images, or in a trainer's layout; how many images they name, and the layout for the summary.
- */
+/** The selected records to stdout (images as hashes), or written to `out` (DatasetExport.ts). */
 const writeSelected = (selected: Selected, format: DatasetFormat, out: string | undefined, trainer: Trainer | undefined) =>
-  Effect.gen(function* () {
-    if (trainer !== undefined && out !== undefined) {
-      const written = yield* writeTrainerFiles({ trainer, format, out, records: selected })
-      const entry = written.datasetInfo === null ? "" : ` (dataset_info.json entry '${written.datasetInfo}')`
-      return { images: written.images, layout: ` in ${trainer}'s layout${entry}` }
-    }
-    if (out === undefined) {
-      const text = selected.map((r) => `${recordLine(r.runId, r.data, "hashes")}\n`).join("")
-      yield* Effect.promise(() => Bun.write(Bun.stdout, text))
-      return { images: new Set(selected.flatMap((r) => imageHashes(r.data.body))).size, layout: "" }
-    }
-    const images = yield* writeStaged(out, (staging) =>
-      Effect.gen(function* () {
-        const writer = makeImageWriter(staging, dirname(out))
-        for (const r of selected) yield* writer.ensure(imageHashes(r.data.body), r.data.recordId)
-        yield* Effect.try({
-          try: () =>
-            writeFileDurably(
-              join(staging, basename(out)),
-              selected.map((r) => `${recordLine(r.runId, r.data, "paths")}\n`)
-            ),
-          catch: (e) => new CliError({ message: `cannot write ${out}: ${(e as Error).message}` })
-        })
-        return writer.referenced()
-      })
-    )
-    return { images, layout: "" }
-  })
+  out !== undefined
+    ? writeRecords(selected, format, out, trainer)
+    : Effect.map(
+        Effect.promise(() => Bun.write(Bun.stdout, selected.map((r) => `${recordLine(r.runId, r.data, "hashes")}\n`).join(""))),
+        () => ({ images: new Set(selected.flatMap((r) => imageHashes(r.data.body))).size, layout: "" })
+      )
 
 export const datasetExport: Command = {
   name: "dataset export",

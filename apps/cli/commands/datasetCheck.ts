@@ -1,34 +1,15 @@
 /**
  * `bun core dataset check --run R [--json]`: the run's dataset records (its
- * DatasetRecordEmitted events) against the checks of DatasetCheck.ts; the problems found,
+ * DatasetRecordEmitted events) against the checks of libs/datasets DatasetCheck.ts; the problems found,
  * and exit 1 when there are any. Rules: docs/datasets.md, "Checking a dataset".
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
-import { checkDataset } from "../DatasetCheck.ts"
-import type { CheckedRecord, PseudoDemo } from "../DatasetCheck.ts"
-import { isToken, readEvents, runExists, unknownRun } from "../RunLog.ts"
+import { checkDataset, readDatasetToCheck } from "@core/datasets"
+import { isToken, runExists, unknownRun } from "../RunLog.ts"
 import { openStore } from "../Store.ts"
-
-/** The run's records, each once (a record emitted in two rounds is one, as `dataset export` writes it), and its pseudo-demos. */
-const readDataset = (run: string) =>
-  Effect.gen(function* () {
-    const events = yield* readEvents([`run.${run}.dataset.*`, `run.${run}.task.*`])
-    const seen = new Set<string>()
-    const records: Array<CheckedRecord> = []
-    const pseudoDemos: Array<PseudoDemo> = []
-    for (const e of events) {
-      if (e.type === "DatasetRecordEmitted" && !seen.has(e.data.recordId)) {
-        seen.add(e.data.recordId)
-        records.push(e.data)
-      }
-      if (e.type === "TaskExtrapolated")
-        pseudoDemos.push({ taskId: e.data.newTaskId, trajectoryId: e.data.pseudoDemoTrajectoryId, steps: e.data.pseudoDemoSteps })
-    }
-    return { records, pseudoDemos }
-  })
 
 export const datasetCheck: Command = {
   name: "dataset check",
@@ -48,7 +29,7 @@ export const datasetCheck: Command = {
       const opened = yield* openStore(args)
       const { records, pseudoDemos } = yield* Effect.provide(
         Effect.gen(function* () {
-          const read = yield* readDataset(run)
+          const read = yield* readDatasetToCheck(run)
           if (read.records.length === 0) {
             if (!(yield* runExists(run))) return yield* unknownRun(run)
             return yield* new CliError({ message: `run ${run} has no dataset records yet (none under run.${run}.dataset.*)` })

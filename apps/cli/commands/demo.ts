@@ -19,7 +19,7 @@ import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
 import { runOnBundledSites } from "../BundledRun.ts"
-import { printMetrics, runMetrics } from "../RunMetrics.ts"
+import { metricsLines, runMetrics } from "@core/evaluation"
 import { positiveInt } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
@@ -72,7 +72,7 @@ const coreRound = (args: ParsedArgs) =>
     })
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))
-    else printMetrics(metrics, outcome.seconds)
+    else console.log(metricsLines(metrics, outcome.seconds).join("\n"))
   })
 
 const roundTrip = (args: ParsedArgs) =>

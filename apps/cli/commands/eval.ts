@@ -1,72 +1,82 @@
 /**
  * `bun core eval labels [--suite S] [--instance ID,…] [--json] [--rebuild]`: how often
  * CORE's label functions agree with the ground-truth checkers (EVALUATION CODE). Builds the
- * evaluation set in the real web environment (apps/sites/eval/LabelEvalSet.ts: each train
+ * evaluation set in the real web environment (libs/evaluation LabelEvalSet.ts: each train
  * instance's demo, and trajectories no demo showed), infers LFs from the demos alone, and
  * labels every trajectory: successful when all of its task's LFs hold in key-step order.
  * The set is cached under `<dataDir>/eval/`, keyed by the suites and options, since
  * building it drives Chromium for many minutes; `--rebuild` builds it again.
  */
-import { Effect, Layer } from "effect"
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { Effect } from "effect"
 import { join } from "node:path"
 import { loadConfig } from "@core/config"
 import { plural } from "@core/demos"
-import { digest } from "@core/events"
-import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
-import { evolveRun, initialRunState, labelSandbox, noModels, verdictRules } from "@core/pipeline"
+import type { AgreementScores } from "@core/pipeline"
 import { readRunLog } from "@core/replay"
 import {
   buildLabelEvalSet,
+  cachedLabelSet,
   labelEvalSetSummary,
-  labelTasks,
-  labelTrajectories,
-  labelTrajectoriesWithGraphs,
-  scoreLabels
-} from "@core/sites/eval"
-import type { LabelEvalSet } from "@core/sites/eval"
+  labelReport,
+  labelSetKey,
+  labelSet,
+  packLabelReport,
+  packRunAgreement,
+  runLabelling,
+  TARGETS
+} from "@core/evaluation"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { evalPackRun } from "../PackEval.ts"
 import { configFlags } from "../ConfigFlags.ts"
-import { allowSecretFlags } from "../PackSecrets.ts"
-
-/** Bump when the set's construction changes, so stale caches are not read. 2: selects are recorded by their option's value. */
-const SET_VERSION = "2"
-
-export const TARGETS = { precision: 0.98, recall_same_path: 0.9 } as const
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 const pct = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
 
-const cachedSet = (path: string, build: Effect.Effect<LabelEvalSet, unknown>, rebuild: boolean) =>
-  Effect.gen(function* () {
-    if (!rebuild && existsSync(path)) {
-      console.error(`eval: evaluation set from ${path} (--rebuild builds it again)`)
-      return JSON.parse(readFileSync(path, "utf8")) as LabelEvalSet
-    }
-    const set = yield* build
-    mkdirSync(join(path, ".."), { recursive: true })
-    writeFileSync(`${path}.tmp`, JSON.stringify(set))
-    renameSync(`${path}.tmp`, path)
-    return set
-  })
-
-/** A run's final strategy graphs and the code of every LF they name, folded from its log. */
+/** A run's final strategy graphs, read from its log (LabelEval.ts folds them). */
 const runGraphs = (args: ParsedArgs, runId: string) =>
   Effect.gen(function* () {
     const opened = yield* openStore(args, { quiet: args.flags.json === true })
     const { events } = yield* Effect.provide(readRunLog(runId), opened.layer).pipe(
       Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) }))
     )
-    const state = events.reduce(evolveRun, initialRunState)
-    const config = state.config
-    return {
-      graphs: state.graphs,
-      codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])),
-      // Judged as the run judged its own trajectories: its data rules say how a path is read.
-      rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => (config === null ? {} : verdictRules(config, graph, t))
+    return runLabelling(events)
+  })
+
+const fmt = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
+const row = (name: string, s: AgreementScores): string =>
+  `${name.padEnd(36)} ${String(s.judged).padStart(6)}  ${String(s.predicted_pass).padStart(9)}  ${String(s.novel_predicted_pass).padStart(5)}  ${fmt(s.precision)}  ${fmt(s.recall)}  ${fmt(s.agreement)}`
+
+/** `--app`: with --run, the run's verdicts against the pack's evaluate; without, LFs from each train demo (PackEval.ts). */
+const evalPackRun = (args: ParsedArgs, appDir: string) =>
+  Effect.gen(function* () {
+    const runId = args.flags.run as string | undefined
+    if (runId === undefined) return yield* packLabels(args, appDir)
+    const opened = yield* openStore(args, { quiet: args.flags.json === true })
+    const { app, scores } = yield* Effect.provide(packRunAgreement(appDir, runId, opened.config.values.dataDir), opened.layer)
+    if (args.flags.json === true) {
+      console.log(JSON.stringify({ run_id: runId, app, ...scores.overall, per_task: scores.per_task }))
+      return
+    }
+    console.log(`${"task".padEnd(36)} judged  predicted  novel  prec   recall agreement`)
+    for (const [task, s] of Object.entries(scores.per_task)) console.log(row(task, s))
+    console.log(row("all", scores.overall))
+  })
+
+const packLabels = (args: ParsedArgs, appDir: string) =>
+  Effect.gen(function* () {
+    const config = yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const report = yield* packLabelReport(appDir, packSecretRule(config, args), (line) => console.error(`eval: ${line}`))
+    if (args.flags.json === true) console.log(JSON.stringify(report))
+    else {
+      console.log(
+        `${report.trajectories} trajectories (${report.positives} passing the pack's evaluate); tp ${report.tp}  fp ${report.fp}  tn ${report.tn}  fn ${report.fn}`
+      )
+      console.log(
+        `precision ${fmt(report.precision)}  recall ${fmt(report.recall)} (other paths ${fmt(report.recall_other_paths)}, other methods ${fmt(report.recall_other_methods)})`
+      )
+      for (const m of report.mistakes) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
     }
   })
 
@@ -116,17 +126,12 @@ export const evalLabels: Command = {
         return yield* new UsageError({ message: `unknown suite ${suite}; suites: ${suites.map((s) => s.suite).join(", ")}` })
       }
       const options = { suite, instances, randomPerTask, perturbedPerTask }
-      const key = digest({
-        SET_VERSION,
-        options,
-        // The instances with another start or route are held out and never part of the set: they leave its cache key alone.
-        suites: suites.map((s) => ({ suite: s.suite, version: s.version, tasks: s.tasks.filter((t) => t.variant === undefined) }))
-      }).slice(0, 16)
       const progress = (line: string) => console.error(`eval: ${line}`)
-      const set = yield* cachedSet(
-        join(config.values.dataDir, "eval", `label-set-${key}.json`),
+      const set = yield* cachedLabelSet(
+        join(config.values.dataDir, "eval", `label-set-${labelSetKey(options, suites)}.json`),
         buildLabelEvalSet({ ...options, progress }),
-        args.flags.rebuild === true
+        args.flags.rebuild === true,
+        progress
       ).pipe(
         Effect.mapError((e) => new CliError({ message: `building the evaluation set: ${e instanceof Error ? e.message : String(e)}` }))
       )
@@ -135,63 +140,31 @@ export const evalLabels: Command = {
 
       const runId = args.flags.run as string | undefined
       const graphs = runId === undefined ? null : yield* runGraphs(args, runId)
-      const { tasks, labels } = yield* Effect.scoped(
-        Effect.gen(function* () {
-          if (graphs !== null) {
-            const labels = yield* labelTrajectoriesWithGraphs(set, graphs.graphs, graphs.codes, progress, graphs.rules)
-            const tasks = [...graphs.graphs.values()]
-              .filter((g) => set.tasks.some((t) => t.taskId === g.taskId))
-              .map((g) => ({
-                taskId: g.taskId,
-                keySteps: g.nodes.length,
-                lfs: g.nodes.map((n) => ({ stepIndex: -1, lfId: n.lfId, code: graphs.codes.get(n.lfId) ?? "", evidence: n.how })),
-                rejected: []
-              }))
-            return { tasks, labels }
-          }
-          const tasks = yield* labelTasks(set, progress)
-          const labels = yield* labelTrajectories(set, tasks, progress)
-          return { tasks, labels }
-        })
-      ).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), noModels)))
+      const { tasks, labels } = yield* labelSet(set, graphs, progress)
       if (graphs !== null && labels.length === 0)
         return yield* new CliError({ message: `run ${runId} has no graph for any task of the evaluation set` })
-      const score = scoreLabels(labels)
-      const lfCount = tasks.reduce((n, t) => n + t.lfs.length, 0)
-      const rejected = tasks.reduce((n, t) => n + t.rejected.length, 0)
-      const report = {
-        ...score,
-        tasks: tasks.length,
-        label_functions: lfCount,
-        rejected_key_steps: rejected,
-        targets: TARGETS,
-        ok: (score.precision ?? 0) >= TARGETS.precision && (score.recall_same_path ?? 0) >= TARGETS.recall_same_path,
-        seconds: Math.round((Date.now() - started) / 100) / 10,
-        mistakes: labels
-          .filter((l) => l.pass !== l.checker)
-          .map((l) => ({ id: l.id, kind: l.kind, checker: l.checker, pass: l.pass, steps: l.steps }))
-      }
+      const report = labelReport(tasks, labels, started)
       if (args.flags.json === true) {
         console.log(JSON.stringify(report))
         return
       }
       console.log(
-        `${score.trajectories} trajectories (${score.positives} positive by the checkers) of ${plural(tasks.length, "task")}; ${plural(lfCount, "label function")}, ${plural(rejected, "key step")} without one`
+        `${report.trajectories} trajectories (${report.positives} positive by the checkers) of ${plural(tasks.length, "task")}; ${plural(report.label_functions, "label function")}, ${plural(report.rejected_key_steps, "key step")} without one`
       )
       console.log("")
       console.log(`kind         total  positive  labelled pass  fp  fn`)
-      for (const [kind, k] of Object.entries(score.by_kind)) {
+      for (const [kind, k] of Object.entries(report.by_kind)) {
         console.log(
           `${kind.padEnd(11)}  ${String(k.total).padStart(5)}  ${String(k.positives).padStart(8)}  ${String(k.labelled_pass).padStart(13)}  ${String(k.fp).padStart(2)}  ${String(k.fn).padStart(2)}`
         )
       }
       console.log("")
-      console.log(`tp ${score.tp}  fp ${score.fp}  tn ${score.tn}  fn ${score.fn}`)
+      console.log(`tp ${report.tp}  fp ${report.fp}  tn ${report.tn}  fn ${report.fn}`)
       console.log(
-        `precision ${pct(score.precision)} (target ≥ ${TARGETS.precision}) ${(score.precision ?? 0) >= TARGETS.precision ? "✓" : "✗"}`
+        `precision ${pct(report.precision)} (target ≥ ${TARGETS.precision}) ${(report.precision ?? 0) >= TARGETS.precision ? "✓" : "✗"}`
       )
       console.log(
-        `recall ${pct(score.recall)}; same path ${pct(score.recall_same_path)} (target ≥ ${TARGETS.recall_same_path}) ${(score.recall_same_path ?? 0) >= TARGETS.recall_same_path ? "✓" : "✗"}; other paths ${pct(score.recall_other_paths)} (the baseline Strategy Graph Expansion must raise)`
+        `recall ${pct(report.recall)}; same path ${pct(report.recall_same_path)} (target ≥ ${TARGETS.recall_same_path}) ${(report.recall_same_path ?? 0) >= TARGETS.recall_same_path ? "✓" : "✗"}; other paths ${pct(report.recall_other_paths)} (the baseline Strategy Graph Expansion must raise)`
       )
       for (const m of report.mistakes.slice(0, 10)) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
     })

@@ -1,49 +1,144 @@
 /**
  * `bun core eval --suite held-out --policy embedded --round N [--run R] [--samples K] [--json]`:
  * the held-out success rate of the embedded policy a CORE run had trained through round N
- * (0 = behaviour cloning on the demos), by the ground-truth checkers (PolicyEval.ts).
- * `--report` compares arms of separate runs (EvalReport.ts).
+ * (0 = behaviour cloning on the demos), by the ground-truth checkers (libs/evaluation PolicyEval.ts).
+ * `--report` compares arms of separate runs (EvalReport.ts): its flags and tables are here.
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { loadSuites } from "@core/sites/suites"
-import { SOLVED_SUITES } from "@core/sites/solutions"
+import type { LoadedConfig } from "@core/config"
+import {
+  bundledArms,
+  EvalError,
+  EvalInputError,
+  evalApp,
+  evalReport,
+  evaluatePolicy,
+  modelAtRound,
+  packArms,
+  policyHeldOut
+} from "@core/evaluation"
+import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "../Store.ts"
-import { evaluatePolicy, modelAtRound } from "../PolicyEval.ts"
 import { Progress } from "../Progress.ts"
 import { isToken, runLog, runsWith } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
-import { evalReport, REPORT_FLAGS } from "../EvalReport.ts"
-import { evalApp, packTasksOf } from "../EvalApp.ts"
-import { packSecretRule } from "../PackSecrets.ts"
-import { runTaskOf } from "@core/sites/app"
-import type { RunTask } from "@core/pipeline"
+import type { FlagSpec, ParsedArgs } from "../Cli.ts"
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
+import { runOnBundledSites } from "../BundledRun.ts"
+import { runOnPack } from "../AppRun.ts"
+import { loadConfig } from "@core/config"
+import { RUN_DEFAULTS } from "@core/pipeline"
 import { plural } from "@core/demos"
-
-/**
- * The held-out instances of the given sites (all sites when none is given) of a `--split`:
- * `default`, those that start where the demos start; `other-routes`, those that start on
- * another page or with the demo's route switched off; `both`.
- */
-export const heldOutTasks = (sites: ReadonlySet<string> | null, split = "default") =>
-  Effect.map(loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message }))), (suites) =>
-    suites
-      .flatMap((s) => s.tasks)
-      .filter(
-        (t) =>
-          t.split === "held-out" &&
-          SOLVED_SUITES.includes(t.suite) &&
-          (sites === null || sites.has(t.site)) &&
-          (split === "both" || (t.variant === undefined) === (split === "default"))
-      )
-  )
 
 const nonNegative = (v: unknown, flag: string) =>
   v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= 0)
     ? Effect.succeed(v as number | undefined)
     : Effect.fail(new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` }))
+
+const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  report: { kind: "boolean", description: "compare behaviour cloning, CORE rounds and two ablations over several seeds" },
+  seeds: { kind: "number", description: "with --report: seeds (default 3)" },
+  rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
+  site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
+  app: {
+    kind: "string",
+    description:
+      "an app pack folder: its held-out tasks, judged by its evaluate (default: the run's own pack, if it ran on one); with --report, its train tasks too, instead of a bundled site"
+  },
+  tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
+  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
+  "no-judge": {
+    kind: "boolean",
+    description: "with --report --app: take the step files played as demos without asking the pack's evaluate (as run --no-judge)"
+  },
+  "held-out": {
+    kind: "string",
+    description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template"
+  },
+  split: {
+    kind: "string",
+    choices: ["default", "other-routes", "both"],
+    description:
+      "held-out instances that start where the demos do (default), those that start elsewhere or with the demo's route switched off (other-routes), or both"
+  },
+  ...allowSecretFlags
+}
+
+const printTable = (site: string, seeds: number, split: Split, table: SplitTable) => {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+  const row = (name: string, i: Interval) =>
+    console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
+  const what = split.name === "default" ? "held-out success" : "held-out success, other start or route off"
+  console.log(`${what} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
+  row("bc (round 0)", table.bc)
+  table.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))
+  row("no expansion", table.no_expansion)
+  row("no extrapolation", table.no_extrapolation)
+  const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`
+  for (const [name, p] of Object.entries(table.paired))
+    console.log(
+      `CORE round ${table.rounds.length} − ${name.replace("core_vs_", "").replaceAll("_", " ")}: ${points(p.mean_diff)} points, paired 95% CI [${points(p.ci_low)}, ${points(p.ci_high)}]`
+    )
+  for (const [v, b] of Object.entries(table.by_variant ?? {}))
+    console.log(`  ${v} (${b.tasks} tasks): bc ${pct(b.bc ?? 0)}, CORE ${pct(b.core ?? 0)}`)
+  const armsPerTask = [table.per_task.bc, ...table.per_task.rounds, table.per_task.no_expansion, table.per_task.no_extrapolation]
+  const ids = split.tasks.map((t) => t.id)
+  const never = ids.filter((t) => armsPerTask.every((a) => (a[t] ?? 0) === 0))
+  const differ = ids.filter((t) => new Set(armsPerTask.map((a) => a[t] ?? 0)).size > 1)
+  console.log(`solved by no arm: ${never.join(", ") || "none"}`)
+  console.log(`where the arms differ: ${differ.join(", ") || "nowhere"}`)
+}
+
+/**
+ * `eval --report`: the flags read into the report's settings, the runs started as `run` starts
+ * them, the tables printed. A request naming what is not there is a usage error, as a bad flag is.
+ */
+const report = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const list = (flag: string) =>
+      typeof args.flags[flag] === "string"
+        ? (args.flags[flag] as string)
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : null
+    const packDir = args.flags.app as string | undefined
+    const secrets = (config: LoadedConfig) => packSecretRule(config, args)
+    const arms =
+      packDir === undefined
+        ? yield* bundledArms((args.flags.site as string | undefined) ?? "shop", list, runOnBundledSites)
+        : yield* packArms(packDir, list, secrets, runOnPack, args.flags["no-judge"] !== true)
+    const o = {
+      seeds: yield* positiveInt(args, "seeds", 3),
+      rounds: yield* positiveInt(args, "rounds", 3),
+      samples: yield* positiveInt(args, "report-samples", 1),
+      evalSamples: yield* positiveInt(args, "samples", 1),
+      stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
+      parallel: yield* positiveInt(args, "parallel", 2),
+      packDir,
+      arms,
+      split: (args.flags.split as string | undefined) ?? "default",
+      configFor: (seed: string) =>
+        loadConfig({ flags: { ...args.flags, seed } }).pipe(Effect.mapError((e) => new EvalError({ message: e.message }))),
+      secrets,
+      base: (args.flags.seed as string | undefined) ?? "report",
+      layer: (yield* openStore(args)).layer,
+      log: (line: string) => console.error(`eval report: ${line}`)
+    }
+    const { report, tables } = yield* evalReport(o)
+    if (args.flags.json === true) {
+      console.log(JSON.stringify(report))
+      return
+    }
+    for (const { split, table } of tables) {
+      printTable(arms.site, o.seeds, split, table)
+      console.log("")
+    }
+    console.log(`${report.seconds} s`)
+  }).pipe(Effect.mapError((e) => (e instanceof EvalInputError ? new UsageError({ message: e.message }) : e)))
 
 export const evalPolicy: Command = {
   name: "eval",
@@ -68,7 +163,7 @@ export const evalPolicy: Command = {
   },
   run: (args) =>
     Effect.gen(function* () {
-      if (args.flags.report === true) return yield* evalReport(args)
+      if (args.flags.report === true) return yield* report(args)
       const round = yield* nonNegative(args.flags.round, "round")
       const samples = yield* positiveInt(args, "samples", 1)
       const stepBudget = yield* positiveInt(args, "step-budget", 12)
@@ -97,12 +192,7 @@ export const evalPolicy: Command = {
       const result = yield* Effect.scoped(
         Effect.gen(function* () {
           const { app, pack, environment } = yield* evalApp(appDir, opened.config, packSecretRule(opened.config, args))
-          const tasks: ReadonlyArray<RunTask> =
-            pack !== null
-              ? packTasksOf(pack, "held-out")
-              : (yield* heldOutTasks(trained.sites.size === 0 ? null : trained.sites, args.flags.split as string | undefined)).map(
-                  runTaskOf
-                )
+          const tasks = yield* policyHeldOut(pack, trained.sites, args.flags.split as string | undefined)
           progress.line(
             `run ${runId}, policy trained through round ${at} (${plural(trained.examples, "example")}), ${plural(tasks.length, "held-out task")} of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )

@@ -1,14 +1,14 @@
 /**
  * `bun core metrics <run> [--json]`: a logged run's metrics — the figures `run` and `demo`
  * print at the end — re-derived from its events and the ground truth it kept beside the log
- * (LoggedRunMetrics.ts), for a run whose output is gone, or ran elsewhere on the same store.
+ * (libs/evaluation LoggedRunMetrics.ts), for a run whose output is gone, or ran elsewhere on the same store.
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
-import { loggedRunMetrics } from "../LoggedRunMetrics.ts"
-import { printMetrics } from "../RunMetrics.ts"
+import { loggedRunMetrics } from "@core/evaluation"
+import { metricsLines } from "@core/evaluation"
 import { openStore } from "../Store.ts"
 
 export const metrics: Command = {
@@ -31,6 +31,6 @@ export const metrics: Command = {
       if (derived.unknownTasks.length > 0)
         console.error(`metrics: the bundled suites no longer have ${derived.unknownTasks.join(", ")}: counted without path families`)
       if (args.flags.json === true) console.log(JSON.stringify(derived.metrics))
-      else printMetrics(derived.metrics, null)
+      else console.log(metricsLines(derived.metrics, null).join("\n"))
     })
 }

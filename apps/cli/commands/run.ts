@@ -2,7 +2,7 @@
  * `bun core run --suite train [--site S] [--platform web|mobile-web] --rounds N [--samples K] [--seed S] [--json]`:
  * CORE's self-training rounds on the bundled tasks (the engine is `executeRun` of @core/pipeline): ingest → infer → per
  * round rollouts → verify → expand, with a progress bar on stderr and the run's metrics at
- * the end (RunMetrics.ts).
+ * the end (libs/evaluation RunMetrics.ts).
  */
 import { Effect, Stream } from "effect"
 import { EventStore } from "@core/eventstore"
@@ -17,8 +17,8 @@ import type { BundledPlan } from "../BundledRun.ts"
 import { runOnPack } from "../AppRun.ts"
 import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
-import { printMetrics, runMetrics } from "../RunMetrics.ts"
-import type { RunMetrics } from "../RunMetrics.ts"
+import { metricsLines, runMetrics } from "@core/evaluation"
+import type { RunMetrics } from "@core/evaluation"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
 import { chooseTasks } from "../BundledTasks.ts"
@@ -153,7 +153,7 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
 
 const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void => {
   if (args.flags.json === true) console.log(JSON.stringify({ ...metrics, seconds }))
-  else printMetrics(metrics, seconds)
+  else console.log(metricsLines(metrics, seconds).join("\n"))
 }
 
 // `--ui`: the console beside the run (Console.ts).

@@ -1,6 +1,7 @@
 /**
  * A run's dataset as the log holds it, for `dataset export`: every DatasetRecordEmitted and
- * each round's DatasetSealed under `run.<run>.dataset.*`, and the records one export takes.
+ * each round's DatasetSealed under `run.<run>.dataset.*`, and the records one export takes;
+ * for `dataset check`, the records and the pseudo-demos they are checked against.
  *
  * @example
  * const dataset = yield* readRunDataset(run) // needs EventStore
@@ -9,6 +10,8 @@
 import { Effect, Stream } from "effect"
 import type { DatasetFormat, DatasetSealed, DataOf } from "@core/events"
 import { EventStore } from "@core/eventstore"
+import type { RecordedEvent } from "@core/eventstore"
+import type { CheckedRecord, PseudoDemo } from "./DatasetCheck.ts"
 import { runIdOf } from "./DatasetFiles.ts"
 import type { RecordData } from "./DatasetFiles.ts"
 
@@ -70,4 +73,26 @@ export const sealMismatches = (dataset: RunDataset, included: ReadonlyArray<numb
     return seal && seal.counts[format] !== n
       ? [`round ${round} was sealed with ${seal.counts[format]} ${format} records, the log holds ${n}`]
       : []
+  })
+
+/** The run's records, each once (a record emitted in two rounds is one, as `dataset export` writes it), and its pseudo-demos. */
+export const readDatasetToCheck = (run: string) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const read: Array<RecordedEvent> = []
+    for (const filter of [`run.${run}.dataset.*`, `run.${run}.task.*`]) read.push(...(yield* Stream.runCollect(store.readAll({ filter }))))
+    // Both filters merged back into log order, so the first of a record's copies is the one kept.
+    const events = read.sort((a, b) => a.position - b.position || a.index - b.index).map((r) => r.event)
+    const seen = new Set<string>()
+    const records: Array<CheckedRecord> = []
+    const pseudoDemos: Array<PseudoDemo> = []
+    for (const e of events) {
+      if (e.type === "DatasetRecordEmitted" && !seen.has(e.data.recordId)) {
+        seen.add(e.data.recordId)
+        records.push(e.data)
+      }
+      if (e.type === "TaskExtrapolated")
+        pseudoDemos.push({ taskId: e.data.newTaskId, trajectoryId: e.data.pseudoDemoTrajectoryId, steps: e.data.pseudoDemoSteps })
+    }
+    return { records, pseudoDemos }
   })

@@ -26,9 +26,9 @@ import { InfraError } from "@core/environment"
 import type { EnvironmentShape } from "@core/environment"
 import type { DemoStep } from "@core/events"
 import { elementsLookup, labelSandbox, noModels } from "@core/pipeline"
-import { labelTasks, labelTrajectories, scoreLabels } from "@core/sites/eval"
-import type { EvalTrajectory, LabelEvalSet } from "@core/sites/eval"
-import { CliError } from "../Cli.ts"
+import { EvalError } from "./EvalError.ts"
+import { labelTasks, labelTrajectories, scoreLabels } from "./LabelAccuracy.ts"
+import type { EvalTrajectory, LabelEvalSet } from "./LabelEvalSet.ts"
 
 interface Played {
   readonly steps: ReadonlyArray<DemoStep>
@@ -67,7 +67,7 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
     const pack = yield* loadPack(packDir)
     // Its episodes are built as web pages (a start URL on a leased instance): a device's would need their own.
     if (pack.config.platform === "android") {
-      return yield* new CliError({
+      return yield* new EvalError({
         message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)`
       })
     }

@@ -13,7 +13,7 @@ import { connectNats, decodeCommit, displayNatsUrl, EventStore, natsErrorLine } 
 import type { NatsCredentials } from "@core/eventstore"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { CliError } from "./Cli.ts"
+import { DatasetError } from "./DatasetError.ts"
 import { imageHashes, makeImageWriter, openAppendFile, readRecordIds, recordLine, runIdOf, syncDir } from "./DatasetFiles.ts"
 
 /** JetStreamStore's defaults, which `openStore` uses: the stream every `core` command writes. */
@@ -72,15 +72,15 @@ const ensureConsumer = (jsm: JetStreamManager, o: FollowOptions, filter: string)
       // Its acknowledgements mean "written" only for what it was made for; resuming it for
       // something else would silently skip records.
       if (mismatch)
-        throw new CliError({ message: `consumer ${o.consumer} on stream ${STREAM_NAME} ${mismatch}: pick another --consumer name` })
+        throw new DatasetError({ message: `consumer ${o.consumer} on stream ${STREAM_NAME} ${mismatch}: pick another --consumer name` })
       if (c.ack_wait !== nanos(o.ackWaitSeconds))
         return await jsm.consumers.update(STREAM_NAME, o.consumer, { ack_wait: nanos(o.ackWaitSeconds) })
       return existing
     },
     catch: (e) =>
-      e instanceof CliError
+      e instanceof DatasetError
         ? e
-        : new CliError({
+        : new DatasetError({
             message: `cannot set up consumer ${o.consumer} on ${displayNatsUrl(o.url)} stream ${STREAM_NAME}: ${natsErrorLine(e)}`
           })
   })
@@ -102,20 +102,20 @@ export const followDataset = (o: FollowOptions) =>
     yield* EventStore
     const filter = `${PREFIX}.run.${o.run ?? "*"}.dataset.*`
     const seen = new Set<string>()
-    let append: ((text: string) => Effect.Effect<void, CliError>) | undefined
+    let append: ((text: string) => Effect.Effect<void, DatasetError>) | undefined
     const images = o.out === undefined ? undefined : makeImageWriter(dirname(o.out))
     if (o.out !== undefined) {
       const out = o.out
       yield* Effect.try({
         try: () => mkdirSync(dirname(out), { recursive: true }),
-        catch: (e) => new CliError({ message: `cannot create ${dirname(out)}: ${(e as Error).message}` })
+        catch: (e) => new DatasetError({ message: `cannot create ${dirname(out)}: ${(e as Error).message}` })
       })
       const existing = yield* readRecordIds(out)
       for (const id of existing.ids) seen.add(id)
       append = (yield* openAppendFile(out)).append
       yield* Effect.try({
         try: () => syncDir(dirname(out)),
-        catch: (e) => new CliError({ message: `cannot sync ${dirname(out)}: ${(e as Error).message}` })
+        catch: (e) => new DatasetError({ message: `cannot sync ${dirname(out)}: ${(e as Error).message}` })
       })
       console.error(
         `follow: ${out} holds ${existing.ids.size} records${existing.tornBytes > 0 ? ` (cut a torn last line of ${existing.tornBytes} bytes left by a crash)` : ""}`
@@ -125,7 +125,7 @@ export const followDataset = (o: FollowOptions) =>
     const nc: NatsConnection = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => connectNats(o.url, o.credentials ?? {}, `core-dataset-follow-${o.consumer}`),
-        catch: (e) => new CliError({ message: `cannot connect to NATS at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
+        catch: (e) => new DatasetError({ message: `cannot connect to NATS at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
       }),
       // Flush first: acks are fire-and-forget, and one lost here only means a redelivery that dedupe absorbs.
       (c) =>
@@ -138,7 +138,7 @@ export const followDataset = (o: FollowOptions) =>
     )
     const jsm = yield* Effect.tryPromise({
       try: () => jetstreamManager(nc),
-      catch: (e) => new CliError({ message: `JetStream at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
+      catch: (e) => new DatasetError({ message: `JetStream at ${displayNatsUrl(o.url)}: ${natsErrorLine(e)}` })
     })
     yield* ensureConsumer(jsm, o, filter)
     console.error(`follow: consumer ${o.consumer} on ${filter}${o.format ? `, format ${o.format}` : ""} → ${o.out ?? "stdout"}`)
@@ -153,7 +153,7 @@ export const followDataset = (o: FollowOptions) =>
             max_messages: 256,
             callback: (m) => void Queue.offerUnsafe(inbox, m)
           }),
-        catch: (e) => new CliError({ message: `cannot consume ${o.consumer}: ${natsErrorLine(e)}` })
+        catch: (e) => new DatasetError({ message: `cannot consume ${o.consumer}: ${natsErrorLine(e)}` })
       }),
       (ms) =>
         Effect.gen(function* () {

@@ -17,13 +17,21 @@ import { BlobStore } from "@core/blobstore"
 import { fromRecordedSteps, lfElements } from "@core/domain"
 import type { LfElement, LfTrajectory } from "@core/domain"
 import type { DemoStep } from "@core/events"
-import { episodeSource } from "../framework/episodeSource.ts"
-import { randomRollout, samePathVariant, seededRng, wrongValueVariant } from "../solutions/Perturb.ts"
-import { runScriptPartial } from "../solutions/Runner.ts"
-import type { PartialRun, Step } from "../solutions/Runner.ts"
-import { scriptsOf, solutionsRuntime, SOLVED_SUITES, verdictOf } from "../solutions/mod.ts"
-import { loadSuites, SITE_PARAMETERS } from "../suites/mod.ts"
-import type { SuiteTask } from "../suites/Suite.ts"
+import { episodeSource } from "@core/sites"
+import {
+  randomRollout,
+  runScriptPartial,
+  samePathVariant,
+  scriptsOf,
+  seededRng,
+  solutionsRuntime,
+  SOLVED_SUITES,
+  verdictOf,
+  wrongValueVariant
+} from "@core/sites/solutions"
+import type { PartialRun, Step } from "@core/sites/solutions"
+import { loadSuites, SITE_PARAMETERS } from "@core/sites/suites"
+import type { SuiteTask } from "@core/sites/suites"
 
 /**
  * `other-method`: the task done by another mechanism (a different control or shortcut makes

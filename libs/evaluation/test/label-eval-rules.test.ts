@@ -9,8 +9,8 @@ import { Effect } from "effect"
 import { addNode, addPath, emptyGraph, nodeIdOf, normalizeKey, pathIdOf } from "@core/domain"
 import type { GraphNode, LfTrajectory, SemanticKey } from "@core/domain"
 import { labelSandbox } from "@core/pipeline"
-import { labelTrajectoriesWithGraphs } from "../eval/LabelAccuracy.ts"
-import type { LabelEvalSet } from "../eval/LabelEvalSet.ts"
+import { labelTrajectoriesWithGraphs } from "../LabelAccuracy.ts"
+import type { LabelEvalSet } from "../LabelEvalSet.ts"
 
 const node = (name: string, kind: SemanticKey["actionKind"], lf: string): GraphNode => {
   const semanticKey = normalizeKey({

@@ -125,8 +125,11 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
 }
 export type RunMetrics = ReturnType<typeof runMetrics>
 
-/** The summary table: one line per figure; the time row only when the run was timed (not when re-derived from the log). */
-export const printMetrics = (m: RunMetrics, seconds: number | null): void => {
+/**
+ * The summary table, one line per figure, then where to look next; the time row only when
+ * the run was timed (not when re-derived from the log). Lines, not printing: the caller prints.
+ */
+export const metricsLines = (m: RunMetrics, seconds: number | null): ReadonlyArray<string> => {
   const v = m.verdict_vs_ground_truth
   const rows: ReadonlyArray<readonly [string, string]> = [
     ["run", m.run_id],
@@ -152,8 +155,10 @@ export const printMetrics = (m: RunMetrics, seconds: number | null): void => {
     ],
     ...(seconds === null ? [] : [["time", `${seconds} s`] as const])
   ]
-  for (const [k, val] of rows) console.log(`${k.padEnd(16)} ${val}`)
-  console.log(`Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`)
-  console.log(`Data: bun core dataset export --run ${m.run_id} --format sft|dpo|rollout --out FILE`)
-  console.log(`In a browser: bun core ui, then http://127.0.0.1:4680/runs/${m.run_id}`)
+  return [
+    ...rows.map(([k, val]) => `${k.padEnd(16)} ${val}`),
+    `Audit one: bun core audit trajectory <id>   Graph: bun core graph show <task>   Replay: bun core replay ${m.run_id}`,
+    `Data: bun core dataset export --run ${m.run_id} --format sft|dpo|rollout --out FILE`,
+    `In a browser: bun core ui, then http://127.0.0.1:4680/runs/${m.run_id}`
+  ]
 }

@@ -18,7 +18,7 @@ import type { EnvironmentShape } from "@core/environment"
 import { platformEnvironment } from "@core/pipeline"
 import type { RunApp, RunTask } from "@core/pipeline"
 import { bundledApp } from "@core/sites/app"
-import { CliError } from "./Cli.ts"
+import { EvalError } from "./EvalError.ts"
 
 export interface EvalApp {
   readonly app: RunApp
@@ -46,7 +46,7 @@ export const evalApp = (
   packDir: string | undefined,
   config: LoadedConfig,
   secrets: SecretRule
-): Effect.Effect<EvalApp, CliError, Scope.Scope> =>
+): Effect.Effect<EvalApp, EvalError, Scope.Scope> =>
   Effect.gen(function* () {
     if (packDir === undefined) {
       const app = yield* bundledApp()
@@ -57,4 +57,4 @@ export const evalApp = (
     const context = yield* Layer.build(CommandApp.layer(packDir))
     const app = packRunApp(pack, Context.get(context, App), login)
     return { app, label: pack.config.name, pack, environment: environmentOf(config, pack, app) }
-  }).pipe(Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: e.message }))))
+  }).pipe(Effect.mapError((e) => (e instanceof EvalError ? e : new EvalError({ message: e.message }))))

@@ -25,7 +25,7 @@ import {
   writeSync
 } from "node:fs"
 import { basename, dirname, join } from "node:path"
-import { CliError } from "./Cli.ts"
+import { DatasetError } from "./DatasetError.ts"
 
 export type RecordData = DataOf<typeof DatasetRecordEmitted>
 
@@ -80,7 +80,7 @@ export const recordLine = (runId: string, d: RecordData, images: "paths" | "hash
 export const runIdOf = (e: CoreEvent): string => e.runId ?? runOfStream(e.stream) ?? ""
 
 const fsError = (what: string) => (e: unknown) =>
-  new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}`.replace(/\s*\n\s*/g, "; ") })
+  new DatasetError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}`.replace(/\s*\n\s*/g, "; ") })
 
 /** Makes a directory entry (a rename, a new file) survive a power loss, not just a crash. */
 export const syncDir = (dir: string): void => {
@@ -139,7 +139,7 @@ export const makeImageWriter = (dir: string, alreadyIn?: string) => {
       if (!existsSync(path) && (alreadyIn === undefined || !existsSync(join(alreadyIn, IMAGES_DIR, `${hash}.png`)))) {
         const bytes = yield* blobs
           .get(hash)
-          .pipe(Effect.mapError((e) => new CliError({ message: `image ${hash} of record ${recordId}: ${e.message}` })))
+          .pipe(Effect.mapError((e) => new DatasetError({ message: `image ${hash} of record ${recordId}: ${e.message}` })))
         yield* Effect.try({
           try: () => {
             mkdirPrivate(imagesDir)
@@ -170,7 +170,7 @@ export const makeImageWriter = (dir: string, alreadyIn?: string) => {
  * without its newline is cut away: its record was never acknowledged and will come again.
  * Any other unreadable line means the file is not ours, and nothing is appended to it.
  */
-export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; tornBytes: number }, CliError> =>
+export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; tornBytes: number }, DatasetError> =>
   Effect.try({
     try: () => {
       const ids = new Set<string>()
@@ -235,7 +235,10 @@ const publish = (staging: string, out: string): void => {
  * rename) and moves what it wrote into place only when it succeeds: a failed export leaves
  * neither a partial JSONL nor a half-filled `images/`. The staging directory goes either way.
  */
-export const writeStaged = <A, E, R>(out: string, write: (staging: string) => Effect.Effect<A, E, R>): Effect.Effect<A, E | CliError, R> =>
+export const writeStaged = <A, E, R>(
+  out: string,
+  write: (staging: string) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | DatasetError, R> =>
   Effect.acquireUseRelease(
     Effect.try({
       try: () => {

@@ -7,8 +7,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { buildLabelEvalSet, EVAL_KINDS, labelEvalSetSummary } from "../eval/LabelEvalSet.ts"
-import type { LabelEvalSet } from "../eval/LabelEvalSet.ts"
+import { buildLabelEvalSet, EVAL_KINDS, labelEvalSetSummary } from "../LabelEvalSet.ts"
+import type { LabelEvalSet } from "../LabelEvalSet.ts"
 
 const INSTANCES = ["shop-open-category-1", "shop-open-product-1", "forum-open-board-1", "travel-open-city-1"]
 const SITE_OF: Readonly<Record<string, string>> = { shop: "/shop/", forum: "/forum/", travel: "/travel/" }

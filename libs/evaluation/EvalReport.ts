@@ -28,63 +28,23 @@
  */
 import { Effect } from "effect"
 import type { Layer } from "effect"
+import type { SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { EventStore } from "@core/eventstore"
-import type { ParsedArgs } from "./Cli.ts"
-import { CliError, UsageError } from "./Cli.ts"
-import type { FlagSpec } from "./Cli.ts"
-import { loadConfig } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { openStore } from "./Store.ts"
+import { EvalError, EvalInputError } from "./EvalError.ts"
 import { evalApp } from "./EvalApp.ts"
-import { allowSecretFlags, packSecretRule } from "./PackSecrets.ts"
-import { bundledArms, packArms } from "./ReportArms.ts"
 import type { ReportArms } from "./ReportArms.ts"
 import { meanOver, pairedDifference, perTaskMean, summarise } from "./ReportStats.ts"
-import type { Interval } from "./ReportStats.ts"
 import { evaluatePolicies, modelAtRound } from "./PolicyEval.ts"
 import type { PolicyEvalResult } from "./PolicyEval.ts"
 import { modelDigestInput } from "@core/policy"
 import type { RetrievalModel, RetrievalVersion } from "@core/policy"
 import { sha256 } from "@core/events"
-import { RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
+import { RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunPlan, RunTask } from "@core/pipeline"
-import { positiveInt } from "./Cli.ts"
 
-export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
-  report: { kind: "boolean", description: "compare behaviour cloning, CORE rounds and two ablations over several seeds" },
-  seeds: { kind: "number", description: "with --report: seeds (default 3)" },
-  rounds: { kind: "number", description: "with --report: CORE rounds per run (default 3)" },
-  site: { kind: "string", description: "with --report: one site's tasks (default shop)" },
-  app: {
-    kind: "string",
-    description:
-      "an app pack folder: its held-out tasks, judged by its evaluate (default: the run's own pack, if it ran on one); with --report, its train tasks too, instead of a bundled site"
-  },
-  tasks: { kind: "string", description: "with --report: train task ids (comma-separated); default one instance of each train template" },
-  "report-samples": { kind: "number", description: "with --report: rollouts per task and round in the runs (default 1)" },
-  "no-judge": {
-    kind: "boolean",
-    description: "with --report --app: take the step files played as demos without asking the pack's evaluate (as run --no-judge)"
-  },
-  "held-out": {
-    kind: "string",
-    description: "with --report: held-out task ids (comma-separated); default one held-out instance of each template"
-  },
-  split: {
-    kind: "string",
-    choices: ["default", "other-routes", "both"],
-    description:
-      "held-out instances that start where the demos do (default), those that start elsewhere or with the demo's route switched off (other-routes), or both"
-  },
-  ...allowSecretFlags
-}
-
-export { reportTasks } from "./ReportArms.ts"
-export { perTaskMean, summarise } from "./ReportStats.ts"
-export type { Interval } from "./ReportStats.ts"
-
-type SplitName = "default" | "other-routes"
+export type SplitName = "default" | "other-routes"
 
 interface Arms {
   readonly bc: Array<Record<string, number>>
@@ -93,7 +53,7 @@ interface Arms {
   readonly no_extrapolation: Array<Record<string, number>>
 }
 
-interface Split {
+export interface Split {
   readonly name: SplitName
   readonly tasks: ReadonlyArray<RunTask>
   /** Per task id, its variant (other-routes only). */
@@ -161,40 +121,14 @@ const splitTable = (split: Split) => {
         })
   }
 }
-type SplitTable = ReturnType<typeof splitTable>
-
-const printTable = (site: string, seeds: number, split: Split, table: SplitTable) => {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-  const row = (name: string, i: Interval) =>
-    console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
-  const what = split.name === "default" ? "held-out success" : "held-out success, other start or route off"
-  console.log(`${what} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
-  row("bc (round 0)", table.bc)
-  table.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))
-  row("no expansion", table.no_expansion)
-  row("no extrapolation", table.no_extrapolation)
-  const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`
-  for (const [name, p] of Object.entries(table.paired))
-    console.log(
-      `CORE round ${table.rounds.length} − ${name.replace("core_vs_", "").replaceAll("_", " ")}: ${points(p.mean_diff)} points, paired 95% CI [${points(p.ci_low)}, ${points(p.ci_high)}]`
-    )
-  for (const [v, b] of Object.entries(table.by_variant ?? {}))
-    console.log(`  ${v} (${b.tasks} tasks): bc ${pct(b.bc ?? 0)}, CORE ${pct(b.core ?? 0)}`)
-  const armsPerTask = [table.per_task.bc, ...table.per_task.rounds, table.per_task.no_expansion, table.per_task.no_extrapolation]
-  const ids = split.tasks.map((t) => t.id)
-  const never = ids.filter((t) => armsPerTask.every((a) => (a[t] ?? 0) === 0))
-  const differ = ids.filter((t) => new Set(armsPerTask.map((a) => a[t] ?? 0)).size > 1)
-  console.log(`solved by no arm: ${never.join(", ") || "none"}`)
-  console.log(`where the arms differ: ${differ.join(", ") || "nowhere"}`)
-}
+export type SplitTable = ReturnType<typeof splitTable>
 
 /** The splits `--split` asks for, with their tasks; a split without tasks is a usage error. */
-const chosenSplits = (args: ParsedArgs, arms: ReportArms, rounds: number) =>
+const chosenSplits = (choice: string, arms: ReportArms, rounds: number) =>
   Effect.gen(function* () {
-    const choice = (args.flags.split as string | undefined) ?? "default"
     const names: ReadonlyArray<SplitName> = choice === "both" ? ["default", "other-routes"] : [choice as SplitName]
     if (names.includes("other-routes") && arms.otherRoutes.length === 0)
-      return yield* new UsageError({ message: `--split ${choice}: ${arms.site} has no held-out instances with another start or route` })
+      return yield* new EvalInputError({ message: `--split ${choice}: ${arms.site} has no held-out instances with another start or route` })
     return names.map(
       (name): Split => ({
         name,
@@ -205,8 +139,7 @@ const chosenSplits = (args: ParsedArgs, arms: ReportArms, rounds: number) =>
     )
   })
 
-interface Settings {
-  readonly args: ParsedArgs
+export interface ReportSettings {
   readonly seeds: number
   readonly rounds: number
   readonly samples: number
@@ -215,14 +148,20 @@ interface Settings {
   readonly parallel: number
   readonly packDir: string | undefined
   readonly arms: ReportArms
+  /** `--split`: default, other-routes or both. */
+  readonly split: string
+  /** What each seed's runs and evaluation are configured by. */
+  readonly configFor: (seed: string) => Effect.Effect<LoadedConfig, EvalError>
+  /** What a pack's log-in may type under a config. */
+  readonly secrets: (config: LoadedConfig) => SecretRule
+  /** The seeds' names are `<base>-1`, `<base>-2`, …; the evaluation's, `<base>-eval`. */
+  readonly base: string
   readonly layer: Layer.Layer<EventStore | BlobStore, unknown>
-  /** Every arm's held-out episodes draw from this one seed (common random numbers): arms differ only in their models. */
-  readonly evalSeed: string
   readonly log: (line: string) => void
 }
 
 /** One seed's three runs — CORE and the two ablations — and the models the report compares, bc first. */
-const playSeed = (o: Settings, seed: string, config: LoadedConfig) =>
+const playSeed = (o: ReportSettings, seed: string, config: LoadedConfig) =>
   Effect.gen(function* () {
     const play = (tuning: NonNullable<RunPlan["tuning"]>, label: string) =>
       Effect.gen(function* () {
@@ -245,7 +184,7 @@ const playSeed = (o: Settings, seed: string, config: LoadedConfig) =>
     const arm = (events: Parameters<typeof modelAtRound>[0], round: number, label: string) => {
       const m = modelAtRound(events, round)
       return typeof m === "string"
-        ? Effect.fail(new CliError({ message: `${label}: ${m}` }))
+        ? Effect.fail(new EvalError({ message: `${label}: ${m}` }))
         : Effect.succeed({ label, model: m.model, retrieval: m.retrieval })
     }
     const models = yield* Effect.all([
@@ -264,7 +203,7 @@ const playSeed = (o: Settings, seed: string, config: LoadedConfig) =>
  * same model read by another version is another arm.
  */
 const evaluateSeed = (
-  o: Settings,
+  o: ReportSettings,
   seed: string,
   config: LoadedConfig,
   tasks: ReadonlyArray<RunTask>,
@@ -276,14 +215,14 @@ const evaluateSeed = (
     const fresh = models.flatMap((_m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
     // The app is started for the evaluation alone: a pack's pool holds no instances while the runs play.
     const results = yield* Effect.scoped(
-      Effect.flatMap(evalApp(o.packDir, config, packSecretRule(config, o.args)), ({ app, environment }) =>
+      Effect.flatMap(evalApp(o.packDir, config, o.secrets(config)), ({ app, environment }) =>
         evaluatePolicies(
           {
             app,
             environment,
             tasks,
             models: fresh.map((i) => ({ model: models[i]!.model, retrieval: models[i]!.retrieval })),
-            seed: o.evalSeed,
+            seed: evalSeedOf(o),
             samples: o.evalSamples,
             stepBudget: o.stepBudget,
             parallel: o.parallel,
@@ -301,62 +240,30 @@ const evaluateSeed = (
     return models.map((_m, i) => evaluated.get(digests[i]!)!.per_task)
   })
 
-export const evalReport = (args: ParsedArgs) =>
+/** Every arm's held-out episodes draw from this one seed (common random numbers): arms differ only in their models. */
+const evalSeedOf = (o: ReportSettings): string => `${o.base}-eval`
+
+/** The report (as `--json` prints it) and each split's table, for printing. */
+export const evalReport = (o: ReportSettings) =>
   Effect.gen(function* () {
     const started = Date.now()
-    const list = (flag: string) =>
-      typeof args.flags[flag] === "string"
-        ? (args.flags[flag] as string)
-            .split(",")
-            .map((x) => x.trim())
-            .filter(Boolean)
-        : null
-    const packDir = args.flags.app as string | undefined
-    const arms =
-      packDir === undefined ? yield* bundledArms(args, list) : yield* packArms(packDir, list, args, args.flags["no-judge"] !== true)
-    const base = (args.flags.seed as string | undefined) ?? "report"
-    const o: Settings = {
-      args,
-      seeds: yield* positiveInt(args, "seeds", 3),
-      rounds: yield* positiveInt(args, "rounds", 3),
-      samples: yield* positiveInt(args, "report-samples", 1),
-      evalSamples: yield* positiveInt(args, "samples", 1),
-      stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
-      parallel: yield* positiveInt(args, "parallel", 2),
-      packDir,
-      arms,
-      layer: (yield* openStore(args)).layer,
-      evalSeed: `${base}-eval`,
-      log: (line) => console.error(`eval report: ${line}`)
-    }
-    const splits = yield* chosenSplits(args, arms, o.rounds)
+    const splits = yield* chosenSplits(o.split, o.arms, o.rounds)
     // One evaluation per model covers every split: the browser and app start once.
     const heldOut = [...new Map(splits.flatMap((s) => s.tasks).map((t) => [t.id, t])).values()]
     const runs: Array<Record<string, string>> = []
     const evaluated = new Map<string, PolicyEvalResult>()
     for (let i = 0; i < o.seeds; i++) {
-      const seed = `${base}-${i + 1}`
-      const config = yield* loadConfig({ flags: { ...args.flags, seed } }).pipe(
-        Effect.mapError((e) => new CliError({ message: e.message }))
-      )
+      const seed = `${o.base}-${i + 1}`
+      const config = yield* o.configFor(seed)
       const { run, models } = yield* playSeed(o, seed, config)
       runs.push(run)
       recordSeed(splits, yield* evaluateSeed(o, seed, config, heldOut, models, evaluated), o.rounds)
     }
-    const report = reportOf(o, splits, runs, started)
-    if (args.flags.json === true) {
-      console.log(JSON.stringify(report))
-      return
-    }
-    for (const split of splits) {
-      printTable(arms.site, o.seeds, split, splitTable(split))
-      console.log("")
-    }
-    console.log(`${report.seconds} s`)
+    return { report: reportOf(o, splits, runs, started), tables: splits.map((split) => ({ split, table: splitTable(split) })) }
   })
 
 /** The JSON report: the default split's table at the top, as the report always printed it; the other split beside it. */
-const reportOf = (o: Settings, splits: ReadonlyArray<Split>, runs: ReadonlyArray<Record<string, string>>, started: number) => {
+const reportOf = (o: ReportSettings, splits: ReadonlyArray<Split>, runs: ReadonlyArray<Record<string, string>>, started: number) => {
   const byName = (name: SplitName) => splits.find((s) => s.name === name)
   const main = byName("default")
   const other = byName("other-routes")
@@ -365,7 +272,7 @@ const reportOf = (o: Settings, splits: ReadonlyArray<Split>, runs: ReadonlyArray
     ...(other === undefined ? {} : { other_routes: splitTable(other) }),
     config: {
       site: o.arms.site,
-      split: (o.args.flags.split as string | undefined) ?? "default",
+      split: o.split,
       train_tasks: o.arms.train.length,
       train: o.arms.train.map((t) => t.id),
       held_out: main?.tasks.map((t) => t.id) ?? [],
@@ -376,7 +283,7 @@ const reportOf = (o: Settings, splits: ReadonlyArray<Split>, runs: ReadonlyArray
       rounds: o.rounds,
       samples: o.samples,
       eval_samples: o.evalSamples,
-      eval_seed: o.evalSeed,
+      eval_seed: evalSeedOf(o),
       step_budget: o.stepBudget
     },
     runs,

@@ -5,8 +5,8 @@
 import { expect, test } from "bun:test"
 import { Effect } from "effect"
 import { loadSuites } from "@core/sites/suites"
-import { perTaskMean, reportTasks, summarise } from "../EvalReport.ts"
-import { otherRouteTasks } from "../ReportArms.ts"
+import { otherRouteTasks, reportTasks } from "../ReportArms.ts"
+import { perTaskMean, summarise } from "../ReportStats.ts"
 
 const shop = (await Effect.runPromise(loadSuites())).flatMap((s) => s.tasks).filter((t) => t.site === "shop")
 

@@ -14,7 +14,7 @@ import type { SourceRecord, Trainer, VerlRow } from "@core/domain"
 import { ParquetWriter, fileWriter } from "hyparquet-writer"
 import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync } from "node:fs"
 import { basename, dirname, extname, join } from "node:path"
-import { CliError } from "./Cli.ts"
+import { DatasetError } from "./DatasetError.ts"
 import { imagePath, makeImageWriter, syncDir, writeFileDurably, writeStaged } from "./DatasetFiles.ts"
 import type { RecordData } from "./DatasetFiles.ts"
 
@@ -60,7 +60,7 @@ const sourceOf = (r: TrainerExport["records"][number]): SourceRecord => ({
 })
 
 const unconvertible = (o: TrainerExport, recordId: string, reason: string) =>
-  new CliError({ message: `record ${recordId} cannot be written for ${o.trainer}: ${reason}; nothing written` })
+  new DatasetError({ message: `record ${recordId} cannot be written for ${o.trainer}: ${reason}; nothing written` })
 
 const checkHashes = (o: TrainerExport, recordId: string, images: ReadonlyArray<string>) => {
   const bad = images.find((h) => !isBlobHash(h))
@@ -68,7 +68,7 @@ const checkHashes = (o: TrainerExport, recordId: string, images: ReadonlyArray<s
 }
 
 const fsError = (what: string) => (e: unknown) =>
-  new CliError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}`.replace(/\s*\n\s*/g, "; ") })
+  new DatasetError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}`.replace(/\s*\n\s*/g, "; ") })
 
 /** TRL or LLaMA-Factory: one row a line (or a JSON array), images beside the file. */
 const writeJsonRows = (o: TrainerExport & { readonly trainer: "trl" | "llama-factory" }) =>
@@ -183,7 +183,9 @@ const writeParquet = (o: TrainerExport) =>
           if (!c.ok) return yield* unconvertible(o, r.data.recordId, c.reason)
           yield* checkHashes(o, r.data.recordId, c.images)
           const bytes = yield* Effect.forEach(c.images, (h) =>
-            blobs.get(h).pipe(Effect.mapError((e) => new CliError({ message: `image ${h} of record ${r.data.recordId}: ${e.message}` })))
+            blobs
+              .get(h)
+              .pipe(Effect.mapError((e) => new DatasetError({ message: `image ${h} of record ${r.data.recordId}: ${e.message}` })))
           )
           for (const h of c.images) referenced.add(h)
           rows.push({ ...c.row, bytes })
@@ -211,7 +213,9 @@ const writeParquet = (o: TrainerExport) =>
   )
 
 /** Writes the records in the trainer's layout; the number of images the files hold or name. */
-export const writeTrainerFiles = (o: TrainerExport): Effect.Effect<{ images: number; datasetInfo: string | null }, CliError, BlobStore> =>
+export const writeTrainerFiles = (
+  o: TrainerExport
+): Effect.Effect<{ images: number; datasetInfo: string | null }, DatasetError, BlobStore> =>
   Effect.gen(function* () {
     if (o.trainer === "verl") return { images: yield* writeParquet(o), datasetInfo: null }
     const images = yield* writeJsonRows({ ...o, trainer: o.trainer })

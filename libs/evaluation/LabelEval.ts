@@ -1,0 +1,117 @@
+/**
+ * `eval labels` over the bundled sites: the evaluation set (LabelEvalSet.ts), cached since
+ * building it drives Chromium for many minutes, labelled by each demo's LFs alone or by a
+ * run's strategy graphs (LabelAccuracy.ts), and the report with its targets. EVALUATION CODE.
+ *
+ * @example
+ * const set = yield* cachedLabelSet(path, buildLabelEvalSet({ ...options, progress }), false, progress)
+ * const { tasks, labels } = yield* labelSet(set, null, progress)
+ * const report = labelReport(tasks, labels, started)
+ */
+import { Effect, Layer } from "effect"
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { digest } from "@core/events"
+import type { CoreEvent } from "@core/events"
+import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
+import { evolveRun, initialRunState, labelSandbox, noModels, verdictRules } from "@core/pipeline"
+import type { Suite } from "@core/sites/suites"
+import { labelTasks, labelTrajectories, labelTrajectoriesWithGraphs, scoreLabels } from "./LabelAccuracy.ts"
+import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
+import type { LabelEvalSet } from "./LabelEvalSet.ts"
+
+/** Bump when the set's construction changes, so stale caches are not read. 2: selects are recorded by their option's value. */
+const SET_VERSION = "2"
+
+export const TARGETS = { precision: 0.98, recall_same_path: 0.9 } as const
+
+export interface LabelSetOptions {
+  readonly suite: string | undefined
+  readonly instances: ReadonlyArray<string> | undefined
+  readonly randomPerTask: number
+  readonly perturbedPerTask: number
+}
+
+/** The cache key of the set these options build from these suites. */
+export const labelSetKey = (options: LabelSetOptions, suites: ReadonlyArray<Suite>): string =>
+  digest({
+    SET_VERSION,
+    options,
+    // The instances with another start or route are held out and never part of the set: they leave its cache key alone.
+    suites: suites.map((s) => ({ suite: s.suite, version: s.version, tasks: s.tasks.filter((t) => t.variant === undefined) }))
+  }).slice(0, 16)
+
+export const cachedLabelSet = <E>(
+  path: string,
+  build: Effect.Effect<LabelEvalSet, E>,
+  rebuild: boolean,
+  progress: (line: string) => void
+) =>
+  Effect.gen(function* () {
+    if (!rebuild && existsSync(path)) {
+      progress(`evaluation set from ${path} (--rebuild builds it again)`)
+      return JSON.parse(readFileSync(path, "utf8")) as LabelEvalSet
+    }
+    const set = yield* build
+    mkdirSync(join(path, ".."), { recursive: true })
+    writeFileSync(`${path}.tmp`, JSON.stringify(set))
+    renameSync(`${path}.tmp`, path)
+    return set
+  })
+
+export interface RunLabelling {
+  readonly graphs: ReadonlyMap<string, StrategyGraph>
+  readonly codes: ReadonlyMap<string, string>
+  readonly rules: (graph: StrategyGraph, t: LfTrajectory) => VerdictRules
+}
+
+/** A run's final strategy graphs and the code of every LF they name, folded from its log. */
+export const runLabelling = (events: ReadonlyArray<CoreEvent>): RunLabelling => {
+  const state = events.reduce(evolveRun, initialRunState)
+  const config = state.config
+  return {
+    graphs: state.graphs,
+    codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])),
+    // Judged as the run judged its own trajectories: its data rules say how a path is read.
+    rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => (config === null ? {} : verdictRules(config, graph, t))
+  }
+}
+
+/** Every trajectory of the set labelled: by a run's graphs when given, else by LFs inferred from each task's demo alone. */
+export const labelSet = (set: LabelEvalSet, run: RunLabelling | null, progress: (line: string) => void) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      if (run !== null) {
+        const labels = yield* labelTrajectoriesWithGraphs(set, run.graphs, run.codes, progress, run.rules)
+        const tasks: ReadonlyArray<TaskLabels> = [...run.graphs.values()]
+          .filter((g) => set.tasks.some((t) => t.taskId === g.taskId))
+          .map((g) => ({
+            taskId: g.taskId,
+            keySteps: g.nodes.length,
+            lfs: g.nodes.map((n) => ({ stepIndex: -1, lfId: n.lfId, code: run.codes.get(n.lfId) ?? "", evidence: n.how })),
+            rejected: []
+          }))
+        return { tasks, labels }
+      }
+      const tasks = yield* labelTasks(set, progress)
+      const labels = yield* labelTrajectories(set, tasks, progress)
+      return { tasks, labels }
+    })
+  ).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), noModels)))
+
+/** The scores, the targets and whether they are met, and the trajectories labelled wrongly. */
+export const labelReport = (tasks: ReadonlyArray<TaskLabels>, labels: ReadonlyArray<TrajectoryLabel>, started: number) => {
+  const score = scoreLabels(labels)
+  return {
+    ...score,
+    tasks: tasks.length,
+    label_functions: tasks.reduce((n, t) => n + t.lfs.length, 0),
+    rejected_key_steps: tasks.reduce((n, t) => n + t.rejected.length, 0),
+    targets: TARGETS,
+    ok: (score.precision ?? 0) >= TARGETS.precision && (score.recall_same_path ?? 0) >= TARGETS.recall_same_path,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    mistakes: labels
+      .filter((l) => l.pass !== l.checker)
+      .map((l) => ({ id: l.id, kind: l.kind, checker: l.checker, pass: l.pass, steps: l.steps }))
+  }
+}
