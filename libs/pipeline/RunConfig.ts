@@ -88,16 +88,20 @@ export interface RunField<K extends string, S extends Schema.Top> {
   readonly ofPolicy?: (policy: Policy) => S["Type"] | undefined
 }
 
-const field = <const K extends string, S extends Schema.Top>(key: K, schema: S, fallback: S["Type"], flag?: RunFlag): RunField<K, S> =>
-  flag === undefined ? { key, schema, default: fallback } : { key, schema, default: fallback, flag }
+const field = <const K extends string, S extends Schema.Top, const F extends RunFlag | undefined = undefined>(
+  key: K,
+  schema: S,
+  fallback: S["Type"],
+  flag?: F
+): RunField<K, S> & { readonly flag: F } => ({ key, schema, default: fallback, flag: flag as F })
 
 /** A key written from the run's policy (its `ofPolicy`). */
-const policyField = <const K extends string, S extends Schema.Top>(
+const policyField = <const K extends string, S extends Schema.Top, const F extends RunFlag | undefined = undefined>(
   key: K,
   schema: S,
   fallback: S["Type"],
   ofPolicy: (policy: Policy) => S["Type"] | undefined,
-  flag?: RunFlag
+  flag?: F
 ) => ({ ...field(key, schema, fallback, flag), ofPolicy })
 
 /**
@@ -177,6 +181,8 @@ export const RUN_FIELDS = {
 } as const
 type Fields = typeof RUN_FIELDS
 export type RunFieldName = keyof Fields
+/** The fields a flag sets. */
+export type RunFlagField = { readonly [N in RunFieldName]: Fields[N]["flag"] extends RunFlag ? N : never }[RunFieldName]
 const NAMES = Object.keys(RUN_FIELDS) as ReadonlyArray<RunFieldName>
 
 /** The fields a RunConfig holds as they are recorded: all but the policy's. */
