@@ -79,7 +79,7 @@ export interface RunField<K extends string, S extends Schema.Top> {
   readonly schema: S
   /** What a record without the key reads as, and what a new run takes when nothing sets it. */
   readonly default: S["Type"]
-  /** The flag that sets it, without its dashes. */
+  /** The flag that sets it, if one does. */
   readonly flag?: RunFlag
   /**
    * The key is part of the run's policy (RunPolicy), written from it: undefined writes the
@@ -88,6 +88,7 @@ export interface RunField<K extends string, S extends Schema.Top> {
   readonly ofPolicy?: (policy: Policy) => S["Type"] | undefined
 }
 
+/** A key the RunConfig property of its entry's name holds; its flag's type is kept, so the CLI knows which fields have one. */
 const field = <const K extends string, S extends Schema.Top, const F extends RunFlag | undefined = undefined>(
   key: K,
   schema: S,
