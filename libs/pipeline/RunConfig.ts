@@ -11,6 +11,11 @@
  * and were read leniently (a missing or malformed value meant the default); their records
  * go through {@link upcastRunConfig} first, which keeps exactly those readings.
  *
+ * Each key is one entry of {@link RUN_FIELDS} — its schema, default, flag and the RunConfig
+ * property it fills — and the defaults, both schemas, their reading and writing, and the
+ * CLI's flags for run settings are derived from that table, so a setting is added in one
+ * place. The policy is the one property recorded as several keys; its entries say how.
+ *
  * @example
  * const config = runConfigOf(runStarted.data.config) // old runs included
  * const keys = encodeRunConfig(config) // what a new RunStarted records
@@ -21,32 +26,6 @@ import { Platform } from "@core/events"
 /** Marks a RunStarted config written from the schema; records without it are upcast. */
 export const RUN_CONFIG_VERSION = 2
 export const RUN_CONFIG_VERSION_KEY = "run.configVersion"
-
-/**
- * Every default of a run. The CLI's flags default to these, and a key a run did not
- * record reads as its default: the `app.hashRouting`, `infer.synthesis` and `infer.lfGuide`
- * ones are what runs recorded before those keys existed did (no fragment routing, the
- * first synthesizer and LF guide); a new run records the current versions.
- */
-export const RUN_DEFAULTS = {
-  rounds: 1,
-  samples: 5,
-  stepBudget: 12,
-  policy: "exploration",
-  temperature: 1,
-  topP: 1,
-  expandPerTask: 2,
-  explorePerTask: 3,
-  extrapolatePerTask: 1,
-  extrapolatedSamples: 2,
-  platform: "web",
-  hashRouting: false,
-  synthesis: "1",
-  lfGuide: "1",
-  dataRules: "1",
-  exploration: "1",
-  retrieval: "1"
-} as const
 
 /**
  * The data rules a new run decides by. Version 2: paths are identified by their label
@@ -83,131 +62,168 @@ export const RunPolicy = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("embedded"), retrieval: Schema.optionalKey(Retrieval) }),
   Schema.Struct({ kind: Schema.Literal("model"), model: Schema.String, temperature: Schema.Finite, topP: Schema.Finite })
 ])
+type Policy = typeof RunPolicy.Type
 
-/** A run's parameters, as its deciders use them. */
-export const RunConfig = Schema.Struct({
-  tasks: Names,
-  rounds: Count,
+/** How a flag of `bun core run` sets a field (apps/cli ConfigFlags.ts turns it into the flag's spec). */
+export type RunFlag =
+  /** A count: its help is followed by the field's default, then `note` (`(default 3; 0: none)`). */
+  | { readonly name: string; readonly kind: "number"; readonly help: string; readonly note?: string }
+  /** A string: its help says the default in its own words, if there is one. */
+  | { readonly name: string; readonly kind: "string"; readonly help: string; readonly choices?: ReadonlyArray<string> }
+
+/** One key a run records, and how its RunConfig holds it. */
+export interface RunField<K extends string, S extends Schema.Top> {
+  /** The dotted key RunStarted's config records it under. */
+  readonly key: K
+  /** What a version-2 record must hold, and what an old one's value had to be to count. */
+  readonly schema: S
+  /** What a record without the key reads as, and what a new run takes when nothing sets it. */
+  readonly default: S["Type"]
+  /** The flag that sets it, if one does. */
+  readonly flag?: RunFlag
+  /**
+   * The key is part of the run's policy (RunPolicy), written from it: undefined writes the
+   * default. Every other key is the RunConfig property of its field's name.
+   */
+  readonly ofPolicy?: (policy: Policy) => S["Type"] | undefined
+}
+
+/** A key the RunConfig property of its entry's name holds; its flag's type is kept, so the CLI knows which fields have one. */
+const field = <const K extends string, S extends Schema.Top, const F extends RunFlag | undefined = undefined>(
+  key: K,
+  schema: S,
+  fallback: S["Type"],
+  flag?: F
+): RunField<K, S> & { readonly flag: F } => ({ key, schema, default: fallback, flag: flag as F })
+
+/** A key written from the run's policy (its `ofPolicy`). */
+const policyField = <const K extends string, S extends Schema.Top, const F extends RunFlag | undefined = undefined>(
+  key: K,
+  schema: S,
+  fallback: S["Type"],
+  ofPolicy: (policy: Policy) => S["Type"] | undefined,
+  flag?: F
+) => ({ ...field(key, schema, fallback, flag), ofPolicy })
+
+/**
+ * Every key a run records, in the order it records them. The `app.hashRouting`,
+ * `infer.synthesis` and `infer.lfGuide` defaults are what runs recorded before those keys
+ * existed did (no fragment routing, the first synthesizer and LF guide), as are the
+ * versions' "1"; a new run records the current versions.
+ */
+export const RUN_FIELDS = {
+  tasks: field("run.tasks", Names, [], { name: "tasks", kind: "string", help: "only these task ids (comma-separated)" }),
+  rounds: field("run.rounds", Count, 1, { name: "rounds", kind: "number", help: "rounds to run" }),
   /** Rollouts per task and round. */
-  samples: Count,
+  samples: field("run.samples", Count, 5, { name: "samples", kind: "number", help: "rollouts per task per round" }),
   /** Steps per rollout before it is cut off. */
-  stepBudget: Count,
-  policy: RunPolicy,
+  stepBudget: field("run.stepBudget", Count, 12, { name: "step-budget", kind: "number", help: "steps per rollout before it is cut off" }),
+  /** Who acts in the run's rollouts: RunConfig's `policy` is read from this key and the next three (and `run.retrieval`). */
+  policy: policyField("run.policy", PolicyKind, "exploration", (p) => p.kind, {
+    name: "policy",
+    kind: "string",
+    help: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)",
+    choices: ["exploration", "embedded", "model"]
+  }),
+  /** The model acting for the `model` policy; null for the others. */
+  policyModel: policyField("run.policyModel", Schema.NullOr(Schema.String), null, (p) => (p.kind === "model" ? p.model : null)),
+  temperature: policyField("run.temperature", Schema.Finite, 1, (p) => (p.kind === "model" ? p.temperature : undefined)),
+  topP: policyField("run.topP", Schema.Finite, 1, (p) => (p.kind === "model" ? p.topP : undefined)),
   /** Partial trajectories a round may turn into new paths per task (expansion is inference: it costs). */
-  expandPerTask: Count,
+  expandPerTask: field("run.expandPerTask", Count, 2, {
+    name: "expand-per-task",
+    kind: "number",
+    help: "paths expansion may add per task and round"
+  }),
   /** Explorer episodes per task and round (Strategy Graph Expansion b). */
-  explorePerTask: Count,
+  explorePerTask: field("run.explorePerTask", Count, 3, {
+    name: "explore-per-task",
+    kind: "number",
+    help: "explorer episodes per task and round",
+    note: "0 with --expand-per-task 0: no expansion"
+  }),
   /** New tasks Trajectory-Guided Extrapolation may add per parent task and round (0: none, the ablation). */
-  extrapolatePerTask: Count,
+  extrapolatePerTask: field("run.extrapolatePerTask", Count, 1, {
+    name: "extrapolate-per-task",
+    kind: "number",
+    help: "tasks extrapolation may add per task and round",
+    note: "0: no extrapolation"
+  }),
   /** Rollouts per extrapolated task and round: they join the pool, at a smaller share. */
-  extrapolatedSamples: Count,
+  extrapolatedSamples: field("run.extrapolatedSamples", Count, 2),
   /** Held-out tasks (ids): generated tasks must not come near them (the contamination guard). */
-  heldOut: Names,
+  heldOut: field("run.heldOut", Names, []),
   /**
    * Where the run's episodes play: desktop Chromium (web), a phone-emulating Chromium over
    * WebDriver (mobile-web), or an Android pack's devices through Appium (android).
    */
-  platform: Platform,
+  platform: field("run.platform", Platform, "web", {
+    name: "platform",
+    kind: "string",
+    help: "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)",
+    choices: ["web", "mobile-web", "android"]
+  }),
   /** The app routes by the URL's fragment (from its pack): a rollout's URLs keep it, as the app's demos do. */
-  hashRouting: Schema.Boolean,
+  hashRouting: field("app.hashRouting", Schema.Boolean, false),
   /** The embedded synthesizer's version the run infers with. */
-  synthesis: Synthesis,
+  synthesis: field("infer.synthesis", Synthesis, "1"),
   /** The LF API guide version a model is shown. */
-  lfGuide: Schema.String,
+  lfGuide: field("infer.lfGuide", Schema.String, "1"),
   /** The data rules the run's graph, verification, extrapolation and dataset deciders follow ({@link DATA_RULES_VERSION}). */
-  dataRules: DataRules,
+  dataRules: field("run.dataRules", DataRules, "1"),
   /** The exploration policy's version (libs/domain ExplorationPolicy): 2 may fill a form from the instruction, 3 also reads answers off the page, 4 also sets sort selects and never clicks a select. */
-  exploration: Exploration,
+  exploration: field("run.exploration", Exploration, "1"),
   /** The embedded retrieval policy's version (libs/policy Reading.ts): version 2 reads a recorded price or count off the page. */
-  retrieval: Retrieval,
+  retrieval: field("run.retrieval", Retrieval, "1"),
   /** The model of the configured model server, which relabels failures the templates cannot; null without one. */
-  model: Schema.NullOr(Schema.String),
+  model: field("run.model", Schema.NullOr(Schema.String), null),
   /** The demos the run infers label functions from. */
-  demos: Demos
-})
+  demos: field("infer.demos", Demos, [])
+} as const
+type Fields = typeof RUN_FIELDS
+export type RunFieldName = keyof Fields
+/** The fields a flag sets. */
+export type RunFlagField = { readonly [N in RunFieldName]: Fields[N]["flag"] extends RunFlag ? N : never }[RunFieldName]
+const NAMES = Object.keys(RUN_FIELDS) as ReadonlyArray<RunFieldName>
+
+/** The fields a RunConfig holds as they are recorded: all but the policy's. */
+type Own = {
+  readonly [N in RunFieldName as Fields[N] extends { readonly ofPolicy: (policy: Policy) => unknown } ? never : N]: Fields[N]["schema"]
+}
+
+/** Every default of a run: the CLI's flags default to these, and a key a run did not record reads as its default. */
+export const RUN_DEFAULTS = Object.fromEntries(NAMES.map((n) => [n, RUN_FIELDS[n].default])) as {
+  readonly [N in RunFieldName]: Fields[N]["default"]
+}
+
+/** The keys each field is recorded under, for a plan's config sources. */
+export const RUN_CONFIG_KEYS = Object.fromEntries(NAMES.map((n) => [n, RUN_FIELDS[n].key])) as {
+  readonly [N in RunFieldName]: Fields[N]["key"]
+}
+
+/** A run's parameters, as its deciders use them: each own field, and the policy where its `run.policy` key is. */
+export const RunConfig = Schema.Struct(
+  Object.fromEntries(
+    NAMES.flatMap(
+      (n): ReadonlyArray<readonly [string, Schema.Top]> =>
+        n === "policy" ? [[n, RunPolicy]] : "ofPolicy" in RUN_FIELDS[n] ? [] : [[n, RUN_FIELDS[n].schema]]
+    )
+  ) as Own & { readonly policy: typeof RunPolicy }
+)
 export type RunConfig = typeof RunConfig.Type
 
 const keyed = <S extends Schema.Top>(schema: S, fallback: S["Encoded"]) =>
   schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(fallback)))
 
-/** The keys each RunConfig field is recorded under, for a plan's config sources. */
-export const RUN_CONFIG_KEYS = {
-  tasks: "run.tasks",
-  rounds: "run.rounds",
-  samples: "run.samples",
-  stepBudget: "run.stepBudget",
-  policy: "run.policy",
-  policyModel: "run.policyModel",
-  temperature: "run.temperature",
-  topP: "run.topP",
-  expandPerTask: "run.expandPerTask",
-  explorePerTask: "run.explorePerTask",
-  extrapolatePerTask: "run.extrapolatePerTask",
-  extrapolatedSamples: "run.extrapolatedSamples",
-  heldOut: "run.heldOut",
-  platform: "run.platform",
-  hashRouting: "app.hashRouting",
-  synthesis: "infer.synthesis",
-  lfGuide: "infer.lfGuide",
-  dataRules: "run.dataRules",
-  exploration: "run.exploration",
-  retrieval: "run.retrieval",
-  model: "run.model",
-  demos: "infer.demos"
-} as const
-
-/** Each recorded key's value schema: what a version-2 record must hold, and what an old one's value had to be to count. */
-const FIELDS = {
-  "run.tasks": Names,
-  "run.rounds": Count,
-  "run.samples": Count,
-  "run.stepBudget": Count,
-  "run.policy": PolicyKind,
-  /** The model acting for the `model` policy; null for the others. */
-  "run.policyModel": Schema.NullOr(Schema.String),
-  "run.temperature": Schema.Finite,
-  "run.topP": Schema.Finite,
-  "run.expandPerTask": Count,
-  "run.explorePerTask": Count,
-  "run.extrapolatePerTask": Count,
-  "run.extrapolatedSamples": Count,
-  "run.heldOut": Names,
-  "run.platform": Platform,
-  "app.hashRouting": Schema.Boolean,
-  "infer.synthesis": Synthesis,
-  "infer.lfGuide": Schema.String,
-  "run.dataRules": DataRules,
-  "run.exploration": Exploration,
-  "run.retrieval": Retrieval,
-  "run.model": Schema.NullOr(Schema.String),
-  "infer.demos": Demos
-} as const
-
 /** RunStarted's config as a run records it: the version mark, then every key, a missing one read as its default. */
 export const RunConfigKeys = Schema.Struct({
   [RUN_CONFIG_VERSION_KEY]: Schema.Literal(RUN_CONFIG_VERSION),
-  "run.tasks": keyed(FIELDS["run.tasks"], []),
-  "run.rounds": keyed(FIELDS["run.rounds"], RUN_DEFAULTS.rounds),
-  "run.samples": keyed(FIELDS["run.samples"], RUN_DEFAULTS.samples),
-  "run.stepBudget": keyed(FIELDS["run.stepBudget"], RUN_DEFAULTS.stepBudget),
-  "run.policy": keyed(FIELDS["run.policy"], RUN_DEFAULTS.policy),
-  "run.policyModel": keyed(FIELDS["run.policyModel"], null),
-  "run.temperature": keyed(FIELDS["run.temperature"], RUN_DEFAULTS.temperature),
-  "run.topP": keyed(FIELDS["run.topP"], RUN_DEFAULTS.topP),
-  "run.expandPerTask": keyed(FIELDS["run.expandPerTask"], RUN_DEFAULTS.expandPerTask),
-  "run.explorePerTask": keyed(FIELDS["run.explorePerTask"], RUN_DEFAULTS.explorePerTask),
-  "run.extrapolatePerTask": keyed(FIELDS["run.extrapolatePerTask"], RUN_DEFAULTS.extrapolatePerTask),
-  "run.extrapolatedSamples": keyed(FIELDS["run.extrapolatedSamples"], RUN_DEFAULTS.extrapolatedSamples),
-  "run.heldOut": keyed(FIELDS["run.heldOut"], []),
-  "run.platform": keyed(FIELDS["run.platform"], RUN_DEFAULTS.platform),
-  "app.hashRouting": keyed(FIELDS["app.hashRouting"], RUN_DEFAULTS.hashRouting),
-  "infer.synthesis": keyed(FIELDS["infer.synthesis"], RUN_DEFAULTS.synthesis),
-  "infer.lfGuide": keyed(FIELDS["infer.lfGuide"], RUN_DEFAULTS.lfGuide),
-  "run.dataRules": keyed(FIELDS["run.dataRules"], RUN_DEFAULTS.dataRules),
-  "run.exploration": keyed(FIELDS["run.exploration"], RUN_DEFAULTS.exploration),
-  "run.retrieval": keyed(FIELDS["run.retrieval"], RUN_DEFAULTS.retrieval),
-  "run.model": keyed(FIELDS["run.model"], null),
-  "infer.demos": keyed(FIELDS["infer.demos"], [])
+  ...(Object.fromEntries(
+    NAMES.map((n) => {
+      const f: RunField<string, Schema.Top> = RUN_FIELDS[n]
+      return [f.key, keyed(f.schema, f.default)]
+    })
+  ) as { readonly [N in RunFieldName as Fields[N]["key"]]: Schema.withDecodingDefaultKey<Fields[N]["schema"]> })
 }).check(
   Schema.makeFilter((k) =>
     k["run.policy"] === "model" && k["run.policyModel"] === null ? "the model policy needs run.policyModel" : undefined
@@ -215,61 +231,35 @@ export const RunConfigKeys = Schema.Struct({
 )
 type Keys = typeof RunConfigKeys.Type
 
-const fromKeys = (k: Keys): RunConfig => ({
-  tasks: k["run.tasks"],
-  rounds: k["run.rounds"],
-  samples: k["run.samples"],
-  stepBudget: k["run.stepBudget"],
-  policy:
-    k["run.policy"] === "model" && k["run.policyModel"] !== null
-      ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
-      : k["run.policy"] === "embedded"
-        ? // the rollouts read the version from the policy they are given: version 1 is the policy as it always was
-          k["run.retrieval"] === "1"
-          ? { kind: "embedded" }
-          : { kind: "embedded", retrieval: k["run.retrieval"] }
-        : { kind: "exploration" },
-  expandPerTask: k["run.expandPerTask"],
-  explorePerTask: k["run.explorePerTask"],
-  extrapolatePerTask: k["run.extrapolatePerTask"],
-  extrapolatedSamples: k["run.extrapolatedSamples"],
-  heldOut: k["run.heldOut"],
-  platform: k["run.platform"],
-  hashRouting: k["app.hashRouting"],
-  synthesis: k["infer.synthesis"],
-  lfGuide: k["infer.lfGuide"],
-  dataRules: k["run.dataRules"],
-  exploration: k["run.exploration"],
-  retrieval: k["run.retrieval"],
-  model: k["run.model"],
-  demos: k["infer.demos"]
-})
+/** The policy a record's keys name. */
+const policyOf = (k: Keys): Policy =>
+  k["run.policy"] === "model" && k["run.policyModel"] !== null
+    ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
+    : k["run.policy"] === "embedded"
+      ? // the rollouts read the version from the policy they are given: version 1 is the policy as it always was
+        k["run.retrieval"] === "1"
+        ? { kind: "embedded" }
+        : { kind: "embedded", retrieval: k["run.retrieval"] }
+      : { kind: "exploration" }
 
-const toKeys = (c: RunConfig): Keys => ({
-  [RUN_CONFIG_VERSION_KEY]: RUN_CONFIG_VERSION,
-  "run.tasks": c.tasks,
-  "run.rounds": c.rounds,
-  "run.samples": c.samples,
-  "run.stepBudget": c.stepBudget,
-  "run.policy": c.policy.kind,
-  "run.policyModel": c.policy.kind === "model" ? c.policy.model : null,
-  "run.temperature": c.policy.kind === "model" ? c.policy.temperature : RUN_DEFAULTS.temperature,
-  "run.topP": c.policy.kind === "model" ? c.policy.topP : RUN_DEFAULTS.topP,
-  "run.expandPerTask": c.expandPerTask,
-  "run.explorePerTask": c.explorePerTask,
-  "run.extrapolatePerTask": c.extrapolatePerTask,
-  "run.extrapolatedSamples": c.extrapolatedSamples,
-  "run.heldOut": c.heldOut,
-  "run.platform": c.platform,
-  "app.hashRouting": c.hashRouting,
-  "infer.synthesis": c.synthesis,
-  "infer.lfGuide": c.lfGuide,
-  "run.dataRules": c.dataRules,
-  "run.exploration": c.exploration,
-  "run.retrieval": c.retrieval,
-  "run.model": c.model,
-  "infer.demos": c.demos
-})
+const fromKeys = (k: Keys): RunConfig => {
+  const byKey: Readonly<Record<string, unknown>> = k
+  const config: Record<string, unknown> = {}
+  for (const n of NAMES)
+    if (n === "policy") config[n] = policyOf(k)
+    else if (!("ofPolicy" in RUN_FIELDS[n])) config[n] = byKey[RUN_FIELDS[n].key]
+  return config as RunConfig
+}
+
+const toKeys = (c: RunConfig): Keys => {
+  const byName: Readonly<Record<string, unknown>> = c
+  const keys: Record<string, unknown> = { [RUN_CONFIG_VERSION_KEY]: RUN_CONFIG_VERSION }
+  for (const n of NAMES) {
+    const f: RunField<string, Schema.Top> = RUN_FIELDS[n]
+    keys[f.key] = f.ofPolicy ? (f.ofPolicy(c.policy) ?? f.default) : byName[n]
+  }
+  return keys as Keys
+}
 
 /** The RunConfig a RunStarted config records (version 2), and back. */
 export const RunConfigFromKeys = RunConfigKeys.pipe(
@@ -292,9 +282,9 @@ export const configuredModels = (
   return { policyModel: name, model: config["models.baseUrl"] ? name : null }
 }
 
-const FITS: ReadonlyArray<readonly [string, (v: unknown) => boolean]> = Object.entries(FIELDS).map(([key, schema]) => [
-  key,
-  Schema.is(schema)
+const FITS: ReadonlyArray<readonly [string, (v: unknown) => boolean]> = NAMES.map((n) => [
+  RUN_FIELDS[n].key,
+  Schema.is(RUN_FIELDS[n].schema)
 ])
 
 /**

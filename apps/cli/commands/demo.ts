@@ -13,16 +13,15 @@ import { runIdentity } from "@core/config"
 import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { newRunId, RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
+import { newRunId, RUN_DEFAULTS } from "@core/pipeline"
 import { demoBlob, demoJobs, stamp } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
 import { runOnBundledSites } from "../BundledRun.ts"
 import { metricsLines, runMetrics } from "@core/evaluation"
-import { positiveInt } from "../Cli.ts"
 import { openStore } from "../Store.ts"
-import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
+import { commonConfigFlags, configFlags, runCount, runFlagSources, runFlags } from "../ConfigFlags.ts"
 
 const NOT_YET = "a store round trip only: bun core demo without --round-trip runs a CORE round"
 
@@ -41,7 +40,7 @@ export const demo: Command = {
   summary: "one CORE round on six bundled tasks with zero setup (demos, label functions, rollouts, verification, expansion)",
   flags: {
     json: { kind: "boolean", description: "print one JSON object instead of the table" },
-    samples: { kind: "number", description: `rollouts per task (default ${RUN_DEFAULTS.samples})` },
+    ...runFlags(["samples"], { samples: "rollouts per task" }),
     "round-trip": { kind: "boolean", description: "only the store round trip (no browser, seconds)" },
     ...commonConfigFlags,
     ...configFlags(["seed"])
@@ -58,7 +57,7 @@ const coreRound = (args: ParsedArgs) =>
       return yield* new CliError({
         message: `the demo's tasks are missing from the bundled suites: ${DEMO_TASKS.filter((id) => !all.has(id)).join(", ")}`
       })
-    const samples = yield* positiveInt(args, "samples", RUN_DEFAULTS.samples)
+    const samples = yield* runCount(args, "samples")
     const opened = yield* openStore(args)
     const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
       command: "demo",
@@ -68,7 +67,7 @@ const coreRound = (args: ParsedArgs) =>
       stepBudget: RUN_DEFAULTS.stepBudget,
       parallel: 2,
       policy: "exploration",
-      sources: args.flags.samples === undefined ? {} : { [RUN_CONFIG_KEYS.samples]: "flag:--samples" }
+      sources: runFlagSources(args, ["samples"])
     })
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))

@@ -6,7 +6,7 @@
  */
 import { Effect, Stream } from "effect"
 import { EventStore } from "@core/eventstore"
-import { RUN_CONFIG_KEYS, RUN_DEFAULTS, runConfigOf } from "@core/pipeline"
+import { RUN_DEFAULTS, RUN_FIELDS, runConfigOf } from "@core/pipeline"
 import type { RunPlan } from "@core/pipeline"
 import { loadSuites } from "@core/sites/suites"
 import type { Command, ParsedArgs } from "../Cli.ts"
@@ -19,7 +19,7 @@ import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
 import { metricsLines, runMetrics } from "@core/evaluation"
 import type { RunMetrics } from "@core/evaluation"
-import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
+import { commonConfigFlags, configFlags, RUN_FLAG_NAMES, runCount, runFlagSources, runFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
 import { chooseTasks } from "../BundledTasks.ts"
 import { loadPack, packDigest } from "@core/apps"
@@ -50,25 +50,18 @@ const withWorkers = (args: ParsedArgs, opened: OpenedStore, appDir: string | und
     return { workers: queuedEpisodes(opened, opened.choice.url, nc, app) }
   })
 
+/** The run settings `run` takes by flag, besides the expansion and extrapolation knobs. */
+const SETTINGS = ["tasks", "platform", "rounds", "samples", "stepBudget"] as const
+const TUNING = ["explorePerTask", "expandPerTask", "extrapolatePerTask"] as const
+
 /** In-flight episodes: `--parallel`, else 2 in this process and more with workers. */
 const parallelOf = (args: ParsedArgs) => positiveInt(args, "parallel", args.flags.workers === undefined ? 2 : QUEUE_PARALLEL)
 
 /** The expansion and extrapolation knobs (ablations turn them to 0); the run's defaults where no flag sets one. */
-const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
+const tuning = (args: ParsedArgs) =>
   Effect.gen(function* () {
     const set: { -readonly [K in keyof NonNullable<RunPlan["tuning"]>]?: number } = {}
-    for (const [flag, field] of [
-      ["explore-per-task", "explorePerTask"],
-      ["expand-per-task", "expandPerTask"],
-      ["extrapolate-per-task", "extrapolatePerTask"]
-    ] as const) {
-      const v = args.flags[flag]
-      if (v === undefined) continue
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
-        return yield* new UsageError({ message: `--${flag} must be a whole number ≥ 0, got ${String(v)}` })
-      set[field] = v
-      sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
-    }
+    for (const field of TUNING) if (args.flags[RUN_FIELDS[field].flag.name] !== undefined) set[field] = yield* runCount(args, field, 0)
     return set
   })
 
@@ -76,19 +69,7 @@ const tuning = (args: ParsedArgs, sources: Record<string, string>) =>
 const resumeRun = (args: ParsedArgs, runId: string) =>
   Effect.gen(function* () {
     if (!/^[A-Za-z0-9_-]+$/.test(runId)) return yield* new UsageError({ message: `--resume takes a run id, got ${JSON.stringify(runId)}` })
-    for (const f of [
-      "tasks",
-      "rounds",
-      "samples",
-      "step-budget",
-      "policy",
-      "suite",
-      "site",
-      "platform",
-      "explore-per-task",
-      "expand-per-task",
-      "extrapolate-per-task"
-    ]) {
+    for (const f of ["suite", "site", ...RUN_FLAG_NAMES]) {
       if (args.flags[f] !== undefined)
         return yield* new UsageError({ message: `--resume continues the run as it was started: --${f} cannot change it` })
     }
@@ -167,16 +148,7 @@ export const run: Command = withConsoleFlag({
       kind: "string",
       description: "an app pack folder (docs/app-packs.md): run on its train tasks (or --tasks) instead of the bundled sites"
     },
-    tasks: { kind: "string", description: "only these task ids (comma-separated)" },
-    platform: {
-      kind: "string",
-      description:
-        "web (desktop Chromium, default) or mobile-web (Chromium's phone emulation over WebDriver: chromedriver, touch); an Android app runs as a pack (--app)",
-      choices: ["web", "mobile-web", "android"]
-    },
-    rounds: { kind: "number", description: `rounds to run (default ${RUN_DEFAULTS.rounds})` },
-    samples: { kind: "number", description: `rollouts per task per round (default ${RUN_DEFAULTS.samples})` },
-    "step-budget": { kind: "number", description: `steps per rollout before it is cut off (default ${RUN_DEFAULTS.stepBudget})` },
+    ...runFlags(SETTINGS),
     parallel: {
       kind: "number",
       description: `episodes played at once (default 2 browser contexts here; ${QUEUE_PARALLEL} with --workers queue)`
@@ -186,24 +158,7 @@ export const run: Command = withConsoleFlag({
       description: "queue: episodes are played by workers (bun core worker, on any machine that reaches the NATS server)",
       choices: ["queue"]
     },
-    policy: {
-      kind: "string",
-      description:
-        "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)",
-      choices: ["exploration", "embedded", "model"]
-    },
-    "explore-per-task": {
-      kind: "number",
-      description: `explorer episodes per task and round (default ${RUN_DEFAULTS.explorePerTask}; 0 with --expand-per-task 0: no expansion)`
-    },
-    "expand-per-task": {
-      kind: "number",
-      description: `paths expansion may add per task and round (default ${RUN_DEFAULTS.expandPerTask})`
-    },
-    "extrapolate-per-task": {
-      kind: "number",
-      description: `tasks extrapolation may add per task and round (default ${RUN_DEFAULTS.extrapolatePerTask}; 0: no extrapolation)`
-    },
+    ...runFlags(["policy", ...TUNING]),
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     "no-judge": {
       kind: "boolean",
@@ -233,27 +188,17 @@ export const run: Command = withConsoleFlag({
           })
         }
         if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
-        const sources: Record<string, string> = {}
-        for (const [flag, field] of [
-          ["rounds", "rounds"],
-          ["samples", "samples"],
-          ["step-budget", "stepBudget"],
-          ["policy", "policy"],
-          ["tasks", "tasks"],
-          ["platform", "platform"]
-        ] as const) {
-          if (args.flags[flag] !== undefined) sources[RUN_CONFIG_KEYS[field]] = `flag:--${flag}`
-        }
+        const sources = runFlagSources(args, [...SETTINGS, "policy", ...TUNING])
         const settings = {
           command: "run" as const,
-          rounds: yield* positiveInt(args, "rounds", RUN_DEFAULTS.rounds),
-          samples: yield* positiveInt(args, "samples", RUN_DEFAULTS.samples),
-          stepBudget: yield* positiveInt(args, "step-budget", RUN_DEFAULTS.stepBudget),
+          rounds: yield* runCount(args, "rounds"),
+          samples: yield* runCount(args, "samples"),
+          stepBudget: yield* runCount(args, "stepBudget"),
           parallel: yield* parallelOf(args),
           policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? RUN_DEFAULTS.policy,
           platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
           sources,
-          tuning: yield* tuning(args, sources)
+          tuning: yield* tuning(args)
         }
         const appDir = args.flags.app as string | undefined
         if (appDir !== undefined) {

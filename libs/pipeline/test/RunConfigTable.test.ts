@@ -1,0 +1,218 @@
+/**
+ * RunConfig.ts derives its defaults, keys, schemas and their reading and writing from one
+ * table of fields. Recorded runs must not notice: over the repo's recorded RunStarted, the
+ * spec suite's run configs and a seeded spread of old records, new records and configs, the
+ * table records the same bytes and reads the same values as the functions it replaced
+ * (RunConfigReference.ts, frozen).
+ */
+import { Database } from "bun:sqlite"
+import { describe, expect, test } from "bun:test"
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import {
+  encodeRunConfig,
+  RUN_CONFIG_KEYS,
+  RUN_CONFIG_VERSION,
+  RUN_CONFIG_VERSION_KEY,
+  RUN_DEFAULTS,
+  RUN_FIELDS,
+  runConfigOf,
+  upcastRunConfig
+} from "../RunConfig.ts"
+import type { RunConfig } from "../RunConfig.ts"
+import {
+  REFERENCE_RUN_CONFIG_KEYS,
+  REFERENCE_RUN_DEFAULTS,
+  referenceEncode,
+  referenceRunConfigOf,
+  referenceUpcast
+} from "./RunConfigReference.ts"
+import type { ReferenceRunConfig } from "./RunConfigReference.ts"
+import { runConfig } from "./specs/Events.ts"
+import type { RunOptions } from "./specs/Events.ts"
+
+/** The RunStarted configs the replay fixture recorded (runs from before the schema). */
+const fixtureConfigs = (): ReadonlyArray<Record<string, unknown>> => {
+  // From a copy: opening the fixture itself would leave its journal files beside it.
+  const dir = mkdtempSync(join(tmpdir(), "core-run-config-"))
+  const copy = join(dir, "events.db")
+  copyFileSync(new URL("../../../tests/fixtures/replay-run/events.db", import.meta.url), copy)
+  const db = new Database(copy, { readonly: true })
+  try {
+    const bodies = db.query("SELECT body FROM commits WHERE body LIKE '%\"RunStarted\"%'").all() as ReadonlyArray<{ body: string }>
+    return bodies.flatMap((b) =>
+      (JSON.parse(b.body) as { events: ReadonlyArray<{ type: string; data: { config: Record<string, unknown> } }> }).events
+        .filter((e) => e.type === "RunStarted")
+        .map((e) => e.data.config)
+    )
+  } finally {
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Byte for byte, key order included: what a RunStarted would carry. */
+const bytes = (v: unknown) => JSON.stringify(v)
+
+/** Either what it returns, or that it threw and with what message. */
+const outcome = (f: () => unknown): string => {
+  try {
+    return bytes(f())
+  } catch (e) {
+    return `threw: ${e instanceof Error ? e.message : String(e)}`
+  }
+}
+
+/** The table and the reference agree on a recorded config: its upcast, its reading, and what re-recording it writes. */
+const expectSameAsReference = (config: Readonly<Record<string, unknown>>) => {
+  expect(bytes(upcastRunConfig(config))).toBe(bytes(referenceUpcast(config)))
+  expect(outcome(() => runConfigOf(config))).toBe(outcome(() => referenceRunConfigOf(config)))
+  expect(outcome(() => encodeRunConfig(runConfigOf(config)))).toBe(
+    outcome(() => referenceEncode(referenceRunConfigOf(config) as ReferenceRunConfig))
+  )
+}
+
+const seeded = (seed: number) => {
+  let state = seed >>> 0
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32
+  const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(next() * xs.length)]!
+  return { next, pick }
+}
+
+/** Values each key took, or might have: valid, malformed and absent (and the loaded config's model keys). */
+const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
+  "run.tasks": [["t1", "t2"], [], ["t1", 7, null], "t1", null],
+  "run.rounds": [0, 2, 3, -1, 1.5, "2", 2 ** 60, Number.NaN],
+  "run.samples": [1, 5, 0, -3, 2.5, "5", null],
+  "run.stepBudget": [12, 30, 0, -1, 1e21, "12"],
+  "run.policy": ["exploration", "embedded", "model", "random", 1],
+  "run.policyModel": ["m", null, 3],
+  "run.temperature": [0.7, 0, -1, Number.POSITIVE_INFINITY, "0.7"],
+  "run.topP": [0.9, 1, Number.NaN, null],
+  "run.expandPerTask": [0, 2, 4, -2, 0.5],
+  "run.explorePerTask": [0, 1, 3, 9, "3"],
+  "run.extrapolatePerTask": [0, 1, 2, -1],
+  "run.extrapolatedSamples": [0, 1, 2, 2.2],
+  "run.heldOut": [["h1"], [], ["h1", 2], {}],
+  "run.platform": ["web", "mobile-web", "android", "ios", null],
+  "app.hashRouting": [true, false, "true", 1, null],
+  "infer.synthesis": ["1", "2", "3", "7", "8", 2, null],
+  "infer.lfGuide": ["1", "2", 2, null],
+  "run.dataRules": ["1", "4", "7", "8", 7],
+  "run.exploration": ["1", "5", "13", "14", 3],
+  "run.retrieval": ["1", "2", "3", 2],
+  "run.model": ["m", null, 1],
+  "infer.demos": ["all", ["d1", "d3"], ["d1", "d1", "x"], ["d2", 5], "d1", null, "ALL"],
+  "models.model": ["gpt", "", null, 3],
+  "models.baseUrl": ["http://127.0.0.1:8000/v1", "", null, 1]
+}
+
+/** A valid RunConfig with every kind of policy and each version a record may hold. */
+const someConfig = (r: ReturnType<typeof seeded>): RunConfig => {
+  const count = () => r.pick([0, 1, 2, 3, 5, 12, 40])
+  const names = (prefix: string) => Array.from({ length: r.pick([0, 1, 3]) }, (_, i) => `${prefix}${i}`)
+  return {
+    tasks: names("t"),
+    rounds: count(),
+    samples: count(),
+    stepBudget: count(),
+    policy: r.pick<RunConfig["policy"]>([
+      { kind: "exploration" },
+      { kind: "embedded" },
+      { kind: "embedded", retrieval: "2" },
+      { kind: "model", model: "m", temperature: 0.5, topP: 0.9 },
+      { kind: "model", model: "", temperature: 1, topP: 1 }
+    ]),
+    expandPerTask: count(),
+    explorePerTask: count(),
+    extrapolatePerTask: count(),
+    extrapolatedSamples: count(),
+    heldOut: names("h"),
+    platform: r.pick(["web", "mobile-web", "android"] as const),
+    hashRouting: r.next() < 0.5,
+    synthesis: r.pick(["1", "2", "7"] as const),
+    lfGuide: r.pick(["1", "2", "x"]),
+    dataRules: r.pick(["1", "5", "7"] as const),
+    exploration: r.pick(["1", "9", "13"] as const),
+    retrieval: r.pick(["1", "2"] as const),
+    model: r.pick(["m", null]),
+    demos: r.pick<RunConfig["demos"]>(["all", [], ["d1", "d2"]])
+  }
+}
+
+describe("the recorded RunStarted configs", () => {
+  test("given the replay fixture's RunStarted, when upcast, read and recorded again, then the table does what the reference did", () => {
+    const configs = fixtureConfigs()
+    expect(configs.length).toBeGreaterThan(0)
+    for (const config of configs) expectSameAsReference(config)
+  })
+
+  test("given the spec suite's run configs, when read and recorded again, then the table does what the reference did", () => {
+    const options: ReadonlyArray<RunOptions> = [
+      {},
+      { tasks: ["t"], demos: "all" },
+      { tasks: ["t1", "t2"], rounds: 2, samples: 1, stepBudget: 4, explorePerTask: 0, demos: ["d"] },
+      { policy: "model", model: "m", stepBudget: 6, exploration: "5" },
+      { policy: "embedded", dataRules: "7", platform: "mobile-web", hashRouting: true },
+      { policy: "model", synthesis: "3", lfGuide: "2", heldOut: ["h"], extrapolatePerTask: 0, extrapolatedSamples: 1 }
+    ]
+    for (const o of options) expectSameAsReference(runConfig(o))
+  })
+})
+
+describe("a seeded spread of configs", () => {
+  test("given 3000 old records of valid, malformed and missing values, when upcast and read, then as the reference", () => {
+    const r = seeded(0x2545f491)
+    for (let i = 0; i < 3000; i++) {
+      const config: Record<string, unknown> = { seed: "s" }
+      for (const [key, values] of Object.entries(POOL)) if (r.next() < 0.7) config[key] = r.pick(values)
+      expectSameAsReference(config)
+    }
+  })
+
+  test("given 2000 valid configs, when recorded, then the same bytes as the reference, read back the same", () => {
+    const r = seeded(0x9e3779b9)
+    for (let i = 0; i < 2000; i++) {
+      const config = someConfig(r)
+      const recorded = encodeRunConfig(config)
+      expect(bytes(recorded)).toBe(bytes(referenceEncode(config)))
+      expect(recorded[RUN_CONFIG_VERSION_KEY]).toBe(2)
+      expectSameAsReference({ seed: "s", ...recorded })
+    }
+  })
+
+  test("given 3000 version-2 records with a key changed or left out, when read, then the same value or the same refusal", () => {
+    const r = seeded(0x85ebca6b)
+    const keys = Object.keys(POOL).filter((k) => !k.startsWith("models."))
+    for (let i = 0; i < 3000; i++) {
+      const record: Record<string, unknown> = { ...encodeRunConfig(someConfig(r)) }
+      for (const key of keys)
+        if (r.next() < 0.15) delete record[key]
+        else if (r.next() < 0.1) record[key] = r.pick(POOL[key]!)
+      if (r.next() < 0.05) record[RUN_CONFIG_VERSION_KEY] = r.pick([1, 3, "2"])
+      expectSameAsReference(record)
+    }
+  })
+})
+
+describe("the table's derived constants", () => {
+  test("given the table, when its keys and defaults are derived, then they are the reference's, in its order", () => {
+    expect(RUN_CONFIG_VERSION).toBe(2)
+    expect(bytes(RUN_CONFIG_KEYS)).toBe(bytes(REFERENCE_RUN_CONFIG_KEYS))
+    expect(RUN_DEFAULTS).toMatchObject(REFERENCE_RUN_DEFAULTS)
+    // The keys the reference gave no default read as nothing: no tasks, demos or model.
+    expect([RUN_DEFAULTS.tasks, RUN_DEFAULTS.heldOut, RUN_DEFAULTS.demos, RUN_DEFAULTS.policyModel, RUN_DEFAULTS.model]).toEqual([
+      [],
+      [],
+      [],
+      null,
+      null
+    ])
+  })
+
+  test("given the fields with a flag, when listed, then each flag names one field", () => {
+    const flags = Object.values(RUN_FIELDS).flatMap((f) => ("flag" in f && f.flag !== undefined ? [f.flag.name] : []))
+    expect(new Set(flags).size).toBe(flags.length)
+  })
+})
