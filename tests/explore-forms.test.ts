@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
-import { explorationAction, lookupFormIds, withSelectOptions } from "@core/domain"
+import { explorationAction, explorationRulesAt, lookupFormIds, withSelectOptions } from "@core/domain"
 import type { PolicyElement, PolicyHistoryStep } from "@core/domain"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { Action } from "@core/events"
@@ -59,7 +59,7 @@ const explore = (taskId: string) =>
           { instruction, url: current.observation.url, elements, history, stepBudget: 12 },
           rng,
           // Certain to take a fitting form: how often it does is the unit tests' business.
-          { version: "2", stopBias: 0.2, formBias: 1 }
+          { rules: explorationRulesAt("2"), stopBias: 0.2, formBias: 1 }
         )
         current = yield* env.step(action)
         history.push({ action, url: current.observation.url, error: current.observation.error })

@@ -11,9 +11,21 @@ export { identifyKeySteps, partOfEdit } from "./KeySteps.ts"
 export type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 export { keyStepOptionsOf, synthesizeCandidates } from "./Synthesizer.ts"
 export { typedUrlPattern, urlPattern } from "./UrlPattern.ts"
-export { versioned } from "./Versions.ts"
-export { SYNTHESIS_VERSION, synthesisVersionOf } from "./SynthesisVersions.ts"
-export type { SynthesisVersion } from "./SynthesisVersions.ts"
+export { axis, rulesAt, versionOf } from "./rules/Versioned.ts"
+export type { Axis, RuleSet, VersionOf } from "./rules/Versioned.ts"
+export { DATA_RULES, dataRulesAt } from "./rules/DataRules.ts"
+export type { DataRuleSet, DataRulesVersion } from "./rules/DataRules.ts"
+export { EXPLORATION, explorationRulesAt } from "./rules/Exploration.ts"
+export type { ExplorationRules, ExplorationVersion } from "./rules/Exploration.ts"
+export { SYNTHESIS, synthesisRulesAt } from "./rules/Synthesis.ts"
+export type { SynthesisRules, SynthesisVersion } from "./rules/Synthesis.ts"
+export { RETRIEVAL, retrievalRulesAt } from "./rules/Retrieval.ts"
+export type { RetrievalRules, RetrievalVersion } from "./rules/Retrieval.ts"
+export { LF_GUIDE, lfGuideRulesAt } from "./rules/LfGuide.ts"
+export type { LfGuideRules, LfGuideVersion } from "./rules/LfGuide.ts"
+export { AXES, resolveRules } from "./rules/Rules.ts"
+export { TABLE_END, TABLE_START, versionsTable } from "./rules/Table.ts"
+export type { RecordedVersions, Rules } from "./rules/Rules.ts"
 export { holdsInOrder, judgeCandidate } from "./Validation.ts"
 export type { Judgement, LfVerdict } from "./Validation.ts"
 export {
@@ -49,17 +61,6 @@ export type {
 export { renderGraph } from "./GraphRendering.ts"
 export type { GraphFormat } from "./GraphRendering.ts"
 export { explorationAction, instructionTerms, isQuestion, textToType } from "./ExplorationPolicy.ts"
-export {
-  avoidsOffsite,
-  EXPLORATION_VERSION,
-  endsOnSatisfiedPath,
-  explorationVersionOf,
-  readsAnswers,
-  setsSortOrders,
-  skipsCovered,
-  startsAfterPageChange
-} from "./ExplorationVersions.ts"
-export type { ExplorationVersion } from "./ExplorationVersions.ts"
 export { instructionOrder, optionOrder, sortOptionFor } from "./SortOrder.ts"
 export type { SortOrder } from "./SortOrder.ts"
 export type { Draws, ExplorationOptions, PolicyElement, PolicyHistoryStep, PolicyInput } from "./ExplorationPolicy.ts"

@@ -13,23 +13,14 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import {
-  avoidsOffsite,
-  collapse,
-  explorationAction,
-  lookupFormIds,
-  readsAnswers,
-  sitePath,
-  skipsCovered,
-  withSelectOptions
-} from "@core/domain"
-import type { ExplorationVersion, PolicyElement } from "@core/domain"
+import { collapse, explorationAction, explorationRulesAt, lookupFormIds, retrievalRulesAt, sitePath, withSelectOptions } from "@core/domain"
+import type { ExplorationVersion, PolicyElement, RetrievalVersion } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import { policyView } from "@core/environment"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
 import { modelPolicyAction } from "@core/models"
 import { retrievalAction } from "@core/policy"
-import type { RetrievalModel, RetrievalVersion } from "@core/policy"
+import type { RetrievalModel } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
 import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
@@ -187,9 +178,11 @@ export const retarget = (action: Action, elements: ReadonlyArray<ElementInfo>): 
   } as Action
 }
 
-/** What the retrieval policy's version reads besides the elements: version 2, the page's accessibility snapshot (answers read off it). */
-const retrievalReading = (policy: { readonly retrieval?: RetrievalVersion }, current: Observed) =>
-  policy.retrieval === "2" ? { version: "2" as const, page: current.aria === null ? null : decoder.decode(current.aria) } : {}
+/** What the retrieval policy's version reads besides the elements: from `readsPage` on, the page's accessibility snapshot (answers read off it). */
+const retrievalReading = (policy: { readonly retrieval?: RetrievalVersion }, current: Observed) => {
+  const rules = retrievalRulesAt(policy.retrieval)
+  return rules.readsPage ? { rules, page: current.aria === null ? null : decoder.decode(current.aria) } : {}
+}
 
 const trajectoryData = (
   input: RolloutInput,
@@ -248,14 +241,15 @@ export const rollout = (input: RolloutInput) =>
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
           const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? (input.avoid ?? null) : null
-          const version = input.exploration ?? "1"
+          // The job carries the recorded version; its rules are read here, where they act.
+          const rules = explorationRulesAt(input.exploration)
           const all = observedElements(current)
           // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
-          const forms = version !== "1" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
+          const forms = rules.fillsForms && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
           // From version 5 no policy (exploration, retrieval, model) is offered an element that leads off the app.
-          const offsite = avoidsOffsite(version)
+          const offsite = rules.avoidsOffsite
           // From version 10 none is offered an element a click cannot reach (behind a modal, covered): it times out.
-          const covered = skipsCovered(version)
+          const covered = rules.skipsCovered
           const elements = all.filter(
             (e) =>
               !(offsite && e.offsite === true) &&
@@ -265,18 +259,18 @@ export const rollout = (input: RolloutInput) =>
           )
           const history = steps.map((s) => ({ action: s.action, url: s.observation.url, error: s.observation.error }))
           const o = current.observation
-          const aria = version === "1" || current.aria === null ? null : decoder.decode(current.aria)
+          const aria = !rules.fillsForms || current.aria === null ? null : decoder.decode(current.aria)
           const seen = {
             instruction: input.instruction,
             url: o.url,
-            elements: version === "1" ? elements.map(policyElement) : withSelectOptions(elements.map(policyElement), aria),
+            elements: !rules.fillsForms ? elements.map(policyElement) : withSelectOptions(elements.map(policyElement), aria),
             history,
             stepBudget: k - explored + input.stepBudget,
             // Versions 3 and later read answers off the page; earlier versions never saw it.
-            ...(readsAnswers(version) ? { page: aria } : {})
+            ...(rules.readsAnswers ? { page: aria } : {})
           }
           const explore = () =>
-            explorationAction(seen, rng, { version, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })
+            explorationAction(seen, rng, { rules, ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) })
           const action: Action =
             input.policy.kind === "exploration"
               ? explore()

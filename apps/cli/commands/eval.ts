@@ -61,12 +61,11 @@ const runGraphs = (args: ParsedArgs, runId: string) =>
       Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) }))
     )
     const state = events.reduce(evolveRun, initialRunState)
-    const config = state.config
     return {
       graphs: state.graphs,
       codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])),
       // Judged as the run judged its own trajectories: its data rules say how a path is read.
-      rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => (config === null ? {} : verdictRules(config, graph, t))
+      rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => verdictRules(state.rules.data, graph, t)
     }
   })
 
