@@ -5,7 +5,7 @@
  * named booleans, and nothing compares version literals where a rule acts.
  *
  * @example
- * const EXAMPLE = axis("example", ["1", "2", "3"] as const, "3", { readsAnswers: "3" })
+ * const EXAMPLE = axis("example", "run.example", ["1", "2", "3"], "3", { readsAnswers: "3" })
  * rulesAt(EXAMPLE, config["run.example"]).readsAnswers // false for a run from before versions
  */
 
