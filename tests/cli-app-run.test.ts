@@ -10,7 +10,7 @@ import { afterAll, expect, test } from "bun:test"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SYNTHESIS_VERSION } from "@core/domain"
+import { SYNTHESIS } from "@core/domain"
 import { core as coreCli, expectOneLineError, REPO, smallRunArgs } from "./support/cli.ts"
 import { startUi } from "./support/console.ts"
 import { instanceProcesses } from "./support/instances.ts"
@@ -87,7 +87,7 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   const started = (await core(["events", "tail", "--no-follow", "--filter", `run.${metrics.run_id}.>`, "--type", "RunStarted", ...flags]))
     .stdout
   expect(started).toContain('"app.hashRouting":true')
-  expect(started).toContain(`"infer.synthesis":"${SYNTHESIS_VERSION}"`)
+  expect(started).toContain(`"infer.synthesis":"${SYNTHESIS.current}"`)
   // The pack's data is one a trainer can trust: every sft step shows its screen, pseudo-demos close, pairs are credited.
   const checked = await core(["dataset", "check", "--run", metrics.run_id, "--json", ...flags])
   expect(JSON.parse(checked.stdout).problems).toEqual([])

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
+import { explorationRulesAt } from "@core/domain"
 import { explorationAction, lookupFormIds, withSelectOptions } from "@core/policy"
 import type { PolicyElement, PolicyHistoryStep } from "@core/policy"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
@@ -59,7 +60,7 @@ const explore = (taskId: string) =>
           { instruction, url: current.observation.url, elements, history, stepBudget: 12 },
           rng,
           // Certain to take a fitting form: how often it does is the unit tests' business.
-          { version: "2", stopBias: 0.2, formBias: 1 }
+          { rules: explorationRulesAt("2"), stopBias: 0.2, formBias: 1 }
         )
         current = yield* env.step(action)
         history.push({ action, url: current.observation.url, error: current.observation.error })

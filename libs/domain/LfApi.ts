@@ -11,6 +11,8 @@ import source from "./lf-api.js" with { type: "text" }
 import docs from "./LF-API.md" with { type: "text" }
 import docsV1 from "./LF-API.v1.md" with { type: "text" }
 import type { LfTrajectory } from "./LfTrajectory.ts"
+import { LF_GUIDE, type LfGuideVersion } from "./rules/LfGuide.ts"
+import { versionOf } from "./rules/Versioned.ts"
 
 /** The API's source, evaluated before any LF (the sandbox prelude). */
 export const LF_API_SOURCE: string = source
@@ -19,18 +21,17 @@ export const LF_API_SOURCE: string = source
 export const LF_API_DOCS: string = docs
 
 /**
- * Every guide a run may have shown a model, by version. The guide is part of a recorded
- * prompt, so a run records the version it used (`infer.lfGuide`) and replaying an older
- * run rebuilds its prompts from the guide it saw. Version 2 documents typing at the cursor.
+ * Every guide a run may have shown a model, by version (rules/LfGuide.ts). The guide is part
+ * of a recorded prompt, so a run records the version it used (`infer.lfGuide`) and replaying
+ * an older run rebuilds its prompts from the guide it saw.
  */
-export const LF_API_GUIDES: Readonly<Record<string, string>> = { "1": docsV1, "2": docs }
+const LF_API_GUIDES: Readonly<Record<LfGuideVersion, string>> = { 1: docsV1, 2: docs }
 
-/** The guide new runs show; bump with a new entry in LF_API_GUIDES when LF-API.md changes. */
-export const LF_API_GUIDE_VERSION = "2"
+/** The guide new runs show; bump LF_GUIDE with a new entry in LF_API_GUIDES when LF-API.md changes. */
+export const LF_API_GUIDE_VERSION: LfGuideVersion = LF_GUIDE.current
 
-/** The guide of a version; runs from before versions were recorded saw version 1. */
-export const lfApiGuide = (version: unknown): string =>
-  (typeof version === "string" ? LF_API_GUIDES[version] : undefined) ?? LF_API_GUIDES["1"]!
+/** The guide of a version; runs from before versions were recorded saw the first. */
+export const lfApiGuide = (version: unknown): string => LF_API_GUIDES[versionOf(LF_GUIDE, version)]
 
 /** Bump when a helper's meaning changes: LabelFunctionInferred records the version its code was written against. */
 export const LF_API_VERSION = "1"

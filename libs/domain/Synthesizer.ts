@@ -37,7 +37,7 @@
  * Version 7 generalises a UUID a button minted whole, tells fields without a name apart
  * (KeySteps.ts), and checks a text submitted on a page that stayed with its submit.
  *
- * The rules each version keeps are named in SynthesisVersions.ts.
+ * The rules each version keeps are named in rules/Synthesis.ts.
  *
  * Version 5 judges an edit in place by what it made (FieldEdits.ts): an insert's LF asks
  * for the same change of the field's content — the same text removed and inserted at the
@@ -53,29 +53,16 @@ import { editCall } from "./FieldEdits.ts"
 import { escapeRe, generalise, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
-import {
-  dropsInPageLinks,
-  judgesEditsByEffect,
-  readsBareValues,
-  readsValues,
-  SYNTHESIS_VERSION,
-  generalisesMintedUuids,
-  submitsByTypedText,
-  submitsWhenPageStays,
-  type SynthesisVersion,
-  tellsNamelessFieldsApart,
-  unchosenStartClicks,
-  wholePhraseAnswers
-} from "./SynthesisVersions.ts"
+import { SYNTHESIS, type SynthesisRules, synthesisRulesAt } from "./rules/Synthesis.ts"
 
 /**
  * How this version's key steps are identified: from 4 on, a link that changed nothing is
  * none; from 5 on, keys that moved the caret or only changed a field are part of an edit.
  */
-export const keyStepOptionsOf = (v: SynthesisVersion): KeyStepOptions => ({
-  inPageLinks: dropsInPageLinks(v),
-  editsByEffect: judgesEditsByEffect(v),
-  ...(tellsNamelessFieldsApart(v) ? { namelessApart: true } : {})
+export const keyStepOptionsOf = (rules: SynthesisRules): KeyStepOptions => ({
+  inPageLinks: rules.dropsInPageLinks,
+  editsByEffect: rules.judgesEditsByEffect,
+  ...(rules.tellsNamelessFieldsApart ? { namelessApart: true } : {})
 })
 
 export interface Candidate {
@@ -156,10 +143,10 @@ const mintedBy = (s: LfStep): boolean =>
 const stateEntries = (
   t: LfTrajectory,
   s: LfStep,
-  version: SynthesisVersion
+  rules: SynthesisRules
 ): { entries: Array<readonly [string, string]>; notes: Array<string> } => {
   if (s.urlAfter !== null && s.urlAfter !== s.urlBefore) {
-    const typed = s.action.kind === "type" && s.action.submit && submitsByTypedText(version) ? (s.action.typed ?? "") : ""
+    const typed = s.action.kind === "type" && s.action.submit && rules.submitsByTypedText ? (s.action.typed ?? "") : ""
     const carried = typed === "" ? null : typedUrlPattern(s.urlAfter, typed)
     if (carried !== null) {
       return {
@@ -168,7 +155,7 @@ const stateEntries = (
       }
     }
     return {
-      entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))]],
+      entries: [["urlAfter", js(urlPattern(s.urlAfter, { minted: mintedBy(s), uuids: rules.generalisesMintedUuids }))]],
       notes: [`State evidence: the page after it is ${s.urlAfter}.`]
     }
   }
@@ -195,11 +182,11 @@ const pageContext = (t: LfTrajectory, s: LfStep): string => {
 }
 
 /** The page a status was declared on, as a pattern: ids the step that led there minted are generalised (a new order each time). */
-const statusPage = (t: LfTrajectory, s: LfStep, version: SynthesisVersion): string => {
+const statusPage = (t: LfTrajectory, s: LfStep, rules: SynthesisRules): string => {
   const at = t.steps.indexOf(s)
   const cameFrom = t.steps.slice(0, Math.max(0, at)).findLast((p) => p.urlAfter === s.urlBefore && p.urlAfter !== p.urlBefore)
   return cameFrom !== undefined && mintedBy(cameFrom)
-    ? urlPattern(s.urlBefore!, { minted: true, uuids: generalisesMintedUuids(version) })
+    ? urlPattern(s.urlBefore!, { minted: true, uuids: rules.generalisesMintedUuids })
     : urlPattern(pageContext(t, s))
 }
 
@@ -230,31 +217,26 @@ const reportedValue = (answer: string): string | null => {
 }
 
 /** An answer as a case-blind whole phrase among other words (version 2); numbers and short words stay exact. */
-const answerArg = (answer: string, version: SynthesisVersion): string => {
+const answerArg = (answer: string, rules: SynthesisRules): string => {
   const numeric = /^\s*[-$€£]?\s*[\d,]+(\.\d+)?\s*$/.test(answer)
-  if (!wholePhraseAnswers(version) || numeric) return js(answer)
+  if (!rules.wholePhraseAnswers || numeric) return js(answer)
   if (answer.replace(/[^\p{L}]/gu, "").length < 4) {
     // A clock time said alone is the value a sentence reports; a short word stays exact ("no" is in many a sentence).
-    const bare = readsBareValues(version) && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
+    const bare = rules.readsBareValues && VALUE_ALONE.test(answer) ? reportedValue(answer) : null
     return bare ?? js(answer)
   }
-  const value = readsValues(version) ? reportedValue(answer) : null
+  const value = rules.readsValues ? reportedValue(answer) : null
   if (value !== null) return value
   return `/(^|\\W)${escapeRe(answer.trim()).replace(/\//g, "\\/").replace(/\s+/g, "\\s+")}(\\W|$)/i`
 }
 
-const actionCall = (
-  t: LfTrajectory,
-  s: LfStep,
-  extra: ReadonlyArray<readonly [string, string]>,
-  version: SynthesisVersion
-): string | null => {
+const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [string, string]>, rules: SynthesisRules): string | null => {
   const a = s.action
   switch (a.kind) {
     case "click":
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
-      const unchosen = unchosenStartClicks(version) && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
+      const unchosen = rules.unchosenStartClicks && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
       const where: Array<readonly [string, string]> =
         s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
@@ -264,7 +246,7 @@ const actionCall = (
       // An insert is checked by the text it inserted, never the field's whole content.
       const mode = a.mode === "insert" ? [["mode", js("insert")] as const] : []
       // Submitted on a page that stayed: the Enter is what made the change, and nothing after it shows that it came.
-      const submit = submitsWhenPageStays(version) && a.submit && s.urlAfter === s.urlBefore ? [["submit", "true"] as const] : []
+      const submit = rules.submitsWhenPageStays && a.submit && s.urlAfter === s.urlBefore ? [["submit", "true"] as const] : []
       return `validateType(t, ${js(a.typed ?? "")}, ${js(a.name ?? "")}${options([...mode, ...submit, ...extra])})`
     }
     case "select":
@@ -272,7 +254,7 @@ const actionCall = (
     case "key":
       return `validateKey(t, ${js(a.key ?? "")}${options(extra)})`
     case "answer":
-      return `validateAnswer(t, ${answerArg(a.answer ?? "", version)})`
+      return `validateAnswer(t, ${answerArg(a.answer ?? "", rules)})`
     case "status":
       return `validateStatus(t, ${js(a.status ?? "complete")}${options(extra)})`
     case "open_app":
@@ -286,13 +268,13 @@ const actionCall = (
 export const synthesizeCandidates = (
   t: LfTrajectory,
   k: IdentifiedKeyStep,
-  version: SynthesisVersion = SYNTHESIS_VERSION
+  rules: SynthesisRules = synthesisRulesAt(SYNTHESIS.current)
 ): ReadonlyArray<Candidate> => {
   const s = t.steps.find((x) => x.index === k.stepIndex)
   if (s === undefined) return []
   const out: Array<Candidate> = []
   const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
-  if (judgesEditsByEffect(version) && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {
+  if (rules.judgesEditsByEffect && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {
     // What the typed text alone would accept is the false pass: text beside the old value, or at the wrong line.
     const edit = editCall(t, s)
     if (edit !== null) return [{ evidence: "state", code: fn(k, edit.notes, edit.call) }]
@@ -304,7 +286,7 @@ export const synthesizeCandidates = (
         code: fn(
           k,
           [`State evidence: the trajectory reaches ${s.urlAfter}, by whatever way.`],
-          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))})`
+          `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: rules.generalisesMintedUuids }))})`
         )
       })
     }
@@ -316,12 +298,12 @@ export const synthesizeCandidates = (
     s.action.kind === "status"
       ? s.urlBefore === null
         ? { entries: [], notes: [] }
-        : { entries: [["urlBefore", js(statusPage(t, s, version))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
-      : stateEntries(t, s, version)
-  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, version) : null
+        : { entries: [["urlBefore", js(statusPage(t, s, rules))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
+      : stateEntries(t, s, rules)
+  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, rules) : null
   if (withState !== null)
     out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
-  const bare = actionCall(t, s, [], version)
+  const bare = actionCall(t, s, [], rules)
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
   if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {
     out.push({
@@ -329,7 +311,7 @@ export const synthesizeCandidates = (
       code: fn(
         k,
         [`State evidence: the trajectory reaches ${s.urlAfter}.`],
-        `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: generalisesMintedUuids(version) }))})`
+        `validateUrl(t, ${js(urlPattern(s.urlAfter!, { minted: mintedBy(s), uuids: rules.generalisesMintedUuids }))})`
       )
     })
   }

@@ -68,12 +68,11 @@ export interface RunLabelling {
 /** A run's final strategy graphs and the code of every LF they name, folded from its log. */
 export const runLabelling = (events: ReadonlyArray<CoreEvent>): RunLabelling => {
   const state = events.reduce(evolveRun, initialRunState)
-  const config = state.config
   return {
     graphs: state.graphs,
     codes: new Map([...state.lfs.values()].map((lf) => [lf.lfId, lf.code])),
     // Judged as the run judged its own trajectories: its data rules say how a path is read.
-    rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => (config === null ? {} : verdictRules(config, graph, t))
+    rules: (graph: StrategyGraph, t: LfTrajectory): VerdictRules => verdictRules(state.rules.data, graph, t)
   }
 }
 

@@ -22,8 +22,9 @@ import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
 import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
-import { retrievalVersionOf } from "@core/policy"
-import type { RetrievalModel, RetrievalVersion } from "@core/policy"
+import { RETRIEVAL } from "@core/domain"
+import type { RetrievalVersion } from "@core/domain"
+import type { RetrievalModel } from "@core/policy"
 import { Randomness } from "@core/replay"
 
 export interface PolicyEvalOptions {
@@ -74,7 +75,7 @@ export const modelAtRound = (
   const sites = new Set(s.config.tasks.flatMap((t) => s.tasks.get(t)?.site ?? []))
   return {
     model: retrievalModelOf(s, at),
-    retrieval: retrievalVersionOf(s.config.retrieval),
+    retrieval: s.config.retrieval,
     round: at,
     examples: s.examples.filter((x) => x.round <= at).length,
     sites
@@ -127,7 +128,7 @@ export const evaluatePolicies = (
             round: 1,
             sample,
             stepBudget: o.stepBudget,
-            policy: retrieval === "1" ? { kind: "embedded" } : { kind: "embedded", retrieval },
+            policy: retrieval === RETRIEVAL.versions[0] ? { kind: "embedded" } : { kind: "embedded", retrieval },
             retrieval: model
           }),
         { concurrency: o.parallel, discard: true }
@@ -155,4 +156,7 @@ export const evaluatePolicies = (
   }).pipe(Effect.scoped)
 
 export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
-  Effect.map(evaluatePolicies({ ...o, models: [{ model: o.model, retrieval: o.retrieval ?? "1" }] }, layer), (results) => results[0]!)
+  Effect.map(
+    evaluatePolicies({ ...o, models: [{ model: o.model, retrieval: o.retrieval ?? RETRIEVAL.versions[0] }] }, layer),
+    (results) => results[0]!
+  )

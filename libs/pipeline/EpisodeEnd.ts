@@ -27,7 +27,7 @@
  * const pathId = yield* ender!.satisfied(first.observation, steps, current) // string | null
  */
 import { Effect, Option, Schema } from "effect"
-import { fromRecordedSteps, lfElements, queryKey } from "@core/domain"
+import { dataRulesAt, fromRecordedSteps, lfElements, queryKey } from "@core/domain"
 import type { LfElement, LfResult, LfTrajectory, StrategyGraph } from "@core/domain"
 import { SemanticKey, sha256, SourceRef } from "@core/events"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
@@ -35,7 +35,7 @@ import { EnvironmentFailed } from "@core/replay"
 import type { Observed } from "@core/replay"
 import { Sandbox } from "@core/sandbox"
 import { DataRules } from "./RunConfig.ts"
-import { rulesOf, verifyTrajectory } from "./Verification.ts"
+import { verdictRules, verifyTrajectory } from "./Verification.ts"
 
 /** What an episode checks after each step: the paths that may end with a status, their nodes and LFs, and the run's data rules. */
 export const EndCheck = Schema.Struct({
@@ -146,7 +146,7 @@ export const episodeEnder = (
         codes,
         trajectory,
         key,
-        rules: rulesOf(check.dataRules, graph, trajectory),
+        rules: verdictRules(dataRulesAt(check.dataRules), graph, trajectory),
         known
       }).pipe(Effect.provideService(Sandbox, sandbox))
       if (r.kind === "infra-error") return yield* failed(o.trajectoryId, o.attempt, r.reason)

@@ -22,8 +22,9 @@ import {
   judgeCandidate,
   LF_API_DOCS,
   lfApiGuide,
-  synthesizeCandidates,
-  SYNTHESIS_VERSION
+  SYNTHESIS,
+  synthesisRulesAt,
+  synthesizeCandidates
 } from "@core/domain"
 import type { SynthesisVersion } from "@core/domain"
 import type { IdentifiedKeyStep, Judgement, LfTrajectory, LfVerdict, StepDescription } from "@core/domain"
@@ -119,7 +120,7 @@ const embedded = (
   before: { attempts: number; modelCallIds: ReadonlyArray<string>; reason: string | null; code: string | null }
 ) =>
   Effect.gen(function* () {
-    const candidates = synthesizeCandidates(input.demo, keyStep, input.synthesis ?? SYNTHESIS_VERSION)
+    const candidates = synthesizeCandidates(input.demo, keyStep, synthesisRulesAt(input.synthesis ?? SYNTHESIS.current))
     let reason = before.reason ?? "no candidate: the step's action leaves no evidence an LF can check"
     let code = before.code
     let attempts = before.attempts
@@ -158,7 +159,7 @@ const contextOf = (demo: LfTrajectory, descriptions: ReadonlyArray<StepDescripti
 export const inferLabelFunctions = (input: InferenceInput) =>
   Effect.gen(function* () {
     const descriptions = describeSteps(input.demo)
-    const keyStepOptions = keyStepOptionsOf(input.synthesis ?? SYNTHESIS_VERSION)
+    const keyStepOptions = keyStepOptionsOf(synthesisRulesAt(input.synthesis ?? SYNTHESIS.current))
     const embeddedKeys = identifyKeySteps(input.demo, keyStepOptions)
     let keySteps: ReadonlyArray<IdentifiedKeyStep> = embeddedKeys
     let keyStepMethod: "embedded" | "model" = "embedded"

@@ -13,21 +13,20 @@
  */
 import { Context, Effect, Option } from "effect"
 import type { BlobStoreError } from "@core/blobstore"
-import { collapse, sitePath } from "@core/domain"
+import { collapse, explorationRulesAt, sitePath } from "@core/domain"
+import type { ExplorationVersion, RetrievalVersion } from "@core/domain"
 import type { ElementInfo } from "@core/environment"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
 import {
-  avoidsOffsite,
   EXPLORATION_POLICY,
   explorationPolicy,
   lookupFormIds,
   modelPolicy,
   policyElement,
   RETRIEVAL_POLICY,
-  retrievalPolicy,
-  skipsCovered
+  retrievalPolicy
 } from "@core/policy"
-import type { EpisodeView, ExplorationVersion, RetrievalModel, RetrievalVersion } from "@core/policy"
+import type { EpisodeView, RetrievalModel } from "@core/policy"
 import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
 import type { Observed } from "@core/replay"
 import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
@@ -134,7 +133,10 @@ const firstCallOf = (attempt: number): number => attempt * 1000
 
 /** The policy the spec names, playing by the versions the run recorded. */
 const policyOf = (input: RolloutInput, attempt: number) => {
-  const exploration = { version: input.exploration ?? "1", ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias }) }
+  const exploration = {
+    ...(input.exploration === undefined ? {} : { version: input.exploration }),
+    ...(input.stopBias === undefined ? {} : { stopBias: input.stopBias })
+  }
   const p = input.policy
   return p.kind === "exploration"
     ? explorationPolicy(exploration)
@@ -246,14 +248,15 @@ export const rollout = (input: RolloutInput) =>
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
           const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? (input.avoid ?? null) : null
-          const version = input.exploration ?? "1"
+          // The job carries the recorded version; its rules are read here, where they act.
+          const rules = explorationRulesAt(input.exploration)
           const all = observedElements(current)
           // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
-          const forms = version !== "1" && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
+          const forms = rules.fillsForms && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()
           // From version 5 no policy (exploration, retrieval, model) is offered an element that leads off the app.
-          const offsite = avoidsOffsite(version)
+          const offsite = rules.avoidsOffsite
           // From version 10 none is offered an element a click cannot reach (behind a modal, covered): it times out.
-          const covered = skipsCovered(version)
+          const covered = rules.skipsCovered
           const elements = all.filter(
             (e) =>
               !(offsite && e.offsite === true) &&

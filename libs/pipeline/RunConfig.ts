@@ -21,6 +21,7 @@
  * const keys = encodeRunConfig(config) // what a new RunStarted records
  */
 import { Effect, Schema, SchemaGetter } from "effect"
+import { DATA_RULES, EXPLORATION, RETRIEVAL, SYNTHESIS } from "@core/domain"
 import { Platform } from "@core/events"
 
 /** Marks a RunStarted config written from the schema; records without it are upcast. */
@@ -28,30 +29,17 @@ export const RUN_CONFIG_VERSION = 2
 export const RUN_CONFIG_VERSION_KEY = "run.configVersion"
 
 /**
- * The data rules a new run decides by. Version 2: paths are identified by their label
- * functions (form fields in any order are one path), a verdict refuses a goal the
- * trajectory undid before its claim, pseudo-demos are pruned to what their task needs, and
- * preference pairs prefer only credited steps. Version 3 adds `meta.origin` to sft records
- * (a demo, a verified trajectory, or a pseudo-demo with its parent and generator). Version
- * 4: a path that ends with an answer is reached by its answer alone (expansion's terminal
- * key steps), so an answer read on another page than the demo's can add its path. Version
- * 5: expansion refuses a path whose extra key steps changed nothing. Version 6: a partial
- * trajectory that solved its task by expansion's rule and that a path added in its round
- * accepts counts as a pass (`TrajectoryPromoted`). Version 7: expansion refuses a path
- * whose trajectory never enters a value the task's demo typed or picked from its
- * instruction (libs/pipeline DataRules.ts says which rules each version keeps). Runs recorded without the key used
- * version 1, and replay decides each run by its own.
- */
-export const DATA_RULES_VERSION = "7"
+/** The data rules a new run decides by (@core/domain DATA_RULES says what each version brought). */
+export const DATA_RULES_VERSION = DATA_RULES.current
 
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
 const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
-const Synthesis = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
-export const DataRules = Schema.Literals(["1", "2", "3", "4", "5", "6", "7"])
-export const Exploration = Schema.Literals(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])
-const Retrieval = Schema.Literals(["1", "2"])
+const Synthesis = Schema.Literals(SYNTHESIS.versions)
+export const DataRules = Schema.Literals(DATA_RULES.versions)
+export const Exploration = Schema.Literals(EXPLORATION.versions)
+const Retrieval = Schema.Literals(RETRIEVAL.versions)
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
 
@@ -237,7 +225,7 @@ const policyOf = (k: Keys): Policy =>
     ? { kind: "model", model: k["run.policyModel"], temperature: k["run.temperature"], topP: k["run.topP"] }
     : k["run.policy"] === "embedded"
       ? // the rollouts read the version from the policy they are given: version 1 is the policy as it always was
-        k["run.retrieval"] === "1"
+        k["run.retrieval"] === RETRIEVAL.versions[0]
         ? { kind: "embedded" }
         : { kind: "embedded", retrieval: k["run.retrieval"] }
       : { kind: "exploration" }

@@ -26,8 +26,7 @@ import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import type { ModelCalledEvent } from "@core/models"
 import type { RemoteEpisodes } from "./Rollout.ts"
-import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
-import { EXPLORATION_VERSION, RETRIEVAL_VERSION } from "@core/policy"
+import { EXPLORATION, LF_GUIDE, RETRIEVAL, SYNTHESIS } from "@core/domain"
 import { Randomness, readRunLog } from "@core/replay"
 import { pipelineDeciders } from "./Deciders.ts"
 import { drive } from "./Driver.ts"
@@ -150,11 +149,11 @@ const runStartedConfig = (
       heldOut,
       platform: plan.platform ?? RUN_DEFAULTS.platform,
       hashRouting: plan.hashRouting ?? RUN_DEFAULTS.hashRouting,
-      synthesis: SYNTHESIS_VERSION,
-      lfGuide: LF_API_GUIDE_VERSION,
+      synthesis: SYNTHESIS.current,
+      lfGuide: LF_GUIDE.current,
       dataRules: DATA_RULES_VERSION,
-      exploration: EXPLORATION_VERSION,
-      retrieval: RETRIEVAL_VERSION,
+      exploration: EXPLORATION.current,
+      retrieval: RETRIEVAL.current,
       model: models.model,
       demos
     }

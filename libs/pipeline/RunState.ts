@@ -12,7 +12,8 @@
  */
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
-import { sftMeta } from "@core/domain"
+import { resolveRules, sftMeta } from "@core/domain"
+import type { Rules } from "@core/domain"
 import type { Action, CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
 import { runConfigOf } from "./RunConfig.ts"
 import type { RunConfig } from "./RunConfig.ts"
@@ -66,6 +67,8 @@ export interface ExtrapolatedInfo {
 export interface RunState {
   readonly runId: string | null
   readonly config: RunConfig | null
+  /** The config's recorded versions resolved once into named rules (every axis's first version before RunStarted). */
+  readonly rules: Rules
   readonly instructions: ReadonlyMap<string, string>
   readonly tasks: ReadonlyMap<string, TaskInfo>
   /** In log order. */
@@ -112,9 +115,20 @@ export interface RunState {
   readonly roundsCompleted: number
 }
 
+/** A run's rules, from the versions its config recorded. */
+export const runRules = (config: RunConfig | null): Rules =>
+  resolveRules({
+    data: config?.dataRules,
+    exploration: config?.exploration,
+    synthesis: config?.synthesis,
+    retrieval: config?.retrieval,
+    lfGuide: config?.lfGuide
+  })
+
 export const initialRunState: RunState = {
   runId: null,
   config: null,
+  rules: runRules(null),
   instructions: new Map(),
   tasks: new Map(),
   extrapolated: new Map(),
@@ -186,8 +200,11 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       return { ...s, trained: { round: e.data.round, datasetDigest: e.data.datasetDigest } }
     case "DemoIngested":
       return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }
-    case "RunStarted":
-      return e.data.command === RUN_COMMAND ? { ...s, runId: e.runId, config: runConfigOf(e.data.config) } : s
+    case "RunStarted": {
+      if (e.data.command !== RUN_COMMAND) return s
+      const config = runConfigOf(e.data.config)
+      return { ...s, runId: e.runId, config, rules: runRules(config) }
+    }
     case "JobQueued":
       if (s.config === null) return s
       if (e.data.kind === "infer") return { ...s, inferJobs: { ...s.inferJobs, queued: s.inferJobs.queued + 1 } }

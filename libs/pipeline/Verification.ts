@@ -15,10 +15,8 @@
  */
 import { Effect } from "effect"
 import { acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
-import type { GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
+import type { DataRuleSet, GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { Sandbox } from "@core/sandbox"
-import type { RunConfig } from "./RunConfig.ts"
-import { commutesAndRefusesUndone } from "./DataRules.ts"
 
 export interface VerifyInput {
   readonly graph: StrategyGraph
@@ -84,9 +82,5 @@ export const verifyTrajectory = (input: VerifyInput) =>
  * page in any order and refuses a path whose goal the trajectory undid before its claim;
  * runs recorded before keep the strictly ordered reading they were decided by.
  */
-export const verdictRules = (config: RunConfig, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
-  rulesOf(config.dataRules, graph, trajectory)
-
-/** The rules of a run whose data rules are `dataRules`: what a check without the whole config reads paths by. */
-export const rulesOf = (dataRules: RunConfig["dataRules"], graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
-  commutesAndRefusesUndone(dataRules) ? { commute: true, accept: acceptUnlessUndone(graph, trajectory) } : {}
+export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
+  rules.commutesAndRefusesUndone ? { commute: true, accept: acceptUnlessUndone(graph, trajectory) } : {}

@@ -13,7 +13,7 @@
  * and share one sampler (`softmaxDraw`).
  *
  * @example
- * const policy = explorationPolicy({ version: EXPLORATION_VERSION })
+ * const policy = explorationPolicy({ version: EXPLORATION.current })
  * const action = yield* policy.act(view, prng(seed))
  */
 export type { Policy } from "./Policy.ts"
@@ -24,19 +24,9 @@ export { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stem, stemsOf } f
 export type { Atom } from "./PageText.ts"
 
 export { EXPLORATION_POLICY, explorationInput, explorationPolicy } from "./exploration/ExplorationAct.ts"
+export type { ExplorationPolicyOptions } from "./exploration/ExplorationAct.ts"
 export { explorationAction, instructionTerms, isQuestion, textToType } from "./exploration/ExplorationPolicy.ts"
 export type { ExplorationOptions } from "./exploration/ExplorationPolicy.ts"
-export {
-  avoidsOffsite,
-  EXPLORATION_VERSION,
-  endsOnSatisfiedPath,
-  explorationVersionOf,
-  readsAnswers,
-  setsSortOrders,
-  skipsCovered,
-  startsAfterPageChange
-} from "./exploration/ExplorationVersions.ts"
-export type { ExplorationVersion } from "./exploration/ExplorationVersions.ts"
 export { instructionOrder, optionOrder, sortOptionFor } from "./exploration/SortOrder.ts"
 export type { SortOrder } from "./exploration/SortOrder.ts"
 export {
@@ -65,8 +55,7 @@ export { retrievalAction, rankRetrieval } from "./retrieval/RetrievalPolicy.ts"
 export type { RetrievalCandidate, RetrievalOptions } from "./retrieval/RetrievalPolicy.ts"
 export { alignInstructions } from "./retrieval/Alignment.ts"
 export type { Alignment, Substitution } from "./retrieval/Alignment.ts"
-export { readAnswer, RETRIEVAL_VERSION, retrievalVersionOf } from "./retrieval/Reading.ts"
-export type { RetrievalVersion } from "./retrieval/Reading.ts"
+export { readAnswer } from "./retrieval/Reading.ts"
 
 export { modelPolicy } from "./model/ModelAct.ts"
 export type { ModelPolicySpec } from "./model/ModelAct.ts"

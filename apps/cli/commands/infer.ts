@@ -9,7 +9,7 @@
 import { DateTime, Effect, Layer, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
 import { runIdentity } from "@core/config"
-import { LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
+import { LF_API_GUIDE_VERSION, SYNTHESIS } from "@core/domain"
 import { plural } from "@core/demos"
 import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
@@ -80,7 +80,7 @@ export const infer: Command = {
               ...identity.config,
               "infer.demos": demoFlag === undefined ? "all" : [demoFlag],
               "infer.lfGuide": LF_API_GUIDE_VERSION,
-              "infer.synthesis": SYNTHESIS_VERSION
+              "infer.synthesis": SYNTHESIS.current
             },
             configSources: {
               ...identity.configSources,

@@ -11,6 +11,7 @@ import { nativeLabelFunction } from "../LfApi.ts"
 import { lfAction } from "../LfTrajectory.ts"
 import { describeStep } from "../StepDescriptions.ts"
 import { synthesizeCandidates } from "../Synthesizer.ts"
+import { synthesisRulesAt } from "../rules/Synthesis.ts"
 import { act, el, trajectory } from "./fixtures.ts"
 
 const field = { role: "textbox", name: "Body", elementId: "e7", text: null }
@@ -98,7 +99,7 @@ describe("embedded key steps and synthesis", () => {
   test("the synthesized LF (up to version 4) checks the inserted text, in the action and in the field, never the whole content", () => {
     const t = edited()
     const key = identifyKeySteps(t).find((k) => k.stepIndex === 2)!
-    const [strongest, bare] = synthesizeCandidates(t, key, "4")
+    const [strongest, bare] = synthesizeCandidates(t, key, synthesisRulesAt("4"))
     expect(strongest!.code).toContain(`validateType(t, "Line 4", "Body", {\n    mode: "insert",`)
     expect(strongest!.code).toContain(`hasElement(s, "textbox", "Body", { value: /Line\\s+4/i })`)
     expect(strongest!.code).not.toContain(PAGE)

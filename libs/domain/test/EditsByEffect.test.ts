@@ -18,6 +18,7 @@ import {
   prefixOf,
   synthesizeCandidates
 } from "../mod.ts"
+import { synthesisRulesAt } from "../mod.ts"
 import type { SynthesisVersion } from "../mod.ts"
 import { act, el, trajectory } from "./fixtures.ts"
 
@@ -156,8 +157,8 @@ describe("key steps: an edit's keys are part of it with editsByEffect", () => {
     ]
   ]
   test.each(cases)("%s: %p before, %p with editsByEffect", (_, t, before, withEdits) => {
-    expect(identifyKeySteps(t, keyStepOptionsOf("4")).map((k) => k.stepIndex)).toEqual([...before])
-    expect(identifyKeySteps(t, keyStepOptionsOf("5")).map((k) => k.stepIndex)).toEqual([...withEdits])
+    expect(identifyKeySteps(t, keyStepOptionsOf(synthesisRulesAt("4"))).map((k) => k.stepIndex)).toEqual([...before])
+    expect(identifyKeySteps(t, keyStepOptionsOf(synthesisRulesAt("5"))).map((k) => k.stepIndex)).toEqual([...withEdits])
   })
 
   test("Enter that changed the page beside the field is still a step of its own", () => {
@@ -168,14 +169,14 @@ describe("key steps: an edit's keys are part of it with editsByEffect", () => {
       },
       { action: act("key", { key: "Enter" }), elements: [el("searchbox", "Search", { value: "kettle" }), el("link", "Red Kettle")] }
     ])
-    expect(identifyKeySteps(t, keyStepOptionsOf("5")).map((k) => k.stepIndex)).toEqual([0, 1])
+    expect(identifyKeySteps(t, keyStepOptionsOf(synthesisRulesAt("5"))).map((k) => k.stepIndex)).toEqual([0, 1])
   })
 })
 
 /** The LFs `version` infers from `demo`: for each key step, the first candidate that holds on it and not on its prefix. */
 const inferred = (demo: LfTrajectory, version: SynthesisVersion) =>
-  identifyKeySteps(demo, keyStepOptionsOf(version)).map((k) => {
-    const ok = synthesizeCandidates(demo, k, version).find((c) => {
+  identifyKeySteps(demo, keyStepOptionsOf(synthesisRulesAt(version))).map((k) => {
+    const ok = synthesizeCandidates(demo, k, synthesisRulesAt(version)).find((c) => {
       const lf = nativeLabelFunction(c.code)
       const verdict = (t: LfTrajectory) => ({ kind: "ok" as const, satisfiedAt: lf(t) as number })
       return judgeCandidate({ keyStepIndex: k.stepIndex, demo: verdict(demo), prefix: verdict(prefixOf(demo, k.stepIndex)), failures: [] })
@@ -226,12 +227,12 @@ describe("a demo's edit: which sessions the LFs of version 4 and of version 5 ac
   })
 
   test("version 5 writes the edit's LF from the field's content and the saved page, version 4 from the typed text", () => {
-    const k = identifyKeySteps(replaceDemo, keyStepOptionsOf("5")).find((x) => x.reason === "state-changing")!
-    const [v5] = synthesizeCandidates(replaceDemo, k, "5")
+    const k = identifyKeySteps(replaceDemo, keyStepOptionsOf(synthesisRulesAt("5"))).find((x) => x.reason === "state-changing")!
+    const [v5] = synthesizeCandidates(replaceDemo, k, synthesisRulesAt("5"))
     expect(v5!.evidence).toBe("state")
     expect(v5!.code).toContain(
       `validateEdit(t, "textbox", "Body", {\n    before: "Owner: Bob Status: ",\n    removed: "draft",\n    inserted: "final",\n    after: " Due: Friday",\n    shown: /Bob\\s+Status:\\s+final\\s+Due:\\s+Friday/i\n  })`
     )
-    expect(synthesizeCandidates(replaceDemo, k, "4")[0]!.code).toContain(`validateType(t, "final", "Body"`)
+    expect(synthesizeCandidates(replaceDemo, k, synthesisRulesAt("4"))[0]!.code).toContain(`validateType(t, "final", "Body"`)
   })
 })

@@ -7,9 +7,10 @@ import {
   identifyKeySteps,
   keyStepOptionsOf,
   nativeLabelFunction,
-  SYNTHESIS_VERSION,
-  synthesisVersionOf,
+  SYNTHESIS,
+  synthesisRulesAt,
   synthesizeCandidates,
+  versionOf,
   typedUrlPattern,
   urlPattern
 } from "../mod.ts"
@@ -25,7 +26,7 @@ const answerDemo = (answer: string) =>
 /** The strongest candidate for the demo's last key step. */
 const lastLf = (t: LfTrajectory, version: SynthesisVersion) => {
   const k = identifyKeySteps(t).at(-1)!
-  return synthesizeCandidates(t, k, version)[0]!.code
+  return synthesizeCandidates(t, k, synthesisRulesAt(version))[0]!.code
 }
 
 type AnswerCase = readonly [demo: string, given: string, before: boolean, after: boolean]
@@ -81,7 +82,7 @@ describe("answers that report one value (version 3)", () => {
   ]
   answerCases(["2", "3"], cases)
   test("version 3 is what new runs record, and older runs keep theirs", () => {
-    expect([synthesisVersionOf("3"), synthesisVersionOf("2"), synthesisVersionOf(undefined)]).toEqual(["3", "2", "1"])
+    expect([versionOf(SYNTHESIS, "3"), versionOf(SYNTHESIS, "2"), versionOf(SYNTHESIS, undefined)]).toEqual(["3", "2", "1"])
   })
 })
 
@@ -103,7 +104,7 @@ describe("a value said alone (version 4)", () => {
   ]
   answerCases(["3", "4"], cases)
   test("version 4 is what new runs record", () => {
-    expect([synthesisVersionOf("4"), synthesisVersionOf("3")]).toEqual(["4", "3"])
+    expect([versionOf(SYNTHESIS, "4"), versionOf(SYNTHESIS, "3")]).toEqual(["4", "3"])
   })
 })
 
@@ -116,7 +117,7 @@ describe("edits judged by what they made (version 5; the cases: EditsByEffect.te
   ]
   answerCases(["4", "5"], cases)
   test("version 5 is recorded as itself", () => {
-    expect([synthesisVersionOf("5"), synthesisVersionOf("4")]).toEqual(["5", "4"])
+    expect([versionOf(SYNTHESIS, "5"), versionOf(SYNTHESIS, "4")]).toEqual(["5", "4"])
   })
   const rules: ReadonlyArray<readonly [SynthesisVersion, boolean, boolean]> = [
     ["1", false, false],
@@ -125,11 +126,11 @@ describe("edits judged by what they made (version 5; the cases: EditsByEffect.te
     ["5", true, true]
   ]
   test.each(rules)("version %s's key steps: inPageLinks %p, editsByEffect %p", (version, inPageLinks, editsByEffect) => {
-    expect(keyStepOptionsOf(version)).toEqual({ inPageLinks, editsByEffect })
+    expect(keyStepOptionsOf(synthesisRulesAt(version))).toEqual({ inPageLinks, editsByEffect })
   })
   test("version 6's key steps are version 5's; version 7's also tell nameless fields apart", () => {
-    expect(keyStepOptionsOf("6")).toEqual({ inPageLinks: true, editsByEffect: true })
-    expect(keyStepOptionsOf("7")).toEqual({ inPageLinks: true, editsByEffect: true, namelessApart: true })
+    expect(keyStepOptionsOf(synthesisRulesAt("6"))).toEqual({ inPageLinks: true, editsByEffect: true })
+    expect(keyStepOptionsOf(synthesisRulesAt("7"))).toEqual({ inPageLinks: true, editsByEffect: true, namelessApart: true })
   })
 })
 
@@ -143,7 +144,7 @@ describe("a typed search judged by the parameters that carry its text (version 6
     ])
   const demo = search("/index.php?search=Curlew&title=Special%3ASearch&fulltext=Search")
   const searchLf = (version: SynthesisVersion) =>
-    nativeLabelFunction(synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, version)[0]!.code)
+    nativeLabelFunction(synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, synthesisRulesAt(version))[0]!.code)
   const cases: ReadonlyArray<readonly [name: string, t: LfTrajectory, v5: boolean, v6: boolean]> = [
     ["the demo itself", demo, true, true],
     ["the same text submitted the other way", search("/index.php?search=Curlew&title=Special%3ASearch&go=Go"), false, true],
@@ -163,7 +164,12 @@ describe("a typed search judged by the parameters that carry its text (version 6
     expect(typedUrlPattern("/results/17", "boots")).toBeNull()
   })
   test("version 7 is what new runs record; 6 is kept as itself", () => {
-    expect([SYNTHESIS_VERSION, synthesisVersionOf("6"), synthesisVersionOf("7"), synthesisVersionOf("8")]).toEqual(["7", "6", "7", "1"])
+    expect([SYNTHESIS.current, versionOf(SYNTHESIS, "6"), versionOf(SYNTHESIS, "7"), versionOf(SYNTHESIS, "8")]).toEqual([
+      "7",
+      "6",
+      "7",
+      "1"
+    ])
   })
 })
 
@@ -176,7 +182,7 @@ describe("an id a button minted, as a UUID (version 7)", () => {
     ])
   const demo = created("0fa3b9c1-5d27-4e6b-bf38-cb7f9e1fe0a2")
   const lfs = (version: SynthesisVersion) =>
-    identifyKeySteps(demo).map((k) => nativeLabelFunction(synthesizeCandidates(demo, k, version)[0]!.code))
+    identifyKeySteps(demo).map((k) => nativeLabelFunction(synthesizeCandidates(demo, k, synthesisRulesAt(version))[0]!.code))
   const holdsAll = (version: SynthesisVersion, t: LfTrajectory) => lfs(version).every((lf) => (lf(t) as number) >= 0)
   const cases: ReadonlyArray<readonly [name: string, t: LfTrajectory, v5: boolean, v6: boolean]> = [
     ["the demo itself", demo, true, true],
@@ -200,8 +206,10 @@ describe("a text submitted on a page that stayed (version 7)", () => {
     ])
   const demo = named(true)
   const typeLf = (version: SynthesisVersion) => {
-    const k = identifyKeySteps(demo, keyStepOptionsOf(version)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
-    return nativeLabelFunction(synthesizeCandidates(demo, k, version)[0]!.code)
+    const k = identifyKeySteps(demo, keyStepOptionsOf(synthesisRulesAt(version))).find(
+      (x) => demo.steps[x.stepIndex]!.action.kind === "type"
+    )!
+    return nativeLabelFunction(synthesizeCandidates(demo, k, synthesisRulesAt(version))[0]!.code)
   }
   test("the name typed without its Enter passes version 6 and not version 7; with it, both", () => {
     expect([(typeLf("6")(named(false)) as number) >= 0, (typeLf("7")(named(false)) as number) >= 0]).toEqual([true, false])
@@ -221,7 +229,7 @@ describe("fields without a name are told apart (version 7, namelessApart)", () =
     )
   const demo = row(["11/24/2026", "Health", "18.40"])
   const typedKeySteps = (version: SynthesisVersion) =>
-    identifyKeySteps(demo, keyStepOptionsOf(version)).map((k) => demo.steps[k.stepIndex]!.action.typed)
+    identifyKeySteps(demo, keyStepOptionsOf(synthesisRulesAt(version))).map((k) => demo.steps[k.stepIndex]!.action.typed)
   test("version 6 keeps only the last typing as a key step; version 7 keeps each cell's", () => {
     expect(typedKeySteps("6")).toEqual(["18.40"])
     expect(typedKeySteps("7")).toEqual(["11/24/2026", "Health", "18.40"])
@@ -231,7 +239,7 @@ describe("fields without a name are told apart (version 7, namelessApart)", () =
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull" }) },
       { action: act("type", { role: "textbox", name: "Payee", typed: "Gull Point Pharmacy" }) }
     ])
-    expect(identifyKeySteps(named, keyStepOptionsOf("7")).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual([
+    expect(identifyKeySteps(named, keyStepOptionsOf(synthesisRulesAt("7"))).map((k) => named.steps[k.stepIndex]!.action.typed)).toEqual([
       "Gull Point Pharmacy"
     ])
   })
@@ -285,7 +293,8 @@ describe("a click on the page the task started on", () => {
     ])
   const demo = created([])
   const elsewhere = created([{ action: act("click", { role: "link", name: "Logs" }), urlAfter: "/#Logs" }])
-  const clickLf = (t: LfTrajectory, version: SynthesisVersion) => synthesizeCandidates(t, identifyKeySteps(t)[0]!, version)[0]!.code
+  const clickLf = (t: LfTrajectory, version: SynthesisVersion) =>
+    synthesizeCandidates(t, identifyKeySteps(t)[0]!, synthesisRulesAt(version))[0]!.code
 
   test("version 1 ties it to that page; version 2 only to where it led, so the same button pressed elsewhere counts", () => {
     expect(clickLf(demo, "1")).toContain(`urlBefore: "^/#Welcome(\\\\?.*)?$"`)
@@ -306,7 +315,7 @@ describe("a click on the page the task started on", () => {
 })
 
 test("a run's recorded version; runs from before versions used version 1", () => {
-  expect([synthesisVersionOf("2"), synthesisVersionOf("1"), synthesisVersionOf(undefined), synthesisVersionOf(3)]).toEqual([
+  expect([versionOf(SYNTHESIS, "2"), versionOf(SYNTHESIS, "1"), versionOf(SYNTHESIS, undefined), versionOf(SYNTHESIS, 3)]).toEqual([
     "2",
     "1",
     "1",

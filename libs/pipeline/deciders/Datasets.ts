@@ -143,8 +143,7 @@ export const demoRecordTrajectory = (demo: DemoData, instruction: string) =>
   })
 
 /** Under the data rules of version 3 an sft record says where its steps came from; earlier runs' records do not. */
-const originOf = (s: RunState, origin: SftOrigin): SftOrigin | undefined =>
-  s.config!.dataRules === "1" || s.config!.dataRules === "2" ? undefined : origin
+const originOf = (s: RunState, origin: SftOrigin): SftOrigin | undefined => (s.rules.data.sftOrigin ? origin : undefined)
 
 /** Round 0: the demos of the run's tasks (those its graphs start from), as sft records — what behaviour cloning learns. */
 const demoRecords = (s: RunState) =>
@@ -185,7 +184,7 @@ const roundRecords = (s: RunState, round: number) =>
     for (const taskId of [...byTask.keys()].sort()) {
       const { pass, other } = byTask.get(taskId)!
       for (const chosen of pass) {
-        if (s.config!.dataRules !== "1") {
+        if (s.rules.data.creditsPreferences) {
           const data = s.trajectories.get(chosen.trajectoryId)!
           records.push(
             ...creditedDpoRecords(chosen, creditsOf(data, s.verdicts.get(chosen.trajectoryId)?.matched ?? []), other, DPO_PER_PASS)

@@ -44,7 +44,7 @@ import {
   screenSummary,
   semanticKeyOf
 } from "@core/domain"
-import type { GraphNode, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
+import type { DataRuleSet, GraphNode, HeldOutTask, IntentRule, TemplateTask } from "@core/domain"
 import { modelRelabel } from "@core/models"
 import {
   LabelFunctionInferred,
@@ -221,7 +221,7 @@ export const extrapolation = defineDecider({
             )
             return false
           }
-          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config)
+          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config, s.rules.data)
           if (kept.decisions.length === 0) return false
           made.push(...kept.decisions)
           added.push(kept.taskId)
@@ -244,7 +244,7 @@ export const extrapolation = defineDecider({
         const generator: Generator = verdict === "pass" || explorer ? "success-augmentation" : "failure-relabel"
         // A sub-goal reached on the way is an augmentation of what the run did, whatever its verdict.
         const labelOf = (x: Proposal): Generator =>
-          config.dataRules !== "1" && x.steps < data.steps.length ? "success-augmentation" : generator
+          s.rules.data.subGoalsAugment && x.steps < data.steps.length ? "success-augmentation" : generator
         // A failure is first asked what its own template did; a pass looks for other templates' sub-goals.
         const siblings = config.tasks.filter((t) => t !== taskId && s.tasks.get(t)?.site === site).sort()
         const candidates = verdict === "pass" && !explorer ? siblings : [taskId, ...siblings]
@@ -313,12 +313,13 @@ const pseudoDemo = (
   x: Proposal,
   provenance: Provenance,
   ordinals: Map<string, number>,
-  config: RunConfig
+  config: RunConfig,
+  rules: DataRuleSet
 ) =>
   Effect.gen(function* () {
     const runId = e.runId!
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
-    const plan = config.dataRules === "1" ? null : yield* planPseudoDemo(data, x, config.hashRouting)
+    const plan = !rules.prunesPseudoDemos ? null : yield* planPseudoDemo(data, x, config.hashRouting)
     // Nothing left once loops are dropped (a run that only walked around): no demo, so no task.
     if (plan !== null && plan.stepIndices.length === 0) return { taskId: newTaskId, decisions: [] }
     const t = yield* loadRecordedTrajectory(

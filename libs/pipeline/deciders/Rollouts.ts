@@ -12,7 +12,6 @@
  * const jobs = yield* rollouts.decide(state, roundStarted) // JobQueued × tasks × samples
  */
 import { Effect } from "effect"
-import { endsOnSatisfiedPath, startsAfterPageChange } from "@core/policy"
 import {
   decodeJobParams,
   ExploreParams,
@@ -84,7 +83,7 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   // Exploration 3 and later start only where the demo reached another page: a node halfway
   // through filling a form is the page the start-state explorers already see.
   const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore)
-  const later = startsAfterPageChange(config.exploration) && moved.length > 0 ? moved : before
+  const later = s.rules.exploration.startsAfterPageChange && moved.length > 0 ? moved : before
   const fromStart = Math.min(config.explorePerTask, FROM_START)
   const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {
@@ -151,7 +150,7 @@ export const rollouts = defineDecider({
       const explorer = job.explore ? job.params : null
       // Exploration 5 ends the episode once a path of the graph as the round started would hold.
       const graph = s.roundGraphs.get(e.data.taskId)
-      const end = endsOnSatisfiedPath(config.exploration) && graph !== undefined ? endCheckOf(graph, s.lfs, config.dataRules) : null
+      const end = s.rules.exploration.endsOnSatisfiedPath && graph !== undefined ? endCheckOf(graph, s.lfs, config.dataRules) : null
       const data = yield* playEpisode({
         causationId: e.id,
         trajectoryId: params.trajectoryId,
@@ -217,7 +216,7 @@ export const verification = defineDecider({
       if (graph === undefined || graph.paths.length === 0) return verified({ verdict: "fail", evidence: [], path: null })
       const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
       const trajectory = yield* loadRecordedTrajectory(e.data, s.config.hashRouting)
-      const rules = verdictRules(s.config, graph, trajectory)
+      const rules = verdictRules(s.rules.data, graph, trajectory)
       const r = yield* verifyTrajectory({ graph, codes, trajectory, key: `trajectory:${e.runId}:${trajectoryId}`, rules })
       if (r.kind === "infra-error") return verified({ verdict: "infra-error", evidence: [], path: null })
       const v = r.verdict
@@ -226,7 +225,7 @@ export const verification = defineDecider({
         evidence: v.evidence.map((ev) => ({ lfId: ev.lfId, satisfiedAt: ev.satisfiedAt, error: ev.error })),
         path: v.path === null ? null : [...v.path],
         ...(v.refused === undefined ? {} : { undone: [...v.refused] }),
-        ...(s.config.dataRules === "1" || v.verdict !== "pass" ? {} : { matched: v.matched.map((m) => ({ ...m })) })
+        ...(!s.rules.data.recordsMatched || v.verdict !== "pass" ? {} : { matched: v.matched.map((m) => ({ ...m })) })
       })
     })
 })

@@ -60,13 +60,6 @@ import {
 import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
 import { decision, defineDecider } from "@core/replay"
 import type { Decision } from "@core/replay"
-import {
-  dropsNoOpPaths,
-  identifiesPathsByMeaning,
-  promotesSolvedPartials,
-  reachesAnswerAlone,
-  refusesPathsWithoutValues
-} from "../DataRules.ts"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
@@ -124,7 +117,7 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
     let g = s.graphs.get(demo.taskId) ?? emptyGraph(demo.taskId)
     const source = { kind: "demo" as const, id: demoId }
     const nodeIds: Array<string> = []
-    const byMeaning = s.config !== null && identifiesPathsByMeaning(s.config.dataRules)
+    const byMeaning = s.rules.data.pathsByMeaning
     for (const lf of lfs) {
       const semanticKey = semanticKeyOf(t, lf.keyStepIndex)
       const nodeId = nodeIdFor(g, byMeaning, semanticKey, lf.lfId)
@@ -269,7 +262,7 @@ const expand = (
       synthesis: config.synthesis
     })
     const source = { kind: "trajectory" as const, id: trajectoryId }
-    const byMeaning = identifiesPathsByMeaning(config.dataRules)
+    const byMeaning = s.rules.data.pathsByMeaning
     const {
       graph: g,
       keyStepNodes,
@@ -285,18 +278,18 @@ const expand = (
     })
     const nodeIds = expansionPath(keyStepNodes, hit)
     if (knownPath(g, byMeaning, nodeIds)) return g
-    const left = refusesPathsWithoutValues(config.dataRules) ? leftOut(s, taskId, t) : []
+    const left = s.rules.data.refusesPathsWithoutValues ? leftOut(s, taskId, t) : []
     if (left.length > 0) {
       emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "leaves-out", steps: [], values: [...left] })
       return g
     }
-    const noOp = dropsNoOpPaths(config.dataRules) ? noOpSteps(g, t, keyStepNodes, hit, nodeIds) : null
+    const noOp = s.rules.data.dropsNoOpPaths ? noOpSteps(g, t, keyStepNodes, hit, nodeIds) : null
     if (noOp !== null) {
       emit(PathRefused, { taskId, nodeIds: [...nodeIds], source, reason: "no-op", steps: [...noOp] })
       return g
     }
     // Nodes of an existing meaning keep their first LF: the path must hold with those, on the trajectory it came from.
-    if (!(yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(config, g, t)))) return g
+    if (!(yield* holdsOn(g, nodeIds, codes, t, key, verdictRules(s.rules.data, g, t)))) return g
     for (const node of newNodes.filter((n) => nodeIds.includes(n.nodeId))) emit(NodeExpanded, node)
     const added = pathAdded(g, byMeaning, taskId, nodeIds, source)
     emit(PathAdded, added)
@@ -311,13 +304,13 @@ const expand = (
  */
 const promote = (
   e: Extract<CoreEvent, { type: "TrajectoryVerified" }>,
-  ctx: { readonly config: NonNullable<RunState["config"]>; readonly graph: StrategyGraph; readonly t: LfTrajectory; readonly key: string },
+  ctx: { readonly rules: RunState["rules"]["data"]; readonly graph: StrategyGraph; readonly t: LfTrajectory; readonly key: string },
   codes: ReadonlyMap<string, string>,
   emit: ReturnType<typeof emitter>["emit"]
 ) =>
   Effect.gen(function* () {
-    const { config, graph, t, key } = ctx
-    const r = yield* verifyTrajectory({ graph, codes, trajectory: t, key, rules: verdictRules(config, graph, t) })
+    const { rules, graph, t, key } = ctx
+    const r = yield* verifyTrajectory({ graph, codes, trajectory: t, key, rules: verdictRules(rules, graph, t) })
     if (r.kind !== "verdict" || r.verdict.verdict !== "pass" || r.verdict.path === null) return
     emit(TrajectoryPromoted, {
       trajectoryId: e.data.trajectoryId,
@@ -335,14 +328,14 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     // A passing explorer episode may have reached a node's LF another way (Expansion b): its own key steps say.
     const candidate = e.data.verdict === "partial" || (e.data.verdict === "pass" && isExplorerId(trajectoryId))
     if (!candidate || data === undefined || config === null || e.runId === null) return []
-    const promotes = e.data.verdict === "partial" && promotesSolvedPartials(config.dataRules)
+    const promotes = e.data.verdict === "partial" && s.rules.data.promotesSolvedPartials
     // The round's budget of expansions spent: a solved partial may still pass by a path the round added.
     const capped = (s.expanded.get(expandedKey(data.round, taskId)) ?? 0) >= config.expandPerTask
     if (capped && !promotes) return []
     const graph = s.roundGraphs.get(taskId) ?? s.graphs.get(taskId)
     if (graph === undefined) return []
     const evidence = new Map(e.data.evidence.map((ev) => [ev.lfId, ev.error === null ? ev.satisfiedAt : -1]))
-    const answerAlone = reachesAnswerAlone(config.dataRules)
+    const answerAlone = s.rules.data.answerAlone
     const hit = reachedTerminal(graph, evidence, data.steps.at(-1)?.action ?? null, { answerAlone })
     if (hit === null) return []
 
@@ -353,7 +346,7 @@ const fromPartial = (s: RunState, e: Extract<CoreEvent, { type: "TrajectoryVerif
     const codes = new Map([...s.lfs.values()].map((lf) => [lf.lfId, lf.code]))
     const after = capped ? (s.graphs.get(taskId) ?? graph) : yield* expand(s, e, { config, runId: e.runId, t, key, hit, codes, emit })
     // Nodes the expansion inferred without adding its path sit in `after` on no path: they decide nothing.
-    if (promotes) yield* promote(e, { config, graph: after, t, key }, codes, emit)
+    if (promotes) yield* promote(e, { rules: s.rules.data, graph: after, t, key }, codes, emit)
     return made
   })
 

@@ -5,7 +5,7 @@
  * reading of that time is kept below, verbatim, as the reference.
  */
 import { describe, expect, test } from "bun:test"
-import { synthesisVersionOf } from "@core/domain"
+import { SYNTHESIS, versionOf } from "@core/domain"
 import { demoCount, encodeRunConfig, RUN_CONFIG_VERSION_KEY, runConfigOf } from "../RunConfig.ts"
 import type { RunConfig } from "../RunConfig.ts"
 
@@ -47,7 +47,7 @@ const legacy = (config: Readonly<Record<string, unknown>>) => {
     heldOut: strings(config["run.heldOut"]),
     platform: config["run.platform"] === "mobile-web" || config["run.platform"] === "android" ? config["run.platform"] : "web",
     hashRouting: config["app.hashRouting"] === true,
-    synthesis: synthesisVersionOf(config["infer.synthesis"]),
+    synthesis: versionOf(SYNTHESIS, config["infer.synthesis"]),
     lfGuide: typeof guide === "string" ? guide : "1",
     model: config["models.baseUrl"] && typeof model === "string" ? model : null,
     inferModel: typeof inferModel === "string" ? inferModel : null,

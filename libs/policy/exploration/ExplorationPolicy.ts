@@ -21,26 +21,7 @@ import { PHRASE, STOP_WORDS, labelOf, overlap, quotedPhrases, termsOf, totalWeig
 import type { Terms } from "./InstructionTerms.ts"
 import { MENU, pageMenus, pageNamesTask } from "./PageMenus.ts"
 import { asksForChange, madeChange, namesChange } from "./ChangeAsked.ts"
-import {
-  avoidsOffsite,
-  completesAfterChange,
-  fillsAsLabelled,
-  fillsForms,
-  readsAnswers,
-  readsNamesNotWords,
-  readsAmountsWhole,
-  keepsSession,
-  opensMenus,
-  readsCodesWhole,
-  skipsRepeatClicks,
-  entersWhenOpened,
-  readsWithoutWriting,
-  setsSortOrders,
-  skipsCovered,
-  typesNewValues,
-  skipsLinksHere
-} from "./ExplorationVersions.ts"
-import type { ExplorationVersion } from "./ExplorationVersions.ts"
+import { explorationRulesAt, type ExplorationRules } from "@core/domain"
 
 export type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "../PolicyView.ts"
 import type { Draws, PolicyElement, PolicyHistoryStep, PolicyInput } from "../PolicyView.ts"
@@ -51,8 +32,8 @@ export interface ExplorationOptions {
   readonly temperature?: number
   /** Stop probability after an action whose target fully matched the instruction. Default 0.5. */
   readonly stopBias?: number
-  /** Which rules act (ExplorationVersion). Default "1": callers that record no version replay as they always did. */
-  readonly version?: ExplorationVersion
+  /** Which rules act (rules/Exploration.ts). Default the first version's: callers that record no version replay as they always did. */
+  readonly rules?: ExplorationRules
   /** Version 2: the probability of filling a form that fits the instruction instead of a single-element choice. Default 0.5. */
   readonly formBias?: number
 }
@@ -321,21 +302,21 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
   if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`)
   const stopBias = Math.min(1, Math.max(0, options.stopBias ?? DEFAULT_STOP_BIAS))
-  const version = options.version ?? "1"
-  const seen = skipsCovered(version) ? reachable(onsite(given)) : avoidsOffsite(version) ? onsite(given) : given
-  const input = keepsSession(version) ? inSession(seen) : seen
-  const forms = fillsForms(version)
-  const read = readsAnswers(version) ? { namesOnly: readsNamesNotWords(version) } : null
+  const rules = options.rules ?? explorationRulesAt(undefined)
+  const seen = rules.skipsCovered ? reachable(onsite(given)) : rules.avoidsOffsite ? onsite(given) : given
+  const input = rules.keepsSession ? inSession(seen) : seen
+  const forms = rules.fillsForms
+  const read = rules.readsAnswers ? { namesOnly: rules.readsNamesNotWords } : null
   const previous = input.history.at(-1)
   const plans = {
-    orders: setsSortOrders(version),
-    asLabelled: fillsAsLabelled(version),
-    ...(entersWhenOpened(version) ? { opener: previous !== undefined && previous.error === null ? clickedKey(previous.action) : null } : {})
+    orders: rules.setsSortOrders,
+    asLabelled: rules.fillsAsLabelled,
+    ...(rules.entersWhenOpened ? { opener: previous !== undefined && previous.error === null ? clickedKey(previous.action) : null } : {})
   }
   const terms = termsOf(input.instruction, {
-    amountsWhole: readsAmountsWhole(version),
-    codesWhole: readsCodesWhole(version),
-    wholeLabels: readsCodesWhole(version)
+    amountsWhole: rules.readsAmountsWhole,
+    codesWhole: rules.readsCodesWhole,
+    wholeLabels: rules.readsCodesWhole
   })
   const history = input.history
   if (history.length >= input.stepBudget - 1) return finish(input, terms, read)
@@ -353,16 +334,16 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
     // The draw is made either way, so a stop held back leaves the later draws as they were.
     const stops = rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)
-    if (stops && !(completesAfterChange(version) && changeOwed(input))) return finish(input, terms, read)
+    if (stops && !(rules.completesAfterChange && changeOwed(input))) return finish(input, terms, read)
   }
-  const reader = readsWithoutWriting(version) && !asksForChange(input.instruction)
+  const reader = rules.readsWithoutWriting && !asksForChange(input.instruction)
   const cs = candidatesOf(input, terms, {
-    clicksSelects: !setsSortOrders(version),
-    skipsLinksHere: skipsLinksHere(version),
-    newValue: typesNewValues(version),
+    clicksSelects: !rules.setsSortOrders,
+    skipsLinksHere: rules.skipsLinksHere,
+    newValue: rules.typesNewValues,
     reader,
-    menus: opensMenus(version),
-    repeats: !skipsRepeatClicks(version)
+    menus: rules.opensMenus,
+    repeats: !rules.skipsRepeatClicks
   })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }

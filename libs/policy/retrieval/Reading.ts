@@ -19,17 +19,6 @@
  */
 import { PRICE, WHOLE, anchorOf, atomsOf, countIn, neighbours, stemsOf } from "../PageText.ts"
 
-/**
- * The retrieval policy's versions: a run keeps the one it recorded, so its episodes replay
- * with the same actions. 1 copies a recorded answer (with the instruction's values put in);
- * 2 reads a recorded price or count off the current page (readAnswer). Draws are the same.
- */
-export type RetrievalVersion = "1" | "2"
-/** What new runs record. */
-export const RETRIEVAL_VERSION: RetrievalVersion = "2"
-/** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const retrievalVersionOf = (v: unknown): RetrievalVersion => (v === "2" ? "2" : "1")
-
 /** The value a recorded answer reports: its dollar amount, else a whole number standing alone or beside a word. */
 const valueOf = (answer: string): { readonly kind: "price" | "count"; readonly value: string; readonly index: number } | null => {
   const price = answer.match(PRICE)

@@ -1,19 +1,21 @@
 /**
  * The embedded policy as a `Policy`: the retrieval policy over the run's index, and the
  * seeded exploration policy wherever it finds no confident match (or there is no index
- * yet). Both read the view as the exploration version says; the retrieval version decides
- * whether a recorded answer is read off the page's snapshot (version 2).
+ * yet). Both read the view as the exploration rules say; the retrieval rules decide whether
+ * a recorded answer is read off the page's snapshot (`readsPage`). Recorded versions are
+ * resolved into named rules once, when the policy is built.
  *
  * @example
- * const action = yield* retrievalPolicy({ index, version: "2", exploration: { version: "13" } }).act(view, prng(seed))
+ * const action = yield* retrievalPolicy({ index, version: RETRIEVAL.current, exploration: { version: EXPLORATION.current } }).act(view, prng(seed))
  */
 import { Effect } from "effect"
+import { EXPLORATION, RETRIEVAL, explorationRulesAt, retrievalRulesAt, versionOf } from "@core/domain"
+import type { RetrievalRules, RetrievalVersion } from "@core/domain"
 import { explorationInput } from "../exploration/ExplorationAct.ts"
+import type { ExplorationPolicyOptions } from "../exploration/ExplorationAct.ts"
 import { explorationAction } from "../exploration/ExplorationPolicy.ts"
-import type { ExplorationOptions } from "../exploration/ExplorationPolicy.ts"
 import type { Policy } from "../Policy.ts"
 import type { EpisodeView } from "../PolicyView.ts"
-import type { RetrievalVersion } from "./Reading.ts"
 import type { RetrievalModel } from "./RetrievalIndex.ts"
 import { retrievalAction } from "./RetrievalPolicy.ts"
 
@@ -23,28 +25,30 @@ export const RETRIEVAL_POLICY = "retrieval-v1"
 export interface RetrievalPolicyOptions {
   /** The index trained on the run's sft records so far; null or absent: the policy explores. */
   readonly index?: RetrievalModel | null
-  /** The retrieval rules the run recorded; absent: version 1. */
+  /** The retrieval version the run recorded; absent: the first. */
   readonly version?: RetrievalVersion
-  /** The exploration policy it falls back to, and whose version reads the view. */
-  readonly exploration?: ExplorationOptions
+  /** The exploration policy it falls back to, and whose rules read the view. */
+  readonly exploration?: ExplorationPolicyOptions
 }
 
-/** What the retrieval policy's version reads besides the elements: version 2, the page's accessibility snapshot (answers read off it). */
-const retrievalReading = (version: RetrievalVersion | undefined, view: EpisodeView) =>
-  version === "2" ? { version: "2" as const, page: view.page } : {}
+/** What the retrieval rules read besides the elements: from `readsPage` on, the page's accessibility snapshot (answers read off it). */
+const retrievalReading = (rules: RetrievalRules, view: EpisodeView) => (rules.readsPage ? { rules, page: view.page } : {})
 
 /** The retrieval policy with its exploration fallback. */
 export const retrievalPolicy = (options: RetrievalPolicyOptions): Policy => {
-  const exploration = { ...options.exploration, version: options.exploration?.version ?? "1" }
+  const { version: explorationVersion, ...tuning } = options.exploration ?? {}
+  const exploration = { ...tuning, rules: explorationRulesAt(versionOf(EXPLORATION, explorationVersion)) }
+  const version = versionOf(RETRIEVAL, options.version)
+  const rules = retrievalRulesAt(version)
   const index = options.index ?? null
   return {
     name: RETRIEVAL_POLICY,
-    version: options.version ?? "1",
+    version,
     act: (view, draws) =>
       Effect.sync(() => {
-        const seen = explorationInput(view, exploration.version)
+        const seen = explorationInput(view, exploration.rules)
         return (
-          (index === null ? null : retrievalAction(index, seen, draws, retrievalReading(options.version, view))) ??
+          (index === null ? null : retrievalAction(index, seen, draws, retrievalReading(rules, view))) ??
           explorationAction(seen, draws, exploration)
         )
       })

@@ -29,10 +29,10 @@ import { canonicalJson } from "@core/events"
 import type { Draws, PolicyInput } from "../PolicyView.ts"
 import { softmaxDraw } from "../Sampling.ts"
 import { collapse, normalizeText } from "@core/domain"
+import type { RetrievalRules } from "@core/domain"
 import { alignInstructions, substitute, substitutePage } from "./Alignment.ts"
 import type { Substitution } from "./Alignment.ts"
 import { concretise } from "./Concretise.ts"
-import type { RetrievalVersion } from "./Reading.ts"
 import { describeAction, idfOf } from "./RetrievalIndex.ts"
 import type { RetrievalModel, RetrievalModelExample } from "./RetrievalIndex.ts"
 import { pageKey, pageSimilarity, terms } from "./Text.ts"
@@ -44,9 +44,9 @@ export interface RetrievalOptions {
   readonly threshold?: number
   /** Only candidates this close to the best are drawn from; default 0.15. */
   readonly margin?: number
-  /** Which rules act (RetrievalVersion, Reading.ts). Default "1": callers that record no version replay as they always did. */
-  readonly version?: RetrievalVersion
-  /** The live page's accessibility snapshot: version 2 reads a recorded price or count off it. */
+  /** Which rules act (@core/domain RETRIEVAL). Default the first version's: callers that record no version replay as they always did. */
+  readonly rules?: RetrievalRules
+  /** The live page's accessibility snapshot: from `readsPage` on, a recorded price or count is read off it. */
   readonly page?: string | null
 }
 
@@ -207,7 +207,7 @@ export const rankRetrieval = (
 ): ReadonlyArray<RetrievalCandidate> => {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD
   const margin = options.margin ?? DEFAULT_MARGIN
-  const reading = options.version === "2" ? (options.page ?? null) : null
+  const reading = options.rules?.readsPage === true ? (options.page ?? null) : null
   const prepared = prepare(model)
   const page = pageKey(input.url)
   const live = input.history.map((h) => normalizeText(describeAction(h.action)))

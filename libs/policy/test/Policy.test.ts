@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { ElementInfo } from "@core/environment"
 import type { Action } from "@core/events"
 import { prng } from "@core/replay"
+import { explorationRulesAt } from "@core/domain"
 import {
   EXPLORATION_POLICY,
   explorationAction,
@@ -78,12 +79,13 @@ describe("the policy seam", () => {
     for (const version of ["1", "3", "13"] as const) {
       for (let i = 0; i < 30; i++) {
         const acted = Effect.runSync(explorationPolicy({ version, stopBias: 0.3 }).act(view(), prng(seed(i))))
-        expect(acted).toEqual(explorationAction(explorationInput(view(), version), prng(seed(i)), { version, stopBias: 0.3 }))
+        const rules = explorationRulesAt(version)
+        expect(acted).toEqual(explorationAction(explorationInput(view(), rules), prng(seed(i)), { rules, stopBias: 0.3 }))
       }
     }
     // Version 1 never saw the page; version 3 reads answers off it.
-    expect(explorationInput(view(), "1").page).toBeUndefined()
-    expect(explorationInput(view(), "3").page).toBe(view().page)
+    expect(explorationInput(view(), explorationRulesAt("1")).page).toBeUndefined()
+    expect(explorationInput(view(), explorationRulesAt("3")).page).toBe(view().page)
     expect(explorationPolicy({ version: "13" })).toMatchObject({ name: EXPLORATION_POLICY, version: "13" })
   })
 
@@ -96,14 +98,15 @@ describe("the policy seam", () => {
       page: null,
       elements: home.elements as ReadonlyArray<ElementInfo>
     })
+    const current = explorationRulesAt("13")
     let retrieved = 0
     for (let i = 0; i < 20; i++) {
       const acted: Action = Effect.runSync(retrievalPolicy({ index, exploration: { version: "13" } }).act(shop, prng(seed(i))))
-      const expected = retrievalAction(index, explorationInput(shop, "13"), prng(seed(i)))
+      const expected = retrievalAction(index, explorationInput(shop, current), prng(seed(i)))
       if (expected !== null) retrieved++
-      expect(acted).toEqual(expected ?? explorationAction(explorationInput(shop, "13"), prng(seed(i)), { version: "13" }))
+      expect(acted).toEqual(expected ?? explorationAction(explorationInput(shop, current), prng(seed(i)), { rules: current }))
       const explored = Effect.runSync(retrievalPolicy({ exploration: { version: "13" } }).act(shop, prng(seed(i))))
-      expect(explored).toEqual(explorationAction(explorationInput(shop, "13"), prng(seed(i)), { version: "13" }))
+      expect(explored).toEqual(explorationAction(explorationInput(shop, current), prng(seed(i)), { rules: current }))
     }
     expect(retrieved).toBe(20)
     expect(retrievalPolicy({ version: "2" })).toMatchObject({ name: RETRIEVAL_POLICY, version: "2" })

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
+import { explorationRulesAt } from "@core/domain"
 import { asksForChange, explorationAction, madeChange } from "../../mod.ts"
 import type { PolicyElement, PolicyHistoryStep } from "../../mod.ts"
 
@@ -76,7 +77,10 @@ describe("the exploration policy (version 6, completesAfterChange)", () => {
   const seed = (k: number) => new Bun.CryptoHasher("sha256").update(`change-${k}`).digest("hex")
   const run = (instruction: string, version: "5" | "6", history: ReadonlyArray<PolicyHistoryStep>) =>
     Array.from({ length: 300 }, (_, k) =>
-      explorationAction({ instruction, url: "/", elements, history, stepBudget: 20 }, prng(seed(k)), { version, stopBias: 1 })
+      explorationAction({ instruction, url: "/", elements, history, stepBudget: 20 }, prng(seed(k)), {
+        rules: explorationRulesAt(version),
+        stopBias: 1
+      })
     ).filter((a) => a.kind === "status").length
   const edit = 'In the tiddler "Generator G2", change the status from "running" to "offline".'
   const navigated = [step({ kind: "click", target: target("link", "Generator G2") })]
@@ -92,7 +96,7 @@ describe("the exploration policy (version 6, completesAfterChange)", () => {
   })
   test("given the budget's last step, version 6 still ends the episode", () => {
     const last = explorationAction({ instruction: edit, url: "/", elements, history: navigated, stepBudget: 2 }, prng(seed(0)), {
-      version: "6"
+      rules: explorationRulesAt("6")
     })
     expect(last).toEqual({ kind: "status", status: "complete" })
   })

@@ -8,6 +8,7 @@
  */
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
+import { explorationRulesAt } from "@core/domain"
 import { explorationAction, formPlans, instructionValues, pageForms } from "../../mod.ts"
 import type { PlanOptions, PolicyElement } from "../../mod.ts"
 import { overlap, termsOf } from "../../exploration/InstructionTerms.ts"
@@ -142,12 +143,12 @@ describe("the exploration policy, version 12", () => {
 
   test("given a plan under way, then version 12 types the balance and submits with Create, never Back", () => {
     const name = { kind: "type", target: { role: "textbox", name: "Name:", elementId: "x", text: null }, text: "Holiday Fund" } as const
-    const next = explorationAction(input([{ action: name }]), prng(SEED), { version: "12" })
+    const next = explorationAction(input([{ action: name }]), prng(SEED), { rules: explorationRulesAt("12") })
     expect(next).toMatchObject({ kind: "type", target: { name: "Balance:" }, text: "250.00" })
     const balance = { ...name, target: { ...name.target, name: "Balance:" }, text: "250.00" }
-    const submit = explorationAction(input([{ action: name }, { action: balance }]), prng(SEED), { version: "12" })
+    const submit = explorationAction(input([{ action: name }, { action: balance }]), prng(SEED), { rules: explorationRulesAt("12") })
     expect(submit).toMatchObject({ kind: "click", target: { name: "Create" } })
-    expect(explorationAction(input([{ action: name }]), prng(SEED), { version: "11" })).toMatchObject({
+    expect(explorationAction(input([{ action: name }]), prng(SEED), { rules: explorationRulesAt("11") })).toMatchObject({
       kind: "click",
       target: { name: "Back" }
     })
@@ -186,7 +187,7 @@ describe("menus, version 12", () => {
           ]
         : []
       const a = explorationAction({ instruction: SETTINGS, url: "/budget", elements: page, history, stepBudget: 12 }, prng(seedOf(i)), {
-        version
+        rules: explorationRulesAt(version)
       })
       const name = "target" in a && a.target !== null ? (a.target.name ?? "") : a.kind
       counts.set(name, (counts.get(name) ?? 0) + 1)
@@ -231,7 +232,7 @@ describe("menus, version 12", () => {
         const a = explorationAction(
           { instruction: RENAME, url: "/budget", elements: page, history: opened, stepBudget: 12 },
           prng(seedOf(i)),
-          { version }
+          { rules: explorationRulesAt(version) }
         )
         return "target" in a && a.target !== null ? a.target.name : a.kind
       })
@@ -268,7 +269,7 @@ describe("the button that opened a form, version 13", () => {
   const step = (action: import("@core/events").Action) => ({ action, url: "/budget", error: null })
   const next = (history: ReadonlyArray<import("@core/events").Action>, version: "12" | "13") =>
     explorationAction({ instruction: PETS, url: "/budget", elements: page, history: history.map(step), stepBudget: 12 }, prng(SEED), {
-      version,
+      rules: explorationRulesAt(version),
       formBias: 1
     })
 

@@ -6,8 +6,10 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
+import { explorationRulesAt } from "@core/domain"
+import type { ExplorationVersion } from "@core/domain"
 import { explorationAction, instructionTerms, isQuestion, textToType } from "../../mod.ts"
-import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "../../mod.ts"
+import type { ExplorationOptions, PolicyElement, PolicyHistoryStep, PolicyInput } from "../../mod.ts"
 
 const seed = (i: number): string => new Bun.CryptoHasher("sha256").update(`explore-${i}`).digest("hex")
 
@@ -40,9 +42,13 @@ const input = (instruction: string, elements: ReadonlyArray<PolicyElement>, more
   ...more
 })
 
-/** The action for each of `n` seeds. */
-const sample = (i: PolicyInput, n = 500, options = {}): ReadonlyArray<Action> =>
-  Array.from({ length: n }, (_, k) => explorationAction(i, prng(seed(k)), options))
+/** The action for each of `n` seeds, by the rules of `version` (the first's without one). */
+const sample = (
+  i: PolicyInput,
+  n = 500,
+  { version, ...options }: Omit<ExplorationOptions, "rules"> & { readonly version?: ExplorationVersion } = {}
+): ReadonlyArray<Action> =>
+  Array.from({ length: n }, (_, k) => explorationAction(i, prng(seed(k)), { ...options, rules: explorationRulesAt(version) }))
 
 const targetName = (a: Action): string | null => ("target" in a && a.target !== null ? a.target.name : null)
 const count = (as: ReadonlyArray<Action>, p: (a: Action) => boolean): number => as.filter(p).length
@@ -207,8 +213,8 @@ describe("reading the answer off the page (version 3)", () => {
 
   test("given the budget's last step on a page that shows it, then the page's value; without a page, the element's text", () => {
     const last = { ...searched(results), stepBudget: 2 }
-    expect(explorationAction(last, prng(seed(0)), { version: "3" })).toEqual({ kind: "answer", text: "11:25" })
-    expect(explorationAction({ ...last, page: null }, prng(seed(0)), { version: "3" })).toEqual({
+    expect(explorationAction(last, prng(seed(0)), { rules: explorationRulesAt("3") })).toEqual({ kind: "answer", text: "11:25" })
+    expect(explorationAction({ ...last, page: null }, prng(seed(0)), { rules: explorationRulesAt("3") })).toEqual({
       kind: "answer",
       text: "Details of flight MR707"
     })

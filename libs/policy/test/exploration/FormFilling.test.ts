@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test"
 import type { Action } from "@core/events"
 import { prng } from "@core/replay"
+import { explorationRulesAt } from "@core/domain"
 import {
   continuePlan,
   explorationAction,
@@ -366,7 +367,7 @@ const input = (instruction: string, elements: ReadonlyArray<PolicyElement>, more
   stepBudget: 20,
   ...more
 })
-const v2: ExplorationOptions = { version: "2" }
+const v2: ExplorationOptions = { rules: explorationRulesAt("2") }
 const sample = (i: PolicyInput, options: ExplorationOptions, n = 400): ReadonlyArray<Action> =>
   Array.from({ length: n }, (_, k) => explorationAction(i, prng(seed(k)), options))
 const noDraws: Draws = {
@@ -391,12 +392,12 @@ describe("the exploration policy, version 2", () => {
     expect(started).toBeGreaterThan(150)
     expect(started).toBeLessThan(250)
     expect(as.filter((a) => a.kind === "click").length).toBe(as.length - started)
-    expect(sample(input(FLIGHT, home), { version: "2", formBias: 0 }).some((a) => a.kind === "select")).toBe(false)
+    expect(sample(input(FLIGHT, home), { rules: explorationRulesAt("2"), formBias: 0 }).some((a) => a.kind === "select")).toBe(false)
   })
 
   test("given version 1 or no version, then never a select: the recorded behaviour is kept", () => {
     expect(sample(input(FLIGHT, home), {}).some((a) => a.kind === "select")).toBe(false)
-    expect(sample(input(FLIGHT, home), { version: "1" })).toEqual(sample(input(FLIGHT, home), {}))
+    expect(sample(input(FLIGHT, home), { rules: explorationRulesAt("1") })).toEqual(sample(input(FLIGHT, home), {}))
   })
 
   test("given a page without a fitting form, then version 2 draws and acts exactly as version 1", () => {

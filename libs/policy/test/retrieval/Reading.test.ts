@@ -7,8 +7,9 @@
 import { describe, expect, test } from "bun:test"
 import { prng } from "@core/replay"
 import type { Action } from "@core/events"
-import { RETRIEVAL_VERSION, readAnswer, retrievalAction, retrievalVersionOf, trainRetrieval } from "../../mod.ts"
-import type { RetrievalVersion } from "../../mod.ts"
+import { RETRIEVAL, retrievalRulesAt, versionOf } from "@core/domain"
+import type { RetrievalVersion } from "@core/domain"
+import { readAnswer, retrievalAction, trainRetrieval } from "../../mod.ts"
 import { act, at, episode, site } from "./shop.ts"
 
 /** A product page's snapshot, as Playwright writes the bundled shop's (header and reviews cut short). */
@@ -148,7 +149,7 @@ describe("the retrieval policy's answer, by version", () => {
   const aria = productAria(product, "$13.50", 4)
   const seed = (i: number): string => new Bun.CryptoHasher("sha256").update(`reading-${i}`).digest("hex")
   const decide = (version: RetrievalVersion | undefined, page: string | null, i = 0) =>
-    retrievalAction(model, input, prng(seed(i)), version === undefined ? {} : { version, page })
+    retrievalAction(model, input, prng(seed(i)), version === undefined ? {} : { rules: retrievalRulesAt(version), page })
 
   test("version 2 answers with the value its page shows, in the recorded wording", () => {
     expect(decide("2", aria)).toEqual({ kind: "answer", text: "It costs $13.50." })
@@ -174,8 +175,8 @@ describe("the retrieval policy's answer, by version", () => {
   })
 
   test("new runs record version 2; a run without one, or with an unknown one, reads as 1", () => {
-    expect(RETRIEVAL_VERSION).toBe("2")
-    expect([retrievalVersionOf("2"), retrievalVersionOf(undefined), retrievalVersionOf("3"), retrievalVersionOf(2)]).toEqual([
+    expect(RETRIEVAL.current).toBe("2")
+    expect([versionOf(RETRIEVAL, "2"), versionOf(RETRIEVAL, undefined), versionOf(RETRIEVAL, "3"), versionOf(RETRIEVAL, 2)]).toEqual([
       "2",
       "1",
       "1",

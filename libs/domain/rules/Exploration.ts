@@ -1,15 +1,6 @@
 /**
- * The exploration policy's versions, and the rules each version keeps, asked by name
- * (`avoidsOffsite(v)`) rather than by comparing version literals where a rule acts.
- *
- * @example
- * const version = explorationVersionOf(config["run.exploration"]) // "1" for runs before versions
- * if (avoidsOffsite(version)) elements = elements.filter((e) => e.offsite !== true)
- */
-import { versioned } from "@core/domain"
-
-/**
- * The policy's versions: a run keeps the one it recorded, so its episodes replay with the
+ * The exploration policy's versions (`run.exploration`), each rule named with the version
+ * that brought it on. The policy's versions: a run keeps the one it recorded, so its episodes replay with the
  * same actions from the same draws. 1 acts on single elements; 2 also fills a form with the
  * instruction's values and submits it (FormFilling.ts), drawing once more where a form fits;
  * 3 also answers a question with the value the page shows for it (PageAnswer.ts), and
@@ -56,49 +47,62 @@ import { versioned } from "@core/domain"
  * 13 also presses Enter in a form's last field where the form's submit button is the
  * control the episode clicked just before its fields: that button opened the field, and
  * a budget app took a second click on "Add group" as a commit its demo never made.
+ *
+ * @example
+ * const rules = explorationRulesAt(config["run.exploration"]) // version 1's for runs before versions
+ * if (rules.avoidsOffsite) elements = elements.filter((e) => e.offsite !== true)
  */
-export type ExplorationVersion = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12" | "13"
-/** What new runs record. */
-export const EXPLORATION_VERSION: ExplorationVersion = "13"
-const versions = versioned<ExplorationVersion>(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"])
-const since = versions.since
-/** A run's recorded version; anything else (a run from before versions) is version 1. */
-export const explorationVersionOf = versions.of
-/** Does this version read answers off the page (3 and later)? */
-export const readsAnswers = since("3")
-/** Does this version set sort selects and never click a select (4 and later)? */
-export const setsSortOrders = since("4")
-/** Does this version start later-node explorers only after a page change (3 and later)? */
-export const startsAfterPageChange = since("3")
-/** Does this version skip elements that lead off the app's origins (5 and later)? */
-export const avoidsOffsite = since("5")
-/** Does this version end an episode once its trajectory satisfies a path of the task's graph (5 and later)? */
-export const endsOnSatisfiedPath = since("5")
-/** Does this version keep a task that asks for a change from `complete` until the episode made one (6 and later)? */
-export const completesAfterChange = since("6")
-/** Does this version read no function word ("the", "a", "his") as a person (6 and later)? */
-export const readsNamesNotWords = since("6")
-/** Does this version leave out a link whose last click led to the page the episode is on (6 and later)? */
-export const skipsLinksHere = since("6")
-/** Does this version keep a task that asks for no change to search fields and away from change controls, and look its quoted subject up (7 and later)? */
-export const readsWithoutWriting = since("7")
-/** Does this version read an amount ("20.00", "1,250.50") as one word, not as its digits (8 and later)? */
-export const readsAmountsWhole = since("8")
-/** Does this version type the value a change ends with, quoted after "to" (9 and later)? */
-export const typesNewValues = since("9")
-/** Does this version leave out elements a click cannot reach, `covered` (10 and later)? */
-export const skipsCovered = since("10")
-/** Does this version leave alone the controls that log out (11 and later)? */
-export const keepsSession = since("11")
-/** Does this version fill a form as its labels read: cue words, whole amounts, dates as the field writes them, and a submit that does not go back (12 and later)? */
-export const fillsAsLabelled = since("12")
-/** Does this version look in an unopened menu where the page shows nothing the instruction names (12 and later)? */
-export const opensMenus = since("12")
-/** Does this version read "YYYY-MM-DD" as a phrase and weigh a label made only of the instruction's words one word more (12 and later)? */
-export const readsCodesWhole = since("12")
-/** Does this version leave out the control its last step clicked (12 and later)? */
-export const skipsRepeatClicks = since("12")
-/** Does this version press Enter in a form's last field when its submit button is the control that opened the form (13 and later)? */
-export const entersWhenOpened = since("13")
-/** Does this version fill forms with the instruction's values (2 and later)? */
-export const fillsForms = since("2")
+import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
+
+export const EXPLORATION = axis(
+  "exploration",
+  "run.exploration",
+  ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"],
+  "13",
+  {
+    /** Fill forms with the instruction's values. */
+    fillsForms: "2",
+    /** Read answers off the page. */
+    readsAnswers: "3",
+    /** Start later-node explorers only after a page change. */
+    startsAfterPageChange: "3",
+    /** Set sort selects and never click a select. */
+    setsSortOrders: "4",
+    /** Skip elements that lead off the app's origins. */
+    avoidsOffsite: "5",
+    /** End an episode once its trajectory satisfies a path of the task's graph. */
+    endsOnSatisfiedPath: "5",
+    /** Keep a task that asks for a change from `complete` until the episode made one. */
+    completesAfterChange: "6",
+    /** Read no function word ("the", "a", "his") as a person. */
+    readsNamesNotWords: "6",
+    /** Leave out a link whose last click led to the page the episode is on. */
+    skipsLinksHere: "6",
+    /** Keep a task that asks for no change to search fields and away from change controls, and look its quoted subject up. */
+    readsWithoutWriting: "7",
+    /** Read an amount ("20.00", "1,250.50") as one word, not as its digits. */
+    readsAmountsWhole: "8",
+    /** Type the value a change ends with, quoted after "to". */
+    typesNewValues: "9",
+    /** Leave out elements a click cannot reach, `covered`. */
+    skipsCovered: "10",
+    /** Leave alone the controls that log out. */
+    keepsSession: "11",
+    /** Fill a form as its labels read: cue words, whole amounts, dates as the field writes them, and a submit that does not go back. */
+    fillsAsLabelled: "12",
+    /** Look in an unopened menu where the page shows nothing the instruction names. */
+    opensMenus: "12",
+    /** Read "YYYY-MM-DD" as a phrase and weigh a label made only of the instruction's words one word more. */
+    readsCodesWhole: "12",
+    /** Leave out the control its last step clicked. */
+    skipsRepeatClicks: "12",
+    /** Press Enter in a form's last field when its submit button is the control that opened the form. */
+    entersWhenOpened: "13"
+  }
+)
+
+export type ExplorationVersion = VersionOf<typeof EXPLORATION>
+export type ExplorationRules = RuleSet<typeof EXPLORATION>
+
+/** The exploration rules of a recorded version (anything else, a run from before versions, is version 1). */
+export const explorationRulesAt = (recorded: unknown): ExplorationRules => rulesAt(EXPLORATION, recorded)

@@ -1,0 +1,61 @@
+/**
+ * The data rules a run's graph, verification, extrapolation and dataset deciders follow
+ * (`run.dataRules`), each named with the version that brought it on. Version 2: paths are
+ * identified by their label functions (form fields in any order are one path), a verdict
+ * refuses a goal the trajectory undid before its claim, pseudo-demos are pruned to what
+ * their task needs, and preference pairs prefer only credited steps. Version 3 adds
+ * `meta.origin` to sft records (a demo, a verified trajectory, or a pseudo-demo with its
+ * parent and generator). Version 4: a path that ends with an answer is reached by its
+ * answer alone (expansion's terminal key steps), so an answer read on another page than
+ * the demo's can add its path. Version 5: expansion refuses a path whose extra key steps
+ * changed nothing. Version 6: a partial trajectory that solved its task by expansion's rule
+ * and that a path added in its round accepts counts as a pass (`TrajectoryPromoted`).
+ * Version 7: expansion refuses a path whose trajectory never enters a value the task's demo
+ * typed or picked from its instruction. Runs recorded without the key used version 1, and
+ * replay decides each run by its own.
+ *
+ * @example
+ * const rules = dataRulesAt(config["run.dataRules"]) // version 1's for runs before versions
+ * if (rules.dropsNoOpPaths) … // refuse a path whose extra steps did nothing
+ */
+import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
+
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7"], "7", {
+  /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
+  pathsByMeaning: "2",
+  /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
+  commutesAndRefusesUndone: "2",
+  /** A pass records the passing path's LFs and the steps they held at (`matched`), for credit. */
+  recordsMatched: "2",
+  /** A pseudo-demo keeps only the steps its task needs (PseudoDemo.ts), not a prefix of its parent. */
+  prunesPseudoDemos: "2",
+  /** A sub-goal reached on the way is an augmentation of what the run did, whatever its verdict. */
+  subGoalsAugment: "2",
+  /** Preference pairs prefer only a pass's credited steps. */
+  creditsPreferences: "2",
+  /** An sft record says where its steps came from (`meta.origin`). */
+  sftOrigin: "3",
+  /** A path that ends with an answer is reached by its answer alone (Expansion `answerAlone`). */
+  answerAlone: "4",
+  /** Expansion refuses a path whose extra key steps changed nothing (Expansion `noOpSteps`). */
+  dropsNoOpPaths: "5",
+  /**
+   * A partial trajectory that solved its task by expansion's rule, and that a path its round
+   * added accepts, counts as a pass (`TrajectoryPromoted`) — the run that taught the graph a
+   * way is itself data of that way, as the method's expansion intends.
+   */
+  promotesSolvedPartials: "6",
+  /**
+   * Expansion refuses a path whose trajectory never enters a value the task's demo typed or
+   * picked from its instruction (`demoValues`, `valuesLeftOut`). On a budget app an explorer
+   * that clicked "Add" on an empty entry row met the terminal steps of the demo's path, added
+   * a path with no typing in it, and was promoted: the one false pass of its run.
+   */
+  refusesPathsWithoutValues: "7"
+})
+
+export type DataRulesVersion = VersionOf<typeof DATA_RULES>
+export type DataRuleSet = RuleSet<typeof DATA_RULES>
+
+/** The data rules of a recorded version (anything else, a run from before versions, is version 1). */
+export const dataRulesAt = (recorded: unknown): DataRuleSet => rulesAt(DATA_RULES, recorded)

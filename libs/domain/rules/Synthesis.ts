@@ -1,0 +1,54 @@
+/**
+ * The label-function synthesizer's versions (`infer.synthesis`), each rule named with the
+ * version that brought it on: a run keeps the version it recorded, so its replays infer the
+ * same code.
+ *
+ * @example
+ * const rules = synthesisRulesAt(config["infer.synthesis"]) // version 1's for runs before versions
+ * if (rules.submitsByTypedText) pattern = typedUrlPattern(url, typed)
+ */
+import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
+
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7"], "7", {
+  /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
+  wholePhraseAnswers: "2",
+  /** A click that left the untouched start page is not tied to that page: the task chose it. */
+  unchosenStartClicks: "2",
+  /** A sentence that reports one value holds for any answer reporting the same value. */
+  readsValues: "3",
+  /** A bare value that is no plain number holds when reported among other words. */
+  readsBareValues: "4",
+  /** Key steps leave out a link that neither left the page nor changed it. */
+  dropsInPageLinks: "4",
+  /** An edit in place is judged by the field's content after it (FieldEdits.ts). */
+  judgesEditsByEffect: "5",
+  /**
+   * A typed-and-submitted step's page after it is judged by the query parameters that carry
+   * the typed text (`search=Curlew`), not by those the way of submitting added (`go=Go` after
+   * Enter beside a suggestion list, `fulltext=Search` without one).
+   */
+  submitsByTypedText: "6",
+  /**
+   * Typing into a field without a name is not overwritten by typing into another nameless
+   * field (KeySteps.ts, `namelessApart`): a table's cells edited in turn are different fields.
+   */
+  tellsNamelessFieldsApart: "7",
+  /**
+   * A UUID in the URL a button led to is generalised whole (`/accounts/<any uuid>`): the
+   * button minted it, and before version 6 only its digits were, so its letters tied the LF
+   * to the demo's own new record.
+   */
+  generalisesMintedUuids: "7",
+  /**
+   * A text typed and submitted on a page that stayed (a new group's name and Enter) is checked
+   * with its submit: the field showed the text before the Enter too, so without it a run that
+   * typed the name and never pressed Enter passed, and nothing was created.
+   */
+  submitsWhenPageStays: "7"
+})
+
+export type SynthesisVersion = VersionOf<typeof SYNTHESIS>
+export type SynthesisRules = RuleSet<typeof SYNTHESIS>
+
+/** The synthesis rules of a recorded version (anything else, a run from before versions, is version 1). */
+export const synthesisRulesAt = (recorded: unknown): SynthesisRules => rulesAt(SYNTHESIS, recorded)

@@ -1,0 +1,291 @@
+/**
+ * The data rules' cases: the verification, extrapolation, dataset and strategy-graph
+ * deciders through their specs, on the forum's tasks (fixtures of DataRules.spec.test.ts,
+ * StrategyGraph.spec.test.ts, Promotion.spec.test.ts and ValuesKept.spec.test.ts), each
+ * run under the rules before a rule's and under the rule's.
+ *
+ * @example
+ * data.sftOrigin // { run, before: [null, null], after: ["demo", "demo"] }
+ */
+import { nodeIdOf } from "@core/domain"
+import { labelFunctionId, runStream, TrajectoryVerified } from "@core/events"
+import type { Action, CoreEvent } from "@core/events"
+import { datasets } from "../../../deciders/Datasets.ts"
+import { extrapolation } from "../../../deciders/Extrapolation.ts"
+import { verification } from "../../../deciders/Rollouts.ts"
+import { strategyGraph } from "../../../deciders/StrategyGraph.ts"
+import {
+  demoIngested,
+  elements,
+  event,
+  jobCompleted,
+  labelFunctionInferred,
+  graphOf,
+  observation,
+  RUN,
+  roundCompleted,
+  roundExtrapolated,
+  roundStarted,
+  runStarted,
+  taskRegistered,
+  trajectoryRecorded,
+  trajectoryVerified
+} from "../Events.ts"
+import type { RunOptions } from "../Events.ts"
+import {
+  click,
+  commentCount,
+  complete,
+  openBoard,
+  openBoardDemo,
+  openBoardGraph,
+  openBoardNodes,
+  ORIGIN,
+  POST,
+  roundOneOfBoth,
+  search,
+  searchPath,
+  tasks,
+  trajectory,
+  UPVOTE,
+  upvote
+} from "../Forum.ts"
+import { dataOf, typesOf } from "../Spec.ts"
+import type { Table } from "./Cases.ts"
+import { spec } from "./Cases.ts"
+
+const world = (v: string) => roundOneOfBoth({ dataRules: v as RunOptions["dataRules"] })
+/** Upvote the post, then `later`, then complete: on the post page, with its votes' pressed state. */
+const upvoted = (id: string, later: ReadonlyArray<{ readonly action: Action; readonly page: string }>) => {
+  const DOWNVOTE = `Downvote post '${POST}'`
+  const post = (up: boolean, down: boolean) =>
+    elements(
+      "/forum/post/p25",
+      ["heading", POST],
+      ["button", UPVOTE, { text: "Upvote", checked: up }],
+      ["button", DOWNVOTE, { text: "Downvote", checked: down }]
+    )
+  const atPost = (path: string, page: string) => observation(`${ORIGIN}${path}`, page)
+  return {
+    downvote: { action: click("button", DOWNVOTE), page: post(false, true) },
+    recorded: trajectoryRecorded({
+      trajectoryId: id,
+      taskId: upvote.taskId,
+      initial: atPost("/forum/", elements("/forum/", ["searchbox", "Search posts"], ["link", POST])),
+      steps: [
+        {
+          action: search(POST),
+          observation: atPost(searchPath(POST), elements(searchPath(POST), ["searchbox", "Search posts"], ["link", POST]))
+        },
+        { action: click("link", POST), observation: atPost("/forum/post/p25", post(false, false)) },
+        { action: click("button", UPVOTE), observation: atPost("/forum/post/p25", post(true, false)) },
+        ...later.map((l) => ({ action: l.action, observation: atPost("/forum/post/p25", l.page) })),
+        { action: complete, observation: atPost("/forum/post/p25", later.at(-1)?.page ?? post(true, false)) }
+      ]
+    })
+  }
+}
+const verdictOf = async (v: string, t: CoreEvent) =>
+  dataOf((await spec(verification).given(world(v)).when(t).run()).events, "TrajectoryVerified")[0]!
+
+const extrapolated = async (v: string, steps: ReadonlyArray<readonly [Action, string]>) => {
+  const walked = [
+    trajectory("r1-s0-forum-open-board-1", openBoard.taskId, steps),
+    trajectoryVerified({ trajectoryId: "r1-s0-forum-open-board-1", taskId: openBoard.taskId, verdict: "fail" })
+  ]
+  return dataOf(
+    (
+      await spec(extrapolation)
+        .given([...world(v), ...walked])
+        .when(roundCompleted(1))
+        .run()
+    ).events,
+    "TaskExtrapolated"
+  )[0]!
+}
+
+/** A pass that looked at Gardening first, and a fail: round 1 of the open-board task, under `v`. */
+const detouredRound = (v: string) => {
+  const [cycling, done] = openBoardNodes.map((n) => ({ nodeId: nodeIdOf(n.semanticKey), lfId: labelFunctionId(n.code) }))
+  return [
+    ...tasks,
+    openBoardDemo,
+    runStarted({ tasks: [openBoard.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+    ...openBoardGraph,
+    roundStarted({ round: 1, taskIds: [openBoard.taskId] }),
+    trajectory("r1-s0-forum-open-board-1", openBoard.taskId, [
+      [click("link", "Gardening"), "/forum/b/gardening"],
+      [click("link", "CORE Forum home"), "/forum/"],
+      [click("link", "Cycling"), "/forum/b/cycling"],
+      [complete, "/forum/b/cycling"]
+    ]),
+    event(TrajectoryVerified, runStream(RUN, "traj", "r1-s0-forum-open-board-1"), {
+      trajectoryId: "r1-s0-forum-open-board-1",
+      taskId: openBoard.taskId,
+      verdict: "pass",
+      evidence: [],
+      path: [cycling!.nodeId, done!.nodeId],
+      matched: [
+        { ...cycling!, satisfiedAt: 2 },
+        { ...done!, satisfiedAt: 3 }
+      ]
+    }),
+    trajectory("r1-s1-forum-open-board-1", openBoard.taskId, [
+      [click("link", "Books"), "/forum/b/books"],
+      [complete, "/forum/b/books"]
+    ]),
+    trajectoryVerified({ trajectoryId: "r1-s1-forum-open-board-1", taskId: openBoard.taskId, verdict: "fail" })
+  ]
+}
+const records = async (round: number, given: ReadonlyArray<CoreEvent>) =>
+  dataOf((await spec(datasets).given(given).when(roundExtrapolated(round)).run()).events, "DatasetRecordEmitted").map(
+    (r) => [r.format, r.body as { readonly meta: Readonly<Record<string, unknown>> }] as const
+  )
+
+/** The comment-count task's graph in round 1 under `v`, then trajectory `id` partial with `evidence`: what the strategy graph decides. */
+const expanded = async (v: string, id: string, steps: ReadonlyArray<readonly [Action, string]>, evidence: ReadonlyArray<number>) => {
+  const { task, demo, nodes } = commentCount
+  const ids = nodes.map((n) => labelFunctionId(n.code))
+  const given = [
+    taskRegistered(task),
+    demo,
+    runStarted({ tasks: [task.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+    ...graphOf(task.taskId, { kind: "demo", id: demo.data.demoId }, nodes),
+    roundStarted({ round: 1, taskIds: [task.taskId] }),
+    trajectory(id, task.taskId, steps)
+  ]
+  const verdict = trajectoryVerified({
+    trajectoryId: id,
+    taskId: task.taskId,
+    verdict: "partial",
+    evidence: Object.fromEntries(ids.map((lfId, i) => [lfId, evidence[i]!]))
+  })
+  return typesOf((await spec(strategyGraph).given(given).when(verdict).run()).events).filter((t) => t !== "LabelFunctionInferred")
+}
+/** Searched for the post, then answered "3" on the results list; each rule's case is its own rollout (the sandbox keeps a trajectory by its id). */
+const fromList = (v: string, sample: number) =>
+  expanded(
+    v,
+    `r1-s${sample}-forum-comment-count-1`,
+    [
+      [search(POST), searchPath(POST)],
+      [commentCount.said, searchPath(POST)]
+    ],
+    [0, -1, 1]
+  )
+
+export const data: Table["data"] = {
+  pathsByMeaning: {
+    // A second demo that clicked "Cycling board" to the same board: its LFs are the first's, so by meaning it is the same way.
+    run: async (v) => {
+      const steps = openBoardDemo.data.steps.map((st, i) => (i === 0 ? { ...st, action: click("link", "Cycling board") } : st))
+      const again = demoIngested({ demoId: "forum-open-board-1-again", taskId: openBoard.taskId, steps })
+      const lfs = openBoardNodes.map((n, i) =>
+        labelFunctionInferred(openBoard.taskId, { kind: "demo", id: "forum-open-board-1-again" }, n, i)
+      )
+      const run = runStarted({ tasks: [openBoard.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] })
+      const done = jobCompleted(
+        { jobId: "infer-forum-open-board-1-again", outcome: "done" },
+        { stream: runStream(RUN, "infer", "forum-open-board-1-again") }
+      )
+      const given = [...tasks, openBoardDemo, again, run, ...openBoardGraph, ...lfs]
+      return typesOf((await spec(strategyGraph).given(given).when(done).run()).events)
+    },
+    before: ["NodeExpanded", "PathAdded"],
+    after: []
+  },
+  commutesAndRefusesUndone: {
+    run: async (v) => {
+      const t = upvoted("r1-s0-forum-upvote-1", [])
+      return (await verdictOf(v, upvoted("r1-s0-forum-upvote-1", [t.downvote]).recorded)).verdict
+    },
+    before: "pass",
+    after: "partial"
+  },
+  recordsMatched: {
+    run: async (v) => {
+      const verdict = await verdictOf(v, upvoted("r1-s1-forum-upvote-1", []).recorded)
+      return { verdict: verdict.verdict, matched: verdict.matched !== undefined }
+    },
+    before: { verdict: "pass", matched: false },
+    after: { verdict: "pass", matched: true }
+  },
+  prunesPseudoDemos: {
+    run: async (v) =>
+      (
+        await extrapolated(v, [
+          [click("link", "Gardening"), "/forum/b/gardening"],
+          [click("link", "CORE Forum home"), "/forum/"],
+          [click("link", "Books"), "/forum/b/books"],
+          [complete, "/forum/b/books"]
+        ])
+      ).pseudoDemoSteps,
+    before: 4,
+    after: 2
+  },
+  subGoalsAugment: {
+    run: async (v) =>
+      (
+        await extrapolated(v, [
+          [click("link", "Books"), "/forum/b/books"],
+          [click("link", "CORE Forum home"), "/forum/"]
+        ])
+      ).generator,
+    before: "failure-relabel",
+    after: "success-augmentation"
+  },
+  creditsPreferences: {
+    run: async (v) => {
+      const [pair] = (await records(1, detouredRound(v))).filter(([format]) => format === "dpo")
+      return (pair![1].meta.action as { target: { name: string } }).target.name
+    },
+    before: "Gardening",
+    after: "Cycling"
+  },
+  sftOrigin: {
+    run: async (v) => {
+      const given = [
+        ...tasks,
+        openBoardDemo,
+        runStarted({ tasks: [openBoard.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+        ...openBoardGraph
+      ]
+      const sft = (await records(0, given)).filter(([format]) => format === "sft")
+      return sft.map(([, body]) => (body.meta.origin as { kind?: string } | undefined)?.kind ?? null)
+    },
+    before: [null, null],
+    after: ["demo", "demo"]
+  },
+  answerAlone: {
+    // The right answer read on the results list, not on the post page the demo read it on.
+    run: async (v) => (await fromList(v, 20 + Number(v))).includes("PathAdded"),
+    before: false,
+    after: true
+  },
+  dropsNoOpPaths: {
+    // An empty search that stayed on the home page, then the right answer: the search did nothing.
+    run: async (v) =>
+      expanded(
+        v,
+        `r1-s${30 + Number(v)}-forum-comment-count-1`,
+        [
+          [search(""), "/forum/"],
+          [commentCount.said, "/forum/"]
+        ],
+        [-1, -1, 1]
+      ),
+    before: ["NodeExpanded", "PathAdded"],
+    after: ["PathRefused"]
+  },
+  promotesSolvedPartials: {
+    run: async (v) => fromList(v, 50 + Number(v)),
+    before: ["PathAdded"],
+    after: ["PathAdded", "TrajectoryPromoted"]
+  },
+  refusesPathsWithoutValues: {
+    // Answered "3" on the home page: the demo's answer, without ever entering the post's title.
+    run: async (v) => expanded(v, `r1-s${60 + Number(v)}-forum-comment-count-1`, [[commentCount.said, "/forum/"]], [-1, -1, 0]),
+    before: ["PathAdded", "TrajectoryPromoted"],
+    after: ["PathRefused"]
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The synthesis, retrieval and LF-guide rules' cases: the synthesizer and key steps on small
+ * demos (from SynthesisVersions.test.ts and EditsByEffect.test.ts), the retrieval policy on
+ * a shop's price question (Reading.test.ts), and the guide a version shows.
+ *
+ * @example
+ * synthesis.readsValues // { run, before: false, after: true }
+ */
+import {
+  identifyKeySteps,
+  keyStepOptionsOf,
+  lfApiGuide,
+  nativeLabelFunction,
+  RETRIEVAL,
+  rulesAt,
+  synthesisRulesAt,
+  synthesizeCandidates
+} from "@core/domain"
+import type { LfTrajectory } from "@core/domain"
+import type { Action } from "@core/events"
+import { retrievalAction, trainRetrieval } from "@core/policy"
+import { prng } from "@core/replay"
+import { act, el, trajectory as lfTrajectory } from "../../../../domain/test/fixtures.ts"
+import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
+import type { Table } from "./Cases.ts"
+import { seedOf } from "./Cases.ts"
+
+const holds = (code: string, t: LfTrajectory): boolean => (nativeLabelFunction(code)(t) as number) >= 0
+const answerDemo = (answer: string) =>
+  lfTrajectory("/wiki/#Welcome", [
+    { action: act("click", { role: "link", name: "Workshop" }), urlAfter: "/wiki/#Workshop", elements: [el("heading", "Workshop")] },
+    { action: act("answer", { answer }) }
+  ])
+/** Does the LF a version infers from the demo's answer hold on the given answer? */
+const answerHolds = (demo: string, given: string) => (v: string) => {
+  const t = answerDemo(demo)
+  return holds(synthesizeCandidates(t, identifyKeySteps(t).at(-1)!, synthesisRulesAt(v))[0]!.code, answerDemo(given))
+}
+const keySteps = (t: LfTrajectory, v: string) => identifyKeySteps(t, keyStepOptionsOf(synthesisRulesAt(v))).map((k) => k.stepIndex)
+
+export const synthesis: Table["synthesis"] = {
+  wholePhraseAnswers: { run: answerHolds("Workshop", "the Workshop"), before: false, after: true },
+  unchosenStartClicks: {
+    run: (v) => {
+      const created = (before: ReadonlyArray<{ action: ReturnType<typeof act>; urlAfter?: string }>) =>
+        lfTrajectory("/#Welcome", [
+          ...before,
+          {
+            action: act("click", { role: "button", name: "new tiddler" }),
+            urlAfter: "/#Draft",
+            elements: [el("textbox", "Title", { value: "" })]
+          },
+          { action: act("type", { role: "textbox", name: "Title", typed: "Fuel" }), elements: [el("textbox", "Title", { value: "Fuel" })] }
+        ])
+      const demo = created([])
+      const code = synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, synthesisRulesAt(v))[0]!.code
+      return holds(code, created([{ action: act("click", { role: "link", name: "Logs" }), urlAfter: "/#Logs" }]))
+    },
+    before: false,
+    after: true
+  },
+  readsValues: { run: answerHolds("It costs $117.49.", "$117.49"), before: false, after: true },
+  readsBareValues: { run: answerHolds("14:25", "Flight BW554 departs at 14:25."), before: false, after: true },
+  dropsInPageLinks: {
+    run: (v) => {
+      const page = [el("link", "Skip to content"), el("combobox", "Sort by", { value: "new" }), el("button", "Apply")]
+      const t = lfTrajectory(
+        "/forum/b/cycling",
+        [
+          { action: act("click", { role: "link", name: "Skip to content" }), elements: page },
+          { action: act("select", { role: "combobox", name: "Sort by", value: "top" }), elements: page },
+          { action: act("status", { status: "complete" }) }
+        ],
+        page
+      )
+      return keySteps(t, v).includes(0)
+    },
+    before: true,
+    after: false
+  },
+  judgesEditsByEffect: {
+    run: (v) => {
+      const editor = (value: string) => [el("link", "Cancel"), el("textbox", "Body", { value }), el("button", "Save")]
+      const body = { role: "textbox", name: "Body" }
+      const t = lfTrajectory("/wiki/Notes", [
+        { action: act("click", { role: "link", name: "Edit" }), urlAfter: "/wiki/Notes/edit", elements: editor("Owner: Bob") },
+        { action: act("click", body), elements: editor("Owner: Bob") },
+        { action: act("key", { key: "ArrowDown" }), elements: editor("Owner: Bob") },
+        { action: act("key", { key: "Shift+PageDown" }), elements: editor("Owner: Bob") },
+        { action: act("type", { ...body, typed: "Reviewed", mode: "insert" }), elements: editor("Owner: Bob Reviewed") },
+        { action: act("click", { role: "button", name: "Save" }), urlAfter: "/wiki/Notes", elements: [el("article", "Notes")] },
+        { action: act("status", { status: "complete" }) }
+      ])
+      // A selection key that changed nothing made the click before it a step; judged by effect, the edit is one.
+      return keySteps(t, v).includes(1)
+    },
+    before: true,
+    after: false
+  },
+  submitsByTypedText: {
+    run: (v) => {
+      const searched = (urlAfter: string) =>
+        lfTrajectory("/index.php/Main_Page", [
+          { action: act("type", { role: "searchbox", name: "Search", typed: "Curlew", submit: true }), urlAfter },
+          { action: act("answer", { answer: "160 psi" }) }
+        ])
+      const demo = searched("/index.php?search=Curlew&title=Special%3ASearch&fulltext=Search")
+      const code = synthesizeCandidates(demo, identifyKeySteps(demo)[0]!, synthesisRulesAt(v))[0]!.code
+      return holds(code, searched("/index.php?search=Curlew&title=Special%3ASearch&go=Go"))
+    },
+    before: false,
+    after: true
+  },
+  tellsNamelessFieldsApart: {
+    run: (v) => {
+      const row = lfTrajectory(
+        "/accounts/checking",
+        ["11/24/2026", "Health", "18.40"].map((text) => ({
+          action: act("type", { role: "textbox", name: "", typed: text }),
+          elements: [el("textbox", "", { value: text })]
+        }))
+      )
+      return keySteps(row, v).length
+    },
+    before: 1,
+    after: 3
+  },
+  generalisesMintedUuids: {
+    run: (v) => {
+      const created = (uuid: string) =>
+        lfTrajectory("/budget", [
+          { action: act("click", { role: "button", name: "Create" }), urlAfter: `/accounts/${uuid}` },
+          { action: act("status", { status: "complete" }) }
+        ])
+      const demo = created("0fa3b9c1-5d27-4e6b-bf38-cb7f9e1fe0a2")
+      const other = created("7d2e01aa-93c4-4f1b-a2de-0b5c8e7f6a13")
+      return identifyKeySteps(demo).every((k) => holds(synthesizeCandidates(demo, k, synthesisRulesAt(v))[0]!.code, other))
+    },
+    before: false,
+    after: true
+  },
+  submitsWhenPageStays: {
+    run: (v) => {
+      const named = (submit: boolean) =>
+        lfTrajectory("/budget", [
+          { action: act("click", { role: "button", name: "Add group" }), elements: [el("textbox", "New group name", { value: "" })] },
+          {
+            action: act("type", { role: "textbox", name: "New group name", typed: "Pets", submit }),
+            elements: [el("textbox", "New group name", { value: "Pets" })]
+          },
+          { action: act("status", { status: "complete" }) }
+        ])
+      const demo = named(true)
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+      return holds(synthesizeCandidates(demo, k, rules)[0]!.code, named(false))
+    },
+    before: true,
+    after: false
+  }
+}
+
+export const retrieval: Table["retrieval"] = {
+  readsPage: {
+    run: (v) => {
+      const s = site("r-")
+      const priceOf = (name: string, price: string) =>
+        episode(`What is the price of ${name}?`, [
+          [s.home(), shopAct.type("searchbox", "Search products", name, true)],
+          [s.search(name, [name]), shopAct.click("link", name)],
+          [s.product(name), shopAct.answer(`It costs ${price}.`)]
+        ])
+      const model = trainRetrieval([...priceOf("Acme Compact Kettle", "$24.99"), ...priceOf("Lumen Classic Headphones", "$89.00")])
+      const product = "Harbor Pocket Atlas"
+      const history: ReadonlyArray<Action> = [
+        { kind: "type", target: { role: "searchbox", name: "Search products", elementId: "x", text: null }, text: product, submit: true },
+        { kind: "click", target: { role: "link", name: product, elementId: "y", text: product } }
+      ]
+      const live = site("l-", "http://127.0.0.1:5300")
+      const page = `- main:\n  - heading "${product}" [level=1]\n  - paragraph: $13.50`
+      const rules = rulesAt(RETRIEVAL, v)
+      return retrievalAction(model, at(`What is the price of ${product}?`, live.product(product), history), prng(seedOf(0)), {
+        rules,
+        page
+      })
+    },
+    // Version 1 copies the recorded answer: another product's price, which its own check refuses.
+    before: null,
+    after: { kind: "answer", text: "It costs $13.50." }
+  }
+}
+
+export const lfGuide: Table["lfGuide"] = {
+  typesAtCursor: { run: (v) => lfApiGuide(v).includes('mode: "insert"'), before: false, after: true }
+}
