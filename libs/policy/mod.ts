@@ -70,5 +70,5 @@ export type { RetrievalVersion } from "./retrieval/Reading.ts"
 
 export { modelPolicy } from "./model/ModelAct.ts"
 export type { ModelPolicySpec } from "./model/ModelAct.ts"
-export { modelPolicyAction, parsePolicyAnswer } from "./model/ModelPolicy.ts"
+export { modelPolicyAction, parsePolicyAnswer, PolicyAnswerInvalid } from "./model/ModelPolicy.ts"
 export type { ModelPolicyInput, ModelPolicyOptions } from "./model/ModelPolicy.ts"

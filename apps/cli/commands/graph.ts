@@ -13,6 +13,7 @@ import { loadSuites } from "@core/sites/suites"
 import { graphsOf } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
+import { GraphUnfoldable } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { isToken, readEvents, runExists, runsWith, unknownRun } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
@@ -30,8 +31,7 @@ export const taskKnown = (taskId: string) =>
 export const foldGraph = (taskId: string, events: ReadonlyArray<CoreEvent>) =>
   Effect.try({
     try: () => graphsOf(events).get(taskId),
-    catch: (e) =>
-      new CliError({ message: `the log's strategy graph of ${taskId} does not fold: ${e instanceof Error ? e.message : String(e)}` })
+    catch: (e) => new GraphUnfoldable({ taskId, reason: e instanceof Error ? e.message : String(e) })
   })
 
 export const graphJson = (runId: string, g: StrategyGraph) => ({

@@ -48,15 +48,9 @@ export const ingest: Command = {
       if (files.length === 0) return yield* new CliError({ message: `${target}: no demo.json files found` })
       const appDir = args.flags.app as string | undefined
       // A demo names a task of the pack when one is given, else of the bundled suites.
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const tasks =
-        pack === null
-          ? new Set(
-              (yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) =>
-                s.tasks.map((t) => t.id)
-              )
-            )
-          : new Set(pack.tasks.map((t) => t.id))
+        pack === null ? new Set((yield* loadSuites()).flatMap((s) => s.tasks.map((t) => t.id))) : new Set(pack.tasks.map((t) => t.id))
       const opened = yield* openStore(args)
       // A pack's tasks are registered with its demos, so `infer` knows their instructions.
       const register = pack === null ? Effect.void : Effect.asVoid(registerTasks(pack.tasks.map((t) => packRegistration(pack, t))))

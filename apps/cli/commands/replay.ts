@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs"
 import type { DeciderRegistry, Divergence, ReplayReport } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
+import { FlagFileUnreadable } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import type { OpenedStore } from "../Store.ts"
 import { compareWithRebuild, migrationStatus, openReadModels } from "@core/projections"
@@ -127,7 +128,7 @@ const whatIfCommand = (runId: string, spec: string, args: ParsedArgs) =>
     const code = yield* Effect.try({
       try: () => readFileSync(file, "utf8"),
       catch: (e) =>
-        new CliError({ message: `--with-lf: cannot read ${file} (${e instanceof Error ? e.message.split("\n")[0] : String(e)})` })
+        new FlagFileUnreadable({ flag: "with-lf", file, reason: e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e) })
     })
     if (!/function\s+labelFunction\s*\(/.test(code))
       return yield* new CliError({ message: `--with-lf: ${file} defines no function labelFunction(t)` })

@@ -10,7 +10,7 @@ import { registrationOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
 import type { Suite } from "@core/sites/suites"
-import { CliError, UsageError } from "../Cli.ts"
+import { UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
@@ -20,7 +20,7 @@ const suiteFlag = { suite: { kind: "string" as const, description: "only this su
 /** The bundled suites, or the one `--suite` names. */
 const chosenTasks = (args: ParsedArgs) =>
   Effect.gen(function* () {
-    const suites: ReadonlyArray<Suite> = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites: ReadonlyArray<Suite> = yield* loadSuites()
     const name = args.flags.suite as string | undefined
     if (name !== undefined && !suites.some((s) => s.suite === name)) {
       return yield* new UsageError({ message: `unknown suite '${name}' (known: ${suites.map((s) => s.suite).join(", ")})` })
@@ -43,7 +43,7 @@ export const tasksList: Command = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined && args.flags.suite !== undefined)
         return yield* new UsageError({ message: "--suite chooses bundled tasks; --app lists the pack's" })
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const demos = yield* Effect.provide(demosByTask, (yield* openStore(args)).layer)
       // A pack's task has no template, seed or path families; its "template" column shows its tags.
       const rows =
@@ -103,7 +103,7 @@ export const tasksRegister: Command = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined && args.flags.suite !== undefined)
         return yield* new UsageError({ message: "--suite chooses bundled tasks; --app registers the pack's" })
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const tasks = pack === null ? (yield* chosenTasks(args)).map(registrationOf) : pack.tasks.map((t) => packRegistration(pack, t))
       const opened = yield* openStore(args)
       const program = registerTasks(tasks, (line) => console.error(`tasks: ${line}`))
