@@ -16,7 +16,7 @@ import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
 import type { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
 import type { PageSourceError, XmlError } from "@core/env-android"
-import type { InfraError } from "@core/environment"
+import type { ActionTimeout, InfraError } from "@core/environment"
 import {
   type EventTooLarge,
   type InvalidEvent,
@@ -155,6 +155,7 @@ export type Failure =
   | PageSourceError
   | XmlError
   | InfraError
+  | ActionTimeout
   | EventTooLarge
   | InvalidEvent
   | UnknownEventType
@@ -197,12 +198,16 @@ export const EXIT_FAILURE = 1
 /** The exit code of bad usage: the command line itself is wrong. */
 export const EXIT_USAGE = 2
 
-// NatsCredentialsError is thrown by the NATS connection code, so it is a plain Error and is
-// known by its class name instead of a `_tag`.
-type Tagged = Exclude<Failure, NatsCredentialsError>
-export type FailureTag = Tagged["_tag"] | "NatsCredentialsError"
+// Errors thrown from code that is not Effect (the NATS connection, an action's timer) are
+// plain Error subclasses: the table knows them by their class name instead of a `_tag`.
+interface Thrown {
+  readonly NatsCredentialsError: NatsCredentialsError
+  readonly ActionTimeout: ActionTimeout
+}
+type Tagged = Exclude<Failure, Thrown[keyof Thrown]>
+export type FailureTag = Tagged["_tag"] | keyof Thrown
 type Table = { readonly [K in Tagged["_tag"]]: Rendering<Extract<Tagged, { readonly _tag: K }>> } & {
-  readonly NatsCredentialsError: Rendering<NatsCredentialsError>
+  readonly [K in keyof Thrown]: Rendering<Thrown[K]>
 }
 
 // Most libraries already word their messages for a person; their line is the message itself.
@@ -233,6 +238,7 @@ export const failures: Table = {
   PageSourceError: itsMessage,
   XmlError: itsMessage,
   InfraError: itsMessage,
+  ActionTimeout: itsMessage,
   EventTooLarge: itsMessage,
   InvalidEvent: itsMessage,
   UnknownEventType: itsMessage,
@@ -265,12 +271,12 @@ export const failures: Table = {
   SuiteError: itsMessage
 }
 
-/** The table's key for a failure: its `_tag`, or for a thrown Error subclass its name. */
+/** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */
 export const tagOf = (error: unknown): string | undefined => {
   if (typeof error !== "object" || error === null) return undefined
   const tag = (error as { readonly _tag?: unknown })._tag
   if (typeof tag === "string") return tag
-  return error instanceof Error && error.name !== "Error" ? error.name : undefined
+  return error instanceof Error && error.constructor !== Error ? error.constructor.name : undefined
 }
 
 /** One line and an exit code for any failure: the table's for a known tag, else its message and 1. */
