@@ -12,6 +12,7 @@ import type { CoreEvent } from "@core/events"
 import { loadSuites } from "@core/sites/suites"
 import { graphsOf } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { GraphUnfoldable } from "../Failures.ts"
 import { openStore } from "../Store.ts"
@@ -55,7 +56,7 @@ const withRun = (rendered: string, format: GraphFormat, runId: string): string =
   return [first, `  ${format === "dot" ? "//" : "%%"} run ${runId}`, ...rest].join("\n")
 }
 
-export const graphShow: Command = {
+export const graphShow: Command<Failure> = {
   name: "graph show",
   summary: "a task's strategy graph rebuilt from the log (nodes, paths), as text, DOT, Mermaid or JSON",
   positionals: ["task"],

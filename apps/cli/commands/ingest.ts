@@ -16,6 +16,7 @@ import { ingestLimits } from "@core/config"
 import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
@@ -25,7 +26,7 @@ const displayPath = (file: string): string => {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel
 }
 
-export const ingest: Command = {
+export const ingest: Command<Failure> = {
   name: "ingest",
   summary: "ingest expert demos: a demo.json file, or every demo.json under a directory (format: docs/demos.md)",
   positionals: ["file|dir"],

@@ -12,6 +12,7 @@ import { demosByTask } from "@core/demos"
 import type { Suite } from "@core/sites/suites"
 import { UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
@@ -28,7 +29,7 @@ const chosenTasks = (args: ParsedArgs) =>
     return suites.filter((s) => name === undefined || s.suite === name).flatMap((s) => s.tasks)
   })
 
-export const tasksList: Command = {
+export const tasksList: Command<Failure> = {
   name: "tasks list",
   summary:
     "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
@@ -90,7 +91,7 @@ export const tasksList: Command = {
     })
 }
 
-export const tasksRegister: Command = {
+export const tasksRegister: Command<Failure> = {
   name: "tasks register",
   summary: "write one TaskRegistered per suite instance to the log (idempotent: unchanged tasks are skipped)",
   flags: {
