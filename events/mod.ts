@@ -1,5 +1,6 @@
 export { canonicalJson, digest, sha256 } from "./Canonical.ts"
 export { eventId, runOfStream, runStream, workspaceStream } from "./Envelope.ts"
+export { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "./Errors.ts"
 export type { EventEncodeError } from "./Errors.ts"
 export { makeEvent } from "./Event.ts"
 export type { DataOf, EventDefinition, EventOf } from "./Event.ts"

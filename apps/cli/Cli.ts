@@ -1,20 +1,16 @@
 /**
  * The small command framework behind `bun core`: flag parsing with one-line errors, and a
- * runner that turns any failure into `error: …` on stderr and a non-zero exit — never a
- * stack trace for bad input (set CORE_DEBUG=1 to see one for a defect).
+ * runner that turns any failure into `error: …` on stderr and a non-zero exit, as the table
+ * of Failures.ts words it — never a stack trace for bad input (set CORE_DEBUG=1 to see one
+ * for a defect).
  */
-import { Cause, Effect, Exit, Fiber, Schema } from "effect"
+import { Cause, Effect, Exit, Fiber } from "effect"
 import { joinLines, messageOf } from "@core/events"
+import { renderFailure, UsageError } from "./Failures.ts"
 
-/** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
-export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
-  message: Schema.String
-}) {}
-
-/** A failure to report in one line. Exit code 1. */
-export class CliError extends Schema.TaggedError<CliError>()("CliError", {
-  message: Schema.String
-}) {}
+export { CliError, UsageError } from "./Failures.ts"
+import type { Failure } from "./Failures.ts"
+export type { Failure }
 
 /** A `list` flag may be given again and again; its values are `ParsedArgs.lists[name]`, in order. */
 export type FlagKind = "boolean" | "string" | "number" | "list"
@@ -28,14 +24,19 @@ export interface FlagSpec {
   readonly check?: (value: string) => string | undefined
 }
 
-export interface Command {
+/**
+ * A command whose `run` fails with `E`. `Command<Failure>` makes the compiler check that each
+ * failure it can end with has a line in the table of Failures.ts; plain `Command` is for the
+ * commands not converted yet (their store layer's error is still `unknown`).
+ */
+export interface Command<E = unknown> {
   /** Words after `bun core`, e.g. "config show". */
   readonly name: string
   readonly summary: string
   readonly flags: Record<string, FlagSpec>
   /** Names of positional arguments, for help; `run` checks them. */
   readonly positionals?: ReadonlyArray<string>
-  readonly run: (args: ParsedArgs) => Effect.Effect<void, unknown>
+  readonly run: (args: ParsedArgs) => Effect.Effect<void, E>
   /** The command handles SIGINT and SIGTERM itself (a follower: stopping is its normal end). */
   readonly ownSignals?: boolean
 }
@@ -137,7 +138,10 @@ const stopOnSignals = (fiber: Fiber.Fiber<unknown, unknown>): void => {
   process.on("SIGTERM", on)
 }
 
-/** Runs a command to completion and exits: 0 on success, 2 on usage errors, 1 otherwise, 130 when interrupted. */
+/**
+ * Runs a command to completion and exits: 0 on success, 130 when interrupted, 70 on a defect,
+ * and for a failure the line and exit code Failures.ts gives it (2 for usage, 1 otherwise).
+ */
 export const runCommand = async (command: Command, argv: ReadonlyArray<string>): Promise<never> => {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(helpText(command))
@@ -153,8 +157,9 @@ export const runCommand = async (command: Command, argv: ReadonlyArray<string>):
   if (Cause.hasInterruptsOnly(cause)) process.exit(130)
   const failure = Cause.findErrorOption(cause)
   if (failure._tag === "Some") {
-    console.error(`error: ${oneLine(failure.value)}`)
-    process.exit(failure.value instanceof UsageError ? 2 : 1)
+    const { line, exit } = renderFailure(failure.value)
+    console.error(`error: ${line}`)
+    process.exit(exit)
   }
   const defect = Cause.squash(cause)
   console.error(`error: internal: ${oneLine(defect)}${process.env.CORE_DEBUG ? "" : " (CORE_DEBUG=1 shows the stack)"}`)

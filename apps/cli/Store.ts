@@ -6,18 +6,18 @@
  */
 import { Effect, Layer } from "effect"
 import { DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
-import type { BlobStore } from "@core/blobstore"
+import type { BlobStore, BlobStoreError } from "@core/blobstore"
 import { ConfigError, loadConfig, natsCredentials, natsOutageLimitMs, storeSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { chooseStore, displayNatsUrl, EmbeddedStore, JetStreamStore } from "@core/eventstore"
-import type { EventStore, NatsCredentials, StoreChoice } from "@core/eventstore"
+import type { EventStore, NatsCredentials, StoreChoice, StoreUnavailable } from "@core/eventstore"
 import { join } from "node:path"
 import type { ParsedArgs } from "./Cli.ts"
 
 export interface OpenedStore {
   readonly config: LoadedConfig
   readonly choice: StoreChoice
-  readonly layer: Layer.Layer<EventStore | BlobStore, unknown>
+  readonly layer: Layer.Layer<EventStore | BlobStore, StoreUnavailable | BlobStoreError>
   /** What every NATS connection of the command authenticates with (never printed). */
   readonly credentials: NatsCredentials
 }
@@ -36,7 +36,7 @@ export const openStore = (args: ParsedArgs, options: { quiet?: boolean } = {}) =
     const choice = yield* chooseStore(storeSettings(config), credentials)
     if (!options.quiet) console.error(describeChoice(choice))
     const outageLimitMs = natsOutageLimitMs(config)
-    const layer: Layer.Layer<EventStore | BlobStore, unknown> =
+    const layer: Layer.Layer<EventStore | BlobStore, StoreUnavailable | BlobStoreError> =
       choice.kind === "nats"
         ? Layer.mergeAll(
             JetStreamStore.layer({ url: choice.url, credentials, outageLimitMs }),

@@ -2,5 +2,6 @@
 export { escapeHtml, html, trusted } from "./Html.ts"
 export type { Html } from "./Html.ts"
 export type { Page, PageContext, PageResult } from "./Page.ts"
+export { QueryFailed } from "./Queries.ts"
 export { ConsoleError, isLoopback, startConsole } from "./Server.ts"
 export type { ConsoleOptions, RunningConsole } from "./Server.ts"

@@ -3,7 +3,7 @@ export { DemoFileError, decodeStrict, jsonPath, oneLine, plural } from "./Format
 export { findDemoFiles, loadDemo } from "./Loader.ts"
 export type { LoadOptions } from "./Loader.ts"
 export { demoStream, demosByTask, ingestDemo, ingestFiles, rejectDemo, rejectedStream } from "./Ingest.ts"
-export { writeDemoFolder } from "./Writer.ts"
+export { DemoWriteError, writeDemoFolder } from "./Writer.ts"
 export { Step, StepFileError, describeStep, loadStepFile, parseStepFile } from "./StepFile.ts"
 export { StepPlayError, playDemo, playSteps } from "./PlaySteps.ts"
 export { recordSteps } from "./RecordSteps.ts"

@@ -59,5 +59,5 @@ export { readAnswer } from "./retrieval/Reading.ts"
 
 export { modelPolicy } from "./model/ModelAct.ts"
 export type { ModelPolicySpec } from "./model/ModelAct.ts"
-export { modelPolicyAction, parsePolicyAnswer } from "./model/ModelPolicy.ts"
+export { modelPolicyAction, parsePolicyAnswer, PolicyAnswerInvalid } from "./model/ModelPolicy.ts"
 export type { ModelPolicyInput, ModelPolicyOptions } from "./model/ModelPolicy.ts"

@@ -12,9 +12,9 @@
  *   const { digest } = yield* tableDigest(rm)
  * }))
  */
-export { migrate, migrationStatus, openReadModels } from "./ReadModels.ts"
+export { DatabaseError, migrate, migrationStatus, openReadModels } from "./ReadModels.ts"
 export type { ReadModels } from "./ReadModels.ts"
-export { readCheckpoints, runProjector } from "./Projector.ts"
+export { ProjectorConflict, readCheckpoints, runProjector } from "./Projector.ts"
 export { tableDigest } from "./Digest.ts"
 export { compareWithRebuild, rebuildAndDigest } from "./Rebuild.ts"
 export { bunSqliteDatabase } from "./BunSqlite.ts"

@@ -11,6 +11,8 @@ export type { AnyDecider, Decider, DeciderRegistry, Decision, DecisionServices }
 export { diffValues, formatDiff } from "./Diff.ts"
 export { Randomness, prng, seedOf } from "./Prng.ts"
 export {
+  ActionMismatch,
+  BlobAltered,
   EnvironmentFailed,
   ModelCallFailed,
   ModelCallNotRecorded,
@@ -24,7 +26,7 @@ export type { ModelAnswer, ModelRequest, Observed } from "./Services.ts"
 export { recordedModels, recordedObservations } from "./Recorded.ts"
 export { compareDecisions } from "./Compare.ts"
 export type { Divergence, Rederived } from "./Compare.ts"
-export { readRunLog, recordedServices, rederive, replayRun } from "./Replay.ts"
+export { readRunLog, recordedServices, rederive, replayRun, RunNotFound } from "./Replay.ts"
 export type { ReplayReport } from "./Replay.ts"
 export { coreDeciders } from "./Deciders.ts"
 export { demoBlob, demoJobs } from "./deciders/DemoJobs.ts"

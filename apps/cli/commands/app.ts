@@ -34,7 +34,9 @@ import { DirectoryBlobStore } from "@core/blobstore"
 import { androidSettings, loadConfig } from "@core/config"
 import { AppiumEnvironment } from "@core/env-android"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import { CliError, UsageError } from "../Cli.ts"
+import { UsageError } from "../Cli.ts"
+import { AppCheckFailed } from "../Failures.ts"
+import type { Failure } from "../Failures.ts"
 import type { Command } from "../Cli.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
@@ -50,7 +52,7 @@ interface CheckReport {
 
 const tasksOf = (n: number): string => `${n} task${n === 1 ? "" : "s"}`
 
-const failure = (pack: Pack) => (reason: string) => new CliError({ message: `app ${pack.config.name}: ${reason}` })
+const failure = (pack: Pack) => (reason: string) => new AppCheckFailed({ app: pack.config.name, reason })
 
 /** One ready instance and a scratch blob folder, both gone when the scope ends. */
 const instanceAndBlobs = (pack: Pack) =>
@@ -68,7 +70,7 @@ const instanceAndBlobs = (pack: Pack) =>
   })
 
 /** One instance, one page, everything closed when the scope ends. */
-const checkWeb = (pack: Pack, login: PackLogin): Effect.Effect<CheckReport, CliError> =>
+const checkWeb = (pack: Pack, login: PackLogin): Effect.Effect<CheckReport, AppCheckFailed> =>
   Effect.scoped(
     Effect.gen(function* () {
       const fail = failure(pack)
@@ -104,7 +106,7 @@ const checkWeb = (pack: Pack, login: PackLogin): Effect.Effect<CheckReport, CliE
   )
 
 /** One instance (an Appium server), the first task's activity opened on it and its page source read; closed when the scope ends. */
-const checkAndroid = (pack: Pack, capabilities: Readonly<Record<string, unknown>>): Effect.Effect<CheckReport, CliError> =>
+const checkAndroid = (pack: Pack, capabilities: Readonly<Record<string, unknown>>): Effect.Effect<CheckReport, AppCheckFailed> =>
   Effect.scoped(
     Effect.gen(function* () {
       const fail = failure(pack)
@@ -136,7 +138,7 @@ const checkAndroid = (pack: Pack, capabilities: Readonly<Record<string, unknown>
     })
   )
 
-export const appCheck: Command = {
+export const appCheck: Command<Failure> = {
   name: "app check",
   summary:
     "check an app pack: validate it, start one instance, open its first task (headless Chromium, or the pack's Appium server), stop it (docs/app-packs.md)",
@@ -149,13 +151,13 @@ export const appCheck: Command = {
     Effect.gen(function* () {
       if (args.positionals.length !== 1)
         return yield* new UsageError({ message: "app check takes one path: the pack's folder (it holds core-app.json)" })
-      const pack = yield* loadPack(args.positionals[0]!).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = yield* loadPack(args.positionals[0]!)
       const { name, platform } = pack.config
-      const config = yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const config = yield* loadConfig({ flags: args.flags })
       // A device may need capabilities (appium:udid, …); the server is the one the pack's instance announces.
       const capabilities = platform === "android" ? androidSettings(config).capabilities : {}
       // Its secrets are checked before an instance starts; the log-in itself is played before the first task.
-      const login = yield* loadLogin(pack, packSecretRule(config, args)).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const login = yield* loadLogin(pack, packSecretRule(config, args))
       const report = platform === "android" ? yield* checkAndroid(pack, capabilities) : yield* checkWeb(pack, login)
       if (args.flags.json === true) console.log(JSON.stringify(report))
       else {

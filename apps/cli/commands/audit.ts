@@ -8,6 +8,7 @@ import { Effect, Stream } from "effect"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { readEvents } from "../RunLog.ts"
@@ -21,7 +22,7 @@ const collect = (filter: string) =>
     return (yield* Stream.runCollect(store.readAll({ filter }))).map((r) => r.event)
   })
 
-export const auditLabelFunction: Command = {
+export const auditLabelFunction: Command<Failure> = {
   name: "audit label-function",
   summary: "show a label function's code, source demo, key step, validation, how it was inferred and its model calls",
   positionals: ["id"],

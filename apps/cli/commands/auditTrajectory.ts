@@ -16,6 +16,7 @@ import { sitePath } from "@core/domain"
 import { auditTrajectoryOf } from "@core/pipeline"
 import type { StepEvidence, TrajectoryAudit } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { isToken, readEvents, runExists, runLog, runsWith, unknownRun } from "../RunLog.ts"
@@ -127,7 +128,7 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
 // ---------------------------------------------------------------------------------------
 // The command
 
-export const auditTrajectory: Command = {
+export const auditTrajectory: Command<Failure> = {
   name: "audit trajectory",
   summary: "why a trajectory got its label: task, demos, key steps, LFs and their verdicts with step evidence, path, label",
   positionals: ["id"],

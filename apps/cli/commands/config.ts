@@ -6,11 +6,12 @@
 import { Effect } from "effect"
 import { configKeys, forRecording, loadConfig } from "@core/config"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { configFlags } from "../ConfigFlags.ts"
 
 const show = (value: unknown): string => (value === null ? "(none)" : String(value))
 
-export const configShow: Command = {
+export const configShow: Command<Failure> = {
   name: "config show",
   summary: "print the merged config and the source of each value",
   flags: {

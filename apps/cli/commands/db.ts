@@ -15,6 +15,7 @@ import { EventStore } from "@core/eventstore"
 import { migrate, migrationStatus, openReadModels, projections, readCheckpoints, runProjector } from "@core/projections"
 import type { ReadModels } from "@core/projections"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
@@ -27,7 +28,7 @@ const withReadModels = <A, E, R>(args: ParsedArgs, f: (rm: ReadModels) => Effect
     return yield* Effect.scoped(Effect.flatMap(openReadModels(config.values["database.url"]), f))
   })
 
-export const dbMigrate: Command = {
+export const dbMigrate: Command<Failure> = {
   name: "db migrate",
   summary: "apply pending read-model migrations",
   flags: { json, ...dbFlags },
@@ -41,7 +42,7 @@ export const dbMigrate: Command = {
     )
 }
 
-export const dbStatus: Command = {
+export const dbStatus: Command<Failure> = {
   name: "db status",
   summary: "migrations applied/pending, and each projection's checkpoint against the log head",
   flags: { json, ...commonConfigFlags, ...dbFlags },
@@ -77,7 +78,7 @@ export const dbStatus: Command = {
     )
 }
 
-export const dbProject: Command = {
+export const dbProject: Command<Failure> = {
   name: "db project",
   summary: "run the projectors: catch up with the log, or --follow it",
   flags: {

@@ -16,6 +16,7 @@ import type { NatsCredentials } from "@core/eventstore"
 import { HEADLESS_SHELL } from "@core/env-web"
 import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { LOG_SUBJECTS, logWrites } from "../LogWrites.ts"
 
@@ -318,7 +319,7 @@ const postgresCheck = (config: LoadedConfig): Effect.Effect<Check> =>
 
 const MARK: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗" }
 
-export const doctor: Command = {
+export const doctor: Command<Failure> = {
   name: "doctor",
   summary: "check Bun, NATS, the event store, Chromium, chromedriver, PostgreSQL and the Android tools",
   flags: {

@@ -4,12 +4,13 @@
  */
 import { Effect, Stream } from "effect"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { UsageError } from "../Cli.ts"
 import { EventStore } from "@core/eventstore"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
-export const eventsTail: Command = {
+export const eventsTail: Command<Failure> = {
   name: "events tail",
   summary: "print events as JSONL as they arrive",
   flags: {

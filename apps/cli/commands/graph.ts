@@ -12,7 +12,9 @@ import type { CoreEvent } from "@core/events"
 import { loadSuites } from "@core/sites/suites"
 import { graphsOf } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
+import { GraphUnfoldable } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { isToken, readEvents, runExists, runsWith, unknownRun } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
@@ -30,8 +32,7 @@ export const taskKnown = (taskId: string) =>
 export const foldGraph = (taskId: string, events: ReadonlyArray<CoreEvent>) =>
   Effect.try({
     try: () => graphsOf(events).get(taskId),
-    catch: (e) =>
-      new CliError({ message: `the log's strategy graph of ${taskId} does not fold: ${e instanceof Error ? e.message : String(e)}` })
+    catch: (e) => new GraphUnfoldable({ taskId, reason: e instanceof Error ? e.message : String(e) })
   })
 
 export const graphJson = (runId: string, g: StrategyGraph) => ({
@@ -55,7 +56,7 @@ const withRun = (rendered: string, format: GraphFormat, runId: string): string =
   return [first, `  ${format === "dot" ? "//" : "%%"} run ${runId}`, ...rest].join("\n")
 }
 
-export const graphShow: Command = {
+export const graphShow: Command<Failure> = {
   name: "graph show",
   summary: "a task's strategy graph rebuilt from the log (nodes, paths), as text, DOT, Mermaid or JSON",
   positionals: ["task"],

@@ -16,6 +16,7 @@ import { ingestLimits } from "@core/config"
 import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
@@ -25,7 +26,7 @@ const displayPath = (file: string): string => {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel
 }
 
-export const ingest: Command = {
+export const ingest: Command<Failure> = {
   name: "ingest",
   summary: "ingest expert demos: a demo.json file, or every demo.json under a directory (format: docs/demos.md)",
   positionals: ["file|dir"],
@@ -48,15 +49,9 @@ export const ingest: Command = {
       if (files.length === 0) return yield* new CliError({ message: `${target}: no demo.json files found` })
       const appDir = args.flags.app as string | undefined
       // A demo names a task of the pack when one is given, else of the bundled suites.
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const tasks =
-        pack === null
-          ? new Set(
-              (yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))).flatMap((s) =>
-                s.tasks.map((t) => t.id)
-              )
-            )
-          : new Set(pack.tasks.map((t) => t.id))
+        pack === null ? new Set((yield* loadSuites()).flatMap((s) => s.tasks.map((t) => t.id))) : new Set(pack.tasks.map((t) => t.id))
       const opened = yield* openStore(args)
       // A pack's tasks are registered with its demos, so `infer` knows their instructions.
       const register = pack === null ? Effect.void : Effect.asVoid(registerTasks(pack.tasks.map((t) => packRegistration(pack, t))))

@@ -33,6 +33,8 @@ import type { RecordedStep } from "@core/env-web"
 import { defaultSecretEnv, SecretEnvName } from "@core/events"
 import type { Action } from "@core/events"
 import { CliError, UsageError } from "../Cli.ts"
+import { DemoNotWritten, RecorderFailed, StepsNotPlayed } from "../Failures.ts"
+import type { Failure } from "../Failures.ts"
 import { bundledTarget, packTarget } from "../RecordTarget.ts"
 import { allowSecretFlags } from "../PackSecrets.ts"
 import type { Command } from "../Cli.ts"
@@ -82,7 +84,7 @@ const stdinLines = Effect.gen(function* () {
 
 const stamp = Effect.map(DateTime.now, (now) => DateTime.formatIso(now).replace(/[-:]|\.\d+Z$/g, ""))
 
-export const record: Command = {
+export const record: Command<Failure> = {
   name: "record",
   summary:
     "record a person's demonstration of a task instance in a headed Chromium as a demo folder (needs a display: on a desktop or under xvfb-run -a); --from plays a step file headless instead",
@@ -153,7 +155,7 @@ export const record: Command = {
         else console.log(written.file)
       }
       if (from !== undefined) {
-        const file = yield* loadStepFile(from).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        const file = yield* loadStepFile(from)
         say(`${target.label}: playing ${from}`)
         const written = yield* Effect.gen(function* () {
           const opened = yield* target.open
@@ -176,7 +178,7 @@ export const record: Command = {
           })
         }).pipe(
           Effect.scoped,
-          Effect.mapError((e) => new CliError({ message: e._tag === "StepPlayError" ? `${oneLine(from, 1000)}: ${e.message}` : e.message }))
+          Effect.catchTag("StepPlayError", (e) => Effect.fail(new StepsNotPlayed({ file: from, reason: e.message })))
         )
         return report(written)
       }
@@ -207,7 +209,7 @@ export const record: Command = {
           onStep: (s: RecordedStep, i) => say(`step ${i}: ${describeAction(s.action)}  (${s.urlBefore ?? "?"} → ${s.urlAfter ?? "?"})`)
         }).pipe(
           Effect.provide(blobs),
-          Effect.mapError((e) => new CliError({ message: `cannot start the recorder: ${e.reason}` }))
+          Effect.mapError((e) => new RecorderFailed({ doing: "start", reason: e.reason }))
         )
         const lines = yield* stdinLines
         say("do the task in the browser window: each click, committed text field, choice in a list and Back is a step")
@@ -236,7 +238,7 @@ export const record: Command = {
           Effect.andThen(Effect.fail(new CliError({ message: "the browser window was closed: recording discarded, nothing written" })))
         )
         const steps = yield* Effect.raceFirst(
-          commands.pipe(Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: `cannot record: ${e.reason}` })))),
+          commands.pipe(Effect.catchTag("InfraError", (e) => Effect.fail(new RecorderFailed({ doing: "record", reason: e.reason })))),
           windowClosed
         )
         say(`step ${steps.length}: ${describeAction(steps.at(-1)!.action)}`)
@@ -247,10 +249,10 @@ export const record: Command = {
           initial: recording.initial
         }).pipe(
           Effect.provide(blobs),
-          Effect.mapError((e) => new CliError({ message: `cannot write the demo to ${out}: ${e.message}` }))
+          Effect.mapError((e) => new DemoNotWritten({ out, reason: e.message }))
         )
         // What ingest will read: a recording that does not load is a bug here, not the person's.
-        yield* loadDemo(file, { tasks: target.tasks }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+        yield* loadDemo(file, { tasks: target.tasks })
         return { file, steps: steps.length }
       }).pipe(Effect.scoped)
 

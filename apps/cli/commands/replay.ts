@@ -18,13 +18,15 @@ import { readFileSync } from "node:fs"
 import type { DeciderRegistry, Divergence, ReplayReport } from "@core/replay"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
+import { FlagFileUnreadable } from "../Failures.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import type { OpenedStore } from "../Store.ts"
 import { compareWithRebuild, migrationStatus, openReadModels } from "@core/projections"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** Projection replay (level 1): true when the rebuilt read models have the logged digest. */
-export type ProjectionCheck = (runId: string, opened: OpenedStore) => Effect.Effect<boolean, unknown, EventStore | BlobStore>
+export type ProjectionCheck = (runId: string, opened: OpenedStore) => Effect.Effect<boolean, Failure, EventStore | BlobStore>
 
 export interface ReplayCommandOptions {
   readonly registry?: DeciderRegistry
@@ -50,7 +52,7 @@ const summaryLines = (r: ReplayReport, projections: boolean | null): Array<strin
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`)
 }
 
-export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command => ({
+export const makeReplayCommand = (options: ReplayCommandOptions = {}): Command<Failure> => ({
   name: "replay",
   summary: "re-run a run's deciders on its recorded inputs and report the first divergence",
   positionals: ["runId"],
@@ -127,7 +129,7 @@ const whatIfCommand = (runId: string, spec: string, args: ParsedArgs) =>
     const code = yield* Effect.try({
       try: () => readFileSync(file, "utf8"),
       catch: (e) =>
-        new CliError({ message: `--with-lf: cannot read ${file} (${e instanceof Error ? e.message.split("\n")[0] : String(e)})` })
+        new FlagFileUnreadable({ flag: "with-lf", file, reason: e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e) })
     })
     if (!/function\s+labelFunction\s*\(/.test(code))
       return yield* new CliError({ message: `--with-lf: ${file} defines no function labelFunction(t)` })

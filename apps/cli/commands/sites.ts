@@ -6,10 +6,12 @@
  */
 import { Effect } from "effect"
 import { EPISODE_TOKEN_HEADER, sites, startSites } from "@core/sites"
-import { CliError, UsageError } from "../Cli.ts"
+import { UsageError } from "../Cli.ts"
+import { ListenFailed } from "../Failures.ts"
+import type { Failure } from "../Failures.ts"
 import type { Command } from "../Cli.ts"
 
-export const sitesServe: Command = {
+export const sitesServe: Command<Failure> = {
   name: "sites serve",
   summary: "serve the bundled web apps (shop, …) on 127.0.0.1",
   flags: {
@@ -23,7 +25,7 @@ export const sitesServe: Command = {
         return yield* new UsageError({ message: `--port must be an integer in 0..65535, got ${port}` })
       const server = yield* Effect.try({
         try: () => startSites({ port }),
-        catch: (e) => new CliError({ message: `cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}` })
+        catch: (e) => new ListenFailed({ address: `127.0.0.1:${port}`, reason: e instanceof Error ? e.message : String(e) })
       })
       const names = sites.map((s) => s.name)
       const enter = Object.fromEntries(

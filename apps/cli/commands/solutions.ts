@@ -11,8 +11,9 @@ import { Effect } from "effect"
 import { runSolutions } from "@core/sites/solutions"
 import { CliError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 
-export const solutionsRun: Command = {
+export const solutionsRun: Command<Failure> = {
   name: "solutions run",
   summary:
     "run the scripted solutions of the train instances (every path family) in the real web environment, check each with its ground-truth checker, optionally write the primary runs as expert demos",
@@ -29,7 +30,7 @@ export const solutionsRun: Command = {
         instance: args.flags.instance as string | undefined,
         out: args.flags.out as string | undefined,
         progress: (line) => console.error(`solutions: ${line}`)
-      }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      })
       if (args.flags.json === true) for (const r of results) console.log(JSON.stringify(r))
       else {
         for (const r of results)

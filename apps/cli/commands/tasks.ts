@@ -10,8 +10,9 @@ import { registrationOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
 import { demosByTask } from "@core/demos"
 import type { Suite } from "@core/sites/suites"
-import { CliError, UsageError } from "../Cli.ts"
+import { UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { openStore } from "../Store.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
@@ -20,7 +21,7 @@ const suiteFlag = { suite: { kind: "string" as const, description: "only this su
 /** The bundled suites, or the one `--suite` names. */
 const chosenTasks = (args: ParsedArgs) =>
   Effect.gen(function* () {
-    const suites: ReadonlyArray<Suite> = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites: ReadonlyArray<Suite> = yield* loadSuites()
     const name = args.flags.suite as string | undefined
     if (name !== undefined && !suites.some((s) => s.suite === name)) {
       return yield* new UsageError({ message: `unknown suite '${name}' (known: ${suites.map((s) => s.suite).join(", ")})` })
@@ -28,7 +29,7 @@ const chosenTasks = (args: ParsedArgs) =>
     return suites.filter((s) => name === undefined || s.suite === name).flatMap((s) => s.tasks)
   })
 
-export const tasksList: Command = {
+export const tasksList: Command<Failure> = {
   name: "tasks list",
   summary:
     "list the bundled suites' task instances: site, template, split, path families, and whether a demo exists (read from the log's ws.demo.* streams; demos come from `bun core ingest`)",
@@ -43,7 +44,7 @@ export const tasksList: Command = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined && args.flags.suite !== undefined)
         return yield* new UsageError({ message: "--suite chooses bundled tasks; --app lists the pack's" })
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const demos = yield* Effect.provide(demosByTask, (yield* openStore(args)).layer)
       // A pack's task has no template, seed or path families; its "template" column shows its tags.
       const rows =
@@ -90,7 +91,7 @@ export const tasksList: Command = {
     })
 }
 
-export const tasksRegister: Command = {
+export const tasksRegister: Command<Failure> = {
   name: "tasks register",
   summary: "write one TaskRegistered per suite instance to the log (idempotent: unchanged tasks are skipped)",
   flags: {
@@ -103,7 +104,7 @@ export const tasksRegister: Command = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined && args.flags.suite !== undefined)
         return yield* new UsageError({ message: "--suite chooses bundled tasks; --app registers the pack's" })
-      const pack = appDir === undefined ? null : yield* loadPack(appDir).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const pack = appDir === undefined ? null : yield* loadPack(appDir)
       const tasks = pack === null ? (yield* chosenTasks(args)).map(registrationOf) : pack.tasks.map((t) => packRegistration(pack, t))
       const opened = yield* openStore(args)
       const program = registerTasks(tasks, (line) => console.error(`tasks: ${line}`))

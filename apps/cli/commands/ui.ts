@@ -13,6 +13,7 @@
 import { Effect } from "effect"
 import { isLoopback } from "@core/console"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { UsageError, untilSignal } from "../Cli.ts"
 import { DEFAULT_CONSOLE_PORT, openConsole } from "../Console.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
@@ -29,7 +30,7 @@ const openInBrowser = (url: string): void => {
   }
 }
 
-export const ui: Command = {
+export const ui: Command<Failure> = {
   name: "ui",
   summary:
     "the console: a read-only web view of runs, strategy graphs, trajectory audits, datasets and what-ifs; only the URL it prints (it carries the token) opens it",

@@ -20,7 +20,7 @@ import { startSites } from "../mod.ts"
 import { forum } from "../forum/mod.ts"
 import { shop } from "../shop/mod.ts"
 import { travel } from "../travel/mod.ts"
-import { loadSuites } from "../suites/mod.ts"
+import { loadSuites, SuiteError } from "../suites/mod.ts"
 import type { SuiteTask } from "../suites/Suite.ts"
 import { loadDemo } from "@core/demos"
 import { replayDemo } from "./Replay.ts"
@@ -234,14 +234,14 @@ export const runSolutions = (options: SolutionsOptions = {}) =>
     const suites = yield* loadSuites()
     const suite = options.suite ?? "shop"
     if (!SOLVED_SUITES.includes(suite))
-      return yield* Effect.fail(new Error(`no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})`))
+      return yield* new SuiteError({ message: `no scripted solutions for suite '${suite}' yet (have: ${SOLVED_SUITES.join(", ")})` })
     let tasks: ReadonlyArray<SuiteTask> = suites
       .filter((s) => s.suite === suite)
       .flatMap((s) => s.tasks)
       .filter((t) => t.split === "train")
     if (options.instance !== undefined) tasks = tasks.filter((t) => t.id === options.instance)
     if (options.instances !== undefined) tasks = options.instances(tasks)
-    if (tasks.length === 0) return yield* Effect.fail(new Error(`no train instance '${options.instance ?? ""}' in suite '${suite}'`))
+    if (tasks.length === 0) return yield* new SuiteError({ message: `no train instance '${options.instance ?? ""}' in suite '${suite}'` })
     const { sites, env, context } = yield* solutionsRuntime({ screenshots: "key" })
     const results: Array<SolutionResult> = []
     for (const task of tasks) {

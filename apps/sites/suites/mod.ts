@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { loadSuite, SuiteError } from "./Suite.ts"
 import type { Suite } from "./Suite.ts"
 
+export { SuiteError } from "./Suite.ts"
 export type { Suite, SuiteTask } from "./Suite.ts"
 export { CHECKERS, isCheckerName, SITE_PARAMETERS } from "./vocabulary.ts"
 export type { CheckerName, CheckerSpec, ParameterCheck } from "./vocabulary.ts"
