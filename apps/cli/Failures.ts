@@ -14,8 +14,10 @@ import type { InstanceError, PackError } from "@core/apps"
 import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
+import type { DatasetError } from "@core/datasets"
 import type { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
 import type { PageSourceError, XmlError } from "@core/env-android"
+import type { EvalError, EvalInputError } from "@core/evaluation"
 import type { ActionTimeout, InfraError } from "@core/environment"
 import {
   type EventTooLarge,
@@ -186,6 +188,9 @@ export type Failure =
   | RunNotFound
   | SandboxError
   | SuiteError
+  | DatasetError
+  | EvalError
+  | EvalInputError
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -268,7 +273,11 @@ export const failures: Table = {
   ObservationNotRecorded: itsMessage,
   RunNotFound: itsMessage,
   SandboxError: itsMessage,
-  SuiteError: itsMessage
+  SuiteError: itsMessage,
+  DatasetError: itsMessage,
+  EvalError: itsMessage,
+  // A request naming a task, site or split that is not there: the command line is wrong.
+  EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message }
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -32,6 +32,8 @@ import {
   RunNotFound
 } from "@core/replay"
 import { SandboxError } from "@core/sandbox"
+import { DatasetError } from "@core/datasets"
+import { EvalError, EvalInputError } from "@core/evaluation"
 import { SuiteError } from "@core/sites/suites"
 import {
   AppCheckFailed,
@@ -123,7 +125,10 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   ObservationNotRecorded: new ObservationNotRecorded({ trajectoryId: "r1-s0-t1", step: 3 }),
   RunNotFound: new RunNotFound({ runId: "r1" }),
   SandboxError: new SandboxError({ reason: TWO }),
-  SuiteError: new SuiteError({ message: TWO })
+  SuiteError: new SuiteError({ message: TWO }),
+  DatasetError: new DatasetError({ message: TWO }),
+  EvalError: new EvalError({ message: TWO }),
+  EvalInputError: new EvalInputError({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
