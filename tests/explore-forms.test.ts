@@ -15,7 +15,7 @@ import { explorationAction, lookupFormIds, withSelectOptions } from "@core/domai
 import type { PolicyElement, PolicyHistoryStep } from "@core/domain"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { Action } from "@core/events"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
 

@@ -20,11 +20,11 @@ import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/environment"
 import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
-import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
+import { evolveRun, initialRunState, liveObservations, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
 import { retrievalVersionOf } from "@core/policy"
 import type { RetrievalModel, RetrievalVersion } from "@core/policy"
-import { Randomness } from "@core/replay"
+import { noModels, Randomness } from "@core/engine"
 
 export interface PolicyEvalOptions {
   /** Where the episodes play and who judges them. */

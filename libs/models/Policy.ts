@@ -19,7 +19,7 @@
 import { Effect, Predicate, Result, Schema } from "effect"
 import { Action, ActionKind, canonicalJson, oneLine } from "@core/events"
 import type { Target } from "@core/events"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { chat } from "./Calls.ts"
 import type { ChatMessage, ModelError } from "./Calls.ts"
 import { imageRef } from "./Images.ts"

@@ -11,7 +11,7 @@
  * @example
  * const outcome = yield* executeRun(config, storeLayer, plan, app, progress)
  */
-import { DateTime, Effect, Layer, Random, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
 import { groundTruthFile, readGroundTruth, writeGroundTruth } from "./GroundTruth.ts"
 import { BlobStore } from "@core/blobstore"
@@ -20,7 +20,6 @@ import { runIdentity, setOfMarksFor } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
-import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
@@ -28,21 +27,20 @@ import type { ModelCalledEvent } from "@core/models"
 import type { RemoteEpisodes } from "./Rollout.ts"
 import { EXPLORATION_VERSION, LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import { RETRIEVAL_VERSION } from "@core/policy"
-import { Randomness, readRunLog } from "@core/replay"
+import { drive, modelCallRecorder, newRunId, noModels, Randomness, readRunLog, resumeLayers, startRun } from "@core/engine"
+import type { RecordedRunConfig } from "@core/engine"
 import { pipelineDeciders } from "./Deciders.ts"
-import { drive } from "./Driver.ts"
 import { liveObservations } from "./LiveObservations.ts"
 import type { EpisodeEnd } from "./LiveObservations.ts"
-import { modelCallRecorder } from "./ModelCalls.ts"
 import { environmentsNamed, platformEnvironment } from "./PlatformEnvironment.ts"
 import { registerTasks } from "./Registration.ts"
-import { resumeLayers } from "./Resume.ts"
 import { progressLines } from "./RunProgress.ts"
 import type { RunProgress } from "./RunProgress.ts"
 import type { EpisodeJudgement, RunApp, RunTask } from "./RunApp.ts"
 import { ensureDemos, RunError } from "./RunDemos.ts"
-import { labelSandbox, noModels } from "./Services.ts"
-import { configuredModels, DATA_RULES_VERSION, encodeRunConfig, RUN_CONFIG_KEYS, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
+import { labelSandbox } from "./LabelSandbox.ts"
+import { configuredModels, DATA_RULES_VERSION, RUN_DEFAULTS, runPolicy } from "./RunConfig.ts"
+import { modelSources, runConfigCodec } from "./RunStart.ts"
 import type { RunConfig } from "./RunConfig.ts"
 
 export interface RunPlan {
@@ -111,19 +109,8 @@ export interface RemoteRun {
 }
 
 /**
- * A new run id, `<command>-<time base 36>-<6 hex>`, from the Clock and Random services:
- * both are inputs, recorded in RunStarted's envelope.
- */
-export const newRunId = (prefix: string) =>
-  Effect.gen(function* () {
-    const now = yield* DateTime.now
-    const r = yield* Random.nextIntBetween(0, 0xffffff)
-    return `${prefix}-${DateTime.toEpochMillis(now).toString(36)}-${r.toString(16).padStart(6, "0")}`
-  })
-
-/**
- * What a new run's RunStarted records of its parameters: its RunConfig's keys (RUN_DEFAULTS
- * for the knobs the plan leaves out) after the plan's `extra`, and each key's source.
+ * What a new run's RunStarted records of its parameters: its RunConfig (RUN_DEFAULTS for
+ * the knobs the plan leaves out), the plan's `extra`, and each key's source.
  */
 const runStartedConfig = (
   plan: RunPlan,
@@ -158,21 +145,12 @@ const runStartedConfig = (
       model: models.model,
       demos
     }
-    const keys = encodeRunConfig(run)
-    const clash = Object.keys(plan.extra ?? {}).find((k) => k in keys)
-    if (clash !== undefined)
-      return yield* new RunError({ message: `the plan's extra config sets ${clash}, a RunConfig key: set it on the plan` })
-    const recorded = { ...plan.extra, ...keys }
-    // The models the run reads come from the loaded config's models.model.
-    const modelSource = identity.configSources["models.model"] ?? "default"
-    const derived: Record<string, string> = { [RUN_CONFIG_KEYS.model]: modelSource, [RUN_CONFIG_KEYS.policyModel]: modelSource }
     return {
-      config: { ...identity.config, ...recorded },
-      configSources: {
-        ...identity.configSources,
-        ...Object.fromEntries(Object.keys(recorded).map((k) => [k, plan.sources[k] ?? derived[k] ?? "default"]))
-      }
-    }
+      value: run,
+      codec: runConfigCodec,
+      ...(plan.extra === undefined ? {} : { extra: plan.extra }),
+      sources: { ...modelSources(identity), ...plan.sources }
+    } satisfies RecordedRunConfig<RunConfig>
   })
 
 export interface RunOutcome {
@@ -250,16 +228,7 @@ export const executeRun = (
           heldOut.map((t) => t.id),
           plan.tasks.flatMap((t) => (demos.has(t.id) ? [demos.get(t.id)!] : []))
         )
-        start = [
-          makeEvent(RunStarted, {
-            stream: runStream(runId, "run", runId),
-            runId,
-            causationId: null,
-            ordinal: 0,
-            recordedAt: DateTime.formatIso(yield* DateTime.now),
-            data: { ...identity, ...recorded, command: "run" }
-          })
-        ]
+        start = [yield* startRun("run", recorded, identity, runId).pipe(Effect.mapError((e) => new RunError({ message: e.message })))]
         progress.line(
           `run ${runId}: ${plural(plan.tasks.length, "task")}, ${plural(plan.rounds, "round")} × ${plural(plan.samples, "sample")}, policy ${plan.policy === "model" ? `model ${server?.model}` : plan.policy === "embedded" ? "embedded (retrieval, trained on each round's data)" : "exploration (seeded, no model)"}, ${plan.parallel} ${environmentsNamed[platform]}`
         )

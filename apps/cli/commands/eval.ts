@@ -14,8 +14,8 @@ import { loadConfig } from "@core/config"
 import { plural } from "@core/demos"
 import { digest } from "@core/events"
 import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
-import { evolveRun, initialRunState, labelSandbox, noModels, verdictRules } from "@core/pipeline"
-import { readRunLog } from "@core/replay"
+import { evolveRun, initialRunState, labelSandbox, verdictRules } from "@core/pipeline"
+import { noModels, readRunLog } from "@core/engine"
 import {
   buildLabelEvalSet,
   labelEvalSetSummary,

@@ -4,7 +4,7 @@
  * seeds where the rule is a bias rather than a certainty.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Action } from "@core/events"
 import { explorationAction, instructionTerms, isQuestion, textToType } from "../mod.ts"
 import type { PolicyElement, PolicyHistoryStep, PolicyInput } from "../mod.ts"
