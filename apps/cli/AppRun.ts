@@ -9,8 +9,9 @@ import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
 import { App, CommandApp, loadLogin, loadPack, packRunApp, packRunTask } from "@core/apps"
 import type { Pack, SecretRule } from "@core/apps"
-import { executeRun, RUN_CONFIG_KEYS } from "@core/pipeline"
-import type { RunPlan } from "@core/pipeline"
+import { RUN_CONFIG_KEYS } from "@core/pipeline"
+import { executeRun, groundTruthFiles } from "@core/run"
+import type { RunPlan } from "@core/run"
 import { UsageError } from "./Cli.ts"
 import { Progress } from "./Progress.ts"
 
@@ -67,7 +68,9 @@ export const runOnPack = (
         platform: pack.config.platform,
         hashRouting: pack.config.hashRouting,
         sources,
-        tasks: tasks.map((t) => packRunTask(pack, t))
+        tasks: tasks.map((t) => packRunTask(pack, t)),
+        // The pack's judgements are kept for `bun core metrics`, beside the log.
+        groundTruth: groundTruthFiles(config.values.dataDir)
       },
       app,
       new Progress(plan.command)

@@ -48,7 +48,8 @@ import { modelDigestInput } from "@core/policy"
 import type { RetrievalModel, RetrievalVersion } from "@core/policy"
 import { sha256 } from "@core/events"
 import { RUN_CONFIG_KEYS, RUN_DEFAULTS } from "@core/pipeline"
-import type { RunPlan, RunTask } from "@core/pipeline"
+import type { RunTask } from "@core/pipeline"
+import type { RunPlan } from "@core/run"
 import { positiveInt } from "./Cli.ts"
 
 export const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {

@@ -11,7 +11,8 @@
  * const { metrics } = yield* loggedRunMetrics(runId, config.values.dataDir) // needs EventStore
  */
 import { Effect } from "effect"
-import { groundTruthFile, readGroundTruth, runConfigOf } from "@core/pipeline"
+import { runConfigOf } from "@core/pipeline"
+import { groundTruthFile, readGroundTruth } from "@core/run"
 import { loadSuites } from "@core/sites/suites"
 import { CliError, oneLine } from "./Cli.ts"
 import { isToken, readEvents, unknownRun } from "./RunLog.ts"

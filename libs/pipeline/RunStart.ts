@@ -7,8 +7,18 @@
  * const config = { ...defaultRunConfig(identity.config), demos: "all" }
  * const started = yield* startRun("infer", { value: config, codec: runConfigCodec, sources: modelSources(identity) }, identity, runId)
  */
+import { EXPLORATION_VERSION, LF_API_GUIDE_VERSION, SYNTHESIS_VERSION } from "@core/domain"
 import type { RunConfigCodec } from "@core/engine"
-import { configuredModels, encodeRunConfig, RUN_CONFIG_KEYS, RUN_CONFIG_VERSION_KEY, RUN_DEFAULTS } from "./RunConfig.ts"
+import { RETRIEVAL_VERSION } from "@core/policy"
+import {
+  configuredModels,
+  DATA_RULES_VERSION,
+  encodeRunConfig,
+  RUN_CONFIG_KEYS,
+  RUN_CONFIG_VERSION_KEY,
+  RUN_DEFAULTS,
+  runPolicy
+} from "./RunConfig.ts"
 import type { RunConfig } from "./RunConfig.ts"
 
 export const runConfigCodec: RunConfigCodec<RunConfig> = { versionKey: RUN_CONFIG_VERSION_KEY, encode: encodeRunConfig }
@@ -44,4 +54,51 @@ export const defaultRunConfig = (loaded: Readonly<Record<string, unknown>>): Run
 export const modelSources = (identity: { readonly configSources: Readonly<Record<string, string>> }): Record<string, string> => {
   const source = identity.configSources["models.model"] ?? "default"
   return { [RUN_CONFIG_KEYS.model]: source, [RUN_CONFIG_KEYS.policyModel]: source }
+}
+
+/** What a new run's plan sets; the rest is the defaults and the versions a new run decides by. */
+export interface NewRunPlan {
+  readonly tasks: ReadonlyArray<string>
+  readonly rounds: number
+  readonly samples: number
+  readonly stepBudget: number
+  readonly policy: RunConfig["policy"]["kind"]
+  readonly tuning?: Partial<Pick<RunConfig, "expandPerTask" | "explorePerTask" | "extrapolatePerTask" | "extrapolatedSamples">>
+  readonly platform?: RunConfig["platform"]
+  readonly hashRouting?: boolean
+  readonly heldOut: ReadonlyArray<string>
+  readonly demos: ReadonlyArray<string>
+}
+
+/**
+ * A new run's config: the plan, RUN_DEFAULTS for the knobs it leaves out, the current
+ * versions of synthesis, the LF guide, the data rules, exploration and retrieval, and the
+ * models the loaded config names. Null: the model policy without a model's name.
+ */
+export const newRunConfig = (plan: NewRunPlan, loaded: Readonly<Record<string, unknown>>): RunConfig | null => {
+  const models = configuredModels(loaded)
+  const policy = runPolicy(plan.policy, models.policyModel)
+  if (policy === null) return null
+  const tuning = plan.tuning ?? {}
+  return {
+    tasks: plan.tasks,
+    rounds: plan.rounds,
+    samples: plan.samples,
+    stepBudget: plan.stepBudget,
+    policy,
+    expandPerTask: tuning.expandPerTask ?? RUN_DEFAULTS.expandPerTask,
+    explorePerTask: tuning.explorePerTask ?? RUN_DEFAULTS.explorePerTask,
+    extrapolatePerTask: tuning.extrapolatePerTask ?? RUN_DEFAULTS.extrapolatePerTask,
+    extrapolatedSamples: tuning.extrapolatedSamples ?? RUN_DEFAULTS.extrapolatedSamples,
+    heldOut: plan.heldOut,
+    platform: plan.platform ?? RUN_DEFAULTS.platform,
+    hashRouting: plan.hashRouting ?? RUN_DEFAULTS.hashRouting,
+    synthesis: SYNTHESIS_VERSION,
+    lfGuide: LF_API_GUIDE_VERSION,
+    dataRules: DATA_RULES_VERSION,
+    exploration: EXPLORATION_VERSION,
+    retrieval: RETRIEVAL_VERSION,
+    model: models.model,
+    demos: plan.demos
+  }
 }
