@@ -18,3 +18,5 @@ export { environmentsNamed, platformEnvironment } from "./PlatformEnvironment.ts
 export type { PlatformEnvironmentOptions } from "./PlatformEnvironment.ts"
 export { RunError, scriptedDemoId } from "./RunDemos.ts"
 export type { RunProgress } from "./RunProgress.ts"
+export { packTasks, runOnPack, UnknownPackTask } from "./AppRun.ts"
+export type { PackPlan } from "./AppRun.ts"
