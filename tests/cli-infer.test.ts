@@ -61,6 +61,10 @@ describe("embedded backends", () => {
       ...Array(run.key_steps).fill("LabelFunctionInferred"),
       "JobCompleted"
     ])
+    // A new infer run records its config from the schema, so it is decoded strictly, not upcast as an old run's.
+    const started = events[0].data
+    expect(started.config).toMatchObject({ "run.configVersion": 2, "infer.demos": "all", "run.tasks": [] })
+    expect(started.configSources).toMatchObject({ "run.configVersion": "default", "infer.demos": "flag:--all" })
     const described = events.find((e) => e.type === "StepsDescribed")
     expect(described.data.descriptions[1].text).toBe("Select 'price-asc' in the 'Sort by'.")
     const keys = events.find((e) => e.type === "KeyStepsIdentified").data

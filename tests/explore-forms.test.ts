@@ -16,7 +16,7 @@ import { explorationAction, lookupFormIds, withSelectOptions } from "@core/polic
 import type { PolicyElement, PolicyHistoryStep } from "@core/policy"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
 import type { Action } from "@core/events"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { episodeSource, startSites } from "@core/sites"
 import { loadSuites } from "@core/sites/suites"
 

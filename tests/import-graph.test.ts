@@ -4,12 +4,19 @@
  * says nothing about files inside one package.
  */
 import { expect, test } from "bun:test"
-import { cyclesOf, importGraph, specifiersOf } from "./support/importGraph.ts"
+import { cyclesOf, importGraph, reachable, specifiersOf } from "./support/importGraph.ts"
 
 test("no import cycle between source files, type-only imports included", () => {
   const graph = importGraph()
   expect(graph.size).toBeGreaterThan(300)
   expect(cyclesOf(graph)).toEqual([])
+})
+
+test("the web console reaches no browser driver: it reads the log, and what plays episodes lives in @core/run", () => {
+  const graph = importGraph()
+  const from = reachable(graph, "libs/console/mod.ts")
+  expect(from.size).toBeGreaterThan(20)
+  expect([...from].filter((m) => m === "playwright-core" || m === "webdriverio" || m.startsWith("playwright-core/"))).toEqual([])
 })
 
 test("the check itself can fail: a two-file cycle and a self-import are found, an acyclic chain is not", () => {

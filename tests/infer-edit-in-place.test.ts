@@ -20,7 +20,8 @@ import type { Step } from "@core/demos"
 import { fromRecordedSteps, fromStep, holdsInOrder, lfElements } from "@core/domain"
 import type { LfElement, LfTrajectory, SynthesisVersion } from "@core/domain"
 import { BrowserPool, WebEnvironment } from "@core/env-web"
-import { inferLabelFunctions, labelSandbox, noModels } from "@core/pipeline"
+import { inferLabelFunctions, labelSandbox } from "@core/pipeline"
+import { noModels } from "@core/engine"
 import { Sandbox } from "@core/sandbox"
 
 // A page with a header and a log long enough that its end lies past the first 500 characters.

@@ -17,7 +17,8 @@ import type { FullObservation } from "@core/environment"
 import { fromRecordedSteps, lfElements } from "@core/domain"
 import type { LfElement, LfTrajectory } from "@core/domain"
 import type { Action, Observation, TrajectoryStep } from "@core/events"
-import { inferLabelFunctions, labelSandbox, noModels } from "@core/pipeline"
+import { inferLabelFunctions, labelSandbox } from "@core/pipeline"
+import { noModels } from "@core/engine"
 import { Sandbox } from "@core/sandbox"
 
 const BOOKS = ["Dune", "Emma", "Ulysses"]

@@ -1,39 +1,17 @@
 /**
- * A run on an app pack, as `run --app` starts it: the pack's instances for the run's
- * lifetime (every one stopped when it ends, fails or is interrupted), the engine's progress
- * drawn on stderr, and what the metrics need back.
+ * `run --app` and `eval --report` on a pack, as the CLI starts them: @core/run's pack run
+ * with its progress drawn on stderr, and a task the pack lacks reported as a usage error.
  */
-import { Context, Effect, Layer } from "effect"
+import { Effect } from "effect"
+import type { Layer } from "effect"
+import type { SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
-import { App, CommandApp, loadLogin, loadPack, packRunApp, packRunTask } from "@core/apps"
-import type { Pack, SecretRule } from "@core/apps"
-import { executeRun, RUN_CONFIG_KEYS } from "@core/pipeline"
-import type { RunPlan } from "@core/pipeline"
+import { runOnPack as runPack, UnknownPackTask } from "@core/run"
+import type { PackPlan } from "@core/run"
 import { UsageError } from "./Cli.ts"
 import { Progress } from "./Progress.ts"
-
-/** The pack's train tasks, or the ones `--tasks` names (train or held-out: a user may run either). */
-export const packTasks = (pack: Pack, list: string | undefined) => {
-  if (list === undefined) return Effect.succeed(pack.tasks.filter((t) => t.split === "train"))
-  const wanted = list
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "")
-  const unknown = wanted.filter((w) => !pack.tasks.some((t) => t.id === w))
-  if (unknown.length > 0)
-    return Effect.fail(
-      new UsageError({ message: `no task ${unknown[0]} in the pack ${pack.config.name} (see ${pack.dir}/${"tasks.json"})` })
-    )
-  return Effect.succeed(pack.tasks.filter((t) => wanted.includes(t.id)))
-}
-
-export interface PackPlan extends Omit<RunPlan, "tasks"> {
-  readonly taskIds?: string
-  /** False: a step file played as a task's demo is taken without asking the pack's evaluate (`--no-judge`). */
-  readonly judgeDemos?: boolean
-}
 
 /** `secrets`: what the pack's log-in may type (PackSecrets.ts). */
 export const runOnPack = (
@@ -43,34 +21,6 @@ export const runOnPack = (
   plan: PackPlan,
   secrets: SecretRule
 ) =>
-  Effect.gen(function* () {
-    const pack = yield* loadPack(packDir)
-    const tasks = yield* packTasks(pack, plan.taskIds)
-    // Before any instance starts: a log-in that cannot work stops the run here.
-    const login = yield* loadLogin(pack, secrets)
-    const context = yield* Layer.build(CommandApp.layer(packDir))
-    const app = packRunApp(pack, Context.get(context, App), login, { judgeDemos: plan.judgeDemos !== false })
-    const file = `${pack.dir}/core-app.json`
-    const sources = {
-      ...plan.sources,
-      ...(pack.config.hashRouting ? { [RUN_CONFIG_KEYS.hashRouting]: file } : {}),
-      // A web pack's runs recorded the platform as the default: kept so, their logs do not change.
-      ...(pack.config.platform === "web" ? {} : { [RUN_CONFIG_KEYS.platform]: file })
-    }
-    // The pack says where its episodes play: an Android pack's on its instances' Appium servers.
-    const outcome = yield* executeRun(
-      config,
-      layer,
-      // The run records the pack's routing, so its deciders read the app's URLs as its demos were recorded.
-      {
-        ...plan,
-        platform: pack.config.platform,
-        hashRouting: pack.config.hashRouting,
-        sources,
-        tasks: tasks.map((t) => packRunTask(pack, t))
-      },
-      app,
-      new Progress(plan.command)
-    )
-    return { ...outcome, tasks }
-  }).pipe(Effect.scoped)
+  runPack(config, layer, packDir, plan, secrets, new Progress(plan.command)).pipe(
+    Effect.mapError((e) => (e instanceof UnknownPackTask ? new UsageError({ message: e.message }) : e))
+  )

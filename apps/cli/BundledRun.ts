@@ -8,8 +8,8 @@ import type { Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { LoadedConfig } from "@core/config"
 import type { EventStore } from "@core/eventstore"
-import { executeRun } from "@core/pipeline"
-import type { RunPlan } from "@core/pipeline"
+import { executeRun, groundTruthFiles } from "@core/run"
+import type { RunPlan } from "@core/run"
 import { bundledApp, runTaskOf } from "@core/sites/app"
 import type { SuiteTask } from "@core/sites/suites"
 import { Progress } from "./Progress.ts"
@@ -22,6 +22,14 @@ export interface BundledPlan extends Omit<RunPlan, "tasks"> {
 export const runOnBundledSites = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: BundledPlan) =>
   Effect.gen(function* () {
     const app = yield* bundledApp()
-    const outcome = yield* executeRun(config, layer, { ...plan, tasks: plan.tasks.map(runTaskOf) }, app, new Progress(plan.command))
+    // The sites' judgements are kept for `bun core metrics`, beside the log.
+    const groundTruth = groundTruthFiles(config.values.dataDir)
+    const outcome = yield* executeRun(
+      config,
+      layer,
+      { ...plan, tasks: plan.tasks.map(runTaskOf), groundTruth },
+      app,
+      new Progress(plan.command)
+    )
     return { ...outcome, tasks: plan.tasks } satisfies RunMetricsInput & { readonly seconds: number }
   }).pipe(Effect.scoped)

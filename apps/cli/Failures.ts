@@ -30,7 +30,8 @@ import {
 } from "@core/events"
 import type { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import type { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import type { DemoRejected, GroundTruthUnreadable, LabelFunctionNotInRun, RunAppError, RunError } from "@core/pipeline"
+import type { DemoRejected, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import type { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import type { PolicyAnswerInvalid } from "@core/policy"
 import type { DatabaseError, ProjectorConflict } from "@core/projections"
 import type {
@@ -41,8 +42,9 @@ import type {
   ModelCallNotRecorded,
   ModelRequestMismatch,
   ObservationNotRecorded,
+  RunConfigClash,
   RunNotFound
-} from "@core/replay"
+} from "@core/engine"
 import type { SandboxError } from "@core/sandbox"
 import type { SuiteError } from "@core/sites/suites"
 
@@ -191,6 +193,8 @@ export type Failure =
   | DatasetError
   | EvalError
   | EvalInputError
+  | RunConfigClash
+  | UnknownPackTask
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -277,7 +281,10 @@ export const failures: Table = {
   DatasetError: itsMessage,
   EvalError: itsMessage,
   // A request naming a task, site or split that is not there: the command line is wrong.
-  EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message }
+  EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message },
+  RunConfigClash: itsMessage,
+  // A --tasks entry the pack does not have: the command line is wrong.
+  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message }
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -2,7 +2,7 @@
  * Reading runs back from the log for the commands that explain them (`graph show`, `audit
  * trajectory`): which runs have a stream, which run is the latest, and a run's events merged
  * with the workspace facts logged before it ended — the same input a replay folds
- * (libs/replay Replay.ts), so what these commands show is what the deciders saw.
+ * (libs/engine Replay.ts), so what these commands show is what the deciders saw.
  *
  * @example
  * const runs = yield* runsWith("run.*.graph.shop-cart-1") // oldest first
@@ -13,7 +13,7 @@ import { runOfStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { RecordedEvent } from "@core/eventstore"
-import { readRunLog } from "@core/replay"
+import { readRunLog } from "@core/engine"
 import { CliError } from "./Cli.ts"
 
 /** A run id, task id or trajectory id is one subject token: no dots, no wildcards. */

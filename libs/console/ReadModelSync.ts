@@ -10,7 +10,7 @@ import { EventStore } from "@core/eventstore"
 import type { ReadError } from "@core/eventstore"
 import { projections, readCheckpoints, runProjector } from "@core/projections"
 import type { ReadModels } from "@core/projections"
-import { readRunLog } from "@core/replay"
+import { readRunLog } from "@core/engine"
 import type { ReadModelLag } from "./Layout.ts"
 
 export interface ReadModelSync {

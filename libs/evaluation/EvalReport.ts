@@ -43,7 +43,8 @@ import type { RetrievalVersion } from "@core/domain"
 import type { RetrievalModel } from "@core/policy"
 import { sha256 } from "@core/events"
 import { RUN_CONFIG_KEYS } from "@core/pipeline"
-import type { RunPlan, RunTask } from "@core/pipeline"
+import type { RunTask } from "@core/pipeline"
+import type { RunPlan } from "@core/run"
 
 export type SplitName = "default" | "other-routes"
 

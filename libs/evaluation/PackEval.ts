@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { loadPack } from "@core/apps"
 import type { SecretRule } from "@core/apps"
 import { agreementOf } from "@core/pipeline"
-import { readRunLog } from "@core/replay"
+import { readRunLog } from "@core/engine"
 import { EvalError } from "./EvalError.ts"
 import { packLabelScores } from "./PackLabels.ts"
 

@@ -20,12 +20,12 @@ import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/environment"
 import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
-import { evolveRun, initialRunState, liveObservations, noModels, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
+import { evolveRun, initialRunState, liveObservations, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
 import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
 import { RETRIEVAL } from "@core/domain"
 import type { RetrievalVersion } from "@core/domain"
 import type { RetrievalModel } from "@core/policy"
-import { Randomness } from "@core/replay"
+import { noModels, Randomness } from "@core/engine"
 
 export interface PolicyEvalOptions {
   /** Where the episodes play and who judges them. */

@@ -6,8 +6,8 @@
  */
 import type { Effect } from "effect"
 import { eventId } from "@core/events"
-import { Models } from "@core/replay"
-import type { ModelAnswer, ModelCallFailed, ModelCallNotRecorded, ModelRequestMismatch } from "@core/replay"
+import { Models } from "@core/engine"
+import type { ModelAnswer, ModelCallFailed, ModelCallNotRecorded, ModelRequestMismatch } from "@core/engine"
 import type { ImageRef } from "./Images.ts"
 import { promptRef } from "./Prompts.ts"
 import type { Prompt } from "./Prompts.ts"

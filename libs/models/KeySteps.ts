@@ -8,7 +8,7 @@
  *   callIndex: 0, model, instruction, descriptions }) // needs Models
  */
 import { Effect } from "effect"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { chat, modelCallId } from "./Calls.ts"
 import type { ModelError } from "./Calls.ts"
 import { loadPrompt, renderPrompt } from "./Prompts.ts"

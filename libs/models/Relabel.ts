@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { parseIntent } from "@core/domain"
 import type { Relabelled } from "@core/domain"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { chat, modelCallId } from "./Calls.ts"
 import type { ModelError } from "./Calls.ts"
 import { loadPrompt, renderPrompt } from "./Prompts.ts"

@@ -13,7 +13,7 @@
  */
 import { Effect } from "effect"
 import { canonicalJson } from "@core/events"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { chat, modelCallId } from "./Calls.ts"
 import type { ModelError } from "./Calls.ts"
 import { extractCode } from "./Code.ts"

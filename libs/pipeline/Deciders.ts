@@ -7,7 +7,7 @@
  * @example
  * const report = yield* replayRun({ runId, registry: pipelineDeciders })
  */
-import { coreDeciders, withDeciders } from "@core/replay"
+import { coreDeciders, withDeciders } from "@core/engine"
 import { labelInference } from "./deciders/LabelInference.ts"
 import { rollouts, verification } from "./deciders/Rollouts.ts"
 import { rounds } from "./deciders/Rounds.ts"

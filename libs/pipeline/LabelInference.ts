@@ -29,7 +29,7 @@ import {
 import type { SynthesisVersion } from "@core/domain"
 import type { IdentifiedKeyStep, Judgement, LfTrajectory, LfVerdict, StepDescription } from "@core/domain"
 import { modelKeySteps, modelSynthesize } from "@core/models"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { Sandbox } from "@core/sandbox"
 
 export interface KnownFailure {

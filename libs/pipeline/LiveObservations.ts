@@ -22,8 +22,8 @@ import { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { EnvironmentShape, EnvTask, FullObservation } from "@core/environment"
 import type { Action, Observation } from "@core/events"
 import { instanceOrigin, recordedUrl, withBase } from "@core/domain"
-import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/replay"
-import type { Observed } from "@core/replay"
+import { EnvironmentFailed, ObservationNotRecorded, Observations } from "@core/engine"
+import type { Observed } from "@core/engine"
 import { taskOfTrajectoryId } from "./Rollout.ts"
 
 export interface EpisodeEnd {

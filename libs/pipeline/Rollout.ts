@@ -27,8 +27,8 @@ import {
   retrievalPolicy
 } from "@core/policy"
 import type { EpisodeView, RetrievalModel } from "@core/policy"
-import { EnvironmentFailed, Observations, Randomness } from "@core/replay"
-import type { Observed } from "@core/replay"
+import { EnvironmentFailed, Observations, Randomness } from "@core/engine"
+import type { Observed } from "@core/engine"
 import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
 import type { EndCheck } from "./EpisodeEnd.ts"
 import type { TrajectoryData } from "./RunState.ts"

@@ -14,7 +14,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CoreEvent } from "@core/events"
-import { makeDeciderRegistry, readRunLog, recordedServices, rederive } from "@core/replay"
+import { makeDeciderRegistry, readRunLog, recordedServices, rederive } from "@core/engine"
 import { verification } from "./deciders/Rollouts.ts"
 
 export class LabelFunctionNotInRun extends Schema.TaggedError<LabelFunctionNotInRun>()("LabelFunctionNotInRun", {

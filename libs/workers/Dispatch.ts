@@ -34,7 +34,7 @@ import type { ModelCalledEvent } from "@core/models"
 import { infraErrorTrajectory, RemoteEpisodes, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput } from "@core/pipeline"
 import type { TrajectoryData } from "@core/pipeline"
-import { Models, Randomness, recordedModels, recordedObservations } from "@core/replay"
+import { Models, Randomness, recordedModels, recordedObservations } from "@core/engine"
 import { jobNonce, sameNonce } from "./JobNonce.ts"
 import {
   decodeJob,

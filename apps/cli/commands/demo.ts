@@ -7,14 +7,14 @@
  * `--round-trip` keeps the store check it started as (seconds, no browser): a run whose
  * jobs are queued and completed, a blob stored, everything read back and compared.
  */
-import { DateTime, Effect, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { runIdentity } from "@core/config"
-import { canonicalJson, makeEvent, RunStarted, runStream } from "@core/events"
+import { canonicalJson } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { newRunId, RUN_DEFAULTS } from "@core/pipeline"
-import { demoBlob, demoJobs, stamp } from "@core/replay"
+import { defaultRunConfig, modelSources, RUN_DEFAULTS, runConfigCodec } from "@core/pipeline"
+import { demoBlob, demoJobs, newRunId, stamp, startRun } from "@core/engine"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
@@ -83,19 +83,12 @@ const roundTrip = (args: ParsedArgs) =>
       const store = yield* EventStore
       const blobs = yield* BlobStore
       const runId = yield* newRunId("demo")
-      const at = DateTime.formatIso(yield* DateTime.now)
       const identity = yield* runIdentity(opened.config)
-      const runStreamName = runStream(runId, "run", runId)
-      const startedEvent = makeEvent(RunStarted, {
-        stream: runStreamName,
-        runId,
-        causationId: null,
-        ordinal: 0,
-        recordedAt: at,
-        data: { ...identity, command: "demo" }
-      })
+      const config = { value: defaultRunConfig(identity.config), codec: runConfigCodec, sources: modelSources(identity) }
+      const startedEvent = yield* startRun("demo", config, identity, runId)
+      const at = startedEvent.recordedAt
       console.error(`demo: run ${runId} started`)
-      yield* store.append(runStreamName, [startedEvent], { expectedRevision: 0 })
+      yield* store.append(startedEvent.stream, [startedEvent], { expectedRevision: 0 })
 
       const blob = demoBlob(runId)
       const blobHash = yield* blobs.put(blob)

@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { loadConfig } from "@core/config"
 import { plural } from "@core/demos"
 import type { AgreementScores } from "@core/pipeline"
-import { readRunLog } from "@core/replay"
+import { readRunLog } from "@core/engine"
 import {
   buildLabelEvalSet,
   cachedLabelSet,

@@ -6,16 +6,15 @@
  * (`models.baseUrl`); every model call is recorded, so `bun core replay <run>` re-derives
  * the run without the server.
  */
-import { DateTime, Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { modelOptionsFromConfig, ModelClient } from "@core/models"
 import { runIdentity } from "@core/config"
-import { LF_API_GUIDE_VERSION, SYNTHESIS } from "@core/domain"
+import { LF_GUIDE, SYNTHESIS } from "@core/domain"
 import { plural } from "@core/demos"
-import { makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { drive, labelSandbox, modelCallRecorder, newRunId, noModels, noObservations, pipelineDeciders } from "@core/pipeline"
-import { Randomness } from "@core/replay"
+import { defaultRunConfig, labelSandbox, modelSources, pipelineDeciders, RUN_CONFIG_KEYS, runConfigCodec } from "@core/pipeline"
+import { drive, modelCallRecorder, newRunId, noModels, noObservations, Randomness, startRun } from "@core/engine"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
@@ -68,29 +67,15 @@ export const infer: Command = {
 
         const runId = yield* newRunId("infer")
         const identity = yield* runIdentity(opened.config)
-        const runStarted = makeEvent(RunStarted, {
-          stream: runStream(runId, "run", runId),
-          runId,
-          causationId: null,
-          ordinal: 0,
-          recordedAt: DateTime.formatIso(yield* DateTime.now),
-          data: {
-            ...identity,
-            config: {
-              ...identity.config,
-              "infer.demos": demoFlag === undefined ? "all" : [demoFlag],
-              "infer.lfGuide": LF_API_GUIDE_VERSION,
-              "infer.synthesis": SYNTHESIS.current
-            },
-            configSources: {
-              ...identity.configSources,
-              "infer.demos": demoFlag === undefined ? "flag:--all" : "flag:--demo",
-              "infer.lfGuide": "default",
-              "infer.synthesis": "default"
-            },
-            command: "infer"
-          }
-        })
+        // The defaults otherwise: what an infer run's config always read as.
+        const config = {
+          ...defaultRunConfig(identity.config),
+          demos: demoFlag === undefined ? ("all" as const) : [demoFlag],
+          lfGuide: LF_GUIDE.current,
+          synthesis: SYNTHESIS.current
+        }
+        const sources = { ...modelSources(identity), [RUN_CONFIG_KEYS.demos]: demoFlag === undefined ? "flag:--all" : "flag:--demo" }
+        const runStarted = yield* startRun("infer", { value: config, codec: runConfigCodec, sources }, identity, runId)
         console.error(
           `infer: run ${runId}: ${count} demo${count === 1 ? "" : "s"}, ${server === null ? "embedded backends (no model server configured)" : `model ${server.model} at ${server.baseUrl}`}`
         )

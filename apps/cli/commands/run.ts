@@ -7,7 +7,7 @@
 import { Effect, Stream } from "effect"
 import { EventStore } from "@core/eventstore"
 import { RUN_DEFAULTS, RUN_FIELDS, runConfigOf } from "@core/pipeline"
-import type { RunPlan } from "@core/pipeline"
+import type { RunPlan } from "@core/run"
 import { loadSuites } from "@core/sites/suites"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"

@@ -18,7 +18,8 @@ import { ActionTimeout, InfraError } from "@core/environment"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "@core/events"
 import { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import { DemoRejected, GroundTruthUnreadable, LabelFunctionNotInRun, RunAppError, RunError } from "@core/pipeline"
+import { DemoRejected, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import { PolicyAnswerInvalid } from "@core/policy"
 import { DatabaseError, ProjectorConflict } from "@core/projections"
 import {
@@ -29,8 +30,9 @@ import {
   ModelCallNotRecorded,
   ModelRequestMismatch,
   ObservationNotRecorded,
+  RunConfigClash,
   RunNotFound
-} from "@core/replay"
+} from "@core/engine"
 import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
 import { EvalError, EvalInputError } from "@core/evaluation"
@@ -128,7 +130,9 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   SuiteError: new SuiteError({ message: TWO }),
   DatasetError: new DatasetError({ message: TWO }),
   EvalError: new EvalError({ message: TWO }),
-  EvalInputError: new EvalInputError({ message: TWO })
+  EvalInputError: new EvalInputError({ message: TWO }),
+  RunConfigClash: new RunConfigClash({ key: "run.tasks", message: TWO }),
+  UnknownPackTask: new UnknownPackTask({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {

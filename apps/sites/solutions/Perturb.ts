@@ -6,7 +6,7 @@
  * parameters and a seeded PRNG, and run-time choices (which link, which option) are fixed
  * draws applied to the page, so the same seed on the same page makes the same moves.
  */
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { targetOf } from "@core/environment"
 import type { ElementInfo, FullObservation } from "@core/environment"
 import { sha256 } from "@core/events"

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { sha256 } from "@core/events"
-import { recordedModels } from "@core/replay"
+import { recordedModels } from "@core/engine"
 import { ModelClient, modelCallId, modelKeySteps, snapKeySteps } from "../mod.ts"
 import type { StepDescription } from "../mod.ts"
 import { descriptions, instruction } from "./Demo.ts"

@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { sha256 } from "@core/events"
-import { recordedModels } from "@core/replay"
+import { recordedModels } from "@core/engine"
 import { loadPrompt, ModelClient, modelCallId, modelRelabel } from "../mod.ts"
 import type { ModelRelabelInput } from "../mod.ts"
 import { fakeServer, recorder } from "./FakeServer.ts"

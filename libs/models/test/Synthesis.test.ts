@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { canonicalJson, sha256 } from "@core/events"
-import { recordedModels } from "@core/replay"
+import { recordedModels } from "@core/engine"
 import { ModelClient, modelCallId, modelSynthesize, NO_CODE } from "../mod.ts"
 import type { ModelSynthesizeInput, Verdict } from "../mod.ts"
 import { instruction } from "./Demo.ts"

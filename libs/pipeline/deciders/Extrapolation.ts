@@ -58,10 +58,10 @@ import {
   TaskExtrapolated,
   TaskExtrapolationRejected
 } from "@core/events"
-import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
+import type { CoreEvent } from "@core/events"
 import { collapse } from "@core/domain"
-import { decision, defineDecider } from "@core/replay"
-import type { Decision } from "@core/replay"
+import { defineDecider, emitter } from "@core/engine"
+import type { Emitter } from "@core/engine"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import { isExplorerId } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
@@ -155,13 +155,12 @@ export const extrapolation = defineDecider({
       if (e.type !== "RoundCompleted" || config === null || e.runId === null) return []
       const runId = e.runId
       const round = e.data.round
-      const made: Array<Decision> = []
+      const out = emitter(e)
       const known = new Map(knownInstructions(s))
       const heldOut = heldOutTasks(s)
       const refused = new Set(s.refused)
       const added: Array<string> = []
       const perParent = new Map<string, number>()
-      const ordinals = new Map<string, number>()
       let refusals = 0
       const relabelCalls = new Map<string, number>()
       const asked = new Set<string>()
@@ -177,23 +176,17 @@ export const extrapolation = defineDecider({
       ) => {
         if (refused.has(instruction)) return
         refused.add(instruction)
-        made.push(
-          decision(TaskExtrapolationRejected, {
-            stream: runStream(runId, "task", `refused-${sha256(instruction).slice(0, 12)}`),
-            causationId: e.id,
-            ordinal: refusals++,
-            data: {
-              instruction,
-              generator,
-              parentTaskId: parent.taskId,
-              parentTrajectoryIds: [parent.trajectoryId],
-              rule,
-              closestTaskId,
-              similarity,
-              ...(modelCallIds.length === 0 ? {} : { modelCallIds: [...modelCallIds] })
-            }
-          })
-        )
+        refusals++
+        out.emitOn(TaskExtrapolationRejected, runStream(runId, "task", `refused-${sha256(instruction).slice(0, 12)}`), {
+          instruction,
+          generator,
+          parentTaskId: parent.taskId,
+          parentTrajectoryIds: [parent.trajectoryId],
+          rule,
+          closestTaskId,
+          similarity,
+          ...(modelCallIds.length === 0 ? {} : { modelCallIds: [...modelCallIds] })
+        })
       }
       /** Refused (and logged), or kept: its pseudo-demo's LFs, nodes and path decided. True when kept. */
       const consider = (x: Proposal, provenance: Provenance, data: TrajectoryData) =>
@@ -221,9 +214,8 @@ export const extrapolation = defineDecider({
             )
             return false
           }
-          const kept = yield* pseudoDemo(e, data, x, provenance, ordinals, config, s.rules.data)
-          if (kept.decisions.length === 0) return false
-          made.push(...kept.decisions)
+          const kept = yield* pseudoDemo(e, data, x, provenance, out, config, s.rules.data)
+          if (!kept.kept) return false
           added.push(kept.taskId)
           known.set(norm(x.instruction), kept.taskId)
           perParent.set(data.taskId, (perParent.get(data.taskId) ?? 0) + 1)
@@ -293,26 +285,19 @@ export const extrapolation = defineDecider({
         }
         yield* consider({ instruction: relabel.relabelled.intent, template: null, steps: keep, matched: null }, provenance, data)
       }
-      made.push(
-        decision(RoundExtrapolated, {
-          stream: runStream(runId, "round", String(round)),
-          causationId: e.id,
-          ordinal: 0,
-          data: { round, newTaskIds: added, refused: refusals }
-        })
-      )
-      return made
+      out.emitOn(RoundExtrapolated, runStream(runId, "round", String(round)), { round, newTaskIds: added, refused: refusals })
+      return out.made
     })
 })
 
 /** Semantic Code Abstraction on the pseudo-demo, then the new task, its LFs, nodes and path. */
-/** `ordinals`: per event type, shared by every task of the decision — event ids are (causation, type, ordinal). */
+/** `out`: the decision's emitter, shared by every task of the decision — event ids are (causation, type, ordinal). */
 const pseudoDemo = (
   e: CoreEvent,
   data: TrajectoryData,
   x: Proposal,
   provenance: Provenance,
-  ordinals: Map<string, number>,
+  out: Emitter,
   config: RunConfig,
   rules: DataRuleSet
 ) =>
@@ -321,7 +306,7 @@ const pseudoDemo = (
     const newTaskId = extrapolatedTaskId(data.taskId, sha256(x.instruction))
     const plan = !rules.prunesPseudoDemos ? null : yield* planPseudoDemo(data, x, config.hashRouting)
     // Nothing left once loops are dropped (a run that only walked around): no demo, so no task.
-    if (plan !== null && plan.stepIndices.length === 0) return { taskId: newTaskId, decisions: [] }
+    if (plan !== null && plan.stepIndices.length === 0) return { taskId: newTaskId, kept: false }
     const t = yield* loadRecordedTrajectory(
       plan === null ? { ...data, steps: data.steps.slice(0, x.steps) } : pseudoDemoTrajectory(data, plan),
       config.hashRouting
@@ -341,13 +326,8 @@ const pseudoDemo = (
     })
     const accepted = inferred.labelFunctions.filter((lf) => lf.kind === "inferred")
     // A pseudo-demo no label function holds on cannot label anything: no task.
-    if (accepted.length === 0) return { taskId: newTaskId, decisions: [] }
-    const made: Array<Decision> = []
-    const emit = <D extends EventDefinition>(definition: D, stream: string, d: DataOf<D>) => {
-      const ordinal = ordinals.get(definition.type) ?? 0
-      ordinals.set(definition.type, ordinal + 1)
-      made.push(decision(definition, { stream, causationId: e.id, ordinal, data: d }))
-    }
+    if (accepted.length === 0) return { taskId: newTaskId, kept: false }
+    const emit = out.emitOn
     emit(TaskExtrapolated, runStream(runId, "task", newTaskId), {
       newTaskId,
       instruction: x.instruction,
@@ -399,5 +379,5 @@ const pseudoDemo = (
     }
     const signature = plan === null ? {} : { signature: pathSignature({ taskId: newTaskId, nodes, paths: [] }, nodeIds) }
     emit(PathAdded, graphStream, { taskId: newTaskId, pathId: pathIdOf(newTaskId, nodeIds), nodeIds, source, ...signature })
-    return { taskId: newTaskId, decisions: made }
+    return { taskId: newTaskId, kept: true }
   })

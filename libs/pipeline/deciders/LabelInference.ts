@@ -17,7 +17,6 @@ import { LF_API_VERSION } from "@core/domain"
 import type { SynthesisVersion } from "@core/domain"
 import {
   decodeJobParams,
-  eventId,
   InferParams,
   JobCompleted,
   JobQueued,
@@ -28,9 +27,8 @@ import {
   runStream,
   StepsDescribed
 } from "@core/events"
-import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
-import { decision, defineDecider } from "@core/replay"
-import type { Decision } from "@core/replay"
+import type { CoreEvent, DataOf } from "@core/events"
+import { decision, defineDecider, emitter } from "@core/engine"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import { runConfigOf } from "../RunConfig.ts"
 import { loadDemoTrajectory } from "../Trajectories.ts"
@@ -119,14 +117,7 @@ type JobQueuedEvent = Extract<CoreEvent, { type: "JobQueued" }>
 const inferJob = (state: InferenceState, e: JobQueuedEvent) =>
   Effect.gen(function* () {
     const runId = e.runId!
-    const made: Array<Decision> = []
-    const ordinals = new Map<string, number>()
-    const emit = <D extends EventDefinition>(definition: D, data: DataOf<D>) => {
-      const ordinal = ordinals.get(definition.type) ?? 0
-      ordinals.set(definition.type, ordinal + 1)
-      made.push(decision(definition, { stream: e.stream, causationId: e.id, ordinal, data }))
-      return eventId({ runId, causationId: e.id, type: definition.type, ordinal })
-    }
+    const { made, emit } = emitter(e)
     const complete = (outcome: "done" | "failed", error: string | null, produced: ReadonlyArray<string>) =>
       emit(JobCompleted, { jobId: e.data.jobId, outcome, worker: "label-inference", attempts: 1, produced: [...produced], error })
 

@@ -15,7 +15,7 @@ import { digest, PolicyTrained, runStream, sha256 } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { modelDigestInput, trainRetrieval } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
-import { decision, defineDecider } from "@core/replay"
+import { decision, defineDecider } from "@core/engine"
 import { evolveRun, initialRunState } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 

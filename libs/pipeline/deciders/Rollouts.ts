@@ -24,7 +24,7 @@ import {
   TrajectoryVerified
 } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
-import { decision, defineDecider } from "@core/replay"
+import { decision, defineDecider } from "@core/engine"
 import { endCheckOf } from "../EpisodeEnd.ts"
 import { explorerIdOf, playEpisode, trajectoryIdOf } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"

@@ -13,7 +13,7 @@
 import { Effect } from "effect"
 import { RoundCompleted, RoundStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { decision, defineDecider } from "@core/replay"
+import { decision, defineDecider } from "@core/engine"
 import { policyName } from "../Rollout.ts"
 import { demoCount } from "../RunConfig.ts"
 import { evolveRun, initialRunState, poolOf, roundVerdicts } from "../RunState.ts"

@@ -57,9 +57,8 @@ import {
   runStream,
   TrajectoryPromoted
 } from "@core/events"
-import type { CoreEvent, DataOf, EventDefinition } from "@core/events"
-import { decision, defineDecider } from "@core/replay"
-import type { Decision } from "@core/replay"
+import type { CoreEvent, DataOf } from "@core/events"
+import { defineDecider, emitter } from "@core/engine"
 import { inferLabelFunctions } from "../LabelInference.ts"
 import type { KnownFailure } from "../LabelInference.ts"
 import { evolveRun, expandedKey, initialRunState, sourceKey } from "../RunState.ts"
@@ -70,17 +69,6 @@ import { verdictRules, verifyTrajectory } from "../Verification.ts"
 
 /** Failed trajectories of the task a new LF must stay false on (validation: an LF true on a failure would pass failures too), at most this many. */
 const MAX_FAILURES = 5
-
-const emitter = (e: CoreEvent, stream: string) => {
-  const made: Array<Decision> = []
-  const ordinals = new Map<string, number>()
-  const emit = <D extends EventDefinition>(definition: D, data: DataOf<D>) => {
-    const ordinal = ordinals.get(definition.type) ?? 0
-    ordinals.set(definition.type, ordinal + 1)
-    made.push(decision(definition, { stream, causationId: e.id, ordinal, data }))
-  }
-  return { made, emit }
-}
 
 /**
  * The node a key step becomes. Its meaning names one (`nodeIdOf`); under the data rules of

@@ -17,15 +17,17 @@ import { EmbeddedStore, EventStore } from "@core/eventstore"
 import {
   deciderStates,
   defineDecider,
+  drive,
   EnvironmentFailed,
   makeDeciderRegistry,
+  noModels,
   Observations,
   Randomness,
   readRunLog,
   replayRun
-} from "@core/replay"
-import type { AnyDecider, DeciderRegistry } from "@core/replay"
-import { drive, encodeRunConfig, labelSandbox, noModels, pipelineDeciders, runConfigOf } from "../mod.ts"
+} from "@core/engine"
+import type { AnyDecider, DeciderRegistry } from "@core/engine"
+import { encodeRunConfig, labelSandbox, pipelineDeciders, runConfigOf } from "../mod.ts"
 
 const FIXTURE = join(import.meta.dir, "..", "..", "..", "tests", "fixtures", "replay-run")
 const RUN = "fold-once-2-rounds"

@@ -10,10 +10,10 @@ import { BlobStore, BlobStoreError } from "@core/blobstore"
 import { sha256 } from "@core/events"
 import { InfraError, storeObservation } from "@core/environment"
 import type { EnvironmentShape } from "@core/environment"
-import { Randomness } from "@core/replay"
+import { Randomness } from "@core/engine"
 import { liveObservations } from "../LiveObservations.ts"
 import { rollout, trajectoryIdOf } from "../Rollout.ts"
-import { noModels } from "../Services.ts"
+import { noModels } from "@core/engine"
 
 const OUTAGE = 'cannot write blob in bucket "core-blobs" at nats://127.0.0.1:4222: TIMEOUT'
 

@@ -5,8 +5,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectoryBlobStore } from "@core/blobstore"
 import { EmbeddedStore } from "@core/eventstore"
-import { Randomness } from "@core/replay"
-import { labelSandbox, noModels, noObservations } from "../mod.ts"
+import { Randomness } from "@core/engine"
+import { noModels, noObservations } from "@core/engine"
+import { labelSandbox } from "../mod.ts"
 
 export const deciderRuntime = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix))

@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { policyView } from "@core/environment"
 import type { Action } from "@core/events"
 import type { ModelError, PromptNotFound, PromptVariableMissing } from "@core/models"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import type { Policy } from "../Policy.ts"
 import { modelPolicyAction } from "./ModelPolicy.ts"
 

@@ -19,7 +19,7 @@
 import { Effect, Predicate, Result, Schema } from "effect"
 import { Action, ActionKind, canonicalJson, oneLine } from "@core/events"
 import type { Target } from "@core/events"
-import type { Models } from "@core/replay"
+import type { Models } from "@core/engine"
 import { chat } from "@core/models"
 import type { ChatMessage, ModelError } from "@core/models"
 import { imageRef } from "@core/models"

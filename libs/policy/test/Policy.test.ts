@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import type { ElementInfo } from "@core/environment"
 import type { Action } from "@core/events"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { explorationRulesAt } from "@core/domain"
 import {
   EXPLORATION_POLICY,

@@ -42,9 +42,10 @@ import {
   upvote,
   roundOneOfBoth
 } from "./Forum.ts"
-import { dataOf, deciderSpecs } from "./Spec.ts"
+import { dataOf, deciderSpecs } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("data-rules")
+const { spec, dispose } = deciderSpecs("data-rules", specKit)
 afterAll(dispose)
 
 const V2: RunOptions = { dataRules: "2" }

@@ -13,9 +13,10 @@ import { datasets } from "../../deciders/Datasets.ts"
 import { RUN, roundExtrapolated, roundStarted, runStarted, taskExtrapolated, trajectoryVerified } from "./Events.ts"
 import type { Verdict } from "./Events.ts"
 import { click, complete, openBoard, openBoardDemo, openBoardGraph, tasks, trajectory, upvote, upvoteDemo } from "./Forum.ts"
-import { dataOf, deciderSpecs } from "./Spec.ts"
+import { dataOf, deciderSpecs } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("datasets")
+const { spec, dispose } = deciderSpecs("datasets", specKit)
 afterAll(dispose)
 
 const run = runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all" })

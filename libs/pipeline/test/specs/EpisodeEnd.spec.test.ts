@@ -18,9 +18,10 @@ import { endCheckOf } from "../../EpisodeEnd.ts"
 import { graphOf, jobQueued, roundStarted, runStarted } from "./Events.ts"
 import type { NodeSpec, RunOptions } from "./Events.ts"
 import { complete, forumSite, openBoard, openBoardDemo, openBoardGraph, openBoardNodes, tasks } from "./Forum.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("episode-end")
+const { spec, dispose } = deciderSpecs("episode-end", specKit)
 afterAll(dispose)
 
 const answer = (o: Record<string, string>) => JSON.stringify({ thought: "", ...o })

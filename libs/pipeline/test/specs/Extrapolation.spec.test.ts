@@ -16,10 +16,11 @@ import { event, RUN, roundCompleted, taskRegistered, trajectoryVerified } from "
 import type { RunOptions, Verdict } from "./Events.ts"
 import { click, complete, heldOutBoard, openBoard, search, searchPath, tasks, trajectory, upvote, roundOneOfBoth } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
-import type { ModelScript } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
+import type { ModelScript } from "@core/engine/testing"
 
-const { spec, dispose } = deciderSpecs("extrapolation")
+const { spec, dispose } = deciderSpecs("extrapolation", specKit)
 afterAll(dispose)
 
 const world = (o: RunOptions = {}) => roundOneOfBoth({ heldOut: [heldOutBoard.taskId], ...o })

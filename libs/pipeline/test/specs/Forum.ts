@@ -8,8 +8,8 @@
  * const t = trajectory("r1-s0-forum-open-board-1", openBoard.taskId, [[click("link", "Cycling"), "/forum/b/cycling"], [complete, "/forum/b/cycling"]])
  */
 import { Effect, Layer } from "effect"
-import { Observations } from "@core/replay"
-import type { Observed } from "@core/replay"
+import { Observations } from "@core/engine"
+import type { Observed } from "@core/engine"
 import type { Action, CoreEvent } from "@core/events"
 import {
   demoIngested,

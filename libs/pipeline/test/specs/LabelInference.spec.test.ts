@@ -10,10 +10,11 @@ import { labelInference } from "../../deciders/LabelInference.ts"
 import { demoIngested, demoStep, elements, inferJob, jobQueued, runStarted } from "./Events.ts"
 import type { RunOptions } from "./Events.ts"
 import { click, complete, openBoard, openBoardDemo, pageAt, tasks, upvoteDemo } from "./Forum.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
-import type { ModelScript } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
+import type { ModelScript } from "@core/engine/testing"
 
-const { spec, dispose } = deciderSpecs("label-inference")
+const { spec, dispose } = deciderSpecs("label-inference", specKit)
 afterAll(dispose)
 
 const workspace = [...tasks, openBoardDemo, upvoteDemo]

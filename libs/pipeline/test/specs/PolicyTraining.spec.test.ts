@@ -12,9 +12,10 @@ import { policyTraining, TRAINER, trainingDigest } from "../../deciders/PolicyTr
 import { datasetSealed, roundExtrapolated, roundStarted, runStarted, trajectoryVerified } from "./Events.ts"
 import type { RunOptions } from "./Events.ts"
 import { click, complete, openBoard, openBoardDemo, openBoardGraph, tasks, trajectory } from "./Forum.ts"
-import { dataOf, deciderSpecs } from "./Spec.ts"
+import { dataOf, deciderSpecs } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("policy-training")
+const { spec, dispose } = deciderSpecs("policy-training", specKit)
 afterAll(dispose)
 
 const run = (o: RunOptions = {}) => runStarted({ tasks: [openBoard.taskId], demos: "all", policy: "embedded", ...o })

@@ -15,9 +15,10 @@ import { evolveRun, initialRunState } from "../../RunState.ts"
 import { finalVerdicts } from "../../Verdicts.ts"
 import { event, graphOf, RUN, roundStarted, runStarted, taskRegistered, trajectoryVerified } from "./Events.ts"
 import { commentCount, POST, search, searchPath, trajectory } from "./Forum.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("promotion")
+const { spec, dispose } = deciderSpecs("promotion", specKit)
 afterAll(dispose)
 
 const { task, said, demo, nodes } = commentCount

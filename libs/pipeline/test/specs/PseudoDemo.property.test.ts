@@ -10,16 +10,17 @@ import { Effect } from "effect"
 import { isChain } from "@core/domain"
 import type { GraphNode, GraphPath, PseudoDemoPlan, StrategyGraph } from "@core/domain"
 import type { CoreEvent } from "@core/events"
-import { defineDecider } from "@core/replay"
+import { defineDecider } from "@core/engine"
 import { extrapolation } from "../../deciders/Extrapolation.ts"
 import { extrapolationSteps, pseudoDemoTrajectory } from "../../PseudoDemos.ts"
 import type { TrajectoryData } from "../../RunState.ts"
 import { loadRecordedTrajectory } from "../../Trajectories.ts"
 import { verifyTrajectory } from "../../Verification.ts"
 import { fixtureLog } from "./Fixture.ts"
-import { dataOf, deciderSpecs } from "./Spec.ts"
+import { dataOf, deciderSpecs } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("pseudo-demo-property")
+const { spec, dispose } = deciderSpecs("pseudo-demo-property", specKit)
 afterAll(dispose)
 
 /** The fixture's log with its run deciding by the data rules 2, and room for every task its episodes did. */

@@ -24,9 +24,10 @@ import {
   upvoteGraph
 } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("rollouts")
+const { spec, dispose } = deciderSpecs("rollouts", specKit)
 afterAll(dispose)
 
 const run = (o: RunOptions = {}) =>

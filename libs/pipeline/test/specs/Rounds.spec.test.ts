@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { RoundCompleted, RoundStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { decision } from "@core/replay"
+import { decision } from "@core/engine"
 import { rounds } from "../../deciders/Rounds.ts"
 import {
   datasetSealed,
@@ -25,9 +25,10 @@ import {
 } from "./Events.ts"
 import type { EventOfType, RunOptions, Verdict } from "./Events.ts"
 import { complete, openBoard, openBoardDemo, openBoardGraph, openBoardNodes, tasks, trajectory, upvote, upvoteDemo } from "./Forum.ts"
-import { deciderSpecs, typesOf } from "./Spec.ts"
+import { deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("rounds")
+const { spec, dispose } = deciderSpecs("rounds", specKit)
 afterAll(dispose)
 
 const run = (o: RunOptions = {}) => runStarted({ tasks: [openBoard.taskId, upvote.taskId], rounds: 2, samples: 1, demos: "all", ...o })

@@ -48,9 +48,10 @@ import {
   upvoteNodes
 } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("strategy-graph")
+const { spec, dispose } = deciderSpecs("strategy-graph", specKit)
 afterAll(dispose)
 
 const run = (o: RunOptions = {}) => runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all", ...o })

@@ -10,9 +10,10 @@ import type { CoreEvent } from "@core/events"
 import { strategyGraph } from "../../deciders/StrategyGraph.ts"
 import { graphOf, roundStarted, runStarted, taskRegistered, trajectoryVerified } from "./Events.ts"
 import { commentCount, POST, search, searchPath, trajectory } from "./Forum.ts"
-import { dataOf, deciderSpecs, typesOf } from "./Spec.ts"
+import { dataOf, deciderSpecs, typesOf } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("values-kept")
+const { spec, dispose } = deciderSpecs("values-kept", specKit)
 afterAll(dispose)
 
 const { task, said, demo, nodes } = commentCount

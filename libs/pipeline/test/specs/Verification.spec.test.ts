@@ -29,9 +29,10 @@ import {
   roundOneOfBoth
 } from "./Forum.ts"
 import { fixtureLog, idsAndData, loggedDecisions } from "./Fixture.ts"
-import { dataOf, deciderSpecs } from "./Spec.ts"
+import { dataOf, deciderSpecs } from "@core/engine/testing"
+import { specKit } from "./Kit.ts"
 
-const { spec, dispose } = deciderSpecs("verification")
+const { spec, dispose } = deciderSpecs("verification", specKit)
 afterAll(dispose)
 
 const run = runStarted({ tasks: [openBoard.taskId, upvote.taskId], demos: "all" })

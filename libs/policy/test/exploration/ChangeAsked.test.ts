@@ -4,7 +4,7 @@
  * complete on a page the episode only navigated to.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Action } from "@core/events"
 import { explorationRulesAt } from "@core/domain"
 import { asksForChange, explorationAction, madeChange } from "../../mod.ts"

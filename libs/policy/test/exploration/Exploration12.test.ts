@@ -7,7 +7,7 @@
  * pins what version 11 did, so old runs keep replaying as they ran.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { explorationRulesAt } from "@core/domain"
 import { explorationAction, formPlans, instructionValues, pageForms } from "../../mod.ts"
 import type { PlanOptions, PolicyElement } from "../../mod.ts"

@@ -4,7 +4,7 @@
  * seeds where the rule is a bias rather than a certainty.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Action } from "@core/events"
 import { explorationRulesAt } from "@core/domain"
 import type { ExplorationVersion } from "@core/domain"

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test"
 import type { Action } from "@core/events"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { explorationRulesAt } from "@core/domain"
 import {
   continuePlan,

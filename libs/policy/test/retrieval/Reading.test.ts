@@ -5,7 +5,7 @@
  * copies the recorded one — pure functions of their inputs and the draws, so no mocks.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Action } from "@core/events"
 import { RETRIEVAL, retrievalRulesAt, versionOf } from "@core/domain"
 import type { RetrievalVersion } from "@core/domain"

@@ -5,7 +5,7 @@
  * shaped like env-web's.
  */
 import { describe, expect, test } from "bun:test"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Action } from "@core/events"
 import { alignInstructions, modelDigestInput, rankRetrieval, retrievalAction, retrievalModelFromJson, trainRetrieval } from "../../mod.ts"
 import type { RetrievalModel } from "../../mod.ts"

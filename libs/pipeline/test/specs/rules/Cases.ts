@@ -8,7 +8,8 @@
  * const lfGuide: Table["lfGuide"] = { typesAtCursor: { run: (v) => lfApiGuide(v).includes("insert"), before: false, after: true } }
  */
 import type { AXES } from "@core/domain"
-import { deciderSpecs } from "../Spec.ts"
+import { deciderSpecs } from "@core/engine/testing"
+import { specKit } from "../Kit.ts"
 
 /** A case run at the version before the rule's and at the rule's: the outcomes the rule tells apart. */
 export interface Behaviour {
@@ -20,7 +21,7 @@ export type Entry = Behaviour | { readonly pending: string }
 export type Table = { readonly [A in keyof typeof AXES]: { readonly [R in keyof (typeof AXES)[A]["since"]]: Entry } }
 
 /** The deciders' specs the cases run, in one blob store and sandbox (the test disposes of them). */
-export const { spec, dispose } = deciderSpecs("rules")
+export const { spec, dispose } = deciderSpecs("rules", specKit)
 
 /** Seeds spread as a run's are: a digest per draw. */
 export const seedOf = (i: number): string => new Bun.CryptoHasher("sha256").update(`rules-${i}`).digest("hex")

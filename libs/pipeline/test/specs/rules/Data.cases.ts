@@ -50,7 +50,7 @@ import {
   UPVOTE,
   upvote
 } from "../Forum.ts"
-import { dataOf, typesOf } from "../Spec.ts"
+import { dataOf, typesOf } from "@core/engine/testing"
 import type { Table } from "./Cases.ts"
 import { spec } from "./Cases.ts"
 

@@ -11,7 +11,7 @@ import { rollouts } from "../../../deciders/Rollouts.ts"
 import { jobQueued, roundStarted, runStarted } from "../Events.ts"
 import type { RunOptions } from "../Events.ts"
 import { forumSite, openBoard, openBoardDemo, openBoardGraph, tasks, upvote, upvoteDemo, upvoteGraph } from "../Forum.ts"
-import { dataOf } from "../Spec.ts"
+import { dataOf } from "@core/engine/testing"
 import type { Table } from "./Cases.ts"
 import { spec } from "./Cases.ts"
 

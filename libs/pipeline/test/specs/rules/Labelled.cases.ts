@@ -10,7 +10,7 @@ import { explorationRulesAt } from "@core/domain"
 import { explorationAction } from "@core/policy"
 import type { PolicyElement, PolicyInput } from "@core/policy"
 import type { Action } from "@core/events"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import type { Table } from "./Cases.ts"
 
 let ids = 0

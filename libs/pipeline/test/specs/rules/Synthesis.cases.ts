@@ -19,7 +19,7 @@ import {
 import type { LfTrajectory } from "@core/domain"
 import type { Action } from "@core/events"
 import { retrievalAction, trainRetrieval } from "@core/policy"
-import { prng } from "@core/replay"
+import { prng } from "@core/engine"
 import { act, el, trajectory as lfTrajectory } from "../../../../domain/test/fixtures.ts"
 import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
 import type { Table } from "./Cases.ts"

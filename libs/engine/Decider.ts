@@ -94,7 +94,16 @@ export const defineDecider = <S = null, E = never, R extends DecisionServices = 
   ...d
 })
 
-export interface DeciderRegistry {
+/** What a decider fails with: the error channel of its `decide`. */
+export type ErrorOf<D> = D extends { decide(state: any, event: CoreEvent): Effect.Effect<any, infer E, any> } ? E : never
+
+/**
+ * `E`, the union of its deciders' errors, is carried only in the type: the driver's decide
+ * failures are then those tagged errors, not `unknown`.
+ */
+export interface DeciderRegistry<out E = unknown> {
+  /** Phantom: the union of the deciders' errors. */
+  readonly _E?: () => E
   readonly deciders: ReadonlyArray<AnyDecider>
   /** Every type some decider emits: the decision events of a log. */
   readonly emits: ReadonlySet<string>
@@ -103,7 +112,7 @@ export interface DeciderRegistry {
 }
 
 /** A registry; throws on a duplicate name, which is a programming error. */
-export const makeDeciderRegistry = (deciders: ReadonlyArray<AnyDecider>): DeciderRegistry => {
+export const makeDeciderRegistry = <const Ds extends ReadonlyArray<AnyDecider>>(deciders: Ds): DeciderRegistry<ErrorOf<Ds[number]>> => {
   const names = new Set<string>()
   const byType = new Map<string, Array<AnyDecider>>()
   for (const d of deciders) {
@@ -119,7 +128,10 @@ export const makeDeciderRegistry = (deciders: ReadonlyArray<AnyDecider>): Decide
 }
 
 /** The registry with `extra` deciders added (a test's, or a what-if variant replacing one by name). */
-export const withDeciders = (registry: DeciderRegistry, extra: ReadonlyArray<AnyDecider>): DeciderRegistry => {
+export const withDeciders = <E, const Ds extends ReadonlyArray<AnyDecider>>(
+  registry: DeciderRegistry<E>,
+  extra: Ds
+): DeciderRegistry<E | ErrorOf<Ds[number]>> => {
   const replaced = new Set(extra.map((d) => d.name))
   return makeDeciderRegistry([...registry.deciders.filter((d) => !replaced.has(d.name)), ...extra])
 }
@@ -138,7 +150,7 @@ export interface DeciderStates {
  * changes no decision, because a state is a value: `evolve` returns a new one and a
  * decider only reads the state it is given.
  */
-export const deciderStates = (registry: DeciderRegistry): DeciderStates => {
+export const deciderStates = (registry: DeciderRegistry<unknown>): DeciderStates => {
   // Each slot folds with the first of its deciders (the others' evolve is the same function).
   const slots: Array<{ readonly owner: AnyDecider; state: unknown }> = []
   const slotOf = new Map<string, { state: unknown }>()

@@ -28,7 +28,7 @@ import {
 import type { Action, CoreEvent, DataOf, DemoStep } from "@core/events"
 import { EmbeddedStore, EventStore } from "@core/eventstore"
 import { demoStream, ingestDemo, loadDemo } from "@core/demos"
-import { datasets, evolveRun, initialRunState } from "../mod.ts"
+import { datasets, evolveRun, initialRunState } from "@core/pipeline"
 import { INITIAL_PNG, writeDemoV2 } from "../../demos/test/fixture.ts"
 import { writeAndroidDemo } from "../../demos/test/fixtureAndroid.ts"
 

@@ -10,7 +10,8 @@
 import { Effect } from "effect"
 import type { CoreEvent } from "@core/events"
 import type { EventStoreShape } from "@core/eventstore"
-import type { ModelCalledEvent } from "@core/models"
+
+type ModelCalledEvent = Extract<CoreEvent, { type: "ModelCalled" }>
 
 export const modelCallRecorder = (store: EventStoreShape) => {
   const recorded: Array<CoreEvent> = []

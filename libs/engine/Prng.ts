@@ -68,7 +68,7 @@ export class Randomness extends Context.Service<
     readonly runSeed: string
     draws(key: DrawKey): Prng
   }
->()("@core/replay/Randomness") {
+>()("@core/engine/Randomness") {
   static readonly layer = (runSeed: string) =>
     Layer.succeed(Randomness, Randomness.of({ runSeed, draws: (key) => prng(seedOf({ runSeed, ...key })) }))
 }

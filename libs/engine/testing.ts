@@ -9,12 +9,12 @@
  * order; or ModelCalled events through `recorded`), observations served from the
  * TrajectoryRecorded events among the given and `recorded` events (or an in-memory
  * environment through `observing`) — the seed of the given RunStarted, and the real blob
- * store and label-function sandbox. Blobs the event builders made (Events.ts `elements`) are
+ * store and the sandbox the kit names. Blobs the kit's event builders made (`pendingBlobs`) are
  * stored before deciding. End every spec with a `then` form (or `run`): like a promise's,
  * `then` is what runs it.
  *
  * @example
- * const { spec, dispose } = deciderSpecs("rounds")
+ * const { spec, dispose } = deciderSpecs("rounds", { sandbox: labelSandbox, seed: SEED, pendingBlobs })
  * afterAll(dispose)
  * test("given every inference job done, when the last completes, then round 0 starts and completes", () =>
  *   spec(rounds)
@@ -29,11 +29,18 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
 import type { CoreEvent, CoreEventType } from "@core/events"
-import { ModelCallFailed, ModelCallNotRecorded, Models, Randomness, recordedModels, recordedObservations, stamp } from "@core/replay"
-import type { Decider, Decision, DecisionServices, ModelAnswer, ModelRequest, Observations } from "@core/replay"
 import { Sandbox } from "@core/sandbox"
-import { labelSandbox } from "../../Services.ts"
-import { pendingBlobs, SEED } from "./Events.ts"
+import { ModelCallFailed, ModelCallNotRecorded, Models, Randomness, recordedModels, recordedObservations, stamp } from "./mod.ts"
+import type { Decider, Decision, DecisionServices, ModelAnswer, ModelRequest, Observations } from "./mod.ts"
+
+/** What a package's specs share: the sandbox its deciders run code in, its default seed, the blobs its event builders made. */
+export interface SpecKit {
+  readonly sandbox: () => Layer.Layer<Sandbox, unknown>
+  /** The seed when the given events hold no RunStarted. */
+  readonly seed: string
+  /** Blobs made but not yet stored (hash → bytes): stored before each decision. */
+  readonly pendingBlobs?: () => ReadonlyMap<string, Uint8Array>
+}
 
 /** Model answers by purpose ("key-steps", "lf-synthesis", "relabel"…), in call order; null: the call failed. */
 export type ModelScript = Readonly<Record<string, ReadonlyArray<string | null>>>
@@ -113,10 +120,10 @@ const watched = (events: ReadonlyArray<CoreEvent>, calls: Array<ModelRequest>) =
  * The real label-function sandbox, started on its first use: it takes a second to start,
  * and half the deciders never run a label function.
  */
-const lazySandbox = () => {
+const lazySandbox = (sandbox: SpecKit["sandbox"]) => {
   let real: ManagedRuntime.ManagedRuntime<Sandbox, unknown> | null = null
   const use = <A>(f: (s: Sandbox["Service"]) => Effect.Effect<A>) =>
-    Effect.promise(() => (real ??= ManagedRuntime.make(labelSandbox())).runPromise(Effect.flatMap(Effect.service(Sandbox), f)))
+    Effect.promise(() => (real ??= ManagedRuntime.make(sandbox())).runPromise(Effect.flatMap(Effect.service(Sandbox), f)))
   const layer = Layer.succeed(
     Sandbox,
     Sandbox.of({ evaluate: (r) => use((s) => s.evaluate(r)), evaluateBatch: (rs) => use((s) => s.evaluateBatch(rs)) })
@@ -125,9 +132,9 @@ const lazySandbox = () => {
 }
 
 /** A spec kit over its own runtime (a blob store in a temp dir, the sandbox); `dispose` after the file. */
-export const deciderSpecs = (name: string) => {
+export const deciderSpecs = (name: string, kit: SpecKit) => {
   const dir = mkdtempSync(join(tmpdir(), `core-spec-${name}-`))
-  const sandbox = lazySandbox()
+  const sandbox = lazySandbox(kit.sandbox)
   const rt = ManagedRuntime.make(Layer.mergeAll(DirectoryBlobStore.layer({ dir: join(dir, "blobs") }), sandbox.layer))
   const dispose = async () => {
     await rt.dispose()
@@ -137,7 +144,7 @@ export const deciderSpecs = (name: string) => {
   const stored = new Set<string>()
   const storeBlobs = Effect.gen(function* () {
     const blobs = yield* BlobStore
-    for (const [hash, bytes] of pendingBlobs()) {
+    for (const [hash, bytes] of kit.pendingBlobs?.() ?? []) {
       if (stored.has(hash)) continue
       yield* blobs.put(bytes)
       stored.add(hash)
@@ -157,7 +164,7 @@ export const deciderSpecs = (name: string) => {
             const services = Layer.mergeAll(
               o.script === undefined ? watched(inputs, calls) : scriptedModels(o.script, calls),
               o.observing ?? recordedObservations(inputs),
-              Randomness.layer(started?.type === "RunStarted" ? started.data.seed : SEED)
+              Randomness.layer(started?.type === "RunStarted" ? started.data.seed : kit.seed)
             )
             const decide = Effect.gen(function* () {
               yield* storeBlobs

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { demosByTask, ingestDemo, loadDemo, plural } from "@core/demos"
 import type { EnvironmentShape } from "@core/environment"
 import type { Platform } from "@core/events"
-import type { DemoRejected, RunApp, RunTask } from "./RunApp.ts"
+import type { DemoRejected, RunApp, RunTask } from "@core/pipeline"
 
 /** The run could not start or go on (bad plan, unreadable log, a demo that cannot be made): one line. */
 export class RunError extends Schema.TaggedError<RunError>()("RunError", { message: Schema.String }) {}

@@ -74,7 +74,7 @@ export class Models extends Context.Service<
   {
     complete(request: ModelRequest): Effect.Effect<ModelAnswer, ModelCallFailed | ModelCallNotRecorded | ModelRequestMismatch>
   }
->()("@core/replay/Models") {}
+>()("@core/engine/Models") {}
 
 /** An observation with its blobs fetched and checked against their hashes. */
 export interface Observed {
@@ -160,7 +160,7 @@ export class Observations extends Context.Service<
     act(trajectoryId: string, step: number, action: Action): Effect.Effect<Observed, ObservationError | BlobStoreError>
     end(trajectoryId: string): Effect.Effect<void>
   }
->()("@core/replay/Observations") {}
+>()("@core/engine/Observations") {}
 
 /** Errors that mean replay's recorded inputs and the decider disagree: each is a divergence. */
 export const inputMismatchTags: ReadonlySet<string> = new Set([

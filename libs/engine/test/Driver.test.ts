@@ -8,8 +8,7 @@ import { afterAll, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { JobCompleted, JobQueued, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { decision, defineDecider, makeDeciderRegistry, replayRun } from "@core/replay"
-import { asStored, drive } from "../mod.ts"
+import { asStored, decision, defineDecider, drive, makeDeciderRegistry, replayRun } from "../mod.ts"
 import { deciderRuntime } from "./support.ts"
 
 const { rt, dispose } = deciderRuntime("core-driver-")

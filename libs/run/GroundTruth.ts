@@ -1,17 +1,19 @@
 /**
  * A run's ground truth: what the app judged of each episode (a bundled site's checker, a
  * pack's `evaluate`), by trajectory id. Measurement only, so it is kept beside the log,
- * never in it, in `<dataDir>/eval/run-<id>-ground-truth.json`. The engine writes it as each
- * episode is judged and a resumed run starts from it, so an interrupted run loses none.
+ * never in it, in `<dataDir>/eval/run-<id>-ground-truth.json`. Evaluation passes the run
+ * `groundTruthFiles`: the run tells it every judgement as each episode is judged and a
+ * resumed run starts from it, so an interrupted run loses none.
  *
  * @example
- * writeGroundTruth(groundTruthFile(dataDir, runId), judged)
+ * yield* executeRun(config, layer, { ...plan, groundTruth: groundTruthFiles(dataDir) }, app, progress)
  * const judged = yield* readGroundTruth(groundTruthFile(dataDir, runId)) // null: none kept yet
  */
 import { Effect, Schema } from "effect"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import type { EpisodeJudgement } from "./RunApp.ts"
+import type { EpisodeJudgement } from "@core/pipeline"
+import type { GroundTruthSink } from "./RunPlan.ts"
 
 /** A ground-truth file that is there but does not read as one. */
 export class GroundTruthUnreadable extends Schema.TaggedError<GroundTruthUnreadable>()("GroundTruthUnreadable", {
@@ -40,3 +42,9 @@ export const readGroundTruth = (file: string): Effect.Effect<ReadonlyMap<string,
         message: `${file} is not a run's ground-truth file: ${String(e instanceof Error ? e.message : e).split("\n")[0]}`
       })
   })
+
+/** A run's judgements kept in its file under `<dataDir>/eval`; an unreadable file is read as none (it costs only measurement). */
+export const groundTruthFiles = (dataDir: string): GroundTruthSink => ({
+  kept: (runId) => readGroundTruth(groundTruthFile(dataDir, runId)).pipe(Effect.orElseSucceed(() => null)),
+  judged: (runId, judged) => writeGroundTruth(groundTruthFile(dataDir, runId), judged)
+})

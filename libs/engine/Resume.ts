@@ -11,7 +11,8 @@
 import { Effect, Layer } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import type { CoreEvent } from "@core/events"
-import { Models, Observations, recordedModels, recordedObservations } from "@core/replay"
+import { recordedModels, recordedObservations } from "./Recorded.ts"
+import { Models, Observations } from "./Services.ts"
 
 /** Observations and Models answering from the log where it has the answer, live otherwise. */
 export const resumeLayers = <E1, R1, E2, R2>(

@@ -1,5 +1,5 @@
 /**
- * Runs deciders live, the way replay re-runs them (libs/replay/Replay.ts): every event is
+ * Runs deciders live, the way replay re-runs them (libs/engine/Replay.ts): every event is
  * folded into the deciders' states in log order (once per distinct state: deciders that
  * share an `evolve` share its state), the deciders that handle it decide,
  * and their decisions are stamped and appended — one commit per stream, or several when
@@ -13,11 +13,11 @@ import { DateTime, Effect, Result } from "effect"
 import { catalog } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore, MAX_COMMIT_BYTES } from "@core/eventstore"
-import { deciderStates, stamp } from "@core/replay"
-import type { DeciderRegistry, Decision, DecisionServices } from "@core/replay"
+import { deciderStates, stamp } from "./Decider.ts"
+import type { DeciderRegistry, Decision, DecisionServices } from "./Decider.ts"
 
-/** What a decider failed with: its own errors are typed per decider, so here only known to be something. */
-export type DecideError = unknown
+/** What a registry's deciders fail with: the union of their tagged errors. */
+export type DecideError<R> = R extends DeciderRegistry<infer E> ? E : never
 
 /** Events recorded by services while a decider ran (the live Models layer's ModelCalled). */
 export interface RecordedInputs {
@@ -25,8 +25,8 @@ export interface RecordedInputs {
   readonly drain: () => ReadonlyArray<CoreEvent>
 }
 
-export interface DriveOptions {
-  readonly registry: DeciderRegistry
+export interface DriveOptions<E = unknown> {
+  readonly registry: DeciderRegistry<E>
   readonly runId: string
   /** Workspace facts already in the log (tasks, demos), in log order: folded, not handled. */
   readonly prior: ReadonlyArray<CoreEvent>
@@ -80,7 +80,7 @@ export const asStored = (e: CoreEvent): CoreEvent => {
   return Result.isFailure(decoded) ? e : decoded.success
 }
 
-export const drive = (options: DriveOptions) =>
+export const drive = <E>(options: DriveOptions<E>) =>
   Effect.gen(function* () {
     const store = yield* EventStore
     const { registry } = options
@@ -127,12 +127,13 @@ export const drive = (options: DriveOptions) =>
         while (end < queue.length && end - i < concurrency && concurrent(queue[end]!)) end++
       }
       // Each event is decided on the states as of itself, as in replay: fold, then snapshot.
-      const jobs: Array<Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>> = []
+      const jobs: Array<Effect.Effect<ReadonlyArray<Decision>, E, DecisionServices>> = []
       for (let k = i; k < end; k++) {
         const event = queue[k]!
         states.fold(event)
         for (const d of registry.handling(event.type)) {
-          jobs.push(d.decide(states.of(d), event) as Effect.Effect<ReadonlyArray<Decision>, DecideError, DecisionServices>)
+          // The registry's type holds the union of its deciders' errors; each decider is stored untyped.
+          jobs.push(d.decide(states.of(d), event) as Effect.Effect<ReadonlyArray<Decision>, E, DecisionServices>)
         }
       }
       const decided = yield* Effect.all(jobs, { concurrency: end - i })

@@ -1,15 +1,13 @@
 /**
- * The layers a run's deciders get live: the LF sandbox with the LF API as its prelude, and
- * — when no model server is configured — a Models service that refuses, since the
- * embedded backends never call it.
+ * The recorded services when a run has nothing behind them: no model server configured (the
+ * embedded backends never call one), or no environment (inference). A call is then a bug in
+ * the caller, reported as the service's own failure rather than a crash.
+ *
+ * @example
+ * drive({ … }).pipe(Effect.provide(Layer.mergeAll(noModels, noObservations, …)))
  */
 import { Effect, Layer } from "effect"
-import { LF_API_SOURCE } from "@core/domain"
-import { ModelCallFailed, Models, ObservationNotRecorded, Observations } from "@core/replay"
-import { Sandbox } from "@core/sandbox"
-
-/** The sandbox every LF runs in: the LF API as prelude, defaults otherwise. */
-export const labelSandbox = (options: { readonly workers?: number } = {}) => Sandbox.layer({ prelude: LF_API_SOURCE, ...options })
+import { ModelCallFailed, Models, ObservationNotRecorded, Observations } from "./Services.ts"
 
 /** No model configured: a call is a bug in the caller, reported as a failed call. */
 export const noModels = Layer.succeed(
