@@ -102,6 +102,21 @@ test("each package declares the workspace packages it imports, so its package.js
   ])
 })
 
+test("each package imports every workspace package it declares: a stale declaration would draw a layer that is not there", async () => {
+  const unused: Array<string> = []
+  for (const pkg of workspacePackages()) {
+    const imported = new Set<string>()
+    for (const path of new Glob(`${pkg.dir}/**/*.ts`).scanSync({ cwd: REPO })) {
+      if (path.includes("node_modules/")) continue
+      for (const name of workspaceImports(await Bun.file(join(REPO, path)).text())) imported.add(name)
+    }
+    for (const name of pkg.declared)
+      if (name.startsWith("@core/") && !imported.has(name))
+        unused.push(`${pkg.dir}/package.json declares ${name}, which nothing in it imports`)
+  }
+  expect(unused).toEqual([])
+})
+
 test("each package's mod.ts names its public API: no `export *` of a whole module", async () => {
   const violations: Array<string> = []
   for (const path of new Glob("{libs,apps,events}/**/mod.ts").scanSync({ cwd: REPO })) {

@@ -4,6 +4,7 @@
  * says nothing about files inside one package.
  */
 import { expect, test } from "bun:test"
+import { declaredGraph } from "../scripts/package-graph.ts"
 import { cyclesOf, importGraph, reachable, specifiersOf } from "./support/importGraph.ts"
 
 test("no import cycle between source files, type-only imports included", () => {
@@ -31,4 +32,10 @@ test("the check itself can fail: a two-file cycle and a self-import are found, a
   expect(
     specifiersOf(`import type { X } from "./x.ts"\nexport { y } from "@core/domain"\nconst z = await import("./z.ts")\nimport "./side.ts"`)
   ).toEqual(["./x.ts", "@core/domain", "./side.ts", "./z.ts"])
+})
+
+test("no cycle between workspace packages as their package.json files declare them", () => {
+  const graph = declaredGraph()
+  expect(graph.size).toBeGreaterThan(15)
+  expect(cyclesOf(graph)).toEqual([])
 })
