@@ -46,7 +46,9 @@ import type {
   RunNotFound
 } from "@core/engine"
 import type { SandboxError } from "@core/sandbox"
+import type { UnknownBundledTask } from "@core/sites/run"
 import type { SuiteError } from "@core/sites/suites"
+import type { QueueUnavailable } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -195,6 +197,8 @@ export type Failure =
   | EvalInputError
   | RunConfigClash
   | UnknownPackTask
+  | UnknownBundledTask
+  | QueueUnavailable
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -284,7 +288,10 @@ export const failures: Table = {
   EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message },
   RunConfigClash: itsMessage,
   // A --tasks entry the pack does not have: the command line is wrong.
-  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message }
+  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  // A --suite, --site or --tasks the bundled suites do not have: the command line is wrong.
+  UnknownBundledTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  QueueUnavailable: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

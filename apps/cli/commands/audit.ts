@@ -10,7 +10,7 @@ import { EventStore } from "@core/eventstore"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { readEvents } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 

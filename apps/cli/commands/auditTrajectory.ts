@@ -18,7 +18,7 @@ import type { StepEvidence, TrajectoryAudit } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { isToken, readEvents, runExists, runLog, runsWith, unknownRun } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 

@@ -22,7 +22,7 @@ import {
 } from "@core/datasets"
 import type { DatasetRecord } from "@core/datasets"
 import { isToken } from "../RunLog.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { trainerUsageError } from "@core/datasets"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 

@@ -15,7 +15,7 @@ import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { GraphUnfoldable } from "../Failures.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { isToken, readEvents, runExists, runsWith, unknownRun } from "../RunLog.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 

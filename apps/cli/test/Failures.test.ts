@@ -36,7 +36,9 @@ import {
 import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
 import { EvalError, EvalInputError } from "@core/evaluation"
+import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
+import { QueueUnavailable } from "@core/workers"
 import {
   AppCheckFailed,
   CliError,
@@ -132,7 +134,9 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   EvalError: new EvalError({ message: TWO }),
   EvalInputError: new EvalInputError({ message: TWO }),
   RunConfigClash: new RunConfigClash({ key: "run.tasks", message: TWO }),
-  UnknownPackTask: new UnknownPackTask({ message: TWO })
+  UnknownPackTask: new UnknownPackTask({ message: TWO }),
+  UnknownBundledTask: new UnknownBundledTask({ message: TWO }),
+  QueueUnavailable: new QueueUnavailable({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
