@@ -43,7 +43,8 @@ import type {
   ModelRequestMismatch,
   ObservationNotRecorded,
   RunConfigClash,
-  RunNotFound
+  RunNotFound,
+  UnknownRun
 } from "@core/engine"
 import type { SandboxError } from "@core/sandbox"
 import type { UnknownBundledTask } from "@core/sites/run"
@@ -199,6 +200,7 @@ export type Failure =
   | UnknownPackTask
   | UnknownBundledTask
   | QueueUnavailable
+  | UnknownRun
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -291,7 +293,8 @@ export const failures: Table = {
   UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message },
   // A --suite, --site or --tasks the bundled suites do not have: the command line is wrong.
   UnknownBundledTask: { exit: EXIT_USAGE, line: (e) => e.message },
-  QueueUnavailable: itsMessage
+  QueueUnavailable: itsMessage,
+  UnknownRun: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -11,7 +11,7 @@ import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "@core/run"
-import { readEvents } from "../RunLog.ts"
+import { readEvents } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 type Of<T extends CoreEvent["type"]> = Extract<CoreEvent, { type: T }>

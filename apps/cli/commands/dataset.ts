@@ -21,7 +21,7 @@ import {
   writeRecords
 } from "@core/datasets"
 import type { DatasetRecord } from "@core/datasets"
-import { isToken } from "../RunLog.ts"
+import { isToken } from "@core/engine"
 import { openStore } from "@core/run"
 import { trainerUsageError } from "@core/datasets"
 import { commonConfigFlags } from "../ConfigFlags.ts"

@@ -22,7 +22,7 @@ import {
 import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "@core/run"
 import { Progress } from "../Progress.ts"
-import { isToken, runLog, runsWith } from "../RunLog.ts"
+import { isToken, runLog, runsWith } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
 import type { FlagSpec, ParsedArgs } from "../Cli.ts"

@@ -31,7 +31,8 @@ import {
   ModelRequestMismatch,
   ObservationNotRecorded,
   RunConfigClash,
-  RunNotFound
+  RunNotFound,
+  UnknownRun
 } from "@core/engine"
 import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
@@ -136,7 +137,8 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   RunConfigClash: new RunConfigClash({ key: "run.tasks", message: TWO }),
   UnknownPackTask: new UnknownPackTask({ message: TWO }),
   UnknownBundledTask: new UnknownBundledTask({ message: TWO }),
-  QueueUnavailable: new QueueUnavailable({ message: TWO })
+  QueueUnavailable: new QueueUnavailable({ message: TWO }),
+  UnknownRun: new UnknownRun({ runId: "r1" })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
