@@ -15,7 +15,7 @@ import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
 import type { DatasetError } from "@core/datasets"
-import type { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
+import type { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
 import type { PageSourceError, XmlError } from "@core/env-android"
 import type { EvalError, EvalInputError } from "@core/evaluation"
 import type { ActionTimeout, InfraError } from "@core/environment"
@@ -201,6 +201,8 @@ export type Failure =
   | UnknownBundledTask
   | QueueUnavailable
   | UnknownRun
+  | UnknownRecordTask
+  | RecordTargetFailed
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -294,7 +296,10 @@ export const failures: Table = {
   // A --suite, --site or --tasks the bundled suites do not have: the command line is wrong.
   UnknownBundledTask: { exit: EXIT_USAGE, line: (e) => e.message },
   QueueUnavailable: itsMessage,
-  UnknownRun: itsMessage
+  UnknownRun: itsMessage,
+  // A task the bundled suites or the pack do not have: the command line is wrong.
+  UnknownRecordTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  RecordTargetFailed: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -33,3 +33,4 @@ export { authOf, loadAuth, loadLogin, packSecretReader, secretRefusal } from "./
 export { judgeDemo, lastAnswer } from "./DemoJudge.ts"
 export type { PackAuth, PackLogin, SecretRule } from "./Auth.ts"
 export { coreVariable, secretRule } from "./SecretGrants.ts"
+export { packTarget } from "./RecordTarget.ts"

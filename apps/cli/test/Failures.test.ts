@@ -12,7 +12,7 @@ import { InstanceError, PackError } from "@core/apps"
 import { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import { ConfigError } from "@core/config"
 import { ConsoleError, QueryFailed } from "@core/console"
-import { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
+import { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
 import { PageSourceError, XmlError } from "@core/env-android"
 import { ActionTimeout, InfraError } from "@core/environment"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "@core/events"
@@ -138,7 +138,9 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   UnknownPackTask: new UnknownPackTask({ message: TWO }),
   UnknownBundledTask: new UnknownBundledTask({ message: TWO }),
   QueueUnavailable: new QueueUnavailable({ message: TWO }),
-  UnknownRun: new UnknownRun({ runId: "r1" })
+  UnknownRun: new UnknownRun({ runId: "r1" }),
+  UnknownRecordTask: new UnknownRecordTask({ message: TWO }),
+  RecordTargetFailed: new RecordTargetFailed({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
