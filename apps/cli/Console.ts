@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { ConsoleError, startConsole } from "@core/console"
 import { openReadModels } from "@core/projections"
 import type { Command, ParsedArgs } from "./Cli.ts"
-import { openStore } from "./Store.ts"
+import { openStore } from "@core/run"
 
 export const DEFAULT_CONSOLE_PORT = 4680
 

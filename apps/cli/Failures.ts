@@ -15,7 +15,7 @@ import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
 import type { DatasetError } from "@core/datasets"
-import type { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
+import type { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
 import type { PageSourceError, XmlError } from "@core/env-android"
 import type { EvalError, EvalInputError } from "@core/evaluation"
 import type { ActionTimeout, InfraError } from "@core/environment"
@@ -43,10 +43,13 @@ import type {
   ModelRequestMismatch,
   ObservationNotRecorded,
   RunConfigClash,
-  RunNotFound
+  RunNotFound,
+  UnknownRun
 } from "@core/engine"
 import type { SandboxError } from "@core/sandbox"
+import type { UnknownBundledTask } from "@core/sites/run"
 import type { SuiteError } from "@core/sites/suites"
+import type { QueueUnavailable } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -195,6 +198,11 @@ export type Failure =
   | EvalInputError
   | RunConfigClash
   | UnknownPackTask
+  | UnknownBundledTask
+  | QueueUnavailable
+  | UnknownRun
+  | UnknownRecordTask
+  | RecordTargetFailed
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -284,7 +292,14 @@ export const failures: Table = {
   EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message },
   RunConfigClash: itsMessage,
   // A --tasks entry the pack does not have: the command line is wrong.
-  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message }
+  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  // A --suite, --site or --tasks the bundled suites do not have: the command line is wrong.
+  UnknownBundledTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  QueueUnavailable: itsMessage,
+  UnknownRun: itsMessage,
+  // A task the bundled suites or the pack do not have: the command line is wrong.
+  UnknownRecordTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  RecordTargetFailed: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -1,19 +1,15 @@
 /**
- * Which of the user's environment variables an app pack's log-in may type (libs/apps
- * Auth.ts, docs/app-packs.md "Logging in"). What the log-in types goes to the pack's
- * server, so a pack gets only what the user allowed it — `--allow-secret NAME` on the
- * command, or `packs.<name>.allowSecrets` in core.config.json — and never a variable CORE
- * itself reads, whatever was allowed: the model key, NATS and database credentials, CORE's
- * own settings.
+ * `--allow-secret NAME`: the command line's grant of an environment variable to an app pack's
+ * log-in. Which variables a pack may then type — these, the config file's, never CORE's own —
+ * is @core/apps' `secretRule`.
  *
  * @example
  * const rule = packSecretRule(opened.config, args)
  * const auth = yield* loadAuth(pack, rule)
  */
+import { secretRule } from "@core/apps"
 import type { SecretRule } from "@core/apps"
-import { CONFIG_KEYS, CONFIG_PATH_ENV, configKeys } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { defaultSecretEnv } from "@core/events"
 import type { FlagSpec, ParsedArgs } from "./Cli.ts"
 
 export const ALLOW_SECRET_FLAG = "allow-secret"
@@ -32,49 +28,6 @@ export const allowSecretFlags: Record<string, FlagSpec> = {
   }
 }
 
-/**
- * Variables CORE reads that no setting names, each with what for. A test reads the sources
- * for every variable read by name and fails when one is missing here.
- */
-const FIXED: ReadonlyMap<string, string> = new Map([
-  [CONFIG_PATH_ENV, "the config file CORE reads"],
-  ["CORE_DEBUG", "CORE's stack traces"],
-  // CORE sets it on every pack process and finds them by it: a pack must not learn another's.
-  ["CORE_APP_INSTANCE_TAG", "the tag CORE finds a pack's processes by"],
-  [defaultSecretEnv, "the password `record` seals typed passwords as, for any app"],
-  // models.apiKeyEnv's default: a config naming another today may leave yesterday's key in the shell.
-  ["CORE_MODEL_API_KEY", "the model API key, by default"],
-  ["DISPLAY", "the display CORE's recorder opens on"],
-  ["WAYLAND_DISPLAY", "the display CORE's recorder opens on"],
-  ["PATH", "the environment CORE runs programs with"],
-  ["HOME", "the environment CORE runs programs with"],
-  ["LANG", "the environment CORE runs programs with"],
-  ["TMPDIR", "the environment CORE runs programs with"]
-])
-
-/** The PostgreSQL client reads PGHOST, PGUSER, PGPASSWORD, PGPASSFILE, … for the read models' database. */
-const POSTGRES = /^PG[A-Z_]+$/
-
-/**
- * What CORE reads `variable` for, or undefined: every setting's variable (CORE_STORE,
- * NATS_URL, DATABASE_URL, …), every variable a `…Env` setting names (the model key's, the
- * NATS credentials'), and the fixed ones above.
- */
-export const coreVariable =
-  (config: LoadedConfig) =>
-  (variable: string): string | undefined => {
-    for (const key of configKeys) {
-      if (CONFIG_KEYS[key].env === variable) return `the setting ${key}`
-      if (key.endsWith("Env") && config.values[key] === variable) return `the secret ${key} names`
-    }
-    return FIXED.get(variable) ?? (POSTGRES.test(variable) ? "the PostgreSQL client's settings and password" : undefined)
-  }
-
-/** The rule a command's packs are loaded with: the flags' and the config file's grants, less CORE's own variables. */
-export const packSecretRule = (config: LoadedConfig, args: Pick<ParsedArgs, "lists">): SecretRule => {
-  const flagged = args.lists?.[ALLOW_SECRET_FLAG] ?? []
-  return {
-    allowed: (pack) => new Set([...flagged, ...(config.packs.get(pack)?.allowSecrets ?? [])]),
-    coreOwn: coreVariable(config)
-  }
-}
+/** The rule a command's packs are loaded with: its `--allow-secret` grants and the config file's. */
+export const packSecretRule = (config: LoadedConfig, args: Pick<ParsedArgs, "lists">): SecretRule =>
+  secretRule(config, args.lists?.[ALLOW_SECRET_FLAG] ?? [])

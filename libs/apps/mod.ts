@@ -32,3 +32,5 @@ export { packPageOptions, packRegistration, packRunApp, packRunTask } from "./Pa
 export { authOf, loadAuth, loadLogin, packSecretReader, secretRefusal } from "./Auth.ts"
 export { judgeDemo, lastAnswer } from "./DemoJudge.ts"
 export type { PackAuth, PackLogin, SecretRule } from "./Auth.ts"
+export { coreVariable, secretRule } from "./SecretGrants.ts"
+export { packTarget } from "./RecordTarget.ts"

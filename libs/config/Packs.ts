@@ -12,7 +12,7 @@
 import { Schema } from "effect"
 
 export interface PackSettings {
-  /** Environment variables the pack's log-in may type (never one CORE reads: see the CLI's PackSecrets). */
+  /** Environment variables the pack's log-in may type (never one CORE reads: see libs/apps SecretGrants.ts). */
   readonly allowSecrets: ReadonlyArray<string>
 }
 

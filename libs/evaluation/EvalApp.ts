@@ -41,7 +41,7 @@ export const packTasksOf = (pack: Pack, split: "train" | "held-out"): ReadonlyAr
 const environmentOf = (config: LoadedConfig, pack: Pack | null, app: RunApp) =>
   platformEnvironment(config, pack?.config.platform ?? "web", { screenshots: "none", prepareAhead: false, episodes: app.episodes })
 
-/** `secrets`: what a pack's log-in may type (PackSecrets.ts). */
+/** `secrets`: what a pack's log-in may type (libs/apps SecretGrants.ts). */
 export const evalApp = (
   packDir: string | undefined,
   config: LoadedConfig,

@@ -18,3 +18,5 @@ export {
 } from "./Connection.ts"
 export { NatsCredentialsError } from "./Connection.ts"
 export type { NatsCredentials } from "./Connection.ts"
+export { LOG_SUBJECTS, logWrites } from "./LogWrites.ts"
+export type { LogWrites } from "./LogWrites.ts"

@@ -43,7 +43,7 @@ export interface PackPlan extends Omit<RunPlan, "tasks"> {
   readonly judgeDemos?: boolean
 }
 
-/** `secrets`: what the pack's log-in may type (PackSecrets.ts). */
+/** `secrets`: what the pack's log-in may type (libs/apps SecretGrants.ts). */
 export const runOnPack = (
   config: LoadedConfig,
   layer: Layer.Layer<EventStore | BlobStore, unknown>,

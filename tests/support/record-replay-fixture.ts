@@ -17,8 +17,9 @@ import { Effect } from "effect"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { loadSuites } from "@core/sites/suites"
-import { runOnBundledSites } from "../../apps/cli/BundledRun.ts"
-import { openStore } from "../../apps/cli/Store.ts"
+import { openStore } from "@core/run"
+import { runOnBundledSites } from "@core/sites/run"
+import { Progress } from "../../apps/cli/Progress.ts"
 
 const twoRounds = process.argv.includes("--two-rounds")
 const dir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? `tests/fixtures/replay-run${twoRounds ? "-2" : ""}`)
@@ -31,19 +32,24 @@ const program = Effect.gen(function* () {
   const suites = yield* loadSuites()
   const tasks = suites.flatMap((s) => s.tasks).filter((t) => TASKS.includes(t.id))
   const flags = { store: "embedded", "data-dir": dir, seed: "replay-fixture" }
-  const opened = yield* openStore({ flags, positionals: [], given: new Set(Object.keys(flags)) })
-  const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-    command: "run",
-    tasks,
-    rounds: twoRounds ? 2 : 1,
-    samples: 2,
-    stepBudget: 12,
-    parallel: 2,
-    policy: "exploration",
-    platform: "web",
-    screenshots: "none",
-    sources: {}
-  })
+  const opened = yield* openStore({ flags })
+  const outcome = yield* runOnBundledSites(
+    opened.config,
+    opened.layer,
+    {
+      command: "run",
+      tasks,
+      rounds: twoRounds ? 2 : 1,
+      samples: 2,
+      stepBudget: 12,
+      parallel: 2,
+      policy: "exploration",
+      platform: "web",
+      screenshots: "none",
+      sources: {}
+    },
+    new Progress("run")
+  )
   rmSync(`${dir}/demos`, { recursive: true, force: true })
   rmSync(`${dir}/eval`, { recursive: true, force: true })
   console.log(outcome.runId)

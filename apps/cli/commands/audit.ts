@@ -10,8 +10,8 @@ import { EventStore } from "@core/eventstore"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
-import { readEvents } from "../RunLog.ts"
+import { openStore } from "@core/run"
+import { readEvents } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 type Of<T extends CoreEvent["type"]> = Extract<CoreEvent, { type: T }>

@@ -18,8 +18,8 @@ import type { StepEvidence, TrajectoryAudit } from "@core/pipeline"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
-import { isToken, readEvents, runExists, runLog, runsWith, unknownRun } from "../RunLog.ts"
+import { openStore } from "@core/run"
+import { isToken, readEvents, runExists, runLog, runsWith, unknownRun } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 // The page as the app showed it, fragment included: a hash-routed app's page is its fragment

@@ -25,7 +25,7 @@ import { DRIVER_CPU_INCLUDES, OVERHEAD_TARGET, runRunBench } from "../bench/RunB
 import type { ModeFigures, RunBenchResult } from "../bench/RunBench.ts"
 import { countFlag, interruptOnSignal, mark, num, textTable } from "../bench/Report.ts"
 import { configFlags } from "../ConfigFlags.ts"
-import { chooseTasks } from "../BundledTasks.ts"
+import { chooseTasks } from "@core/sites/run"
 
 /**
  * Per phase, side and round: large enough to get past per-round noise, small enough that
@@ -301,11 +301,9 @@ export const benchRun: Command = {
     Effect.gen(function* () {
       const samples = yield* countFlag(args, "samples", DEFAULT_RUN_SAMPLES, 1)
       const tasks = args.flags.tasks
-      const chosen = yield* chooseTasks({
-        flags: tasks === undefined ? { site: "shop" } : { tasks },
-        positionals: [],
-        given: new Set(tasks === undefined ? ["site"] : ["tasks"])
-      }).pipe(Effect.mapError((e) => (e._tag === "UsageError" ? new UsageError({ message: `--tasks: ${e.message}` }) : e)))
+      const chosen = yield* chooseTasks(tasks === undefined ? { site: "shop" } : { tasks: String(tasks) }).pipe(
+        Effect.mapError((e) => (e._tag === "UnknownBundledTask" ? new UsageError({ message: `--tasks: ${e.message}` }) : e))
+      )
       if (chosen.length === 0) return yield* new UsageError({ message: "--tasks chose no task" })
       const result = yield* interruptOnSignal(runRunBench({ taskIds: chosen.map((t) => t.id), samples, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : runTable(result))

@@ -21,8 +21,8 @@ import {
   writeRecords
 } from "@core/datasets"
 import type { DatasetRecord } from "@core/datasets"
-import { isToken } from "../RunLog.ts"
-import { openStore } from "../Store.ts"
+import { isToken } from "@core/engine"
+import { openStore } from "@core/run"
 import { trainerUsageError } from "@core/datasets"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 

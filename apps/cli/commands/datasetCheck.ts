@@ -8,8 +8,8 @@ import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { checkDataset, readDatasetToCheck } from "@core/datasets"
-import { isToken, runExists, unknownRun } from "../RunLog.ts"
-import { openStore } from "../Store.ts"
+import { isToken, runExists, unknownRun } from "@core/engine"
+import { openStore } from "@core/run"
 
 export const datasetCheck: Command = {
   name: "dataset check",

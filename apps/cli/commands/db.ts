@@ -16,7 +16,7 @@ import { migrate, migrationStatus, openReadModels, projections, readCheckpoints,
 import type { ReadModels } from "@core/projections"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 const dbFlags = configFlags(["dataDir", "database.url"])

@@ -18,9 +18,10 @@ import { demoBlob, demoJobs, newRunId, stamp, startRun } from "@core/engine"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
-import { runOnBundledSites } from "../BundledRun.ts"
+import { runOnBundledSites } from "@core/sites/run"
+import { Progress } from "../Progress.ts"
 import { metricsLines, runMetrics } from "@core/evaluation"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags, configFlags, runCount, runFlagSources, runFlags } from "../ConfigFlags.ts"
 
 const NOT_YET = "a store round trip only: bun core demo without --round-trip runs a CORE round"
@@ -59,16 +60,21 @@ const coreRound = (args: ParsedArgs) =>
       })
     const samples = yield* runCount(args, "samples")
     const opened = yield* openStore(args)
-    const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-      command: "demo",
-      tasks,
-      rounds: 1,
-      samples,
-      stepBudget: RUN_DEFAULTS.stepBudget,
-      parallel: 2,
-      policy: "exploration",
-      sources: runFlagSources(args, ["samples"])
-    })
+    const outcome = yield* runOnBundledSites(
+      opened.config,
+      opened.layer,
+      {
+        command: "demo",
+        tasks,
+        rounds: 1,
+        samples,
+        stepBudget: RUN_DEFAULTS.stepBudget,
+        parallel: 2,
+        policy: "exploration",
+        sources: runFlagSources(args, ["samples"])
+      },
+      new Progress("demo")
+    )
     const metrics = runMetrics(outcome)
     if (args.flags.json === true) console.log(JSON.stringify({ store: opened.choice.kind, ...metrics, seconds: outcome.seconds }))
     else console.log(metricsLines(metrics, outcome.seconds).join("\n"))

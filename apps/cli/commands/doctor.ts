@@ -18,7 +18,7 @@ import { CliError, oneLine } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
-import { LOG_SUBJECTS, logWrites } from "../LogWrites.ts"
+import { LOG_SUBJECTS, logWrites } from "@core/eventstore"
 
 type Status = "ok" | "warn" | "fail"
 

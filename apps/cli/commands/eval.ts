@@ -28,7 +28,7 @@ import {
 import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { configFlags } from "../ConfigFlags.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 

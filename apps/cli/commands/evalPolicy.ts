@@ -20,15 +20,15 @@ import {
   policyHeldOut
 } from "@core/evaluation"
 import type { Interval, Split, SplitTable } from "@core/evaluation"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { Progress } from "../Progress.ts"
-import { isToken, runLog, runsWith } from "../RunLog.ts"
+import { isToken, runLog, runsWith } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { positiveInt } from "../Cli.ts"
 import type { FlagSpec, ParsedArgs } from "../Cli.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
-import { runOnBundledSites } from "../BundledRun.ts"
-import { runOnPack } from "../AppRun.ts"
+import { runOnBundledSites } from "@core/sites/run"
+import { runOnPack } from "@core/run"
 import { loadConfig } from "@core/config"
 import { RUN_DEFAULTS } from "@core/pipeline"
 import { plural } from "@core/demos"
@@ -109,8 +109,16 @@ const report = (args: ParsedArgs) =>
     const secrets = (config: LoadedConfig) => packSecretRule(config, args)
     const arms =
       packDir === undefined
-        ? yield* bundledArms((args.flags.site as string | undefined) ?? "shop", list, runOnBundledSites)
-        : yield* packArms(packDir, list, secrets, runOnPack, args.flags["no-judge"] !== true)
+        ? yield* bundledArms((args.flags.site as string | undefined) ?? "shop", list, (config, layer, plan) =>
+            runOnBundledSites(config, layer, plan, new Progress(plan.command))
+          )
+        : yield* packArms(
+            packDir,
+            list,
+            secrets,
+            (config, layer, dir, plan, rule) => runOnPack(config, layer, dir, plan, rule, new Progress(plan.command)),
+            args.flags["no-judge"] !== true
+          )
     const o = {
       seeds: yield* positiveInt(args, "seeds", 3),
       rounds: yield* positiveInt(args, "rounds", 3),

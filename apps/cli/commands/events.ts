@@ -7,7 +7,7 @@ import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { UsageError } from "../Cli.ts"
 import { EventStore } from "@core/eventstore"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 export const eventsTail: Command<Failure> = {

@@ -15,8 +15,8 @@ import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { GraphUnfoldable } from "../Failures.ts"
-import { openStore } from "../Store.ts"
-import { isToken, readEvents, runExists, runsWith, unknownRun } from "../RunLog.ts"
+import { openStore } from "@core/run"
+import { isToken, readEvents, runExists, runsWith, unknownRun } from "@core/engine"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 /** Is the task registered in the workspace or one of the bundled suites' instances? */

@@ -17,7 +17,7 @@ import { defaultRunConfig, labelSandbox, modelSources, pipelineDeciders, RUN_CON
 import { drive, modelCallRecorder, newRunId, noModels, noObservations, Randomness, startRun } from "@core/engine"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 interface DemoSummary {

@@ -17,7 +17,7 @@ import { findDemoFiles, ingestFiles, oneLine } from "@core/demos"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** How a file is named in events and messages: relative to the working directory when inside it. */

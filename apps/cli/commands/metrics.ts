@@ -9,7 +9,7 @@ import { UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { loggedRunMetrics } from "@core/evaluation"
 import { metricsLines } from "@core/evaluation"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 
 export const metrics: Command = {
   name: "metrics",

@@ -35,8 +35,9 @@ import type { Action } from "@core/events"
 import { CliError, UsageError } from "../Cli.ts"
 import { DemoNotWritten, RecorderFailed, StepsNotPlayed } from "../Failures.ts"
 import type { Failure } from "../Failures.ts"
-import { bundledTarget, packTarget } from "../RecordTarget.ts"
-import { allowSecretFlags } from "../PackSecrets.ts"
+import { packTarget } from "@core/apps"
+import { bundledTarget } from "@core/sites/run"
+import { ALLOW_SECRET_FLAG, allowSecretFlags } from "../PackSecrets.ts"
 import type { Command } from "../Cli.ts"
 
 const say = (line: string) => console.error(`record: ${line}`)
@@ -119,7 +120,9 @@ export const record: Command<Failure> = {
       if (appDir !== undefined && args.flags.site !== undefined)
         return yield* new UsageError({ message: "--site names a bundled site; a pack's task is on the pack" })
       const target =
-        appDir === undefined ? yield* bundledTarget(taskId, args.flags.site as string | undefined) : yield* packTarget(appDir, taskId, args)
+        appDir === undefined
+          ? yield* bundledTarget(taskId, args.flags.site as string | undefined)
+          : yield* packTarget(appDir, taskId, { flags: args.flags, granted: args.lists?.[ALLOW_SECRET_FLAG] ?? [] })
       const from = args.flags.from as string | undefined
       if (args.flags["no-judge"] === true && (appDir === undefined || from === undefined))
         return yield* new UsageError({ message: "--no-judge is for a step file played on a pack (--app with --from)" })

@@ -11,21 +11,21 @@ import type { RunPlan } from "@core/run"
 import { loadSuites } from "@core/sites/suites"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
-import { openStore } from "../Store.ts"
-import { runOnBundledSites } from "../BundledRun.ts"
-import type { BundledPlan } from "../BundledRun.ts"
-import { runOnPack } from "../AppRun.ts"
+import { openStore } from "@core/run"
+import { chooseTasks, runOnBundledSites } from "@core/sites/run"
+import type { BundledPlan } from "@core/sites/run"
+import { runOnPack } from "@core/run"
+import { Progress } from "../Progress.ts"
 import { basename, resolve } from "node:path"
 import { positiveInt } from "../Cli.ts"
 import { metricsLines, runMetrics } from "@core/evaluation"
 import type { RunMetrics } from "@core/evaluation"
 import { commonConfigFlags, configFlags, RUN_FLAG_NAMES, runCount, runFlagSources, runFlags } from "../ConfigFlags.ts"
 import { withConsoleFlag } from "../Console.ts"
-import { chooseTasks } from "../BundledTasks.ts"
 import { loadPack, packDigest } from "@core/apps"
 import type { JobApp } from "@core/workers"
-import type { OpenedStore } from "../Store.ts"
-import { queueConnection, queuedEpisodes } from "../Workers.ts"
+import type { OpenedStore } from "@core/run"
+import { queueConnection, queuedEpisodes } from "@core/workers"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 /** Episodes in flight with workers: enough to keep a few machines busy. */
@@ -119,7 +119,8 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
         opened.layer,
         appDir,
         { ...plan, taskIds: config.tasks.join(",") },
-        packSecretRule(opened.config, args)
+        packSecretRule(opened.config, args),
+        new Progress(plan.command)
       )
       return report(args, runMetrics(outcome), outcome.seconds)
     }
@@ -128,7 +129,12 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
     const missing = config.tasks.filter((t) => !byId.has(t))
     if (missing.length > 0)
       return yield* new CliError({ message: `run ${runId} names tasks the bundled suites no longer have: ${missing.join(", ")}` })
-    const outcome = yield* runOnBundledSites(opened.config, opened.layer, { ...plan, tasks: config.tasks.map((t) => byId.get(t)!) })
+    const outcome = yield* runOnBundledSites(
+      opened.config,
+      opened.layer,
+      { ...plan, tasks: config.tasks.map((t) => byId.get(t)!) },
+      new Progress(plan.command)
+    )
     report(args, runMetrics(outcome), outcome.seconds)
   })
 
@@ -220,19 +226,35 @@ export const run: Command = withConsoleFlag({
             judgeDemos: args.flags["no-judge"] !== true,
             extra: { "run.app": basename(dir), "run.appDir": dir }
           }
-          const outcome = yield* runOnPack(opened.config, opened.layer, dir, plan, packSecretRule(opened.config, args))
+          const outcome = yield* runOnPack(
+            opened.config,
+            opened.layer,
+            dir,
+            plan,
+            packSecretRule(opened.config, args),
+            new Progress(plan.command)
+          )
           return report(args, runMetrics(outcome), outcome.seconds)
         }
         if (args.flags["no-judge"] === true)
           return yield* new UsageError({ message: "--no-judge is for --app: the bundled sites' demos are their scripted solutions" })
-        const tasks = yield* chooseTasks(args)
+        const tasks = yield* chooseTasks({
+          suite: args.flags.suite as string | undefined,
+          site: args.flags.site as string | undefined,
+          tasks: args.flags.tasks as string | undefined
+        })
         if (tasks.length === 0) return yield* new UsageError({ message: "no tasks chosen" })
         const opened = yield* openStore(args)
-        const outcome = yield* runOnBundledSites(opened.config, opened.layer, {
-          ...settings,
-          ...(yield* withWorkers(args, opened, undefined)),
-          tasks
-        })
+        const outcome = yield* runOnBundledSites(
+          opened.config,
+          opened.layer,
+          {
+            ...settings,
+            ...(yield* withWorkers(args, opened, undefined)),
+            tasks
+          },
+          new Progress("run")
+        )
         report(args, runMetrics(outcome), outcome.seconds)
       })
     )

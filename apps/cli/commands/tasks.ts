@@ -13,7 +13,7 @@ import type { Suite } from "@core/sites/suites"
 import { UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
-import { openStore } from "../Store.ts"
+import { openStore } from "@core/run"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 
 const suiteFlag = { suite: { kind: "string" as const, description: "only this suite (default: every bundled suite)" } }

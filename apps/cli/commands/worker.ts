@@ -19,8 +19,9 @@ import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
 import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
-import { openStore } from "../Store.ts"
-import { queueConnection, uploadsStore, workerApp, workerEnvironment } from "../Workers.ts"
+import { openStore } from "@core/run"
+import { packWorkerApp, queueConnection, uploadsStore, workerEnvironment } from "@core/workers"
+import { bundledWorkerApp } from "@core/sites/run"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 export const worker: Command = {
@@ -54,7 +55,7 @@ export const worker: Command = {
         // Never so: queueConnection has refused every store but NATS.
         if (choice.kind !== "nats") return
         const dir = args.flags.app as string | undefined
-        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir), packSecretRule(opened.config, args)).pipe(
+        const app = yield* (dir === undefined ? bundledWorkerApp() : packWorkerApp(resolve(dir), packSecretRule(opened.config, args))).pipe(
           Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
         )
         const environment = yield* workerEnvironment(opened.config, app)

@@ -9,8 +9,8 @@ import { livePresences, openQueue } from "@core/workers"
 import type { Command } from "../Cli.ts"
 import { CliError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
-import { openStore } from "../Store.ts"
-import { queueConnection } from "../Workers.ts"
+import { openStore } from "@core/run"
+import { queueConnection } from "@core/workers"
 import { textTable } from "../bench/Report.ts"
 
 const presences = (nc: Parameters<typeof openQueue>[0]) =>

@@ -12,7 +12,7 @@ import { InstanceError, PackError } from "@core/apps"
 import { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import { ConfigError } from "@core/config"
 import { ConsoleError, QueryFailed } from "@core/console"
-import { DemoFileError, DemoWriteError, StepFileError, StepPlayError } from "@core/demos"
+import { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
 import { PageSourceError, XmlError } from "@core/env-android"
 import { ActionTimeout, InfraError } from "@core/environment"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "@core/events"
@@ -31,12 +31,15 @@ import {
   ModelRequestMismatch,
   ObservationNotRecorded,
   RunConfigClash,
-  RunNotFound
+  RunNotFound,
+  UnknownRun
 } from "@core/engine"
 import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
 import { EvalError, EvalInputError } from "@core/evaluation"
+import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
+import { QueueUnavailable } from "@core/workers"
 import {
   AppCheckFailed,
   CliError,
@@ -132,7 +135,12 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   EvalError: new EvalError({ message: TWO }),
   EvalInputError: new EvalInputError({ message: TWO }),
   RunConfigClash: new RunConfigClash({ key: "run.tasks", message: TWO }),
-  UnknownPackTask: new UnknownPackTask({ message: TWO })
+  UnknownPackTask: new UnknownPackTask({ message: TWO }),
+  UnknownBundledTask: new UnknownBundledTask({ message: TWO }),
+  QueueUnavailable: new QueueUnavailable({ message: TWO }),
+  UnknownRun: new UnknownRun({ runId: "r1" }),
+  UnknownRecordTask: new UnknownRecordTask({ message: TWO }),
+  RecordTargetFailed: new RecordTargetFailed({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {

@@ -1,5 +1,5 @@
 /**
- * What a pack's log-in may type, as the CLI decides it (PackSecrets.ts): the grants of
+ * What a pack's log-in may type, as the CLI decides it (PackSecrets.ts, over libs/apps SecretGrants.ts): the grants of
  * `--allow-secret` and of core.config.json's `packs`, per pack, and never a variable CORE
  * reads — its settings', the secrets they name as configured, PostgreSQL's, and every
  * variable CORE's own sources read by name.
@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CONFIG_KEYS, configKeys, loadConfig } from "@core/config"
-import { secretRefusal } from "@core/apps"
+import { coreVariable, secretRefusal } from "@core/apps"
 import { parseArgs } from "../Cli.ts"
 import type { Command } from "../Cli.ts"
-import { allowSecretFlags, coreVariable, packSecretRule } from "../PackSecrets.ts"
+import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 const REPO = join(import.meta.dir, "..", "..", "..")
 

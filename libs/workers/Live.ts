@@ -1,9 +1,13 @@
 /**
  * What `bun core worker`, `bun core workers` and `run --workers queue` share: the NATS
  * connection of the work queue (the event store's server and credentials), the app a worker
- * serves, and the layer a run hands its episodes to workers through.
+ * serves when it serves a pack, and the layer a run hands its episodes to workers through.
+ *
+ * @example
+ * const nc = yield* queueConnection(opened, "core-driver")
+ * const plan = { ...settings, remote: queuedEpisodes(opened, url, nc, app) }
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadLogin, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
 import type { SecretRule } from "@core/apps"
@@ -13,21 +17,24 @@ import { JetStreamBlobStore } from "@core/blobstore"
 import { BrowserPool } from "@core/env-web"
 import { connectNats, displayNatsUrl } from "@core/eventstore"
 import { platformEnvironment } from "@core/run"
-import type { RunTask } from "@core/pipeline"
-import type { RemoteRun } from "@core/run"
-import { bundledApp, runTaskOf } from "@core/sites/app"
-import { loadSuites } from "@core/sites/suites"
-import { queueKey, remoteEpisodes, UPLOADS_BUCKET, UPLOADS_TTL_MS } from "@core/workers"
-import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
+import type { OpenedStore, RemoteRun } from "@core/run"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { CliError } from "./Cli.ts"
-import type { OpenedStore } from "./Store.ts"
+import { remoteEpisodes } from "./Dispatch.ts"
+import { queueKey } from "./JobNonce.ts"
+import { UPLOADS_BUCKET, UPLOADS_TTL_MS } from "./Protocol.ts"
+import type { JobApp } from "./Protocol.ts"
+import type { EnvironmentSettings, WorkerApp } from "./Worker.ts"
+
+/** The work queue cannot be reached: the store is not NATS, or its server does not answer. */
+export class QueueUnavailable extends Schema.TaggedError<QueueUnavailable>()("QueueUnavailable", {
+  message: Schema.String
+}) {}
 
 /** The queue lives on the event store's NATS server: a run on the embedded store has none. */
 export const queueConnection = (opened: OpenedStore, name: string) =>
   Effect.gen(function* () {
     if (opened.choice.kind !== "nats")
-      return yield* new CliError({
+      return yield* new QueueUnavailable({
         message:
           "workers share episodes over NATS JetStream and its object store: use --store nats (the embedded store and its blob directory stay on one machine)"
       })
@@ -36,33 +43,26 @@ export const queueConnection = (opened: OpenedStore, name: string) =>
       Effect.tryPromise({
         try: () => connectNats(url, opened.credentials, name),
         catch: (e) =>
-          new CliError({ message: `cannot reach NATS at ${displayNatsUrl(url)}: ${e instanceof Error ? e.message : String(e)}` })
+          new QueueUnavailable({ message: `cannot reach NATS at ${displayNatsUrl(url)}: ${e instanceof Error ? e.message : String(e)}` })
       }),
       (nc) => Effect.promise(() => nc.close().catch(() => undefined))
     )
   })
 
-/** The app a worker serves: the bundled sites, or the pack in `dir` (its instances started here, its log-in typing what `secrets` allow). */
-export const workerApp = (dir: string | undefined, secrets: SecretRule): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
-  dir === undefined
-    ? Effect.gen(function* () {
-        const app = yield* bundledApp()
-        const suites = yield* loadSuites()
-        const tasks = new Map<string, RunTask>(suites.flatMap((s) => s.tasks).map((t) => [t.id, runTaskOf(t)]))
-        return { app: { kind: "bundled" } as const, runApp: app, taskOf: (id: string) => tasks.get(id) }
-      })
-    : Effect.gen(function* () {
-        const pack = yield* loadPack(dir)
-        const login = yield* loadLogin(pack, secrets)
-        const digest = yield* packDigest(pack)
-        const context = yield* Layer.build(CommandApp.layer(pack.dir))
-        const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))
-        return {
-          app: { kind: "pack", name: pack.config.name, digest } as const,
-          runApp: packRunApp(pack, Context.get(context, App), login),
-          taskOf: (id: string) => tasks.get(id)
-        }
-      })
+/** The app a worker serves when it serves the pack in `dir`: its instances started here, its log-in typing what `secrets` allow (the bundled sites' is @core/sites/run's). */
+export const packWorkerApp = (dir: string, secrets: SecretRule): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
+  Effect.gen(function* () {
+    const pack = yield* loadPack(dir)
+    const login = yield* loadLogin(pack, secrets)
+    const digest = yield* packDigest(pack)
+    const context = yield* Layer.build(CommandApp.layer(pack.dir))
+    const tasks = new Map(pack.tasks.map((t) => [t.id, packRunTask(pack, t)]))
+    return {
+      app: { kind: "pack", name: pack.config.name, digest } as const,
+      runApp: packRunApp(pack, Context.get(context, App), login),
+      taskOf: (id: string) => tasks.get(id)
+    }
+  })
 
 /** A worker's environments: the platform's, as a run makes them, sharing one browser pool. */
 export const workerEnvironment = (config: LoadedConfig, app: WorkerApp) =>

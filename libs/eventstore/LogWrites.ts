@@ -12,8 +12,9 @@
  */
 import { jetstream } from "@nats-io/jetstream"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { connectNats, natsErrorLine } from "@core/eventstore"
-import type { NatsCredentials } from "@core/eventstore"
+import { connectNats } from "./Connection.ts"
+import type { NatsCredentials } from "./Connection.ts"
+import { natsErrorLine } from "./Select.ts"
 
 /** The log's subjects as `--store nats` opens it: stream CORE, subjects `core.>`. */
 export const LOG_SUBJECTS = "core.>"

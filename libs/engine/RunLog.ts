@@ -2,19 +2,18 @@
  * Reading runs back from the log for the commands that explain them (`graph show`, `audit
  * trajectory`): which runs have a stream, which run is the latest, and a run's events merged
  * with the workspace facts logged before it ended — the same input a replay folds
- * (libs/engine Replay.ts), so what these commands show is what the deciders saw.
+ * (Replay.ts), so what these commands show is what the deciders saw.
  *
  * @example
  * const runs = yield* runsWith("run.*.graph.shop-cart-1") // oldest first
  * const log = yield* runLog(runs.at(-1)!)
  */
-import { Effect, Stream } from "effect"
+import { Effect, Schema, Stream } from "effect"
 import { runOfStream } from "@core/events"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import type { RecordedEvent } from "@core/eventstore"
-import { readRunLog } from "@core/engine"
-import { CliError } from "./Cli.ts"
+import { readRunLog } from "./Replay.ts"
 
 /** A run id, task id or trajectory id is one subject token: no dots, no wildcards. */
 export const isToken = (s: string): boolean => /^[A-Za-z0-9_-]+$/.test(s)
@@ -62,13 +61,19 @@ export const runExists = (runId: string) =>
     return one.length > 0
   })
 
-/** A `--run` value that names no run: one line. */
-export const unknownRun = (runId: string): CliError =>
-  new CliError({
-    message: isToken(runId)
-      ? `run ${runId} not found: no events under run.${runId}.> (bun core run starts one)`
-      : `${JSON.stringify(runId)} is not a run id (letters, digits, '-' and '_')`
-  })
+/** A `--run` value that names no run: one line, saying how a run is started. */
+export class UnknownRun extends Schema.TaggedError<UnknownRun>()("UnknownRun", {
+  runId: Schema.String
+}) {
+  override get message() {
+    return isToken(this.runId)
+      ? `run ${this.runId} not found: no events under run.${this.runId}.> (bun core run starts one)`
+      : `${JSON.stringify(this.runId)} is not a run id (letters, digits, '-' and '_')`
+  }
+}
+
+/** A `--run` value that names no run. */
+export const unknownRun = (runId: string): UnknownRun => new UnknownRun({ runId })
 
 /** A run's events with the workspace facts logged before its last event (`readRunLog`, as replay reads it); empty when there is no such run. */
 export const runLog = (runId: string) =>

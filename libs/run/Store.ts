@@ -3,6 +3,10 @@
  * stderr, because a user who finds their run missing must be able to see where it went.
  * The blob store follows the event store: Object Store beside JetStream, a directory
  * beside the embedded file.
+ *
+ * @example
+ * const opened = yield* openStore({ flags }) // prints `store: nats … — <why>` on stderr
+ * yield* program.pipe(Effect.provide(opened.layer))
  */
 import { Effect, Layer } from "effect"
 import { DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
@@ -12,7 +16,6 @@ import type { LoadedConfig } from "@core/config"
 import { chooseStore, displayNatsUrl, EmbeddedStore, JetStreamStore } from "@core/eventstore"
 import type { EventStore, NatsCredentials, StoreChoice, StoreUnavailable } from "@core/eventstore"
 import { join } from "node:path"
-import type { ParsedArgs } from "./Cli.ts"
 
 export interface OpenedStore {
   readonly config: LoadedConfig
@@ -27,7 +30,11 @@ export const describeChoice = (c: StoreChoice): string =>
     ? `store: nats ${displayNatsUrl(c.url)}${c.version ? ` (nats-server ${c.version})` : ""} — ${c.reason}`
     : `store: embedded ${c.path} — ${c.reason}`
 
-export const openStore = (args: ParsedArgs, options: { quiet?: boolean } = {}) =>
+/** `flags`: the command's flags, which override the config file and the environment. */
+export const openStore = (
+  args: { readonly flags: Readonly<Record<string, string | number | boolean | undefined>> },
+  options: { quiet?: boolean } = {}
+) =>
   Effect.gen(function* () {
     const config = yield* loadConfig({ flags: args.flags })
     const found = natsCredentials(config)
