@@ -14,9 +14,9 @@ import { UsageError } from "./Cli.ts"
 import { Progress } from "./Progress.ts"
 
 /** `secrets`: what the pack's log-in may type (PackSecrets.ts). */
-export const runOnPack = (
+export const runOnPack = <LE>(
   config: LoadedConfig,
-  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  layer: Layer.Layer<EventStore | BlobStore, LE>,
   packDir: string,
   plan: PackPlan,
   secrets: SecretRule

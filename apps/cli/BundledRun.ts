@@ -19,7 +19,7 @@ export interface BundledPlan extends Omit<RunPlan, "tasks"> {
   readonly tasks: ReadonlyArray<SuiteTask>
 }
 
-export const runOnBundledSites = (config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, unknown>, plan: BundledPlan) =>
+export const runOnBundledSites = <LE>(config: LoadedConfig, layer: Layer.Layer<EventStore | BlobStore, LE>, plan: BundledPlan) =>
   Effect.gen(function* () {
     const app = yield* bundledApp()
     // The sites' judgements are kept for `bun core metrics`, beside the log.

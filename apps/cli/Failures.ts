@@ -12,6 +12,7 @@
 import { Schema } from "effect"
 import type { InstanceError, PackError } from "@core/apps"
 import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
+import type { BenchError } from "./bench/StoreBench.ts"
 import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
 import type { DatasetError } from "@core/datasets"
@@ -30,7 +31,7 @@ import {
 } from "@core/events"
 import type { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import type { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import type { DemoRejected, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import type { DemoRejected, ElementsUnreadable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
 import type { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import type { PolicyAnswerInvalid } from "@core/policy"
 import type { DatabaseError, ProjectorConflict } from "@core/projections"
@@ -133,6 +134,24 @@ export class GraphUnfoldable extends Schema.TaggedError<GraphUnfoldable>()("Grap
   }
 }
 
+/** The label evaluation set could not be built (its suites, its browser, its rollouts): the step leads the line. */
+export class EvalSetNotBuilt extends Schema.TaggedError<EvalSetNotBuilt>()("EvalSetNotBuilt", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `building the evaluation set: ${this.reason}`
+  }
+}
+
+/** The workers' presence on the NATS server could not be read. */
+export class PresenceUnreadable extends Schema.TaggedError<PresenceUnreadable>()("PresenceUnreadable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `cannot read the workers' presence: ${this.reason}`
+  }
+}
+
 /** Every failure the table renders: what a command's `run` may fail with. */
 export type Failure =
   | UsageError
@@ -144,6 +163,9 @@ export type Failure =
   | ListenFailed
   | AppCheckFailed
   | GraphUnfoldable
+  | EvalSetNotBuilt
+  | PresenceUnreadable
+  | BenchError
   | InstanceError
   | PackError
   | BlobCorrupt
@@ -173,6 +195,7 @@ export type Failure =
   | PromptNotFound
   | PromptVariableMissing
   | DemoRejected
+  | ElementsUnreadable
   | GroundTruthUnreadable
   | LabelFunctionNotInRun
   | RunAppError
@@ -232,6 +255,9 @@ export const failures: Table = {
   ListenFailed: itsMessage,
   AppCheckFailed: itsMessage,
   GraphUnfoldable: itsMessage,
+  EvalSetNotBuilt: itsMessage,
+  PresenceUnreadable: itsMessage,
+  BenchError: itsMessage,
   InstanceError: itsMessage,
   PackError: itsMessage,
   BlobCorrupt: itsMessage,
@@ -261,6 +287,7 @@ export const failures: Table = {
   PromptNotFound: itsMessage,
   PromptVariableMissing: itsMessage,
   DemoRejected: itsMessage,
+  ElementsUnreadable: itsMessage,
   GroundTruthUnreadable: itsMessage,
   LabelFunctionNotInRun: itsMessage,
   RunAppError: itsMessage,

@@ -31,7 +31,7 @@ import type { Layer } from "effect"
 import type { SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { EventStore } from "@core/eventstore"
-import type { LoadedConfig } from "@core/config"
+import type { ConfigError, LoadedConfig } from "@core/config"
 import { EvalError, EvalInputError } from "./EvalError.ts"
 import { evalApp } from "./EvalApp.ts"
 import type { ReportArms } from "./ReportArms.ts"
@@ -153,7 +153,7 @@ export interface ReportSettings {
   /** `--split`: default, other-routes or both. */
   readonly split: string
   /** What each seed's runs and evaluation are configured by. */
-  readonly configFor: (seed: string) => Effect.Effect<LoadedConfig, EvalError>
+  readonly configFor: (seed: string) => Effect.Effect<LoadedConfig, ConfigError>
   /** What a pack's log-in may type under a config. */
   readonly secrets: (config: LoadedConfig) => SecretRule
   /** The seeds' names are `<base>-1`, `<base>-2`, …; the evaluation's, `<base>-eval`. */

@@ -50,7 +50,7 @@ export const demo: Command = {
 
 const coreRound = (args: ParsedArgs) =>
   Effect.gen(function* () {
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites = yield* loadSuites()
     const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
     if (tasks.length !== DEMO_TASKS.length)

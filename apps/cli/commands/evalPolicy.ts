@@ -8,17 +8,7 @@ import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import type { LoadedConfig } from "@core/config"
-import {
-  bundledArms,
-  EvalError,
-  EvalInputError,
-  evalApp,
-  evalReport,
-  evaluatePolicy,
-  modelAtRound,
-  packArms,
-  policyHeldOut
-} from "@core/evaluation"
+import { bundledArms, evalApp, evalReport, evaluatePolicy, modelAtRound, packArms, policyHeldOut } from "@core/evaluation"
 import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "../Store.ts"
 import { Progress } from "../Progress.ts"
@@ -121,8 +111,7 @@ const report = (args: ParsedArgs) =>
       packDir,
       arms,
       split: (args.flags.split as string | undefined) ?? "default",
-      configFor: (seed: string) =>
-        loadConfig({ flags: { ...args.flags, seed } }).pipe(Effect.mapError((e) => new EvalError({ message: e.message }))),
+      configFor: (seed: string) => loadConfig({ flags: { ...args.flags, seed } }),
       secrets,
       base: (args.flags.seed as string | undefined) ?? "report",
       layer: (yield* openStore(args)).layer,
@@ -138,7 +127,7 @@ const report = (args: ParsedArgs) =>
       console.log("")
     }
     console.log(`${report.seconds} s`)
-  }).pipe(Effect.mapError((e) => (e instanceof EvalInputError ? new UsageError({ message: e.message }) : e)))
+  })
 
 export const evalPolicy: Command = {
   name: "eval",

@@ -123,7 +123,7 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       )
       return report(args, runMetrics(outcome), outcome.seconds)
     }
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites = yield* loadSuites()
     const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const missing = config.tasks.filter((t) => !byId.has(t))
     if (missing.length > 0)

@@ -17,7 +17,7 @@ import { runWorker } from "@core/workers"
 import { BlobStore, JetStreamBlobStore, staged } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
-import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
+import { positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "../Store.ts"
 import { queueConnection, uploadsStore, workerApp, workerEnvironment } from "../Workers.ts"
@@ -54,9 +54,7 @@ export const worker: Command = {
         // Never so: queueConnection has refused every store but NATS.
         if (choice.kind !== "nats") return
         const dir = args.flags.app as string | undefined
-        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir), packSecretRule(opened.config, args)).pipe(
-          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
-        )
+        const app = yield* workerApp(dir === undefined ? undefined : resolve(dir), packSecretRule(opened.config, args))
         const environment = yield* workerEnvironment(opened.config, app)
         // The blob store alone, not the log: a worker never reads or appends an event, so it
         // runs on credentials without any right on the log's stream (docs/examples/nats-workers.conf).
@@ -91,10 +89,7 @@ export const worker: Command = {
             outageLimitMs: natsOutageLimitMs(opened.config)
           })
         })
-        yield* program.pipe(
-          Effect.provide(blobStore),
-          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
-        )
+        yield* program.pipe(Effect.provide(blobStore))
         console.error(`worker ${name}: stopped`)
       })
     )
