@@ -48,6 +48,7 @@ import type {
 } from "@core/engine"
 import type { SandboxError } from "@core/sandbox"
 import type { SuiteError } from "@core/sites/suites"
+import type { QueueError } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -218,6 +219,7 @@ export type Failure =
   | EvalInputError
   | RunConfigClash
   | UnknownPackTask
+  | QueueError
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -311,7 +313,8 @@ export const failures: Table = {
   EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message },
   RunConfigClash: itsMessage,
   // A --tasks entry the pack does not have: the command line is wrong.
-  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message }
+  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  QueueError: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

@@ -6,17 +6,18 @@
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadLogin, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
-import type { SecretRule } from "@core/apps"
+import type { PackError, SecretRule } from "@core/apps"
 import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { JetStreamBlobStore } from "@core/blobstore"
 import { BrowserPool } from "@core/env-web"
 import { connectNats, displayNatsUrl } from "@core/eventstore"
 import { platformEnvironment } from "@core/run"
-import type { RunTask } from "@core/pipeline"
+import type { RunAppError, RunTask } from "@core/pipeline"
 import type { RemoteRun } from "@core/run"
 import { bundledApp, runTaskOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
+import type { SuiteError } from "@core/sites/suites"
 import { queueKey, remoteEpisodes, UPLOADS_BUCKET, UPLOADS_TTL_MS } from "@core/workers"
 import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
 import type { NatsConnection } from "@nats-io/transport-node"
@@ -43,7 +44,10 @@ export const queueConnection = (opened: OpenedStore, name: string) =>
   })
 
 /** The app a worker serves: the bundled sites, or the pack in `dir` (its instances started here, its log-in typing what `secrets` allow). */
-export const workerApp = (dir: string | undefined, secrets: SecretRule): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
+export const workerApp = (
+  dir: string | undefined,
+  secrets: SecretRule
+): Effect.Effect<WorkerApp, RunAppError | SuiteError | PackError, Scope.Scope> =>
   dir === undefined
     ? Effect.gen(function* () {
         const app = yield* bundledApp()

@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import type { LoadedConfig } from "@core/config"
 import { bundledArms, evalApp, evalReport, evaluatePolicy, modelAtRound, packArms, policyHeldOut } from "@core/evaluation"
@@ -129,7 +130,7 @@ const report = (args: ParsedArgs) =>
     console.log(`${report.seconds} s`)
   })
 
-export const evalPolicy: Command = {
+export const evalPolicy: Command<Failure> = {
   name: "eval",
   summary:
     "held-out success of the embedded policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",

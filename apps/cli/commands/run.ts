@@ -10,6 +10,7 @@ import { RUN_DEFAULTS, RUN_FIELDS, runConfigOf } from "@core/pipeline"
 import type { RunPlan } from "@core/run"
 import { loadSuites } from "@core/sites/suites"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "../Store.ts"
 import { runOnBundledSites } from "../BundledRun.ts"
@@ -138,7 +139,7 @@ const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void =>
 }
 
 // `--ui`: the console beside the run (Console.ts).
-export const run: Command = withConsoleFlag({
+export const run: Command<Failure> = withConsoleFlag({
   name: "run",
   summary: "CORE rounds on bundled tasks: infer label functions, roll out, verify against strategy graphs, expand them",
   flags: {

@@ -17,13 +17,14 @@ import { runWorker } from "@core/workers"
 import { BlobStore, JetStreamBlobStore, staged } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "../Store.ts"
 import { queueConnection, uploadsStore, workerApp, workerEnvironment } from "../Workers.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
-export const worker: Command = {
+export const worker: Command<Failure> = {
   name: "worker",
   summary: "play episode jobs from the work queue (run --workers queue) on this machine until Ctrl-C",
   flags: {

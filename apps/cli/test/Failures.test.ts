@@ -37,6 +37,7 @@ import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
 import { EvalError, EvalInputError } from "@core/evaluation"
 import { SuiteError } from "@core/sites/suites"
+import { QueueError } from "@core/workers"
 import {
   AppCheckFailed,
   CliError,
@@ -139,7 +140,8 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   EvalError: new EvalError({ message: TWO }),
   EvalInputError: new EvalInputError({ message: TWO }),
   RunConfigClash: new RunConfigClash({ key: "run.tasks", message: TWO }),
-  UnknownPackTask: new UnknownPackTask({ message: TWO })
+  UnknownPackTask: new UnknownPackTask({ message: TWO }),
+  QueueError: new QueueError({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
