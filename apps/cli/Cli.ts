@@ -26,8 +26,8 @@ export interface FlagSpec {
 
 /**
  * A command whose `run` fails with `E`. `Command<Failure>` makes the compiler check that each
- * failure it can end with has a line in the table of Failures.ts; plain `Command` is for the
- * commands not converted yet (their store layer's error is still `unknown`).
+ * failure it can end with has a line in the table of Failures.ts (every command of
+ * commands/mod.ts is one); plain `Command` is what the runner and the help take, any command.
  */
 export interface Command<E = unknown> {
   /** Words after `bun core`, e.g. "config show". */

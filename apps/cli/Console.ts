@@ -39,7 +39,7 @@ export const openConsole = (args: ParsedArgs, choice: ConsoleChoice) =>
   })
 
 /** `command` with a `--ui` flag: the console beside it on 127.0.0.1, stopped when the command ends. */
-export const withConsoleFlag = (command: Command): Command => ({
+export const withConsoleFlag = <E>(command: Command<E>): Command<E | Effect.Error<ReturnType<typeof openConsole>>> => ({
   ...command,
   flags: {
     ...command.flags,

@@ -12,6 +12,7 @@
 import { Schema } from "effect"
 import type { InstanceError, PackError } from "@core/apps"
 import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
+import type { BenchError } from "./bench/StoreBench.ts"
 import type { ConfigError } from "@core/config"
 import type { ConsoleError, QueryFailed } from "@core/console"
 import type { DatasetError } from "@core/datasets"
@@ -30,7 +31,7 @@ import {
 } from "@core/events"
 import type { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import type { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import type { DemoRejected, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import type { DemoRejected, ElementsUnreadable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
 import type { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import type { PolicyAnswerInvalid } from "@core/policy"
 import type { DatabaseError, ProjectorConflict } from "@core/projections"
@@ -49,7 +50,8 @@ import type {
 import type { SandboxError } from "@core/sandbox"
 import type { UnknownBundledTask } from "@core/sites/run"
 import type { SuiteError } from "@core/sites/suites"
-import type { QueueUnavailable } from "@core/workers"
+import type { QueueUnavailable } from "@core/run"
+import type { QueueError } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -136,6 +138,24 @@ export class GraphUnfoldable extends Schema.TaggedError<GraphUnfoldable>()("Grap
   }
 }
 
+/** The label evaluation set could not be built (its suites, its browser, its rollouts): the step leads the line. */
+export class EvalSetNotBuilt extends Schema.TaggedError<EvalSetNotBuilt>()("EvalSetNotBuilt", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `building the evaluation set: ${this.reason}`
+  }
+}
+
+/** The workers' presence on the NATS server could not be read. */
+export class PresenceUnreadable extends Schema.TaggedError<PresenceUnreadable>()("PresenceUnreadable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `cannot read the workers' presence: ${this.reason}`
+  }
+}
+
 /** Every failure the table renders: what a command's `run` may fail with. */
 export type Failure =
   | UsageError
@@ -147,6 +167,9 @@ export type Failure =
   | ListenFailed
   | AppCheckFailed
   | GraphUnfoldable
+  | EvalSetNotBuilt
+  | PresenceUnreadable
+  | BenchError
   | InstanceError
   | PackError
   | BlobCorrupt
@@ -176,6 +199,7 @@ export type Failure =
   | PromptNotFound
   | PromptVariableMissing
   | DemoRejected
+  | ElementsUnreadable
   | GroundTruthUnreadable
   | LabelFunctionNotInRun
   | RunAppError
@@ -203,6 +227,7 @@ export type Failure =
   | UnknownRun
   | UnknownRecordTask
   | RecordTargetFailed
+  | QueueError
 
 /** A failure's line (before it is folded onto one line) and the process's exit code. */
 export interface Rendering<E> {
@@ -240,6 +265,9 @@ export const failures: Table = {
   ListenFailed: itsMessage,
   AppCheckFailed: itsMessage,
   GraphUnfoldable: itsMessage,
+  EvalSetNotBuilt: itsMessage,
+  PresenceUnreadable: itsMessage,
+  BenchError: itsMessage,
   InstanceError: itsMessage,
   PackError: itsMessage,
   BlobCorrupt: itsMessage,
@@ -269,6 +297,7 @@ export const failures: Table = {
   PromptNotFound: itsMessage,
   PromptVariableMissing: itsMessage,
   DemoRejected: itsMessage,
+  ElementsUnreadable: itsMessage,
   GroundTruthUnreadable: itsMessage,
   LabelFunctionNotInRun: itsMessage,
   RunAppError: itsMessage,
@@ -299,7 +328,8 @@ export const failures: Table = {
   UnknownRun: itsMessage,
   // A task the bundled suites or the pack do not have: the command line is wrong.
   UnknownRecordTask: { exit: EXIT_USAGE, line: (e) => e.message },
-  RecordTargetFailed: itsMessage
+  RecordTargetFailed: itsMessage,
+  QueueError: itsMessage
 }
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */

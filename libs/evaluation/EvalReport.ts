@@ -31,7 +31,7 @@ import type { Layer } from "effect"
 import type { SecretRule } from "@core/apps"
 import type { BlobStore } from "@core/blobstore"
 import type { EventStore } from "@core/eventstore"
-import type { LoadedConfig } from "@core/config"
+import type { ConfigError, LoadedConfig } from "@core/config"
 import { EvalError, EvalInputError } from "./EvalError.ts"
 import { evalApp } from "./EvalApp.ts"
 import type { ReportArms } from "./ReportArms.ts"
@@ -141,7 +141,7 @@ const chosenSplits = (choice: string, arms: ReportArms, rounds: number) =>
     )
   })
 
-export interface ReportSettings {
+export interface ReportSettings<LE = unknown> {
   readonly seeds: number
   readonly rounds: number
   readonly samples: number
@@ -153,17 +153,17 @@ export interface ReportSettings {
   /** `--split`: default, other-routes or both. */
   readonly split: string
   /** What each seed's runs and evaluation are configured by. */
-  readonly configFor: (seed: string) => Effect.Effect<LoadedConfig, EvalError>
+  readonly configFor: (seed: string) => Effect.Effect<LoadedConfig, ConfigError>
   /** What a pack's log-in may type under a config. */
   readonly secrets: (config: LoadedConfig) => SecretRule
   /** The seeds' names are `<base>-1`, `<base>-2`, …; the evaluation's, `<base>-eval`. */
   readonly base: string
-  readonly layer: Layer.Layer<EventStore | BlobStore, unknown>
+  readonly layer: Layer.Layer<EventStore | BlobStore, LE>
   readonly log: (line: string) => void
 }
 
 /** One seed's three runs — CORE and the two ablations — and the models the report compares, bc first. */
-const playSeed = (o: ReportSettings, seed: string, config: LoadedConfig) =>
+const playSeed = <LE>(o: ReportSettings<LE>, seed: string, config: LoadedConfig) =>
   Effect.gen(function* () {
     const play = (tuning: NonNullable<RunPlan["tuning"]>, label: string) =>
       Effect.gen(function* () {
@@ -204,8 +204,8 @@ const playSeed = (o: ReportSettings, seed: string, config: LoadedConfig) =>
  * alone, is the same in every seed. The policy's version is part of what is evaluated: the
  * same model read by another version is another arm.
  */
-const evaluateSeed = (
-  o: ReportSettings,
+const evaluateSeed = <LE>(
+  o: ReportSettings<LE>,
   seed: string,
   config: LoadedConfig,
   tasks: ReadonlyArray<RunTask>,
@@ -246,7 +246,7 @@ const evaluateSeed = (
 const evalSeedOf = (o: ReportSettings): string => `${o.base}-eval`
 
 /** The report (as `--json` prints it) and each split's table, for printing. */
-export const evalReport = (o: ReportSettings) =>
+export const evalReport = <LE>(o: ReportSettings<LE>) =>
   Effect.gen(function* () {
     const started = Date.now()
     const splits = yield* chosenSplits(o.split, o.arms, o.rounds)

@@ -87,12 +87,12 @@ export const modelAtRound = (
  * (their start-up is paid once): each model's episodes draw from a fresh `seed`, so the arms
  * of a comparison see the same randomness. Each model is read by its own policy version.
  */
-export const evaluatePolicies = (
+export const evaluatePolicies = <LE>(
   o: Omit<PolicyEvalOptions, "model" | "retrieval"> & {
     readonly models: ReadonlyArray<{ readonly model: RetrievalModel | null; readonly retrieval: RetrievalVersion }>
     readonly onModel?: (index: number, result: PolicyEvalResult) => void
   },
-  layer: Layer.Layer<EventStore | BlobStore, unknown>
+  layer: Layer.Layer<EventStore | BlobStore, LE>
 ) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(Layer.merge(BrowserPool.layer(), layer))
@@ -155,7 +155,7 @@ export const evaluatePolicies = (
     return results
   }).pipe(Effect.scoped)
 
-export const evaluatePolicy = (o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, unknown>) =>
+export const evaluatePolicy = <LE>(o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, LE>) =>
   Effect.map(
     evaluatePolicies({ ...o, models: [{ model: o.model, retrieval: o.retrieval ?? RETRIEVAL.versions[0] }] }, layer),
     (results) => results[0]!

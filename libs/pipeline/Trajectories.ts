@@ -5,11 +5,20 @@
  * @example
  * const t = yield* loadRecordedTrajectory(trajectoryRecorded.data)
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { fromDemoSteps, fromRecordedSteps, lfElements } from "@core/domain"
 import type { ElementsLookup, LfElement } from "@core/domain"
 import type { DemoData, TrajectoryData } from "./RunState.ts"
+
+/** An observation's elements blob that does not hold JSON: the blob store holds something no recorder wrote. */
+export class ElementsUnreadable extends Schema.TaggedError<ElementsUnreadable>()("ElementsUnreadable", {
+  hash: Schema.String
+}) {
+  override get message() {
+    return `elements blob ${this.hash.slice(0, 12)} is not JSON`
+  }
+}
 
 /** Reads each distinct elements blob once. */
 export const elementsLookup = (hashes: Iterable<string | null>) =>
@@ -21,7 +30,7 @@ export const elementsLookup = (hashes: Iterable<string | null>) =>
       const bytes = yield* blobs.get(hash)
       const parsed = yield* Effect.try({
         try: () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
-        catch: () => new Error(`elements blob ${hash.slice(0, 12)} is not JSON`)
+        catch: () => new ElementsUnreadable({ hash })
       })
       elements.set(hash, lfElements(parsed))
     }

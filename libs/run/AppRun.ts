@@ -44,9 +44,9 @@ export interface PackPlan extends Omit<RunPlan, "tasks"> {
 }
 
 /** `secrets`: what the pack's log-in may type (libs/apps SecretGrants.ts). */
-export const runOnPack = (
+export const runOnPack = <LE>(
   config: LoadedConfig,
-  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  layer: Layer.Layer<EventStore | BlobStore, LE>,
   packDir: string,
   plan: PackPlan,
   secrets: SecretRule,

@@ -48,9 +48,9 @@ export const driveRun = (input: LiveInput) =>
     return { events, groundTruth: live.groundTruth }
   })
 
-export const executeRun = (
+export const executeRun = <LE>(
   config: LoadedConfig,
-  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  layer: Layer.Layer<EventStore | BlobStore, LE>,
   plan: RunPlan,
   app: RunApp,
   progress: RunProgress

@@ -7,11 +7,12 @@
  * const plan: RunPlan = { command: "run", tasks, rounds: 1, samples: 5, stepBudget: 12, parallel: 2, policy: "exploration", sources: {} }
  */
 import type { Effect, Layer, Scope } from "effect"
-import type { BlobStore } from "@core/blobstore"
+import type { BlobStore, BlobStoreError } from "@core/blobstore"
 import type { ScreenshotPolicy } from "@core/environment"
 import type { CoreEvent, Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
 import type { EpisodeJudgement, RemoteEpisodes, RunConfig, RunTask } from "@core/pipeline"
+import type { QueueError } from "@core/workers"
 
 export interface RunPlan {
   readonly command: "run" | "demo"
@@ -52,7 +53,7 @@ export interface RunPlan {
    * environments: the RemoteEpisodes layer for the run, once its id and seed are known.
    * `parallel` is then the number of episodes in flight.
    */
-  readonly workers?: (run: RemoteRun) => Layer.Layer<RemoteEpisodes, unknown, BlobStore | Scope.Scope>
+  readonly workers?: (run: RemoteRun) => Layer.Layer<RemoteEpisodes, QueueError | BlobStoreError, BlobStore | Scope.Scope>
   /** Where the app's judgements are kept (evaluation's files); none: they are only returned. */
   readonly groundTruth?: GroundTruthSink
 }

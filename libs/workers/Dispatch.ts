@@ -51,6 +51,7 @@ import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { MAX_DELIVERIES_ADVISORY, openQueue } from "./Queue.ts"
 import { callKey, callsToLog } from "./ModelCallCheck.ts"
 import type { QueueSettings } from "./Queue.ts"
+import { QueueError } from "./QueueError.ts"
 
 export interface DispatchOptions {
   readonly nc: NatsConnection
@@ -97,7 +98,7 @@ const queuedHere = (data: Uint8Array, nonce: string): boolean => {
 const describe = (cause: unknown): string =>
   (typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)).split("\n")[0]!
 
-export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, Error, BlobStore | Scope.Scope> =>
+export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, QueueError, BlobStore | Scope.Scope> =>
   Layer.effect(
     RemoteEpisodes,
     Effect.gen(function* () {
@@ -109,8 +110,11 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
           link,
           outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS,
           transient: isTransientNatsError
-        }).pipe(Effect.mapError((e) => new Error(`${what}: ${describe(e)}`)))
-      const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc, o.queue), catch: (e) => new Error(`work queue: ${describe(e)}`) })
+        }).pipe(Effect.mapError((e) => new QueueError({ message: `${what}: ${describe(e)}` })))
+      const queue = yield* Effect.tryPromise({
+        try: () => openQueue(o.nc, o.queue),
+        catch: (e) => new QueueError({ message: `work queue: ${describe(e)}` })
+      })
       const arrived = new Map<string, Arrival>()
       const waiting = new Map<string, Deferred.Deferred<Arrival>>()
       const jobOfSeq = new Map<number, string>()
@@ -147,7 +151,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             }
           })
         },
-        catch: (e) => new Error(`work queue results: ${describe(e)}`)
+        catch: (e) => new QueueError({ message: `work queue results: ${describe(e)}` })
       })
       yield* Effect.addFinalizer(() => Effect.promise(() => results.close().catch(() => undefined)))
 

@@ -18,6 +18,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync, constants } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
+import { QueueError } from "./QueueError.ts"
 
 export const QUEUE_KEY_FILE = "queue.key"
 const KEY_BYTES = 32
@@ -61,7 +62,7 @@ const createKey = (file: string): Uint8Array => {
  * The data directory's queue key, made on first use. Its randomness is not a decision's:
  * nothing the run decides depends on it, and it must stay out of the log.
  */
-export const queueKey = (dataDir: string): Effect.Effect<Uint8Array, Error> =>
+export const queueKey = (dataDir: string): Effect.Effect<Uint8Array, QueueError> =>
   Effect.try({
     try: () => {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -79,5 +80,5 @@ export const queueKey = (dataDir: string): Effect.Effect<Uint8Array, Error> =>
         throw e
       }
     },
-    catch: (e) => new Error(`work queue key: ${e instanceof Error ? e.message : String(e)}`)
+    catch: (e) => new QueueError({ message: `work queue key: ${e instanceof Error ? e.message : String(e)}` })
   })

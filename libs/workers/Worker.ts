@@ -33,6 +33,7 @@ import type { EpisodeJob, EpisodeResult, JobApp } from "./Protocol.ts"
 import { announce, presenceOf } from "./Presence.ts"
 import { openQueue } from "./Queue.ts"
 import type { Queue } from "./Queue.ts"
+import { QueueError } from "./QueueError.ts"
 
 /** The app a worker serves, from its own instances. */
 export interface WorkerApp {
@@ -264,21 +265,24 @@ const handle = (ctx: JobContext, msg: JsMsg) =>
         catch: (e) => e
       }),
       { link: ctx.link, outageLimitMs: o.outageLimitMs ?? DEFAULT_OUTAGE_LIMIT_MS, transient: isTransientNatsError }
-    ).pipe(Effect.mapError((e) => new Error(`publishing the result of ${job.jobId}: ${describe(e)}`)))
+    ).pipe(Effect.mapError((e) => new QueueError({ message: `publishing the result of ${job.jobId}: ${describe(e)}` })))
     // Only once the result is stored: a worker killed before this line loses nothing but time.
     yield* Effect.promise(() => msg.ackAck().catch(() => false))
     ctx.played()
     o.onDone?.(job.jobId, played.trajectory.outcome)
   })
 
-export const runWorker = (o: WorkerOptions): Effect.Effect<void, Error, BlobStore | Scope.Scope> =>
+export const runWorker = (o: WorkerOptions): Effect.Effect<void, QueueError, BlobStore | Scope.Scope> =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
     const link = watchLink(o.nc)
-    const queue = yield* Effect.tryPromise({ try: () => openQueue(o.nc), catch: (e) => new Error(`work queue: ${describe(e)}`) })
+    const queue = yield* Effect.tryPromise({
+      try: () => openQueue(o.nc),
+      catch: (e) => new QueueError({ message: `work queue: ${describe(e)}` })
+    })
     const consumer = yield* Effect.tryPromise({
       try: () => queue.js.consumers.get(JOBS_STREAM, WORKERS_CONSUMER),
-      catch: (e) => new Error(`work queue: ${describe(e)}`)
+      catch: (e) => new QueueError({ message: `work queue: ${describe(e)}` })
     })
     let stopped = false
     o.stop.then(() => {

@@ -10,6 +10,7 @@
 import { Effect } from "effect"
 import { loadConfig } from "@core/config"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { UsageError } from "../Cli.ts"
 import { REPLAY_TARGETS, runReplayBench } from "../bench/ReplayBench.ts"
 import type { ReplayBenchResult } from "../bench/ReplayBench.ts"
@@ -67,7 +68,7 @@ const table = (r: StoreBenchResult): string => {
   )
 }
 
-export const benchStore: Command = {
+export const benchStore: Command<Failure> = {
   name: "bench store",
   summary: "event store append/read rates against raw JetStream in the same run",
   flags: {
@@ -107,7 +108,7 @@ const replayTable = (r: ReplayBenchResult): string => {
   ])
 }
 
-export const benchReplay: Command = {
+export const benchReplay: Command<Failure> = {
   name: "bench replay",
   summary: "projection rebuild rate from JetStream into SQLite against a raw ordered consumer",
   flags: {
@@ -153,7 +154,7 @@ const envTable = (r: EnvBenchResult): string => {
   ])
 }
 
-export const benchEnv: Command = {
+export const benchEnv: Command<Failure> = {
   name: "bench env",
   summary: "web environment reset/step latency and steps/s against a raw Playwright loop",
   flags: {
@@ -184,7 +185,7 @@ const sandboxTable = (r: SandboxBenchResult): string => {
   ])
 }
 
-export const benchSandbox: Command = {
+export const benchSandbox: Command<Failure> = {
   name: "bench sandbox",
   summary: `label-function evaluations/s in one sandbox worker against native (target ${SANDBOX_TARGET_EVALS_PER_S}/s)`,
   flags: {
@@ -238,7 +239,7 @@ const uiTable = (r: UiBenchResult): string => {
   ])
 }
 
-export const benchUi: Command = {
+export const benchUi: Command<Failure> = {
   name: "bench ui",
   summary: `console server time for a ${UI_STEPS}-step trajectory page and the runs page over ${UI_RUNS} runs, against static files`,
   flags: {
@@ -289,7 +290,7 @@ const runTable = (r: RunBenchResult): string => {
   )
 }
 
-export const benchRun: Command = {
+export const benchRun: Command<Failure> = {
   name: "bench run",
   summary: "rollout throughput in-process, through 1 worker and through 2 workers, on a nats-server of its own",
   flags: {

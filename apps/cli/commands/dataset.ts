@@ -9,6 +9,7 @@ import { TRAINERS } from "@core/domain"
 import type { Trainer } from "@core/domain"
 import { resolve } from "node:path"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import {
   followDataset,
@@ -51,7 +52,7 @@ const writeSelected = (selected: Selected, format: DatasetFormat, out: string | 
         () => ({ images: new Set(selected.flatMap((r) => imageHashes(r.data.body))).size, layout: "" })
       )
 
-export const datasetExport: Command = {
+export const datasetExport: Command<Failure> = {
   name: "dataset export",
   summary: "write a run's dataset records of one format as JSONL with their images, or in a trainer's layout",
   flags: {
@@ -125,7 +126,7 @@ export const datasetExport: Command = {
     })
 }
 
-export const datasetFollow: Command = {
+export const datasetFollow: Command<Failure> = {
   name: "dataset follow",
   ownSignals: true,
   summary: "append dataset records as they are emitted, through a durable NATS consumer (exactly once in the file)",

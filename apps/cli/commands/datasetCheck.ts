@@ -5,13 +5,14 @@
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { checkDataset, readDatasetToCheck } from "@core/datasets"
 import { isToken, runExists, unknownRun } from "@core/engine"
 import { openStore } from "@core/run"
 
-export const datasetCheck: Command = {
+export const datasetCheck: Command<Failure> = {
   name: "dataset check",
   summary: "check a run's dataset records (screens in sft records, closing pseudo-demos, credited dpo pairs); exit 1 on problems",
   flags: {

@@ -16,6 +16,7 @@ import { EventStore } from "@core/eventstore"
 import { defaultRunConfig, modelSources, RUN_DEFAULTS, runConfigCodec } from "@core/pipeline"
 import { demoBlob, demoJobs, newRunId, stamp, startRun } from "@core/engine"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError } from "../Cli.ts"
 import { loadSuites } from "@core/sites/suites"
 import { runOnBundledSites } from "@core/sites/run"
@@ -36,7 +37,7 @@ export const DEMO_TASKS: ReadonlyArray<string> = [
   "travel-add-traveller-1"
 ]
 
-export const demo: Command = {
+export const demo: Command<Failure> = {
   name: "demo",
   summary: "one CORE round on six bundled tasks with zero setup (demos, label functions, rollouts, verification, expansion)",
   flags: {
@@ -51,7 +52,7 @@ export const demo: Command = {
 
 const coreRound = (args: ParsedArgs) =>
   Effect.gen(function* () {
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites = yield* loadSuites()
     const all = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const tasks = DEMO_TASKS.flatMap((id) => (all.has(id) ? [all.get(id)!] : []))
     if (tasks.length !== DEMO_TASKS.length)

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { join } from "node:path"
 import { loadConfig } from "@core/config"
 import { plural } from "@core/demos"
+import { messageOf } from "@core/events"
 import type { AgreementScores } from "@core/pipeline"
 import { readRunLog } from "@core/engine"
 import {
@@ -29,6 +30,8 @@ import { loadSuites } from "@core/sites/suites"
 import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "@core/run"
+import { EvalSetNotBuilt } from "../Failures.ts"
+import type { Failure } from "../Failures.ts"
 import { configFlags } from "../ConfigFlags.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
@@ -38,9 +41,7 @@ const pct = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
 const runGraphs = (args: ParsedArgs, runId: string) =>
   Effect.gen(function* () {
     const opened = yield* openStore(args, { quiet: args.flags.json === true })
-    const { events } = yield* Effect.provide(readRunLog(runId), opened.layer).pipe(
-      Effect.mapError((e) => new CliError({ message: e instanceof Error ? e.message : String(e) }))
-    )
+    const { events } = yield* Effect.provide(readRunLog(runId), opened.layer)
     return runLabelling(events)
   })
 
@@ -66,7 +67,7 @@ const evalPackRun = (args: ParsedArgs, appDir: string) =>
 
 const packLabels = (args: ParsedArgs, appDir: string) =>
   Effect.gen(function* () {
-    const config = yield* loadConfig({ flags: args.flags }).pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const config = yield* loadConfig({ flags: args.flags })
     const report = yield* packLabelReport(appDir, packSecretRule(config, args), (line) => console.error(`eval: ${line}`))
     if (args.flags.json === true) console.log(JSON.stringify(report))
     else {
@@ -80,7 +81,7 @@ const packLabels = (args: ParsedArgs, appDir: string) =>
     }
   })
 
-export const evalLabels: Command = {
+export const evalLabels: Command<Failure> = {
   name: "eval labels",
   summary: "label-function accuracy against the ground-truth checkers (precision, recall, per kind of trajectory)",
   flags: {
@@ -121,7 +122,7 @@ export const evalLabels: Command = {
           return yield* new UsageError({ message: `${flag} must be a whole number from 0 to 20, got ${n}` })
       }
       const suite = args.flags.suite as string | undefined
-      const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+      const suites = yield* loadSuites()
       if (suite !== undefined && !suites.some((s) => s.suite === suite)) {
         return yield* new UsageError({ message: `unknown suite ${suite}; suites: ${suites.map((s) => s.suite).join(", ")}` })
       }
@@ -132,9 +133,7 @@ export const evalLabels: Command = {
         buildLabelEvalSet({ ...options, progress }),
         args.flags.rebuild === true,
         progress
-      ).pipe(
-        Effect.mapError((e) => new CliError({ message: `building the evaluation set: ${e instanceof Error ? e.message : String(e)}` }))
-      )
+      ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
       const summary = labelEvalSetSummary(set)
       progress(`${set.tasks.length} tasks, ${set.trajectories.length} trajectories (${summary.positive} checker-positive)`)
 

@@ -6,19 +6,10 @@
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import type { LoadedConfig } from "@core/config"
-import {
-  bundledArms,
-  EvalError,
-  EvalInputError,
-  evalApp,
-  evalReport,
-  evaluatePolicy,
-  modelAtRound,
-  packArms,
-  policyHeldOut
-} from "@core/evaluation"
+import { bundledArms, evalApp, evalReport, evaluatePolicy, modelAtRound, packArms, policyHeldOut } from "@core/evaluation"
 import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "@core/run"
 import { Progress } from "../Progress.ts"
@@ -129,8 +120,7 @@ const report = (args: ParsedArgs) =>
       packDir,
       arms,
       split: (args.flags.split as string | undefined) ?? "default",
-      configFor: (seed: string) =>
-        loadConfig({ flags: { ...args.flags, seed } }).pipe(Effect.mapError((e) => new EvalError({ message: e.message }))),
+      configFor: (seed: string) => loadConfig({ flags: { ...args.flags, seed } }),
       secrets,
       base: (args.flags.seed as string | undefined) ?? "report",
       layer: (yield* openStore(args)).layer,
@@ -146,9 +136,9 @@ const report = (args: ParsedArgs) =>
       console.log("")
     }
     console.log(`${report.seconds} s`)
-  }).pipe(Effect.mapError((e) => (e instanceof EvalInputError ? new UsageError({ message: e.message }) : e)))
+  })
 
-export const evalPolicy: Command = {
+export const evalPolicy: Command<Failure> = {
   name: "eval",
   summary:
     "held-out success of the embedded policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",

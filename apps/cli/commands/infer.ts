@@ -16,6 +16,7 @@ import { EventStore } from "@core/eventstore"
 import { defaultRunConfig, labelSandbox, modelSources, pipelineDeciders, RUN_CONFIG_KEYS, runConfigCodec } from "@core/pipeline"
 import { drive, modelCallRecorder, newRunId, noModels, noObservations, Randomness, startRun } from "@core/engine"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "@core/run"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
@@ -30,7 +31,7 @@ interface DemoSummary {
   error: string | null
 }
 
-export const infer: Command = {
+export const infer: Command<Failure> = {
   name: "infer",
   summary: "infer label functions from ingested demos (key steps, LF synthesis, validation in the sandbox)",
   flags: {

@@ -5,13 +5,14 @@
  */
 import { Effect } from "effect"
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { UsageError } from "../Cli.ts"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { loggedRunMetrics } from "@core/evaluation"
 import { metricsLines } from "@core/evaluation"
 import { openStore } from "@core/run"
 
-export const metrics: Command = {
+export const metrics: Command<Failure> = {
   name: "metrics",
   summary: "a logged run's metrics (what run printed), re-derived from its events and its ground-truth file",
   positionals: ["run"],

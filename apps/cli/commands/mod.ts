@@ -1,5 +1,6 @@
 /** Every `bun core` command, in the order `bun core help` lists them. */
 import type { Command } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { appCheck } from "./app.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
@@ -27,7 +28,8 @@ import { ui } from "./ui.ts"
 import { worker } from "./worker.ts"
 import { workers } from "./workers.ts"
 
-export const commands: ReadonlyArray<Command> = [
+// Command<Failure>: a command whose failure has no line in the table (Failures.ts) is refused here.
+export const commands: ReadonlyArray<Command<Failure>> = [
   demo,
   doctor,
   configShow,

@@ -167,4 +167,4 @@ export const projectionCheck: ProjectionCheck = (runId, opened) =>
     })
   )
 
-export const replay: Command = makeReplayCommand({ projectionCheck })
+export const replay: Command<Failure> = makeReplayCommand({ projectionCheck })

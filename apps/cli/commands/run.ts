@@ -10,6 +10,7 @@ import { RUN_DEFAULTS, RUN_FIELDS, runConfigOf } from "@core/pipeline"
 import type { RunPlan } from "@core/run"
 import { loadSuites } from "@core/sites/suites"
 import type { Command, ParsedArgs } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import { openStore } from "@core/run"
 import { chooseTasks, runOnBundledSites } from "@core/sites/run"
@@ -25,7 +26,7 @@ import { withConsoleFlag } from "../Console.ts"
 import { loadPack, packDigest } from "@core/apps"
 import type { JobApp } from "@core/workers"
 import type { OpenedStore } from "@core/run"
-import { queueConnection, queuedEpisodes } from "@core/workers"
+import { queueConnection, queuedEpisodes } from "@core/run"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 /** Episodes in flight with workers: enough to keep a few machines busy. */
@@ -124,7 +125,7 @@ const resumeRun = (args: ParsedArgs, runId: string) =>
       )
       return report(args, runMetrics(outcome), outcome.seconds)
     }
-    const suites = yield* loadSuites().pipe(Effect.mapError((e) => new CliError({ message: e.message })))
+    const suites = yield* loadSuites()
     const byId = new Map(suites.flatMap((s) => s.tasks).map((t) => [t.id, t]))
     const missing = config.tasks.filter((t) => !byId.has(t))
     if (missing.length > 0)
@@ -144,7 +145,7 @@ const report = (args: ParsedArgs, metrics: RunMetrics, seconds: number): void =>
 }
 
 // `--ui`: the console beside the run (Console.ts).
-export const run: Command = withConsoleFlag({
+export const run: Command<Failure> = withConsoleFlag({
   name: "run",
   summary: "CORE rounds on bundled tasks: infer label functions, roll out, verify against strategy graphs, expand them",
   flags: {

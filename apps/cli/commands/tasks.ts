@@ -114,4 +114,4 @@ export const tasksRegister: Command<Failure> = {
 }
 
 /** Both commands, for the command list. */
-export const tasks: ReadonlyArray<Command> = [tasksList, tasksRegister]
+export const tasks: ReadonlyArray<Command<Failure>> = [tasksList, tasksRegister]

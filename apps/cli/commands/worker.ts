@@ -17,14 +17,15 @@ import { runWorker } from "@core/workers"
 import { BlobStore, JetStreamBlobStore, staged } from "@core/blobstore"
 import { natsOutageLimitMs } from "@core/config"
 import type { Command } from "../Cli.ts"
-import { CliError, positiveInt, UsageError, untilSignal } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
+import { positiveInt, UsageError, untilSignal } from "../Cli.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 import { openStore } from "@core/run"
-import { packWorkerApp, queueConnection, uploadsStore, workerEnvironment } from "@core/workers"
+import { packWorkerApp, queueConnection, uploadsStore, workerEnvironment } from "@core/run"
 import { bundledWorkerApp } from "@core/sites/run"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
-export const worker: Command = {
+export const worker: Command<Failure> = {
   name: "worker",
   summary: "play episode jobs from the work queue (run --workers queue) on this machine until Ctrl-C",
   flags: {
@@ -55,9 +56,7 @@ export const worker: Command = {
         // Never so: queueConnection has refused every store but NATS.
         if (choice.kind !== "nats") return
         const dir = args.flags.app as string | undefined
-        const app = yield* (dir === undefined ? bundledWorkerApp() : packWorkerApp(resolve(dir), packSecretRule(opened.config, args))).pipe(
-          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
-        )
+        const app = yield* dir === undefined ? bundledWorkerApp() : packWorkerApp(resolve(dir), packSecretRule(opened.config, args))
         const environment = yield* workerEnvironment(opened.config, app)
         // The blob store alone, not the log: a worker never reads or appends an event, so it
         // runs on credentials without any right on the log's stream (docs/examples/nats-workers.conf).
@@ -92,10 +91,7 @@ export const worker: Command = {
             outageLimitMs: natsOutageLimitMs(opened.config)
           })
         })
-        yield* program.pipe(
-          Effect.provide(blobStore),
-          Effect.mapError((e) => new CliError({ message: (e as { message?: string }).message ?? String(e) }))
-        )
+        yield* program.pipe(Effect.provide(blobStore))
         console.error(`worker ${name}: stopped`)
       })
     )

@@ -7,19 +7,21 @@
 import { Effect } from "effect"
 import { livePresences, openQueue } from "@core/workers"
 import type { Command } from "../Cli.ts"
-import { CliError } from "../Cli.ts"
+import type { Failure } from "../Failures.ts"
+import { PresenceUnreadable } from "../Failures.ts"
+import { messageOf } from "@core/events"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { openStore } from "@core/run"
-import { queueConnection } from "@core/workers"
+import { queueConnection } from "@core/run"
 import { textTable } from "../bench/Report.ts"
 
 const presences = (nc: Parameters<typeof openQueue>[0]) =>
   Effect.tryPromise({
     try: async () => livePresences(await openQueue(nc)),
-    catch: (e) => new CliError({ message: `cannot read the workers' presence: ${e instanceof Error ? e.message : String(e)}` })
+    catch: (e) => new PresenceUnreadable({ reason: messageOf(e) })
   })
 
-export const workers: Command = {
+export const workers: Command<Failure> = {
   name: "workers",
   summary: "list the live rollout workers (bun core worker) and what each holds",
   flags: {

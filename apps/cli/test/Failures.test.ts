@@ -18,7 +18,7 @@ import { ActionTimeout, InfraError } from "@core/environment"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "@core/events"
 import { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import { DemoRejected, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import { DemoRejected, ElementsUnreadable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
 import { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import { PolicyAnswerInvalid } from "@core/policy"
 import { DatabaseError, ProjectorConflict } from "@core/projections"
@@ -39,21 +39,25 @@ import { DatasetError } from "@core/datasets"
 import { EvalError, EvalInputError } from "@core/evaluation"
 import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
-import { QueueUnavailable } from "@core/workers"
+import { QueueError } from "@core/workers"
+import { QueueUnavailable } from "@core/run"
 import {
   AppCheckFailed,
   CliError,
   DemoNotWritten,
+  EvalSetNotBuilt,
   FlagFileUnreadable,
   failures,
   GraphUnfoldable,
   ListenFailed,
+  PresenceUnreadable,
   RecorderFailed,
   renderFailure,
   StepsNotPlayed,
   UsageError
 } from "../Failures.ts"
 import type { Failure, FailureTag } from "../Failures.ts"
+import { BenchError } from "../bench/StoreBench.ts"
 
 const REPO = join(import.meta.dir, "..", "..", "..")
 
@@ -77,6 +81,9 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   ListenFailed: new ListenFailed({ address: "127.0.0.1:8080", reason: TWO }),
   AppCheckFailed: new AppCheckFailed({ app: "todo", reason: TWO }),
   GraphUnfoldable: new GraphUnfoldable({ taskId: "t1", reason: TWO }),
+  EvalSetNotBuilt: new EvalSetNotBuilt({ reason: TWO }),
+  PresenceUnreadable: new PresenceUnreadable({ reason: TWO }),
+  BenchError: new BenchError({ message: TWO }),
   InstanceError: new InstanceError({ app: "todo", reason: TWO }),
   PackError: new PackError({ file: "core-app.json", path: "tasks[0]", problem: TWO }),
   BlobCorrupt: new BlobCorrupt({ hash: ID, actual: "unknown" }),
@@ -106,6 +113,7 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   PromptNotFound: new PromptNotFound({ name: "infer", version: null, dir: "prompts", reason: TWO }),
   PromptVariableMissing: new PromptVariableMissing({ prompt: "infer", missing: ["task"] }),
   DemoRejected: new DemoRejected({ taskId: "t1", message: TWO }),
+  ElementsUnreadable: new ElementsUnreadable({ hash: ID }),
   GroundTruthUnreadable: new GroundTruthUnreadable({ message: TWO }),
   LabelFunctionNotInRun: new LabelFunctionNotInRun({ runId: "r1", lfId: "abcdef", matches: 0 }),
   RunAppError: new RunAppError({ message: TWO }),
@@ -140,7 +148,8 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   QueueUnavailable: new QueueUnavailable({ message: TWO }),
   UnknownRun: new UnknownRun({ runId: "r1" }),
   UnknownRecordTask: new UnknownRecordTask({ message: TWO }),
-  RecordTargetFailed: new RecordTargetFailed({ message: TWO })
+  RecordTargetFailed: new RecordTargetFailed({ message: TWO }),
+  QueueError: new QueueError({ message: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {
@@ -163,6 +172,9 @@ test("usage errors exit 2, every other failure 1; a library's message is its lin
   expect(renderFailure(samples.RecorderFailed).line).toBe("cannot start the recorder: first line; second line")
   expect(renderFailure(new RecorderFailed({ doing: "record", reason: "gone" })).line).toBe("cannot record: gone")
   expect(renderFailure(samples.FlagFileUnreadable).line).toBe("--with-lf: cannot read lf.js (first line; second line)")
+  expect(renderFailure(samples.EvalSetNotBuilt).line).toBe("building the evaluation set: first line; second line")
+  expect(renderFailure(samples.PresenceUnreadable).line).toBe("cannot read the workers' presence: first line; second line")
+  expect(renderFailure(samples.ElementsUnreadable).line).toBe("elements blob 0123456789ab is not JSON")
 })
 
 test("a tagged error the table does not know still gets its message, on one line, exit 1", () => {

@@ -20,9 +20,9 @@ export interface BundledPlan extends Omit<RunPlan, "tasks"> {
   readonly tasks: ReadonlyArray<SuiteTask>
 }
 
-export const runOnBundledSites = (
+export const runOnBundledSites = <LE>(
   config: LoadedConfig,
-  layer: Layer.Layer<EventStore | BlobStore, unknown>,
+  layer: Layer.Layer<EventStore | BlobStore, LE>,
   plan: BundledPlan,
   progress: RunProgress
 ) =>

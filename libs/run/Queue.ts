@@ -10,20 +10,18 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
 import { App, CommandApp, loadLogin, loadPack, packDigest, packRunApp, packRunTask } from "@core/apps"
-import type { SecretRule } from "@core/apps"
+import type { PackError, SecretRule } from "@core/apps"
 import { natsOutageLimitMs, queueSettings } from "@core/config"
 import type { LoadedConfig } from "@core/config"
 import { JetStreamBlobStore } from "@core/blobstore"
 import { BrowserPool } from "@core/env-web"
 import { connectNats, displayNatsUrl } from "@core/eventstore"
-import { platformEnvironment } from "@core/run"
-import type { OpenedStore, RemoteRun } from "@core/run"
+import { queueKey, remoteEpisodes, UPLOADS_BUCKET, UPLOADS_TTL_MS } from "@core/workers"
+import type { EnvironmentSettings, JobApp, WorkerApp } from "@core/workers"
+import { platformEnvironment } from "./PlatformEnvironment.ts"
+import type { RemoteRun } from "./RunPlan.ts"
+import type { OpenedStore } from "./Store.ts"
 import type { NatsConnection } from "@nats-io/transport-node"
-import { remoteEpisodes } from "./Dispatch.ts"
-import { queueKey } from "./JobNonce.ts"
-import { UPLOADS_BUCKET, UPLOADS_TTL_MS } from "./Protocol.ts"
-import type { JobApp } from "./Protocol.ts"
-import type { EnvironmentSettings, WorkerApp } from "./Worker.ts"
 
 /** The work queue cannot be reached: the store is not NATS, or its server does not answer. */
 export class QueueUnavailable extends Schema.TaggedError<QueueUnavailable>()("QueueUnavailable", {
@@ -50,7 +48,7 @@ export const queueConnection = (opened: OpenedStore, name: string) =>
   })
 
 /** The app a worker serves when it serves the pack in `dir`: its instances started here, its log-in typing what `secrets` allow (the bundled sites' is @core/sites/run's). */
-export const packWorkerApp = (dir: string, secrets: SecretRule): Effect.Effect<WorkerApp, unknown, Scope.Scope> =>
+export const packWorkerApp = (dir: string, secrets: SecretRule): Effect.Effect<WorkerApp, PackError, Scope.Scope> =>
   Effect.gen(function* () {
     const pack = yield* loadPack(dir)
     const login = yield* loadLogin(pack, secrets)
