@@ -1,7 +1,7 @@
 /**
  * A pack's processes run as the user who runs CORE, and may read the /proc/<pid>/environ of
  * any other process of that user: the CLI's holds the model key and NATS and database
- * credentials. The CLI marks itself non-dumpable (apps/cli/NonDumpable.ts), which makes its
+ * credentials. The CLI marks itself non-dumpable (libs/config/NonDumpable.ts), which makes its
  * /proc entries root's. Root reads every /proc entry regardless, so as root these tests run
  * both sides as `nobody`; the control — the same process unmarked — shows a same-user read
  * does succeed, so the refusal is the mark's doing. Linux only.
@@ -35,7 +35,7 @@ const bun = ((): string => {
 })()
 
 // The helper alone, beside a holder script, where `nobody` can read both.
-copyFileSync(join(REPO, "apps", "cli", "NonDumpable.ts"), join(dir, "NonDumpable.ts"))
+copyFileSync(join(REPO, "libs", "config", "NonDumpable.ts"), join(dir, "NonDumpable.ts"))
 writeFileSync(
   join(dir, "holder.ts"),
   `import { markNonDumpable } from "./NonDumpable.ts"

@@ -13,7 +13,9 @@ const DOC = join(import.meta.dir, "..", "docs", "architecture.md")
 test("docs/architecture.md's package diagram is the declared one", () => {
   const doc = readFileSync(DOC, "utf8")
   if (withGraph(doc) !== doc) {
-    throw new Error("docs/architecture.md's package diagram differs from the package.json files: run `bun scripts/package-graph.ts --write`")
+    throw new Error(
+      "docs/architecture.md's package diagram differs from the package.json files: run `bun scripts/package-graph.ts --write`"
+    )
   }
 })
 

@@ -1,41 +1,22 @@
 /**
- * The console (@core/console) as the commands start it: over the store and the read-model
- * database the config names, for as long as the caller's scope lasts. `bun core ui` serves
- * it alone; `bun core run --ui` beside a run (`withConsoleFlag`).
+ * The console (@core/console) over the store and the read-model database the command's
+ * config names: `bun core ui` serves it alone; `bun core run --ui` beside a run (`withConsoleFlag`).
  *
  * @example
  * const c = yield* openConsole(args, { host: "127.0.0.1", port: 4680 }) // scoped
  * console.log(`console: ${c.open}`)
  */
-import { Effect, Layer } from "effect"
-import { ConsoleError, startConsole } from "@core/console"
-import { openReadModels } from "@core/projections"
+import { Effect } from "effect"
+import { consoleOver, DEFAULT_CONSOLE_PORT } from "@core/console"
+import type { ConsoleChoice } from "@core/console"
 import type { Command, ParsedArgs } from "./Cli.ts"
 import { openStore } from "@core/run"
 
-export const DEFAULT_CONSOLE_PORT = 4680
-
-export interface ConsoleChoice {
-  readonly host: string
-  readonly port: number
-  /** Another free port when `port` is taken, instead of failing (a run must not fail over its console). */
-  readonly anyPortIfTaken?: boolean
-  /** Say nothing about the store (the run says it already). */
-  readonly quiet?: boolean
-}
-
-export const openConsole = (args: ParsedArgs, choice: ConsoleChoice) =>
+/** `quiet`: say nothing about the store (the run says it already). */
+export const openConsole = (args: ParsedArgs, choice: ConsoleChoice & { readonly quiet?: boolean }) =>
   Effect.gen(function* () {
     const opened = yield* openStore(args, { quiet: choice.quiet === true })
-    const readModels = yield* openReadModels(opened.config.values["database.url"])
-    const services = yield* Layer.build(opened.layer)
-    const start = (port: number) => Effect.provideContext(startConsole({ readModels, host: choice.host, port }), services)
-    return yield* start(choice.port).pipe(
-      Effect.catchIf(
-        (e) => choice.anyPortIfTaken === true && e instanceof ConsoleError && e.message.includes("is taken"),
-        () => start(0)
-      )
-    )
+    return yield* consoleOver({ databaseUrl: opened.config.values["database.url"], layer: opened.layer }, choice)
   })
 
 /** `command` with a `--ui` flag: the console beside it on 127.0.0.1, stopped when the command ends. */

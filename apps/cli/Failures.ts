@@ -3,39 +3,42 @@
  * one-line message and exit code. Commands let the libraries' typed errors through instead of
  * flattening them into strings, and `runCommand` renders whatever reaches it here — so the
  * wording and the exit code of each failure are decided in one place, and a new error class
- * gets its line by being added to the table (a test fails until it is).
+ * gets its line by being added to the table (a test fails until it is). Each entry carries its
+ * class, so the union of what a command may fail with is read off the table, not listed again.
  *
  * @example
  * renderFailure(new StoreUnavailable({ store: "nats", reason: "connection refused" }))
  * // { line: "event store nats is unavailable: connection refused", exit: 1 }
  */
 import { Schema } from "effect"
-import type { InstanceError, PackError } from "@core/apps"
-import type { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
-import type { BenchError } from "./bench/StoreBench.ts"
-import type { ConfigError } from "@core/config"
-import type { ConsoleError, QueryFailed } from "@core/console"
-import type { DatasetError } from "@core/datasets"
-import type { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
-import type { PageSourceError, XmlError } from "@core/env-android"
-import type { EvalError, EvalInputError } from "@core/evaluation"
-import type { ActionTimeout, InfraError } from "@core/environment"
+import { AppCheckFailed, InstanceError, PackError } from "@core/apps"
+import { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
+import { BenchError } from "./bench/StoreBench.ts"
+import { ConfigError } from "@core/config"
+import { ConsoleError, QueryFailed } from "@core/console"
+import { DatasetError } from "@core/datasets"
 import {
-  type EventTooLarge,
-  type InvalidEvent,
-  joinLines,
-  messageOf,
-  oneLine,
-  type UnknownEventType,
-  type UnknownEventVersion
-} from "@core/events"
-import type { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
-import type { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import type { DemoRejected, ElementsUnreadable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
-import type { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
-import type { PolicyAnswerInvalid } from "@core/policy"
-import type { DatabaseError, ProjectorConflict } from "@core/projections"
-import type {
+  DemoFileError,
+  DemoNotWritten,
+  DemoWriteError,
+  RecorderFailed,
+  RecordTargetFailed,
+  StepFileError,
+  StepPlayError,
+  StepsNotPlayed,
+  UnknownRecordTask
+} from "@core/demos"
+import { PageSourceError, XmlError } from "@core/env-android"
+import { EvalError, EvalInputError, EvalSetNotBuilt } from "@core/evaluation"
+import { ActionTimeout, InfraError } from "@core/environment"
+import { EventTooLarge, InvalidEvent, joinLines, messageOf, UnknownEventType, UnknownEventVersion } from "@core/events"
+import { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
+import { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
+import { DemoRejected, ElementsUnreadable, GraphUnfoldable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import { GroundTruthUnreadable, QueueUnavailable, RunError, UnknownPackTask } from "@core/run"
+import { PolicyAnswerInvalid } from "@core/policy"
+import { DatabaseError, ProjectorConflict } from "@core/projections"
+import {
   ActionMismatch,
   BlobAltered,
   EnvironmentFailed,
@@ -47,11 +50,11 @@ import type {
   RunNotFound,
   UnknownRun
 } from "@core/engine"
-import type { SandboxError } from "@core/sandbox"
-import type { UnknownBundledTask } from "@core/sites/run"
-import type { SuiteError } from "@core/sites/suites"
-import type { QueueUnavailable } from "@core/run"
-import type { QueueError } from "@core/workers"
+import { SandboxError } from "@core/sandbox"
+import { ListenFailed } from "@core/sites"
+import { UnknownBundledTask } from "@core/sites/run"
+import { SuiteError } from "@core/sites/suites"
+import { PresenceUnreadable, QueueError } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -67,36 +70,6 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
   message: Schema.String
 }) {}
 
-/** A step file that did not play to its end, named with the step's failure. */
-export class StepsNotPlayed extends Schema.TaggedError<StepsNotPlayed>()("StepsNotPlayed", {
-  file: Schema.String,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `${oneLine(this.file, 1000)}: ${this.reason}`
-  }
-}
-
-/** The browser window a person records in could not be opened or driven. */
-export class RecorderFailed extends Schema.TaggedError<RecorderFailed>()("RecorderFailed", {
-  doing: Schema.Literals(["start", "record"]),
-  reason: Schema.String
-}) {
-  override get message() {
-    return this.doing === "start" ? `cannot start the recorder: ${this.reason}` : `cannot record: ${this.reason}`
-  }
-}
-
-/** A finished recording that could not be written where it was asked to go. */
-export class DemoNotWritten extends Schema.TaggedError<DemoNotWritten>()("DemoNotWritten", {
-  out: Schema.String,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `cannot write the demo to ${this.out}: ${this.reason}`
-  }
-}
-
 /** A file a flag names that cannot be read. */
 export class FlagFileUnreadable extends Schema.TaggedError<FlagFileUnreadable>()("FlagFileUnreadable", {
   flag: Schema.String,
@@ -108,229 +81,114 @@ export class FlagFileUnreadable extends Schema.TaggedError<FlagFileUnreadable>()
   }
 }
 
-/** A server that could not take its address. */
-export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFailed", {
-  address: Schema.String,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `cannot listen on ${this.address}: ${this.reason}`
-  }
-}
-
-/** An app pack's check that failed: the app's name leads the line, so two packs' failures are told apart. */
-export class AppCheckFailed extends Schema.TaggedError<AppCheckFailed>()("AppCheckFailed", {
-  app: Schema.String,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `app ${this.app}: ${this.reason}`
-  }
-}
-
-/** A task's strategy graph whose events do not fold into a graph: the log holds something this build cannot read. */
-export class GraphUnfoldable extends Schema.TaggedError<GraphUnfoldable>()("GraphUnfoldable", {
-  taskId: Schema.String,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `the log's strategy graph of ${this.taskId} does not fold: ${this.reason}`
-  }
-}
-
-/** The label evaluation set could not be built (its suites, its browser, its rollouts): the step leads the line. */
-export class EvalSetNotBuilt extends Schema.TaggedError<EvalSetNotBuilt>()("EvalSetNotBuilt", {
-  reason: Schema.String
-}) {
-  override get message() {
-    return `building the evaluation set: ${this.reason}`
-  }
-}
-
-/** The workers' presence on the NATS server could not be read. */
-export class PresenceUnreadable extends Schema.TaggedError<PresenceUnreadable>()("PresenceUnreadable", {
-  reason: Schema.String
-}) {
-  override get message() {
-    return `cannot read the workers' presence: ${this.reason}`
-  }
-}
-
-/** Every failure the table renders: what a command's `run` may fail with. */
-export type Failure =
-  | UsageError
-  | CliError
-  | StepsNotPlayed
-  | RecorderFailed
-  | DemoNotWritten
-  | FlagFileUnreadable
-  | ListenFailed
-  | AppCheckFailed
-  | GraphUnfoldable
-  | EvalSetNotBuilt
-  | PresenceUnreadable
-  | BenchError
-  | InstanceError
-  | PackError
-  | BlobCorrupt
-  | BlobNotFound
-  | BlobStoreError
-  | ConfigError
-  | ConsoleError
-  | QueryFailed
-  | DemoFileError
-  | DemoWriteError
-  | StepFileError
-  | StepPlayError
-  | PageSourceError
-  | XmlError
-  | InfraError
-  | ActionTimeout
-  | EventTooLarge
-  | InvalidEvent
-  | UnknownEventType
-  | UnknownEventVersion
-  | ConcurrencyError
-  | InvalidAppend
-  | NatsCredentialsError
-  | StoreUnavailable
-  | UnreadableEvent
-  | ModelRecordFailed
-  | PromptNotFound
-  | PromptVariableMissing
-  | DemoRejected
-  | ElementsUnreadable
-  | GroundTruthUnreadable
-  | LabelFunctionNotInRun
-  | RunAppError
-  | RunError
-  | PolicyAnswerInvalid
-  | DatabaseError
-  | ProjectorConflict
-  | ActionMismatch
-  | BlobAltered
-  | EnvironmentFailed
-  | ModelCallFailed
-  | ModelCallNotRecorded
-  | ModelRequestMismatch
-  | ObservationNotRecorded
-  | RunNotFound
-  | SandboxError
-  | SuiteError
-  | DatasetError
-  | EvalError
-  | EvalInputError
-  | RunConfigClash
-  | UnknownPackTask
-  | UnknownBundledTask
-  | QueueUnavailable
-  | UnknownRun
-  | UnknownRecordTask
-  | RecordTargetFailed
-  | QueueError
-
-/** A failure's line (before it is folded onto one line) and the process's exit code. */
-export interface Rendering<E> {
-  readonly exit: number
-  readonly line: (error: E) => string
-}
-
 /** The exit code of a command that failed for any reason but bad usage. */
 export const EXIT_FAILURE = 1
 /** The exit code of bad usage: the command line itself is wrong. */
 export const EXIT_USAGE = 2
 
-// Errors thrown from code that is not Effect (the NATS connection, an action's timer) are
-// plain Error subclasses: the table knows them by their class name instead of a `_tag`.
-interface Thrown {
-  readonly NatsCredentialsError: NatsCredentialsError
-  readonly ActionTimeout: ActionTimeout
-}
-type Tagged = Exclude<Failure, Thrown[keyof Thrown]>
-export type FailureTag = Tagged["_tag"] | keyof Thrown
-type Table = { readonly [K in Tagged["_tag"]]: Rendering<Extract<Tagged, { readonly _tag: K }>> } & {
-  readonly [K in keyof Thrown]: Rendering<Thrown[K]>
+type ErrorClass = new (...args: never) => Error
+
+/** A failure's class, its line (before it is folded onto one line) and the process's exit code. */
+export interface Rendering<C extends ErrorClass> {
+  readonly error: C
+  readonly exit: number
+  readonly line: (error: InstanceType<C>) => string
 }
 
 // Most libraries already word their messages for a person; their line is the message itself.
-const itsMessage = { exit: EXIT_FAILURE, line: (e: { readonly message: string }) => e.message }
+const said = <C extends ErrorClass>(error: C): Rendering<C> => ({ error, exit: EXIT_FAILURE, line: (e) => e.message })
+const usage = <C extends ErrorClass>(error: C): Rendering<C> => ({ error, exit: EXIT_USAGE, line: (e) => e.message })
 
-export const failures: Table = {
-  UsageError: { exit: EXIT_USAGE, line: (e) => e.message },
-  CliError: itsMessage,
-  StepsNotPlayed: itsMessage,
-  RecorderFailed: itsMessage,
-  DemoNotWritten: itsMessage,
-  FlagFileUnreadable: itsMessage,
-  ListenFailed: itsMessage,
-  AppCheckFailed: itsMessage,
-  GraphUnfoldable: itsMessage,
-  EvalSetNotBuilt: itsMessage,
-  PresenceUnreadable: itsMessage,
-  BenchError: itsMessage,
-  InstanceError: itsMessage,
-  PackError: itsMessage,
-  BlobCorrupt: itsMessage,
-  BlobNotFound: itsMessage,
-  BlobStoreError: itsMessage,
-  ConfigError: itsMessage,
-  ConsoleError: itsMessage,
-  QueryFailed: itsMessage,
-  DemoFileError: itsMessage,
-  DemoWriteError: itsMessage,
-  StepFileError: itsMessage,
-  StepPlayError: itsMessage,
-  PageSourceError: itsMessage,
-  XmlError: itsMessage,
-  InfraError: itsMessage,
-  ActionTimeout: itsMessage,
-  EventTooLarge: itsMessage,
-  InvalidEvent: itsMessage,
-  UnknownEventType: itsMessage,
-  UnknownEventVersion: itsMessage,
-  ConcurrencyError: itsMessage,
-  InvalidAppend: itsMessage,
-  NatsCredentialsError: itsMessage,
-  StoreUnavailable: itsMessage,
-  UnreadableEvent: itsMessage,
-  ModelRecordFailed: itsMessage,
-  PromptNotFound: itsMessage,
-  PromptVariableMissing: itsMessage,
-  DemoRejected: itsMessage,
-  ElementsUnreadable: itsMessage,
-  GroundTruthUnreadable: itsMessage,
-  LabelFunctionNotInRun: itsMessage,
-  RunAppError: itsMessage,
-  RunError: itsMessage,
-  PolicyAnswerInvalid: itsMessage,
-  DatabaseError: itsMessage,
-  ProjectorConflict: itsMessage,
-  ActionMismatch: itsMessage,
-  BlobAltered: itsMessage,
-  EnvironmentFailed: itsMessage,
-  ModelCallFailed: itsMessage,
-  ModelCallNotRecorded: itsMessage,
-  ModelRequestMismatch: itsMessage,
-  ObservationNotRecorded: itsMessage,
-  RunNotFound: itsMessage,
-  SandboxError: itsMessage,
-  SuiteError: itsMessage,
-  DatasetError: itsMessage,
-  EvalError: itsMessage,
+// Keyed by `_tag`; errors thrown from code that is not Effect (the NATS connection, an
+// action's timer) are plain Error subclasses, keyed by their class name instead.
+export const failures = {
+  UsageError: usage(UsageError),
+  CliError: said(CliError),
+  StepsNotPlayed: said(StepsNotPlayed),
+  RecorderFailed: said(RecorderFailed),
+  DemoNotWritten: said(DemoNotWritten),
+  FlagFileUnreadable: said(FlagFileUnreadable),
+  ListenFailed: said(ListenFailed),
+  AppCheckFailed: said(AppCheckFailed),
+  GraphUnfoldable: said(GraphUnfoldable),
+  EvalSetNotBuilt: said(EvalSetNotBuilt),
+  PresenceUnreadable: said(PresenceUnreadable),
+  BenchError: said(BenchError),
+  InstanceError: said(InstanceError),
+  PackError: said(PackError),
+  BlobCorrupt: said(BlobCorrupt),
+  BlobNotFound: said(BlobNotFound),
+  BlobStoreError: said(BlobStoreError),
+  ConfigError: said(ConfigError),
+  ConsoleError: said(ConsoleError),
+  QueryFailed: said(QueryFailed),
+  DemoFileError: said(DemoFileError),
+  DemoWriteError: said(DemoWriteError),
+  StepFileError: said(StepFileError),
+  StepPlayError: said(StepPlayError),
+  PageSourceError: said(PageSourceError),
+  XmlError: said(XmlError),
+  InfraError: said(InfraError),
+  ActionTimeout: said(ActionTimeout),
+  EventTooLarge: said(EventTooLarge),
+  InvalidEvent: said(InvalidEvent),
+  UnknownEventType: said(UnknownEventType),
+  UnknownEventVersion: said(UnknownEventVersion),
+  ConcurrencyError: said(ConcurrencyError),
+  InvalidAppend: said(InvalidAppend),
+  NatsCredentialsError: said(NatsCredentialsError),
+  StoreUnavailable: said(StoreUnavailable),
+  UnreadableEvent: said(UnreadableEvent),
+  ModelRecordFailed: said(ModelRecordFailed),
+  PromptNotFound: said(PromptNotFound),
+  PromptVariableMissing: said(PromptVariableMissing),
+  DemoRejected: said(DemoRejected),
+  ElementsUnreadable: said(ElementsUnreadable),
+  GroundTruthUnreadable: said(GroundTruthUnreadable),
+  LabelFunctionNotInRun: said(LabelFunctionNotInRun),
+  RunAppError: said(RunAppError),
+  RunError: said(RunError),
+  PolicyAnswerInvalid: said(PolicyAnswerInvalid),
+  DatabaseError: said(DatabaseError),
+  ProjectorConflict: said(ProjectorConflict),
+  ActionMismatch: said(ActionMismatch),
+  BlobAltered: said(BlobAltered),
+  EnvironmentFailed: said(EnvironmentFailed),
+  ModelCallFailed: said(ModelCallFailed),
+  ModelCallNotRecorded: said(ModelCallNotRecorded),
+  ModelRequestMismatch: said(ModelRequestMismatch),
+  ObservationNotRecorded: said(ObservationNotRecorded),
+  RunNotFound: said(RunNotFound),
+  SandboxError: said(SandboxError),
+  SuiteError: said(SuiteError),
+  DatasetError: said(DatasetError),
+  EvalError: said(EvalError),
   // A request naming a task, site or split that is not there: the command line is wrong.
-  EvalInputError: { exit: EXIT_USAGE, line: (e) => e.message },
-  RunConfigClash: itsMessage,
+  EvalInputError: usage(EvalInputError),
+  RunConfigClash: said(RunConfigClash),
   // A --tasks entry the pack does not have: the command line is wrong.
-  UnknownPackTask: { exit: EXIT_USAGE, line: (e) => e.message },
+  UnknownPackTask: usage(UnknownPackTask),
   // A --suite, --site or --tasks the bundled suites do not have: the command line is wrong.
-  UnknownBundledTask: { exit: EXIT_USAGE, line: (e) => e.message },
-  QueueUnavailable: itsMessage,
-  UnknownRun: itsMessage,
+  UnknownBundledTask: usage(UnknownBundledTask),
+  QueueUnavailable: said(QueueUnavailable),
+  UnknownRun: said(UnknownRun),
   // A task the bundled suites or the pack do not have: the command line is wrong.
-  UnknownRecordTask: { exit: EXIT_USAGE, line: (e) => e.message },
-  RecordTargetFailed: itsMessage,
-  QueueError: itsMessage
+  UnknownRecordTask: usage(UnknownRecordTask),
+  RecordTargetFailed: said(RecordTargetFailed),
+  QueueError: said(QueueError)
 }
+
+type Failures = typeof failures
+export type FailureTag = keyof Failures
+/** Every failure the table renders: what a command's `run` may fail with. */
+export type Failure = InstanceType<Failures[FailureTag]["error"]>
+
+// A tagged entry under another key than its class's `_tag` would never be found: this fails to compile then.
+type Misfiled = {
+  [K in FailureTag]: InstanceType<Failures[K]["error"]> extends { readonly _tag: infer T } ? (T extends K ? never : K) : never
+}[FailureTag]
+const misfiled: [Misfiled] extends [never] ? "none" : Misfiled = "none"
+void misfiled
 
 /** The table's key for a failure: its `_tag`, or for a thrown Error subclass its class's name. */
 export const tagOf = (error: unknown): string | undefined => {
@@ -343,8 +201,8 @@ export const tagOf = (error: unknown): string | undefined => {
 /** One line and an exit code for any failure: the table's for a known tag, else its message and 1. */
 export const renderFailure = (error: unknown): { readonly line: string; readonly exit: number } => {
   const tag = tagOf(error)
-  const entry: Rendering<never> | undefined =
-    tag !== undefined && Object.hasOwn(failures, tag) ? (failures[tag as FailureTag] as Rendering<never>) : undefined
+  const entry: Rendering<ErrorClass> | undefined =
+    tag !== undefined && Object.hasOwn(failures, tag) ? (failures[tag as FailureTag] as unknown as Rendering<ErrorClass>) : undefined
   if (entry !== undefined) return { line: joinLines(entry.line(error as never)), exit: entry.exit }
   return { line: joinLines(messageOf(error)), exit: EXIT_FAILURE }
 }

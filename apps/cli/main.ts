@@ -4,7 +4,7 @@
 import type { Command } from "./Cli.ts"
 import { runCommand } from "./Cli.ts"
 import { commands } from "./commands/mod.ts"
-import { markNonDumpable } from "./NonDumpable.ts"
+import { markNonDumpable } from "@core/config"
 
 // Before any command can start a pack: its processes, of the same user, could read our environment otherwise.
 if (!markNonDumpable() && process.env.CORE_DEBUG)

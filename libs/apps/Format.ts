@@ -177,3 +177,13 @@ export class PackError extends Schema.TaggedError<PackError>()("PackError", {
     return oneLine(this.path === null ? `${this.file}: ${this.problem}` : `${this.file}: ${this.path}: ${this.problem}`, 1000)
   }
 }
+
+/** An app pack's check that failed: the app's name leads the line, so two packs' failures are told apart. */
+export class AppCheckFailed extends Schema.TaggedError<AppCheckFailed>()("AppCheckFailed", {
+  app: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `app ${this.app}: ${this.reason}`
+  }
+}

@@ -3,7 +3,7 @@
  * instances a pack's commands start and stop, and the `App` service that leases them.
  * Format and rules: docs/app-packs.md.
  */
-export { Isolation, PackError } from "./Format.ts"
+export { AppCheckFailed, Isolation, PackError } from "./Format.ts"
 export type { PackTask } from "./Format.ts"
 export { DEFAULT_READY_TIMEOUT_MS, loadPack } from "./Pack.ts"
 export { isRuntimeFile, packDigest } from "./PackDigest.ts"

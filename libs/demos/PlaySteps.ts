@@ -17,6 +17,7 @@ import { Effect, Schema } from "effect"
 import { resolveTarget, sitePath } from "@core/domain"
 import { targetOf } from "@core/environment"
 import type { EnvironmentShape, EnvTask, FullObservation, InfraError } from "@core/environment"
+import { oneLine as foldLine } from "@core/events"
 import type { Action, Target } from "@core/events"
 import { oneLine } from "./Format.ts"
 import { describeStep } from "./StepFile.ts"
@@ -28,6 +29,16 @@ export class StepPlayError extends Schema.TaggedError<StepPlayError>()("StepPlay
   message: Schema.String,
   step: Schema.NullOr(Schema.Int)
 }) {}
+
+/** A step file that did not play to its end, named with the step's failure. */
+export class StepsNotPlayed extends Schema.TaggedError<StepsNotPlayed>()("StepsNotPlayed", {
+  file: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `${foldLine(this.file, 1000)}: ${this.reason}`
+  }
+}
 
 /** One played step, as `writeDemoFolder` takes it (the app fields are null on the web). */
 export interface PlayedStep extends DemoFolderStep {

@@ -18,7 +18,7 @@
  *   demoId: "shop-wishlist-add-1-steps", tasks: new Set(["shop-wishlist-add-1"])
  * })
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -33,6 +33,16 @@ import { playDemo } from "./PlaySteps.ts"
 import type { PlayedStep } from "./PlaySteps.ts"
 import type { Step } from "./StepFile.ts"
 import { writeDemoFolder } from "./Writer.ts"
+
+/** The browser window a person records in could not be opened or driven. */
+export class RecorderFailed extends Schema.TaggedError<RecorderFailed>()("RecorderFailed", {
+  doing: Schema.Literals(["start", "record"]),
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.doing === "start" ? `cannot start the recorder: ${this.reason}` : `cannot record: ${this.reason}`
+  }
+}
 
 export interface StepRecordingOptions<E = never> {
   /** The episode to play on; its `taskId` is the demo's task. */

@@ -18,6 +18,16 @@ export class DemoWriteError extends Schema.TaggedError<DemoWriteError>()("DemoWr
   message: Schema.String
 }) {}
 
+/** A finished recording that could not be written where it was asked to go. */
+export class DemoNotWritten extends Schema.TaggedError<DemoNotWritten>()("DemoNotWritten", {
+  out: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `cannot write the demo to ${this.out}: ${this.reason}`
+  }
+}
+
 const writing = (what: string, write: () => void) =>
   Effect.try({
     try: write,

@@ -12,3 +12,12 @@ export class EvalError extends Schema.TaggedError<EvalError>()("EvalError", {
 export class EvalInputError extends Schema.TaggedError<EvalInputError>()("EvalInputError", {
   message: Schema.String
 }) {}
+
+/** The label evaluation set could not be built (its suites, its browser, its rollouts): the step leads the line. */
+export class EvalSetNotBuilt extends Schema.TaggedError<EvalSetNotBuilt>()("EvalSetNotBuilt", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `building the evaluation set: ${this.reason}`
+  }
+}

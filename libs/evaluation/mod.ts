@@ -15,7 +15,7 @@
  *   evaluatePolicy({ app, environment, tasks, model: trained.model, retrieval: trained.retrieval, seed: "eval", samples: 1, stepBudget: 12, parallel: 2 }, layer)))
  * result.success_rate
  */
-export { EvalError, EvalInputError } from "./EvalError.ts"
+export { EvalError, EvalInputError, EvalSetNotBuilt } from "./EvalError.ts"
 export { evalApp, packTasksOf } from "./EvalApp.ts"
 export type { EvalApp } from "./EvalApp.ts"
 export { evaluatePolicies, evaluatePolicy, modelAtRound } from "./PolicyEval.ts"

@@ -10,6 +10,7 @@
  * const state = events.reduce(evolveRun, initialRunState)
  * state.graphs.get("shop-cart-1")?.paths.length
  */
+import { Schema } from "effect"
 import { addNode, addPath, emptyGraph } from "@core/domain"
 import type { StrategyGraph } from "@core/domain"
 import { resolveRules, sftMeta } from "@core/domain"
@@ -17,6 +18,16 @@ import type { Rules } from "@core/domain"
 import type { Action, CoreEvent, DataOf, DemoIngested, TrajectoryRecorded } from "@core/events"
 import { runConfigOf } from "./RunConfig.ts"
 import type { RunConfig } from "./RunConfig.ts"
+
+/** A task's strategy graph whose events do not fold into a graph: the log holds something this build cannot read. */
+export class GraphUnfoldable extends Schema.TaggedError<GraphUnfoldable>()("GraphUnfoldable", {
+  taskId: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `the log's strategy graph of ${this.taskId} does not fold: ${this.reason}`
+  }
+}
 
 export const RUN_COMMAND = "run"
 

@@ -25,7 +25,7 @@ export {
   trajectoryIdOf
 } from "./Rollout.ts"
 export type { PolicySpec, RolloutInput } from "./Rollout.ts"
-export { evolveRun, graphsOf, initialRunState } from "./RunState.ts"
+export { evolveRun, GraphUnfoldable, graphsOf, initialRunState } from "./RunState.ts"
 export type { RunState, TrajectoryData } from "./RunState.ts"
 export { Exploration, RUN_CONFIG_KEYS, RUN_DEFAULTS, RunPolicy, encodeRunConfig, runConfigOf } from "./RunConfig.ts"
 export { RUN_FIELDS } from "./RunConfig.ts"

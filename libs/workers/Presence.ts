@@ -9,10 +9,20 @@
  * const stop = announce(queue, () => presenceNow())
  * const live = await livePresences(queue)
  */
+import { Schema } from "effect"
 import { decodePresence, PROTOCOL_VERSION } from "./Protocol.ts"
 import type { Presence } from "./Protocol.ts"
 import { PRESENCE_EVERY_MS, PRESENCE_STREAM, presenceSubject } from "./Queue.ts"
 import type { Queue } from "./Queue.ts"
+
+/** The workers' presence on the NATS server could not be read. */
+export class PresenceUnreadable extends Schema.TaggedError<PresenceUnreadable>()("PresenceUnreadable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `cannot read the workers' presence: ${this.reason}`
+  }
+}
 
 /** Publishes `now()` at once and every few seconds; returns the function that stops it. */
 export const announce = (queue: Queue, now: () => Presence): (() => void) => {

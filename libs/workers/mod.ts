@@ -23,7 +23,7 @@ export {
 export type { JobApp } from "./Protocol.ts"
 export { DEFAULT_QUEUE, openQueue, PRESENCE_STREAM, PRESENCE_TTL_MS, presenceSubject } from "./Queue.ts"
 export type { QueueSettings } from "./Queue.ts"
-export { announce, livePresences, presenceOf } from "./Presence.ts"
+export { announce, livePresences, PresenceUnreadable, presenceOf } from "./Presence.ts"
 export { refusal, runWorker } from "./Worker.ts"
 export type { EnvironmentSettings, WorkerApp, WorkerOptions } from "./Worker.ts"
 export { remoteEpisodes } from "./Dispatch.ts"

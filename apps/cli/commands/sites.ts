@@ -5,9 +5,8 @@
  * those episodes never expire, the ones a harness starts do when idle.
  */
 import { Effect } from "effect"
-import { EPISODE_TOKEN_HEADER, sites, startSites } from "@core/sites"
+import { EPISODE_TOKEN_HEADER, ListenFailed, sites, startSites } from "@core/sites"
 import { UsageError } from "../Cli.ts"
-import { ListenFailed } from "../Failures.ts"
 import type { Failure } from "../Failures.ts"
 import type { Command } from "../Cli.ts"
 

@@ -11,11 +11,11 @@
  * bun core ui --port 0 --data-dir /tmp/core
  */
 import { Effect } from "effect"
-import { isLoopback } from "@core/console"
+import { DEFAULT_CONSOLE_PORT, isLoopback } from "@core/console"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { UsageError, untilSignal } from "../Cli.ts"
-import { DEFAULT_CONSOLE_PORT, openConsole } from "../Console.ts"
+import { openConsole } from "../Console.ts"
 import { commonConfigFlags, configFlags } from "../ConfigFlags.ts"
 
 /** Best effort: a machine without a desktop has no xdg-open, and the URL is printed anyway. */

@@ -5,10 +5,9 @@
  * was cut off drops out within seconds.
  */
 import { Effect } from "effect"
-import { livePresences, openQueue } from "@core/workers"
+import { livePresences, openQueue, PresenceUnreadable } from "@core/workers"
 import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
-import { PresenceUnreadable } from "../Failures.ts"
 import { messageOf } from "@core/events"
 import { commonConfigFlags } from "../ConfigFlags.ts"
 import { openStore } from "@core/run"

@@ -8,17 +8,27 @@ import { expect, test } from "bun:test"
 import { Glob } from "bun"
 import { Schema } from "effect"
 import { join } from "node:path"
-import { InstanceError, PackError } from "@core/apps"
+import { AppCheckFailed, InstanceError, PackError } from "@core/apps"
 import { BlobCorrupt, BlobNotFound, BlobStoreError } from "@core/blobstore"
 import { ConfigError } from "@core/config"
 import { ConsoleError, QueryFailed } from "@core/console"
-import { DemoFileError, DemoWriteError, RecordTargetFailed, StepFileError, StepPlayError, UnknownRecordTask } from "@core/demos"
+import {
+  DemoFileError,
+  DemoNotWritten,
+  DemoWriteError,
+  RecorderFailed,
+  RecordTargetFailed,
+  StepFileError,
+  StepPlayError,
+  StepsNotPlayed,
+  UnknownRecordTask
+} from "@core/demos"
 import { PageSourceError, XmlError } from "@core/env-android"
 import { ActionTimeout, InfraError } from "@core/environment"
 import { EventTooLarge, InvalidEvent, UnknownEventType, UnknownEventVersion } from "@core/events"
 import { ConcurrencyError, InvalidAppend, NatsCredentialsError, StoreUnavailable, UnreadableEvent } from "@core/eventstore"
 import { ModelRecordFailed, PromptNotFound, PromptVariableMissing } from "@core/models"
-import { DemoRejected, ElementsUnreadable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
+import { DemoRejected, ElementsUnreadable, GraphUnfoldable, LabelFunctionNotInRun, RunAppError } from "@core/pipeline"
 import { GroundTruthUnreadable, RunError, UnknownPackTask } from "@core/run"
 import { PolicyAnswerInvalid } from "@core/policy"
 import { DatabaseError, ProjectorConflict } from "@core/projections"
@@ -36,27 +46,14 @@ import {
 } from "@core/engine"
 import { SandboxError } from "@core/sandbox"
 import { DatasetError } from "@core/datasets"
-import { EvalError, EvalInputError } from "@core/evaluation"
+import { EvalError, EvalInputError, EvalSetNotBuilt } from "@core/evaluation"
+import { ListenFailed } from "@core/sites"
 import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
-import { QueueError } from "@core/workers"
+import { PresenceUnreadable, QueueError } from "@core/workers"
 import { QueueUnavailable } from "@core/run"
-import {
-  AppCheckFailed,
-  CliError,
-  DemoNotWritten,
-  EvalSetNotBuilt,
-  FlagFileUnreadable,
-  failures,
-  GraphUnfoldable,
-  ListenFailed,
-  PresenceUnreadable,
-  RecorderFailed,
-  renderFailure,
-  StepsNotPlayed,
-  UsageError
-} from "../Failures.ts"
-import type { Failure, FailureTag } from "../Failures.ts"
+import { CliError, FlagFileUnreadable, failures, renderFailure, UsageError } from "../Failures.ts"
+import type { FailureTag } from "../Failures.ts"
 import { BenchError } from "../bench/StoreBench.ts"
 
 const REPO = join(import.meta.dir, "..", "..", "..")
@@ -66,11 +63,7 @@ const TWO = "first line\n  second line"
 const ID = "0123456789abcdef0123456789abcdef"
 
 /** One failure of each tag the table names; the type makes a new table entry need a sample here. */
-type Sample<K extends FailureTag> = K extends "NatsCredentialsError"
-  ? NatsCredentialsError
-  : K extends "ActionTimeout"
-    ? ActionTimeout
-    : Extract<Failure, { readonly _tag: K }>
+type Sample<K extends FailureTag> = InstanceType<(typeof failures)[K]["error"]>
 const samples: { readonly [K in FailureTag]: Sample<K> } = {
   UsageError: new UsageError({ message: TWO }),
   CliError: new CliError({ message: TWO }),
@@ -160,6 +153,13 @@ test("each entry of the table renders its failure as one non-empty line, with th
     expect(exit).toBe(failures[tag as FailureTag].exit)
   }
   expect(Object.keys(samples).sort()).toEqual(Object.keys(failures).sort())
+})
+
+test("each entry is filed under its class's tag, and its sample is of that class", () => {
+  for (const [tag, entry] of Object.entries(failures)) {
+    expect({ tag, filedAs: errorTagOf(entry.error) }).toEqual({ tag, filedAs: tag })
+    expect(samples[tag as FailureTag]).toBeInstanceOf(entry.error)
+  }
 })
 
 test("usage errors exit 2, every other failure 1; a library's message is its line", () => {
