@@ -8,7 +8,7 @@
 export { collapse, fromDemoSteps, fromRecordedSteps, fromStep, lfAction, lfElements, prefixOf, sitePath } from "./LfTrajectory.ts"
 export type { ElementsLookup, LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 export { BASE, instanceOrigin, recordedUrl, withBase } from "./RecordedUrl.ts"
-export { LF_API_DOCS, LF_API_GUIDE_VERSION, LF_API_NAMES, LF_API_SOURCE, LF_API_VERSION, lfApiGuide, nativeLabelFunction } from "./LfApi.ts"
+export { LF_API_DOCS, LF_API_NAMES, LF_API_SOURCE, LF_API_VERSION, lfApiGuide, nativeLabelFunction } from "./LfApi.ts"
 export { describeStep, describeSteps } from "./StepDescriptions.ts"
 export type { StepDescription } from "./StepDescriptions.ts"
 export { identifyKeySteps, partOfEdit } from "./KeySteps.ts"

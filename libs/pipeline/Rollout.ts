@@ -243,13 +243,13 @@ export const rollout = (input: RolloutInput) =>
         const startPage = pageOf(current.observation.url)
         const rejoin = input.rejoin
         let rejoined = false
+        // The job carries the recorded version: its rules are resolved once per episode.
+        const rules = explorationRulesAt(input.exploration)
         for (let explored = 0; explored < input.stepBudget; explored++) {
           const k = steps.length
           const detour = rejoin !== undefined && !rejoined
           // The known way on is the demo's next action on the node's page; the same link elsewhere is another way.
           const avoid = rejoin === undefined || (detour && pageOf(current.observation.url) === startPage) ? (input.avoid ?? null) : null
-          // The job carries the recorded version; its rules are read here, where they act.
-          const rules = explorationRulesAt(input.exploration)
           const all = observedElements(current)
           // Version 2 detours may also fill a look-up form (search, find, filter) from the instruction.
           const forms = rules.fillsForms && detour ? lookupFormIds(all.map(policyElement)) : new Set<string>()

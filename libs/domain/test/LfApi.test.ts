@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { LF_API_DOCS, LF_API_GUIDE_VERSION, LF_API_NAMES, lfApiGuide, nativeLabelFunction } from "../mod.ts"
+import { LF_API_DOCS, LF_API_NAMES, LF_GUIDE, lfApiGuide, nativeLabelFunction } from "../mod.ts"
 import { act, buyDemo, el, trajectory } from "./fixtures.ts"
 
 const run = (body: string, t = buyDemo()) => nativeLabelFunction(`function labelFunction(t) { return ${body} }`)(t)
@@ -94,7 +94,7 @@ test("a run shows a model the guide version it recorded; runs from before versio
   // Version 1 is part of recorded prompts: any edit would make old model runs diverge on replay.
   expect(sha(lfApiGuide(undefined))).toBe("d078d05a76a0d0357bb1c83f112f2c3a5b617cc558d8a3439fd05c1c19187587")
   expect(lfApiGuide("1")).toBe(lfApiGuide(undefined))
-  expect(lfApiGuide(LF_API_GUIDE_VERSION)).toBe(LF_API_DOCS)
+  expect(lfApiGuide(LF_GUIDE.current)).toBe(LF_API_DOCS)
   expect(LF_API_DOCS).toContain('mode: "insert"')
   expect(lfApiGuide("1")).not.toContain('mode: "insert"')
   expect(lfApiGuide("no such version")).toBe(lfApiGuide("1"))

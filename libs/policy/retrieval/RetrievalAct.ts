@@ -9,7 +9,7 @@
  * const action = yield* retrievalPolicy({ index, version: RETRIEVAL.current, exploration: { version: EXPLORATION.current } }).act(view, prng(seed))
  */
 import { Effect } from "effect"
-import { EXPLORATION, RETRIEVAL, explorationRulesAt, retrievalRulesAt, versionOf } from "@core/domain"
+import { RETRIEVAL, explorationRulesAt, retrievalRulesAt, versionOf } from "@core/domain"
 import type { RetrievalRules, RetrievalVersion } from "@core/domain"
 import { explorationInput } from "../exploration/ExplorationAct.ts"
 import type { ExplorationPolicyOptions } from "../exploration/ExplorationAct.ts"
@@ -37,7 +37,7 @@ const retrievalReading = (rules: RetrievalRules, view: EpisodeView) => (rules.re
 /** The retrieval policy with its exploration fallback. */
 export const retrievalPolicy = (options: RetrievalPolicyOptions): Policy => {
   const { version: explorationVersion, ...tuning } = options.exploration ?? {}
-  const exploration = { ...tuning, rules: explorationRulesAt(versionOf(EXPLORATION, explorationVersion)) }
+  const exploration = { ...tuning, rules: explorationRulesAt(explorationVersion) }
   const version = versionOf(RETRIEVAL, options.version)
   const rules = retrievalRulesAt(version)
   const index = options.index ?? null
