@@ -154,4 +154,3 @@ export const armDigest = (arm: ArmModel): string =>
   arm.kind === "embedded"
     ? sha256(`${arm.retrieval}:${arm.model === null ? "null" : modelDigestInput(arm.model)}`)
     : sha256(`learned:${arm.exploration}:${arm.model === null ? "null" : learnedModelJson(arm.model)}`)
-

@@ -53,7 +53,10 @@ export interface PolicyEvalResult {
 /** The policy an arm's rollouts play, and its model, as the rollout takes them. */
 const armPolicy = (arm: ArmModel): Pick<RolloutInput, "policy" | "retrieval" | "learned" | "exploration"> =>
   arm.kind === "embedded"
-    ? { policy: arm.retrieval === RETRIEVAL.versions[0] ? { kind: "embedded" } : { kind: "embedded", retrieval: arm.retrieval }, retrieval: arm.model }
+    ? {
+        policy: arm.retrieval === RETRIEVAL.versions[0] ? { kind: "embedded" } : { kind: "embedded", retrieval: arm.retrieval },
+        retrieval: arm.model
+      }
     : { policy: { kind: "learned" }, learned: arm.model, exploration: arm.exploration }
 
 /**
@@ -129,7 +132,4 @@ export const evaluatePolicies = <LE>(
   }).pipe(Effect.scoped)
 
 export const evaluatePolicy = <LE>(o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, LE>) =>
-  Effect.map(
-    evaluatePolicies({ ...o, arms: [o.arm] }, layer),
-    (results) => results[0]!
-  )
+  Effect.map(evaluatePolicies({ ...o, arms: [o.arm] }, layer), (results) => results[0]!)

@@ -239,7 +239,14 @@ export const evalPolicy: Command<Failure> = {
       progress.done(`held-out: ${result.successes}/${result.episodes} succeeded`)
       const { excluded, ...scores } = result
       // The records left out are said only for the learned policy: the embedded one's output is what it always was.
-      const out = { run: runId, round: at, policy, suite: "held-out", ...scores, ...(policy === "learned" ? { excluded_records: excluded } : {}) }
+      const out = {
+        run: runId,
+        round: at,
+        policy,
+        suite: "held-out",
+        ...scores,
+        ...(policy === "learned" ? { excluded_records: excluded } : {})
+      }
       if (args.flags.json === true) console.log(JSON.stringify(out))
       else {
         console.log(

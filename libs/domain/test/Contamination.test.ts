@@ -71,7 +71,10 @@ describe("trainingRecords", () => {
   const sft = (taskId: string, instruction: string) => ({ taskId, body: { meta: { instruction, task_id: taskId, step: 0 } } })
   const generated = new Map<string, TaskLike>([
     ["x-paraphrase", { instruction: "Open the Juniper Essential Smart Plug product page" }],
-    ["x-same-values", { instruction: "Purchase two Harbor Tents.", templateId: "shop-buy", parameters: { product: "Harbor Tent", quantity: 2 } }],
+    [
+      "x-same-values",
+      { instruction: "Purchase two Harbor Tents.", templateId: "shop-buy", parameters: { product: "Harbor Tent", quantity: 2 } }
+    ],
     ["x-other", { instruction: "Add Juniper Essential Smart Plug to my wish list." }]
   ])
 

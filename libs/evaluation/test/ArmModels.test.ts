@@ -104,7 +104,12 @@ describe("held-out tasks never reach an arm's training data", () => {
             newTaskId: taskId,
             instruction,
             generator: "success-augmentation",
-            lineage: { parentTrajectoryIds: [template.trajectoryIds[0]!], parentTaskId: template.taskId, generatorVersion: "1", promptDigest: null },
+            lineage: {
+              parentTrajectoryIds: [template.trajectoryIds[0]!],
+              parentTaskId: template.taskId,
+              generatorVersion: "1",
+              promptDigest: null
+            },
             pseudoDemoTrajectoryId: template.trajectoryIds[0]!,
             pseudoDemoSteps: 1,
             template: null
