@@ -13,10 +13,10 @@
  * Every arm uses the same policy code, hyperparameters, tasks and seed; the ablations share
  * round 0 with the full run (it is the demos only), so they fork from it. A learned arm
  * trains on no record of a held-out task of either split, nor of a generated task the
- * contamination guard refuses against them. Each figure is the
- * mean over seeds with a 95% bootstrap interval over held-out tasks (per-task success
- * averaged over seeds, 2,000 resamples from a fixed seed); CORE's last round is compared with
- * bc and with each ablation by a paired bootstrap of per-task differences (ReportStats.ts).
+ * contamination guard refuses against them. Each figure is the mean over seeds with a 95%
+ * bootstrap interval over held-out tasks (per-task success averaged over seeds, 2,000
+ * resamples from a fixed seed); CORE's last round is compared with bc and with each ablation
+ * by a paired bootstrap of per-task differences (ReportStats.ts).
  *
  * Splits (`--split`): `default`, the held-out instances that start where the demos start;
  * `other-routes`, the held-out instances of the train templates that start on another page

@@ -7,7 +7,7 @@
  * answers are not CORE's. No screenshots are taken: neither policy reads them, and they are
  * half a step's time.
  *
- * The model is rebuilt from a run's log (ArmModels.ts): round 0 being the demos alone
+ * The model is rebuilt from a run's log (ArmModels.ts); round 0 is the demos alone
  * (behaviour cloning).
  *
  * @example
