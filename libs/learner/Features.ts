@@ -146,7 +146,7 @@ const stemSet = memo(100_000, (s: string): ReadonlySet<string> => new Set(stemsO
  * `@`), so "click the product the task names, then Add to cart" is one feature across
  * every product.
  */
-const abstractName = (name: string, instruction: ReadonlySet<string>): string => {
+const abstractOnce = (name: string, instruction: ReadonlySet<string>): string => {
   const words = name.toLowerCase().match(/[a-z]+|\d+/g) ?? []
   const out: Array<string> = []
   for (const w of words.slice(0, 8)) {
@@ -154,6 +154,19 @@ const abstractName = (name: string, instruction: ReadonlySet<string>): string =>
     if (a !== out.at(-1) || (a !== "@" && a !== "#")) out.push(a)
   }
   return out.join(" ")
+}
+
+const abstracted = new Map<string, string>()
+
+/** `abstractOnce`, remembered per instruction and name: a task's states share both. */
+const abstractName = (name: string, instruction: ReadonlySet<string>, key: string): string => {
+  const k = `${key}\u0000${name}`
+  const known = abstracted.get(k)
+  if (known !== undefined) return known
+  if (abstracted.size >= 200_000) abstracted.clear()
+  const a = abstractOnce(name, instruction)
+  abstracted.set(k, a)
+  return a
 }
 
 /** The instruction's template words: its first three words that are neither values nor quoted. */
@@ -229,7 +242,8 @@ const contextOf = (screen: Screen) => {
     history: Math.min(screen.history.length, 6),
     page: pageKind(screen.elements),
     task: facts.task,
-    lastName: lastTarget === null ? fnv("") : fnv(abstractName(lastTarget, instruction)),
+    lastName: lastTarget === null ? fnv("") : fnv(abstractName(lastTarget, instruction, screen.instruction)),
+    key: screen.instruction,
     question: facts.question,
     change: facts.change,
     pageShows: instruction.size === 0 ? 0 : bucket(overlapOf(instruction, shown) / instruction.size, [0.25, 0.5, 0.75, 1]),
@@ -312,7 +326,7 @@ const elementFacts = (screen: Screen, c: Context) => {
       urlOverlap: overlapOf(n, c.url) > 0 ? 1 : 0,
       nameLength: bucket(n.size, [1, 2, 4]),
       plan: plans.get(e.id) ?? 0,
-      lex: mix(fnv(e.role), fnv(abstractName(e.name, c.instruction)))
+      lex: mix(fnv(e.role), fnv(abstractName(e.name, c.instruction, c.key)))
     }
   })
 }
