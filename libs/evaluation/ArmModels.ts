@@ -154,3 +154,36 @@ export const armDigest = (arm: ArmModel): string =>
   arm.kind === "embedded"
     ? sha256(`${arm.retrieval}:${arm.model === null ? "null" : modelDigestInput(arm.model)}`)
     : sha256(`learned:${arm.exploration}:${arm.model === null ? "null" : learnedModelJson(arm.model)}`)
+
+/** The logs of one report seed's three runs: CORE, and its two ablations. */
+export interface SeedLogs {
+  readonly full: ReadonlyArray<CoreEvent>
+  readonly noExpansion: ReadonlyArray<CoreEvent>
+  readonly noExtrapolation: ReadonlyArray<CoreEvent>
+}
+
+/**
+ * The arms the report compares for one seed, in its order: `bc` (the full run at round 0),
+ * the full run after each of its `rounds`, then each ablation after its last — every one by
+ * `armAt`, with the same policy and held-out tasks. Or why one cannot be built.
+ */
+export const seedArms = (
+  logs: SeedLogs,
+  rounds: number,
+  policy: EvalPolicy,
+  heldOut: ReadonlyArray<HeldOutTask>
+): ReadonlyArray<{ readonly label: string; readonly trained: TrainedArm }> | string => {
+  const wanted = [
+    { label: "bc", events: logs.full, round: 0 },
+    ...Array.from({ length: rounds }, (_, k) => ({ label: `round ${k + 1}`, events: logs.full, round: k + 1 })),
+    { label: "no-expansion", events: logs.noExpansion, round: rounds },
+    { label: "no-extrapolation", events: logs.noExtrapolation, round: rounds }
+  ]
+  const out: Array<{ readonly label: string; readonly trained: TrainedArm }> = []
+  for (const { label, events, round } of wanted) {
+    const run = sealedRun(events, round)
+    if (typeof run === "string") return `${label}: ${run}`
+    out.push({ label, trained: armAt(run, policy, heldOut) })
+  }
+  return out
+}

@@ -41,9 +41,8 @@ import type { ReportArms } from "./ReportArms.ts"
 import { meanOver, pairedDifference, perTaskMean, summarise } from "./ReportStats.ts"
 import { evaluatePolicies } from "./PolicyEval.ts"
 import type { PolicyEvalResult } from "./PolicyEval.ts"
-import { armAt, armDigest, heldOutTaskOf, sealedRun } from "./ArmModels.ts"
+import { armDigest, heldOutTaskOf, seedArms } from "./ArmModels.ts"
 import type { ArmModel, EvalPolicy } from "./ArmModels.ts"
-import type { CoreEvent } from "@core/events"
 import { RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunTask } from "@core/pipeline"
 import type { RunPlan } from "@core/run"
@@ -189,19 +188,12 @@ const playSeed = <LE>(o: ReportSettings<LE>, seed: string, config: LoadedConfig)
     const noExtrapolation = yield* play({ extrapolatePerTask: 0 }, "no-extrapolation")
     // Judged on every held-out task the arms have, whichever split is printed: none may train on one.
     const heldOut = [...o.arms.heldOut, ...o.arms.otherRoutes].map(heldOutTaskOf)
-    const arm = (events: ReadonlyArray<CoreEvent>, round: number, label: string) => {
-      const run = sealedRun(events, round)
-      if (typeof run === "string") return Effect.fail(new EvalError({ message: `${label}: ${run}` }))
-      const trained = armAt(run, o.policy ?? "embedded", heldOut)
+    const logs = { full: full.events, noExpansion: noExpansion.events, noExtrapolation: noExtrapolation.events }
+    const arms = seedArms(logs, o.rounds, o.policy ?? "embedded", heldOut)
+    if (typeof arms === "string") return yield* new EvalError({ message: arms })
+    for (const { label, trained } of arms)
       if (trained.excluded > 0) o.log(`seed ${seed}: ${label}: ${trained.excluded} records left out as held-out tasks or too near one`)
-      return Effect.succeed({ label, arm: trained.arm })
-    }
-    const models = yield* Effect.all([
-      arm(full.events, 0, "bc"),
-      ...Array.from({ length: o.rounds }, (_, k) => arm(full.events, k + 1, `round ${k + 1}`)),
-      arm(noExpansion.events, o.rounds, "no-expansion"),
-      arm(noExtrapolation.events, o.rounds, "no-extrapolation")
-    ])
+    const models = arms.map(({ label, trained }) => ({ label, arm: trained.arm }))
     return { run: { seed, core: full.runId, no_expansion: noExpansion.runId, no_extrapolation: noExtrapolation.runId }, models }
   })
 

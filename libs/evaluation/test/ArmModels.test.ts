@@ -17,7 +17,7 @@ import { EmbeddedStore } from "@core/eventstore"
 import { learnedModelJson, learnerSeed, trainOnRecords } from "@core/learner"
 import { runTaskOf } from "@core/sites/app"
 import { loadSuites } from "@core/sites/suites"
-import { armAt, heldOutTaskOf, learnedRecords, sealedRun } from "../ArmModels.ts"
+import { armAt, heldOutTaskOf, learnedRecords, sealedRun, seedArms } from "../ArmModels.ts"
 import type { SealedRun } from "../ArmModels.ts"
 
 const FIXTURE = join(import.meta.dir, "..", "..", "..", "tests", "fixtures", "replay-run-2")
@@ -71,6 +71,25 @@ describe("the learned arm of a recorded run", () => {
 })
 
 const all = (await Effect.runPromise(loadSuites())).flatMap((s) => s.tasks)
+
+describe("a report seed's arms", () => {
+  test("bc is the full run at round 0, then its rounds, then each ablation at its last round: one learner seed per run seed and round", () => {
+    // The fixture's run stands for all three of a seed's runs (the report gives them one seed).
+    const arms = seedArms({ full: events, noExpansion: events, noExtrapolation: events }, 2, "learned", [])
+    if (typeof arms === "string") throw new Error(arms)
+    expect(arms.map((a) => a.label)).toEqual(["bc", "round 1", "round 2", "no-expansion", "no-extrapolation"])
+    const expected = [0, 1, 2, 2, 2].map((r) => learnedModelJson(trainOnRecords(records(r), learnerSeed("replay-fixture", r))))
+    expect(arms.map((a) => learnedJson(a.trained))).toEqual(expected)
+    expect(arms.map((a) => a.trained.records)).toEqual([34, 108, 194, 194, 194])
+    // the default policy's arms are the retrieval policy's, as before
+    const embedded = seedArms({ full: events, noExpansion: events, noExtrapolation: events }, 2, "embedded", [])
+    expect(typeof embedded !== "string" && embedded.every((a) => a.trained.arm.kind === "embedded")).toBe(true)
+    // a report of more rounds than a run sealed names the arm that is missing
+    expect(seedArms({ full: events, noExpansion: events, noExtrapolation: events }, 3, "learned", [])).toBe(
+      "round 3: its round 3 dataset is not sealed (sealed: 0, 1, 2)"
+    )
+  })
+})
 
 describe("held-out tasks never reach an arm's training data", () => {
   const run = sealed(events, 2)

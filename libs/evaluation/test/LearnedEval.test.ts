@@ -32,7 +32,10 @@ test("the learned arm, trained and untrained, on two held-out tasks: each episod
   const layer = Layer.merge(EmbeddedStore.layer({ path: join(dir, "events.db") }), DirectoryBlobStore.layer({ dir: join(dir, "blobs") }))
   const { events } = await Effect.runPromise(Effect.provide(readRunLog("run-mxcb6ggg-b433bd"), layer))
   const suites = await Effect.runPromise(loadSuites())
-  const tasks = suites.flatMap((s) => s.tasks).filter((t) => TASKS.includes(t.id)).map(runTaskOf)
+  const tasks = suites
+    .flatMap((s) => s.tasks)
+    .filter((t) => TASKS.includes(t.id))
+    .map(runTaskOf)
   expect(tasks.map((t) => t.id).sort()).toEqual(TASKS)
   const run = sealedRun(events, 2)
   if (typeof run === "string") throw new Error(run)
