@@ -29,6 +29,7 @@ const PLACES: Readonly<Record<string, readonly [group: string, caption: string]>
   "libs/engine": ["method", "decider kernel: driver, Emitter, startRun,<br/>recorded services, replay"],
   "libs/domain": ["method", "the method, pure: LF API, key steps, synthesis,<br/>strategy graph, expansion, extrapolation, rules"],
   "libs/policy": ["method", "one Policy: exploration, retrieval, model"],
+  "libs/learner": ["method", "the learned policy: features, ranker,<br/>SGD on sft and dpo records"],
   "libs/models": ["method", "model client, prompts"],
   "libs/sandbox": ["method", "label functions in QuickJS"],
   "apps/sites": ["world", "bundled web apps, task suites,<br/>ground truth (evaluation only)"],

@@ -1,0 +1,302 @@
+/**
+ * The features of a candidate, chosen to transfer across tasks and apps: none names an
+ * element, a page or a word, only how they relate — how much of the instruction an
+ * element's name, text and neighbours say, the page's kind, the previous action, the step,
+ * the field's state, whether the element is disabled or was acted on already — each
+ * crossed with the candidate's kind (and some with the element's role, which apps share).
+ * Each is hashed to an index into a fixed-size weight vector, so a state's features are
+ * computed once as integer arrays and an epoch is only multiply-adds.
+ *
+ * @example
+ * const f = stateFeatures(screen) // per candidate: { index: Int32Array, value: Float64Array }
+ */
+import { asksForChange, instructionValues, isQuestion, stemsOf } from "@core/policy"
+import { candidatesOf } from "./Candidates.ts"
+import type { Candidate } from "./Candidates.ts"
+import type { ChoiceKind } from "./Records.ts"
+import type { Screen, ScreenElement } from "./Screen.ts"
+
+/** Weight vector size: 2^18 keeps collisions rare for a few thousand live features. */
+export const DIM = 1 << 18
+const MASK = DIM - 1
+
+export interface FeatureRow {
+  readonly index: Int32Array
+  readonly value: Float64Array
+}
+
+export interface StateFeatures {
+  readonly candidates: ReadonlyArray<Candidate>
+  readonly rows: ReadonlyArray<FeatureRow>
+}
+
+const fnv = (s: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+  return h >>> 0
+}
+const mix = (a: number, b: number): number => {
+  let h = Math.imul(a ^ (b + 0x9e3779b9 + (a << 6) + (a >>> 2)), 0x85ebca6b)
+  h ^= h >>> 13
+  return Math.imul(h, 0xc2b2ae35) >>> 0
+}
+
+const KIND_IDS: Readonly<Record<ChoiceKind, number>> = {
+  click: 1,
+  type: 2,
+  "type-submit": 3,
+  select: 4,
+  answer: 5,
+  complete: 6,
+  infeasible: 7,
+  back: 8,
+  scroll: 9
+}
+
+/** Feature templates by name, hashed once. */
+const T = Object.fromEntries(
+  [
+    "kind",
+    "role",
+    "nameShare",
+    "instrShare",
+    "anyOverlap",
+    "best",
+    "roleBest",
+    "textOverlap",
+    "neighbour",
+    "quoted",
+    "value",
+    "field",
+    "fieldMatches",
+    "disabled",
+    "hidden",
+    "offscreen",
+    "checked",
+    "targeted",
+    "roleTargeted",
+    "lastTarget",
+    "last",
+    "lastRole",
+    "step",
+    "page",
+    "question",
+    "change",
+    "position",
+    "typed",
+    "urlOverlap",
+    "nameLength",
+    "lastMatch",
+    "pageShows",
+    "history",
+    "repeat"
+  ].map((n) => [n, fnv(n)])
+) as Readonly<Record<string, number>>
+
+type Kind = "none" | "click" | "type" | "select" | "scroll" | "back" | "answer" | "other"
+
+/** The kind of a described step (StepDescriptions.ts's sentences). */
+const describedKind = (d: string): Kind =>
+  d.startsWith("Click") || d.startsWith("Long press")
+    ? "click"
+    : d.startsWith("Type text") || d.startsWith("Insert text")
+      ? "type"
+      : d.startsWith("Select")
+        ? "select"
+        : d.startsWith("Scroll")
+          ? "scroll"
+          : d === "Navigate back."
+            ? "back"
+            : d.startsWith("Answer")
+              ? "answer"
+              : "other"
+
+/** The element a described step named: its quoted name, lower-cased. */
+const describedTarget = (d: string): string | null => /'([^']*)'/.exec(d)?.[1]?.toLowerCase() ?? null
+
+const stemSet = (s: string): ReadonlySet<string> => new Set(stemsOf(s))
+
+const overlapOf = (words: ReadonlySet<string>, with_: ReadonlySet<string>): number => {
+  let n = 0
+  for (const w of words) if (with_.has(w)) n++
+  return n
+}
+
+/** A page's kind, from its controls: a form, a list, an editor or an article. */
+const pageKind = (elements: ReadonlyArray<ScreenElement>): number => {
+  let fields = 0
+  let links = 0
+  let long = 0
+  for (const e of elements) {
+    if (e.role === "textbox" || e.role === "searchbox" || e.role === "combobox" || e.role === "spinbutton") fields++
+    if (e.role === "link") links++
+    if ((e.value?.length ?? 0) > 200) long++
+  }
+  return long > 0 ? 3 : fields >= 2 ? 1 : links >= 12 ? 2 : 0
+}
+
+const bucket = (x: number, cuts: ReadonlyArray<number>): number => {
+  let b = 0
+  for (const c of cuts) if (x >= c) b++
+  return b
+}
+
+/** The state's features, shared by all its candidates. */
+const contextOf = (screen: Screen) => {
+  const instruction = stemSet(screen.instruction)
+  const lower = screen.instruction.toLowerCase()
+  const quoted = [...screen.instruction.matchAll(/["“']([^"”']{2,})["”']/g)].map((m) => m[1]!.toLowerCase())
+  const values = instructionValues(screen.instruction).map((v) => v.text.toLowerCase())
+  const lastDescribed = screen.history.at(-1) ?? null
+  const last = lastDescribed === null ? "none" : describedKind(lastDescribed)
+  const lastTarget = lastDescribed === null ? null : describedTarget(lastDescribed)
+  const targeted = new Set(screen.history.flatMap((d) => (describedKind(d) === "click" ? [describedTarget(d) ?? ""] : [])))
+  const shown = new Set<string>()
+  for (const e of screen.elements) for (const w of stemsOf(`${e.name} ${e.text}`)) shown.add(w)
+  return {
+    instruction,
+    lower,
+    quoted,
+    values,
+    last: fnv(last),
+    lastTarget,
+    lastMatch: lastTarget === null || instruction.size === 0 ? 0 : bucket(overlapOf(stemSet(lastTarget), instruction), [1, 2, 3]),
+    targeted,
+    typed: screen.history.some((d) => describedKind(d) === "type" || describedKind(d) === "select") ? 1 : 0,
+    repeat: screen.history.length >= 2 && screen.history.at(-1) === screen.history.at(-2) ? 1 : 0,
+    step: Math.min(screen.step, 10),
+    history: Math.min(screen.history.length, 6),
+    page: pageKind(screen.elements),
+    question: isQuestion(screen.instruction) ? 1 : 0,
+    change: asksForChange(screen.instruction) ? 1 : 0,
+    pageShows: instruction.size === 0 ? 0 : bucket(overlapOf(instruction, shown) / instruction.size, [0.25, 0.5, 0.75, 1]),
+    url: stemSet((screen.url ?? "").replace(/[/?=&#._-]+/g, " "))
+  }
+}
+
+type Context = ReturnType<typeof contextOf>
+
+/** Per element, what its candidates share. */
+const elementFacts = (screen: Screen, c: Context) => {
+  const names = screen.elements.map((e) => stemSet(e.name))
+  const overlaps = names.map((n) => overlapOf(n, c.instruction))
+  const byRole = new Map<string, number>()
+  const bestOfRole = new Map<string, number>()
+  screen.elements.forEach((e, i) => bestOfRole.set(e.role, Math.max(bestOfRole.get(e.role) ?? 0, overlaps[i]!)))
+  const best = Math.max(0, ...overlaps)
+  return screen.elements.map((e, i) => {
+    const n = names[i]!
+    const o = overlaps[i]!
+    const position = byRole.get(e.role) ?? 0
+    byRole.set(e.role, position + 1)
+    const lowerName = e.name.toLowerCase()
+    const near = Math.max(
+      i > 0 ? overlapOf(names[i - 1]!, c.instruction) : 0,
+      i + 1 < names.length ? overlapOf(names[i + 1]!, c.instruction) : 0
+    )
+    const value = e.value?.toLowerCase() ?? null
+    return {
+      role: fnv(e.role),
+      nameShare: n.size === 0 ? 0 : o / n.size,
+      instrShare: c.instruction.size === 0 ? 0 : o / c.instruction.size,
+      any: o > 0 ? 1 : 0,
+      best: o > 0 && o === best ? 1 : 0,
+      roleBest: o > 0 && o === bestOfRole.get(e.role) ? 1 : 0,
+      text: e.text === e.name ? 0 : bucket(overlapOf(stemSet(e.text), c.instruction), [1, 2, 4]),
+      near: bucket(near, [1, 2, 3]),
+      quoted: lowerName !== "" && c.quoted.some((q) => q === lowerName || lowerName.includes(q)) ? 1 : 0,
+      value: lowerName !== "" && c.values.some((v) => v.length > 1 && lowerName.includes(v)) ? 1 : 0,
+      field: value === null ? 0 : value === "" ? 1 : 2,
+      fieldMatches: value !== null && value !== "" && c.values.some((v) => v === value) ? 1 : 0,
+      disabled: e.enabled ? 0 : 1,
+      hidden: e.visible ? 0 : 1,
+      offscreen: e.visible && !e.inViewport ? 1 : 0,
+      checked: e.checked === null ? 0 : e.checked ? 1 : 2,
+      targeted: lowerName !== "" && c.targeted.has(lowerName) ? 1 : 0,
+      lastTarget: lowerName !== "" && c.lastTarget === lowerName ? 1 : 0,
+      position: Math.min(position, 4),
+      urlOverlap: overlapOf(n, c.url) > 0 ? 1 : 0,
+      nameLength: bucket(n.size, [1, 2, 4])
+    }
+  })
+}
+
+type Facts = ReturnType<typeof elementFacts>[number]
+
+class RowBuilder {
+  readonly index: Array<number> = []
+  readonly value: Array<number> = []
+  constructor(readonly kind: number) {}
+  add(template: number, x: number, v = 1): void {
+    if (v === 0) return
+    this.index.push(mix(mix(template, this.kind), x) & MASK)
+    this.value.push(v)
+  }
+  row(): FeatureRow {
+    return { index: Int32Array.from(this.index), value: Float64Array.from(this.value) }
+  }
+}
+
+const contextRow = (b: RowBuilder, c: Context): void => {
+  b.add(T.kind!, 0)
+  b.add(T.last!, c.last)
+  b.add(T.step!, c.step)
+  b.add(T.page!, c.page)
+  b.add(T.question!, c.question)
+  b.add(T.change!, c.change * 2 + c.typed)
+  b.add(T.typed!, c.typed)
+  b.add(T.history!, c.history)
+  b.add(T.repeat!, c.repeat)
+}
+
+const elementRow = (b: RowBuilder, c: Context, f: Facts): void => {
+  b.add(T.role!, f.role)
+  b.add(T.nameShare!, 0, f.nameShare)
+  b.add(T.instrShare!, 0, f.instrShare)
+  b.add(T.anyOverlap!, f.any)
+  b.add(T.best!, f.best)
+  b.add(T.roleBest!, mix(f.role, f.roleBest))
+  b.add(T.textOverlap!, f.text)
+  b.add(T.neighbour!, f.near)
+  b.add(T.quoted!, f.quoted)
+  b.add(T.value!, f.value)
+  b.add(T.field!, f.field)
+  b.add(T.fieldMatches!, f.fieldMatches)
+  b.add(T.disabled!, f.disabled)
+  b.add(T.hidden!, f.hidden)
+  b.add(T.offscreen!, f.offscreen)
+  b.add(T.checked!, f.checked)
+  b.add(T.targeted!, f.targeted)
+  b.add(T.roleTargeted!, mix(f.role, f.targeted))
+  b.add(T.lastTarget!, f.lastTarget)
+  b.add(T.lastRole!, mix(c.last, f.role))
+  b.add(T.position!, mix(f.role, f.position))
+  b.add(T.urlOverlap!, f.urlOverlap)
+  b.add(T.nameLength!, f.nameLength)
+}
+
+const globalRow = (b: RowBuilder, c: Context): void => {
+  b.add(T.lastMatch!, c.lastMatch)
+  b.add(T.pageShows!, mix(c.pageShows, c.question))
+}
+
+/** Every candidate of the state with its feature row, in candidatesOf's order. */
+export const stateFeatures = (screen: Screen): StateFeatures => {
+  const candidates = candidatesOf(screen)
+  const c = contextOf(screen)
+  const facts = elementFacts(screen, c)
+  const rows = candidates.map((cand) => {
+    const b = new RowBuilder(KIND_IDS[cand.kind])
+    contextRow(b, c)
+    if (cand.index >= 0) elementRow(b, c, facts[cand.index]!)
+    else globalRow(b, c)
+    return b.row()
+  })
+  return { candidates, rows }
+}
+
+export const scoreRow = (weights: Float64Array, row: FeatureRow): number => {
+  let s = 0
+  for (let i = 0; i < row.index.length; i++) s += weights[row.index[i]!]! * row.value[i]!
+  return s
+}
