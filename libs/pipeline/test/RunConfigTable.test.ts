@@ -115,8 +115,8 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   "models.baseUrl": ["http://127.0.0.1:8000/v1", "", null, 1]
 }
 
-/** A valid RunConfig with every kind of policy and each version a record may hold. */
-const someConfig = (r: ReturnType<typeof seeded>): RunConfig => {
+/** A valid RunConfig with every kind of policy the reference knows and each version a record may hold. */
+const someConfig = (r: ReturnType<typeof seeded>): ReferenceRunConfig => {
   const count = () => r.pick([0, 1, 2, 3, 5, 12, 40])
   const names = (prefix: string) => Array.from({ length: r.pick([0, 1, 3]) }, (_, i) => `${prefix}${i}`)
   return {
@@ -124,7 +124,7 @@ const someConfig = (r: ReturnType<typeof seeded>): RunConfig => {
     rounds: count(),
     samples: count(),
     stepBudget: count(),
-    policy: r.pick<RunConfig["policy"]>([
+    policy: r.pick<ReferenceRunConfig["policy"]>([
       { kind: "exploration" },
       { kind: "embedded" },
       { kind: "embedded", retrieval: "2" },
