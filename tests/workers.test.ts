@@ -303,23 +303,30 @@ await import("../server.ts")
     await stopAll([w], "SIGTERM")
   }, 60_000)
 
-  test("a poison job (its retrieval model is a PNG) is dropped in one line; the 3 workers that could pull it all go on", async () => {
+  test("poison jobs (a retrieval model that is a PNG, a learned model that is another JSON) are dropped in one line; the 3 workers that could pull them all go on", async () => {
     const ws = ["p1", "p2", "p3"].map((n) => start(worker(n, env)))
     await Promise.all(ws.map((w) => w.waitFor(/pulling episode jobs/)))
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe])
-    const hash = await Effect.runPromise(
+    const [hash, other] = await Effect.runPromise(
       Effect.gen(function* () {
-        return yield* (yield* BlobStore).put(png)
+        const blobs = yield* BlobStore
+        return [yield* blobs.put(png), yield* blobs.put(new TextEncoder().encode('{"version":"retrieval-v1"}'))] as const
       }).pipe(Effect.provide(JetStreamBlobStore.layer({ url: server.url })))
     )
     const nc = await connect({ servers: server.url })
     const job = handMadeJob("run-poison", { input: { policy: { kind: "embedded" }, retrieval: hash } })
+    const learned = handMadeJob("run-poison-learned", { input: { policy: { kind: "learned" }, learned: other } })
     await nc.publish(jobSubject("run-poison", job.jobId), JSON.stringify(job))
+    await nc.publish(jobSubject("run-poison-learned", learned.jobId), JSON.stringify(learned))
     await nc.flush()
     await nc.close()
     try {
-      const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison/, 30_000)))
+      const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison:/, 30_000)))
       expect(dropped).toContain(`its retrieval model (blob ${hash.slice(0, 12)}) is not one: not JSON`)
+      const droppedLearned = await Promise.any(
+        ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison-learned/, 30_000))
+      )
+      expect(droppedLearned).toContain(`its learned model (blob ${other.slice(0, 12)}) is not one: not a learner-v1 model`)
       // Terminated, not handed back (on a slow machine the ack wait may pass first and another worker drop it too); none has exited.
       await Bun.sleep(4_000)
       const said = ws.map((w) => w.stderr()).join("")
