@@ -3,8 +3,8 @@
  * decisions however the episodes were played (in this process, one worker, three), and
  * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
  * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
- * worker of another build, a poison job — and a model policy's calls made by a worker, logged by the
- * driver. Every run ends replaying with 0 divergences, with each episode recorded exactly
+ * worker of another build, a poison job — a model policy's calls made by a worker, logged by the
+ * driver, and a learned policy's model read by a worker from its weights blob. Every run ends replaying with 0 divergences, with each episode recorded exactly
  * once. The ack wait is 3 s and a job is delivered at most twice, so a fault costs seconds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -17,6 +17,7 @@ import { connect } from "@nats-io/transport-node"
 import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { JOBS_STREAM, jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject, WORKERS_CONSUMER } from "@core/workers"
 import { sha256 } from "@core/events"
+import { LEARNED_POLICY } from "@core/learner"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
@@ -457,4 +458,31 @@ describe("a model policy through a worker", () => {
       agent.stop()
     }
   }, 90_000)
+})
+
+describe("a learned policy through a worker", () => {
+  test("the worker reads the model of each round from its weights blob: the same decisions as in this process", async () => {
+    const LEARNED = [
+      "run",
+      "--tasks",
+      "forum-open-board-1",
+      "--samples",
+      "1",
+      "--rounds",
+      "2",
+      ...["--explore-per-task", "0", "--expand-per-task", "0", "--extrapolate-per-task", "0"],
+      ...["--policy", "learned", "--seed", "workers-learned", "--json"]
+    ]
+    const inProcess = await finished((await ok(LEARNED)).stdout)
+    const w = start(worker("learner", env))
+    const queued = await finished((await ok([...LEARNED, ...QUEUED])).stdout)
+    expect(w.stderr()).toMatch(/playing r2-s0-forum-open-board-1 of run/)
+    await stopAll([w], "SIGTERM")
+    expect(queued.digest).toBe(inProcess.digest)
+    expectOnce(queued.events, 2)
+    const policies = queued.events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.policy)
+    expect(policies).toEqual([LEARNED_POLICY, LEARNED_POLICY])
+    // Round 2 played with round 1's model, which the job named by the weights blob its PolicyTrained names.
+    expect(queued.events.filter((e) => e.type === "PolicyTrained").every((e) => typeof e.data.weights === "string")).toBe(true)
+  }, 120_000)
 })
