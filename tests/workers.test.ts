@@ -3,9 +3,10 @@
  * decisions however the episodes were played (in this process, one worker, three), and
  * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
  * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
- * worker of another build, a poison job — a model policy's calls made by a worker, logged by the
- * driver, and a learned policy's model read by a worker from its weights blob. Every run ends replaying with 0 divergences, with each episode recorded exactly
- * once. The ack wait is 3 s and a job is delivered at most twice, so a fault costs seconds.
+ * worker of another build, a poison job — a model policy's calls made by a worker, logged by
+ * the driver, and a learned policy's model read by a worker from its weights blob. Every run
+ * ends replaying with 0 divergences, with each episode recorded exactly once. The ack wait
+ * is 3 s and a job is delivered at most twice, so a fault costs seconds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
