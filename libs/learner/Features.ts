@@ -10,7 +10,8 @@
  * @example
  * const f = stateFeatures(screen) // per candidate: { index: Int32Array, value: Float64Array }
  */
-import { asksForChange, instructionValues, isQuestion, stemsOf } from "@core/policy"
+import { asksForChange, formPlans, instructionValues, isQuestion, stemsOf } from "@core/policy"
+import type { PolicyElement } from "@core/policy"
 import { candidatesOf } from "./Candidates.ts"
 import type { Candidate } from "./Candidates.ts"
 import type { ChoiceKind } from "./Records.ts"
@@ -20,14 +21,15 @@ import type { Screen, ScreenElement } from "./Screen.ts"
 export const DIM = 1 << 18
 const MASK = DIM - 1
 
-export interface FeatureRow {
-  readonly index: Int32Array
-  readonly value: Float64Array
-}
-
+/**
+ * A state's candidates and their features, flat: candidate c's features are entries
+ * `starts[c]` to `starts[c + 1]` of `index` and `value`.
+ */
 export interface StateFeatures {
   readonly candidates: ReadonlyArray<Candidate>
-  readonly rows: ReadonlyArray<FeatureRow>
+  readonly starts: Int32Array
+  readonly index: Int32Array
+  readonly value: Float64Array
 }
 
 const fnv = (s: string): number => {
@@ -89,7 +91,12 @@ const T = Object.fromEntries(
     "lastMatch",
     "pageShows",
     "history",
-    "repeat"
+    "repeat",
+    "plan",
+    "lex",
+    "lexLast",
+    "lexTask",
+    "lexPlan"
   ].map((n) => [n, fnv(n)])
 ) as Readonly<Record<string, number>>
 
@@ -114,7 +121,74 @@ const describedKind = (d: string): Kind =>
 /** The element a described step named: its quoted name, lower-cased. */
 const describedTarget = (d: string): string | null => /'([^']*)'/.exec(d)?.[1]?.toLowerCase() ?? null
 
-const stemSet = (s: string): ReadonlySet<string> => new Set(stemsOf(s))
+/**
+ * A page's names repeat across the states of a run (the same menu on every page, the same
+ * page in many trajectories): their stems are computed once. Bounded, since a follower
+ * trains for as long as it runs.
+ */
+const memo = <A>(limit: number, f: (s: string) => A): ((s: string) => A) => {
+  const cache = new Map<string, A>()
+  return (s) => {
+    const known = cache.get(s)
+    if (known !== undefined) return known
+    if (cache.size >= limit) cache.clear()
+    const value = f(s)
+    cache.set(s, value)
+    return value
+  }
+}
+
+const stemSet = memo(100_000, (s: string): ReadonlySet<string> => new Set(stemsOf(s)))
+
+/**
+ * A name as the procedure knows it, not the instance: lower-case, numbers as `#`, and the
+ * words the instruction says as `@` ("Harbor Smart Tent" in "Buy 3 of Harbor Smart Tent" is
+ * `@`), so "click the product the task names, then Add to cart" is one feature across
+ * every product.
+ */
+const abstractOnce = (name: string, instruction: ReadonlySet<string>): string => {
+  const words = name.toLowerCase().match(/[a-z]+|\d+/g) ?? []
+  const out: Array<string> = []
+  for (const w of words.slice(0, 8)) {
+    const a = /^\d/.test(w) ? "#" : w.length > 2 && instruction.has(w.replace(/(?:es|s)$/, "")) ? "@" : w
+    if (a !== out.at(-1) || (a !== "@" && a !== "#")) out.push(a)
+  }
+  return out.join(" ")
+}
+
+const abstracted = new Map<string, string>()
+
+/** `abstractOnce`, remembered per instruction and name: a task's states share both. */
+const abstractName = (name: string, instruction: ReadonlySet<string>, key: string): string => {
+  const k = `${key}\u0000${name}`
+  const known = abstracted.get(k)
+  if (known !== undefined) return known
+  if (abstracted.size >= 200_000) abstracted.clear()
+  const a = abstractOnce(name, instruction)
+  abstracted.set(k, a)
+  return a
+}
+
+/** The instruction's template words: its first three words that are neither values nor quoted. */
+const taskKey = (instruction: string): string =>
+  (
+    instruction
+      .replace(/["“][^"”]*["”]/g, " ")
+      .toLowerCase()
+      .match(/[a-z]+/g) ?? []
+  )
+    .slice(0, 3)
+    .join(" ")
+
+/** What an instruction asks, read once per instruction. */
+const instructionFacts = memo(10_000, (instruction: string) => ({
+  stems: stemSet(instruction),
+  quoted: [...instruction.matchAll(/["“']([^"”']{2,})["”']/g)].map((m) => m[1]!.toLowerCase()),
+  values: instructionValues(instruction).map((v) => v.text.toLowerCase()),
+  question: isQuestion(instruction) ? 1 : 0,
+  change: asksForChange(instruction) ? 1 : 0,
+  task: fnv(taskKey(instruction))
+}))
 
 const overlapOf = (words: ReadonlySet<string>, with_: ReadonlySet<string>): number => {
   let n = 0
@@ -137,27 +211,27 @@ const pageKind = (elements: ReadonlyArray<ScreenElement>): number => {
 
 const bucket = (x: number, cuts: ReadonlyArray<number>): number => {
   let b = 0
-  for (const c of cuts) if (x >= c) b++
+  for (let i = 0; i < cuts.length; i++) if (x >= cuts[i]!) b++
   return b
 }
 
 /** The state's features, shared by all its candidates. */
 const contextOf = (screen: Screen) => {
-  const instruction = stemSet(screen.instruction)
-  const lower = screen.instruction.toLowerCase()
-  const quoted = [...screen.instruction.matchAll(/["“']([^"”']{2,})["”']/g)].map((m) => m[1]!.toLowerCase())
-  const values = instructionValues(screen.instruction).map((v) => v.text.toLowerCase())
+  const facts = instructionFacts(screen.instruction)
+  const instruction = facts.stems
   const lastDescribed = screen.history.at(-1) ?? null
   const last = lastDescribed === null ? "none" : describedKind(lastDescribed)
   const lastTarget = lastDescribed === null ? null : describedTarget(lastDescribed)
   const targeted = new Set(screen.history.flatMap((d) => (describedKind(d) === "click" ? [describedTarget(d) ?? ""] : [])))
   const shown = new Set<string>()
-  for (const e of screen.elements) for (const w of stemsOf(`${e.name} ${e.text}`)) shown.add(w)
+  for (const e of screen.elements) {
+    for (const w of stemSet(e.name)) shown.add(w)
+    if (e.text !== e.name) for (const w of stemSet(e.text)) shown.add(w)
+  }
   return {
     instruction,
-    lower,
-    quoted,
-    values,
+    quoted: facts.quoted,
+    values: facts.values,
     last: fnv(last),
     lastTarget,
     lastMatch: lastTarget === null || instruction.size === 0 ? 0 : bucket(overlapOf(stemSet(lastTarget), instruction), [1, 2, 3]),
@@ -167,14 +241,47 @@ const contextOf = (screen: Screen) => {
     step: Math.min(screen.step, 10),
     history: Math.min(screen.history.length, 6),
     page: pageKind(screen.elements),
-    question: isQuestion(screen.instruction) ? 1 : 0,
-    change: asksForChange(screen.instruction) ? 1 : 0,
+    task: facts.task,
+    lastName: lastTarget === null ? fnv("") : fnv(abstractName(lastTarget, instruction, screen.instruction)),
+    key: screen.instruction,
+    question: facts.question,
+    change: facts.change,
     pageShows: instruction.size === 0 ? 0 : bucket(overlapOf(instruction, shown) / instruction.size, [0.25, 0.5, 0.75, 1]),
     url: stemSet((screen.url ?? "").replace(/[/?=&#._-]+/g, " "))
   }
 }
 
 type Context = ReturnType<typeof contextOf>
+
+const TEXT_FIELDS = new Set(["textbox", "searchbox", "spinbutton", "combobox"])
+
+/**
+ * Where each element stands in the forms the exploration policy's form filling would fill
+ * from the instruction: 1 a field still to fill (2 the first such), 3 a field that holds its
+ * value, 4 a plan's submit, 5 the submit of a plan with nothing left to fill. Read from the
+ * element lines alone (no select options), so training and acting see the same.
+ */
+const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
+  const elements: ReadonlyArray<PolicyElement> = screen.elements.map((e) => ({
+    id: e.id,
+    role: e.role,
+    name: e.name,
+    text: e.text,
+    value: e.value,
+    visible: e.visible,
+    enabled: e.enabled,
+    editable: TEXT_FIELDS.has(e.role),
+    checked: e.checked
+  }))
+  const out = new Map<string, number>()
+  for (const p of formPlans(screen.instruction, elements, { orders: true, asLabelled: true })) {
+    for (const m of p.matched) if (!out.has(m.field.id)) out.set(m.field.id, 3)
+    p.fills.forEach((f, i) => out.set(f.field.id, i === 0 ? 2 : 1))
+    const submit = "target" in p.submit ? p.submit.target?.elementId : undefined
+    if (submit !== undefined && submit !== null && p.matched.length > 0) out.set(submit, p.fills.length === 0 ? 5 : 4)
+  }
+  return out
+}
 
 /** Per element, what its candidates share. */
 const elementFacts = (screen: Screen, c: Context) => {
@@ -184,6 +291,7 @@ const elementFacts = (screen: Screen, c: Context) => {
   const bestOfRole = new Map<string, number>()
   screen.elements.forEach((e, i) => bestOfRole.set(e.role, Math.max(bestOfRole.get(e.role) ?? 0, overlaps[i]!)))
   const best = Math.max(0, ...overlaps)
+  const plans = planPositions(screen)
   return screen.elements.map((e, i) => {
     const n = names[i]!
     const o = overlaps[i]!
@@ -216,26 +324,42 @@ const elementFacts = (screen: Screen, c: Context) => {
       lastTarget: lowerName !== "" && c.lastTarget === lowerName ? 1 : 0,
       position: Math.min(position, 4),
       urlOverlap: overlapOf(n, c.url) > 0 ? 1 : 0,
-      nameLength: bucket(n.size, [1, 2, 4])
+      nameLength: bucket(n.size, [1, 2, 4]),
+      plan: plans.get(e.id) ?? 0,
+      lex: mix(fnv(e.role), fnv(abstractName(e.name, c.instruction, c.key)))
     }
   })
 }
 
 type Facts = ReturnType<typeof elementFacts>[number]
 
+/** Appends a state's features to scratch buffers reused across states, copied out once per state. */
 class RowBuilder {
-  readonly index: Array<number> = []
-  readonly value: Array<number> = []
-  constructor(readonly kind: number) {}
+  private index = new Int32Array(1 << 14)
+  private value = new Float64Array(1 << 14)
+  length = 0
+  kind = 0
   add(template: number, x: number, v = 1): void {
     if (v === 0) return
-    this.index.push(mix(mix(template, this.kind), x) & MASK)
-    this.value.push(v)
+    if (this.length === this.index.length) {
+      const index = new Int32Array(this.length * 2)
+      const value = new Float64Array(this.length * 2)
+      index.set(this.index)
+      value.set(this.value)
+      this.index = index
+      this.value = value
+    }
+    this.index[this.length] = mix(mix(template, this.kind), x) & MASK
+    this.value[this.length++] = v
   }
-  row(): FeatureRow {
-    return { index: Int32Array.from(this.index), value: Float64Array.from(this.value) }
+  take(): { readonly index: Int32Array; readonly value: Float64Array } {
+    const out = { index: this.index.slice(0, this.length), value: this.value.slice(0, this.length) }
+    this.length = 0
+    return out
   }
 }
+
+const builder = new RowBuilder()
 
 const contextRow = (b: RowBuilder, c: Context): void => {
   b.add(T.kind!, 0)
@@ -273,30 +397,49 @@ const elementRow = (b: RowBuilder, c: Context, f: Facts): void => {
   b.add(T.position!, mix(f.role, f.position))
   b.add(T.urlOverlap!, f.urlOverlap)
   b.add(T.nameLength!, f.nameLength)
+  b.add(T.plan!, f.plan)
+  b.add(T.lex!, f.lex)
+  b.add(T.lexLast!, mix(c.lastName, f.lex))
+  b.add(T.lexTask!, mix(c.task, f.lex))
+  b.add(T.lexPlan!, mix(f.plan, f.lex))
 }
 
 const globalRow = (b: RowBuilder, c: Context): void => {
+  b.add(T.lexLast!, c.lastName)
+  b.add(T.lexTask!, mix(c.task, c.history))
   b.add(T.lastMatch!, c.lastMatch)
   b.add(T.pageShows!, mix(c.pageShows, c.question))
 }
 
-/** Every candidate of the state with its feature row, in candidatesOf's order. */
+/** Every candidate of the state with its features, in candidatesOf's order. */
 export const stateFeatures = (screen: Screen): StateFeatures => {
   const candidates = candidatesOf(screen)
   const c = contextOf(screen)
   const facts = elementFacts(screen, c)
-  const rows = candidates.map((cand) => {
-    const b = new RowBuilder(KIND_IDS[cand.kind])
+  const b = builder
+  b.length = 0
+  const starts = new Int32Array(candidates.length + 1)
+  candidates.forEach((cand, i) => {
+    starts[i] = b.length
+    b.kind = KIND_IDS[cand.kind]
     contextRow(b, c)
     if (cand.index >= 0) elementRow(b, c, facts[cand.index]!)
     else globalRow(b, c)
-    return b.row()
   })
-  return { candidates, rows }
+  starts[candidates.length] = b.length
+  return { candidates, starts, ...b.take() }
 }
 
-export const scoreRow = (weights: Float64Array, row: FeatureRow): number => {
+/** Candidate c's score under the weights. */
+export const scoreOf = (weights: Float64Array, f: StateFeatures, c: number): number => {
   let s = 0
-  for (let i = 0; i < row.index.length; i++) s += weights[row.index[i]!]! * row.value[i]!
+  for (let i = f.starts[c]!; i < f.starts[c + 1]!; i++) s += weights[f.index[i]!]! * f.value[i]!
   return s
+}
+
+/** Every candidate's score. */
+export const scoresOf = (weights: Float64Array, f: StateFeatures): Float64Array => {
+  const out = new Float64Array(f.candidates.length)
+  for (let c = 0; c < out.length; c++) out[c] = scoreOf(weights, f, c)
+  return out
 }

@@ -16,7 +16,7 @@ import { describeAction, explorationAction, explorationInput, formPlans, softmax
 import type { Draws, EpisodeView, ExplorationPolicyOptions, Policy, PolicyElement, PolicyInput } from "@core/policy"
 import { FINAL_KINDS } from "./Candidates.ts"
 import type { Candidate } from "./Candidates.ts"
-import { scoreRow, stateFeatures } from "./Features.ts"
+import { scoresOf, stateFeatures } from "./Features.ts"
 import { weightsOf } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import { screenElements } from "./Screen.ts"
@@ -97,7 +97,8 @@ const learnedAction = (model: LearnedModel, view: EpisodeView, input: PolicyInpu
   const w = weightsOf(model)
   const f = stateFeatures(screenOfView(view))
   const last = view.history.length >= view.stepBudget - 1
-  let open = f.candidates.map((c, i) => ({ c, score: scoreRow(w, f.rows[i]!) })).filter(({ c }) => !last || FINAL_KINDS.has(c.kind))
+  const scores = scoresOf(w, f)
+  let open = f.candidates.map((c, i) => ({ c, score: scores[i]! })).filter(({ c }) => !last || FINAL_KINDS.has(c.kind))
   while (open.length > 0) {
     const pick = softmaxDraw(open, (x) => x.score, TEMPERATURE, draws)
     const action = actionOf(pick.c, input, finish)

@@ -9,7 +9,7 @@
  * learnedModelFromJson(json)           // the same model, checked
  */
 import { canonicalJson } from "@core/events"
-import { DIM, scoreRow, stateFeatures } from "./Features.ts"
+import { DIM, scoresOf, stateFeatures } from "./Features.ts"
 import { indexOfChoice } from "./Candidates.ts"
 import type { LearnerExample } from "./Records.ts"
 
@@ -24,6 +24,8 @@ export interface LearnedModel {
   readonly epochs: number
   /** Training states it learned from (records whose action the learner can propose). */
   readonly examples: number
+  /** Present only when not the default listwise loss. */
+  readonly loss?: "pairwise"
   /** Nonzero weights as [feature index, weight], by index. */
   readonly weights: ReadonlyArray<readonly [number, number]>
 }
@@ -64,7 +66,7 @@ export const nextActionAccuracy = (model: LearnedModel, examples: ReadonlyArray<
     const f = stateFeatures(x.screen)
     const target = indexOfChoice(f.candidates, x.chosen)
     if (target < 0) continue
-    const scores = f.rows.map((r) => scoreRow(w, r))
+    const scores = scoresOf(w, f)
     const best = scores[target]!
     if (scores.every((s, i) => i === target || s < best)) right++
   }

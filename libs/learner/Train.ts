@@ -15,8 +15,8 @@
 import { prng } from "@core/engine"
 import { sha256 } from "@core/events"
 import { indexOfChoice } from "./Candidates.ts"
-import { DIM, scoreRow, stateFeatures } from "./Features.ts"
-import type { FeatureRow } from "./Features.ts"
+import { DIM, scoreOf, scoresOf, stateFeatures } from "./Features.ts"
+import type { StateFeatures } from "./Features.ts"
 import { TRAINER_VERSION } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import type { LearnerExample } from "./Records.ts"
@@ -25,6 +25,11 @@ export interface TrainOptions {
   readonly seed: string
   /** Passes over the examples; default 6. */
   readonly epochs?: number
+  /**
+   * `listwise` (default): softmax over all of a state's candidates. `pairwise`: logistic
+   * on the chosen against a few drawn negatives — the family bench train compares it with.
+   */
+  readonly loss?: "listwise" | "pairwise"
 }
 
 const LEARNING_RATE = 0.2
@@ -35,7 +40,7 @@ const EPSILON = 1e-8
 export const DEFAULT_EPOCHS = 6
 
 interface Prepared {
-  readonly rows: ReadonlyArray<FeatureRow>
+  readonly features: StateFeatures
   readonly target: number
   readonly rejected: ReadonlyArray<number>
 }
@@ -47,7 +52,7 @@ export const prepare = (examples: ReadonlyArray<LearnerExample>): ReadonlyArray<
     const target = indexOfChoice(f.candidates, x.chosen)
     if (target < 0) return []
     const rejected = x.rejected.map((r) => indexOfChoice(f.candidates, r)).filter((i) => i >= 0 && i !== target)
-    return [{ rows: f.rows, target, rejected }]
+    return [{ features: f, target, rejected }]
   })
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x))
@@ -55,29 +60,47 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x))
 class AdaGrad {
   readonly w = new Float64Array(DIM)
   private readonly g2 = new Float64Array(DIM)
-  step(row: FeatureRow, coefficient: number): void {
+  step(f: StateFeatures, c: number, coefficient: number): void {
     if (coefficient === 0) return
-    for (let i = 0; i < row.index.length; i++) {
-      const k = row.index[i]!
-      const g = coefficient * row.value[i]! + L2 * this.w[k]!
+    for (let i = f.starts[c]!; i < f.starts[c + 1]!; i++) {
+      const k = f.index[i]!
+      const g = coefficient * f.value[i]! + L2 * this.w[k]!
       this.g2[k]! += g * g
       this.w[k]! -= (LEARNING_RATE * g) / (Math.sqrt(this.g2[k]!) + EPSILON)
     }
   }
 }
 
+/** Negatives drawn per state by the pairwise loss. */
+const PAIRWISE_NEGATIVES = 5
+
+const pairwiseUpdate = (opt: AdaGrad, x: Prepared, draw: () => number): void => {
+  const f = x.features
+  const n = f.candidates.length
+  const drawn = Array.from({ length: PAIRWISE_NEGATIVES }, () => Math.floor(draw() * n)).filter((i) => i !== x.target)
+  const chosen = scoreOf(opt.w, f, x.target)
+  for (const r of [...drawn, ...x.rejected]) {
+    const g = sigmoid(scoreOf(opt.w, f, r) - chosen)
+    opt.step(f, r, g)
+    opt.step(f, x.target, -g)
+  }
+}
+
 const update = (opt: AdaGrad, x: Prepared): void => {
-  const scores = x.rows.map((r) => scoreRow(opt.w, r))
-  const max = Math.max(...scores)
-  const exps = scores.map((s) => Math.exp(s - max))
-  const total = exps.reduce((a, b) => a + b, 0)
-  const coefficients = exps.map((e, i) => e / total - (i === x.target ? 1 : 0))
+  const f = x.features
+  const scores = scoresOf(opt.w, f)
+  let max = Number.NEGATIVE_INFINITY
+  for (const s of scores) if (s > max) max = s
+  let total = 0
+  for (let c = 0; c < scores.length; c++) total += Math.exp(scores[c]! - max)
+  const coefficients = new Float64Array(scores.length)
+  for (let c = 0; c < scores.length; c++) coefficients[c] = Math.exp(scores[c]! - max) / total - (c === x.target ? 1 : 0)
   for (const r of x.rejected) {
     const g = REJECTED_WEIGHT * sigmoid(scores[r]! - scores[x.target]!)
     coefficients[r]! += g
     coefficients[x.target]! -= g
   }
-  x.rows.forEach((row, i) => opt.step(row, coefficients[i]!))
+  for (let c = 0; c < scores.length; c++) opt.step(f, c, coefficients[c]!)
 }
 
 /** Fisher–Yates with the seeded PRNG. */
@@ -96,12 +119,25 @@ export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainO
   if (!Number.isInteger(epochs) || epochs < 1) throw new RangeError(`epochs must be a whole number ≥ 1, got ${epochs}`)
   const rng = prng(sha256(`learner:${options.seed}`))
   const opt = new AdaGrad()
-  for (let e = 0; e < epochs; e++) for (const i of shuffled(prepared.length, rng.float)) update(opt, prepared[i]!)
+  for (let e = 0; e < epochs; e++) {
+    for (const i of shuffled(prepared.length, rng.float)) {
+      if (options.loss === "pairwise") pairwiseUpdate(opt, prepared[i]!, rng.float)
+      else update(opt, prepared[i]!)
+    }
+  }
   const weights: Array<readonly [number, number]> = []
   opt.w.forEach((v, i) => {
     if (v !== 0) weights.push([i, v])
   })
-  return { version: TRAINER_VERSION, dim: DIM, seed: options.seed, epochs, examples: prepared.length, weights }
+  return {
+    version: TRAINER_VERSION,
+    dim: DIM,
+    seed: options.seed,
+    epochs,
+    examples: prepared.length,
+    ...(options.loss === "pairwise" ? { loss: "pairwise" as const } : {}),
+    weights
+  }
 }
 
 /** Pure and deterministic: the same examples in the same order and the same seed give the same model, byte for byte. */
