@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { Sha256 } from "./Envelope.ts"
 import { defineEvent } from "./Event.ts"
+import { Count } from "./Trajectory.ts"
 
 /** A JSON value. Configs and parameters are open-ended by nature. */
 export const Json = Schema.Unknown
@@ -57,6 +58,19 @@ export const PolicyTrained = defineEvent(
     /** The dataset it was trained on, by content digest. */
     datasetDigest: Sha256,
     checkpoint: Schema.String,
-    metrics: Schema.Record(Schema.String, Schema.Number)
+    metrics: Schema.Record(Schema.String, Schema.Number),
+    /**
+     * The weights a trainer stored, by the sha256 of their bytes: a blob of the BlobStore an
+     * audit or a worker fetches (the learner's canonical model JSON). Absent where the model is
+     * rebuilt from the log instead (the retrieval policy) and in events from before the key.
+     */
+    weights: Schema.optionalKey(Sha256),
+    /** The seed the trainer trained with (the learner's: a digest of the run's seed and the round). */
+    seed: Schema.optionalKey(Schema.String),
+    /**
+     * The data it learned from: `count` dataset records — every record of the sealed rounds
+     * `rounds`, in log order (0 is the demos' round) — of which `datasetDigest` is the seals' digest.
+     */
+    records: Schema.optionalKey(Schema.Struct({ count: Count, rounds: Schema.Array(Count) }))
   })
 )
