@@ -6,8 +6,9 @@
  *   (`retrievalModelOf`), read by the retrieval version the run recorded;
  * - `learned`: the learner trained on the dataset records of rounds 0..N in log order, seeded
  *   from the run's seed and N (`trainOnRecords`, `learnerSeed`) — what a learned run trains
- *   after round N — played by the exploration version the run recorded. Any run's records
- *   train it, so the arms of a report are the same functions over each run's data.
+ *   after round N (`learnedModelOf`, for such a run) — played by the exploration version the
+ *   run recorded. Any run's records train it, so the arms of a report are the same functions
+ *   over each run's data.
  *
  * Every arm calls the same training functions with the learner's fixed hyperparameters: no
  * arm is tuned on its own. The learned arm trains only on the records `trainingRecords`
@@ -26,7 +27,7 @@ import { sha256 } from "@core/events"
 import type { CoreEvent, DataOf, DatasetRecordEmitted } from "@core/events"
 import { learnedModelJson, learnerSeed, trainOnRecords } from "@core/learner"
 import type { LearnedModel } from "@core/learner"
-import { evolveRun, initialRunState, retrievalModelOf } from "@core/pipeline"
+import { evolveRun, initialRunState, learnedModelOf, retrievalModelOf } from "@core/pipeline"
 import type { RunState, RunTask } from "@core/pipeline"
 import { modelDigestInput } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
@@ -139,7 +140,9 @@ export const armAt = (run: SealedRun, policy: EvalPolicy, heldOut: ReadonlyArray
     }
   }
   const { kept, excluded } = learnedRecords(run, round, heldOut)
-  const model = learnedModel(kept, learnerSeed(runSeedOf(run.events), round))
+  // A learned run's own model when nothing is left out; for any other run, or with records left out, the same functions on what is kept.
+  const own = excluded.length === 0 ? learnedModelOf(state, round) : null
+  const model = own ?? learnedModel(kept, learnerSeed(runSeedOf(run.events), round))
   return {
     arm: { kind: "learned", model, exploration: state.config!.exploration },
     round,

@@ -13,6 +13,7 @@ import { join } from "node:path"
 import { contaminationOf } from "@core/domain"
 import { readRunLog } from "@core/engine"
 import type { CoreEvent } from "@core/events"
+import { learnedModelOf } from "@core/pipeline"
 import { EmbeddedStore } from "@core/eventstore"
 import { learnedModelJson, learnerSeed, trainOnRecords } from "@core/learner"
 import { runTaskOf } from "@core/sites/app"
@@ -55,6 +56,20 @@ describe("the learned arm of a recorded run", () => {
     // one more round's records, or the records in another order, train another model
     expect(jsons[0]).not.toBe(learnedModelJson(trainOnRecords(records(1), learnerSeed("replay-fixture", 0))))
     expect(jsons[2]).not.toBe(learnedModelJson(trainOnRecords([...records(2)].reverse(), learnerSeed("replay-fixture", 2))))
+  })
+
+  test("of a learned run, it is the run's own model (learnedModelOf): the same bytes as from the same records of any run", () => {
+    // The fixture's run as a learned run: its RunStarted says so, and its state keeps its records.
+    const learnedLog = events.map((e) =>
+      e.type === "RunStarted" ? ({ ...e, data: { ...e.data, config: { ...e.data.config, "run.policy": "learned" } } } as CoreEvent) : e
+    )
+    for (const r of [0, 2]) {
+      const run = sealed(learnedLog, r)
+      expect(run.state.learning).not.toBeNull()
+      const trained = armAt(run, "learned", [])
+      expect(trained.arm.model).toBe(learnedModelOf(run.state, r))
+      expect(learnedJson(trained)).toBe(learnedJson(armAt(sealed(events, r), "learned", [])))
+    }
   })
 
   test("bc (round 0) learns from the demos alone; a round not sealed is said, not guessed", () => {
