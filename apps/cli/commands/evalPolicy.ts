@@ -71,12 +71,14 @@ const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   ...allowSecretFlags
 }
 
-const printTable = (site: string, seeds: number, split: Split, table: SplitTable) => {
+const printTable = (site: string, seeds: number, split: Split, table: SplitTable, policy: EvalPolicy) => {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`
   const row = (name: string, i: Interval) =>
     console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
   const what = split.name === "default" ? "held-out success" : "held-out success, other start or route off"
-  console.log(`${what} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
+  // The embedded policy's heading is what it always was; another policy is named.
+  const of = policy === "embedded" ? "" : ` of the ${policy} policy`
+  console.log(`${what}${of} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
   row("bc (round 0)", table.bc)
   table.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))
   row("no expansion", table.no_expansion)
@@ -146,7 +148,7 @@ const report = (args: ParsedArgs) =>
       return
     }
     for (const { split, table } of tables) {
-      printTable(arms.site, o.seeds, split, table)
+      printTable(arms.site, o.seeds, split, table, o.policy)
       console.log("")
     }
     console.log(`${report.seconds} s`)
@@ -169,7 +171,7 @@ export const evalPolicy: Command<Failure> = {
       choices: EVAL_POLICIES
     },
     round: { kind: "number", description: "the policy as trained through this round (0 = the demos alone); default the run's last" },
-    run: { kind: "string", description: "the run whose datasets trained it (default: the latest embedded run in the log)" },
+    run: { kind: "string", description: "the run whose datasets trained it (default: the latest CORE run in the log)" },
     samples: { kind: "number", description: "episodes per held-out task (default 1)" },
     "step-budget": { kind: "number", description: "steps per episode (default 12)" },
     parallel: { kind: "number", description: "browser contexts at once (default 2)" },
