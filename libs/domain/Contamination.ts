@@ -73,3 +73,62 @@ export const contaminationOf = (candidate: TaskLike, heldOut: ReadonlyArray<Held
   }
   return null
 }
+
+/** A dataset record as the training filter reads it: its task, and the body a trainer reads. */
+export interface TrainingRecordLike {
+  readonly taskId: string
+  readonly body: unknown
+}
+
+/** Why a record may not train a policy judged on held-out tasks. */
+export interface RecordContamination {
+  readonly heldOutId: string
+  /** `held-out-task`: the record is of a held-out task itself; otherwise the guard's rule. */
+  readonly rule: "held-out-task" | Contamination["rule"]
+  readonly similarity: number
+}
+
+/** The instruction a record's body was made for: `meta.instruction` (sft, dpo) or `instruction` (rollout); null when it names none. */
+export const recordInstruction = (body: unknown): string | null => {
+  if (typeof body !== "object" || body === null) return null
+  const b = body as { readonly meta?: { readonly instruction?: unknown }; readonly instruction?: unknown }
+  const i = b.meta?.instruction ?? b.instruction
+  return typeof i === "string" ? i : null
+}
+
+/**
+ * The records a policy judged on `heldOut` may learn from, in their order, and each one left
+ * out with why: a record of a held-out task, or one of a generated task (`generated` knows
+ * its instruction, template and parameters) the guard would refuse. Extrapolation already
+ * keeps such tasks out of a run's pool, but only against the held-out tasks the run
+ * registered: an evaluation may judge on others (another pack, a run given held-out tasks to
+ * play), so where records are chosen for training the guard is asked again against the
+ * evaluation's own. The run's given tasks are not put through the wording rule: they are the
+ * train split itself, and one instance of a template reads like its held-out sibling
+ * ("the cheapest product in the Clothing category" and "… the Garden category").
+ */
+export const trainingRecords = <R extends TrainingRecordLike>(
+  records: ReadonlyArray<R>,
+  heldOut: ReadonlyArray<HeldOutTask>,
+  generated: (taskId: string) => TaskLike | undefined
+): { readonly kept: ReadonlyArray<R>; readonly excluded: ReadonlyArray<{ readonly record: R; readonly why: RecordContamination }> } => {
+  const ids = new Set(heldOut.map((h) => h.id))
+  const verdicts = new Map<string, RecordContamination | null>()
+  const why = (r: R): RecordContamination | null => {
+    if (ids.has(r.taskId)) return { heldOutId: r.taskId, rule: "held-out-task", similarity: 1 }
+    const task = generated(r.taskId)
+    if (task === undefined) return null
+    const instruction = recordInstruction(r.body) ?? task.instruction
+    const key = `${r.taskId}\n${instruction}`
+    if (!verdicts.has(key)) verdicts.set(key, contaminationOf({ ...task, instruction }, heldOut))
+    return verdicts.get(key)!
+  }
+  const kept: Array<R> = []
+  const excluded: Array<{ readonly record: R; readonly why: RecordContamination }> = []
+  for (const r of records) {
+    const w = why(r)
+    if (w === null) kept.push(r)
+    else excluded.push({ record: r, why: w })
+  }
+  return { kept, excluded }
+}

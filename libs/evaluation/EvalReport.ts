@@ -1,19 +1,22 @@
 /**
  * `bun core eval --report [--seeds 3] [--rounds 3] [--site S | --app <pack>] [--split S] [--json]`:
  * does CORE make the agent better — on a bundled site, or on an app pack (ReportArms.ts)? Per
- * seed, three CORE runs of the same train tasks with the embedded policy — full, without
- * expansion (no explorer, no new paths) and without extrapolation — then the held-out success
- * (PolicyEval.ts) of:
+ * seed, three CORE runs of the same train tasks with the `--policy` (embedded by default;
+ * learned) — full, without expansion (no explorer, no new paths) and without extrapolation —
+ * then the held-out success (PolicyEval.ts) of that policy as each run trained it
+ * (ArmModels.ts):
  *
  * - `bc`: the policy trained on round 0 alone (the demos: behaviour cloning);
  * - `rounds[k-1]`: the full run's policy after round k;
  * - `no_expansion`, `no_extrapolation`: each ablation's policy after its last round.
  *
  * Every arm uses the same policy code, hyperparameters, tasks and seed; the ablations share
- * round 0 with the full run (it is the demos only), so they fork from it. Each figure is the
- * mean over seeds with a 95% bootstrap interval over held-out tasks (per-task success
- * averaged over seeds, 2,000 resamples from a fixed seed); CORE's last round is compared with
- * bc and with each ablation by a paired bootstrap of per-task differences (ReportStats.ts).
+ * round 0 with the full run (it is the demos only), so they fork from it. A learned arm
+ * trains on no record of a held-out task of either split, nor of a generated task the
+ * contamination guard refuses against them. Each figure is the mean over seeds with a 95%
+ * bootstrap interval over held-out tasks (per-task success averaged over seeds, 2,000
+ * resamples from a fixed seed); CORE's last round is compared with bc and with each ablation
+ * by a paired bootstrap of per-task differences (ReportStats.ts).
  *
  * Splits (`--split`): `default`, the held-out instances that start where the demos start;
  * `other-routes`, the held-out instances of the train templates that start on another page
@@ -23,7 +26,7 @@
  *
  * On a bundled site, sized for 25 minutes on 2 cores at the defaults: one train and one held-out instance per
  * template, one rollout and one explorer episode per task and round, one rollout per
- * extrapolated task, no screenshots in the runs (the embedded policy reads none), and each
+ * extrapolated task, no screenshots in the runs (neither policy reads them), and each
  * distinct model evaluated once, all with one evaluation seed.
  */
 import { Effect } from "effect"
@@ -36,12 +39,10 @@ import { EvalError, EvalInputError } from "./EvalError.ts"
 import { evalApp } from "./EvalApp.ts"
 import type { ReportArms } from "./ReportArms.ts"
 import { meanOver, pairedDifference, perTaskMean, summarise } from "./ReportStats.ts"
-import { evaluatePolicies, modelAtRound } from "./PolicyEval.ts"
+import { evaluatePolicies } from "./PolicyEval.ts"
 import type { PolicyEvalResult } from "./PolicyEval.ts"
-import { modelDigestInput } from "@core/policy"
-import type { RetrievalVersion } from "@core/domain"
-import type { RetrievalModel } from "@core/policy"
-import { sha256 } from "@core/events"
+import { armDigest, heldOutTaskOf, seedArms } from "./ArmModels.ts"
+import type { ArmModel, EvalPolicy } from "./ArmModels.ts"
 import { RUN_CONFIG_KEYS } from "@core/pipeline"
 import type { RunTask } from "@core/pipeline"
 import type { RunPlan } from "@core/run"
@@ -150,6 +151,8 @@ export interface ReportSettings<LE = unknown> {
   readonly parallel: number
   readonly packDir: string | undefined
   readonly arms: ReportArms
+  /** `--policy`: the policy the runs play and the arms are (default embedded). */
+  readonly policy?: EvalPolicy
   /** `--split`: default, other-routes or both. */
   readonly split: string
   /** What each seed's runs and evaluation are configured by. */
@@ -174,7 +177,7 @@ const playSeed = <LE>(o: ReportSettings<LE>, seed: string, config: LoadedConfig)
           samples: o.samples,
           stepBudget: o.stepBudget,
           parallel: o.parallel,
-          policy: "embedded",
+          policy: o.policy ?? "embedded",
           screenshots: "none",
           tuning: { explorePerTask: 1, extrapolatedSamples: 1, ...tuning },
           sources: { [RUN_CONFIG_KEYS.policy]: "flag:--report" }
@@ -183,37 +186,34 @@ const playSeed = <LE>(o: ReportSettings<LE>, seed: string, config: LoadedConfig)
     const full = yield* play({}, "CORE")
     const noExpansion = yield* play({ explorePerTask: 0, expandPerTask: 0 }, "no-expansion")
     const noExtrapolation = yield* play({ extrapolatePerTask: 0 }, "no-extrapolation")
-    const arm = (events: Parameters<typeof modelAtRound>[0], round: number, label: string) => {
-      const m = modelAtRound(events, round)
-      return typeof m === "string"
-        ? Effect.fail(new EvalError({ message: `${label}: ${m}` }))
-        : Effect.succeed({ label, model: m.model, retrieval: m.retrieval })
-    }
-    const models = yield* Effect.all([
-      arm(full.events, 0, "bc"),
-      ...Array.from({ length: o.rounds }, (_, k) => arm(full.events, k + 1, `round ${k + 1}`)),
-      arm(noExpansion.events, o.rounds, "no-expansion"),
-      arm(noExtrapolation.events, o.rounds, "no-extrapolation")
-    ])
+    // Judged on every held-out task the arms have, whichever split is printed: none may train on one.
+    const heldOut = [...o.arms.heldOut, ...o.arms.otherRoutes].map(heldOutTaskOf)
+    const logs = { full: full.events, noExpansion: noExpansion.events, noExtrapolation: noExtrapolation.events }
+    const arms = seedArms(logs, o.rounds, o.policy ?? "embedded", heldOut)
+    if (typeof arms === "string") return yield* new EvalError({ message: arms })
+    for (const { label, trained } of arms)
+      if (trained.excluded > 0) o.log(`seed ${seed}: ${label}: ${trained.excluded} records left out as held-out tasks or too near one`)
+    const models = arms.map(({ label, trained }) => ({ label, arm: trained.arm }))
     return { run: { seed, core: full.runId, no_expansion: noExpansion.runId, no_extrapolation: noExtrapolation.runId }, models }
   })
 
 /**
  * Each model's per-task success on `tasks`, playing only the models not evaluated before: a
- * model evaluated once is not evaluated again — behaviour cloning's, a function of the demos
- * alone, is the same in every seed. The policy's version is part of what is evaluated: the
- * same model read by another version is another arm.
+ * model evaluated once is not evaluated again — the retrieval policy's behaviour cloning, a
+ * function of the demos alone, is the same in every seed (the learner's is seeded from the
+ * run's seed, so it is not). The policy's version is part of what is evaluated: the same
+ * model read by another version is another arm.
  */
 const evaluateSeed = <LE>(
   o: ReportSettings<LE>,
   seed: string,
   config: LoadedConfig,
   tasks: ReadonlyArray<RunTask>,
-  models: ReadonlyArray<{ readonly label: string; readonly model: RetrievalModel; readonly retrieval: RetrievalVersion }>,
+  models: ReadonlyArray<{ readonly label: string; readonly arm: ArmModel }>,
   evaluated: Map<string, PolicyEvalResult>
 ) =>
   Effect.gen(function* () {
-    const digests = models.map((m) => sha256(`${m.retrieval}:${modelDigestInput(m.model)}`))
+    const digests = models.map((m) => armDigest(m.arm))
     const fresh = models.flatMap((_m, i) => (evaluated.has(digests[i]!) || digests.indexOf(digests[i]!) !== i ? [] : [i]))
     // The app is started for the evaluation alone: a pack's pool holds no instances while the runs play.
     const results = yield* Effect.scoped(
@@ -223,7 +223,7 @@ const evaluateSeed = <LE>(
             app,
             environment,
             tasks,
-            models: fresh.map((i) => ({ model: models[i]!.model, retrieval: models[i]!.retrieval })),
+            arms: fresh.map((i) => models[i]!.arm),
             seed: evalSeedOf(o),
             samples: o.evalSamples,
             stepBudget: o.stepBudget,
@@ -274,6 +274,7 @@ const reportOf = (o: ReportSettings, splits: ReadonlyArray<Split>, runs: Readonl
     ...(other === undefined ? {} : { other_routes: splitTable(other) }),
     config: {
       site: o.arms.site,
+      policy: o.policy ?? "embedded",
       split: o.split,
       train_tasks: o.arms.train.length,
       train: o.arms.train.map((t) => t.id),

@@ -1,31 +1,30 @@
 /**
- * EVALUATION: the embedded policy on held-out tasks, judged by the app's own check (the
+ * EVALUATION: a trained policy on held-out tasks, judged by the app's own check (the
  * bundled sites' checkers, an app pack's `evaluate`). The episodes are the pipeline's own
- * `rollout` — the policy acts exactly as in a run's rounds (retrieval, exploring where it has
- * no confident match) — in real Chromium, or on an Android pack's devices; nothing is written to the log: the app's answers
- * are not CORE's. No screenshots are taken: the embedded policy reads none, and they are
+ * `rollout` — the policy acts exactly as in a run's rounds (the retrieval policy exploring
+ * where it has no confident match; the learned policy ranking the page's candidates) — in
+ * real Chromium, or on an Android pack's devices; nothing is written to the log: the app's
+ * answers are not CORE's. No screenshots are taken: neither policy reads them, and they are
  * half a step's time.
  *
- * The model is rebuilt from a run's log: the retrieval policy trained on the sft records of
- * rounds 0..N (`retrievalModelOf`), round 0 being the demos alone (behaviour cloning).
+ * The model is rebuilt from a run's log (ArmModels.ts); round 0 is the demos alone
+ * (behaviour cloning).
  *
  * @example
  * const { app, environment } = yield* evalApp(undefined, config)   // or an app pack's
- * const r = yield* evaluatePolicy({ app, environment, tasks: heldOut, model, seed: "s1", samples: 1, stepBudget: 12, parallel: 2 }, layer)
+ * const r = yield* evaluatePolicy({ app, environment, tasks: heldOut, arm, seed: "s1", samples: 1, stepBudget: 12, parallel: 2 }, layer)
  */
 import { Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import type { BlobStore } from "@core/blobstore"
 import { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask } from "@core/environment"
-import type { CoreEvent } from "@core/events"
 import type { EventStore } from "@core/eventstore"
-import { evolveRun, initialRunState, liveObservations, retrievalModelOf, rollout, trajectoryIdOf } from "@core/pipeline"
-import type { EpisodeEnd, RunApp, RunState, RunTask } from "@core/pipeline"
+import { liveObservations, rollout, trajectoryIdOf } from "@core/pipeline"
+import type { EpisodeEnd, RolloutInput, RunApp, RunTask } from "@core/pipeline"
 import { RETRIEVAL } from "@core/domain"
-import type { RetrievalVersion } from "@core/domain"
-import type { RetrievalModel } from "@core/policy"
 import { noModels, Randomness } from "@core/engine"
+import type { ArmModel } from "./ArmModels.ts"
 
 export interface PolicyEvalOptions {
   /** Where the episodes play and who judges them. */
@@ -33,10 +32,8 @@ export interface PolicyEvalOptions {
   /** One environment on the app's platform (EvalApp.ts): made once per parallel episode. */
   readonly environment: Effect.Effect<EnvironmentShape, never, BlobStore | BrowserPool | Scope.Scope>
   readonly tasks: ReadonlyArray<RunTask>
-  /** null: no trained model, the embedded policy only explores. */
-  readonly model: RetrievalModel | null
-  /** The retrieval policy's version the model is read with: the one its run recorded (default "1"). */
-  readonly retrieval?: RetrievalVersion
+  /** The policy and its model (a null model only explores), read by the versions its run recorded. */
+  readonly arm: ArmModel
   readonly seed: string
   readonly samples: number
   readonly stepBudget: number
@@ -53,34 +50,14 @@ export interface PolicyEvalResult {
   readonly per_task: Readonly<Record<string, number>>
 }
 
-/** The model a run had trained through `round` (0 = the demos), from its log, with the policy version the run played. */
-export const modelAtRound = (
-  events: ReadonlyArray<CoreEvent>,
-  round: number | null
-):
-  | {
-      readonly model: RetrievalModel
-      readonly retrieval: RetrievalVersion
-      readonly round: number
-      readonly examples: number
-      readonly sites: ReadonlySet<string>
-    }
-  | string => {
-  const s: RunState = events.reduce(evolveRun, initialRunState)
-  if (s.config === null) return "it is not a CORE run (bun core run)"
-  const sealed = [...s.seals.keys()].sort((a, b) => a - b)
-  // Default: the last round whose data it learned.
-  const at = round ?? sealed.at(-1) ?? 0
-  if (!s.seals.has(at)) return `its round ${at} dataset is not sealed (sealed: ${sealed.join(", ") || "none"})`
-  const sites = new Set(s.config.tasks.flatMap((t) => s.tasks.get(t)?.site ?? []))
-  return {
-    model: retrievalModelOf(s, at),
-    retrieval: s.config.retrieval,
-    round: at,
-    examples: s.examples.filter((x) => x.round <= at).length,
-    sites
-  }
-}
+/** The policy an arm's rollouts play, and its model, as the rollout takes them. */
+const armPolicy = (arm: ArmModel): Pick<RolloutInput, "policy" | "retrieval" | "learned" | "exploration"> =>
+  arm.kind === "embedded"
+    ? {
+        policy: arm.retrieval === RETRIEVAL.versions[0] ? { kind: "embedded" } : { kind: "embedded", retrieval: arm.retrieval },
+        retrieval: arm.model
+      }
+    : { policy: { kind: "learned" }, learned: arm.model, exploration: arm.exploration }
 
 /**
  * Several models on the same tasks and seed, one after another in one browser and one app
@@ -88,8 +65,8 @@ export const modelAtRound = (
  * of a comparison see the same randomness. Each model is read by its own policy version.
  */
 export const evaluatePolicies = <LE>(
-  o: Omit<PolicyEvalOptions, "model" | "retrieval"> & {
-    readonly models: ReadonlyArray<{ readonly model: RetrievalModel | null; readonly retrieval: RetrievalVersion }>
+  o: Omit<PolicyEvalOptions, "arm"> & {
+    readonly arms: ReadonlyArray<ArmModel>
     readonly onModel?: (index: number, result: PolicyEvalResult) => void
   },
   layer: Layer.Layer<EventStore | BlobStore, LE>
@@ -105,7 +82,7 @@ export const evaluatePolicies = <LE>(
     }
     const jobs = o.tasks.flatMap((t) => Array.from({ length: o.samples }, (_, sample) => ({ t, sample })))
     const results: Array<PolicyEvalResult> = []
-    for (const [index, { model, retrieval }] of o.models.entries()) {
+    for (const [index, arm] of o.arms.entries()) {
       const outcomes = new Map<string, boolean>()
       const onEnd = (end: EpisodeEnd) =>
         Effect.gen(function* () {
@@ -128,8 +105,7 @@ export const evaluatePolicies = <LE>(
             round: 1,
             sample,
             stepBudget: o.stepBudget,
-            policy: retrieval === RETRIEVAL.versions[0] ? { kind: "embedded" } : { kind: "embedded", retrieval },
-            retrieval: model
+            ...armPolicy(arm)
           }),
         { concurrency: o.parallel, discard: true }
       ).pipe(
@@ -156,7 +132,4 @@ export const evaluatePolicies = <LE>(
   }).pipe(Effect.scoped)
 
 export const evaluatePolicy = <LE>(o: PolicyEvalOptions, layer: Layer.Layer<EventStore | BlobStore, LE>) =>
-  Effect.map(
-    evaluatePolicies({ ...o, models: [{ model: o.model, retrieval: o.retrieval ?? RETRIEVAL.versions[0] }] }, layer),
-    (results) => results[0]!
-  )
+  Effect.map(evaluatePolicies({ ...o, arms: [o.arm] }, layer), (results) => results[0]!)

@@ -1,6 +1,7 @@
 /**
  * @core/evaluation — how good what CORE learned is, judged by ground truth that policies and
- * label functions never see: the held-out success of an embedded policy (PolicyEval.ts), the
+ * label functions never see: the held-out success of a policy a run trained — the retrieval
+ * policy or the learner, rebuilt from the run's log (ArmModels.ts, PolicyEval.ts) — the
  * report comparing behaviour cloning, CORE's rounds and two ablations over seeds
  * (EvalReport.ts, ReportArms.ts, ReportStats.ts), label-function accuracy on an evaluation
  * set of trajectories no demo showed (LabelEvalSet.ts, LabelAccuracy.ts, LabelEval.ts; for a
@@ -10,15 +11,18 @@
  * flags and printing over it.
  *
  * @example
- * const trained = modelAtRound(events, null) // the run's last policy, or why there is none
+ * const run = sealedRun(events, null) // the run at its last sealed round, or why there is none
+ * const { arm } = armAt(run, "learned", tasks.map(heldOutTaskOf))
  * const result = yield* Effect.scoped(Effect.flatMap(evalApp(undefined, config, secrets), ({ app, environment }) =>
- *   evaluatePolicy({ app, environment, tasks, model: trained.model, retrieval: trained.retrieval, seed: "eval", samples: 1, stepBudget: 12, parallel: 2 }, layer)))
+ *   evaluatePolicy({ app, environment, tasks, arm, seed: "eval", samples: 1, stepBudget: 12, parallel: 2 }, layer)))
  * result.success_rate
  */
 export { EvalError, EvalInputError, EvalSetNotBuilt } from "./EvalError.ts"
 export { evalApp, packTasksOf } from "./EvalApp.ts"
 export type { EvalApp } from "./EvalApp.ts"
-export { evaluatePolicies, evaluatePolicy, modelAtRound } from "./PolicyEval.ts"
+export { armAt, armDigest, EVAL_POLICIES, heldOutTaskOf, learnedRecords, recordsThrough, sealedRun, seedArms } from "./ArmModels.ts"
+export type { ArmModel, EvalPolicy, SealedRun, SeedLogs, TrainedArm } from "./ArmModels.ts"
+export { evaluatePolicies, evaluatePolicy } from "./PolicyEval.ts"
 export type { PolicyEvalOptions, PolicyEvalResult } from "./PolicyEval.ts"
 export { evalReport } from "./EvalReport.ts"
 export type { ReportSettings, Split, SplitName, SplitTable } from "./EvalReport.ts"

@@ -1,7 +1,8 @@
 /**
- * `bun core eval --suite held-out --policy embedded --round N [--run R] [--samples K] [--json]`:
- * the held-out success rate of the embedded policy a CORE run had trained through round N
- * (0 = behaviour cloning on the demos), by the ground-truth checkers (libs/evaluation PolicyEval.ts).
+ * `bun core eval --suite held-out --policy embedded|learned --round N [--run R] [--samples K] [--json]`:
+ * the held-out success rate of the policy a CORE run had trained through round N (0 =
+ * behaviour cloning on the demos) — the retrieval policy, or the learner trained on the run's
+ * records — by the ground-truth checkers (libs/evaluation ArmModels.ts, PolicyEval.ts).
  * `--report` compares arms of separate runs (EvalReport.ts): its flags and tables are here.
  */
 import { Effect } from "effect"
@@ -9,7 +10,19 @@ import type { Command } from "../Cli.ts"
 import type { Failure } from "../Failures.ts"
 import { CliError, UsageError } from "../Cli.ts"
 import type { LoadedConfig } from "@core/config"
-import { bundledArms, evalApp, evalReport, evaluatePolicy, modelAtRound, packArms, policyHeldOut } from "@core/evaluation"
+import {
+  armAt,
+  bundledArms,
+  EVAL_POLICIES,
+  evalApp,
+  evalReport,
+  evaluatePolicy,
+  heldOutTaskOf,
+  packArms,
+  policyHeldOut,
+  sealedRun
+} from "@core/evaluation"
+import type { EvalPolicy } from "@core/evaluation"
 import type { Interval, Split, SplitTable } from "@core/evaluation"
 import { openStore } from "@core/run"
 import { Progress } from "../Progress.ts"
@@ -58,12 +71,14 @@ const REPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   ...allowSecretFlags
 }
 
-const printTable = (site: string, seeds: number, split: Split, table: SplitTable) => {
+const printTable = (site: string, seeds: number, split: Split, table: SplitTable, policy: EvalPolicy) => {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`
   const row = (name: string, i: Interval) =>
     console.log(`${name.padEnd(18)} ${pct(i.mean).padStart(6)}  [${pct(i.ci_low)}, ${pct(i.ci_high)}]`)
   const what = split.name === "default" ? "held-out success" : "held-out success, other start or route off"
-  console.log(`${what} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
+  // The embedded policy's heading is what it always was; another policy is named.
+  const of = policy === "embedded" ? "" : ` of the ${policy} policy`
+  console.log(`${what}${of} on ${site} (${split.tasks.length} tasks), ${seeds} seeds, 95% bootstrap CI over tasks`)
   row("bc (round 0)", table.bc)
   table.rounds.forEach((r, k) => row(`CORE round ${k + 1}`, r))
   row("no expansion", table.no_expansion)
@@ -119,6 +134,7 @@ const report = (args: ParsedArgs) =>
       parallel: yield* positiveInt(args, "parallel", 2),
       packDir,
       arms,
+      policy: (args.flags.policy as EvalPolicy | undefined) ?? "embedded",
       split: (args.flags.split as string | undefined) ?? "default",
       configFor: (seed: string) => loadConfig({ flags: { ...args.flags, seed } }),
       secrets,
@@ -132,7 +148,7 @@ const report = (args: ParsedArgs) =>
       return
     }
     for (const { split, table } of tables) {
-      printTable(arms.site, o.seeds, split, table)
+      printTable(arms.site, o.seeds, split, table, o.policy)
       console.log("")
     }
     console.log(`${report.seconds} s`)
@@ -141,16 +157,21 @@ const report = (args: ParsedArgs) =>
 export const evalPolicy: Command<Failure> = {
   name: "eval",
   summary:
-    "held-out success of the embedded policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",
+    "held-out success of the policy a run trained (by the ground-truth checkers); --report compares CORE with behaviour cloning and ablations",
   flags: {
     suite: {
       kind: "string",
       description: "held-out (the held-out instances of the run's sites; the only suite for now)",
       choices: ["held-out"]
     },
-    policy: { kind: "string", description: "embedded (the retrieval policy trained on the run's datasets)", choices: ["embedded"] },
+    policy: {
+      kind: "string",
+      description:
+        "embedded (the retrieval policy trained on the run's datasets; default) or learned (the learner trained on them, as a learned run trains it); with --report, the policy the runs play too",
+      choices: EVAL_POLICIES
+    },
     round: { kind: "number", description: "the policy as trained through this round (0 = the demos alone); default the run's last" },
-    run: { kind: "string", description: "the run whose datasets trained it (default: the latest embedded run in the log)" },
+    run: { kind: "string", description: "the run whose datasets trained it (default: the latest CORE run in the log)" },
     samples: { kind: "number", description: "episodes per held-out task (default 1)" },
     "step-budget": { kind: "number", description: "steps per episode (default 12)" },
     parallel: { kind: "number", description: "browser contexts at once (default 2)" },
@@ -166,6 +187,7 @@ export const evalPolicy: Command<Failure> = {
       const samples = yield* positiveInt(args, "samples", 1)
       const stepBudget = yield* positiveInt(args, "step-budget", 12)
       const parallel = yield* positiveInt(args, "parallel", 2)
+      const policy = (args.flags.policy as EvalPolicy | undefined) ?? "embedded"
       const opened = yield* openStore(args, { quiet: args.flags.json === true })
       const chosen = args.flags.run as string | undefined
       if (chosen !== undefined && !isToken(chosen))
@@ -174,14 +196,14 @@ export const evalPolicy: Command<Failure> = {
         Effect.gen(function* () {
           const runId = chosen ?? (yield* runsWith("run.*.round.*")).at(-1)
           if (runId === undefined)
-            return yield* new CliError({ message: "no CORE run in the log: start one with bun core run --policy embedded" })
+            return yield* new CliError({ message: `no CORE run in the log: start one with bun core run --policy ${policy}` })
           return { runId, events: yield* runLog(runId) }
         }),
         opened.layer
       )
-      const trained = modelAtRound(events, round ?? null)
-      if (typeof trained === "string") return yield* new CliError({ message: `run ${runId}: ${trained}` })
-      const at = trained.round
+      const run = sealedRun(events, round ?? null)
+      if (typeof run === "string") return yield* new CliError({ message: `run ${runId}: ${run}` })
+      const at = run.round
       // A run on an app pack is evaluated on that pack's held-out tasks, by its evaluate.
       const ranOn = events.find((e) => e.type === "RunStarted")?.data.config["run.appDir"]
       const appDir = (args.flags.app as string | undefined) ?? (typeof ranOn === "string" ? ranOn : undefined)
@@ -190,18 +212,20 @@ export const evalPolicy: Command<Failure> = {
       const result = yield* Effect.scoped(
         Effect.gen(function* () {
           const { app, pack, environment } = yield* evalApp(appDir, opened.config, packSecretRule(opened.config, args))
-          const tasks = yield* policyHeldOut(pack, trained.sites, args.flags.split as string | undefined)
+          const tasks = yield* policyHeldOut(pack, run.sites, args.flags.split as string | undefined)
+          const trained = armAt(run, policy, tasks.map(heldOutTaskOf))
+          if (trained.excluded > 0)
+            progress.line(`${plural(trained.excluded, "record")} left out of training: of held-out tasks, or too near one`)
           progress.line(
             `run ${runId}, policy trained through round ${at} (${plural(trained.examples, "example")}), ${plural(tasks.length, "held-out task")} of ${pack?.config.name ?? "the bundled sites"} × ${samples}`
           )
           progress.start("held-out", tasks.length * samples)
-          return yield* evaluatePolicy(
+          const evaluated = yield* evaluatePolicy(
             {
               app,
               environment,
               tasks,
-              model: trained.model,
-              retrieval: trained.retrieval,
+              arm: trained.arm,
               seed,
               samples,
               stepBudget,
@@ -211,10 +235,20 @@ export const evalPolicy: Command<Failure> = {
             },
             opened.layer
           )
+          return { examples: trained.examples, ...evaluated, excluded: trained.excluded }
         })
       )
       progress.done(`held-out: ${result.successes}/${result.episodes} succeeded`)
-      const out = { run: runId, round: at, policy: "embedded", suite: "held-out", examples: trained.examples, ...result }
+      const { excluded, ...scores } = result
+      // The records left out are said only for the learned policy: the embedded one's output is what it always was.
+      const out = {
+        run: runId,
+        round: at,
+        policy,
+        suite: "held-out",
+        ...scores,
+        ...(policy === "learned" ? { excluded_records: excluded } : {})
+      }
       if (args.flags.json === true) console.log(JSON.stringify(out))
       else {
         console.log(
