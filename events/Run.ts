@@ -57,6 +57,12 @@ export const PolicyTrained = defineEvent(
     /** The dataset it was trained on, by content digest. */
     datasetDigest: Sha256,
     checkpoint: Schema.String,
-    metrics: Schema.Record(Schema.String, Schema.Number)
+    metrics: Schema.Record(Schema.String, Schema.Number),
+    /** The weights blob of a learned model (sha256 of its JSON). */
+    weights: Schema.optional(Sha256),
+    /** The seed it was trained with. */
+    seed: Schema.optional(Schema.String),
+    /** What data taught it, e.g. the dataset stream sequences it covered: `{ count, first, last }`. */
+    records: Schema.optional(Schema.Record(Schema.String, Json))
   })
 )
