@@ -48,11 +48,13 @@ export interface Delivery {
   readonly events: ReadonlyArray<RecordedEvent>
 }
 
-export interface DeliveryHandler<E, R> {
+export interface DeliveryHandler<E, R, E2 = never, R2 = never> {
   /** Makes a batch durable; its commits are acknowledged only when it succeeds. */
   readonly handle: (batch: ReadonlyArray<Delivery>) => Effect.Effect<void, E, R>
+  /** Runs once the consumer is set up, before the first batch. */
+  readonly started?: Effect.Effect<void, E2, R2>
   /** Runs after a batch's acks; `drained` when no delivery is waiting. */
-  readonly handled?: (drained: boolean) => Effect.Effect<void, E, R>
+  readonly handled?: (drained: boolean) => Effect.Effect<void, E2, R2>
   /** The progress line, printed when it changes (at most once a second). */
   readonly progress: () => string
 }
@@ -121,8 +123,7 @@ const untilSignal = Effect.callback<NodeJS.Signals>((resume) => {
   })
 })
 
-/** Consumes until SIGINT or SIGTERM and returns the signal; fails when a commit cannot be read or handled. */
-export const consumeDurably = <E, R>(o: DurableConsumerOptions, h: DeliveryHandler<E, R>) =>
+const consume = <E, R, E2, R2>(o: DurableConsumerOptions, h: DeliveryHandler<E, R, E2, R2>) =>
   Effect.gen(function* () {
     // Creates the CORE stream if nothing has written to this server yet, so a follower can start first.
     yield* EventStore
@@ -193,13 +194,16 @@ export const consumeDurably = <E, R>(o: DurableConsumerOptions, h: DeliveryHandl
         Effect.tapError(() => Effect.sync(() => batch.forEach((m) => m.nak())))
       )
 
-    const loop = Effect.gen(function* () {
-      while (true) {
-        const batch = yield* Queue.takeBetween(inbox, 1, BATCH)
-        // A signal waits for the batch in hand to be handled and acknowledged.
-        yield* Effect.uninterruptible(handle(batch))
-        if (h.handled) yield* Effect.uninterruptible(h.handled(Queue.sizeUnsafe(inbox) === 0))
-      }
-    })
-    return yield* Effect.raceFirst(loop, untilSignal)
+    if (h.started) yield* Effect.uninterruptible(h.started)
+    while (true) {
+      const batch = yield* Queue.takeBetween(inbox, 1, BATCH)
+      // A signal waits for the batch in hand to be handled and acknowledged.
+      yield* Effect.uninterruptible(handle(batch))
+      if (h.handled) yield* Effect.uninterruptible(h.handled(Queue.sizeUnsafe(inbox) === 0))
+    }
   }).pipe(Effect.scoped)
+
+/** Consumes until SIGINT or SIGTERM and returns the signal; fails when a commit cannot be read or handled. */
+export const consumeDurably = <E, R, E2 = never, R2 = never>(o: DurableConsumerOptions, h: DeliveryHandler<E, R, E2, R2>) =>
+  // A signal while connecting ends it as cleanly as one while waiting.
+  Effect.raceFirst(consume(o, h), untilSignal)
