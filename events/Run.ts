@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { Sha256 } from "./Envelope.ts"
 import { defineEvent } from "./Event.ts"
+import { Count } from "./Trajectory.ts"
 
 /** A JSON value. Configs and parameters are open-ended by nature. */
 export const Json = Schema.Unknown
@@ -58,11 +59,23 @@ export const PolicyTrained = defineEvent(
     datasetDigest: Sha256,
     checkpoint: Schema.String,
     metrics: Schema.Record(Schema.String, Schema.Number),
-    /** The weights blob of a learned model (sha256 of its JSON). */
-    weights: Schema.optional(Sha256),
-    /** The seed it was trained with. */
-    seed: Schema.optional(Schema.String),
-    /** What data taught it, e.g. the dataset stream sequences it covered: `{ count, first, last }`. */
-    records: Schema.optional(Schema.Record(Schema.String, Json))
+    /**
+     * The weights a trainer stored, by the sha256 of their bytes: a blob of the BlobStore an
+     * audit or a worker fetches (the learner's canonical model JSON). Absent where the model is
+     * rebuilt from the log instead (the retrieval policy) and in events from before the key.
+     */
+    weights: Schema.optionalKey(Sha256),
+    /** The seed the trainer trained with (the learner's: a digest of the run's seed and the round). */
+    seed: Schema.optionalKey(Schema.String),
+    /**
+     * The data it learned from: `count` dataset records — every record of the sealed rounds
+     * `rounds`, in log order (0 is the demos' round) — of which `datasetDigest` is the seals' digest.
+     * A trainer following the stream (`core train --follow`) covers the records of stream
+     * sequences `first` to `last` instead (of rounds `rounds`, sealed or not), each once, and its
+     * `datasetDigest` is the digest of their ids in that order.
+     */
+    records: Schema.optionalKey(
+      Schema.Struct({ count: Count, rounds: Schema.Array(Count), first: Schema.optionalKey(Count), last: Schema.optionalKey(Count) })
+    )
   })
 )

@@ -3,9 +3,10 @@
  * decisions however the episodes were played (in this process, one worker, three), and
  * the faults a fleet of workers meets — a worker killed mid-episode, the server restarted
  * mid-round, the driver killed and resumed, an app that never starts, a slow episode, a
- * worker of another build, a poison job — and a model policy's calls made by a worker, logged by the
- * driver. Every run ends replaying with 0 divergences, with each episode recorded exactly
- * once. The ack wait is 3 s and a job is delivered at most twice, so a fault costs seconds.
+ * worker of another build, a poison job — a model policy's calls made by a worker, logged by
+ * the driver, and a learned policy's model read by a worker from its weights blob. Every run
+ * ends replaying with 0 divergences, with each episode recorded exactly once. The ack wait
+ * is 3 s and a job is delivered at most twice, so a fault costs seconds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -17,6 +18,7 @@ import { connect } from "@nats-io/transport-node"
 import { BlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { JOBS_STREAM, jobSubject, PROTOCOL_VERSION, RESULTS_STREAM, resultSubject, WORKERS_CONSUMER } from "@core/workers"
 import { sha256 } from "@core/events"
+import { LEARNED_POLICY } from "@core/learner"
 import { testServer } from "../libs/eventstore/test/natsServer.ts"
 import type { TestServer } from "../libs/eventstore/test/natsServer.ts"
 import { fixtureRoot, removeRoot, variant } from "../libs/apps/test/support.ts"
@@ -303,23 +305,30 @@ await import("../server.ts")
     await stopAll([w], "SIGTERM")
   }, 60_000)
 
-  test("a poison job (its retrieval model is a PNG) is dropped in one line; the 3 workers that could pull it all go on", async () => {
+  test("poison jobs (a retrieval model that is a PNG, a learned model that is another JSON) are dropped in one line; the 3 workers that could pull them all go on", async () => {
     const ws = ["p1", "p2", "p3"].map((n) => start(worker(n, env)))
     await Promise.all(ws.map((w) => w.waitFor(/pulling episode jobs/)))
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe])
-    const hash = await Effect.runPromise(
+    const [hash, other] = await Effect.runPromise(
       Effect.gen(function* () {
-        return yield* (yield* BlobStore).put(png)
+        const blobs = yield* BlobStore
+        return [yield* blobs.put(png), yield* blobs.put(new TextEncoder().encode('{"version":"retrieval-v1"}'))] as const
       }).pipe(Effect.provide(JetStreamBlobStore.layer({ url: server.url })))
     )
     const nc = await connect({ servers: server.url })
     const job = handMadeJob("run-poison", { input: { policy: { kind: "embedded" }, retrieval: hash } })
+    const learned = handMadeJob("run-poison-learned", { input: { policy: { kind: "learned" }, learned: other } })
     await nc.publish(jobSubject("run-poison", job.jobId), JSON.stringify(job))
+    await nc.publish(jobSubject("run-poison-learned", learned.jobId), JSON.stringify(learned))
     await nc.flush()
     await nc.close()
     try {
-      const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison/, 30_000)))
+      const dropped = await Promise.any(ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison:/, 30_000)))
       expect(dropped).toContain(`its retrieval model (blob ${hash.slice(0, 12)}) is not one: not JSON`)
+      const droppedLearned = await Promise.any(
+        ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison-learned/, 30_000))
+      )
+      expect(droppedLearned).toContain(`its learned model (blob ${other.slice(0, 12)}) is not one: not a learner-v1 model`)
       // Terminated, not handed back (on a slow machine the ack wait may pass first and another worker drop it too); none has exited.
       await Bun.sleep(4_000)
       const said = ws.map((w) => w.stderr()).join("")
@@ -450,4 +459,31 @@ describe("a model policy through a worker", () => {
       agent.stop()
     }
   }, 90_000)
+})
+
+describe("a learned policy through a worker", () => {
+  test("the worker reads the model of each round from its weights blob: the same decisions as in this process", async () => {
+    const LEARNED = [
+      "run",
+      "--tasks",
+      "forum-open-board-1",
+      "--samples",
+      "1",
+      "--rounds",
+      "2",
+      ...["--explore-per-task", "0", "--expand-per-task", "0", "--extrapolate-per-task", "0"],
+      ...["--policy", "learned", "--seed", "workers-learned", "--json"]
+    ]
+    const inProcess = await finished((await ok(LEARNED)).stdout)
+    const w = start(worker("learner", env))
+    const queued = await finished((await ok([...LEARNED, ...QUEUED])).stdout)
+    expect(w.stderr()).toMatch(/playing r2-s0-forum-open-board-1 of run/)
+    await stopAll([w], "SIGTERM")
+    expect(queued.digest).toBe(inProcess.digest)
+    expectOnce(queued.events, 2)
+    const policies = queued.events.filter((e) => e.type === "TrajectoryRecorded").map((e) => e.data.policy)
+    expect(policies).toEqual([LEARNED_POLICY, LEARNED_POLICY])
+    // Round 2 played with round 1's model, which the job named by the weights blob its PolicyTrained names.
+    expect(queued.events.filter((e) => e.type === "PolicyTrained").every((e) => typeof e.data.weights === "string")).toBe(true)
+  }, 120_000)
 })

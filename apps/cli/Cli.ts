@@ -112,7 +112,8 @@ export const helpText = (command: Command): string => {
     for (const n of names) {
       const f = command.flags[n]!
       const v = f.kind === "boolean" ? "" : f.choices ? ` <${f.choices.join("|")}>` : f.kind === "list" ? " <value>…" : ` <${f.kind}>`
-      lines.push(`  --${n}${v}`.padEnd(34) + f.description)
+      // A flag longer than the column still keeps two spaces before its description.
+      lines.push(`${`  --${n}${v}`.padEnd(32)}  ${f.description}`)
     }
   }
   return lines.join("\n")

@@ -52,12 +52,12 @@ export const androidSettings = (
 /**
  * Whether a run's episodes take set-of-marks images (`EnvironmentOptions.setOfMarks`):
  * `models.setOfMarks` when set, else on for the model policy only — the one policy that
- * reads pixels; the exploration and embedded policies read none, so their observations stay
- * as they were recorded before marks existed.
+ * reads pixels; the others (exploration, embedded, learned) read none, so their observations
+ * stay as runs recorded them before marks existed.
  */
 export const setOfMarksFor = (
   config: { readonly values: Pick<ConfigValues, "models.setOfMarks"> },
-  policy: "exploration" | "embedded" | "model"
+  policy: "exploration" | "embedded" | "learned" | "model"
 ): boolean => config.values["models.setOfMarks"] ?? policy === "model"
 
 /** What the demo loader (libs/demos) needs: the read limits in bytes, validated when the config was loaded. */

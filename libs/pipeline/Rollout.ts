@@ -27,6 +27,8 @@ import {
   retrievalPolicy
 } from "@core/policy"
 import type { EpisodeView, RetrievalModel } from "@core/policy"
+import { LEARNED_POLICY, learnedPolicy } from "@core/learner"
+import type { LearnedModel } from "@core/learner"
 import { EnvironmentFailed, Observations, Randomness } from "@core/engine"
 import type { Observed } from "@core/engine"
 import { COMPLETE, enderOf } from "./EpisodeEnd.ts"
@@ -45,16 +47,18 @@ export const isExplorerId = (trajectoryId: string): boolean => trajectoryId.star
 /** The task of a trajectory id made by `trajectoryIdOf` (or an explorer's `x…-` id); null for any other id. */
 export const taskOfTrajectoryId = (trajectoryId: string): string | null => trajectoryId.match(/^[rx]\d+-s\d+-(.+)$/)?.[1] ?? null
 
-/** Which policy acts: the seeded exploration policy (no model) or an OpenAI-compatible multimodal model. */
+/** Which policy acts: the seeded exploration policy (no model), one trained in the run, or an OpenAI-compatible multimodal model. */
 export type PolicySpec =
   | { readonly kind: "exploration" }
   /** The retrieval policy (libs/policy) trained on the run's sft records so far; the seeded exploration policy where it has no confident match. */
   | { readonly kind: "embedded"; readonly retrieval?: RetrievalVersion }
   | { readonly kind: "model"; readonly model: string; readonly temperature: number; readonly topP: number }
+  /** The learner's policy (libs/learner) trained on the run's dataset records so far; the seeded exploration policy before its first model. */
+  | { readonly kind: "learned" }
 
 /** The name a trajectory records for its policy (RoundStarted and TrajectoryRecorded's `policy`). */
 export const policyName = (p: PolicySpec): string =>
-  p.kind === "exploration" ? EXPLORATION_POLICY : p.kind === "embedded" ? RETRIEVAL_POLICY : p.model
+  p.kind === "exploration" ? EXPLORATION_POLICY : p.kind === "embedded" ? RETRIEVAL_POLICY : p.kind === "learned" ? LEARNED_POLICY : p.model
 
 export interface RolloutInput {
   /** The event being handled: model calls are numbered under it. */
@@ -94,6 +98,8 @@ export interface RolloutInput {
   readonly exploration?: ExplorationVersion
   /** The embedded policy's trained model (policy kind "embedded"); without one it explores. */
   readonly retrieval?: RetrievalModel | null
+  /** The learned policy's trained model (policy kind "learned"); without one it explores. */
+  readonly learned?: LearnedModel | null
   /**
    * Exploration 5: after each step, the episode ends with `status complete` once its
    * trajectory would satisfy a path of the task's graph (EpisodeEnd); absent, it ends as before.
@@ -142,13 +148,15 @@ const policyOf = (input: RolloutInput, attempt: number) => {
     ? explorationPolicy(exploration)
     : p.kind === "embedded"
       ? retrievalPolicy({ index: input.retrieval ?? null, ...(p.retrieval === undefined ? {} : { version: p.retrieval }), exploration })
-      : modelPolicy({
-          model: p.model,
-          temperature: p.temperature,
-          topP: p.topP,
-          causationId: input.causationId,
-          calls: firstCallOf(attempt)
-        })
+      : p.kind === "learned"
+        ? learnedPolicy({ model: input.learned ?? null, exploration })
+        : modelPolicy({
+            model: p.model,
+            temperature: p.temperature,
+            topP: p.topP,
+            causationId: input.causationId,
+            calls: firstCallOf(attempt)
+          })
 }
 
 /**

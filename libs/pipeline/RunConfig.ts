@@ -35,7 +35,7 @@ export const DATA_RULES_VERSION = DATA_RULES.current
 /** A whole number ≥ 0 (any integer, as runs always read counts: not only safe ones). */
 const Count = Schema.Number.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= 0 ? undefined : "a whole number ≥ 0")))
 const Names = Schema.Array(Schema.String)
-const PolicyKind = Schema.Literals(["exploration", "embedded", "model"])
+const PolicyKind = Schema.Literals(["exploration", "embedded", "model", "learned"])
 const Synthesis = Schema.Literals(SYNTHESIS.versions)
 export const DataRules = Schema.Literals(DATA_RULES.versions)
 export const Exploration = Schema.Literals(EXPLORATION.versions)
@@ -48,7 +48,9 @@ export const RunPolicy = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("exploration") }),
   /** `retrieval`: the retrieval policy's version, when not 1 (what the rollouts read; the run records it as `run.retrieval`). */
   Schema.Struct({ kind: Schema.Literal("embedded"), retrieval: Schema.optionalKey(Retrieval) }),
-  Schema.Struct({ kind: Schema.Literal("model"), model: Schema.String, temperature: Schema.Finite, topP: Schema.Finite })
+  Schema.Struct({ kind: Schema.Literal("model"), model: Schema.String, temperature: Schema.Finite, topP: Schema.Finite }),
+  /** The learned policy (@core/learner), trained in the run at each round's start on the dataset records sealed so far. */
+  Schema.Struct({ kind: Schema.Literal("learned") })
 ])
 type Policy = typeof RunPolicy.Type
 
@@ -110,8 +112,8 @@ export const RUN_FIELDS = {
   policy: policyField("run.policy", PolicyKind, "exploration", (p) => p.kind, {
     name: "policy",
     kind: "string",
-    help: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)",
-    choices: ["exploration", "embedded", "model"]
+    help: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos), learned (the learner's parametric policy, trained the same way) or model (models.baseUrl)",
+    choices: ["exploration", "embedded", "learned", "model"]
   }),
   /** The model acting for the `model` policy; null for the others. */
   policyModel: policyField("run.policyModel", Schema.NullOr(Schema.String), null, (p) => (p.kind === "model" ? p.model : null)),
@@ -228,7 +230,9 @@ const policyOf = (k: Keys): Policy =>
         k["run.retrieval"] === RETRIEVAL.versions[0]
         ? { kind: "embedded" }
         : { kind: "embedded", retrieval: k["run.retrieval"] }
-      : { kind: "exploration" }
+      : k["run.policy"] === "learned"
+        ? { kind: "learned" }
+        : { kind: "exploration" }
 
 const fromKeys = (k: Keys): RunConfig => {
   const byKey: Readonly<Record<string, unknown>> = k
@@ -292,6 +296,8 @@ export const upcastRunConfig = (old: Readonly<Record<string, unknown>>): Record<
   out["run.policyModel"] = out["run.policy"] === "model" ? policyModel : null
   // The model policy without a model's name was read as the exploration policy.
   if (out["run.policy"] === "model" && policyModel === null) delete out["run.policy"]
+  // Runs from before the schema knew no learned policy: the name read as exploration, as any unknown one did.
+  if (out["run.policy"] === "learned") delete out["run.policy"]
   out["run.model"] = model
   const demos = old["infer.demos"]
   out["infer.demos"] = demos === "all" ? "all" : strings(demos)

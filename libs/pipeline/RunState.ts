@@ -61,6 +61,24 @@ export interface SftExample {
   readonly action: Action
 }
 
+/** One dataset record as the log emitted it, with the round whose dataset holds it. */
+export interface LearningRecord {
+  readonly round: number
+  readonly recordId: string
+  readonly format: string
+  readonly body: unknown
+}
+
+/**
+ * What a learned run (policy "learned") trains on: its seed and every dataset record in log
+ * order. Kept as data, so the state's fold — shared with verification — never reaches the
+ * learner; the policy-training decider trains from it.
+ */
+export interface Learning {
+  readonly seed: string
+  readonly records: ReadonlyArray<LearningRecord>
+}
+
 /** A task Trajectory-Guided Extrapolation added to the pool. */
 export interface ExtrapolatedInfo {
   readonly taskId: string
@@ -90,6 +108,8 @@ export interface RunState {
   readonly records: ReadonlySet<string>
   /** The sft records' decisions, in log order: what the embedded policy learns from. */
   readonly examples: ReadonlyArray<SftExample>
+  /** A learned run's seed and dataset records; null for every other run (nothing is kept). */
+  readonly learning: Learning | null
   /** Per round: its dataset's content digest. */
   readonly seals: ReadonlyMap<number, string>
   /** The last PolicyTrained: the round it covers and the dataset digest it names. */
@@ -146,6 +166,7 @@ export const initialRunState: RunState = {
   refused: new Set(),
   records: new Set(),
   examples: [],
+  learning: null,
   seals: new Map(),
   trained: null,
   demos: new Map(),
@@ -203,7 +224,10 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     case "DatasetRecordEmitted": {
       const records = new Set(s.records).add(e.data.recordId)
       const meta = e.data.format === "sft" ? sftMeta(e.data.body) : null
-      return { ...s, records, examples: meta === null ? s.examples : [...s.examples, { round: e.data.round, ...meta }] }
+      const examples = meta === null ? s.examples : [...s.examples, { round: e.data.round, ...meta }]
+      const { round, recordId, format, body } = e.data
+      const learning = s.learning === null ? null : { ...s.learning, records: [...s.learning.records, { round, recordId, format, body }] }
+      return { ...s, records, examples, learning }
     }
     case "DatasetSealed":
       return { ...s, seals: new Map(s.seals).set(e.data.round, e.data.contentDigest) }
@@ -214,7 +238,8 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     case "RunStarted": {
       if (e.data.command !== RUN_COMMAND) return s
       const config = runConfigOf(e.data.config)
-      return { ...s, runId: e.runId, config, rules: runRules(config) }
+      const learning = config.policy.kind === "learned" ? { seed: e.data.seed, records: [] } : null
+      return { ...s, runId: e.runId, config, rules: runRules(config), learning }
     }
     case "JobQueued":
       if (s.config === null) return s

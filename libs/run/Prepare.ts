@@ -87,7 +87,9 @@ export const prepareRun = (config: LoadedConfig, plan: RunPlan, app: RunApp, dem
         ? `model ${run.policy.model}`
         : run.policy.kind === "embedded"
           ? "embedded (retrieval, trained on each round's data)"
-          : "exploration (seeded, no model)"
+          : run.policy.kind === "learned"
+            ? "learned (the learner, trained on each round's data)"
+            : "exploration (seeded, no model)"
     progress.line(
       `run ${runId}: ${plural(plan.tasks.length, "task")}, ${plural(plan.rounds, "round")} × ${plural(plan.samples, "sample")}, policy ${policy}, ${plan.parallel} ${environmentsNamed[platform]}`
     )

@@ -1,8 +1,7 @@
 /**
  * `train --follow`: a trainer that subscribes to the dataset events through the durable
- * consumer `dataset follow` uses (@core/datasets `consumeDurably`). Each record it can learn
- * from is held in its state folder (TrainerState.ts) once, fsynced before its commit is
- * acknowledged. When the inbox drains after new records, or a batch held a DatasetSealed,
+ * consumer `dataset follow` uses (@core/datasets `consumeDurably`). Each record is held in
+ * its state folder (TrainerState.ts) once, fsynced before its commit is acknowledged. When the inbox drains after new records, or a batch held a DatasetSealed,
  * it trains a new version FROM SCRATCH on every record held, in stream order, and publishes
  * it (weights in the blob store, PolicyTrained on `ws.trainer.<consumer>`). A version is thus
  * a pure function of its records: a trainer killed and restarted any number of times ends on
@@ -76,7 +75,7 @@ export const followTrainer = (o: TrainFollowOptions) =>
         metrics: { records: records.length, examples },
         weights,
         seed: state.seed,
-        records: { count: records.length, first, last, ...(o.run === undefined ? {} : { run: o.run }) }
+        records: { count: records.length, rounds: [...new Set(records.map((r) => r.round))].sort((a, b) => a - b), first, last }
       })
       versions++
       through = last
@@ -107,7 +106,6 @@ export const followTrainer = (o: TrainFollowOptions) =>
               trajectoryIds: e.data.trajectoryIds,
               body: e.data.body
             }
-            if (examplesOfRecord(record).length === 0) continue
             seen.add(record.recordId)
             fresh.push(record)
           }

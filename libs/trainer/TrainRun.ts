@@ -1,9 +1,10 @@
 /**
  * `train --run R [--round N]`: the learned policy trained once, offline, on a sealed round —
- * the run's dataset records of rounds ≤ N in log order, each record once, with the seed the
- * run's own rounds train with (`learnerSeed(run seed, N)`) — so it is the model the run would
- * have trained after round N. The weights go to the blob store and a PolicyTrained on
- * `ws.trained.<R>` names them; training again on the same data finds that event and adds none.
+ * the run's dataset records of rounds ≤ N in log order, with the seed the run's own rounds
+ * train with (`learnerSeed(run seed, N)`) — so it is the model a learned run trains after
+ * round N (libs/pipeline PolicyTraining.ts), whatever policy the run itself acted with. The
+ * weights go to the blob store and a PolicyTrained on `ws.trained.<R>` names them; training
+ * again on the same data finds that event and adds none.
  *
  * @example
  * const summary = yield* trainRun({ run: "run-1", round: undefined }) // needs EventStore, BlobStore
@@ -14,8 +15,8 @@ import { UnknownRun } from "@core/engine"
 import { canonicalJson, digest, runStream } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { examplesOfRecord, learnedModelJson, learnerSeed, nextActionAccuracy, TRAINER_VERSION, trainOnRecords } from "@core/learner"
+import type { TrainingRecord } from "@core/learner"
 import { holdApart } from "./HeldApart.ts"
-import type { Countable } from "./HeldApart.ts"
 import { NothingToTrain } from "./TrainerError.ts"
 import { appendTrained, putWeights, readTrained, trainedStream } from "./TrainerStream.ts"
 import type { TrainedData } from "./TrainerStream.ts"
@@ -27,7 +28,8 @@ export interface TrainRunOptions {
 }
 
 export interface HeldApartScore {
-  readonly records: number
+  /** The trajectories held apart, whole. */
+  readonly trajectories: number
   readonly examples: number
   /** Share of the held-apart examples whose chosen action a model trained without them ranks first; null when none is held apart. */
   readonly accuracy: number | null
@@ -37,9 +39,11 @@ export interface TrainRunSummary {
   readonly run: string
   readonly round: number
   readonly seed: string
-  /** The records that taught it (those holding at least one example), each once. */
+  /** The dataset records it read: every one of rounds ≤ `round`. */
   readonly records: number
   readonly examples: number
+  /** Share of the examples it trained on whose chosen action it ranks first; null without examples. */
+  readonly accuracy: number | null
   readonly heldApart: HeldApartScore
   readonly weights: string
   readonly bytes: number
@@ -48,30 +52,18 @@ export interface TrainRunSummary {
   readonly appended: boolean
 }
 
-/** A dataset record as the learner reads it. */
-export type LearnerRecord = { readonly recordId: string; readonly format: string; readonly body: unknown }
-
 const list = (ns: Iterable<number>) => [...ns].join(", ")
 
-/** The records a model learns from, in the order given: each record id once (its first), and only records holding an example. */
-export const learnableRecords = <R extends LearnerRecord>(records: ReadonlyArray<R>): Array<R & { readonly examples: number }> => {
-  const seen = new Set<string>()
-  const out: Array<R & { readonly examples: number }> = []
-  for (const r of records) {
-    if (seen.has(r.recordId)) continue
-    seen.add(r.recordId)
-    const examples = examplesOfRecord(r).length
-    if (examples > 0) out.push({ ...r, examples })
-  }
-  return out
-}
-
 /** A model trained without the held-apart records, scored on them. */
-export const heldApartScore = (records: ReadonlyArray<LearnerRecord & Countable>, seed: string): HeldApartScore => {
-  const { train, held } = holdApart(records)
+export const heldApartScore = (
+  records: ReadonlyArray<TrainingRecord & { readonly trajectoryIds: ReadonlyArray<string> }>,
+  seed: string
+): HeldApartScore => {
+  const { train, held } = holdApart(records.map((r) => ({ ...r, examples: examplesOfRecord(r).length })))
   const examples = held.flatMap(examplesOfRecord)
-  if (examples.length === 0) return { records: 0, examples: 0, accuracy: null }
-  return { records: held.length, examples: examples.length, accuracy: nextActionAccuracy(trainOnRecords(train, seed), examples) }
+  if (examples.length === 0) return { trajectories: 0, examples: 0, accuracy: null }
+  const trajectories = new Set(held.map((r) => r.trajectoryIds[0])).size
+  return { trajectories, examples: examples.length, accuracy: nextActionAccuracy(trainOnRecords(train, seed), examples) }
 }
 
 /** The run's seed, from its RunStarted. */
@@ -106,32 +98,30 @@ export const trainRun = (o: TrainRunOptions) =>
     const sealed = [...dataset.seals.keys()].sort((a, b) => a - b)
     const round = yield* chooseRound(o.run, sealed, dataset.rounds, o.round)
     const seed = learnerSeed(seedOfRun, round)
-    const taught = learnableRecords(dataset.records.filter((r) => r.data.round <= round).map((r) => ({ ...r.data, position: r.position })))
+    // As the run's own rounds train: every record of rounds ≤ N, in log order.
+    const taught = dataset.records.filter((r) => r.data.round <= round).map((r) => r.data)
     const model = trainOnRecords(taught, seed)
-    const examples = taught.reduce((n, r) => n + r.examples, 0)
+    const examples = taught.flatMap(examplesOfRecord)
+    const accuracy = examples.length === 0 ? null : nextActionAccuracy(model, examples)
     const heldApart = heldApartScore(taught, seed)
     const stream = trainedStream(o.run)
     const { weights, bytes } = yield* putWeights(learnedModelJson(model))
+    const rounds = sealed.filter((r) => r <= round)
     const trained: TrainedData = {
       round,
       trainer: TRAINER_VERSION,
       // As the run's own rounds name what they trained on: the digest of the seals of rounds ≤ N.
-      datasetDigest: digest(sealed.filter((r) => r <= round).map((r) => dataset.seals.get(r)!.contentDigest)),
+      datasetDigest: digest(rounds.map((r) => dataset.seals.get(r)!.contentDigest)),
       checkpoint: `sha256:${weights}`,
       metrics: {
+        examples: examples.length,
         records: taught.length,
-        examples,
+        ...(accuracy === null ? {} : { accuracy }),
         ...(heldApart.accuracy === null ? {} : { held_apart_examples: heldApart.examples, held_apart_accuracy: heldApart.accuracy })
       },
       weights,
       seed,
-      records: {
-        run: o.run,
-        round,
-        count: taught.length,
-        first: taught[0]?.position ?? 0,
-        last: taught.at(-1)?.position ?? 0
-      }
+      records: { count: taught.length, rounds }
     }
     const { versions, revision } = yield* readTrained(stream)
     const already = versions.some((v) => canonicalJson(v) === canonicalJson(trained))
@@ -141,7 +131,8 @@ export const trainRun = (o: TrainRunOptions) =>
       round,
       seed,
       records: taught.length,
-      examples,
+      examples: examples.length,
+      accuracy,
       heldApart,
       weights,
       bytes,

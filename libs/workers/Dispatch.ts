@@ -30,6 +30,7 @@ import type { BlobStoreError } from "@core/blobstore"
 import { canonicalJson, catalog } from "@core/events"
 import type { CoreEvent, Platform } from "@core/events"
 import type { ScreenshotPolicy } from "@core/environment"
+import { learnedModelJson } from "@core/learner"
 import type { ModelCalledEvent } from "@core/models"
 import { infraErrorTrajectory, RemoteEpisodes, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput } from "@core/pipeline"
@@ -185,9 +186,12 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             jobOfSeq.set(pending.seq, jobId)
             return
           }
-          const { retrieval, ...rest } = input
+          const { retrieval, learned, ...rest } = input
           const model =
             retrieval === undefined || retrieval === null ? null : yield* blobs.put(new TextEncoder().encode(JSON.stringify(retrieval)))
+          // The learner's canonical JSON: the same bytes, so the same blob, as the PolicyTrained that named it.
+          const weights =
+            learned === undefined || learned === null ? null : yield* blobs.put(new TextEncoder().encode(learnedModelJson(learned)))
           const job: EpisodeJob = {
             protocol: PROTOCOL_VERSION,
             runId: o.runId,
@@ -199,7 +203,7 @@ export const remoteEpisodes = (o: DispatchOptions): Layer.Layer<RemoteEpisodes, 
             screenshots: o.screenshots,
             setOfMarks: o.setOfMarks,
             startTask: o.startTaskOf(input.taskId),
-            input: { ...rest, ...(model === null ? {} : { retrieval: model }) }
+            input: { ...rest, ...(model === null ? {} : { retrieval: model }), ...(weights === null ? {} : { learned: weights }) }
           }
           const ack = yield* patiently(`queueing ${jobId}`, () =>
             queue.js.publish(subject, JSON.stringify(job), { msgID: messageId(o.runId, jobId, nonceOf(jobId)) })

@@ -65,7 +65,11 @@ export const JobApp = Schema.Union([
 ])
 export type JobApp = typeof JobApp.Type
 
-/** The rollout's input as a job carries it: the retrieval model by its blob's hash. */
+/**
+ * The rollout's input as a job carries it: the retrieval model and the learned model by
+ * their blobs' hashes. A learned job needs no new protocol version: a worker that does not
+ * know the learned policy refuses the job's policy as it decodes it, and plays nothing.
+ */
 export const JobInput = Schema.Struct({
   causationId: Schema.String,
   trajectoryId: Token,
@@ -83,6 +87,8 @@ export const JobInput = Schema.Struct({
   hashRouting: Schema.optionalKey(Schema.Boolean),
   exploration: Schema.optionalKey(Exploration),
   retrieval: Schema.optionalKey(Schema.NullOr(Sha256)),
+  /** The learned model's weights blob (the learner's canonical JSON, the blob PolicyTrained names). */
+  learned: Schema.optionalKey(Schema.NullOr(Sha256)),
   /** Exploration 5: the task's graph paths and label functions the episode checks after each step. */
   end: Schema.optionalKey(EndCheck)
 })

@@ -25,6 +25,8 @@ import type { Platform } from "@core/events"
 import type { ModelCalledEvent } from "@core/models"
 import { labelSandbox, liveObservations, rollout } from "@core/pipeline"
 import type { EpisodeJudgement, RolloutInput, RunApp, RunTask } from "@core/pipeline"
+import { learnedModelFromJson } from "@core/learner"
+import type { LearnedModel } from "@core/learner"
 import { retrievalModelFromJson } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
 import { noModels, Randomness, type Models, type Observations } from "@core/engine"
@@ -93,6 +95,16 @@ const retrievalModelOf = (bytes: Uint8Array, hash: string): Effect.Effect<Retrie
       })
   })
 
+/** The learned model a job names by its weights blob, or the one-line reason it is none. */
+const learnedModelOf = (bytes: Uint8Array, hash: string): Effect.Effect<LearnedModel, PoisonJob> =>
+  Effect.try({
+    try: () => learnedModelFromJson(new TextDecoder().decode(bytes)),
+    catch: (e) =>
+      new PoisonJob({
+        reason: `its learned model (blob ${hash.slice(0, 12)}) is not one: ${e instanceof SyntaxError ? "not JSON" : describe(e)}`
+      })
+  })
+
 /** Why this worker cannot play the job, in one line; null when it can. */
 export const refusal = (job: EpisodeJob, served: JobApp, modelServer: boolean): string | null => {
   if (job.protocol !== PROTOCOL_VERSION)
@@ -149,9 +161,14 @@ const episodePlayer = (o: WorkerOptions, blobs: BlobStore["Service"], scope: Sco
   const play = (job: EpisodeJob, start: RunTask) =>
     Effect.gen(function* () {
       starts.set(job.input.taskId, { ...start.start, taskId: job.input.taskId })
-      const { retrieval, ...rest } = job.input
+      const { retrieval, learned, ...rest } = job.input
       const model = retrieval === undefined || retrieval === null ? null : yield* retrievalModelOf(yield* blobs.get(retrieval), retrieval)
-      const input: RolloutInput = { ...rest, ...(model === null ? {} : { retrieval: model }) }
+      const weights = learned === undefined || learned === null ? null : yield* learnedModelOf(yield* blobs.get(learned), learned)
+      const input: RolloutInput = {
+        ...rest,
+        ...(model === null ? {} : { retrieval: model }),
+        ...(weights === null ? {} : { learned: weights })
+      }
       const calls: Array<ModelCalledEvent> = []
       const observations = yield* observationsFor(job)
       const checks = input.end === undefined ? null : yield* sandboxContext

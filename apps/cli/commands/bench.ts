@@ -27,6 +27,10 @@ import type { ModeFigures, RunBenchResult } from "../bench/RunBench.ts"
 import { countFlag, interruptOnSignal, mark, num, textTable } from "../bench/Report.ts"
 import { configFlags } from "../ConfigFlags.ts"
 import { chooseTasks } from "@core/sites/run"
+import { readRunDataset } from "@core/datasets"
+import { runLog, runsWith, unknownRun } from "@core/engine"
+import { openStore } from "@core/run"
+import { runTrainBench, TRAIN_TARGET_RECORDS_PER_S, trainTable } from "../bench/TrainBench.ts"
 
 /**
  * Per phase, side and round: large enough to get past per-round noise, small enough that
@@ -308,5 +312,37 @@ export const benchRun: Command<Failure> = {
       if (chosen.length === 0) return yield* new UsageError({ message: "--tasks chose no task" })
       const result = yield* interruptOnSignal(runRunBench({ taskIds: chosen.map((t) => t.id), samples, progress: (l) => console.error(l) }))
       console.log(args.flags.json === true ? JSON.stringify(result) : runTable(result))
+    })
+}
+
+export const benchTrain: Command<Failure> = {
+  name: "bench train",
+  summary: `the learner's records/s per core over a run's dataset (target ${TRAIN_TARGET_RECORDS_PER_S}), and each model family's held-apart accuracy`,
+  flags: {
+    run: { kind: "string", description: "the run whose dataset to train on (default: the store's latest run with dataset records)" },
+    rounds: { kind: "number", description: "timed rounds, each interleaved with reading alone (default 3)" },
+    json: { kind: "boolean", description: "print the figures as one JSON object" },
+    ...configFlags(["store", "nats.url", "dataDir"])
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const rounds = yield* countFlag(args, "rounds", 3, 1)
+      const opened = yield* openStore(args)
+      const result = yield* Effect.gen(function* () {
+        const named = args.flags.run as string | undefined
+        const run = named ?? (yield* runsWith("run.*.dataset.*")).at(-1)
+        if (run === undefined)
+          return yield* new UsageError({ message: "no run with dataset records in this store: bun core run makes one, or pass --run" })
+        const dataset = yield* readRunDataset(run)
+        if (dataset.records.length === 0) return yield* unknownRun(run)
+        const records = dataset.records.map((r) => ({
+          recordId: r.data.recordId,
+          format: r.data.format,
+          body: r.data.body,
+          taskId: r.data.taskId
+        }))
+        return yield* runTrainBench({ run, records, roundEvents: yield* runLog(run), rounds, progress: (l) => console.error(l) })
+      }).pipe(Effect.provide(opened.layer))
+      console.log(args.flags.json === true ? JSON.stringify(result) : trainTable(result))
     })
 }

@@ -5,7 +5,7 @@ import { appCheck } from "./app.ts"
 import { configShow } from "./config.ts"
 import { demo } from "./demo.ts"
 import { doctor } from "./doctor.ts"
-import { benchEnv, benchReplay, benchRun, benchSandbox, benchStore, benchUi } from "./bench.ts"
+import { benchEnv, benchReplay, benchRun, benchSandbox, benchStore, benchTrain, benchUi } from "./bench.ts"
 import { eventsTail } from "./events.ts"
 import { datasetExport, datasetFollow } from "./dataset.ts"
 import { datasetCheck } from "./datasetCheck.ts"
@@ -41,6 +41,7 @@ export const commands: ReadonlyArray<Command<Failure>> = [
   benchSandbox,
   benchUi,
   benchRun,
+  benchTrain,
   dbMigrate,
   dbStatus,
   dbProject,

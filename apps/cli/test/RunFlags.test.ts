@@ -28,11 +28,12 @@ describe("run settings as flags", () => {
         description: "tasks extrapolation may add per task and round (default 1; 0: no extrapolation)"
       },
       tasks: { kind: "string", description: "only these task ids (comma-separated)" },
+      // The hand-written flag's, with the learned policy that came after it.
       policy: {
         kind: "string",
         description:
-          "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos) or model (models.baseUrl)",
-        choices: ["exploration", "embedded", "model"]
+          "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos), learned (the learner's parametric policy, trained the same way) or model (models.baseUrl)",
+        choices: ["exploration", "embedded", "learned", "model"]
       }
     })
     expect(runFlags(["samples"], { samples: "rollouts per task" })).toEqual({

@@ -3,21 +3,28 @@
  * each sealed round's dataset — with every earlier round's, round 0 being the demos —
  * trains the retrieval policy (libs/policy) the next round's rollouts use. PolicyTrained
  * names what it was trained on (the digest of the seals' digests) and the model it made.
+ * With "learned", the same seals train the learner's policy (libs/learner) on the dataset
+ * records so far, seeded from the run's seed and the round; its PolicyTrained also names the
+ * weights blob (put in the BlobStore, where an audit or a worker fetches it), the seed and
+ * the records it read.
  *
- * Training is a pure function of the sft records in the log, so replay and the rollouts
- * rebuild the same model; `retrievalModelOf` memoises it by that digest.
+ * Training is a pure function of the records in the log, so replay and the rollouts
+ * rebuild the same model; `retrievalModelOf` and `learnedModelOf` memoise it.
  *
  * @example
  * const [trained] = yield* policyTraining.decide(state, datasetSealed) // PolicyTrained
  */
 import { Effect } from "effect"
+import { BlobStore } from "@core/blobstore"
 import { digest, PolicyTrained, runStream, sha256 } from "@core/events"
-import type { CoreEvent } from "@core/events"
+import type { CoreEvent, DataOf } from "@core/events"
+import { examplesOfRecord, learnedModelJson, learnerSeed, nextActionAccuracy, TRAINER_VERSION, trainOnRecords } from "@core/learner"
+import type { LearnedModel } from "@core/learner"
 import { modelDigestInput, trainRetrieval } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
 import { decision, defineDecider } from "@core/engine"
 import { evolveRun, initialRunState } from "../RunState.ts"
-import type { RunState } from "../RunState.ts"
+import type { LearningRecord, RunState } from "../RunState.ts"
 
 export const TRAINER = "retrieval-v1"
 
@@ -47,6 +54,80 @@ export const retrievalModelOf = (s: RunState, round: number): RetrievalModel => 
 /** The model the current round's rollouts use: the last one trained, or none yet. */
 export const currentModel = (s: RunState): RetrievalModel | null => (s.trained === null ? null : retrievalModelOf(s, s.trained.round))
 
+/** A learned model with what names it: its canonical JSON, that JSON's sha256 (the weights blob), its seed and its records. */
+interface Learned {
+  readonly model: LearnedModel
+  readonly json: string
+  readonly weights: string
+  readonly seed: string
+  readonly records: ReadonlyArray<LearningRecord>
+}
+
+const learned = new Map<string, Learned>()
+
+/**
+ * The learned model of a learned run through `round`: trained on the dataset records of
+ * rounds ≤ `round` in log order, with the learner's seed of the run's seed and that round.
+ * Built once per seed and record list (training depends on their order too).
+ */
+const learnedThrough = (s: RunState, round: number): Learned | null => {
+  if (s.learning === null) return null
+  const records = s.learning.records.filter((r) => r.round <= round)
+  const seed = learnerSeed(s.learning.seed, round)
+  const key = digest({ seed, records: records.map((r) => r.recordId) })
+  const cached = learned.get(key)
+  if (cached !== undefined) return cached
+  const model = trainOnRecords(records, seed)
+  const json = learnedModelJson(model)
+  const made: Learned = { model, json, weights: sha256(json), seed, records }
+  // A handful of runs per process at most: keep the last few.
+  if (learned.size >= 8) learned.delete(learned.keys().next().value!)
+  learned.set(key, made)
+  return made
+}
+
+/** The learned model trained through `round` of a learned run (policy "learned"); null for any other run, which keeps no records. */
+export const learnedModelOf = (s: RunState, round: number): LearnedModel | null => learnedThrough(s, round)?.model ?? null
+
+/** The learned model the current round's rollouts use: the last one trained, or none yet (they explore). */
+export const currentLearnedModel = (s: RunState): LearnedModel | null => (s.trained === null ? null : learnedModelOf(s, s.trained.round))
+
+/** A learned run's PolicyTrained through `round`: its weights put in the BlobStore first, so the event never names a missing blob. */
+const trainedLearned = (s: RunState, round: number, l: Learned) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    yield* blobs.put(new TextEncoder().encode(l.json))
+    const examples = l.records.flatMap((r) => examplesOfRecord(r))
+    const rounds = [...s.seals.keys()].filter((r) => r <= round).sort((a, b) => a - b)
+    return {
+      round,
+      trainer: TRAINER_VERSION,
+      datasetDigest: trainingDigest(s, round),
+      checkpoint: `sha256:${l.weights}`,
+      metrics: {
+        examples: examples.length,
+        records: l.records.length,
+        // Without examples there is nothing to be right about: no accuracy rather than a made-up one.
+        ...(examples.length === 0 ? {} : { accuracy: nextActionAccuracy(l.model, examples) })
+      },
+      weights: l.weights,
+      seed: l.seed,
+      records: { count: l.records.length, rounds }
+    } satisfies DataOf<typeof PolicyTrained>
+  })
+
+/** An embedded run's PolicyTrained through `round`. */
+const trainedRetrieval = (s: RunState, round: number): DataOf<typeof PolicyTrained> => {
+  const model = retrievalModelOf(s, round)
+  return {
+    round,
+    trainer: TRAINER,
+    datasetDigest: trainingDigest(s, round),
+    checkpoint: `sha256:${sha256(modelDigestInput(model))}`,
+    metrics: { examples: s.examples.filter((x) => x.round <= round).length, distinct_examples: model.examples.length }
+  }
+}
+
 export const policyTraining = defineDecider({
   name: "policy-training",
   version: "1",
@@ -55,23 +136,13 @@ export const policyTraining = defineDecider({
   initial: initialRunState,
   evolve: evolveRun,
   decide: (s: RunState, e: CoreEvent) =>
-    Effect.sync(() => {
-      if (e.type !== "DatasetSealed" || s.config === null || e.runId === null || s.config.policy.kind !== "embedded") return []
+    Effect.gen(function* () {
+      if (e.type !== "DatasetSealed" || s.config === null || e.runId === null) return []
       const round = e.data.round
-      const model = retrievalModelOf(s, round)
-      return [
-        decision(PolicyTrained, {
-          stream: runStream(e.runId, "round", String(round)),
-          causationId: e.id,
-          ordinal: 0,
-          data: {
-            round,
-            trainer: TRAINER,
-            datasetDigest: trainingDigest(s, round),
-            checkpoint: `sha256:${sha256(modelDigestInput(model))}`,
-            metrics: { examples: s.examples.filter((x) => x.round <= round).length, distinct_examples: model.examples.length }
-          }
-        })
-      ]
+      const kind = s.config.policy.kind
+      const l = kind === "learned" ? learnedThrough(s, round) : null
+      const data = l !== null ? yield* trainedLearned(s, round, l) : kind === "embedded" ? trainedRetrieval(s, round) : null
+      if (data === null) return []
+      return [decision(PolicyTrained, { stream: runStream(e.runId, "round", String(round)), causationId: e.id, ordinal: 0, data })]
     })
 })

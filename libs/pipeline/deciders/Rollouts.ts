@@ -30,7 +30,7 @@ import { explorerIdOf, playEpisode, trajectoryIdOf } from "../Rollout.ts"
 import { evolveRun, initialRunState, sourceKey } from "../RunState.ts"
 import type { RunState } from "../RunState.ts"
 import { loadRecordedTrajectory } from "../Trajectories.ts"
-import { currentModel } from "./PolicyTraining.ts"
+import { currentLearnedModel, currentModel } from "./PolicyTraining.ts"
 import { verdictRules, verifyTrajectory } from "../Verification.ts"
 
 export const ROLLOUT_JOB_KIND = "rollout"
@@ -163,6 +163,8 @@ export const rollouts = defineDecider({
         hashRouting: config.hashRouting,
         exploration: config.exploration,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
+        // The explorer below plays the seeded policy: it needs no model.
+        ...(config.policy.kind === "learned" && explorer === null ? { learned: currentLearnedModel(s) } : {}),
         ...(end === null ? {} : { end }),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(explorer !== null

@@ -65,8 +65,8 @@ export const rounds = defineDecider({
       if (e.type === "JobCompleted" && e.data.jobId.startsWith("infer-")) {
         return s.round === 0 && s.roundsCompleted < 0 && s.inferJobs.done === s.inferJobs.queued ? demoRound(s, e) : []
       }
-      // A round's data is sealed (Datasets) — and, for the embedded policy, learned from — before the next round plays.
-      const next = config.policy.kind === "embedded" ? "PolicyTrained" : "DatasetSealed"
+      // A round's data is sealed (Datasets) — and, for a policy trained in the run, learned from — before the next round plays.
+      const next = config.policy.kind === "embedded" || config.policy.kind === "learned" ? "PolicyTrained" : "DatasetSealed"
       if (e.type === "DatasetSealed" || e.type === "PolicyTrained") {
         return e.type === next && e.data.round < config.rounds && e.data.round === s.roundsCompleted
           ? [startRound(s, e, e.data.round + 1)]

@@ -55,7 +55,9 @@ describe("runs", () => {
       ])
   })
   test("a PolicyTrained of a trainer outside any run (its own workspace stream, no run id) touches no run's rounds", () => {
-    given(runs).when({ ...s.PolicyTrained, stream: "ws.trainer.nightly", runId: null }).then([])
+    given(runs)
+      .when({ ...s.PolicyTrained, stream: "ws.trainer.nightly", runId: null })
+      .then([])
   })
 })
 

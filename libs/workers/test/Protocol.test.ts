@@ -93,6 +93,18 @@ describe("decoding what arrives", () => {
     }
   })
 
+  test("a learned job carries its model by the weights blob's hash; anything else there is refused", () => {
+    const learned = job({ input: { ...job().input, policy: { kind: "learned" }, learned: "d".repeat(64) } })
+    expect(decodeJob(JSON.parse(JSON.stringify(learned)))).toEqual({ ok: true, value: learned })
+    const before = job({ input: { ...job().input, policy: { kind: "learned" }, learned: null } })
+    expect(decodeJob(JSON.parse(JSON.stringify(before)))).toEqual({ ok: true, value: before })
+    for (const bad of ["sha256:" + "d".repeat(64), "d".repeat(63), 7]) {
+      const d = decodeJob({ ...learned, input: { ...learned.input, learned: bad } })
+      expect(d.ok).toBe(false)
+      if (!d.ok) expect(d.reason).not.toContain("\n")
+    }
+  })
+
   test("an exploration-5 job carries the check that ends its episode, and it round-trips whole", () => {
     const source = { kind: "demo" as const, id: "d1" }
     const end = {

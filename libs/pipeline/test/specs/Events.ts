@@ -15,6 +15,7 @@
  */
 import { Result } from "effect"
 import { nodeIdOf, pathIdOf } from "@core/domain"
+import { encodeRunConfig, runConfigOf } from "../../RunConfig.ts"
 import {
   catalog,
   DatasetSealed,
@@ -138,7 +139,8 @@ export interface RunOptions {
   readonly rounds?: number
   readonly samples?: number
   readonly stepBudget?: number
-  readonly policy?: "exploration" | "embedded" | "model"
+  /** "learned" came after the schema: a run of it is recorded as every new run is (`run.configVersion` 2). */
+  readonly policy?: "exploration" | "embedded" | "model" | "learned"
   readonly expandPerTask?: number
   readonly explorePerTask?: number
   readonly extrapolatePerTask?: number
@@ -184,7 +186,10 @@ export const runConfig = (o: RunOptions): Record<string, unknown> => {
     ["models.baseUrl", o.model === undefined ? null : "http://models.test/v1"],
     ["models.model", o.model ?? null]
   ]
-  return Object.fromEntries(entries.filter(([, v]) => v !== undefined))
+  const config = Object.fromEntries(entries.filter(([k, v]) => v !== undefined && !(k === "run.policy" && v === "learned")))
+  if (o.policy !== "learned") return config
+  // The same run otherwise: its keys as they read, with the learned policy, in a record of the schema.
+  return { ...config, ...encodeRunConfig({ ...runConfigOf(config), policy: { kind: "learned" } }) }
 }
 
 /** A run's (or an infer run's) RunStarted. */

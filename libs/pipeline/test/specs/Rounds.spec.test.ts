@@ -1,7 +1,7 @@
 /**
  * The round decider: round 0 (the demos) starts and completes once every inference job has
  * completed; a round completes when each episode it queued has a verdict; the next round
- * starts on the previous one's sealed dataset (its trained policy, for the embedded one),
+ * starts on the previous one's sealed dataset (its trained policy, for the embedded and learned ones),
  * on the grown task pool — until `run.rounds`. Before that, it decides nothing.
  */
 import { afterAll, describe, expect, test } from "bun:test"
@@ -26,6 +26,7 @@ import {
 import type { EventOfType, RunOptions, Verdict } from "./Events.ts"
 import { complete, openBoard, openBoardDemo, openBoardGraph, openBoardNodes, tasks, trajectory, upvote, upvoteDemo } from "./Forum.ts"
 import { deciderSpecs, typesOf } from "@core/engine/testing"
+import { LEARNED_POLICY } from "@core/learner"
 import { specKit } from "./Kit.ts"
 
 const { spec, dispose } = deciderSpecs("rounds", specKit)
@@ -116,6 +117,18 @@ describe("rounds: the next round starts on the last one's data", () => {
       .given([...after0({ policy: "embedded" }), datasetSealed(0)])
       .when(trained)
       .then(next(1, own, trained, "retrieval-v1"))
+  })
+
+  test("with the learned policy too, the next round waits for the policy trained on the data, and plays it", async () => {
+    await spec(rounds)
+      .given(after0({ policy: "learned" }))
+      .when(datasetSealed(0))
+      .thenNothing()
+    const trained = policyTrained(0)
+    await spec(rounds)
+      .given([...after0({ policy: "learned" }), datasetSealed(0)])
+      .when(trained)
+      .then(next(1, own, trained, LEARNED_POLICY))
   })
 
   test("an extrapolated task joins the pool once it has a path; one without stays out", () => {

@@ -1,0 +1,109 @@
+/**
+ * The learned policy as a `Policy`: it scores every candidate of the live view with the
+ * trained weights and draws one (softmax at a low temperature, from the episode's seeded
+ * draws), then fills in what the candidate leaves open — the text to type or the option to
+ * select from the form plan that matched the field, else the instruction's quoted or named
+ * value; an answer read off the page as the exploration policy reads it. A candidate it
+ * cannot fill is set aside and another drawn. With no model yet it explores.
+ *
+ * @example
+ * const action = yield* learnedPolicy({ model, exploration: { version: EXPLORATION.current } }).act(view, draws)
+ */
+import { Effect } from "effect"
+import { explorationRulesAt } from "@core/domain"
+import type { Action } from "@core/events"
+import { describeAction, explorationAction, explorationInput, formPlans, softmaxDraw, textToType } from "@core/policy"
+import type { Draws, EpisodeView, ExplorationPolicyOptions, Policy, PolicyElement, PolicyInput } from "@core/policy"
+import { FINAL_KINDS } from "./Candidates.ts"
+import type { Candidate } from "./Candidates.ts"
+import { scoresOf, stateFeatures } from "./Features.ts"
+import { weightsOf } from "./Model.ts"
+import type { LearnedModel } from "./Model.ts"
+import { screenElements } from "./Screen.ts"
+import type { Screen } from "./Screen.ts"
+
+/** What trajectories of the learned policy record as their policy. */
+export const LEARNED_POLICY = "learned-v1"
+
+/** Lower than the exploration policy's 0.6: the scores are learned, so the policy mostly trusts them. */
+const TEMPERATURE = 0.3
+
+export interface LearnedPolicyOptions {
+  /** The weights trained so far; null or absent: the policy explores. */
+  readonly model?: LearnedModel | null
+  /** The exploration policy it falls back to without a model, and whose rules read the view. */
+  readonly exploration?: ExplorationPolicyOptions
+}
+
+export const screenOfView = (view: EpisodeView): Screen => ({
+  instruction: view.instruction,
+  url: view.url,
+  title: view.title,
+  elements: screenElements(view.elements),
+  history: view.history.map((h) => describeAction(h.action)),
+  step: view.step
+})
+
+const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId: e.id, text: e.text === "" ? null : e.text })
+
+/** The action a winning candidate is, filled in; null when there is nothing to fill it with. */
+const actionOf = (c: Candidate, input: PolicyInput, finish: () => Action): Action | null => {
+  switch (c.kind) {
+    case "complete":
+    case "infeasible":
+      return { kind: "status", status: c.kind }
+    case "back":
+      return { kind: "back" }
+    case "scroll":
+      return { kind: "scroll", target: null, direction: "down" }
+    case "answer": {
+      const a = finish()
+      return a.kind === "answer" && a.text.trim() !== "" ? a : null
+    }
+  }
+  const element = input.elements.find((e) => e.id === c.element!.id)
+  if (element === undefined) return null
+  if (c.kind === "click") return { kind: "click", target: targetOf(element) }
+  const planned = formPlans(input.instruction, input.elements)
+    .flatMap((p) => p.matched)
+    .find((f) => f.field.id === element.id)?.action
+  if (c.kind === "select") return planned?.kind === "select" ? planned : null
+  const text = planned?.kind === "type" ? planned.text : textToType(input.instruction, input.elements)
+  if (text === null || text === "") return null
+  return { kind: "type", target: targetOf(element), text, ...(c.kind === "type-submit" ? { submit: true } : {}) }
+}
+
+/** The learned policy at the given weights. */
+export const learnedPolicy = (options: LearnedPolicyOptions = {}): Policy => {
+  const { version: explorationVersion, ...tuning } = options.exploration ?? {}
+  const exploration = { ...tuning, rules: explorationRulesAt(explorationVersion) }
+  const model = options.model ?? null
+  return {
+    name: LEARNED_POLICY,
+    version: model === null ? "untrained" : model.version,
+    act: (view, draws) =>
+      Effect.sync(() => {
+        const input = explorationInput(view, exploration.rules)
+        if (model === null) return explorationAction(input, draws, exploration)
+        return learnedAction(model, view, input, draws, () =>
+          // The exploration policy's last step is its reader: an answer read off the page.
+          explorationAction({ ...input, stepBudget: input.history.length + 1 }, draws, exploration)
+        )
+      })
+  }
+}
+
+const learnedAction = (model: LearnedModel, view: EpisodeView, input: PolicyInput, draws: Draws, finish: () => Action): Action => {
+  const w = weightsOf(model)
+  const f = stateFeatures(screenOfView(view))
+  const last = view.history.length >= view.stepBudget - 1
+  const scores = scoresOf(w, f)
+  let open = f.candidates.map((c, i) => ({ c, score: scores[i]! })).filter(({ c }) => !last || FINAL_KINDS.has(c.kind))
+  while (open.length > 0) {
+    const pick = softmaxDraw(open, (x) => x.score, TEMPERATURE, draws)
+    const action = actionOf(pick.c, input, finish)
+    if (action !== null) return action
+    open = open.filter((x) => x !== pick)
+  }
+  return { kind: "status", status: "complete" }
+}
