@@ -8,35 +8,24 @@
  * the model trained on every record in one go, and no record counted twice. Runs are
  * isolated by a unique run id and consumer name on the shared CORE stream.
  */
-import { afterAll, expect, test } from "bun:test"
+import { expect, test } from "bun:test"
 import { Effect, Layer, Stream } from "effect"
-import { connect } from "@nats-io/transport-node"
-import { jetstreamManager } from "@nats-io/jetstream"
 import { BlobStore, DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { DatasetRecordEmitted, DatasetSealed, makeEvent, RunStarted, runStream } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
 import { EmbeddedStore, EventStore, JetStreamStore } from "@core/eventstore"
 import { examplesOfRecord, learnedModelFromJson, learnedModelJson, learnerSeed, trainOnRecords } from "@core/learner"
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError, REPO, spawnCore } from "./support/cli.ts"
+import { cleanedUp, NATS, tee, unique, waitFor } from "./support/follower.ts"
 
-const NATS = "nats://127.0.0.1:4222"
 const FIXTURE = join(REPO, "tests", "fixtures", "replay-run-2")
 const FIXTURE_RUN = "run-mxcb6ggg-b433bd"
 const AT = "2026-12-06T10:00:00.000Z"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-train-"))
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-const consumers: Array<string> = []
-
-afterAll(async () => {
-  rmSync(tmp, { recursive: true, force: true })
-  const nc = await connect({ servers: NATS })
-  const jsm = await jetstreamManager(nc)
-  for (const c of consumers) await jsm.consumers.delete("CORE", c).catch(() => false)
-  await nc.close()
-})
+const consumers = cleanedUp(tmp)
 
 type Stores = Layer.Layer<EventStore | BlobStore, unknown>
 const embedded = (dir: string): Stores =>
@@ -164,23 +153,6 @@ test("train --run: a PolicyTrained on the trainer's stream, its weights in the b
     expect(r.stderr).toContain(says)
   }
 }, 90_000)
-
-const tee = (s: ReadableStream<Uint8Array>) => {
-  const acc = { text: "" }
-  void (async () => {
-    const dec = new TextDecoder()
-    for await (const c of s) acc.text += dec.decode(c, { stream: true })
-  })()
-  return acc
-}
-
-const waitFor = async (what: () => string, cond: () => Promise<boolean>, ms = 40_000) => {
-  const deadline = Date.now() + ms
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`)
-    await Bun.sleep(100)
-  }
-}
 
 test("train --follow: SIGKILLed five times while records arrive, restarted — its last version is the model of every record in one go", async () => {
   const source = embedded(fixtureCopy("follow-source"))

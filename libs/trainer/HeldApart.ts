@@ -29,7 +29,11 @@ export const holdApart = <R extends Countable>(records: ReadonlyArray<R>): { tra
   const perKey = new Map<string, number>()
   for (const r of records) perKey.set(keyOf(r), (perKey.get(keyOf(r)) ?? 0) + r.examples)
   const total = [...perKey.values()].reduce((a, b) => a + b, 0)
-  const ranked = [...perKey.keys()].map((k) => [sha256(k), k] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  // A trajectory without examples (a rollout record's) teaches and tests nothing: never held apart.
+  const ranked = [...perKey.keys()]
+    .filter((k) => perKey.get(k)! > 0)
+    .map((k) => [sha256(k), k] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   const share = Math.ceil(total * HELD_APART_SHARE)
   const heldKeys = new Set<string>()
   let heldExamples = 0

@@ -32,7 +32,7 @@ const summaryLines = (s: TrainRunSummary): Array<string> => [
   `train: run ${s.run} through round ${s.round}: ${s.records} records, ${s.examples} examples, seed ${s.seed.slice(0, 12)}…`,
   s.heldApart.accuracy === null
     ? "train: nothing held apart (the examples come from fewer than two trajectories)"
-    : `train: next-action accuracy ${s.heldApart.accuracy.toFixed(3)} on ${s.heldApart.examples} held-apart examples of ${s.heldApart.trajectories} trajectories ` +
+    : `train: next-action accuracy ${s.heldApart.accuracy.toFixed(3)} on ${s.heldApart.examples} held-apart examples of ${s.heldApart.trajectories} ${s.heldApart.trajectories === 1 ? "trajectory" : "trajectories"} ` +
       `(whole trajectories in sha256 order of their id, within a tenth of the examples; measured on a model trained without them)` +
       `${s.accuracy === null ? "" : `, ${s.accuracy.toFixed(3)} on the examples it trained on`}`,
   `train: weights ${s.weights} (${s.bytes} bytes) in the blob store; PolicyTrained on ${s.stream}${s.appended ? "" : " (already there: not appended again)"}`

@@ -17,6 +17,13 @@ test("whole trajectories are held apart, within a tenth of the examples, in the 
   expect(held.map((r) => r.id)).toEqual([...held.map((r) => r.id)].sort((a, b) => a - b))
 })
 
+test("a trajectory without examples (a rollout record's) is never held apart", () => {
+  const rollouts = Array.from({ length: 20 }, (_, i) => ({ id: 100 + i, trajectoryIds: [`r${i}`], examples: 0 }))
+  const { held } = holdApart([...records, ...rollouts])
+  expect(held.length).toBeGreaterThan(0)
+  expect(held.every((r) => r.examples > 0)).toBe(true)
+})
+
 test("the choice depends on the records alone: reordered, the same ones are held apart", () => {
   const ids = (rs: ReadonlyArray<{ id: number }>) => rs.map((r) => r.id).sort((a, b) => a - b)
   expect(ids(holdApart([...records].reverse()).held)).toEqual(ids(holdApart(records).held))
