@@ -15,11 +15,12 @@ import { Effect } from "effect"
 import { consumeDurably, datasetSubject, runIdOf } from "@core/datasets"
 import type { Delivery } from "@core/datasets"
 import { digest } from "@core/events"
-import type { NatsCredentials } from "@core/eventstore"
+import type { NatsCredentials, RecordedEvent } from "@core/eventstore"
 import { examplesOfRecord, learnedModelJson, TRAINER_VERSION, trainOnRecords } from "@core/learner"
 import { byDelivery, openTrainerState } from "./TrainerState.ts"
 import type { HeldRecord } from "./TrainerState.ts"
 import { appendTrained, putWeights, readTrained, trainerStream } from "./TrainerStream.ts"
+import type { TrainedData } from "./TrainerStream.ts"
 
 export interface TrainFollowOptions {
   readonly url: string
@@ -34,11 +35,42 @@ export interface TrainFollowOptions {
   readonly ackWaitSeconds: number
 }
 
-/** The last stream sequence a published version covered (0 before the first). */
-const coveredThrough = (records: unknown): number => {
-  const last = (records as { last?: unknown } | undefined)?.last
-  return typeof last === "number" ? last : 0
-}
+/** Version `n`, trained from scratch on `records` (in stream order): its weights put in the blob store, and what its PolicyTrained says. */
+const trainVersion = (records: ReadonlyArray<HeldRecord>, seed: string, n: number) =>
+  Effect.gen(function* () {
+    const { weights } = yield* putWeights(learnedModelJson(trainOnRecords(records, seed)))
+    const examples = records.reduce((k, r) => k + examplesOfRecord(r).length, 0)
+    return {
+      round: n,
+      trainer: TRAINER_VERSION,
+      datasetDigest: digest(records.map((r) => r.recordId)),
+      checkpoint: `sha256:${weights}`,
+      metrics: { records: records.length, examples },
+      weights,
+      seed,
+      records: {
+        count: records.length,
+        rounds: [...new Set(records.map((r) => r.round))].sort((a, b) => a - b),
+        first: records[0]!.seq,
+        last: records.at(-1)!.seq
+      }
+    } satisfies TrainedData
+  })
+
+/** A delivered record as the state folder holds it. */
+const heldOf = (seq: number, { event: e, index }: RecordedEvent): HeldRecord | null =>
+  e.type !== "DatasetRecordEmitted"
+    ? null
+    : {
+        seq,
+        index,
+        recordId: e.data.recordId,
+        runId: runIdOf(e),
+        round: e.data.round,
+        format: e.data.format,
+        trajectoryIds: e.data.trajectoryIds,
+        body: e.data.body
+      }
 
 export const followTrainer = (o: TrainFollowOptions) =>
   Effect.gen(function* () {
@@ -49,7 +81,8 @@ export const followTrainer = (o: TrainFollowOptions) =>
     const published = yield* readTrained(stream)
     let revision = published.revision
     let versions = published.versions.length
-    let through = coveredThrough(published.versions.at(-1)?.records)
+    // The last stream sequence a published version covered.
+    let through = published.versions.at(-1)?.records?.last ?? 0
     let skipped = 0
     console.error(
       `train: ${o.dir} holds ${held.length} records${state.tornBytes > 0 ? ` (cut a torn last line of ${state.tornBytes} bytes left by a crash)` : ""}; ` +
@@ -61,26 +94,13 @@ export const followTrainer = (o: TrainFollowOptions) =>
     // a drain, must not publish the same records again.
     const trainIfNew = Effect.gen(function* () {
       if (held.length === 0 || lastSeq() <= through) return
-      const records = [...held].sort(byDelivery)
-      const model = trainOnRecords(records, state.seed)
-      const { weights } = yield* putWeights(learnedModelJson(model))
-      const first = records[0]!.seq
-      const last = records.at(-1)!.seq
-      const examples = records.reduce((n, r) => n + examplesOfRecord(r).length, 0)
-      revision = yield* appendTrained(stream, revision, {
-        round: versions + 1,
-        trainer: TRAINER_VERSION,
-        datasetDigest: digest(records.map((r) => r.recordId)),
-        checkpoint: `sha256:${weights}`,
-        metrics: { records: records.length, examples },
-        weights,
-        seed: state.seed,
-        records: { count: records.length, rounds: [...new Set(records.map((r) => r.round))].sort((a, b) => a - b), first, last }
-      })
+      const version = yield* trainVersion([...held].sort(byDelivery), state.seed, versions + 1)
+      revision = yield* appendTrained(stream, revision, version)
+      const { count, first, last } = version.records
       versions++
       through = last
       console.error(
-        `train: version ${versions}: ${records.length} records (sequences ${first}–${last}), ${examples} examples → weights ${weights.slice(0, 12)} on ${stream}`
+        `train: version ${versions}: ${count} records (sequences ${first}–${last}), ${version.metrics.examples} examples → weights ${version.weights.slice(0, 12)} on ${stream}`
       )
     })
 
@@ -89,25 +109,15 @@ export const followTrainer = (o: TrainFollowOptions) =>
       Effect.gen(function* () {
         const fresh: Array<HeldRecord> = []
         for (const { seq, events } of batch) {
-          for (const { event: e, index } of events) {
-            if (e.type === "DatasetSealed") sealed = true
-            if (e.type !== "DatasetRecordEmitted") continue
-            if (seen.has(e.data.recordId)) {
-              skipped++
-              continue
+          for (const recorded of events) {
+            if (recorded.event.type === "DatasetSealed") sealed = true
+            const record = heldOf(seq, recorded)
+            if (record === null) continue
+            if (seen.has(record.recordId)) skipped++
+            else {
+              seen.add(record.recordId)
+              fresh.push(record)
             }
-            const record: HeldRecord = {
-              seq,
-              index,
-              recordId: e.data.recordId,
-              runId: runIdOf(e),
-              round: e.data.round,
-              format: e.data.format,
-              trajectoryIds: e.data.trajectoryIds,
-              body: e.data.body
-            }
-            seen.add(record.recordId)
-            fresh.push(record)
           }
         }
         if (fresh.length > 0) yield* state.append(fresh)
