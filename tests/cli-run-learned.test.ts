@@ -117,6 +117,6 @@ test("core train --run, outside the run, trains each round the weights the run's
     expect(JSON.parse(r.stdout)).toMatchObject({ round, seed: own.seed, weights: own.weights, records: own.records.count })
   }
   // On its own stream: the run's log holds its own PolicyTrained events only.
-  expect((await tail(`ws.trained.${runId}`, "PolicyTrained")).map((e) => e.data.round)).toEqual([1, 2])
+  expect((await tail(`trainer.run.${runId}`, "PolicyTrained")).map((e) => e.data.round)).toEqual([1, 2])
   expect(await tail(`run.${runId}.round.*`, "PolicyTrained")).toEqual(trained)
 }, 30_000)

@@ -75,7 +75,7 @@ test("train --run: a PolicyTrained on the trainer's stream, its weights in the b
   const first = await core(["train", "--run", FIXTURE_RUN, "--json", ...flags])
   expect(first.code).toBe(0)
   const a = JSON.parse(first.stdout) as Record<string, any>
-  expect(a).toMatchObject({ run: FIXTURE_RUN, round: 2, stream: `ws.trained.${FIXTURE_RUN}`, appended: true })
+  expect(a).toMatchObject({ run: FIXTURE_RUN, round: 2, stream: `trainer.run.${FIXTURE_RUN}`, appended: true })
   expect(first.stderr).toContain(`train: run ${FIXTURE_RUN} through round 2: ${a.records} records, ${a.examples} examples`)
   expect(first.stderr).toContain(`held-apart examples`)
   // Every record of the rounds, in log order, with the seed of the run's and the round's: as a learned run trains after round 2.
@@ -91,7 +91,7 @@ test("train --run: a PolicyTrained on the trainer's stream, its weights in the b
   expect(learnedModelFromJson(json).seed).toBe(a.seed)
   expect(json).toBe(learnedModelJson(trainOnRecords(records, a.seed)))
 
-  const [trained, ...more] = await trainedOn(layer, `ws.trained.${FIXTURE_RUN}`)
+  const [trained, ...more] = await trainedOn(layer, `trainer.run.${FIXTURE_RUN}`)
   expect(more).toEqual([])
   expect(trained).toMatchObject({ round: 2, weights: a.weights, seed: a.seed, checkpoint: `sha256:${a.weights}` })
   expect(trained!.records).toEqual({ count: records.length, rounds: [0, 1, 2] })
@@ -101,7 +101,7 @@ test("train --run: a PolicyTrained on the trainer's stream, its weights in the b
   expect(second.code).toBe(0)
   expect(JSON.parse(second.stdout)).toEqual({ ...a, appended: false })
   expect(second.stderr).toContain("already there: not appended again")
-  expect(await trainedOn(layer, `ws.trained.${FIXTURE_RUN}`)).toHaveLength(1)
+  expect(await trainedOn(layer, `trainer.run.${FIXTURE_RUN}`)).toHaveLength(1)
   const earlier = JSON.parse((await core(["train", "--run", FIXTURE_RUN, "--round", "1", "--json", ...flags])).stdout)
   expect(earlier).toMatchObject({ round: 1, appended: true })
   expect(earlier.records).toBeLessThan(a.records)
@@ -160,7 +160,7 @@ test("train --follow: SIGKILLed five times while records arrive, restarted — i
   const runId = `trf-${unique()}`
   const consumer = `t-${unique()}`
   consumers.push(consumer)
-  const stream = `ws.trainer.${consumer}`
+  const stream = `trainer.follow.${consumer}`
   const state = join(tmp, "follow-state")
 
   // The fixture's rounds under the new run: five records a commit, each round ending with its seal.

@@ -3,7 +3,7 @@
  * the run's dataset records of rounds ≤ N in log order, with the seed the run's own rounds
  * train with (`learnerSeed(run seed, N)`) — so it is the model a learned run trains after
  * round N (libs/pipeline PolicyTraining.ts), whatever policy the run itself acted with. The
- * weights go to the blob store and a PolicyTrained on `ws.trained.<R>` names them; training
+ * weights go to the blob store and a PolicyTrained on `trainer.run.<R>` names them; training
  * again on the same data finds that event and adds none.
  *
  * @example

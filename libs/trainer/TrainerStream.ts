@@ -1,9 +1,10 @@
 /**
  * Where `core train` writes: the weights JSON into the blob store first, then a PolicyTrained
- * naming it on the trainer's own workspace stream — `ws.trainer.<consumer>` for a follow
- * trainer, `ws.trained.<runId>` for `train --run`. A trainer outside a run never writes to
- * the run's streams: the run's log stays what its deciders wrote, so it replays unchanged.
- * The event names no run (its `runId` is null); what taught it is in `records`.
+ * naming it on the trainer's own stream — `trainer.follow.<consumer>` for a follow trainer,
+ * `trainer.run.<runId>` for `train --run`. Neither is a run's stream nor a workspace one:
+ * the run's log stays what its deciders wrote, so it replays unchanged, and no run folds a
+ * trainer's versions into its state (every run reads the `ws.>` facts before it). The event
+ * names no run (its `runId` is null); what taught it is in `records`.
  *
  * @example
  * const { versions, revision } = yield* readTrained(trainerStream("nightly"))
@@ -12,17 +13,17 @@
  */
 import { DateTime, Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
-import { digest, makeEvent, PolicyTrained, workspaceStream } from "@core/events"
+import { digest, makeEvent, PolicyTrained } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
 import { EventStore } from "@core/eventstore"
 
 export type TrainedData = DataOf<typeof PolicyTrained>
 
 /** The stream of the versions a follow trainer publishes. */
-export const trainerStream = (consumer: string): string => workspaceStream("trainer", consumer)
+export const trainerStream = (consumer: string): string => `trainer.follow.${consumer}`
 
 /** The stream of the models `train --run` trained from a run's data. */
-export const trainedStream = (runId: string): string => workspaceStream("trained", runId)
+export const trainedStream = (runId: string): string => `trainer.run.${runId}`
 
 /** The PolicyTrained events of a trainer's stream, oldest first, and the stream's revision. */
 export const readTrained = (stream: string) =>

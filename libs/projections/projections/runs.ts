@@ -51,7 +51,7 @@ export const runs = defineProjection("runs", ["runs", "rounds"], (recorded) => {
         )
       ]
     case "PolicyTrained":
-      // A trainer outside the run (`core train`) writes to its own workspace stream, and names no run.
+      // A trainer outside any run (`core train`) writes to its own `trainer.…` stream, and names no run.
       if (e.runId === null) return []
       return [
         upsert(

@@ -54,9 +54,9 @@ describe("runs", () => {
         }
       ])
   })
-  test("a PolicyTrained of a trainer outside any run (its own workspace stream, no run id) touches no run's rounds", () => {
+  test("a PolicyTrained of a trainer outside any run (its own trainer stream, no run id) touches no run's rounds", () => {
     given(runs)
-      .when({ ...s.PolicyTrained, stream: "ws.trainer.nightly", runId: null })
+      .when({ ...s.PolicyTrained, stream: "trainer.follow.nightly", runId: null })
       .then([])
   })
 })
