@@ -1,12 +1,13 @@
 /**
  * `train --follow`: a trainer that subscribes to the dataset events through the durable
  * consumer `dataset follow` uses (@core/datasets `consumeDurably`). Each record is held in
- * its state folder (TrainerState.ts) once, fsynced before its commit is acknowledged. When the inbox drains after new records, or a batch held a DatasetSealed,
- * it trains a new version FROM SCRATCH on every record held, in stream order, and publishes
- * it (weights in the blob store, PolicyTrained on `trainer.follow.<consumer>`). A version is thus
- * a pure function of its records: a trainer killed and restarted any number of times ends on
- * the model one uninterrupted pass would have made. It publishes only for records past the
- * last version its stream holds, so a restart never publishes the same records twice.
+ * its state folder (TrainerState.ts) once, fsynced before its commit is acknowledged. When
+ * the inbox drains after new records, or a batch held a DatasetSealed, it trains a new
+ * version FROM SCRATCH on every record held, in stream order, and publishes it (weights in
+ * the blob store, PolicyTrained on `trainer.follow.<consumer>`). A version is thus a pure
+ * function of its records: a trainer killed and restarted any number of times ends on the
+ * model one uninterrupted pass would have made. It publishes only for records past the last
+ * version its stream holds, so a restart never publishes the same records twice.
  *
  * @example
  * yield* followTrainer({ url, consumer: "nightly", run: undefined, dir: ".core/trainer/nightly", seed: undefined, ackWaitSeconds: 30 })
