@@ -18,12 +18,13 @@ export const Sha256 = Schema.String.pipe(Schema.check(Schema.isPattern(/^[0-9a-f
 export const Instant = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)))
 
 /**
- * A stream name: `ws.<kind>.<id>` for workspace facts that outlive runs, or
- * `run.<runId>.<kind>.<id>` for a run. Tokens are NATS subject tokens, so no dots,
- * spaces or wildcards inside one.
+ * A stream name: `ws.<kind>.<id>` for workspace facts that outlive runs,
+ * `run.<runId>.<kind>.<id>` for a run, or `trainer.<kind>.<id>` for what a trainer outside
+ * any run publishes (`core train`), which no run's deciders read. Tokens are NATS subject
+ * tokens, so no dots, spaces or wildcards inside one.
  */
 export const StreamName = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^(ws\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|run\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/))
+  Schema.check(Schema.isPattern(/^((ws|trainer)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|run\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/))
 )
 
 /** Fields every event has besides `type`, `version` and `data`. */
@@ -63,5 +64,5 @@ export const workspaceStream = (kind: string, id: string): string => `ws.${kind}
 /** `run.<runId>.<kind>.<id>` */
 export const runStream = (runId: string, kind: string, id: string): string => `run.${runId}.${kind}.${id}`
 
-/** The run a stream belongs to (`run.<runId>.…` → runId); null for a workspace stream. */
+/** The run a stream belongs to (`run.<runId>.…` → runId); null for a workspace or trainer stream. */
 export const runOfStream = (stream: string): string | null => (stream.startsWith("run.") ? (stream.split(".")[1] ?? null) : null)

@@ -25,6 +25,7 @@ const PLACES: Readonly<Record<string, readonly [group: string, caption: string]>
   "libs/workers": ["run", "rollout workers on a work queue"],
   "libs/evaluation": ["run", "policy evaluation, label accuracy,<br/>reports (evaluation only)"],
   "libs/datasets": ["run", "dataset export, follow, check"],
+  "libs/trainer": ["run", "core train: the learner trained<br/>on the dataset stream"],
   "libs/pipeline": ["method", "deciders, run config,<br/>verification, rollout"],
   "libs/engine": ["method", "decider kernel: driver, Emitter, startRun,<br/>recorded services, replay"],
   "libs/domain": ["method", "the method, pure: LF API, key steps, synthesis,<br/>strategy graph, expansion, extrapolation, rules"],

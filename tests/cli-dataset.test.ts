@@ -4,33 +4,22 @@
  * mid-stream, a torn line left in its file, restarted — every record exactly once.
  * Runs are isolated by a unique run id on the shared CORE stream (as the other CLI tests).
  */
-import { afterAll, describe, expect, test } from "bun:test"
+import { describe, expect, test } from "bun:test"
 import { Effect, Layer, type Schema } from "effect"
-import { connect } from "@nats-io/transport-node"
-import { jetstreamManager } from "@nats-io/jetstream"
 import { DirectoryBlobStore, JetStreamBlobStore, BlobStore } from "@core/blobstore"
 import { DatasetRecordEmitted, DatasetSealed, digest, makeEvent, runStream } from "@core/events"
 import type { CoreEvent, DatasetFormat } from "@core/events"
 import { EmbeddedStore, EventStore, JetStreamStore } from "@core/eventstore"
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError, spawnCore } from "./support/cli.ts"
 import { png } from "./support/dataset-run.ts"
+import { cleanedUp, NATS, tee, unique, waitFor } from "./support/follower.ts"
 
-const NATS = "nats://127.0.0.1:4222"
 const AT = "2026-12-03T10:00:00.000Z"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-dataset-"))
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-const consumers: Array<string> = []
-
-afterAll(async () => {
-  rmSync(tmp, { recursive: true, force: true })
-  const nc = await connect({ servers: NATS })
-  const jsm = await jetstreamManager(nc)
-  for (const c of consumers) await jsm.consumers.delete("CORE", c).catch(() => false)
-  await nc.close()
-})
+const consumers = cleanedUp(tmp)
 
 type StoreKind = "nats" | "embedded"
 const layerFor = (kind: StoreKind, dataDir: string): Layer.Layer<EventStore | BlobStore, unknown> =>
@@ -305,24 +294,7 @@ test("dataset follow needs NATS: on the embedded store it says so in one line", 
 })
 
 /** The text a stream has produced so far, growing in the background. */
-const tee = (s: ReadableStream<Uint8Array>) => {
-  const acc = { text: "" }
-  void (async () => {
-    const dec = new TextDecoder()
-    for await (const c of s) acc.text += dec.decode(c, { stream: true })
-  })()
-  return acc
-}
-
 const completeLines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").slice(0, -1) : [])
-
-const waitFor = async (what: string, cond: () => boolean, ms = 45_000) => {
-  const deadline = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
 
 test("follow: SIGKILLed mid-stream, a torn line, restarted — every record exactly once, other formats excluded", async () => {
   const runId = `dsf-${unique()}`

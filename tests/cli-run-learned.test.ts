@@ -3,7 +3,8 @@
  * Chromium, one rollout per round and no explorers, on the embedded store. Each sealed
  * round (the last one's too) trains the learner in the run; its PolicyTrained names a weights blob the store
  * holds and the learner reads back; every rollout records the learned policy; and
- * `bun core replay` trains the same weights again: 0 divergences.
+ * `bun core replay` trains the same weights again: 0 divergences. `bun core train --run`,
+ * outside the run, trains the same weights for each round.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -106,3 +107,16 @@ test("a learned run trains after each seal, names weights the store holds, acts 
   // Both trainings and both rollouts among what it decided again.
   expect(report.decision_events).toBeGreaterThan(4)
 }, 60_000)
+
+test("core train --run, outside the run, trains each round the weights the run's own rounds named", async () => {
+  const trained = await tail(`run.${runId}.round.*`, "PolicyTrained")
+  for (const round of [1, 2]) {
+    const r = await core(["train", "--run", runId, "--round", String(round), "--json", ...flags])
+    expect(r.code).toBe(0)
+    const own = trained.find((e) => e.data.round === round)!.data
+    expect(JSON.parse(r.stdout)).toMatchObject({ round, seed: own.seed, weights: own.weights, records: own.records.count })
+  }
+  // On its own stream: the run's log holds its own PolicyTrained events only.
+  expect((await tail(`trainer.run.${runId}`, "PolicyTrained")).map((e) => e.data.round)).toEqual([1, 2])
+  expect(await tail(`run.${runId}.round.*`, "PolicyTrained")).toEqual(trained)
+}, 30_000)

@@ -54,6 +54,7 @@ import { SandboxError } from "@core/sandbox"
 import { ListenFailed } from "@core/sites"
 import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
+import { NothingToTrain, TrainerStateError } from "@core/trainer"
 import { PresenceUnreadable, QueueError } from "@core/workers"
 
 /** Bad usage: unknown command or flag, missing or malformed value. Exit code 2. */
@@ -175,7 +176,9 @@ export const failures = {
   // A task the bundled suites or the pack do not have: the command line is wrong.
   UnknownRecordTask: usage(UnknownRecordTask),
   RecordTargetFailed: said(RecordTargetFailed),
-  QueueError: said(QueueError)
+  QueueError: said(QueueError),
+  NothingToTrain: said(NothingToTrain),
+  TrainerStateError: said(TrainerStateError)
 }
 
 type Failures = typeof failures

@@ -165,16 +165,20 @@ export const makeImageWriter = (dir: string, alreadyIn?: string) => {
 }
 
 /**
- * The record ids already in a JSONL file a follower appends to. A crash can leave only the
- * last line torn (lines are appended, and acknowledged only after an fsync), so a last line
- * without its newline is cut away: its record was never acknowledged and will come again.
- * Any other unreadable line means the file is not ours, and nothing is appended to it.
+ * The lines of a JSONL file a follower appends to, each read by `read` (which throws on a
+ * line that is not its kind). A crash can leave only the last line torn (lines are appended,
+ * and acknowledged only after an fsync), so a last line without its newline is cut away: what
+ * it held was never acknowledged and will come again. Any other unreadable line means the
+ * file is not ours, and nothing is appended to it.
  */
-export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; tornBytes: number }, DatasetError> =>
+export const readAppendedLines = <A>(
+  path: string,
+  read: (line: unknown) => A
+): Effect.Effect<{ lines: Array<A>; tornBytes: number }, DatasetError> =>
   Effect.try({
     try: () => {
-      const ids = new Set<string>()
-      if (!existsSync(path)) return { ids, tornBytes: 0 }
+      const out: Array<A> = []
+      if (!existsSync(path)) return { lines: out, tornBytes: 0 }
       // Whole-file read: simple, and a follower reads it once per start.
       const buf = readFileSync(path)
       const end = buf.lastIndexOf(0x0a) + 1
@@ -184,19 +188,29 @@ export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; t
       for (let i = 0; i < lines.length; i++) {
         const l = lines[i]!
         if (l === "") continue
-        let id: unknown
+        let value: A
         try {
-          id = (JSON.parse(l) as { record_id?: unknown }).record_id
-        } catch {
-          id = undefined
+          value = read(JSON.parse(l))
+        } catch (e) {
+          const why = e instanceof SyntaxError ? "is not JSON" : e instanceof Error ? e.message : String(e)
+          throw new Error(`line ${i + 1} ${why}; refusing to append to this file`)
         }
-        if (typeof id !== "string") throw new Error(`line ${i + 1} is not a dataset record line; refusing to append to this file`)
-        ids.add(id)
+        out.push(value)
       }
-      return { ids, tornBytes }
+      return { lines: out, tornBytes }
     },
     catch: fsError(path)
   })
+
+const recordIdOf = (line: unknown): string => {
+  const id = (line as { record_id?: unknown } | null)?.record_id
+  if (typeof id !== "string") throw new Error("is not a dataset record line")
+  return id
+}
+
+/** The record ids already in a JSONL file `dataset follow` appends to (see readAppendedLines). */
+export const readRecordIds = (path: string): Effect.Effect<{ ids: Set<string>; tornBytes: number }, DatasetError> =>
+  Effect.map(readAppendedLines(path, recordIdOf), ({ lines, tornBytes }) => ({ ids: new Set(lines), tornBytes }))
 
 /** An append-only JSONL file: each `append` is on disk before it returns. */
 export const openAppendFile = (path: string) =>

@@ -15,7 +15,8 @@ import type { CheckedRecord, PseudoDemo } from "./DatasetCheck.ts"
 import { runIdOf } from "./DatasetFiles.ts"
 import type { RecordData } from "./DatasetFiles.ts"
 
-export type DatasetRecord = { readonly runId: string; readonly data: RecordData }
+/** A record as the log holds it; `position` is its commit's place in the log (its JetStream sequence). */
+export type DatasetRecord = { readonly runId: string; readonly data: RecordData; readonly position: number }
 
 export interface RunDataset {
   readonly records: ReadonlyArray<DatasetRecord>
@@ -36,7 +37,7 @@ export const readRunDataset = (run: string) =>
           const e = r.event
           if (e.type === "DatasetRecordEmitted") {
             rounds.add(e.data.round)
-            records.push({ runId: runIdOf(e), data: e.data })
+            records.push({ runId: runIdOf(e), data: e.data, position: r.position })
           } else if (e.type === "DatasetSealed") {
             rounds.add(e.data.round)
             seals.set(e.data.round, e.data)

@@ -2,7 +2,7 @@
  * @core/datasets — a run's dataset records as files a trainer reads (docs/datasets.md):
  * reading them from the log, exporting them as JSON lines with their images or in a
  * trainer's own layout (TRL, LLaMA-Factory, verl), following them as they are emitted
- * through a durable NATS consumer, and checking them. The `core dataset` commands are flags
+ * through a durable NATS consumer (which a trainer on the stream shares), and checking them. The `core dataset` commands are flags
  * and printing over this; a trainer can import it directly.
  *
  * @example
@@ -16,8 +16,12 @@ export {
   imageHashes,
   imagePath,
   makeImageWriter,
+  mkdirPrivate,
+  openAppendFile,
+  readAppendedLines,
   recordLine,
   runIdOf,
+  syncDir,
   withImages,
   writeFileDurably,
   writeStaged
@@ -28,7 +32,9 @@ export type { DatasetRecord, RunDataset } from "./DatasetLog.ts"
 export { writeRecords } from "./DatasetExport.ts"
 export { DATASET_INFO, trainerUsageError, verlSchema, writeTrainerFiles } from "./TrainerFiles.ts"
 export type { TrainerExport } from "./TrainerFiles.ts"
-export { followDataset } from "./DatasetFollow.ts"
+export { datasetSubject, followDataset } from "./DatasetFollow.ts"
 export type { FollowOptions } from "./DatasetFollow.ts"
+export { consumeDurably, STREAM_NAME, SUBJECT_PREFIX } from "./DurableConsumer.ts"
+export type { Delivery, DeliveryHandler, DurableConsumerOptions } from "./DurableConsumer.ts"
 export { CREDIT_RULE, checkDataset, dpoCredit, pseudoDemoProblems, screenView, sftScreenProblem, viewShows } from "./DatasetCheck.ts"
 export type { CheckedRecord, DatasetCheck, Problem, ProblemRule, PseudoDemo, WarningRule } from "./DatasetCheck.ts"

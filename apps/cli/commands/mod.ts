@@ -24,6 +24,7 @@ import { run } from "./run.ts"
 import { sitesServe } from "./sites.ts"
 import { solutionsRun } from "./solutions.ts"
 import { tasks } from "./tasks.ts"
+import { train } from "./train.ts"
 import { ui } from "./ui.ts"
 import { worker } from "./worker.ts"
 import { workers } from "./workers.ts"
@@ -61,6 +62,7 @@ export const commands: ReadonlyArray<Command<Failure>> = [
   datasetExport,
   datasetFollow,
   datasetCheck,
+  train,
   evalLabels,
   evalPolicy,
   record,

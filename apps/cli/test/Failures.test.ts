@@ -52,6 +52,7 @@ import { UnknownBundledTask } from "@core/sites/run"
 import { SuiteError } from "@core/sites/suites"
 import { PresenceUnreadable, QueueError } from "@core/workers"
 import { QueueUnavailable } from "@core/run"
+import { NothingToTrain, TrainerStateError } from "@core/trainer"
 import { CliError, FlagFileUnreadable, failures, renderFailure, UsageError } from "../Failures.ts"
 import type { FailureTag } from "../Failures.ts"
 import { BenchError } from "../bench/StoreBench.ts"
@@ -142,7 +143,9 @@ const samples: { readonly [K in FailureTag]: Sample<K> } = {
   UnknownRun: new UnknownRun({ runId: "r1" }),
   UnknownRecordTask: new UnknownRecordTask({ message: TWO }),
   RecordTargetFailed: new RecordTargetFailed({ message: TWO }),
-  QueueError: new QueueError({ message: TWO })
+  QueueError: new QueueError({ message: TWO }),
+  NothingToTrain: new NothingToTrain({ runId: "r1", reason: TWO }),
+  TrainerStateError: new TrainerStateError({ dir: ".core/trainer/nightly", reason: TWO })
 }
 
 test("each entry of the table renders its failure as one non-empty line, with the entry's exit code", () => {

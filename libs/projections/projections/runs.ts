@@ -51,6 +51,8 @@ export const runs = defineProjection("runs", ["runs", "rounds"], (recorded) => {
         )
       ]
     case "PolicyTrained":
+      // A trainer outside any run (`core train`) writes to its own `trainer.…` stream, and names no run.
+      if (e.runId === null) return []
       return [
         upsert(
           "rounds",

@@ -54,6 +54,11 @@ describe("runs", () => {
         }
       ])
   })
+  test("a PolicyTrained of a trainer outside any run (its own trainer stream, no run id) touches no run's rounds", () => {
+    given(runs)
+      .when({ ...s.PolicyTrained, stream: "trainer.follow.nightly", runId: null })
+      .then([])
+  })
 })
 
 describe("tasks", () => {
