@@ -26,6 +26,8 @@ export interface LearnedModel {
   readonly examples: number
   /** Present only when not the default listwise loss. */
   readonly loss?: "pairwise"
+  /** Present only when not the default weighting by task. */
+  readonly weighting?: "state"
   /** Nonzero weights as [feature index, weight], by index. */
   readonly weights: ReadonlyArray<readonly [number, number]>
 }

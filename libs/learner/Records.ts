@@ -28,6 +28,9 @@ export interface LearnerExample {
   readonly chosen: Choice
   /** Actions a failed trajectory took in this state (dpo): negatives that count more than the others. */
   readonly rejected: ReadonlyArray<Choice>
+  /** The record's task, and the trajectory (or demo) its state came from: what weighting by task counts. */
+  readonly taskId: string | null
+  readonly source: string | null
 }
 
 /** The choice an action is, or null for one the learner never proposes (a key, a URL typed, a wait). */
@@ -134,5 +137,17 @@ export const examplesOfRecord = (record: {
     history: meta.history,
     step: meta.step
   }
-  return [{ recordId: record.recordId, screen, chosen, rejected: rejected === null ? [] : [rejected] }]
+  const m = body.meta as Record<string, unknown>
+  const origin = m.origin as Record<string, unknown> | undefined
+  const source = origin?.demo_id ?? origin?.trajectory_id ?? origin?.parent_trajectory ?? m.rejected_trajectory ?? null
+  return [
+    {
+      recordId: record.recordId,
+      screen,
+      chosen,
+      rejected: rejected === null ? [] : [rejected],
+      taskId: typeof m.task_id === "string" ? m.task_id : null,
+      source: typeof source === "string" ? source : null
+    }
+  ]
 }

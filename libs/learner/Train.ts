@@ -30,6 +30,12 @@ export interface TrainOptions {
    * on the chosen against a few drawn negatives — the family bench train compares it with.
    */
   readonly loss?: "listwise" | "pairwise"
+  /**
+   * `task` (default): every task counts the same however many trajectories of it were
+   * verified — each state weighs 1 / the task's trajectories — so five verified rollouts of
+   * an easy task do not outvote its demo and every other task. `state`: every state weighs 1.
+   */
+  readonly weighting?: "task" | "state"
 }
 
 const LEARNING_RATE = 0.2
@@ -41,19 +47,38 @@ export const DEFAULT_EPOCHS = 6
 
 interface Prepared {
   readonly features: StateFeatures
+  readonly weight: number
   readonly target: number
   readonly rejected: ReadonlyArray<number>
 }
 
-/** Each example's feature rows, once; states whose recorded action is not among their candidates are left out. */
-export const prepare = (examples: ReadonlyArray<LearnerExample>): ReadonlyArray<Prepared> =>
-  examples.flatMap((x) => {
+/** Per task, how many trajectories (or demos) its states come from. */
+const trajectoriesPerTask = (examples: ReadonlyArray<LearnerExample>): ReadonlyMap<string, number> => {
+  const sources = new Map<string, Set<string>>()
+  for (const x of examples) {
+    const task = x.taskId ?? ""
+    const set = sources.get(task) ?? new Set<string>()
+    set.add(x.source ?? "")
+    sources.set(task, set)
+  }
+  return new Map([...sources].map(([t, s]) => [t, s.size]))
+}
+
+/**
+ * Each example's feature rows, once, with its weight; states whose recorded action is not
+ * among their candidates are left out.
+ */
+export const prepare = (examples: ReadonlyArray<LearnerExample>, weighting: "task" | "state" = "task"): ReadonlyArray<Prepared> => {
+  const perTask = weighting === "task" ? trajectoriesPerTask(examples) : null
+  return examples.flatMap((x) => {
     const f = stateFeatures(x.screen)
     const target = indexOfChoice(f.candidates, x.chosen)
     if (target < 0) return []
     const rejected = x.rejected.map((r) => indexOfChoice(f.candidates, r)).filter((i) => i >= 0 && i !== target)
-    return [{ features: f, target, rejected }]
+    const weight = perTask === null ? 1 : 1 / (perTask.get(x.taskId ?? "") ?? 1)
+    return [{ features: f, target, rejected, weight }]
   })
+}
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x))
 
@@ -80,7 +105,7 @@ const pairwiseUpdate = (opt: AdaGrad, x: Prepared, draw: () => number): void => 
   const drawn = Array.from({ length: PAIRWISE_NEGATIVES }, () => Math.floor(draw() * n)).filter((i) => i !== x.target)
   const chosen = scoreOf(opt.w, f, x.target)
   for (const r of [...drawn, ...x.rejected]) {
-    const g = sigmoid(scoreOf(opt.w, f, r) - chosen)
+    const g = x.weight * sigmoid(scoreOf(opt.w, f, r) - chosen)
     opt.step(f, r, g)
     opt.step(f, x.target, -g)
   }
@@ -94,9 +119,9 @@ const update = (opt: AdaGrad, x: Prepared): void => {
   let total = 0
   for (let c = 0; c < scores.length; c++) total += Math.exp(scores[c]! - max)
   const coefficients = new Float64Array(scores.length)
-  for (let c = 0; c < scores.length; c++) coefficients[c] = Math.exp(scores[c]! - max) / total - (c === x.target ? 1 : 0)
+  for (let c = 0; c < scores.length; c++) coefficients[c] = x.weight * (Math.exp(scores[c]! - max) / total - (c === x.target ? 1 : 0))
   for (const r of x.rejected) {
-    const g = REJECTED_WEIGHT * sigmoid(scores[r]! - scores[x.target]!)
+    const g = x.weight * REJECTED_WEIGHT * sigmoid(scores[r]! - scores[x.target]!)
     coefficients[r]! += g
     coefficients[x.target]! -= g
   }
@@ -136,10 +161,11 @@ export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainO
     epochs,
     examples: prepared.length,
     ...(options.loss === "pairwise" ? { loss: "pairwise" as const } : {}),
+    ...(options.weighting === "state" ? { weighting: "state" as const } : {}),
     weights
   }
 }
 
 /** Pure and deterministic: the same examples in the same order and the same seed give the same model, byte for byte. */
 export const trainLearner = (examples: ReadonlyArray<LearnerExample>, options: TrainOptions): LearnedModel =>
-  trainPrepared(prepare(examples), options)
+  trainPrepared(prepare(examples, options.weighting), options)

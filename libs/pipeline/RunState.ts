@@ -232,6 +232,8 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     case "DatasetSealed":
       return { ...s, seals: new Map(s.seals).set(e.data.round, e.data.contentDigest) }
     case "PolicyTrained":
+      // A trainer outside the run (bun core train) publishes on its own stream with no run id: it never stands for the run's round.
+      if (e.runId === null || e.runId !== s.runId) return s
       return { ...s, trained: { round: e.data.round, datasetDigest: e.data.datasetDigest } }
     case "DemoIngested":
       return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }

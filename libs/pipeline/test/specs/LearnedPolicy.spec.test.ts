@@ -13,7 +13,8 @@ import { dataOf, deciderSpecs } from "@core/engine/testing"
 import { datasets } from "../../deciders/Datasets.ts"
 import { learnedModelOf, policyTraining, trainingDigest } from "../../deciders/PolicyTraining.ts"
 import { rollouts } from "../../deciders/Rollouts.ts"
-import { datasetSealed, jobQueued, roundExtrapolated, roundStarted, runStarted, SEED, trajectoryVerified } from "./Events.ts"
+import { datasetSealed, jobQueued, policyTrained, roundExtrapolated, roundStarted, runStarted, SEED, trajectoryVerified } from "./Events.ts"
+import { evolveRun, initialRunState } from "../../RunState.ts"
 import type { RunOptions } from "./Events.ts"
 import { click, complete, forumSite, openBoard, openBoardDemo, openBoardGraph, tasks, trajectory } from "./Forum.ts"
 import { specKit } from "./Kit.ts"
@@ -148,5 +149,16 @@ describe("a learned run: each sealed round trains the learner", () => {
       .when(datasetSealed(0))
       .run()
     expect(explored.events).toEqual([])
+  })
+})
+
+describe("a trainer outside the run", () => {
+  test("given a PolicyTrained with no run id (a train --follow version) folded before the run, the run has trained nothing until its own", () => {
+    const foreign = { ...policyTrained(3), runId: null, stream: "trainer.follow.nightly" } as CoreEvent
+    const before = [foreign, run()].reduce(evolveRun, initialRunState)
+    expect(before.trained).toBeNull()
+    const own = [policyTrained(0)].reduce(evolveRun, before)
+    expect(own.trained?.round).toBe(0)
+    expect([foreign].reduce(evolveRun, own).trained?.round).toBe(0)
   })
 })
