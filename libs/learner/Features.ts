@@ -25,19 +25,22 @@ const MASK = DIM - 1
  * A state's candidates and their features, flat: candidate c's features are entries
  * `starts[c]` to `starts[c + 1]` of `index` and `value`.
  */
-export interface StateFeatures {
-  readonly candidates: ReadonlyArray<Candidate>
+export interface FeatureRows {
   readonly starts: Int32Array
   readonly index: Int32Array
   readonly value: Float64Array
 }
 
-const fnv = (s: string): number => {
+export interface StateFeatures extends FeatureRows {
+  readonly candidates: ReadonlyArray<Candidate>
+}
+
+export const fnv = (s: string): number => {
   let h = 0x811c9dc5
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
   return h >>> 0
 }
-const mix = (a: number, b: number): number => {
+export const mix = (a: number, b: number): number => {
   let h = Math.imul(a ^ (b + 0x9e3779b9 + (a << 6) + (a >>> 2)), 0x85ebca6b)
   h ^= h >>> 13
   return Math.imul(h, 0xc2b2ae35) >>> 0
@@ -96,7 +99,8 @@ const T = Object.fromEntries(
     "lex",
     "lexLast",
     "lexTask",
-    "lexPlan"
+    "lexPlan",
+    "number"
   ].map((n) => [n, fnv(n)])
 ) as Readonly<Record<string, number>>
 
@@ -126,7 +130,7 @@ const describedTarget = (d: string): string | null => /'([^']*)'/.exec(d)?.[1]?.
  * page in many trajectories): their stems are computed once. Bounded, since a follower
  * trains for as long as it runs.
  */
-const memo = <A>(limit: number, f: (s: string) => A): ((s: string) => A) => {
+export const memo = <A>(limit: number, f: (s: string) => A): ((s: string) => A) => {
   const cache = new Map<string, A>()
   return (s) => {
     const known = cache.get(s)
@@ -138,7 +142,7 @@ const memo = <A>(limit: number, f: (s: string) => A): ((s: string) => A) => {
   }
 }
 
-const stemSet = memo(100_000, (s: string): ReadonlySet<string> => new Set(stemsOf(s)))
+export const stemSet = memo(100_000, (s: string): ReadonlySet<string> => new Set(stemsOf(s)))
 
 /**
  * A name as the procedure knows it, not the instance: lower-case, numbers as `#`, and the
@@ -159,7 +163,7 @@ const abstractOnce = (name: string, instruction: ReadonlySet<string>): string =>
 const abstracted = new Map<string, string>()
 
 /** `abstractOnce`, remembered per instruction and name: a task's states share both. */
-const abstractName = (name: string, instruction: ReadonlySet<string>, key: string): string => {
+export const abstractName = (name: string, instruction: ReadonlySet<string>, key: string): string => {
   const k = `${key}\u0000${name}`
   const known = abstracted.get(k)
   if (known !== undefined) return known
@@ -187,10 +191,11 @@ const instructionFacts = memo(10_000, (instruction: string) => ({
   values: instructionValues(instruction).map((v) => v.text.toLowerCase()),
   question: isQuestion(instruction) ? 1 : 0,
   change: asksForChange(instruction) ? 1 : 0,
-  task: fnv(taskKey(instruction))
+  task: fnv(taskKey(instruction)),
+  numbers: new Set(instruction.match(/\d+/g) ?? [])
 }))
 
-const overlapOf = (words: ReadonlySet<string>, with_: ReadonlySet<string>): number => {
+export const overlapOf = (words: ReadonlySet<string>, with_: ReadonlySet<string>): number => {
   let n = 0
   for (const w of words) if (with_.has(w)) n++
   return n
@@ -244,6 +249,7 @@ const contextOf = (screen: Screen) => {
     task: facts.task,
     lastName: lastTarget === null ? fnv("") : fnv(abstractName(lastTarget, instruction, screen.instruction)),
     key: screen.instruction,
+    numbers: facts.numbers,
     question: facts.question,
     change: facts.change,
     pageShows: instruction.size === 0 ? 0 : bucket(overlapOf(instruction, shown) / instruction.size, [0.25, 0.5, 0.75, 1]),
@@ -261,8 +267,9 @@ const TEXT_FIELDS = new Set(["textbox", "searchbox", "spinbutton", "combobox"])
  * value, 4 a plan's submit, 5 the submit of a plan with nothing left to fill. Read from the
  * element lines alone (no select options), so training and acting see the same.
  */
-const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
-  const elements: ReadonlyArray<PolicyElement> = screen.elements.map((e) => ({
+/** The screen's elements as form filling reads them (fields by role: the lines carry no editable flag). */
+export const policyElementsOf = (screen: Screen): ReadonlyArray<PolicyElement> =>
+  screen.elements.map((e) => ({
     id: e.id,
     role: e.role,
     name: e.name,
@@ -273,6 +280,9 @@ const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
     editable: TEXT_FIELDS.has(e.role),
     checked: e.checked
   }))
+
+const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
+  const elements = policyElementsOf(screen)
   const out = new Map<string, number>()
   for (const p of formPlans(screen.instruction, elements, { orders: true, asLabelled: true })) {
     for (const m of p.matched) if (!out.has(m.field.id)) out.set(m.field.id, 3)
@@ -326,6 +336,7 @@ const elementFacts = (screen: Screen, c: Context) => {
       urlOverlap: overlapOf(n, c.url) > 0 ? 1 : 0,
       nameLength: bucket(n.size, [1, 2, 4]),
       plan: plans.get(e.id) ?? 0,
+      number: (e.name.match(/\d+/g) ?? []).some((n) => c.numbers.has(n)) ? 1 : 0,
       lex: mix(fnv(e.role), fnv(abstractName(e.name, c.instruction, c.key)))
     }
   })
@@ -334,7 +345,7 @@ const elementFacts = (screen: Screen, c: Context) => {
 type Facts = ReturnType<typeof elementFacts>[number]
 
 /** Appends a state's features to scratch buffers reused across states, copied out once per state. */
-class RowBuilder {
+export class RowBuilder {
   private index = new Int32Array(1 << 14)
   private value = new Float64Array(1 << 14)
   length = 0
@@ -398,6 +409,7 @@ const elementRow = (b: RowBuilder, c: Context, f: Facts): void => {
   b.add(T.urlOverlap!, f.urlOverlap)
   b.add(T.nameLength!, f.nameLength)
   b.add(T.plan!, f.plan)
+  b.add(T.number!, f.number)
   b.add(T.lex!, f.lex)
   b.add(T.lexLast!, mix(c.lastName, f.lex))
   b.add(T.lexTask!, mix(c.task, f.lex))
@@ -431,15 +443,15 @@ export const stateFeatures = (screen: Screen): StateFeatures => {
 }
 
 /** Candidate c's score under the weights. */
-export const scoreOf = (weights: Float64Array, f: StateFeatures, c: number): number => {
+export const scoreOf = (weights: Float64Array, f: FeatureRows, c: number): number => {
   let s = 0
   for (let i = f.starts[c]!; i < f.starts[c + 1]!; i++) s += weights[f.index[i]!]! * f.value[i]!
   return s
 }
 
 /** Every candidate's score. */
-export const scoresOf = (weights: Float64Array, f: StateFeatures): Float64Array => {
-  const out = new Float64Array(f.candidates.length)
+export const scoresOf = (weights: Float64Array, f: FeatureRows): Float64Array => {
+  const out = new Float64Array(f.starts.length - 1)
   for (let c = 0; c < out.length; c++) out[c] = scoreOf(weights, f, c)
   return out
 }

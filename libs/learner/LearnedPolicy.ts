@@ -12,11 +12,12 @@
 import { Effect } from "effect"
 import { explorationRulesAt } from "@core/domain"
 import type { Action } from "@core/events"
-import { describeAction, explorationAction, explorationInput, formPlans, softmaxDraw, textToType } from "@core/policy"
+import { answerFromPage, describeAction, explorationAction, explorationInput, formPlans, softmaxDraw } from "@core/policy"
 import type { Draws, EpisodeView, ExplorationPolicyOptions, Policy, PolicyElement, PolicyInput } from "@core/policy"
 import { FINAL_KINDS } from "./Candidates.ts"
 import type { Candidate } from "./Candidates.ts"
 import { scoresOf, stateFeatures } from "./Features.ts"
+import { textFeatures, textOptions } from "./TextChoice.ts"
 import { weightsOf } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import { screenElements } from "./Screen.ts"
@@ -25,8 +26,8 @@ import type { Screen } from "./Screen.ts"
 /** What trajectories of the learned policy record as their policy. */
 export const LEARNED_POLICY = "learned-v1"
 
-/** Lower than the exploration policy's 0.6: the scores are learned, so the policy mostly trusts them. */
-const TEMPERATURE = 0.3
+/** Far lower than the exploration policy's 0.6: the scores are learned, so the policy mostly takes the best. */
+const TEMPERATURE = 0.15
 
 export interface LearnedPolicyOptions {
   /** The weights trained so far; null or absent: the policy explores. */
@@ -46,8 +47,31 @@ export const screenOfView = (view: EpisodeView): Screen => ({
 
 const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId: e.id, text: e.text === "" ? null : e.text })
 
+interface Filling {
+  readonly input: PolicyInput
+  readonly screen: Screen
+  readonly weights: Float64Array
+  /** The exploration policy's last step: an answer for a question (read off the page where it can), else complete. */
+  readonly finish: () => Action
+  /** The answer the page shows for the question, or null: an answer is offered only where there is one to read. */
+  readonly read: string | null
+  /** On the last step an answer is given even when nothing was read: it is the last chance. */
+  readonly last: boolean
+}
+
+/** The learned text for a field: the best-scored of its options. */
+const learnedText = (f: Filling, field: Candidate["element"] & object): string | null => {
+  const options = textOptions(f.screen, field)
+  if (options.length === 0) return null
+  const scores = scoresOf(f.weights, textFeatures(f.screen, field, options))
+  let best = 0
+  for (let i = 1; i < options.length; i++) if (scores[i]! > scores[best]!) best = i
+  return options[best]!.text
+}
+
 /** The action a winning candidate is, filled in; null when there is nothing to fill it with. */
-const actionOf = (c: Candidate, input: PolicyInput, finish: () => Action): Action | null => {
+const actionOf = (c: Candidate, f: Filling): Action | null => {
+  const input = f.input
   switch (c.kind) {
     case "complete":
     case "infeasible":
@@ -57,8 +81,9 @@ const actionOf = (c: Candidate, input: PolicyInput, finish: () => Action): Actio
     case "scroll":
       return { kind: "scroll", target: null, direction: "down" }
     case "answer": {
-      const a = finish()
-      return a.kind === "answer" && a.text.trim() !== "" ? a : null
+      if (f.read !== null) return { kind: "answer", text: f.read }
+      const a = f.finish()
+      return f.last && a.kind === "answer" && a.text.trim() !== "" ? a : null
     }
   }
   const element = input.elements.find((e) => e.id === c.element!.id)
@@ -68,7 +93,7 @@ const actionOf = (c: Candidate, input: PolicyInput, finish: () => Action): Actio
     .flatMap((p) => p.matched)
     .find((f) => f.field.id === element.id)?.action
   if (c.kind === "select") return planned?.kind === "select" ? planned : null
-  const text = planned?.kind === "type" ? planned.text : textToType(input.instruction, input.elements)
+  const text = learnedText(f, c.element!)
   if (text === null || text === "") return null
   return { kind: "type", target: targetOf(element), text, ...(c.kind === "type-submit" ? { submit: true } : {}) }
 }
@@ -85,23 +110,33 @@ export const learnedPolicy = (options: LearnedPolicyOptions = {}): Policy => {
       Effect.sync(() => {
         const input = explorationInput(view, exploration.rules)
         if (model === null) return explorationAction(input, draws, exploration)
-        return learnedAction(model, view, input, draws, () =>
-          // The exploration policy's last step is its reader: an answer read off the page.
-          explorationAction({ ...input, stepBudget: input.history.length + 1 }, draws, exploration)
-        )
+        return learnedAction(model, view, input, draws, {
+          finish: () => explorationAction({ ...input, stepBudget: input.history.length + 1 }, draws, exploration),
+          read: exploration.rules.readsAnswers
+            ? answerFromPage(view.instruction, view.page, { namesOnly: exploration.rules.readsNamesNotWords })
+            : null
+        })
       })
   }
 }
 
-const learnedAction = (model: LearnedModel, view: EpisodeView, input: PolicyInput, draws: Draws, finish: () => Action): Action => {
+const learnedAction = (
+  model: LearnedModel,
+  view: EpisodeView,
+  input: PolicyInput,
+  draws: Draws,
+  reading: Pick<Filling, "finish" | "read">
+): Action => {
   const w = weightsOf(model)
-  const f = stateFeatures(screenOfView(view))
+  const screen = screenOfView(view)
+  const f = stateFeatures(screen)
   const last = view.history.length >= view.stepBudget - 1
+  const filling: Filling = { ...reading, input, screen, weights: w, last }
   const scores = scoresOf(w, f)
   let open = f.candidates.map((c, i) => ({ c, score: scores[i]! })).filter(({ c }) => !last || FINAL_KINDS.has(c.kind))
   while (open.length > 0) {
     const pick = softmaxDraw(open, (x) => x.score, TEMPERATURE, draws)
-    const action = actionOf(pick.c, input, finish)
+    const action = actionOf(pick.c, filling)
     if (action !== null) return action
     open = open.filter((x) => x !== pick)
   }

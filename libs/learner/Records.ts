@@ -31,6 +31,8 @@ export interface LearnerExample {
   /** The record's task, and the trajectory (or demo) its state came from: what weighting by task counts. */
   readonly taskId: string | null
   readonly source: string | null
+  /** What a type typed (never a secret's: those type by reference and teach no text). */
+  readonly text: string | null
 }
 
 /** The choice an action is, or null for one the learner never proposes (a key, a URL typed, a wait). */
@@ -147,7 +149,8 @@ export const examplesOfRecord = (record: {
       chosen,
       rejected: rejected === null ? [] : [rejected],
       taskId: typeof m.task_id === "string" ? m.task_id : null,
-      source: typeof source === "string" ? source : null
+      source: typeof source === "string" ? source : null,
+      text: meta.action.kind === "type" && meta.action.secretEnv === undefined && meta.action.text !== "" ? meta.action.text : null
     }
   ]
 }

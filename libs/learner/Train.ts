@@ -16,7 +16,9 @@ import { prng } from "@core/engine"
 import { sha256 } from "@core/events"
 import { indexOfChoice } from "./Candidates.ts"
 import { DIM, scoreOf, scoresOf, stateFeatures } from "./Features.ts"
-import type { StateFeatures } from "./Features.ts"
+import type { FeatureRows, StateFeatures } from "./Features.ts"
+import { textFeatures, textOptions } from "./TextChoice.ts"
+import { normalizeText } from "@core/domain"
 import { TRAINER_VERSION } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import type { LearnerExample } from "./Records.ts"
@@ -48,8 +50,18 @@ export const DEFAULT_EPOCHS = 6
 interface Prepared {
   readonly features: StateFeatures
   readonly weight: number
+  /** A type whose text is one of the field's options: which one. */
+  readonly text: { readonly features: FeatureRows; readonly target: number } | null
   readonly target: number
   readonly rejected: ReadonlyArray<number>
+}
+
+/** The recorded text among the field's options, or null when it is none of them. */
+const textTarget = (x: LearnerExample, field: StateFeatures["candidates"][number]["element"]): Prepared["text"] => {
+  if (x.text === null || field === null) return null
+  const options = textOptions(x.screen, field)
+  const target = options.findIndex((o) => normalizeText(o.text) === normalizeText(x.text!))
+  return target < 0 || options.length < 2 ? null : { features: textFeatures(x.screen, field, options), target }
 }
 
 /** Per task, how many trajectories (or demos) its states come from. */
@@ -76,7 +88,7 @@ export const prepare = (examples: ReadonlyArray<LearnerExample>, weighting: "tas
     if (target < 0) return []
     const rejected = x.rejected.map((r) => indexOfChoice(f.candidates, r)).filter((i) => i >= 0 && i !== target)
     const weight = perTask === null ? 1 : 1 / (perTask.get(x.taskId ?? "") ?? 1)
-    return [{ features: f, target, rejected, weight }]
+    return [{ features: f, target, rejected, weight, text: textTarget(x, f.candidates[target]!.element) }]
   })
 }
 
@@ -85,7 +97,7 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x))
 class AdaGrad {
   readonly w = new Float64Array(DIM)
   private readonly g2 = new Float64Array(DIM)
-  step(f: StateFeatures, c: number, coefficient: number): void {
+  step(f: FeatureRows, c: number, coefficient: number): void {
     if (coefficient === 0) return
     for (let i = f.starts[c]!; i < f.starts[c + 1]!; i++) {
       const k = f.index[i]!
@@ -126,6 +138,17 @@ const update = (opt: AdaGrad, x: Prepared): void => {
     coefficients[x.target]! -= g
   }
   for (let c = 0; c < scores.length; c++) opt.step(f, c, coefficients[c]!)
+  if (x.text !== null) listwise(opt, x.text.features, x.text.target, x.weight)
+}
+
+/** One listwise step on a set of options whose right one is `target`. */
+const listwise = (opt: AdaGrad, f: FeatureRows, target: number, weight: number): void => {
+  const scores = scoresOf(opt.w, f)
+  let max = Number.NEGATIVE_INFINITY
+  for (const s of scores) if (s > max) max = s
+  let total = 0
+  for (let c = 0; c < scores.length; c++) total += Math.exp(scores[c]! - max)
+  for (let c = 0; c < scores.length; c++) opt.step(f, c, weight * (Math.exp(scores[c]! - max) / total - (c === target ? 1 : 0)))
 }
 
 /** Fisher–Yates with the seeded PRNG. */

@@ -207,6 +207,26 @@ describe("acting", () => {
     expect((await Effect.runPromise(learnedPolicy({ model }).act(last, draws(2)))).kind).toBe("status")
   })
 
+  test("what to type is learned: a search box takes the product's name, not the instruction's other words", async () => {
+    const NAMES = ["Tin Cup", "Oak Board", "Glass Jar", "Clay Bowl", "Steel Pan", "Green Mug", "Red Kettle"]
+    const searches = trainLearner(
+      NAMES.slice(0, 6).flatMap((name, i) => {
+        const page = shopPage(i)
+        return sftRecords({
+          trajectoryId: `q${i}`,
+          taskId: `open-${i}`,
+          instruction: `Open the product page of ${name} from the shop.`,
+          steps: [step(page, { kind: "type", target: target(page[0]!), text: name, submit: true })]
+        }).flatMap(examplesOfRecord)
+      }),
+      { seed: "s" }
+    )
+    const action = await Effect.runPromise(
+      learnedPolicy({ model: searches }).act(episode("Open the product page of Red Kettle from the shop.", shopPage(2)), draws(4))
+    )
+    expect(action).toMatchObject({ kind: "type", text: "Red Kettle", submit: true })
+  })
+
   test("without a model it explores: the exploration policy's action from the same draws", async () => {
     const v = episode("Add the Clay Bowl to the cart", shopPage(5))
     const a = await Effect.runPromise(learnedPolicy({ model: null }).act(v, draws(3)))
