@@ -1,49 +1,26 @@
 /**
- * The features of a candidate, chosen to transfer across tasks and apps: none names an
- * element, a page or a word, only how they relate — how much of the instruction an
- * element's name, text and neighbours say, the page's kind, the previous action, the step,
- * the field's state, whether the element is disabled or was acted on already — each
- * crossed with the candidate's kind (and some with the element's role, which apps share).
- * Each is hashed to an index into a fixed-size weight vector, so a state's features are
- * computed once as integer arrays and an epoch is only multiply-adds.
+ * The features of a candidate, each crossed with the candidate's kind (docs/method.md,
+ * "Learned policy"). Transferable ones relate the element to the instruction and the state
+ * — how much of the instruction its name, text and neighbours say, its place in the form
+ * plan, the page's kind, the previous action, the step, the field's state, disabled or
+ * acted on already. Procedural ones name the element's role and name with the
+ * instruction's words abstracted, alone and after the previous target: an app's procedure
+ * without its instances.
  *
  * @example
- * const f = stateFeatures(screen) // per candidate: { index: Int32Array, value: Float64Array }
+ * const f = stateFeatures(screen) // candidate c's features: f.index / f.value from f.starts[c] to f.starts[c + 1]
  */
-import { asksForChange, formPlans, instructionValues, isQuestion, stemsOf } from "@core/policy"
-import type { PolicyElement } from "@core/policy"
+import { asksForChange, formPlans, instructionValues, isQuestion } from "@core/policy"
+import { fnv, mix, RowBuilder } from "./Hashing.ts"
+import type { FeatureRows } from "./Hashing.ts"
+import { abstractName, bucket, memo, overlapOf, policyElementsOf, stemSet, taskKey } from "./Words.ts"
 import { candidatesOf } from "./Candidates.ts"
 import type { Candidate } from "./Candidates.ts"
 import type { ChoiceKind } from "./Records.ts"
 import type { Screen, ScreenElement } from "./Screen.ts"
 
-/** Weight vector size: 2^18 keeps collisions rare for a few thousand live features. */
-export const DIM = 1 << 18
-const MASK = DIM - 1
-
-/**
- * A state's candidates and their features, flat: candidate c's features are entries
- * `starts[c]` to `starts[c + 1]` of `index` and `value`.
- */
-export interface FeatureRows {
-  readonly starts: Int32Array
-  readonly index: Int32Array
-  readonly value: Float64Array
-}
-
 export interface StateFeatures extends FeatureRows {
   readonly candidates: ReadonlyArray<Candidate>
-}
-
-export const fnv = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
-  return h >>> 0
-}
-export const mix = (a: number, b: number): number => {
-  let h = Math.imul(a ^ (b + 0x9e3779b9 + (a << 6) + (a >>> 2)), 0x85ebca6b)
-  h ^= h >>> 13
-  return Math.imul(h, 0xc2b2ae35) >>> 0
 }
 
 const KIND_IDS: Readonly<Record<ChoiceKind, number>> = {
@@ -125,65 +102,6 @@ const describedKind = (d: string): Kind =>
 /** The element a described step named: its quoted name, lower-cased. */
 const describedTarget = (d: string): string | null => /'([^']*)'/.exec(d)?.[1]?.toLowerCase() ?? null
 
-/**
- * A page's names repeat across the states of a run (the same menu on every page, the same
- * page in many trajectories): their stems are computed once. Bounded, since a follower
- * trains for as long as it runs.
- */
-export const memo = <A>(limit: number, f: (s: string) => A): ((s: string) => A) => {
-  const cache = new Map<string, A>()
-  return (s) => {
-    const known = cache.get(s)
-    if (known !== undefined) return known
-    if (cache.size >= limit) cache.clear()
-    const value = f(s)
-    cache.set(s, value)
-    return value
-  }
-}
-
-export const stemSet = memo(100_000, (s: string): ReadonlySet<string> => new Set(stemsOf(s)))
-
-/**
- * A name as the procedure knows it, not the instance: lower-case, numbers as `#`, and the
- * words the instruction says as `@` ("Harbor Smart Tent" in "Buy 3 of Harbor Smart Tent" is
- * `@`), so "click the product the task names, then Add to cart" is one feature across
- * every product.
- */
-const abstractOnce = (name: string, instruction: ReadonlySet<string>): string => {
-  const words = name.toLowerCase().match(/[a-z]+|\d+/g) ?? []
-  const out: Array<string> = []
-  for (const w of words.slice(0, 8)) {
-    const a = /^\d/.test(w) ? "#" : w.length > 2 && instruction.has(w.replace(/(?:es|s)$/, "")) ? "@" : w
-    if (a !== out.at(-1) || (a !== "@" && a !== "#")) out.push(a)
-  }
-  return out.join(" ")
-}
-
-const abstracted = new Map<string, string>()
-
-/** `abstractOnce`, remembered per instruction and name: a task's states share both. */
-export const abstractName = (name: string, instruction: ReadonlySet<string>, key: string): string => {
-  const k = `${key}\u0000${name}`
-  const known = abstracted.get(k)
-  if (known !== undefined) return known
-  if (abstracted.size >= 200_000) abstracted.clear()
-  const a = abstractOnce(name, instruction)
-  abstracted.set(k, a)
-  return a
-}
-
-/** The instruction's template words: its first three words that are neither values nor quoted. */
-const taskKey = (instruction: string): string =>
-  (
-    instruction
-      .replace(/["“][^"”]*["”]/g, " ")
-      .toLowerCase()
-      .match(/[a-z]+/g) ?? []
-  )
-    .slice(0, 3)
-    .join(" ")
-
 /** What an instruction asks, read once per instruction. */
 const instructionFacts = memo(10_000, (instruction: string) => ({
   stems: stemSet(instruction),
@@ -194,12 +112,6 @@ const instructionFacts = memo(10_000, (instruction: string) => ({
   task: fnv(taskKey(instruction)),
   numbers: new Set(instruction.match(/\d+/g) ?? [])
 }))
-
-export const overlapOf = (words: ReadonlySet<string>, with_: ReadonlySet<string>): number => {
-  let n = 0
-  for (const w of words) if (with_.has(w)) n++
-  return n
-}
 
 /** A page's kind, from its controls: a form, a list, an editor or an article. */
 const pageKind = (elements: ReadonlyArray<ScreenElement>): number => {
@@ -212,12 +124,6 @@ const pageKind = (elements: ReadonlyArray<ScreenElement>): number => {
     if ((e.value?.length ?? 0) > 200) long++
   }
   return long > 0 ? 3 : fields >= 2 ? 1 : links >= 12 ? 2 : 0
-}
-
-const bucket = (x: number, cuts: ReadonlyArray<number>): number => {
-  let b = 0
-  for (let i = 0; i < cuts.length; i++) if (x >= cuts[i]!) b++
-  return b
 }
 
 /** The state's features, shared by all its candidates. */
@@ -258,28 +164,6 @@ const contextOf = (screen: Screen) => {
 }
 
 type Context = ReturnType<typeof contextOf>
-
-const TEXT_FIELDS = new Set(["textbox", "searchbox", "spinbutton", "combobox"])
-
-/**
- * Where each element stands in the forms the exploration policy's form filling would fill
- * from the instruction: 1 a field still to fill (2 the first such), 3 a field that holds its
- * value, 4 a plan's submit, 5 the submit of a plan with nothing left to fill. Read from the
- * element lines alone (no select options), so training and acting see the same.
- */
-/** The screen's elements as form filling reads them (fields by role: the lines carry no editable flag). */
-export const policyElementsOf = (screen: Screen): ReadonlyArray<PolicyElement> =>
-  screen.elements.map((e) => ({
-    id: e.id,
-    role: e.role,
-    name: e.name,
-    text: e.text,
-    value: e.value,
-    visible: e.visible,
-    enabled: e.enabled,
-    editable: TEXT_FIELDS.has(e.role),
-    checked: e.checked
-  }))
 
 const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
   const elements = policyElementsOf(screen)
@@ -343,32 +227,6 @@ const elementFacts = (screen: Screen, c: Context) => {
 }
 
 type Facts = ReturnType<typeof elementFacts>[number]
-
-/** Appends a state's features to scratch buffers reused across states, copied out once per state. */
-export class RowBuilder {
-  private index = new Int32Array(1 << 14)
-  private value = new Float64Array(1 << 14)
-  length = 0
-  kind = 0
-  add(template: number, x: number, v = 1): void {
-    if (v === 0) return
-    if (this.length === this.index.length) {
-      const index = new Int32Array(this.length * 2)
-      const value = new Float64Array(this.length * 2)
-      index.set(this.index)
-      value.set(this.value)
-      this.index = index
-      this.value = value
-    }
-    this.index[this.length] = mix(mix(template, this.kind), x) & MASK
-    this.value[this.length++] = v
-  }
-  take(): { readonly index: Int32Array; readonly value: Float64Array } {
-    const out = { index: this.index.slice(0, this.length), value: this.value.slice(0, this.length) }
-    this.length = 0
-    return out
-  }
-}
 
 const builder = new RowBuilder()
 
@@ -440,18 +298,4 @@ export const stateFeatures = (screen: Screen): StateFeatures => {
   })
   starts[candidates.length] = b.length
   return { candidates, starts, ...b.take() }
-}
-
-/** Candidate c's score under the weights. */
-export const scoreOf = (weights: Float64Array, f: FeatureRows, c: number): number => {
-  let s = 0
-  for (let i = f.starts[c]!; i < f.starts[c + 1]!; i++) s += weights[f.index[i]!]! * f.value[i]!
-  return s
-}
-
-/** Every candidate's score. */
-export const scoresOf = (weights: Float64Array, f: FeatureRows): Float64Array => {
-  const out = new Float64Array(f.starts.length - 1)
-  for (let c = 0; c < out.length; c++) out[c] = scoreOf(weights, f, c)
-  return out
 }

@@ -9,7 +9,8 @@
  * learnedModelFromJson(json)           // the same model, checked
  */
 import { canonicalJson } from "@core/events"
-import { DIM, scoresOf, stateFeatures } from "./Features.ts"
+import { stateFeatures } from "./Features.ts"
+import { DIM, scoresOf } from "./Hashing.ts"
 import { indexOfChoice } from "./Candidates.ts"
 import type { LearnerExample } from "./Records.ts"
 

@@ -11,8 +11,9 @@
  */
 import { normalizeText } from "@core/domain"
 import { formPlans, instructionValues, textToType } from "@core/policy"
-import { abstractName, fnv, mix, overlapOf, policyElementsOf, RowBuilder, stemSet } from "./Features.ts"
-import type { FeatureRows } from "./Features.ts"
+import { fnv, mix, RowBuilder } from "./Hashing.ts"
+import type { FeatureRows } from "./Hashing.ts"
+import { abstractName, overlapOf, policyElementsOf, stemSet } from "./Words.ts"
 import type { Screen, ScreenElement } from "./Screen.ts"
 
 export interface TextOption {
