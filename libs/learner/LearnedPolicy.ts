@@ -12,7 +12,17 @@
 import { Effect } from "effect"
 import { explorationRulesAt } from "@core/domain"
 import type { Action } from "@core/events"
-import { answerFromPage, describeAction, explorationAction, explorationInput, formPlans, softmaxDraw } from "@core/policy"
+import {
+  answerFromPage,
+  asksForChange,
+  describeAction,
+  explorationAction,
+  explorationInput,
+  formPlans,
+  isQuestion,
+  madeChange,
+  softmaxDraw
+} from "@core/policy"
 import type { Draws, EpisodeView, ExplorationPolicyOptions, Policy, PolicyElement, PolicyInput } from "@core/policy"
 import { FINAL_KINDS } from "./Candidates.ts"
 import type { Candidate } from "./Candidates.ts"
@@ -22,7 +32,7 @@ import { textFeatures, textOptions } from "./TextChoice.ts"
 import { weightsOf } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import { screenElements } from "./Screen.ts"
-import type { Screen } from "./Screen.ts"
+import type { Screen, ScreenElement } from "./Screen.ts"
 
 /** What trajectories of the learned policy record as their policy. */
 export const LEARNED_POLICY = "learned-v1"
@@ -51,20 +61,22 @@ const targetOf = (e: PolicyElement) => ({ role: e.role, name: e.name, elementId:
 interface Filling {
   readonly input: PolicyInput
   readonly screen: Screen
-  readonly weights: Float64Array
+  readonly model: LearnedModel
   /** The exploration policy's last step: an answer for a question (read off the page where it can), else complete. */
   readonly finish: () => Action
   /** The answer the page shows for the question, or null: an answer is offered only where there is one to read. */
   readonly read: string | null
   /** On the last step an answer is given even when nothing was read: it is the last chance. */
   readonly last: boolean
+  /** The task asks for a change and the episode has made none yet: complete would claim what nothing backs. */
+  readonly owed: boolean
 }
 
-/** The learned text for a field: the best-scored of its options. */
-const learnedText = (f: Filling, field: Candidate["element"] & object): string | null => {
-  const options = textOptions(f.screen, field)
+/** The learned text for a field: the best-scored of its options (the text memory's among them); null when it has none. */
+export const chooseText = (model: LearnedModel, screen: Screen, field: ScreenElement): string | null => {
+  const options = textOptions(screen, field, model.texts ?? [])
   if (options.length === 0) return null
-  const scores = scoresOf(f.weights, textFeatures(f.screen, field, options))
+  const scores = scoresOf(weightsOf(model), textFeatures(screen, field, options))
   let best = 0
   for (let i = 1; i < options.length; i++) if (scores[i]! > scores[best]!) best = i
   return options[best]!.text
@@ -75,6 +87,7 @@ const actionOf = (c: Candidate, f: Filling): Action | null => {
   const input = f.input
   switch (c.kind) {
     case "complete":
+      return f.owed && !f.last ? null : { kind: "status", status: "complete" }
     case "infeasible":
       return { kind: "status", status: c.kind }
     case "back":
@@ -94,7 +107,7 @@ const actionOf = (c: Candidate, f: Filling): Action | null => {
     .flatMap((p) => p.matched)
     .find((f) => f.field.id === element.id)?.action
   if (c.kind === "select") return planned?.kind === "select" ? planned : null
-  const text = learnedText(f, c.element!)
+  const text = chooseText(f.model, f.screen, c.element!)
   if (text === null || text === "") return null
   return { kind: "type", target: targetOf(element), text, ...(c.kind === "type-submit" ? { submit: true } : {}) }
 }
@@ -121,6 +134,16 @@ export const learnedPolicy = (options: LearnedPolicyOptions = {}): Policy => {
   }
 }
 
+/**
+ * A task that asks for a change, in an episode that has typed, picked, toggled or pressed no
+ * button yet (a button is how most apps save: "Add to wish list", "Post review").
+ */
+const changeOwed = (view: EpisodeView): boolean =>
+  !isQuestion(view.instruction) &&
+  asksForChange(view.instruction) &&
+  !madeChange(view.history) &&
+  !view.history.some((h) => h.error === null && h.action.kind === "click" && h.action.target?.role === "button")
+
 const learnedAction = (
   model: LearnedModel,
   view: EpisodeView,
@@ -132,7 +155,7 @@ const learnedAction = (
   const screen = screenOfView(view)
   const f = stateFeatures(screen)
   const last = view.history.length >= view.stepBudget - 1
-  const filling: Filling = { ...reading, input, screen, weights: w, last }
+  const filling: Filling = { ...reading, input, screen, model, last, owed: changeOwed(view) }
   const scores = scoresOf(w, f)
   let open = f.candidates.map((c, i) => ({ c, score: scores[i]! })).filter(({ c }) => !last || FINAL_KINDS.has(c.kind))
   while (open.length > 0) {

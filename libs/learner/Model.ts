@@ -29,6 +29,8 @@ export interface LearnedModel {
   readonly loss?: "pairwise"
   /** Present only when not the default weighting by task. */
   readonly weighting?: "state"
+  /** The text memory (TextChoice.ts): texts two tasks or more typed into a field, by field; absent when empty. */
+  readonly texts?: ReadonlyArray<readonly [string, string]>
   /** Nonzero weights as [feature index, weight], by index. */
   readonly weights: ReadonlyArray<readonly [number, number]>
 }
@@ -54,6 +56,11 @@ export const learnedModelFromJson = (json: string): LearnedModel => {
   if (v.dim !== DIM || typeof v.seed !== "string" || typeof v.epochs !== "number" || typeof v.examples !== "number")
     throw new TypeError(`${TRAINER_VERSION} model without its dim, seed, epochs or examples`)
   if (!Array.isArray(v.weights)) throw new TypeError(`${TRAINER_VERSION} model without weights`)
+  if (
+    v.texts !== undefined &&
+    !(Array.isArray(v.texts) && v.texts.every((t) => Array.isArray(t) && t.length === 2 && t.every((x) => typeof x === "string")))
+  )
+    throw new TypeError(`${TRAINER_VERSION} model with a malformed text memory`)
   for (const w of v.weights) {
     if (!Array.isArray(w) || w.length !== 2 || !Number.isInteger(w[0]) || w[0] < 0 || w[0] >= DIM || !Number.isFinite(w[1]))
       throw new TypeError(`${TRAINER_VERSION} model with a malformed weight`)

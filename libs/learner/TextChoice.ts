@@ -26,8 +26,19 @@ export interface TextOption {
   readonly planned: boolean
 }
 
+/** A field as the text memory knows it: its role and its name with the instruction's words abstracted. */
+export const fieldKey = (screen: Screen, field: ScreenElement): string =>
+  `${field.role}|${abstractName(field.name, stemSet(screen.instruction), screen.instruction)}`
+
+/**
+ * Texts the demonstrations typed that the instruction never says — a review's filler body,
+ * a fixed note — remembered per field (`fieldKey`) when at least two tasks typed the same
+ * one, so an instance's own value (its date, its name) is never remembered.
+ */
+export type TextMemory = ReadonlyArray<readonly [field: string, text: string]>
+
 /** The texts a field may take in this state, each once (the first reading of a text wins). */
-export const textOptions = (screen: Screen, field: ScreenElement): ReadonlyArray<TextOption> => {
+export const textOptions = (screen: Screen, field: ScreenElement, memory: TextMemory = []): ReadonlyArray<TextOption> => {
   const elements = policyElementsOf(screen)
   const planned = formPlans(screen.instruction, elements)
     .flatMap((p) => p.matched)
@@ -47,7 +58,36 @@ export const textOptions = (screen: Screen, field: ScreenElement): ReadonlyArray
   )
   const guess = textToType(screen.instruction, elements)
   if (guess !== null) add({ text: guess, kind: "guess", index: -1, before: [], planned: false })
+  if (memory.length > 0) {
+    const key = fieldKey(screen, field)
+    for (const [k, text] of memory) if (k === key) add({ text, kind: "recorded", index: -1, before: [], planned: false })
+  }
   return out
+}
+
+/** Longer texts are not remembered: a constant a form wants is short. */
+const MEMORY_TEXT_MAX = 300
+const MEMORY_MAX = 500
+
+/** The text memory of a training set: texts typed into a field by two tasks or more, none of them the field's options. */
+export const textMemory = (
+  typed: ReadonlyArray<{ readonly screen: Screen; readonly field: ScreenElement; readonly text: string; readonly taskId: string | null }>
+): TextMemory => {
+  const tasks = new Map<string, Set<string>>()
+  for (const t of typed) {
+    if (t.text.length > MEMORY_TEXT_MAX) continue
+    const wanted = normalizeText(t.text)
+    if (textOptions(t.screen, t.field).some((o) => normalizeText(o.text) === wanted)) continue
+    const k = JSON.stringify([fieldKey(t.screen, t.field), t.text])
+    const set = tasks.get(k) ?? new Set<string>()
+    set.add(t.taskId ?? "")
+    tasks.set(k, set)
+  }
+  return [...tasks]
+    .filter(([, s]) => s.size >= 2)
+    .map(([k]) => JSON.parse(k) as [string, string])
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+    .slice(0, MEMORY_MAX)
 }
 
 const TEXT_KIND = 10

@@ -19,7 +19,8 @@ import { stateFeatures } from "./Features.ts"
 import type { StateFeatures } from "./Features.ts"
 import { DIM, scoreOf, scoresOf } from "./Hashing.ts"
 import type { FeatureRows } from "./Hashing.ts"
-import { textFeatures, textOptions } from "./TextChoice.ts"
+import { textFeatures, textMemory, textOptions } from "./TextChoice.ts"
+import type { TextMemory } from "./TextChoice.ts"
 import { normalizeText } from "@core/domain"
 import { TRAINER_VERSION } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
@@ -59,9 +60,9 @@ interface Prepared {
 }
 
 /** The recorded text among the field's options, or null when it is none of them. */
-const textTarget = (x: LearnerExample, field: StateFeatures["candidates"][number]["element"]): Prepared["text"] => {
+const textTarget = (x: LearnerExample, field: StateFeatures["candidates"][number]["element"], memory: TextMemory): Prepared["text"] => {
   if (x.text === null || field === null) return null
-  const options = textOptions(x.screen, field)
+  const options = textOptions(x.screen, field, memory)
   const target = options.findIndex((o) => normalizeText(o.text) === normalizeText(x.text!))
   return target < 0 || options.length < 2 ? null : { features: textFeatures(x.screen, field, options), target }
 }
@@ -82,7 +83,11 @@ const trajectoriesPerTask = (examples: ReadonlyArray<LearnerExample>): ReadonlyM
  * Each example's feature rows, once, with its weight; states whose recorded action is not
  * among their candidates are left out.
  */
-export const prepare = (examples: ReadonlyArray<LearnerExample>, weighting: "task" | "state" = "task"): ReadonlyArray<Prepared> => {
+export const prepare = (
+  examples: ReadonlyArray<LearnerExample>,
+  weighting: "task" | "state" = "task",
+  memory: TextMemory = []
+): ReadonlyArray<Prepared> => {
   const perTask = weighting === "task" ? trajectoriesPerTask(examples) : null
   return examples.flatMap((x) => {
     const f = stateFeatures(x.screen)
@@ -90,7 +95,7 @@ export const prepare = (examples: ReadonlyArray<LearnerExample>, weighting: "tas
     if (target < 0) return []
     const rejected = x.rejected.map((r) => indexOfChoice(f.candidates, r)).filter((i) => i >= 0 && i !== target)
     const weight = perTask === null ? 1 : 1 / (perTask.get(x.taskId ?? "") ?? 1)
-    return [{ features: f, target, rejected, weight, text: textTarget(x, f.candidates[target]!.element) }]
+    return [{ features: f, target, rejected, weight, text: textTarget(x, f.candidates[target]!.element, memory) }]
   })
 }
 
@@ -163,8 +168,16 @@ const shuffled = (n: number, draw: () => number): Array<number> => {
   return order
 }
 
+/** The texts of the examples' types, with the fields they went into: what the text memory is built from. */
+const typedTexts = (examples: ReadonlyArray<LearnerExample>) =>
+  examples.flatMap((x) => {
+    if (x.text === null || x.chosen.elementId === null) return []
+    const field = x.screen.elements.find((e) => e.id === x.chosen.elementId)
+    return field === undefined ? [] : [{ screen: x.screen, field, text: x.text, taskId: x.taskId }]
+  })
+
 /** Trains on states already prepared (bench train times this apart from feature extraction). */
-export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainOptions): LearnedModel => {
+export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainOptions, memory: TextMemory = []): LearnedModel => {
   const epochs = options.epochs ?? DEFAULT_EPOCHS
   if (!Number.isInteger(epochs) || epochs < 1) throw new RangeError(`epochs must be a whole number ≥ 1, got ${epochs}`)
   const rng = prng(sha256(`learner:${options.seed}`))
@@ -187,10 +200,13 @@ export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainO
     examples: prepared.length,
     ...(options.loss === "pairwise" ? { loss: "pairwise" as const } : {}),
     ...(options.weighting === "state" ? { weighting: "state" as const } : {}),
+    ...(memory.length > 0 ? { texts: memory } : {}),
     weights
   }
 }
 
 /** Pure and deterministic: the same examples in the same order and the same seed give the same model, byte for byte. */
-export const trainLearner = (examples: ReadonlyArray<LearnerExample>, options: TrainOptions): LearnedModel =>
-  trainPrepared(prepare(examples, options.weighting), options)
+export const trainLearner = (examples: ReadonlyArray<LearnerExample>, options: TrainOptions): LearnedModel => {
+  const memory = textMemory(typedTexts(examples))
+  return trainPrepared(prepare(examples, options.weighting, memory), options, memory)
+}

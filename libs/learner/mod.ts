@@ -26,7 +26,7 @@ export { TRAINER_VERSION, learnedModelFromJson, learnedModelJson, nextActionAccu
 export type { LearnedModel } from "./Model.ts"
 export { DEFAULT_EPOCHS, prepare, trainLearner, trainPrepared } from "./Train.ts"
 export type { TrainOptions } from "./Train.ts"
-export { LEARNED_POLICY, learnedPolicy, screenOfView } from "./LearnedPolicy.ts"
+export { chooseText, LEARNED_POLICY, learnedPolicy, screenOfView } from "./LearnedPolicy.ts"
 export type { LearnedPolicyOptions } from "./LearnedPolicy.ts"
 
 /** A dataset record as every trainer hands it over. */

@@ -21,6 +21,8 @@ import {
   learnedPolicy,
   learnerSeed,
   nextActionAccuracy,
+  chooseText,
+  screenOfView,
   readElementLine,
   trainLearner,
   trainOnRecords
@@ -225,6 +227,38 @@ describe("acting", () => {
       learnedPolicy({ model: searches }).act(episode("Open the product page of Red Kettle from the shop.", shopPage(2)), draws(4))
     )
     expect(action).toMatchObject({ kind: "type", text: "Red Kettle", submit: true })
+  })
+
+  test("a text two tasks typed that no instruction says is remembered for its field; an instance's own text is not", async () => {
+    const FILLER = "Scripted review: good value."
+    const review = (i: number, body: string) => {
+      const page = [
+        el("e1", "textbox", "Review title", { value: "" }),
+        el("e2", "textbox", "Review", { value: "" }),
+        el("e3", "button", "Post review")
+      ]
+      return sftRecords({
+        trajectoryId: `v${i}`,
+        taskId: `review-${i}`,
+        instruction: `Rate the ${PRODUCTS[i]} titled "Nice ${i}"`,
+        steps: [
+          step(page, { kind: "type", target: target(page[0]!), text: `Nice ${i}` }),
+          step(page, { kind: "type", target: target(page[1]!), text: body }),
+          step(page, click(page[2]!))
+        ]
+      }).flatMap(examplesOfRecord)
+    }
+    const model = trainLearner([...review(0, FILLER), ...review(1, FILLER), ...review(2, "only this once")], { seed: "s" })
+    expect(model.texts).toEqual([["textbox|review", FILLER]])
+    expect(learnedModelFromJson(learnedModelJson(model)).texts).toEqual(model.texts)
+    const page = [
+      el("e1", "textbox", "Review title", { value: "Nice 5" }),
+      el("e2", "textbox", "Review", { value: "" }),
+      el("e3", "button", "Post review")
+    ]
+    const screen = screenOfView({ ...episode(`Rate the ${PRODUCTS[5]} titled "Nice 5"`, page), step: 1 })
+    expect(chooseText(model, screen, screen.elements[1]!)).toBe(FILLER)
+    expect(chooseText(model, screen, screen.elements[0]!)).toBe("Nice 5")
   })
 
   test("without a model it explores: the exploration policy's action from the same draws", async () => {
