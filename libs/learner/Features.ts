@@ -77,7 +77,8 @@ const T = Object.fromEntries(
     "lexLast",
     "lexTask",
     "lexPlan",
-    "number"
+    "number",
+    "goalShown"
   ].map((n) => [n, fnv(n)])
 ) as Readonly<Record<string, number>>
 
@@ -102,6 +103,9 @@ const describedKind = (d: string): Kind =>
 /** The element a described step named: its quoted name, lower-cased. */
 const describedTarget = (d: string): string | null => /'([^']*)'/.exec(d)?.[1]?.toLowerCase() ?? null
 
+/** Words before a value the task puts in, not an item it is about. */
+const VALUE_CUES = new Set(["to", "as", "titled", "named", "called", "with", "body", "saying", "comment", "reads"])
+
 /** What an instruction asks, read once per instruction. */
 const instructionFacts = memo(10_000, (instruction: string) => ({
   stems: stemSet(instruction),
@@ -110,7 +114,17 @@ const instructionFacts = memo(10_000, (instruction: string) => ({
   question: isQuestion(instruction) ? 1 : 0,
   change: asksForChange(instruction) ? 1 : 0,
   task: fnv(taskKey(instruction)),
-  numbers: new Set(instruction.match(/\d+/g) ?? [])
+  numbers: new Set(instruction.match(/\d+/g) ?? []),
+  /**
+   * The stems of what the instruction names (its quoted phrases and proper names) as the
+   * item the task is about — not a value it puts in ("… to Zara Hughes", "titled …").
+   */
+  goal: stemSet(
+    instructionValues(instruction)
+      .filter((v) => (v.kind === "quoted" || v.kind === "proper") && !VALUE_CUES.has(v.before.at(-1) ?? ""))
+      .map((v) => v.text)
+      .join(" ")
+  )
 }))
 
 /** A page's kind, from its controls: a form, a list, an editor or an article. */
@@ -139,7 +153,10 @@ const contextOf = (screen: Screen) => {
     for (const w of stemSet(e.name)) shown.add(w)
     if (e.text !== e.name) for (const w of stemSet(e.text)) shown.add(w)
   }
+  let goal = 0
+  if (facts.goal.size > 0) for (const e of screen.elements) goal = Math.max(goal, overlapOf(stemSet(e.name), facts.goal) / facts.goal.size)
   return {
+    goalShown: facts.goal.size === 0 ? 3 : bucket(goal, [0.5, 1]),
     instruction,
     quoted: facts.quoted,
     values: facts.values,
@@ -240,6 +257,7 @@ const contextRow = (b: RowBuilder, c: Context): void => {
   b.add(T.typed!, c.typed)
   b.add(T.history!, c.history)
   b.add(T.repeat!, c.repeat)
+  b.add(T.goalShown!, c.goalShown)
 }
 
 const elementRow = (b: RowBuilder, c: Context, f: Facts): void => {
