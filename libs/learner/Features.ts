@@ -182,6 +182,12 @@ const contextOf = (screen: Screen) => {
 
 type Context = ReturnType<typeof contextOf>
 
+/**
+ * Where each element stands in the forms the exploration policy's form filling would fill
+ * from the instruction: 1 a field still to fill (2 the first such), 3 a field that holds its
+ * value, 4 a plan's submit, 5 the submit of a plan with nothing left to fill. Read from the
+ * element lines alone (no select options), so training and acting see the same.
+ */
 const planPositions = (screen: Screen): ReadonlyMap<string, number> => {
   const elements = policyElementsOf(screen)
   const out = new Map<string, number>()

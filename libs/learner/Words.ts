@@ -83,12 +83,6 @@ export const bucket = (x: number, cuts: ReadonlyArray<number>): number => {
 
 const TEXT_FIELDS = new Set(["textbox", "searchbox", "spinbutton", "combobox"])
 
-/**
- * Where each element stands in the forms the exploration policy's form filling would fill
- * from the instruction: 1 a field still to fill (2 the first such), 3 a field that holds its
- * value, 4 a plan's submit, 5 the submit of a plan with nothing left to fill. Read from the
- * element lines alone (no select options), so training and acting see the same.
- */
 /** The screen's elements as form filling reads them (fields by role: the lines carry no editable flag). */
 export const policyElementsOf = (screen: Screen): ReadonlyArray<PolicyElement> =>
   screen.elements.map((e) => ({
