@@ -71,11 +71,17 @@ export const PolicyTrained = defineEvent(
      * The data it learned from: `count` dataset records — every record of the sealed rounds
      * `rounds`, in log order (0 is the demos' round) — of which `datasetDigest` is the seals' digest.
      * A trainer following the stream (`core train --follow`) covers the records of stream
-     * sequences `first` to `last` instead (of rounds `rounds`, sealed or not), each once, and its
-     * `datasetDigest` is the digest of their ids in that order.
+     * sequences `first` to `last` instead (of rounds `rounds`, sealed or not, where it names
+     * them: its first versions did not), each once, and its `datasetDigest` is the digest of
+     * their ids in that order.
      */
     records: Schema.optionalKey(
-      Schema.Struct({ count: Count, rounds: Schema.Array(Count), first: Schema.optionalKey(Count), last: Schema.optionalKey(Count) })
+      Schema.Struct({
+        count: Count,
+        rounds: Schema.optionalKey(Schema.Array(Count)),
+        first: Schema.optionalKey(Count),
+        last: Schema.optionalKey(Count)
+      })
     )
   })
 )

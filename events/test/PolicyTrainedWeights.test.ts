@@ -64,8 +64,12 @@ describe("PolicyTrained's weights, seed and records", () => {
   test.each([
     ["a weights name that is not a sha256", { ...learned, weights: "ckpt/iter1" }],
     ["a negative record count", { ...learned, records: { count: -1, rounds: [0] } }],
-    ["records without their rounds", { ...learned, records: { count: 7 } }]
+    ["a round that is not a count", { ...learned, records: { count: 7, rounds: [-1] } }]
   ])("%s is refused", (_, data) => {
     expect(() => decode(data)).toThrow()
+  })
+
+  test("a follower's version may name stream sequences and no rounds (its first versions did not name them)", () => {
+    expect(decode({ ...learned, records: { count: 7, first: 3, last: 9 } }).records).toEqual({ count: 7, first: 3, last: 9 })
   })
 })

@@ -97,7 +97,9 @@ export const compareDecisions = (input: {
   }
   const inRound = (e: CoreEvent) => round === undefined || roundOf(e) === round
 
-  const logged = events.flatMap((e, index) => (registry.emits.has(e.type) ? [{ e, index }] : []))
+  // The workspace's events are facts the deciders fold, never a run's decisions: a run decides
+  // only on its own streams, and a workspace event of a decision's type was written by someone else.
+  const logged = events.flatMap((e, index) => (registry.emits.has(e.type) && !e.stream.startsWith("ws.") ? [{ e, index }] : []))
   const byId = new Map<string, Rederived>()
   const extras: Array<Rederived> = []
   for (const r of input.rederived) {

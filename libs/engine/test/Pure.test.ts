@@ -117,6 +117,15 @@ describe("compareDecisions", () => {
     const r = compareDecisions({ events: log, registry, rederived: rederivedFrom(later), failures: [] })
     expect(r).toEqual({ decisionEvents: 6, rederived: 6, divergences: [] })
   })
+  test("an event of a decision's type on a workspace stream is a fact someone else wrote, not a decision of the run", () => {
+    const foreign = { ...log[3]!, id: "f".repeat(64), stream: "ws.trainer.nightly", runId: null } as CoreEvent
+    const r = compareDecisions({ events: [...log, foreign], registry, rederived: rederivedFrom(log), failures: [] })
+    expect(r).toEqual({ decisionEvents: 6, rederived: 6, divergences: [] })
+    // The same event on the run's own stream is a decision nothing re-derives.
+    const own = { ...foreign, stream: log[3]!.stream } as CoreEvent
+    const missing = compareDecisions({ events: [...log, own], registry, rederived: rederivedFrom(log), failures: [] })
+    expect(missing.divergences.map((d) => [d.kind, d.id])).toEqual([["missing", own.id]])
+  })
   test("changed, missing and extra events, in log order", () => {
     const q1 = log[3]!
     const changed = { ...q1, data: { ...q1.data, params: { sample: 99 } } } as CoreEvent
