@@ -8,7 +8,7 @@
  * the model trained on every record in one go, and no record counted twice. Runs are
  * isolated by a unique run id and consumer name on the shared CORE stream.
  */
-import { expect, test } from "bun:test"
+import { afterAll, expect, test } from "bun:test"
 import { Effect, Layer, Stream } from "effect"
 import { BlobStore, DirectoryBlobStore, JetStreamBlobStore } from "@core/blobstore"
 import { DatasetRecordEmitted, DatasetSealed, makeEvent, RunStarted, runStream } from "@core/events"
@@ -26,6 +26,15 @@ const FIXTURE_RUN = "run-mxcb6ggg-b433bd"
 const AT = "2026-12-06T10:00:00.000Z"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-train-"))
 const consumers = cleanedUp(tmp)
+/** Every follower started: one a failed expectation left running must not hold its consumer after the file. */
+const followers: Array<{
+  readonly exitCode: number | null
+  readonly signalCode: string | null
+  kill(signal?: number | NodeJS.Signals): void
+}> = []
+afterAll(() => {
+  for (const f of followers) if (f.exitCode === null && f.signalCode === null) f.kill("SIGKILL")
+})
 
 type Stores = Layer.Layer<EventStore | BlobStore, unknown>
 const embedded = (dir: string): Stores =>
@@ -218,6 +227,7 @@ test("train --follow: SIGKILLed five times while records arrive, restarted — i
   const logs: Array<{ text: string }> = []
   const start = () => {
     const p = spawnCore(args)
+    followers.push(p)
     logs.push(tee(p.stderr))
     return p
   }
