@@ -27,11 +27,7 @@ const AT = "2026-12-06T10:00:00.000Z"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-train-"))
 const consumers = cleanedUp(tmp)
 /** Every follower started: one a failed expectation left running must not hold its consumer after the file. */
-const followers: Array<{
-  readonly exitCode: number | null
-  readonly signalCode: string | null
-  kill(signal?: number | NodeJS.Signals): void
-}> = []
+const followers: Array<ReturnType<typeof spawnCore>> = []
 afterAll(() => {
   for (const f of followers) if (f.exitCode === null && f.signalCode === null) f.kill("SIGKILL")
 })
