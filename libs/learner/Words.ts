@@ -6,7 +6,7 @@
  * @example
  * abstractName("Harbor Smart Tent", stemSet("Buy 3 of Harbor Smart Tent"), "Buy 3 of Harbor Smart Tent") // "@"
  */
-import { stemsOf } from "@core/policy"
+import { policyElement, stemsOf } from "@core/policy"
 import type { PolicyElement } from "@core/policy"
 import type { Screen } from "./Screen.ts"
 
@@ -85,14 +85,4 @@ const TEXT_FIELDS = new Set(["textbox", "searchbox", "spinbutton", "combobox"])
 
 /** The screen's elements as form filling reads them (fields by role: the lines carry no editable flag). */
 export const policyElementsOf = (screen: Screen): ReadonlyArray<PolicyElement> =>
-  screen.elements.map((e) => ({
-    id: e.id,
-    role: e.role,
-    name: e.name,
-    text: e.text,
-    value: e.value,
-    visible: e.visible,
-    enabled: e.enabled,
-    editable: TEXT_FIELDS.has(e.role),
-    checked: e.checked
-  }))
+  screen.elements.map((e) => policyElement({ ...e, box: null, editable: TEXT_FIELDS.has(e.role) }))
