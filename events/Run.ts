@@ -82,6 +82,22 @@ export const PolicyTrained = defineEvent(
         first: Schema.optionalKey(Count),
         last: Schema.optionalKey(Count)
       })
+    ),
+    /**
+     * A run that takes its policy from a trainer following the dataset stream (`run --policy
+     * learned --trainer NAME`): the trainer, its stream and the version the run took — the
+     * position of that PolicyTrained among the stream's, from 1, and its event id. Version 0:
+     * the trainer had published nothing yet, and the round's rollouts explore. The rest of the
+     * event is the taken version's own (its weights, seed, records and metrics), so an audit
+     * reads which data taught the policy a round acted with.
+     */
+    published: Schema.optionalKey(
+      Schema.Struct({
+        trainer: Schema.String,
+        stream: Schema.String,
+        version: Count,
+        eventId: Schema.optionalKey(Schema.String)
+      })
     )
   })
 )

@@ -46,6 +46,8 @@ import {
   ModelCallNotRecorded,
   ModelRequestMismatch,
   ObservationNotRecorded,
+  PublishedPolicyNotRecorded,
+  PublishedPolicyRefused,
   RunConfigClash,
   RunNotFound,
   UnknownRun
@@ -159,6 +161,8 @@ export const failures = {
   ModelCallNotRecorded: said(ModelCallNotRecorded),
   ModelRequestMismatch: said(ModelRequestMismatch),
   ObservationNotRecorded: said(ObservationNotRecorded),
+  PublishedPolicyNotRecorded: said(PublishedPolicyNotRecorded),
+  PublishedPolicyRefused: said(PublishedPolicyRefused),
   RunNotFound: said(RunNotFound),
   SandboxError: said(SandboxError),
   SuiteError: said(SuiteError),

@@ -72,4 +72,14 @@ describe("PolicyTrained's weights, seed and records", () => {
   test("a follower's version may name stream sequences and no rounds (its first versions did not name them)", () => {
     expect(decode({ ...learned, records: { count: 7, first: 3, last: 9 } }).records).toEqual({ count: 7, first: 3, last: 9 })
   })
+
+  test("a run's round that took a follower's version names it; version 0 (nothing published) has no event id; a negative version is refused", () => {
+    const published = { trainer: "nightly", stream: "trainer.follow.nightly", version: 2, eventId: sha256("version 2") }
+    expect(decode({ ...learned, published }).published).toEqual(published)
+    const none = { trainer: "nightly", stream: "trainer.follow.nightly", version: 0 }
+    expect(decode({ ...learned, published: none }).published).toEqual(none)
+    expect(() => decode({ ...learned, published: { ...none, version: -1 } })).toThrow()
+    // Without the key, the event digests as before it existed.
+    expect(digest(decode(learned))).toBe(digest(learned))
+  })
 })

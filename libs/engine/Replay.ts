@@ -19,6 +19,7 @@ import type { Sandbox } from "@core/sandbox"
 import type { DeciderRegistry, DecisionServices, RecordedServices } from "./Decider.ts"
 import { Randomness } from "./Prng.ts"
 import { recordedModels, recordedObservations } from "./Recorded.ts"
+import { recordedPublished } from "./Published.ts"
 import { compareDecisions } from "./Compare.ts"
 import type { Divergence, Rederived, DeciderFailure } from "./Compare.ts"
 
@@ -60,6 +61,7 @@ export const recordedServices = (events: ReadonlyArray<CoreEvent>): Layer.Layer<
   return Layer.mergeAll(
     recordedModels(events),
     recordedObservations(events),
+    recordedPublished(events),
     Randomness.layer(started?.type === "RunStarted" ? started.data.seed : "")
   )
 }

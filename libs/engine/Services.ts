@@ -168,5 +168,6 @@ export const inputMismatchTags: ReadonlySet<string> = new Set([
   "ModelRequestMismatch",
   "ObservationNotRecorded",
   "ActionMismatch",
-  "BlobAltered"
+  "BlobAltered",
+  "PublishedPolicyNotRecorded"
 ])

@@ -26,6 +26,8 @@ export {
 } from "./Services.ts"
 export type { ModelAnswer, ModelRequest, Observed } from "./Services.ts"
 export { recordedModels, recordedObservations } from "./Recorded.ts"
+export { PublishedPolicies, PublishedPolicyNotRecorded, PublishedPolicyRefused, recordedPublished, resumePublished } from "./Published.ts"
+export type { PublishedAnswer, PublishedPoliciesShape, PublishedRequest, PublishedVersion } from "./Published.ts"
 export { compareDecisions } from "./Compare.ts"
 export type { Divergence, Rederived } from "./Compare.ts"
 export { readRunLog, recordedServices, rederive, replayRun, RunNotFound } from "./Replay.ts"

@@ -30,7 +30,16 @@ import { join } from "node:path"
 import { BlobStore, DirectoryBlobStore } from "@core/blobstore"
 import type { CoreEvent, CoreEventType } from "@core/events"
 import { Sandbox } from "@core/sandbox"
-import { ModelCallFailed, ModelCallNotRecorded, Models, Randomness, recordedModels, recordedObservations, stamp } from "./mod.ts"
+import {
+  ModelCallFailed,
+  ModelCallNotRecorded,
+  Models,
+  Randomness,
+  recordedModels,
+  recordedObservations,
+  recordedPublished,
+  stamp
+} from "./mod.ts"
 import type { Decider, Decision, DecisionServices, ModelAnswer, ModelRequest, Observations } from "./mod.ts"
 
 /** What a package's specs share: the sandbox its deciders run code in, its default seed, the blobs its event builders made. */
@@ -62,6 +71,8 @@ export interface When<S> {
   recorded(events: ReadonlyArray<CoreEvent>): When<S>
   /** An environment to act in instead of the recorded observations (an in-memory site). */
   observing(layer: Layer.Layer<Observations>): When<S>
+  /** Trainers' published versions as this layer tells them (a live PublishedPolicies), instead of the recorded ones. */
+  publishing(layer: Layer.Layer<never>): When<S>
   /** Decides, for checks the `then` forms do not cover. */
   run(): Promise<Outcome<S>>
   /** `expected` decisions exactly, or a check of the stamped events. */
@@ -154,7 +165,12 @@ export const deciderSpecs = (name: string, kit: SpecKit) => {
   const spec = <S, E, R extends DecisionServices>(decider: Decider<S, E, R>) => ({
     given: (given: Events): Given<S> => ({
       when: (cause: CoreEvent) => {
-        const make = (o: { script?: ModelScript; recorded: ReadonlyArray<CoreEvent>; observing?: Layer.Layer<Observations> }): When<S> => {
+        const make = (o: {
+          script?: ModelScript
+          recorded: ReadonlyArray<CoreEvent>
+          observing?: Layer.Layer<Observations>
+          publishing?: Layer.Layer<never>
+        }): When<S> => {
           const run = async (): Promise<Exit.Exit<Outcome<S>, unknown>> => {
             const log = [...flat(given), cause]
             const state = log.reduce((s, e) => decider.evolve(s, e), decider.initial)
@@ -164,6 +180,7 @@ export const deciderSpecs = (name: string, kit: SpecKit) => {
             const services = Layer.mergeAll(
               o.script === undefined ? watched(inputs, calls) : scriptedModels(o.script, calls),
               o.observing ?? recordedObservations(inputs),
+              o.publishing ?? recordedPublished(inputs),
               Randomness.layer(started?.type === "RunStarted" ? started.data.seed : kit.seed)
             )
             const decide = Effect.gen(function* () {
@@ -186,6 +203,7 @@ export const deciderSpecs = (name: string, kit: SpecKit) => {
             answering: (script) => make({ ...o, script }),
             recorded: (events) => make({ ...o, recorded: [...o.recorded, ...events] }),
             observing: (layer) => make({ ...o, observing: layer }),
+            publishing: (layer) => make({ ...o, publishing: layer }),
             run: outcome,
             then: async (expected) => {
               const out = await outcome()

@@ -43,14 +43,23 @@ const Retrieval = Schema.Literals(RETRIEVAL.versions)
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
 
+/** A follow trainer's name: its consumer's, and the last part of its stream's subject. */
+const TrainerName = Schema.String.check(
+  Schema.makeFilter((n: string) => (/^[A-Za-z0-9_-]+$/.test(n) ? undefined : "letters, digits, '-' and '_'"))
+)
+
 /** Who acts in the run's rollouts (the rollout's PolicySpec). */
 export const RunPolicy = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("exploration") }),
   /** `retrieval`: the retrieval policy's version, when not 1 (what the rollouts read; the run records it as `run.retrieval`). */
   Schema.Struct({ kind: Schema.Literal("embedded"), retrieval: Schema.optionalKey(Retrieval) }),
   Schema.Struct({ kind: Schema.Literal("model"), model: Schema.String, temperature: Schema.Finite, topP: Schema.Finite }),
-  /** The learned policy (@core/learner), trained in the run at each round's start on the dataset records sealed so far. */
-  Schema.Struct({ kind: Schema.Literal("learned") })
+  /**
+   * The learned policy (@core/learner), trained in the run at each round's start on the
+   * dataset records sealed so far; with `trainer`, the latest version that trainer (`core
+   * train --follow --consumer <trainer>`) has published is taken instead.
+   */
+  Schema.Struct({ kind: Schema.Literal("learned"), trainer: Schema.optionalKey(TrainerName) })
 ])
 type Policy = typeof RunPolicy.Type
 
@@ -76,6 +85,11 @@ export interface RunField<K extends string, S extends Schema.Top> {
    * default. Every other key is the RunConfig property of its field's name.
    */
   readonly ofPolicy?: (policy: Policy) => S["Type"] | undefined
+  /**
+   * The key came after runs recorded every key: a run writes it only when it is not its
+   * default, so every run that does not use it records the bytes it always did.
+   */
+  readonly onlyWhenSet?: true
 }
 
 /** A key the RunConfig property of its entry's name holds; its flag's type is kept, so the CLI knows which fields have one. */
@@ -115,6 +129,15 @@ export const RUN_FIELDS = {
     help: "exploration (seeded, no model; default), embedded (the retrieval policy trained on each round's data, round 0 = the demos), learned (the learner's parametric policy, trained the same way) or model (models.baseUrl)",
     choices: ["exploration", "embedded", "learned", "model"]
   }),
+  /** The trainer whose published versions the learned policy takes; null: trained in the run. Recorded only when set. */
+  trainer: {
+    ...policyField("run.trainer", Schema.NullOr(TrainerName), null, (p) => (p.kind === "learned" ? (p.trainer ?? null) : null), {
+      name: "trainer",
+      kind: "string",
+      help: "with --policy learned: take the latest version this follow trainer (bun core train --follow --consumer NAME) published at each round's start, instead of training in the run"
+    }),
+    onlyWhenSet: true
+  },
   /** The model acting for the `model` policy; null for the others. */
   policyModel: policyField("run.policyModel", Schema.NullOr(Schema.String), null, (p) => (p.kind === "model" ? p.model : null)),
   temperature: policyField("run.temperature", Schema.Finite, 1, (p) => (p.kind === "model" ? p.temperature : undefined)),
@@ -231,7 +254,9 @@ const policyOf = (k: Keys): Policy =>
         ? { kind: "embedded" }
         : { kind: "embedded", retrieval: k["run.retrieval"] }
       : k["run.policy"] === "learned"
-        ? { kind: "learned" }
+        ? k["run.trainer"] === null
+          ? { kind: "learned" }
+          : { kind: "learned", trainer: k["run.trainer"] }
         : { kind: "exploration" }
 
 const fromKeys = (k: Keys): RunConfig => {
@@ -314,8 +339,18 @@ const decodeKeys = Schema.decodeUnknownSync(RunConfigFromKeys)
 export const runConfigOf = (config: Readonly<Record<string, unknown>>): RunConfig =>
   decodeKeys(config[RUN_CONFIG_VERSION_KEY] === undefined ? upcastRunConfig(config) : config)
 
+const encodeKeys = Schema.encodeSync(RunConfigFromKeys)
+const ONLY_WHEN_SET = NAMES.flatMap((n) => {
+  const f: RunField<string, Schema.Top> = RUN_FIELDS[n]
+  return f.onlyWhenSet ? [f] : []
+})
+
 /** The keys a new RunStarted records for the config. */
-export const encodeRunConfig: (config: RunConfig) => Record<string, unknown> = Schema.encodeSync(RunConfigFromKeys)
+export const encodeRunConfig = (config: RunConfig): Record<string, unknown> => {
+  const keys: Record<string, unknown> = { ...encodeKeys(config) }
+  for (const f of ONLY_WHEN_SET) if (keys[f.key] === f.default) delete keys[f.key]
+  return keys
+}
 
 /** The policy a plan names, with the model the config names; null for the model policy without one. */
 export const runPolicy = (kind: RunConfig["policy"]["kind"], model: string | null): RunConfig["policy"] | null =>

@@ -62,6 +62,8 @@ export interface NewRunPlan {
   readonly samples: number
   readonly stepBudget: number
   readonly policy: RunConfig["policy"]["kind"]
+  /** With the learned policy: the follow trainer whose published versions it takes. */
+  readonly trainer?: string
   readonly tuning?: Partial<Pick<RunConfig, "expandPerTask" | "explorePerTask" | "extrapolatePerTask" | "extrapolatedSamples">>
   readonly platform?: RunConfig["platform"]
   readonly hashRouting?: boolean
@@ -76,7 +78,10 @@ export interface NewRunPlan {
  */
 export const newRunConfig = (plan: NewRunPlan, loaded: Readonly<Record<string, unknown>>): RunConfig | null => {
   const models = configuredModels(loaded)
-  const policy = runPolicy(plan.policy, models.policyModel)
+  const policy =
+    plan.policy === "learned" && plan.trainer !== undefined
+      ? { kind: "learned" as const, trainer: plan.trainer }
+      : runPolicy(plan.policy, models.policyModel)
   if (policy === null) return null
   const tuning = plan.tuning ?? {}
   return {

@@ -112,8 +112,17 @@ export interface RunState {
   readonly learning: Learning | null
   /** Per round: its dataset's content digest. */
   readonly seals: ReadonlyMap<number, string>
-  /** The last PolicyTrained: the round it covers and the dataset digest it names. */
-  readonly trained: { readonly round: number; readonly datasetDigest: string } | null
+  /**
+   * The last PolicyTrained: the round it covers, the dataset digest and weights it names,
+   * and whether it took a version a trainer outside the run published (whose model is its
+   * weights blob, not one the run rebuilds from its records).
+   */
+  readonly trained: {
+    readonly round: number
+    readonly datasetDigest: string
+    readonly weights: string | null
+    readonly published: boolean
+  } | null
   readonly demos: ReadonlyMap<string, DemoData>
   readonly lfs: ReadonlyMap<string, LabelFunctionInfo>
   /** Per source (`demo:<id>` / `trajectory:<id>`): the LFs inferred from it, by key step. */
@@ -234,7 +243,15 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
     case "PolicyTrained":
       // A trainer outside the run (bun core train) publishes on its own stream with no run id: it never stands for the run's round.
       if (e.runId === null || e.runId !== s.runId) return s
-      return { ...s, trained: { round: e.data.round, datasetDigest: e.data.datasetDigest } }
+      return {
+        ...s,
+        trained: {
+          round: e.data.round,
+          datasetDigest: e.data.datasetDigest,
+          weights: e.data.weights ?? null,
+          published: e.data.published !== undefined
+        }
+      }
     case "DemoIngested":
       return { ...s, demos: new Map(s.demos).set(e.data.demoId, e.data) }
     case "RunStarted": {

@@ -14,13 +14,14 @@ import type { Scope } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { setOfMarksFor } from "@core/config"
 import type { LoadedConfig } from "@core/config"
-import { modelCallRecorder, noModels, Randomness, resumeLayers } from "@core/engine"
+import { modelCallRecorder, noModels, Randomness, resumeLayers, resumePublished } from "@core/engine"
 import type { BrowserPool } from "@core/env-web"
 import type { EnvironmentShape, EnvTask, ScreenshotPolicy } from "@core/environment"
 import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { ModelClient, modelOptionsFromConfig } from "@core/models"
 import { labelSandbox, liveObservations, RUN_DEFAULTS } from "@core/pipeline"
+import { publishedPolicies } from "@core/trainer"
 import type { EpisodeEnd, EpisodeJudgement, RunApp } from "@core/pipeline"
 import { platformEnvironment } from "./PlatformEnvironment.ts"
 import type { PreparedRun } from "./Prepare.ts"
@@ -119,6 +120,9 @@ export const liveLayers = ({ config, plan, app, environments, prepared, progress
     const shares = new Map<string, number>()
     const tell = progressLines(progress, plan.rounds, shares)
     const environment = resume === undefined ? Layer.merge(models, observations) : resumeLayers(resume.events, { observations, models })
+    // What the trainers outside the run have published, read from the run's own store when a round asks.
+    const trainers = Layer.provide(publishedPolicies, Layer.merge(Layer.succeed(EventStore, store), Layer.succeed(BlobStore, blobs)))
+    const published = resume === undefined ? trainers : resumePublished(resume.events, trainers)
     const remote =
       plan.workers?.({
         runId,
@@ -136,7 +140,7 @@ export const liveLayers = ({ config, plan, app, environments, prepared, progress
         log: (l) => progress.line(l)
       }) ?? Layer.empty
     return {
-      layer: Layer.mergeAll(labelSandbox(), environment, remote, Randomness.layer(seed)),
+      layer: Layer.mergeAll(labelSandbox(), environment, published, remote, Randomness.layer(seed)),
       calls,
       onEvent: (e: CoreEvent) => {
         noteParent(e)

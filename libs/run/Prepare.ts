@@ -18,6 +18,7 @@ import { EventStore } from "@core/eventstore"
 import { modelSources, newRunConfig, RUN_DEFAULTS, registerTasks, runConfigCodec } from "@core/pipeline"
 import type { RunApp } from "@core/pipeline"
 import { environmentsNamed } from "./PlatformEnvironment.ts"
+import { latestPublished } from "@core/trainer"
 import { ensureDemos, RunError } from "./RunDemos.ts"
 import type { RunPlan } from "./RunPlan.ts"
 import type { RunProgress } from "./RunProgress.ts"
@@ -32,6 +33,21 @@ export interface PreparedRun {
   /** A resumed run's logged events and each stream's revision. */
   readonly resume?: { readonly events: ReadonlyArray<CoreEvent>; readonly revisions: ReadonlyMap<string, number> }
 }
+
+/**
+ * Before a run that takes a follow trainer's versions starts: the trainer's latest version
+ * is refused in one line now rather than rounds later, and a trainer that has published
+ * nothing yet is said (its rounds explore until it does; a misspelt name would never publish).
+ */
+const checkTrainer = (trainer: string, progress: RunProgress) =>
+  Effect.gen(function* () {
+    const { stream, latest } = yield* latestPublished(trainer).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
+    progress.line(
+      latest === null
+        ? `trainer ${trainer}: nothing published on ${stream} yet; a round explores until a version is (is bun core train --follow --consumer ${trainer} running?)`
+        : `trainer ${trainer}: version ${latest.version} on ${stream} (${latest.data.records?.count ?? 0} records), weights ${latest.data.weights?.slice(0, 12)}`
+    )
+  })
 
 /** A logged run read back to be continued. */
 const resumed = (plan: RunPlan, resume: NonNullable<RunPlan["resume"]>, progress: RunProgress) =>
@@ -81,6 +97,7 @@ export const prepareRun = (config: LoadedConfig, plan: RunPlan, app: RunApp, dem
       ...(plan.extra === undefined ? {} : { extra: plan.extra }),
       sources: { ...modelSources(identity), ...plan.sources }
     }
+    if (run.policy.kind === "learned" && run.policy.trainer !== undefined) yield* checkTrainer(run.policy.trainer, progress)
     const started = yield* startRun("run", recorded, identity, runId).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
     const policy =
       run.policy.kind === "model"
@@ -88,7 +105,9 @@ export const prepareRun = (config: LoadedConfig, plan: RunPlan, app: RunApp, dem
         : run.policy.kind === "embedded"
           ? "embedded (retrieval, trained on each round's data)"
           : run.policy.kind === "learned"
-            ? "learned (the learner, trained on each round's data)"
+            ? run.policy.trainer === undefined
+              ? "learned (the learner, trained on each round's data)"
+              : `learned (the latest version trainer ${run.policy.trainer} published, taken at each round's start)`
             : "exploration (seeded, no model)"
     progress.line(
       `run ${runId}: ${plural(plan.tasks.length, "task")}, ${plural(plan.rounds, "round")} × ${plural(plan.samples, "sample")}, policy ${policy}, ${plan.parallel} ${environmentsNamed[platform]}`

@@ -22,6 +22,8 @@ export interface RunPlan {
   readonly stepBudget: number
   readonly parallel: number
   readonly policy: RunConfig["policy"]["kind"]
+  /** With the learned policy: take the versions this follow trainer publishes instead of training in the run. */
+  readonly trainer?: string
   /** Flags that set the plan, by the config key they set (RUN_CONFIG_KEYS): RunStarted's config sources ("flag:--rounds"). */
   readonly sources: Readonly<Record<string, string>>
   /** Expansion and extrapolation knobs (an ablation turns one to 0); RUN_DEFAULTS where absent. */

@@ -43,11 +43,17 @@ export const progressLines =
       case "RoundStarted":
         if (e.data.round > 0) progress.start(`round ${e.data.round}/${rounds}`, 0)
         return
-      case "PolicyTrained":
+      case "PolicyTrained": {
+        const taken = e.data.published
         progress.line(
-          `policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`
+          taken === undefined
+            ? `policy: trained on rounds 0–${e.data.round} (${e.data.metrics.examples} examples), ${e.data.checkpoint.slice(0, 19)}`
+            : taken.version === 0
+              ? `policy: trainer ${taken.trainer} has published nothing yet; round ${e.data.round + 1} explores`
+              : `policy: trainer ${taken.trainer}'s version ${taken.version} (${e.data.records?.count ?? 0} records), ${e.data.checkpoint.slice(0, 19)}`
         )
         return
+      }
       case "JobQueued":
         if (e.data.kind === "rollout" || e.data.kind === "explore") progress.expect(1)
         return

@@ -66,6 +66,18 @@ const tuning = (args: ParsedArgs) =>
     return set
   })
 
+/** `--trainer NAME`: only for the learned policy, and a name a follow trainer's consumer can have. */
+const trainerOf = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const trainer = args.flags.trainer
+    if (trainer === undefined) return {}
+    if (args.flags.policy !== "learned")
+      return yield* new UsageError({ message: "--trainer names whose versions the learned policy takes: it goes with --policy learned" })
+    if (typeof trainer !== "string" || !/^[A-Za-z0-9_-]+$/.test(trainer))
+      return yield* new UsageError({ message: `--trainer ${JSON.stringify(trainer)} may only hold letters, digits, '-' and '_'` })
+    return { trainer }
+  })
+
 /** `run --resume <id>`: the plan is the logged run's own (its RunStarted config), only the parallelism is new. */
 const resumeRun = (args: ParsedArgs, runId: string) =>
   Effect.gen(function* () {
@@ -165,7 +177,7 @@ export const run: Command<Failure> = withConsoleFlag({
       description: "queue: episodes are played by workers (bun core worker, on any machine that reaches the NATS server)",
       choices: ["queue"]
     },
-    ...runFlags(["policy", ...TUNING]),
+    ...runFlags(["policy", "trainer", ...TUNING]),
     resume: { kind: "string", description: "continue an interrupted run by id: logged episodes are not played again" },
     "no-judge": {
       kind: "boolean",
@@ -195,7 +207,7 @@ export const run: Command<Failure> = withConsoleFlag({
           })
         }
         if (args.flags.resume !== undefined) return yield* resumeRun(args, String(args.flags.resume))
-        const sources = runFlagSources(args, [...SETTINGS, "policy", ...TUNING])
+        const sources = runFlagSources(args, [...SETTINGS, "policy", "trainer", ...TUNING])
         const settings = {
           command: "run" as const,
           rounds: yield* runCount(args, "rounds"),
@@ -203,6 +215,7 @@ export const run: Command<Failure> = withConsoleFlag({
           stepBudget: yield* runCount(args, "stepBudget"),
           parallel: yield* parallelOf(args),
           policy: (args.flags.policy as BundledPlan["policy"] | undefined) ?? RUN_DEFAULTS.policy,
+          ...(yield* trainerOf(args)),
           platform: (args.flags.platform === "mobile-web" ? "mobile-web" : "web") as "web" | "mobile-web",
           sources,
           tuning: yield* tuning(args)

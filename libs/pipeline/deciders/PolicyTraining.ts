@@ -18,11 +18,19 @@ import { Effect } from "effect"
 import { BlobStore } from "@core/blobstore"
 import { digest, PolicyTrained, runStream, sha256 } from "@core/events"
 import type { CoreEvent, DataOf } from "@core/events"
-import { examplesOfRecord, learnedModelJson, learnerSeed, nextActionAccuracy, TRAINER_VERSION, trainOnRecords } from "@core/learner"
+import {
+  examplesOfRecord,
+  learnedModelFromJson,
+  learnedModelJson,
+  learnerSeed,
+  nextActionAccuracy,
+  TRAINER_VERSION,
+  trainOnRecords
+} from "@core/learner"
 import type { LearnedModel } from "@core/learner"
 import { modelDigestInput, trainRetrieval } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
-import { decision, defineDecider } from "@core/engine"
+import { decision, defineDecider, PublishedPolicies } from "@core/engine"
 import { evolveRun, initialRunState } from "../RunState.ts"
 import type { LearningRecord, RunState } from "../RunState.ts"
 
@@ -89,8 +97,31 @@ const learnedThrough = (s: RunState, round: number): Learned | null => {
 /** The learned model trained through `round` of a learned run (policy "learned"); null for any other run, which keeps no records. */
 export const learnedModelOf = (s: RunState, round: number): LearnedModel | null => learnedThrough(s, round)?.model ?? null
 
-/** The learned model the current round's rollouts use: the last one trained, or none yet (they explore). */
-export const currentLearnedModel = (s: RunState): LearnedModel | null => (s.trained === null ? null : learnedModelOf(s, s.trained.round))
+const publishedModels = new Map<string, LearnedModel>()
+
+/** A published version's model, read from its weights blob (which the live PublishedPolicies checked), once per blob. */
+const publishedModel = (weights: string) =>
+  Effect.gen(function* () {
+    const cached = publishedModels.get(weights)
+    if (cached !== undefined) return cached
+    const model = learnedModelFromJson(new TextDecoder().decode(yield* (yield* BlobStore).get(weights)))
+    if (publishedModels.size >= 8) publishedModels.delete(publishedModels.keys().next().value!)
+    publishedModels.set(weights, model)
+    return model
+  })
+
+/**
+ * The learned model the current round's rollouts use: the last one trained in the run, or
+ * the version a trainer published that the last PolicyTrained took; none yet, they explore.
+ */
+export const currentLearnedModel = (s: RunState) =>
+  s.trained === null
+    ? Effect.succeed(null)
+    : s.trained.published
+      ? s.trained.weights === null
+        ? Effect.succeed(null)
+        : publishedModel(s.trained.weights)
+      : Effect.succeed(learnedModelOf(s, s.trained.round))
 
 /** A learned run's PolicyTrained through `round`: its weights put in the BlobStore first, so the event never names a missing blob. */
 const trainedLearned = (s: RunState, round: number, l: Learned) =>
@@ -116,6 +147,31 @@ const trainedLearned = (s: RunState, round: number, l: Learned) =>
     } satisfies DataOf<typeof PolicyTrained>
   })
 
+/**
+ * A learned run with a trainer (`run.trainer`): the latest version that trainer published,
+ * as PublishedPolicies tells it — the version's own data under the run's round, and in
+ * `published` which version it was, so replay is told the same. None published yet: the
+ * round's rollouts explore, and the event says so (version 0, no weights).
+ */
+const takenPublished = (s: RunState, round: number, trainer: string, causationId: string) =>
+  Effect.gen(function* () {
+    const { stream, latest } = yield* (yield* PublishedPolicies).latest({ causationId, trainer })
+    if (latest === null) {
+      return {
+        round,
+        trainer: TRAINER_VERSION,
+        datasetDigest: trainingDigest(s, round),
+        checkpoint: "none",
+        metrics: {},
+        published: { trainer, stream, version: 0 }
+      } satisfies DataOf<typeof PolicyTrained>
+    }
+    const { round: _, published: __, ...own } = latest.data
+    return { ...own, round, published: { trainer, stream, version: latest.version, eventId: latest.eventId } } satisfies DataOf<
+      typeof PolicyTrained
+    >
+  })
+
 /** An embedded run's PolicyTrained through `round`. */
 const trainedRetrieval = (s: RunState, round: number): DataOf<typeof PolicyTrained> => {
   const model = retrievalModelOf(s, round)
@@ -139,9 +195,17 @@ export const policyTraining = defineDecider({
     Effect.gen(function* () {
       if (e.type !== "DatasetSealed" || s.config === null || e.runId === null) return []
       const round = e.data.round
-      const kind = s.config.policy.kind
-      const l = kind === "learned" ? learnedThrough(s, round) : null
-      const data = l !== null ? yield* trainedLearned(s, round, l) : kind === "embedded" ? trainedRetrieval(s, round) : null
+      const policy = s.config.policy
+      const trainer = policy.kind === "learned" ? (policy.trainer ?? null) : null
+      const l = policy.kind === "learned" && trainer === null ? learnedThrough(s, round) : null
+      const data =
+        trainer !== null
+          ? yield* takenPublished(s, round, trainer, e.id)
+          : l !== null
+            ? yield* trainedLearned(s, round, l)
+            : policy.kind === "embedded"
+              ? trainedRetrieval(s, round)
+              : null
       if (data === null) return []
       return [decision(PolicyTrained, { stream: runStream(e.runId, "round", String(round)), causationId: e.id, ordinal: 0, data })]
     })

@@ -164,7 +164,7 @@ export const rollouts = defineDecider({
         exploration: config.exploration,
         ...(config.policy.kind === "embedded" ? { retrieval: currentModel(s) } : {}),
         // The explorer below plays the seeded policy: it needs no model.
-        ...(config.policy.kind === "learned" && explorer === null ? { learned: currentLearnedModel(s) } : {}),
+        ...(config.policy.kind === "learned" && explorer === null ? { learned: yield* currentLearnedModel(s) } : {}),
         ...(end === null ? {} : { end }),
         // The explorer always explores with the seeded policy: it is looking for other ways, not acting well.
         ...(explorer !== null

@@ -206,7 +206,9 @@ describe("a seeded spread of configs", () => {
 describe("the table's derived constants", () => {
   test("given the table, when its keys and defaults are derived, then they are the reference's, in its order", () => {
     expect(RUN_CONFIG_VERSION).toBe(2)
-    expect(bytes(RUN_CONFIG_KEYS)).toBe(bytes(REFERENCE_RUN_CONFIG_KEYS))
+    // A key recorded only when set came after the reference (the trainer's, below).
+    const always = Object.entries(RUN_CONFIG_KEYS).filter(([n]) => !("onlyWhenSet" in RUN_FIELDS[n as keyof typeof RUN_FIELDS]))
+    expect(bytes(Object.fromEntries(always))).toBe(bytes(REFERENCE_RUN_CONFIG_KEYS))
     expect(RUN_DEFAULTS).toMatchObject(REFERENCE_RUN_DEFAULTS)
     // The keys the reference gave no default read as nothing: no tasks, demos or model.
     expect([RUN_DEFAULTS.tasks, RUN_DEFAULTS.heldOut, RUN_DEFAULTS.demos, RUN_DEFAULTS.policyModel, RUN_DEFAULTS.model]).toEqual([
@@ -269,5 +271,33 @@ describe("the learned policy, which the reference predates", () => {
       const expected = reference.startsWith("threw") ? reference : bytes(learning(JSON.parse(reference)))
       expect(tableOutcome(() => runConfigOf(record))).toBe(expected)
     }
+  })
+})
+
+/**
+ * `run.trainer` came after the reference too, and is recorded only when set: every config
+ * without a trainer records the reference's bytes (the spreads above), and a learned one
+ * with a trainer records the learned policy's bytes plus that one key.
+ */
+describe("the trainer a learned policy takes its versions from, which the reference predates", () => {
+  test("given 500 learned configs with a trainer, when recorded, then the learned bytes and run.trainer; read back the same", () => {
+    const r = seeded(0x7a3b1c09)
+    for (let i = 0; i < 500; i++) {
+      const trainer = r.pick(["nightly", "t-1", "A_b"] as const)
+      const config: RunConfig = { ...someConfig(r), policy: { kind: "learned", trainer } }
+      const recorded = encodeRunConfig(config)
+      const { "run.trainer": key, ...rest } = recorded
+      expect(key).toBe(trainer)
+      expect(bytes(rest)).toBe(bytes(encodeRunConfig({ ...config, policy: { kind: "learned" } })))
+      expect(runConfigOf({ seed: "s", ...recorded })).toEqual(config)
+    }
+  })
+
+  test("given a record whose trainer is not a name, when read, then it is refused; another policy's record ignores the key", () => {
+    const learned = encodeRunConfig({ ...someConfig(seeded(3)), policy: { kind: "learned" } })
+    expect(outcome(() => runConfigOf({ ...learned, "run.trainer": "../x" }))).toStartWith("threw")
+    expect(outcome(() => runConfigOf({ ...learned, "run.trainer": 7 }))).toStartWith("threw")
+    const exploring = encodeRunConfig({ ...someConfig(seeded(3)), policy: { kind: "exploration" } })
+    expect(runConfigOf({ ...exploring, "run.trainer": "nightly" }).policy).toEqual({ kind: "exploration" })
   })
 })

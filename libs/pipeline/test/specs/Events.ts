@@ -141,6 +141,8 @@ export interface RunOptions {
   readonly stepBudget?: number
   /** "learned" came after the schema: a run of it is recorded as every new run is (`run.configVersion` 2). */
   readonly policy?: "exploration" | "embedded" | "model" | "learned"
+  /** With "learned": the follow trainer whose versions it takes (`run.trainer`). */
+  readonly trainer?: string
   readonly expandPerTask?: number
   readonly explorePerTask?: number
   readonly extrapolatePerTask?: number
@@ -189,7 +191,8 @@ export const runConfig = (o: RunOptions): Record<string, unknown> => {
   const config = Object.fromEntries(entries.filter(([k, v]) => v !== undefined && !(k === "run.policy" && v === "learned")))
   if (o.policy !== "learned") return config
   // The same run otherwise: its keys as they read, with the learned policy, in a record of the schema.
-  return { ...config, ...encodeRunConfig({ ...runConfigOf(config), policy: { kind: "learned" } }) }
+  const policy = o.trainer === undefined ? { kind: "learned" as const } : { kind: "learned" as const, trainer: o.trainer }
+  return { ...config, ...encodeRunConfig({ ...runConfigOf(config), policy }) }
 }
 
 /** A run's (or an infer run's) RunStarted. */
