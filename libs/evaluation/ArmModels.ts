@@ -27,7 +27,8 @@ import { sha256 } from "@core/events"
 import type { CoreEvent, DataOf, DatasetRecordEmitted } from "@core/events"
 import { learnedModelJson, learnerSeed, trainOnRecords } from "@core/learner"
 import type { LearnedModel } from "@core/learner"
-import { evolveRun, initialRunState, learnedModelOf, retrievalModelOf } from "@core/pipeline"
+import { evolveRun, initialRunState, learnedModelOf, learnerOf, retrievalModelOf } from "@core/pipeline"
+import type { LearnerVersion } from "@core/domain"
 import type { RunState, RunTask } from "@core/pipeline"
 import { modelDigestInput } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
@@ -115,11 +116,11 @@ export const learnedRecords = (run: SealedRun, round: number, heldOut: ReadonlyA
 const learnedModels = new Map<string, LearnedModel>()
 
 /** The learner on these records with the run's seed for `round`: built once per seed and record list (their order counts). */
-const learnedModel = (records: ReadonlyArray<Record_>, seed: string): LearnedModel => {
-  const key = sha256(JSON.stringify([seed, records.map((r) => r.recordId)]))
+const learnedModel = (records: ReadonlyArray<Record_>, seed: string, learner: LearnerVersion): LearnedModel => {
+  const key = sha256(JSON.stringify([seed, learner, records.map((r) => r.recordId)]))
   const known = learnedModels.get(key)
   if (known !== undefined) return known
-  const model = trainOnRecords(records, seed)
+  const model = trainOnRecords(records, seed, learner)
   // A report holds a handful of models per seed: keep the last few.
   if (learnedModels.size >= 16) learnedModels.delete(learnedModels.keys().next().value!)
   learnedModels.set(key, model)
@@ -142,7 +143,7 @@ export const armAt = (run: SealedRun, policy: EvalPolicy, heldOut: ReadonlyArray
   const { kept, excluded } = learnedRecords(run, round, heldOut)
   // A learned run's own model when nothing is left out; for any other run, or with records left out, the same functions on what is kept.
   const own = excluded.length === 0 ? learnedModelOf(state, round) : null
-  const model = own ?? learnedModel(kept, learnerSeed(runSeedOf(run.events), round))
+  const model = own ?? learnedModel(kept, learnerSeed(runSeedOf(run.events), round), learnerOf(state.config!))
   return {
     arm: { kind: "learned", model, exploration: state.config!.exploration },
     round,

@@ -8,17 +8,26 @@
  * const json = learnedModelJson(model) // sha256(json) names the blob
  * learnedModelFromJson(json)           // the same model, checked
  */
+import { LEARNER } from "@core/domain"
+import type { LearnerVersion } from "@core/domain"
 import { canonicalJson } from "@core/events"
 import { stateFeatures } from "./Features.ts"
 import { DIM, scoresOf } from "./Hashing.ts"
 import { indexOfChoice } from "./Candidates.ts"
 import type { LearnerExample } from "./Records.ts"
 
-/** The trainer's version: what PolicyTrained records, and what a model's JSON must say it is. */
-export const TRAINER_VERSION = "learner-v1"
+/** The name a learner version trains under: what PolicyTrained's `trainer` and a model's JSON say ("learner-v2"). */
+export const trainerName = (learner: LearnerVersion): string => `learner-v${learner}`
+
+/** The current learner's name: what new learned runs and `core train` train as. */
+export const TRAINER_VERSION = trainerName(LEARNER.current)
+
+/** Every learner version's name: a model's JSON must say it is one of them. */
+export const TRAINER_NAMES: ReadonlySet<string> = new Set(LEARNER.versions.map(trainerName))
 
 export interface LearnedModel {
-  readonly version: typeof TRAINER_VERSION
+  /** The trainer that made it ({@link trainerName}). */
+  readonly version: string
   readonly dim: number
   /** The seed its SGD shuffled with. */
   readonly seed: string
@@ -52,18 +61,20 @@ export const learnedModelJson = (model: LearnedModel): string => canonicalJson(m
 /** A model read back, checked for its version and shape; throws a one-line TypeError otherwise. */
 export const learnedModelFromJson = (json: string): LearnedModel => {
   const v = JSON.parse(json) as Partial<LearnedModel> | null
-  if (v === null || typeof v !== "object" || v.version !== TRAINER_VERSION) throw new TypeError(`not a ${TRAINER_VERSION} model`)
+  if (v === null || typeof v !== "object" || typeof v.version !== "string" || !TRAINER_NAMES.has(v.version))
+    throw new TypeError(`not a model of the learner (${[...TRAINER_NAMES].join(", ")})`)
+  const name = v.version
   if (v.dim !== DIM || typeof v.seed !== "string" || typeof v.epochs !== "number" || typeof v.examples !== "number")
-    throw new TypeError(`${TRAINER_VERSION} model without its dim, seed, epochs or examples`)
-  if (!Array.isArray(v.weights)) throw new TypeError(`${TRAINER_VERSION} model without weights`)
+    throw new TypeError(`${name} model without its dim, seed, epochs or examples`)
+  if (!Array.isArray(v.weights)) throw new TypeError(`${name} model without weights`)
   if (
     v.texts !== undefined &&
     !(Array.isArray(v.texts) && v.texts.every((t) => Array.isArray(t) && t.length === 2 && t.every((x) => typeof x === "string")))
   )
-    throw new TypeError(`${TRAINER_VERSION} model with a malformed text memory`)
+    throw new TypeError(`${name} model with a malformed text memory`)
   for (const w of v.weights) {
     if (!Array.isArray(w) || w.length !== 2 || !Number.isInteger(w[0]) || w[0] < 0 || w[0] >= DIM || !Number.isFinite(w[1]))
-      throw new TypeError(`${TRAINER_VERSION} model with a malformed weight`)
+      throw new TypeError(`${name} model with a malformed weight`)
   }
   return v as LearnedModel
 }

@@ -31,6 +31,8 @@ export interface LearnerExample {
   /** The record's task, and the trajectory (or demo) its state came from: what weighting by task counts. */
   readonly taskId: string | null
   readonly source: string | null
+  /** The state comes from a demo or a pseudo-demo (the path a task was given), not from a verified rollout or explorer. */
+  readonly expert?: boolean
   /** What a type typed (never a secret's: those type by reference and teach no text). */
   readonly text: string | null
 }
@@ -150,6 +152,7 @@ export const examplesOfRecord = (record: {
       rejected: rejected === null ? [] : [rejected],
       taskId: typeof m.task_id === "string" ? m.task_id : null,
       source: typeof source === "string" ? source : null,
+      expert: record.format === "sft" && (typeof origin?.demo_id === "string" || typeof origin?.parent_trajectory === "string"),
       text: meta.action.kind === "type" && meta.action.secretEnv === undefined && meta.action.text !== "" ? meta.action.text : null
     }
   ]

@@ -21,8 +21,9 @@ import { DIM, scoreOf, scoresOf } from "./Hashing.ts"
 import type { FeatureRows } from "./Hashing.ts"
 import { textFeatures, textMemory, textOptions } from "./TextChoice.ts"
 import type { TextMemory } from "./TextChoice.ts"
-import { normalizeText } from "@core/domain"
-import { TRAINER_VERSION } from "./Model.ts"
+import { LEARNER, learnerRulesAt, normalizeText } from "@core/domain"
+import type { LearnerRules, LearnerVersion } from "@core/domain"
+import { trainerName } from "./Model.ts"
 import type { LearnedModel } from "./Model.ts"
 import type { LearnerExample } from "./Records.ts"
 
@@ -41,6 +42,8 @@ export interface TrainOptions {
    * an easy task do not outvote its demo and every other task. `state`: every state weighs 1.
    */
   readonly weighting?: "task" | "state"
+  /** The learner's version (`run.learner`): what the model is named, and the rules it trains by; default the current one. */
+  readonly learner?: LearnerVersion
 }
 
 const LEARNING_RATE = 0.2
@@ -80,14 +83,47 @@ const trajectoriesPerTask = (examples: ReadonlyArray<LearnerExample>): ReadonlyM
 }
 
 /**
+ * The examples without detours (learner rule `skipsDetours`): a verified rollout or explorer
+ * trajectory of a task (its sft states, counted per source) longer than the task's shortest
+ * demo or pseudo-demo is left out. It reached the goal after steps the expert path shows
+ * were not needed — an explorer's random first click, a wander through the cart — and a
+ * linear ranker imitates those steps as readily as the needed ones. Shorter or equal ones
+ * stay (a shortcut the demo missed is worth learning), as do dpo states, and every state of
+ * a task without an expert trajectory.
+ */
+export const withoutDetours = (examples: ReadonlyArray<LearnerExample>): ReadonlyArray<LearnerExample> => {
+  const key = (x: LearnerExample) => `${x.taskId ?? ""}\u0000${x.source ?? ""}`
+  const length = new Map<string, number>()
+  const expert = new Set<string>()
+  for (const x of examples) {
+    if (x.rejected.length > 0) continue
+    length.set(key(x), (length.get(key(x)) ?? 0) + 1)
+    if (x.expert === true) expert.add(key(x))
+  }
+  const shortest = new Map<string, number>()
+  for (const x of examples) {
+    if (!expert.has(key(x))) continue
+    const task = x.taskId ?? ""
+    shortest.set(task, Math.min(shortest.get(task) ?? Number.POSITIVE_INFINITY, length.get(key(x))!))
+  }
+  return examples.filter((x) => {
+    if (x.rejected.length > 0 || expert.has(key(x))) return true
+    const limit = shortest.get(x.taskId ?? "")
+    return limit === undefined || (length.get(key(x)) ?? 0) <= limit
+  })
+}
+
+/**
  * Each example's feature rows, once, with its weight; states whose recorded action is not
  * among their candidates are left out.
  */
 export const prepare = (
-  examples: ReadonlyArray<LearnerExample>,
+  all: ReadonlyArray<LearnerExample>,
   weighting: "task" | "state" = "task",
-  memory: TextMemory = []
+  memory: TextMemory = [],
+  rules: LearnerRules = learnerRulesAt(LEARNER.current)
 ): ReadonlyArray<Prepared> => {
+  const examples = rules.skipsDetours ? withoutDetours(all) : all
   const perTask = weighting === "task" ? trajectoriesPerTask(examples) : null
   return examples.flatMap((x) => {
     const f = stateFeatures(x.screen)
@@ -193,7 +229,7 @@ export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainO
     if (v !== 0) weights.push([i, v])
   })
   return {
-    version: TRAINER_VERSION,
+    version: trainerName(options.learner ?? LEARNER.current),
     dim: DIM,
     seed: options.seed,
     epochs,
@@ -208,5 +244,6 @@ export const trainPrepared = (prepared: ReadonlyArray<Prepared>, options: TrainO
 /** Pure and deterministic: the same examples in the same order and the same seed give the same model, byte for byte. */
 export const trainLearner = (examples: ReadonlyArray<LearnerExample>, options: TrainOptions): LearnedModel => {
   const memory = textMemory(typedTexts(examples))
-  return trainPrepared(prepare(examples, options.weighting, memory), options, memory)
+  const rules = learnerRulesAt(options.learner ?? LEARNER.current)
+  return trainPrepared(prepare(examples, options.weighting, memory, rules), options, memory)
 }

@@ -14,6 +14,7 @@ import { digest } from "@core/events"
 import { examplesOfRecord } from "./Records.ts"
 import { trainLearner } from "./Train.ts"
 import type { LearnedModel } from "./Model.ts"
+import type { LearnerVersion } from "@core/domain"
 
 export { examplesOfRecord, choiceOf } from "./Records.ts"
 export type { Choice, ChoiceKind, LearnerExample } from "./Records.ts"
@@ -22,9 +23,9 @@ export type { Screen, ScreenElement } from "./Screen.ts"
 export { candidatesOf } from "./Candidates.ts"
 export type { Candidate } from "./Candidates.ts"
 export { stateFeatures } from "./Features.ts"
-export { TRAINER_VERSION, learnedModelFromJson, learnedModelJson, nextActionAccuracy } from "./Model.ts"
+export { TRAINER_NAMES, TRAINER_VERSION, trainerName, learnedModelFromJson, learnedModelJson, nextActionAccuracy } from "./Model.ts"
 export type { LearnedModel } from "./Model.ts"
-export { DEFAULT_EPOCHS, prepare, trainLearner, trainPrepared } from "./Train.ts"
+export { DEFAULT_EPOCHS, prepare, trainLearner, trainPrepared, withoutDetours } from "./Train.ts"
 export type { TrainOptions } from "./Train.ts"
 export { chooseText, LEARNED_POLICY, learnedPolicy, screenOfView } from "./LearnedPolicy.ts"
 export type { LearnedPolicyOptions } from "./LearnedPolicy.ts"
@@ -36,9 +37,12 @@ export interface TrainingRecord {
   readonly body: unknown
 }
 
-/** The model a list of dataset records (in log order) trains, with the learner's fixed hyperparameters. */
-export const trainOnRecords = (records: ReadonlyArray<TrainingRecord>, seed: string): LearnedModel =>
-  trainLearner(records.flatMap(examplesOfRecord), { seed })
+/**
+ * The model a list of dataset records (in log order) trains, with the learner's fixed
+ * hyperparameters, at a learner version (default the current one; a run trains at the one it recorded).
+ */
+export const trainOnRecords = (records: ReadonlyArray<TrainingRecord>, seed: string, learner?: LearnerVersion): LearnedModel =>
+  trainLearner(records.flatMap(examplesOfRecord), { seed, ...(learner === undefined ? {} : { learner }) })
 
 /** The seed a run's learner trains with after `round`: a digest of the run's seed and the round. */
 export const learnerSeed = (runSeed: string, round: number): string => digest(["learner", runSeed, round])

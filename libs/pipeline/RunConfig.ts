@@ -21,7 +21,8 @@
  * const keys = encodeRunConfig(config) // what a new RunStarted records
  */
 import { Effect, Schema, SchemaGetter } from "effect"
-import { DATA_RULES, EXPLORATION, RETRIEVAL, SYNTHESIS } from "@core/domain"
+import { DATA_RULES, EXPLORATION, LEARNER, RETRIEVAL, SYNTHESIS } from "@core/domain"
+import type { LearnerVersion } from "@core/domain"
 import { Platform } from "@core/events"
 
 /** Marks a RunStarted config written from the schema; records without it are upcast. */
@@ -40,6 +41,7 @@ const Synthesis = Schema.Literals(SYNTHESIS.versions)
 export const DataRules = Schema.Literals(DATA_RULES.versions)
 export const Exploration = Schema.Literals(EXPLORATION.versions)
 const Retrieval = Schema.Literals(RETRIEVAL.versions)
+const Learner = Schema.Literals(LEARNER.versions)
 /** The demos inference reads: every one the workspace has, or these ids. */
 const Demos = Schema.Union([Schema.Literal("all"), Names])
 
@@ -188,6 +190,11 @@ export const RUN_FIELDS = {
   exploration: field("run.exploration", Exploration, "1"),
   /** The embedded retrieval policy's version (libs/policy Reading.ts): version 2 reads a recorded price or count off the page. */
   retrieval: field("run.retrieval", Retrieval, "1"),
+  /**
+   * How the learned policy is trained (libs/domain rules/Learner.ts): a learned run records the
+   * version it trains with; every other run, and learned runs from before the key, read 1.
+   */
+  learner: { ...field("run.learner", Learner, "1"), onlyWhenSet: true },
   /** The model of the configured model server, which relabels failures the templates cannot; null without one. */
   model: field("run.model", Schema.NullOr(Schema.String), null),
   /** The demos the run infers label functions from. */
@@ -355,6 +362,13 @@ export const encodeRunConfig = (config: RunConfig): Record<string, unknown> => {
 /** The policy a plan names, with the model the config names; null for the model policy without one. */
 export const runPolicy = (kind: RunConfig["policy"]["kind"], model: string | null): RunConfig["policy"] | null =>
   kind !== "model" ? { kind } : model === null ? null : { kind, model, temperature: RUN_DEFAULTS.temperature, topP: RUN_DEFAULTS.topP }
+
+/**
+ * The learner version the run's learned models train at: a learned run's recorded one (1
+ * for those from before the key); any other run never trained the learner, so what is
+ * trained from its data today (eval's learned arms, `core train --run`) uses the current one.
+ */
+export const learnerOf = (config: RunConfig): LearnerVersion => (config.policy.kind === "learned" ? config.learner : LEARNER.current)
 
 /** How many of the workspace's demos the run infers from. */
 export const demoCount = (config: RunConfig, demos: ReadonlyMap<string, unknown>): number =>

@@ -7,7 +7,7 @@
  * const config = { ...defaultRunConfig(identity.config), demos: "all" }
  * const started = yield* startRun("infer", { value: config, codec: runConfigCodec, sources: modelSources(identity) }, identity, runId)
  */
-import { EXPLORATION, LF_GUIDE, RETRIEVAL, SYNTHESIS } from "@core/domain"
+import { EXPLORATION, LEARNER, LF_GUIDE, RETRIEVAL, SYNTHESIS } from "@core/domain"
 import type { RunConfigCodec } from "@core/engine"
 import {
   configuredModels,
@@ -45,6 +45,7 @@ export const defaultRunConfig = (loaded: Readonly<Record<string, unknown>>): Run
   dataRules: RUN_DEFAULTS.dataRules,
   exploration: RUN_DEFAULTS.exploration,
   retrieval: RUN_DEFAULTS.retrieval,
+  learner: RUN_DEFAULTS.learner,
   model: configuredModels(loaded).model,
   demos: []
 })
@@ -102,6 +103,8 @@ export const newRunConfig = (plan: NewRunPlan, loaded: Readonly<Record<string, u
     dataRules: DATA_RULES_VERSION,
     exploration: EXPLORATION.current,
     retrieval: RETRIEVAL.current,
+    // Only a learned run trains the learner: the others record no version of it.
+    learner: policy.kind === "learned" ? LEARNER.current : RUN_DEFAULTS.learner,
     model: models.model,
     demos: plan.demos
   }

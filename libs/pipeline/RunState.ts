@@ -162,7 +162,8 @@ export const runRules = (config: RunConfig | null): Rules =>
     exploration: config?.exploration,
     synthesis: config?.synthesis,
     retrieval: config?.retrieval,
-    lfGuide: config?.lfGuide
+    lfGuide: config?.lfGuide,
+    learner: config?.learner
   })
 
 export const initialRunState: RunState = {

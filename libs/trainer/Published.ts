@@ -2,8 +2,8 @@
  * The live PublishedPolicies (@core/engine): the latest version a follow trainer published
  * on `trainer.follow.<name>`, checked before a run acts with it. The stream and the blob
  * store are open to anyone who reaches the NATS server, so a version is hostile until its
- * weights blob is there, hashes to its name and reads back as the learner's model of the
- * learner version this code trains; any other is refused in one line, and the run stops
+ * weights blob is there, hashes to its name and reads back as a model of a learner version
+ * this code knows, the one the version names; any other is refused in one line, and the run stops
  * rather than act with something it cannot vouch for.
  *
  * @example
@@ -17,7 +17,7 @@ import type { PublishedAnswer } from "@core/engine"
 import { isToken } from "@core/engine"
 import { sha256 } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { learnedModelFromJson, TRAINER_VERSION } from "@core/learner"
+import { learnedModelFromJson, TRAINER_NAMES } from "@core/learner"
 import { trainerStream } from "./TrainerStream.ts"
 
 /** The trainer's latest version, its weights checked: what a run takes when it seals a round. */
@@ -34,8 +34,10 @@ export const latestPublished = (trainer: string) =>
     if (last === undefined || last.event.type !== "PolicyTrained") return { stream, latest: null } satisfies PublishedAnswer
     const data = last.event.data
     const version = versions.length
-    if (data.trainer !== TRAINER_VERSION)
-      return yield* refuse(`version ${version} was trained by ${JSON.stringify(data.trainer)}, not this learner (${TRAINER_VERSION})`)
+    if (!TRAINER_NAMES.has(data.trainer))
+      return yield* refuse(
+        `version ${version} was trained by ${JSON.stringify(data.trainer)}, not a learner this code knows (${[...TRAINER_NAMES].join(", ")})`
+      )
     if (data.weights === undefined) return yield* refuse(`version ${version} names no weights`)
     const bytes = yield* (yield* BlobStore)
       .get(data.weights)
@@ -44,6 +46,8 @@ export const latestPublished = (trainer: string) =>
     if (sha256(json) !== data.weights) return yield* refuse(`version ${version}'s weights blob does not hash to its name`)
     const model = Result.try(() => learnedModelFromJson(json))
     if (Result.isFailure(model)) return yield* refuse(`version ${version}'s weights are refused: ${(model.failure as Error).message}`)
+    if (model.success.version !== data.trainer)
+      return yield* refuse(`version ${version} says ${data.trainer} but its weights are a ${model.success.version} model`)
     return { stream, latest: { version, eventId: last.event.id, data } } satisfies PublishedAnswer
   })
 

@@ -14,8 +14,10 @@ import { readRunDataset } from "@core/datasets"
 import { UnknownRun } from "@core/engine"
 import { canonicalJson, digest, runStream } from "@core/events"
 import { EventStore } from "@core/eventstore"
-import { examplesOfRecord, learnedModelJson, learnerSeed, nextActionAccuracy, TRAINER_VERSION, trainOnRecords } from "@core/learner"
+import { examplesOfRecord, learnedModelJson, learnerSeed, nextActionAccuracy, trainOnRecords } from "@core/learner"
+import { learnerOf, runConfigOf } from "@core/pipeline"
 import type { TrainingRecord } from "@core/learner"
+import type { LearnerVersion } from "@core/domain"
 import { holdApart } from "./HeldApart.ts"
 import { NothingToTrain } from "./TrainerError.ts"
 import { appendTrained, putWeights, readTrained, trainedStream } from "./TrainerStream.ts"
@@ -57,13 +59,14 @@ const list = (ns: Iterable<number>) => [...ns].join(", ")
 /** A model trained without the held-apart records, scored on them. */
 export const heldApartScore = (
   records: ReadonlyArray<TrainingRecord & { readonly trajectoryIds: ReadonlyArray<string> }>,
-  seed: string
+  seed: string,
+  learner?: LearnerVersion
 ): HeldApartScore => {
   const { train, held } = holdApart(records.map((r) => ({ ...r, examples: examplesOfRecord(r).length })))
   const examples = held.flatMap(examplesOfRecord)
   if (examples.length === 0) return { trajectories: 0, examples: 0, accuracy: null }
   const trajectories = new Set(held.map((r) => r.trajectoryIds[0])).size
-  return { trajectories, examples: examples.length, accuracy: nextActionAccuracy(trainOnRecords(train, seed), examples) }
+  return { trajectories, examples: examples.length, accuracy: nextActionAccuracy(trainOnRecords(train, seed, learner), examples) }
 }
 
 /** The run's seed, from its RunStarted. */
@@ -72,7 +75,9 @@ const runSeed = (run: string) =>
     const read = yield* (yield* EventStore).readStream(runStream(run, "run", run))
     const started = read.find((r) => r.event.type === "RunStarted")?.event
     if (started?.type !== "RunStarted") return yield* new UnknownRun({ runId: run })
-    return started.data.seed
+    // A CORE run's learned models train at its learner version; a run of another command records no run config.
+    const learner = started.data.command === "run" ? learnerOf(runConfigOf(started.data.config)) : undefined
+    return { seed: started.data.seed, learner }
   })
 
 const chooseRound = (run: string, sealed: ReadonlyArray<number>, rounds: ReadonlyArray<number>, asked: number | undefined) => {
@@ -93,23 +98,23 @@ const chooseRound = (run: string, sealed: ReadonlyArray<number>, rounds: Readonl
 
 export const trainRun = (o: TrainRunOptions) =>
   Effect.gen(function* () {
-    const seedOfRun = yield* runSeed(o.run)
+    const { seed: seedOfRun, learner } = yield* runSeed(o.run)
     const dataset = yield* readRunDataset(o.run)
     const sealed = [...dataset.seals.keys()].sort((a, b) => a - b)
     const round = yield* chooseRound(o.run, sealed, dataset.rounds, o.round)
     const seed = learnerSeed(seedOfRun, round)
     // As the run's own rounds train: every record of rounds ≤ N, in log order.
     const taught = dataset.records.filter((r) => r.data.round <= round).map((r) => r.data)
-    const model = trainOnRecords(taught, seed)
+    const model = trainOnRecords(taught, seed, learner)
     const examples = taught.flatMap(examplesOfRecord)
     const accuracy = examples.length === 0 ? null : nextActionAccuracy(model, examples)
-    const heldApart = heldApartScore(taught, seed)
+    const heldApart = heldApartScore(taught, seed, learner)
     const stream = trainedStream(o.run)
     const { weights, bytes } = yield* putWeights(learnedModelJson(model))
     const rounds = sealed.filter((r) => r <= round)
     const trained: TrainedData = {
       round,
-      trainer: TRAINER_VERSION,
+      trainer: model.version,
       // As the run's own rounds name what they trained on: the digest of the seals of rounds ≤ N.
       datasetDigest: digest(rounds.map((r) => dataset.seals.get(r)!.contentDigest)),
       checkpoint: `sha256:${weights}`,

@@ -4,11 +4,12 @@
  * booleans (`rules.data.sftOrigin`) instead of comparing version strings.
  *
  * @example
- * const rules = resolveRules({ data: "7", exploration: "13", synthesis: "7", retrieval: "2", lfGuide: "2" })
+ * const rules = resolveRules({ data: "7", exploration: "13", synthesis: "7", retrieval: "2", lfGuide: "2", learner: "2" })
  * rules.exploration.avoidsOffsite // true
  */
 import { DATA_RULES, type DataRuleSet, dataRulesAt } from "./DataRules.ts"
 import { EXPLORATION, type ExplorationRules, explorationRulesAt } from "./Exploration.ts"
+import { LEARNER, type LearnerRules, learnerRulesAt } from "./Learner.ts"
 import { LF_GUIDE, type LfGuideRules, lfGuideRulesAt } from "./LfGuide.ts"
 import { RETRIEVAL, type RetrievalRules, retrievalRulesAt } from "./Retrieval.ts"
 import { SYNTHESIS, type SynthesisRules, synthesisRulesAt } from "./Synthesis.ts"
@@ -20,6 +21,7 @@ export interface Rules {
   readonly synthesis: SynthesisRules
   readonly retrieval: RetrievalRules
   readonly lfGuide: LfGuideRules
+  readonly learner: LearnerRules
 }
 
 /** The versions a run recorded, one per axis (anything unknown reads as the axis's first). */
@@ -31,7 +33,8 @@ export const AXES = {
   exploration: EXPLORATION,
   synthesis: SYNTHESIS,
   retrieval: RETRIEVAL,
-  lfGuide: LF_GUIDE
+  lfGuide: LF_GUIDE,
+  learner: LEARNER
 } as const satisfies { readonly [K in keyof Rules]: Axis }
 
 export const resolveRules = (recorded: RecordedVersions): Rules => ({
@@ -39,5 +42,6 @@ export const resolveRules = (recorded: RecordedVersions): Rules => ({
   exploration: explorationRulesAt(recorded.exploration),
   synthesis: synthesisRulesAt(recorded.synthesis),
   retrieval: retrievalRulesAt(recorded.retrieval),
-  lfGuide: lfGuideRulesAt(recorded.lfGuide)
+  lfGuide: lfGuideRulesAt(recorded.lfGuide),
+  learner: learnerRulesAt(recorded.learner)
 })

@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { contaminationOf } from "@core/domain"
+import { contaminationOf, LEARNER } from "@core/domain"
 import { readRunLog } from "@core/engine"
 import type { CoreEvent } from "@core/events"
 import { learnedModelOf } from "@core/pipeline"
@@ -58,17 +58,31 @@ describe("the learned arm of a recorded run", () => {
     expect(jsons[2]).not.toBe(learnedModelJson(trainOnRecords([...records(2)].reverse(), learnerSeed("replay-fixture", 2))))
   })
 
-  test("of a learned run, it is the run's own model (learnedModelOf): the same bytes as from the same records of any run", () => {
+  test("of a learned run, it is the run's own model (learnedModelOf), at the run's learner version: the same bytes as from the same records of any run", () => {
     // The fixture's run as a learned run: its RunStarted says so, and its state keeps its records.
-    const learnedLog = events.map((e) =>
-      e.type === "RunStarted" ? ({ ...e, data: { ...e.data, config: { ...e.data.config, "run.policy": "learned" } } } as CoreEvent) : e
-    )
+    const learnedLog = (learner?: string) =>
+      events.map((e) =>
+        e.type === "RunStarted"
+          ? ({
+              ...e,
+              data: {
+                ...e.data,
+                config: { ...e.data.config, "run.policy": "learned", ...(learner === undefined ? {} : { "run.learner": learner }) }
+              }
+            } as CoreEvent)
+          : e
+      )
     for (const r of [0, 2]) {
-      const run = sealed(learnedLog, r)
+      const run = sealed(learnedLog(LEARNER.current), r)
       expect(run.state.learning).not.toBeNull()
       const trained = armAt(run, "learned", [])
       expect(trained.arm.model).toBe(learnedModelOf(run.state, r))
+      // Any other run's arms train at the current version.
       expect(learnedJson(trained)).toBe(learnedJson(armAt(sealed(events, r), "learned", [])))
+      // A learned run from before the version was recorded trains as learner 1 did.
+      const before = armAt(sealed(learnedLog(), r), "learned", [])
+      expect(learnedJson(before)).toBe(learnedModelJson(trainOnRecords(records(r), learnerSeed("replay-fixture", r), "1")))
+      expect(before.arm.kind === "learned" && before.arm.model?.version).toBe("learner-v1")
     }
   })
 

@@ -150,7 +150,8 @@ describe("training", () => {
   })
 
   test.each([
-    ["{}", "not a learner-v1 model"],
+    ["{}", "not a model of the learner (learner-v1, learner-v2)"],
+    ['{"version":"learner-v9"}', "not a model of the learner"],
     ['{"version":"learner-v1","dim":262144,"seed":"s","epochs":1,"examples":1,"weights":[[-1,2]]}', "malformed weight"],
     ['{"version":"learner-v1","dim":5,"seed":"s","epochs":1,"examples":1,"weights":[]}', "without its dim"]
   ])("a model that is not one is refused in one line: %s", (json, message) => {

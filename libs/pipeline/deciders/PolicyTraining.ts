@@ -24,13 +24,14 @@ import {
   learnedModelJson,
   learnerSeed,
   nextActionAccuracy,
-  TRAINER_VERSION,
+  trainerName,
   trainOnRecords
 } from "@core/learner"
 import type { LearnedModel } from "@core/learner"
 import { modelDigestInput, trainRetrieval } from "@core/policy"
 import type { RetrievalModel } from "@core/policy"
 import { decision, defineDecider, PublishedPolicies } from "@core/engine"
+import { learnerOf } from "../RunConfig.ts"
 import { evolveRun, initialRunState } from "../RunState.ts"
 import type { LearningRecord, RunState } from "../RunState.ts"
 
@@ -82,10 +83,11 @@ const learnedThrough = (s: RunState, round: number): Learned | null => {
   if (s.learning === null) return null
   const records = s.learning.records.filter((r) => r.round <= round)
   const seed = learnerSeed(s.learning.seed, round)
-  const key = digest({ seed, records: records.map((r) => r.recordId) })
+  const learner = s.config === null ? undefined : learnerOf(s.config)
+  const key = digest({ seed, learner, records: records.map((r) => r.recordId) })
   const cached = learned.get(key)
   if (cached !== undefined) return cached
-  const model = trainOnRecords(records, seed)
+  const model = trainOnRecords(records, seed, learner)
   const json = learnedModelJson(model)
   const made: Learned = { model, json, weights: sha256(json), seed, records }
   // A handful of runs per process at most: keep the last few.
@@ -132,7 +134,7 @@ const trainedLearned = (s: RunState, round: number, l: Learned) =>
     const rounds = [...s.seals.keys()].filter((r) => r <= round).sort((a, b) => a - b)
     return {
       round,
-      trainer: TRAINER_VERSION,
+      trainer: l.model.version,
       datasetDigest: trainingDigest(s, round),
       checkpoint: `sha256:${l.weights}`,
       metrics: {
@@ -159,7 +161,8 @@ const takenPublished = (s: RunState, round: number, trainer: string, causationId
     if (latest === null) {
       return {
         round,
-        trainer: TRAINER_VERSION,
+        // No model: the learner version the run records names the trainer it would have been.
+        trainer: trainerName(learnerOf(s.config!)),
         datasetDigest: trainingDigest(s, round),
         checkpoint: "none",
         metrics: {},

@@ -75,7 +75,14 @@ const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
   const old = legacy(config)
   const now = runConfigOf(config)
   const { inferDemos, inferModel, chosen, ...fields } = old
-  expect({ ...now, demos: undefined, dataRules: undefined, exploration: undefined, retrieval: undefined } as unknown).toEqual({
+  expect({
+    ...now,
+    demos: undefined,
+    dataRules: undefined,
+    exploration: undefined,
+    retrieval: undefined,
+    learner: undefined
+  } as unknown).toEqual({
     ...fields,
     demos: undefined
   })
@@ -84,6 +91,8 @@ const expectSameReading = (config: Readonly<Record<string, unknown>>) => {
   expect(now.exploration).toBe("1")
   // …and their embedded policy copied recorded answers (retrieval version 1: no version on the policy either).
   expect(now.retrieval).toBe("1")
+  // …and no run trained the learner before its version was recorded: version 1, as the learned runs before the key.
+  expect(now.learner).toBe("1")
   expect(demoCount(now, DEMOS)).toBe(inferDemos(DEMOS))
   expect(
     now.demos === "all" ? [...DEMOS.keys()] : [...DEMOS.keys()].filter((d) => (now.demos as ReadonlyArray<string>).includes(d))
@@ -183,6 +192,7 @@ describe("a new run's config", () => {
     dataRules: "2",
     exploration: "2",
     retrieval: "2",
+    learner: "1",
     model: "m",
     demos: ["d1"]
   }

@@ -69,7 +69,19 @@ const outcome = (f: () => unknown): string => {
  * is none is refused as before, but the list of names the refusal gives now ends with the
  * learned policy, which the reference predates.
  */
-const tableOutcome = (f: () => unknown): string => outcome(f).replace('| "model" | "learned"', '| "model"')
+const tableOutcome = (f: () => unknown): string => outcome(() => withoutLater(f())).replace('| "model" | "learned"', '| "model"')
+
+/** RunConfig fields that came after the reference and are recorded only when set: at their default, what the reference read. */
+const LATER = Object.values(RUN_FIELDS).flatMap((f) => ("onlyWhenSet" in f && !("ofPolicy" in f) ? [f] : []))
+const OWN_LATER = Object.entries(RUN_FIELDS).flatMap(([n, f]) =>
+  LATER.includes(f as (typeof LATER)[number]) ? [[n, f.default] as const] : []
+)
+const withoutLater = (v: unknown): unknown => {
+  if (typeof v !== "object" || v === null || !("policy" in v)) return v
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) }
+  for (const [n, fallback] of OWN_LATER) if (out[n] === fallback) delete out[n]
+  return out
+}
 
 /** The table and the reference agree on a recorded config: its upcast, its reading, and what re-recording it writes. */
 const expectSameAsReference = (config: Readonly<Record<string, unknown>>) => {
@@ -116,7 +128,7 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
 }
 
 /** A valid RunConfig with every kind of policy the reference knows and each version a record may hold. */
-const someConfig = (r: ReturnType<typeof seeded>): ReferenceRunConfig => {
+const someConfig = (r: ReturnType<typeof seeded>): ReferenceRunConfig & Pick<RunConfig, "learner"> => {
   const count = () => r.pick([0, 1, 2, 3, 5, 12, 40])
   const names = (prefix: string) => Array.from({ length: r.pick([0, 1, 3]) }, (_, i) => `${prefix}${i}`)
   return {
@@ -144,7 +156,9 @@ const someConfig = (r: ReturnType<typeof seeded>): ReferenceRunConfig => {
     exploration: r.pick(["1", "9", "13"] as const),
     retrieval: r.pick(["1", "2"] as const),
     model: r.pick(["m", null]),
-    demos: r.pick<RunConfig["demos"]>(["all", [], ["d1", "d2"]])
+    demos: r.pick<RunConfig["demos"]>(["all", [], ["d1", "d2"]]),
+    // The learner's version came after the reference: at its default, recorded as the reference records.
+    learner: "1"
   }
 }
 
@@ -299,5 +313,25 @@ describe("the trainer a learned policy takes its versions from, which the refere
     expect(outcome(() => runConfigOf({ ...learned, "run.trainer": 7 }))).toStartWith("threw")
     const exploring = encodeRunConfig({ ...someConfig(seeded(3)), policy: { kind: "exploration" } })
     expect(runConfigOf({ ...exploring, "run.trainer": "nightly" }).policy).toEqual({ kind: "exploration" })
+  })
+})
+
+describe("the learner's version, which the reference predates", () => {
+  test("given learned configs at each learner version, when recorded, then run.learner only when not 1; read back the same", () => {
+    const r = seeded(0x2545f491)
+    for (let i = 0; i < 300; i++) {
+      const learner = r.pick(["1", "2"] as const)
+      const config: RunConfig = { ...someConfig(r), policy: { kind: "learned" }, learner }
+      const recorded = encodeRunConfig(config)
+      expect(recorded["run.learner"]).toBe(learner === "1" ? undefined : learner)
+      expect(runConfigOf({ seed: "s", ...recorded })).toEqual(config)
+    }
+  })
+
+  test("given a record whose learner version is not one, when read, then it is refused", () => {
+    const learned = encodeRunConfig({ ...someConfig(seeded(5)), policy: { kind: "learned" }, learner: "2" })
+    expect(outcome(() => runConfigOf({ ...learned, "run.learner": "9" }))).toStartWith("threw")
+    const { "run.learner": _, ...before } = learned
+    expect(runConfigOf(before).learner).toBe("1")
   })
 })

@@ -74,7 +74,12 @@ test("nothing published: no version; two published: the second, by its position 
 
 test("a version it cannot vouch for is refused in one line", async () => {
   await publish("other", (w) => version(w, { trainer: "learner-v0" }))
-  expect(await latest("other")).toBe(`trainer other: version 1 was trained by "learner-v0", not this learner (${TRAINER_VERSION})`)
+  expect(await latest("other")).toBe(
+    'trainer other: version 1 was trained by "learner-v0", not a learner this code knows (learner-v1, learner-v2)'
+  )
+  // A version whose event and weights disagree on the learner that made them.
+  await publish("mixed", (w) => version(w, { trainer: "learner-v1" }))
+  expect(await latest("mixed")).toBe(`trainer mixed: version 1 says learner-v1 but its weights are a ${TRAINER_VERSION} model`)
   await publish("bare", (w) => {
     const { weights: _, ...rest } = version(w)
     return rest

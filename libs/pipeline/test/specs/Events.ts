@@ -14,7 +14,7 @@
  * const queued = jobQueued({ jobId: "rollout-r1-s0-t", kind: "rollout", round: 1, taskId: "t", params: { trajectoryId: "r1-s0-t", sample: 0, stepBudget: 4 } })
  */
 import { Result } from "effect"
-import { nodeIdOf, pathIdOf } from "@core/domain"
+import { LEARNER, nodeIdOf, pathIdOf } from "@core/domain"
 import { encodeRunConfig, runConfigOf } from "../../RunConfig.ts"
 import {
   catalog,
@@ -192,7 +192,8 @@ export const runConfig = (o: RunOptions): Record<string, unknown> => {
   if (o.policy !== "learned") return config
   // The same run otherwise: its keys as they read, with the learned policy, in a record of the schema.
   const policy = o.trainer === undefined ? { kind: "learned" as const } : { kind: "learned" as const, trainer: o.trainer }
-  return { ...config, ...encodeRunConfig({ ...runConfigOf(config), policy }) }
+  // A new learned run records the learner version it trains at (the current one), as the engine's do.
+  return { ...config, ...encodeRunConfig({ ...runConfigOf(config), policy, learner: LEARNER.current }) }
 }
 
 /** A run's (or an infer run's) RunStarted. */

@@ -14,10 +14,11 @@ import { dispose } from "./rules/Cases.ts"
 import { data } from "./rules/Data.cases.ts"
 import { exploration } from "./rules/Exploration.cases.ts"
 import { lfGuide, retrieval, synthesis } from "./rules/Synthesis.cases.ts"
+import { learner } from "./rules/Learner.cases.ts"
 
 afterAll(dispose)
 
-const TABLE: Table = { data, exploration, synthesis, retrieval, lfGuide }
+const TABLE: Table = { data, exploration, synthesis, retrieval, lfGuide, learner }
 
 /** Every rule of every axis, with the version that brought it and the one before. */
 const rules = Object.entries(AXES).flatMap(([axisName, a]: [string, Axis]) =>
