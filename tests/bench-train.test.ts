@@ -22,7 +22,10 @@ describe("bun core bench train", () => {
     const r = JSON.parse(stdout)
     expect(r.run).toBe(FIXTURE_RUN)
     expect(r.records).toBe(194)
-    expect(r.states).toBeGreaterThan(100)
+    // The states the current learner trains on: most of the fixture's verified rollouts (an exploration run's) are
+    // longer than their task's demo, and learner 2 leaves those detours out.
+    expect(r.states).toBeGreaterThan(30)
+    expect(r.states).toBeLessThan(r.records)
     expect(r.states).toBeLessThanOrEqual(r.records)
     expect(r.rounds).toHaveLength(2)
     expect(r.records_per_s).toBeGreaterThanOrEqual(r.records_per_s_spread[0])

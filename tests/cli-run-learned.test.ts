@@ -200,7 +200,7 @@ test("run --trainer takes the trainer's latest version at each seal, acts with i
     ...flags
   ])
   expectOneLineError(junk, expect)
-  expect(junk.stderr).toMatch(/trainer cli-junk: version 1's weights are refused: learner-v1 model without/)
+  expect(junk.stderr).toMatch(/trainer cli-junk: version 1.s weights are refused: learner-v2 model without/)
   const usage = await core(["run", "--tasks", "shop-open-category-1", "--trainer", "cli-nightly", ...flags])
   expectOneLineError(usage, expect)
   expect(usage.code).toBe(2)
