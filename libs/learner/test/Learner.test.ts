@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { describeElement } from "@core/environment"
 import type { ElementInfo } from "@core/environment"
-import { dpoRecord, sftRecords } from "@core/domain"
+import { dpoRecord, learnerRulesAt, sftRecords } from "@core/domain"
 import type { RecordStep, RecordTrajectory } from "@core/domain"
 import type { Action } from "@core/events"
 import { prng } from "@core/engine"
@@ -24,8 +24,11 @@ import {
   chooseText,
   screenOfView,
   readElementLine,
+  prepare,
+  TRAINER_VERSION,
   trainLearner,
-  trainOnRecords
+  trainOnRecords,
+  withoutDetours
 } from "../mod.ts"
 import type { LearnerExample } from "../mod.ts"
 
@@ -123,6 +126,34 @@ describe("reading records", () => {
 })
 
 describe("training", () => {
+  test("learner 2 leaves out a verified trajectory longer than its task's shortest demo; learner 1 trains on every state", () => {
+    const [state] = examples(0, 1)
+    const of = (taskId: string, source: string, steps: number, expert: boolean, rejected = false): ReadonlyArray<LearnerExample> =>
+      Array.from({ length: steps }, (_, k) => ({
+        ...state!,
+        recordId: `${source}-${k}`,
+        taskId,
+        source,
+        expert,
+        rejected: rejected ? [{ kind: "click" as const, elementId: "e2" }] : []
+      }))
+    const all = [
+      ...of("a", "demo", 3, true),
+      ...of("a", "pseudo", 2, true),
+      ...of("a", "shortcut", 2, false),
+      ...of("a", "detour", 3, false),
+      ...of("a", "dpo", 4, false, true),
+      ...of("b", "only-rollouts", 6, false)
+    ]
+    const kept = new Set(withoutDetours(all).map((x) => x.source))
+    // The shortest expert trajectory of task a has 2 steps: the 3-step rollout is a detour, the demo itself is kept.
+    expect([...kept].sort()).toEqual(["demo", "dpo", "only-rollouts", "pseudo", "shortcut"])
+    expect(prepare(all, "task", [], learnerRulesAt("1")).length).toBe(all.length)
+    expect(prepare(all, "task", [], learnerRulesAt("2")).length).toBe(all.length - 3)
+    expect(trainLearner(all, { seed: "s", learner: "1" }).version).toBe("learner-v1")
+    expect(trainLearner(all, { seed: "s" }).version).toBe(TRAINER_VERSION)
+  })
+
   test("the same records and seed give the same bytes; another seed shuffles otherwise", () => {
     const xs = examples(0, 12)
     const a = learnedModelJson(trainLearner(xs, { seed: "s1" }))
