@@ -328,7 +328,9 @@ await import("../server.ts")
       const droppedLearned = await Promise.any(
         ws.map((w) => w.waitFor(/dropped job r1-s0-forum-upvote-1 of run run-poison-learned/, 30_000))
       )
-      expect(droppedLearned).toContain(`its learned model (blob ${other.slice(0, 12)}) is not one: not a learner-v1 model`)
+      expect(droppedLearned).toContain(
+        `its learned model (blob ${other.slice(0, 12)}) is not one: not a model of the learner (learner-v1, learner-v2)`
+      )
       // Terminated, not handed back (on a slow machine the ack wait may pass first and another worker drop it too); none has exited.
       await Bun.sleep(4_000)
       const said = ws.map((w) => w.stderr()).join("")
