@@ -46,31 +46,34 @@ const blob = (hash: string) =>
     }).pipe(Effect.provide(DirectoryBlobStore.layer({ dir: join(tmp, "blobs") })))
   )
 
+/** One bundled task, one rollout per round and no explorers, expansion or extrapolation: a learned run in seconds. */
+const learnedRun = (rounds: number, seed: string) => [
+  "run",
+  "--tasks",
+  "shop-open-category-1",
+  "--rounds",
+  String(rounds),
+  "--samples",
+  "1",
+  "--explore-per-task",
+  "0",
+  "--expand-per-task",
+  "0",
+  "--extrapolate-per-task",
+  "0",
+  "--policy",
+  "learned",
+  "--seed",
+  seed,
+  "--json",
+  ...flags
+]
+
 let runId = ""
 let stderr = ""
 
 beforeAll(async () => {
-  const r = await core([
-    "run",
-    "--tasks",
-    "shop-open-category-1",
-    "--rounds",
-    "2",
-    "--samples",
-    "1",
-    "--explore-per-task",
-    "0",
-    "--expand-per-task",
-    "0",
-    "--extrapolate-per-task",
-    "0",
-    "--policy",
-    "learned",
-    "--seed",
-    "cli-run-learned-1",
-    "--json",
-    ...flags
-  ])
+  const r = await core(learnedRun(2, "cli-run-learned-1"))
   stderr = r.stderr
   if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
   runId = JSON.parse(r.stdout).run_id
@@ -145,29 +148,7 @@ test("run --trainer takes the trainer's latest version at each seal, acts with i
   const own = (await tail(`run.${runId}.round.*`, "PolicyTrained")).find((e) => e.data.round === 1)!.data
   const json = new TextDecoder().decode(await blob(own.weights))
   await publish("cli-nightly", json, () => ({ ...own, round: 1, records: { count: own.records.count, first: 1, last: own.records.count } }))
-  const r = await core([
-    "run",
-    "--tasks",
-    "shop-open-category-1",
-    "--rounds",
-    "1",
-    "--samples",
-    "1",
-    "--explore-per-task",
-    "0",
-    "--expand-per-task",
-    "0",
-    "--extrapolate-per-task",
-    "0",
-    "--policy",
-    "learned",
-    "--trainer",
-    "cli-nightly",
-    "--seed",
-    "cli-run-learned-2",
-    "--json",
-    ...flags
-  ])
+  const r = await core([...learnedRun(1, "cli-run-learned-2"), "--trainer", "cli-nightly"])
   if (r.code !== 0) throw new Error(`run failed: ${r.stderr.slice(-3000)}`)
   expect(r.stderr).toMatch(/trainer cli-nightly: version 1 on trainer\.follow\.cli-nightly/)
   expect(r.stderr).toMatch(/policy: trainer cli-nightly's version 1 \(\d+ records\)/)

@@ -16,6 +16,7 @@ import {
   demoStep,
   elements,
   graphOf,
+  jobQueued,
   observation,
   pendingBlobs,
   roundStarted,
@@ -93,6 +94,15 @@ export const heldOutBoard: TaskOptions = {
   template: { id: "forum-open-board", parameters: { board: "Photography" } }
 }
 export const tasks: ReadonlyArray<CoreEvent> = [openBoard, upvote, heldOutBoard].map(taskRegistered)
+
+/** Round 1's one rollout of the Cycling board task, four steps at most. */
+export const openBoardRollout1 = jobQueued({
+  jobId: "rollout-r1-s0-forum-open-board-1",
+  kind: "rollout",
+  round: 1,
+  taskId: openBoard.taskId,
+  params: { trajectoryId: "r1-s0-forum-open-board-1", sample: 0, stepBudget: 4 }
+})
 
 export const openBoardDemo = demoIngested({
   demoId: "forum-open-board-1-script",

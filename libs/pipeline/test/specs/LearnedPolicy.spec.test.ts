@@ -13,10 +13,10 @@ import { dataOf, deciderSpecs } from "@core/engine/testing"
 import { datasets } from "../../deciders/Datasets.ts"
 import { learnedModelOf, policyTraining, trainingDigest } from "../../deciders/PolicyTraining.ts"
 import { rollouts } from "../../deciders/Rollouts.ts"
-import { datasetSealed, jobQueued, policyTrained, roundExtrapolated, roundStarted, runStarted, SEED, trajectoryVerified } from "./Events.ts"
+import { datasetSealed, policyTrained, roundExtrapolated, roundStarted, runStarted, SEED, trajectoryVerified } from "./Events.ts"
 import { evolveRun, initialRunState } from "../../RunState.ts"
 import type { RunOptions } from "./Events.ts"
-import { click, complete, forumSite, openBoard, openBoardDemo, openBoardGraph, tasks, trajectory } from "./Forum.ts"
+import { click, complete, forumSite, openBoard, openBoardDemo, openBoardGraph, openBoardRollout1, tasks, trajectory } from "./Forum.ts"
 import { specKit } from "./Kit.ts"
 
 const { spec, dispose } = deciderSpecs("learned-policy", specKit)
@@ -108,13 +108,7 @@ describe("a learned run: each sealed round trains the learner", () => {
     const round0 = await dataset(given(), 0)
     const zero = await trained(given(), round0)
     const round1 = roundStarted({ round: 1, taskIds: [openBoard.taskId] })
-    const queued = jobQueued({
-      jobId: "rollout-r1-s0-forum-open-board-1",
-      kind: "rollout",
-      round: 1,
-      taskId: openBoard.taskId,
-      params: { trajectoryId: "r1-s0-forum-open-board-1", sample: 0, stepBudget: 4 }
-    })
+    const queued = openBoardRollout1
     const played = [...given(), ...round0, zero.events[0]!, round1]
     const live = await spec(rollouts).given(played).when(queued).observing(forumSite()).run()
     const [t] = dataOf(live.events, "TrajectoryRecorded")

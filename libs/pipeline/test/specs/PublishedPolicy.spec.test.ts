@@ -16,9 +16,9 @@ import { dataOf, deciderSpecs } from "@core/engine/testing"
 import { datasets } from "../../deciders/Datasets.ts"
 import { policyTraining, trainingDigest } from "../../deciders/PolicyTraining.ts"
 import { rollouts } from "../../deciders/Rollouts.ts"
-import { jobQueued, roundExtrapolated, roundStarted, runStarted } from "./Events.ts"
+import { roundExtrapolated, roundStarted, runStarted } from "./Events.ts"
 import type { RunOptions } from "./Events.ts"
-import { complete, forumSite, openBoard, openBoardDemo, openBoardGraph, tasks } from "./Forum.ts"
+import { complete, forumSite, openBoard, openBoardDemo, openBoardGraph, openBoardRollout1, tasks } from "./Forum.ts"
 import { specKit } from "./Kit.ts"
 
 const { spec, dispose } = deciderSpecs("published-policy", specKit)
@@ -107,13 +107,7 @@ describe("a learned run taking a follow trainer's versions", () => {
   })
 })
 
-const queued = jobQueued({
-  jobId: "rollout-r1-s0-forum-open-board-1",
-  kind: "rollout",
-  round: 1,
-  taskId: openBoard.taskId,
-  params: { trajectoryId: "r1-s0-forum-open-board-1", sample: 0, stepBudget: 4 }
-})
+const queued = openBoardRollout1
 
 /** Round 1's one rollout after `before`, played live on the forum site and then replayed from its recording: the same. */
 const rollout = async (before: ReadonlyArray<CoreEvent>) => {
