@@ -78,8 +78,7 @@ const T = Object.fromEntries(
     "lexTask",
     "lexPlan",
     "number",
-    "goalShown",
-    "linkMatch"
+    "goalShown"
   ].map((n) => [n, fnv(n)])
 ) as Readonly<Record<string, number>>
 
@@ -314,20 +313,10 @@ export const stateFeatures = (screen: Screen): StateFeatures => {
   const b = builder
   b.length = 0
   const starts = new Int32Array(candidates.length + 1)
-  const EXP = process.env.LX2 === "1"
-  let linkMatch = 0
-  if (EXP) {
-    let m = 0
-    screen.elements.forEach((e, i) => {
-      if (e.role === "link" || e.role === "button") m = Math.max(m, facts[i]!.instrShare)
-    })
-    linkMatch = m === 0 ? 0 : m < 0.5 ? 1 : m < 1 ? 2 : 3
-  }
   candidates.forEach((cand, i) => {
     starts[i] = b.length
     b.kind = KIND_IDS[cand.kind]
     contextRow(b, c)
-    if (EXP) b.add(T.linkMatch!, linkMatch)
     if (cand.index >= 0) elementRow(b, c, facts[cand.index]!)
     else globalRow(b, c)
   })
