@@ -17,8 +17,8 @@ import type { CoreEvent } from "@core/events"
 import { EventStore } from "@core/eventstore"
 import { modelSources, newRunConfig, RUN_DEFAULTS, registerTasks, runConfigCodec } from "@core/pipeline"
 import type { RunApp } from "@core/pipeline"
-import { environmentsNamed } from "./PlatformEnvironment.ts"
 import { latestPublished } from "@core/trainer"
+import { environmentsNamed } from "./PlatformEnvironment.ts"
 import { ensureDemos, RunError } from "./RunDemos.ts"
 import type { RunPlan } from "./RunPlan.ts"
 import type { RunProgress } from "./RunProgress.ts"
@@ -70,6 +70,8 @@ const resumed = (plan: RunPlan, resume: NonNullable<RunPlan["resume"]>, progress
 export const prepareRun = (config: LoadedConfig, plan: RunPlan, app: RunApp, demoEnvironment: EnvironmentShape, progress: RunProgress) =>
   Effect.gen(function* () {
     if (plan.resume !== undefined) return yield* resumed(plan, plan.resume, progress)
+    // Before demos are recorded: a trainer's bad version should not cost their time.
+    if (plan.policy === "learned" && plan.trainer !== undefined) yield* checkTrainer(plan.trainer, progress)
     const store = yield* EventStore
     const platform = plan.platform ?? RUN_DEFAULTS.platform
     yield* registerTasks(plan.tasks.map((t) => t.registration))
@@ -97,7 +99,6 @@ export const prepareRun = (config: LoadedConfig, plan: RunPlan, app: RunApp, dem
       ...(plan.extra === undefined ? {} : { extra: plan.extra }),
       sources: { ...modelSources(identity), ...plan.sources }
     }
-    if (run.policy.kind === "learned" && run.policy.trainer !== undefined) yield* checkTrainer(run.policy.trainer, progress)
     const started = yield* startRun("run", recorded, identity, runId).pipe(Effect.mapError((e) => new RunError({ message: e.message })))
     const policy =
       run.policy.kind === "model"
