@@ -104,7 +104,9 @@ export const resumePublished = <E, R>(events: ReadonlyArray<CoreEvent>, live: La
     Effect.gen(function* () {
       const recorded = yield* Effect.provide(PublishedPolicies.use(Effect.succeed), recordedPublished(events))
       const liveOne = yield* Effect.provide(PublishedPolicies.use(Effect.succeed), live)
-      const asked = new Set(events.flatMap((e) => (e.type === "PolicyTrained" && e.data.published !== undefined ? [e.causationId] : [])))
-      return { latest: (request: PublishedRequest) => (asked.has(request.causationId) ? recorded : liveOne).latest(request) }
+      return {
+        latest: (request: PublishedRequest) =>
+          recorded.latest(request).pipe(Effect.catchTag("PublishedPolicyNotRecorded", () => liveOne.latest(request)))
+      }
     })
   )
