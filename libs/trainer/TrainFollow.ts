@@ -6,8 +6,10 @@
  * version FROM SCRATCH on every record held, in stream order, and publishes it (weights in
  * the blob store, PolicyTrained on `trainer.follow.<consumer>`). A version is thus a pure
  * function of its records: a trainer killed and restarted any number of times ends on the
- * model one uninterrupted pass would have made. It publishes only for records past the last
- * version its stream holds, so a restart never publishes the same records twice.
+ * model one uninterrupted pass would have made. It publishes only when it holds more records
+ * than the last version its stream holds learned from, so a restart never publishes the same
+ * records twice. Counting, not comparing stream sequences: a commit a killed trainer left
+ * unacknowledged comes again after newer ones, below the last version's sequence.
  *
  * @example
  * yield* followTrainer({ url, consumer: "nightly", run: undefined, dir: ".core/trainer/nightly", seed: undefined, ackWaitSeconds: 30 })
@@ -82,24 +84,24 @@ export const followTrainer = (o: TrainFollowOptions) =>
     const published = yield* readTrained(stream)
     let revision = published.revision
     let versions = published.versions.length
-    // The last stream sequence a published version covered.
-    let through = published.versions.at(-1)?.records?.last ?? 0
+    // How many records the last published version learned from. The folder only grows, and
+    // every version learns from all of it, so more held than that means records it has not.
+    let covered = published.versions.at(-1)?.records?.count ?? 0
     let skipped = 0
     console.error(
       `train: ${o.dir} holds ${held.length} records${state.tornBytes > 0 ? ` (cut a torn last line of ${state.tornBytes} bytes left by a crash)` : ""}; ` +
-        `${stream} has ${versions} versions${versions > 0 ? ` (the last through sequence ${through})` : ""}; seed ${JSON.stringify(state.seed)}`
+        `${stream} has ${versions} versions${versions > 0 ? ` (the last of ${covered} records)` : ""}; seed ${JSON.stringify(state.seed)}`
     )
 
-    const lastSeq = () => held.reduce((m, r) => Math.max(m, r.seq), 0)
-    // Only for records past what the stream's last version covered: a restart, or a seal after
-    // a drain, must not publish the same records again.
+    // Only for records the stream's last version did not learn from: a restart, or a seal
+    // after a drain, must not publish the same records again.
     const trainIfNew = Effect.gen(function* () {
-      if (held.length === 0 || lastSeq() <= through) return
+      if (held.length <= covered) return
       const version = yield* trainVersion([...held].sort(byDelivery), state.seed, versions + 1)
       revision = yield* appendTrained(stream, revision, version)
       const { count, first, last } = version.records
       versions++
-      through = last
+      covered = count
       console.error(
         `train: version ${versions}: ${count} records (sequences ${first}–${last}), ${version.metrics.examples} examples → weights ${version.weights.slice(0, 12)} on ${stream}`
       )
