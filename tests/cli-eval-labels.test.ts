@@ -17,7 +17,19 @@ test("labels a slice of the set against the checkers, and reads the built set fr
   const r = await core(["eval", "labels", "--json", ...flags])
   if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
   const report = JSON.parse(r.stdout)
-  for (const key of ["trajectories", "tp", "fp", "tn", "fn", "precision", "recall", "recall_same_path", "recall_other_paths"]) {
+  for (const key of [
+    "trajectories",
+    "tp",
+    "fp",
+    "tn",
+    "fn",
+    "precision",
+    "recall",
+    "recall_same_path",
+    "recall_other_paths",
+    "npv",
+    "kappa"
+  ]) {
     expect(report).toHaveProperty(key)
   }
   expect(report.tasks).toBe(2)
@@ -29,6 +41,8 @@ test("labels a slice of the set against the checkers, and reads the built set fr
   expect(report.label_functions).toBeGreaterThanOrEqual(4)
   expect(report.recall_same_path).toBe(1)
   expect(report.fp).toBe(0)
+  // NPV: of the trajectories CORE refused, the share the checkers refused too.
+  expect(report.npv).toBe(Math.round((report.tn / (report.tn + report.fn)) * 10000) / 10000)
   expect(readdirSync(join(dataDir, "eval")).filter((f) => f.startsWith("label-set-"))).toHaveLength(1)
 
   const again = await core(["eval", "labels", "--json", ...flags])

@@ -13,7 +13,7 @@ import { Effect } from "effect"
 import { fromStep } from "@core/domain"
 import { labelFunctionId } from "@core/events"
 import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
-import { inferLabelFunctions, verifyTrajectory } from "@core/pipeline"
+import { confusionFigures, inferLabelFunctions, verifyTrajectory } from "@core/pipeline"
 import { Sandbox } from "@core/sandbox"
 import type { EvalKind, LabelEvalSet } from "./LabelEvalSet.ts"
 
@@ -60,8 +60,8 @@ export const scoreLabels = (labels: ReadonlyArray<TrajectoryLabel>) => {
     fp,
     tn,
     fn,
-    precision: ratio(tp, tp + fp),
-    recall: ratio(tp, tp + fn),
+    // precision, recall, NPV, agreement and Cohen's κ: the terms published judges are compared on.
+    ...confusionFigures({ tp, fp, tn, fn }),
     recall_same_path: recallOf("same-path"),
     recall_other_paths: recallOf("other-path"),
     recall_other_methods: recallOf("other-method"),

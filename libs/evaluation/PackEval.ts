@@ -56,6 +56,8 @@ export const packLabelReport = (appDir: string, secrets: SecretRule, progress: (
       recall: score.recall,
       recall_other_paths: score.recall_other_paths,
       recall_other_methods: score.recall_other_methods,
+      npv: score.npv,
+      kappa: score.kappa,
       predicted_pass: score.tp + score.fp,
       seconds: Math.round((Date.now() - started) / 100) / 10,
       mistakes: labels.filter((l) => l.pass !== l.checker).map((l) => ({ id: l.id, checker: l.checker, pass: l.pass }))

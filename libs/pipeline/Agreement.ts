@@ -15,16 +15,49 @@
 import type { Action, CoreEvent } from "@core/events"
 import { finalVerdicts } from "./Verdicts.ts"
 
-export interface AgreementScores {
+export interface AgreementScores extends ConfusionFigures {
   readonly judged: number
   readonly predicted_pass: number
   readonly novel_predicted_pass: number
-  readonly precision: number | null
-  readonly recall: number | null
-  readonly agreement: number | null
 }
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : Math.round((a / b) * 10000) / 10000)
+
+export interface Confusion {
+  readonly tp: number
+  readonly fp: number
+  readonly tn: number
+  readonly fn: number
+}
+
+/**
+ * The figures published judges are compared on: precision, recall, NPV (how often a refusal
+ * is right) and Cohen's κ (agreement beyond what the two labels' base rates give by chance).
+ * A figure whose denominator is empty is null; κ is null when chance alone agrees fully.
+ *
+ * @example
+ * confusionFigures({ tp: 40, fp: 0, tn: 50, fn: 10 }).kappa // 0.8
+ */
+export interface ConfusionFigures {
+  readonly precision: number | null
+  readonly recall: number | null
+  readonly npv: number | null
+  readonly agreement: number | null
+  readonly kappa: number | null
+}
+
+export const confusionFigures = ({ tp, fp, tn, fn }: Confusion): ConfusionFigures => {
+  const n = tp + fp + tn + fn
+  const observed = n === 0 ? 0 : (tp + tn) / n
+  const chance = n === 0 ? 1 : ((tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)) / (n * n)
+  return {
+    precision: ratio(tp, tp + fp),
+    recall: ratio(tp, tp + fn),
+    npv: ratio(tn, tn + fn),
+    agreement: ratio(tp + tn, n),
+    kappa: chance >= 1 ? null : Math.round(((observed - chance) / (1 - chance)) * 10000) / 10000
+  }
+}
 
 /** An action as a person would repeat it: no element ids, which differ every episode. */
 const signature = (actions: ReadonlyArray<Action>): string =>
@@ -48,9 +81,7 @@ const scores = (t: Tally): AgreementScores => ({
   judged: t.judged,
   predicted_pass: t.tp + t.fp,
   novel_predicted_pass: t.novel,
-  precision: ratio(t.tp, t.tp + t.fp),
-  recall: ratio(t.tp, t.tp + t.fn),
-  agreement: ratio(t.tp + t.tn, t.judged)
+  ...confusionFigures(t)
 })
 
 export const agreementOf = (

@@ -47,7 +47,7 @@ const runGraphs = (args: ParsedArgs, runId: string) =>
 
 const fmt = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
 const row = (name: string, s: AgreementScores): string =>
-  `${name.padEnd(36)} ${String(s.judged).padStart(6)}  ${String(s.predicted_pass).padStart(9)}  ${String(s.novel_predicted_pass).padStart(5)}  ${fmt(s.precision)}  ${fmt(s.recall)}  ${fmt(s.agreement)}`
+  `${name.padEnd(36)} ${String(s.judged).padStart(6)}  ${String(s.predicted_pass).padStart(9)}  ${String(s.novel_predicted_pass).padStart(5)}  ${fmt(s.precision)}  ${fmt(s.recall)}  ${fmt(s.agreement)}      ${fmt(s.kappa)}`
 
 /** `--app`: with --run, the run's verdicts against the pack's evaluate; without, LFs from each train demo (PackEval.ts). */
 const evalPackRun = (args: ParsedArgs, appDir: string) =>
@@ -60,7 +60,7 @@ const evalPackRun = (args: ParsedArgs, appDir: string) =>
       console.log(JSON.stringify({ run_id: runId, app, ...scores.overall, per_task: scores.per_task }))
       return
     }
-    console.log(`${"task".padEnd(36)} judged  predicted  novel  prec   recall agreement`)
+    console.log(`${"task".padEnd(36)} judged  predicted  novel  prec   recall agreement  κ`)
     for (const [task, s] of Object.entries(scores.per_task)) console.log(row(task, s))
     console.log(row("all", scores.overall))
   })
@@ -75,7 +75,7 @@ const packLabels = (args: ParsedArgs, appDir: string) =>
         `${report.trajectories} trajectories (${report.positives} passing the pack's evaluate); tp ${report.tp}  fp ${report.fp}  tn ${report.tn}  fn ${report.fn}`
       )
       console.log(
-        `precision ${fmt(report.precision)}  recall ${fmt(report.recall)} (other paths ${fmt(report.recall_other_paths)}, other methods ${fmt(report.recall_other_methods)})`
+        `precision ${fmt(report.precision)}  recall ${fmt(report.recall)} (other paths ${fmt(report.recall_other_paths)}, other methods ${fmt(report.recall_other_methods)})  npv ${fmt(report.npv)}  κ ${fmt(report.kappa)}`
       )
       for (const m of report.mistakes) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
     }
@@ -165,6 +165,7 @@ export const evalLabels: Command<Failure> = {
       console.log(
         `recall ${pct(report.recall)}; same path ${pct(report.recall_same_path)} (target ≥ ${TARGETS.recall_same_path}) ${(report.recall_same_path ?? 0) >= TARGETS.recall_same_path ? "✓" : "✗"}; other paths ${pct(report.recall_other_paths)} (the baseline Strategy Graph Expansion must raise)`
       )
+      console.log(`npv ${pct(report.npv)}; Cohen's κ ${pct(report.kappa)} (agreement with the checkers beyond chance)`)
       for (const m of report.mistakes.slice(0, 10)) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
     })
 }
