@@ -33,6 +33,20 @@ import { travelSolutions } from "./travel.ts"
 
 export { replayDemo } from "./Replay.ts"
 export { randomRollout, samePathVariant, seededRng, wrongValueVariant } from "./Perturb.ts"
+export {
+  CORRUPTION_TYPES,
+  describeStep,
+  dropKeyStep,
+  duplicateKeyStep,
+  keyStepsOf,
+  nearMissAnswer,
+  nearMissOn,
+  sideEffect,
+  stopEarly,
+  swapSteps,
+  undoAfter
+} from "./Corrupt.ts"
+export type { Corruption, CorruptionType } from "./Corrupt.ts"
 export { runScriptPartial } from "./Runner.ts"
 export type { PartialRun, Step } from "./Runner.ts"
 export { forumSolutions } from "./forum.ts"
