@@ -15,7 +15,7 @@ import { labelFunctionId } from "@core/events"
 import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { confusionFigures, inferLabelFunctions, verifyTrajectory } from "@core/pipeline"
 import { Sandbox } from "@core/sandbox"
-import type { EvalKind, LabelEvalSet } from "./LabelEvalSet.ts"
+import type { EvalKind, JudgedSet } from "./LabelEvalSet.ts"
 
 export interface TaskLabels {
   readonly taskId: string
@@ -28,12 +28,15 @@ export interface TaskLabels {
 export interface TrajectoryLabel {
   readonly id: string
   readonly taskId: string
-  readonly kind: EvalKind
+  /** An evaluation kind (EvalKind), or a corruption's type. */
+  readonly kind: string
   readonly checker: boolean
   /** CORE's label: every LF of the task held in order. */
   readonly pass: boolean
   /** Where each LF held (as far as the ordered check got). */
   readonly steps: ReadonlyArray<number>
+  /** Which label function held at each of `steps`: on a false pass, what let it through. */
+  readonly held: ReadonlyArray<{ readonly lfId: string; readonly step: number }>
   /** Sandbox errors met on the way (a hostile or broken LF), if any. */
   readonly errors: ReadonlyArray<string>
 }
@@ -82,7 +85,7 @@ export const scoreLabels = (labels: ReadonlyArray<TrajectoryLabel>) => {
 export type LabelScore = ReturnType<typeof scoreLabels>
 
 /** Label functions for every task of the set, from its demo alone (embedded backends). */
-export const labelTasks = (set: LabelEvalSet, progress: (line: string) => void = () => {}) =>
+export const labelTasks = (set: JudgedSet, progress: (line: string) => void = () => {}) =>
   Effect.gen(function* () {
     const out: Array<TaskLabels> = []
     for (const [i, task] of set.tasks.entries()) {
@@ -114,7 +117,7 @@ export const labelTasks = (set: LabelEvalSet, progress: (line: string) => void =
  * first steps they hold at are not in order, the ordered check asks each LF again from
  * the step after the previous one's (a view of the trajectory), so a later occurrence counts.
  */
-export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskLabels>, progress: (line: string) => void = () => {}) =>
+export const labelTrajectories = (set: JudgedSet, labels: ReadonlyArray<TaskLabels>, progress: (line: string) => void = () => {}) =>
   Effect.gen(function* () {
     const sandbox = yield* Sandbox
     const byTask = new Map(labels.map((l) => [l.taskId, l]))
@@ -150,7 +153,8 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
           from = found + 1
         }
       }
-      out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
+      const held = steps.map((step, i) => ({ lfId: lfs[i]!.lfId, step }))
+      out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, held, errors })
       if ((n + 1) % 25 === 0 || n + 1 === set.trajectories.length)
         progress(`labels: judged ${n + 1}/${set.trajectories.length} trajectories`)
     }
@@ -163,7 +167,7 @@ export const labelTrajectories = (set: LabelEvalSet, labels: ReadonlyArray<TaskL
  * may have several. Trajectories of tasks the run has no graph for are left out.
  */
 export const labelTrajectoriesWithGraphs = (
-  set: LabelEvalSet,
+  set: JudgedSet,
   graphs: ReadonlyMap<string, StrategyGraph>,
   codes: ReadonlyMap<string, string>,
   progress: (line: string) => void = () => {},
@@ -180,8 +184,10 @@ export const labelTrajectoriesWithGraphs = (
           ? [`infra-error: ${r.reason}`]
           : r.verdict.evidence.flatMap((ev) => (ev.error === null ? [] : [`error: ${ev.error}`]))
       const pass = r.kind === "verdict" && r.verdict.verdict === "pass"
-      const steps = r.kind === "verdict" ? r.verdict.matched.map((m) => m.satisfiedAt) : []
-      out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, errors })
+      const matched = r.kind === "verdict" ? r.verdict.matched : []
+      const steps = matched.map((m) => m.satisfiedAt)
+      const held = matched.map((m) => ({ lfId: m.lfId, step: m.satisfiedAt }))
+      out.push({ id: e.id, taskId: e.taskId, kind: e.kind, checker: e.checker, pass, steps, held, errors })
       if ((n + 1) % 25 === 0 || n + 1 === chosen.length)
         progress(`labels: judged ${n + 1}/${chosen.length} trajectories by the run's graphs`)
     }

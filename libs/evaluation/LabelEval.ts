@@ -19,7 +19,7 @@ import { noModels } from "@core/engine"
 import type { Suite } from "@core/sites/suites"
 import { labelTasks, labelTrajectories, labelTrajectoriesWithGraphs, scoreLabels } from "./LabelAccuracy.ts"
 import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
-import type { LabelEvalSet } from "./LabelEvalSet.ts"
+import type { JudgedSet } from "./LabelEvalSet.ts"
 
 /** Bump when the set's construction changes, so stale caches are not read. 2: selects are recorded by their option's value. */
 const SET_VERSION = "2"
@@ -42,16 +42,16 @@ export const labelSetKey = (options: LabelSetOptions, suites: ReadonlyArray<Suit
     suites: suites.map((s) => ({ suite: s.suite, version: s.version, tasks: s.tasks.filter((t) => t.variant === undefined) }))
   }).slice(0, 16)
 
-export const cachedLabelSet = <E>(
+export const cachedLabelSet = <S extends JudgedSet, E>(
   path: string,
-  build: Effect.Effect<LabelEvalSet, E>,
+  build: Effect.Effect<S, E>,
   rebuild: boolean,
   progress: (line: string) => void
 ) =>
   Effect.gen(function* () {
     if (!rebuild && existsSync(path)) {
       progress(`evaluation set from ${path} (--rebuild builds it again)`)
-      return JSON.parse(readFileSync(path, "utf8")) as LabelEvalSet
+      return JSON.parse(readFileSync(path, "utf8")) as S
     }
     const set = yield* build
     mkdirSync(join(path, ".."), { recursive: true })
@@ -78,7 +78,7 @@ export const runLabelling = (events: ReadonlyArray<CoreEvent>): RunLabelling => 
 }
 
 /** Every trajectory of the set labelled: by a run's graphs when given, else by LFs inferred from each task's demo alone. */
-export const labelSet = (set: LabelEvalSet, run: RunLabelling | null, progress: (line: string) => void) =>
+export const labelSet = (set: JudgedSet, run: RunLabelling | null, progress: (line: string) => void) =>
   Effect.scoped(
     Effect.gen(function* () {
       if (run !== null) {

@@ -13,25 +13,13 @@
  * labelEvalSetSummary(set).byKind["wrong-item"] // { total, positive, negative }
  */
 import { Effect } from "effect"
-import { BlobStore } from "@core/blobstore"
-import { fromRecordedSteps, lfElements } from "@core/domain"
-import type { LfElement, LfTrajectory } from "@core/domain"
+import type { LfTrajectory } from "@core/domain"
 import type { DemoStep } from "@core/events"
-import { episodeSource } from "@core/sites"
-import {
-  randomRollout,
-  runScriptPartial,
-  samePathVariant,
-  scriptsOf,
-  seededRng,
-  solutionsRuntime,
-  SOLVED_SUITES,
-  verdictOf,
-  wrongValueVariant
-} from "@core/sites/solutions"
-import type { PartialRun, Step } from "@core/sites/solutions"
+import { randomRollout, samePathVariant, scriptsOf, seededRng, SOLVED_SUITES, wrongValueVariant } from "@core/sites/solutions"
+import type { Step } from "@core/sites/solutions"
 import { loadSuites, SITE_PARAMETERS } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
+import { evalTaskOf, openScriptPlayer } from "./ScriptPlayer.ts"
 
 /**
  * `other-method`: the task done by another mechanism (a different control or shortcut makes
@@ -58,12 +46,12 @@ export interface EvalTask {
   readonly demoNote: string
 }
 
-export interface EvalTrajectory {
+export interface EvalTrajectory<K extends string = EvalKind> {
   /** `${taskId}/${kind}/${family or seed}`. */
   readonly id: string
   /** The task whose label functions judge it and whose checker labels it. */
   readonly taskId: string
-  readonly kind: EvalKind
+  readonly kind: K
   readonly family: string | null
   readonly trajectory: LfTrajectory
   /** Ground truth: the task's checker on the episode's final state. */
@@ -74,10 +62,13 @@ export interface EvalTrajectory {
   readonly partial: boolean
 }
 
-export interface LabelEvalSet {
+/** Tasks with their demos, and trajectories their checkers judged: what label functions are measured on. */
+export interface JudgedSet<K extends string = string> {
   readonly tasks: ReadonlyArray<EvalTask>
-  readonly trajectories: ReadonlyArray<EvalTrajectory>
+  readonly trajectories: ReadonlyArray<EvalTrajectory<K>>
 }
+
+export type LabelEvalSet = JudgedSet<EvalKind>
 
 export interface LabelEvalSetOptions {
   /** One suite; all solved suites by default. */
@@ -120,7 +111,7 @@ const validOn = (seed: number, site: string, parameters: SuiteTask["parameters"]
  * one that also exists on this task's seed comes first (its run can reach the wrong item
  * rather than break looking for it); then train siblings before held-out ones.
  */
-const siblingOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>): SuiteTask | undefined => {
+export const siblingOf = (task: SuiteTask, all: ReadonlyArray<SuiteTask>): SuiteTask | undefined => {
   const others = all.filter((t) => t.templateId === task.templateId && t.id !== task.id && differing(task.parameters, t.parameters) !== "")
   const rank = (t: SuiteTask) => (validOn(task.siteSeed, task.site, t.parameters) ? 0 : 2) + (t.split === "train" ? 0 : 1)
   return [...others].sort((a, b) => rank(a) - rank(b))[0]
@@ -176,13 +167,6 @@ const plansOf = (
   return plans
 }
 
-/** A run of one script on a fresh episode of the task, judged by its checker. */
-interface Judged {
-  readonly run: PartialRun
-  readonly checker: boolean
-  readonly reason: string
-}
-
 /** Builds the evaluation set; see the module comment. Never fails on a failing script: that is a trajectory too. */
 export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
   Effect.gen(function* () {
@@ -205,41 +189,7 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
     if (missing.length > 0)
       return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
 
-    const { sites, env, context } = yield* solutionsRuntime({ screenshots: "none", ahead: true })
-    const blobs = yield* Effect.provideContext(
-      Effect.gen(function* () {
-        return yield* BlobStore
-      }),
-      context
-    )
-    const elementsCache = new Map<string, ReadonlyArray<LfElement> | null>()
-    const decoder = new TextDecoder()
-
-    /** The run as an LF trajectory: its element lists read from the blob store once each. */
-    const lfOf = (run: PartialRun) =>
-      Effect.gen(function* () {
-        for (const hash of [run.initial.elements, ...run.steps.map((s) => s.observation.elements)]) {
-          if (hash === null || elementsCache.has(hash)) continue
-          const bytes = yield* blobs.get(hash)
-          elementsCache.set(hash, lfElements(JSON.parse(decoder.decode(bytes))))
-        }
-        return fromRecordedSteps(run.initial, run.steps, (hash) => elementsCache.get(hash) ?? null)
-      })
-
-    const judge = (task: SuiteTask, steps: ReadonlyArray<Step>) =>
-      Effect.gen(function* () {
-        const run = yield* runScriptPartial(env, { taskId: task.id, site: task.site, siteSeed: task.siteSeed }, steps).pipe(
-          Effect.ensuring(env.close())
-        )
-        if (run.episode === null) return yield* Effect.die(new Error(`the environment opened no ${task.site} episode for ${task.id}`))
-        const verdict = yield* verdictOf(sites, task, run.episode, run)
-        // Hundreds of runs: the server need not keep every finished episode's state.
-        yield* Effect.promise(() => episodeSource(sites).discard(run.episode!))
-        return { run, checker: verdict.success, reason: verdict.reason } satisfies Judged
-      }).pipe(
-        // A crashed browser is the platform's fault, not the script's: the pool relaunches it.
-        Effect.retry({ times: 2, while: (e) => e._tag === "InfraError" })
-      )
+    const { judge, lfOf } = yield* openScriptPlayer()
 
     const evalTasks: Array<EvalTask> = []
     const trajectories: Array<EvalTrajectory> = []
@@ -247,26 +197,9 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
       const primary = task.pathFamilies[0]!.id
       const started = performance.now()
       const demo = yield* judge(task, scriptsOf(task)?.[primary]?.() ?? [])
-      const demoNote = [demo.reason, demo.run.error?.message].filter((x) => x !== undefined).join("; ")
-      if (!demo.checker || demo.run.error !== null) log(`demo of ${task.id} (${primary}) does not pass: ${demoNote}`)
-      evalTasks.push({
-        taskId: task.id,
-        suite: task.suite,
-        template: task.templateId,
-        instruction: task.instruction,
-        family: primary,
-        demo: yield* lfOf(demo.run),
-        demoSteps: demo.run.steps.map((s) => ({
-          action: s.action,
-          observation: { screenshot: s.observation.screenshot, elements: s.observation.elements, aria: s.observation.aria },
-          urlBefore: s.urlBefore,
-          urlAfter: s.urlAfter,
-          appBefore: null,
-          appAfter: null
-        })),
-        demoChecker: demo.checker && demo.run.error === null,
-        demoNote
-      })
+      const evalTask = yield* evalTaskOf(task, demo, lfOf)
+      if (!evalTask.demoChecker) log(`demo of ${task.id} (${primary}) does not pass: ${evalTask.demoNote}`)
+      evalTasks.push(evalTask)
       for (const plan of plansOf(task, all, o)) {
         if (!kinds.has(plan.kind)) continue
         const id = `${task.id}/${plan.kind}/${plan.key}`

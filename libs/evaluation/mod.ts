@@ -5,7 +5,8 @@
  * report comparing behaviour cloning, CORE's rounds and two ablations over seeds
  * (EvalReport.ts, ReportArms.ts, ReportStats.ts), label-function accuracy on an evaluation
  * set of trajectories no demo showed (LabelEvalSet.ts, LabelAccuracy.ts, LabelEval.ts; for a
- * pack, PackLabels.ts and PackEval.ts), and a run's metrics against the checkers' verdicts
+ * pack, PackLabels.ts and PackEval.ts) and on deliberate corruptions of right ones
+ * (CorruptionSet.ts, CorruptionEval.ts), and a run's metrics against the checkers' verdicts
  * (RunMetrics.ts, LoggedRunMetrics.ts). EVALUATION CODE: it may read the bundled sites'
  * ground truth (tests/boundaries.test.ts); the `core eval` and `core metrics` commands are
  * flags and printing over it.
@@ -36,6 +37,7 @@ export { loggedRunMetrics } from "./LoggedRunMetrics.ts"
 export type { LoggedRunMetrics } from "./LoggedRunMetrics.ts"
 export { buildLabelEvalSet, EVAL_KINDS, labelEvalSetSummary } from "./LabelEvalSet.ts"
 export type {
+  JudgedSet,
   BundledEvalKind,
   EvalKind,
   EvalTask,
@@ -48,5 +50,9 @@ export { labelTasks, labelTrajectories, labelTrajectoriesWithGraphs, scoreLabels
 export type { LabelScore, TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
 export { cachedLabelSet, labelReport, labelSet, labelSetKey, runLabelling, TARGETS } from "./LabelEval.ts"
 export type { LabelSetOptions, RunLabelling } from "./LabelEval.ts"
+export { buildCorruptionSet } from "./CorruptionSet.ts"
+export type { CorruptionSet, CorruptionSetOptions, SetAside, SuiteKind } from "./CorruptionSet.ts"
+export { corruptionReport, corruptionSetKey } from "./CorruptionEval.ts"
+export type { CorruptionKeyOptions, CorruptionReport, TypeFigures } from "./CorruptionEval.ts"
 export { packLabelScores, packLabelSet } from "./PackLabels.ts"
 export { packLabelReport, packRunAgreement } from "./PackEval.ts"

@@ -6,6 +6,10 @@
  * labels every trajectory: successful when all of its task's LFs hold in key-step order.
  * The set is cached under `<dataDir>/eval/`, keyed by the suites and options, since
  * building it drives Chromium for many minutes; `--rebuild` builds it again.
+ *
+ * `bun core eval corruptions [--suite S] [--instance ID,…] [--demos-only] [--run R] [--json]`:
+ * the same judge on hard negatives — every passing script corrupted the ways that look most
+ * like success, played, confirmed negative by its checker (CorruptionSet.ts) — cached the same way.
  */
 import { Effect } from "effect"
 import { join } from "node:path"
@@ -15,8 +19,11 @@ import { messageOf } from "@core/events"
 import type { AgreementScores } from "@core/pipeline"
 import { readRunLog } from "@core/engine"
 import {
+  buildCorruptionSet,
   buildLabelEvalSet,
   cachedLabelSet,
+  corruptionReport,
+  corruptionSetKey,
   labelEvalSetSummary,
   labelReport,
   labelSetKey,
@@ -43,6 +50,21 @@ const runGraphs = (args: ParsedArgs, runId: string) =>
     const opened = yield* openStore(args, { quiet: args.flags.json === true })
     const { events } = yield* Effect.provide(readRunLog(runId), opened.layer)
     return runLabelling(events)
+  })
+
+const instancesOf = (args: ParsedArgs) =>
+  (args.flags.instance as string | undefined)
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+
+const suiteOf = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const suite = args.flags.suite as string | undefined
+    const suites = yield* loadSuites()
+    if (suite !== undefined && !suites.some((s) => s.suite === suite))
+      return yield* new UsageError({ message: `unknown suite ${suite}; suites: ${suites.map((s) => s.suite).join(", ")}` })
+    return { suite, suites }
   })
 
 const fmt = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
@@ -108,10 +130,7 @@ export const evalLabels: Command<Failure> = {
       if (appDir !== undefined) return yield* evalPackRun(args, appDir)
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
-      const instances = (args.flags.instance as string | undefined)
-        ?.split(",")
-        .map((s) => s.trim())
-        .filter((s) => s !== "")
+      const instances = instancesOf(args)
       const randomPerTask = (args.flags.random as number | undefined) ?? 1
       const perturbedPerTask = (args.flags.perturbed as number | undefined) ?? 1
       for (const [flag, n] of [
@@ -121,11 +140,7 @@ export const evalLabels: Command<Failure> = {
         if (!Number.isInteger(n) || n < 0 || n > 20)
           return yield* new UsageError({ message: `${flag} must be a whole number from 0 to 20, got ${n}` })
       }
-      const suite = args.flags.suite as string | undefined
-      const suites = yield* loadSuites()
-      if (suite !== undefined && !suites.some((s) => s.suite === suite)) {
-        return yield* new UsageError({ message: `unknown suite ${suite}; suites: ${suites.map((s) => s.suite).join(", ")}` })
-      }
+      const { suite, suites } = yield* suiteOf(args)
       const options = { suite, instances, randomPerTask, perturbedPerTask }
       const progress = (line: string) => console.error(`eval: ${line}`)
       const set = yield* cachedLabelSet(
@@ -167,5 +182,62 @@ export const evalLabels: Command<Failure> = {
       )
       console.log(`npv ${pct(report.npv)}; Cohen's κ ${pct(report.kappa)} (agreement with the checkers beyond chance)`)
       for (const m of report.mistakes.slice(0, 10)) console.log(`  ${m.pass ? "false positive" : "false negative"}: ${m.id}`)
+    })
+}
+
+export const evalCorruptions: Command<Failure> = {
+  name: "eval corruptions",
+  summary:
+    "the judge on hard negatives: right scripts corrupted (a key step dropped, doubled, swapped or undone, a near miss…), played, confirmed by the checkers",
+  flags: {
+    suite: { kind: "string", description: "one suite (shop, forum, travel); all by default" },
+    instance: { kind: "string", description: "only these train instances (comma-separated task ids)" },
+    "demos-only": { kind: "boolean", description: "corrupt only each demo's script, not the other path families'" },
+    rebuild: { kind: "boolean", description: "build the suite again instead of reading the cache" },
+    run: { kind: "string", description: "label by this run's strategy graphs (every verified path) instead of each demo's LFs alone" },
+    json: {
+      kind: "boolean",
+      description: "print one JSON object { negatives, false_passes, precision, recall, npv, kappa, by_type, false_pass_list, … }"
+    },
+    ...configFlags(["dataDir", "store", "nats.url"])
+  },
+  run: (args) =>
+    Effect.gen(function* () {
+      const started = Date.now()
+      const config = yield* loadConfig({ flags: args.flags })
+      const { suite, suites } = yield* suiteOf(args)
+      const options = { suite, instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
+      const progress = (line: string) => console.error(`eval: ${line}`)
+      const set = yield* cachedLabelSet(
+        join(config.values.dataDir, "eval", `corruptions-${corruptionSetKey(options, suites)}.json`),
+        buildCorruptionSet({ ...options, progress }),
+        args.flags.rebuild === true,
+        progress
+      ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
+      const runId = args.flags.run as string | undefined
+      const graphs = runId === undefined ? null : yield* runGraphs(args, runId)
+      const { tasks, labels } = yield* labelSet(set, graphs, progress)
+      if (graphs !== null && labels.length === 0)
+        return yield* new CliError({ message: `run ${runId} has no graph for any task of the suite` })
+      const report = corruptionReport(set, tasks, labels, started)
+      if (args.flags.json === true) {
+        console.log(JSON.stringify(report))
+        return
+      }
+      console.log(
+        `${report.negatives} confirmed negatives from ${report.sources.passing} passing scripts of ${plural(report.tasks, "task")}; ${report.discarded} corruptions the checkers still passed (discarded)`
+      )
+      console.log("")
+      console.log(`type                 negatives  false passes  discarded  not built`)
+      for (const [type, t] of Object.entries(report.by_type))
+        console.log(
+          `${type.padEnd(20)} ${String(t.negatives).padStart(9)}  ${String(t.false_passes).padStart(12)}  ${String(t.discarded).padStart(9)}  ${String(t.not_built).padStart(9)}`
+        )
+      console.log("")
+      console.log(
+        `precision ${pct(report.precision)}  recall on the sources ${pct(report.recall)}  npv ${pct(report.npv)}  Cohen's κ ${pct(report.kappa)}`
+      )
+      for (const f of report.false_pass_list.slice(0, 10))
+        console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
     })
 }

@@ -13,7 +13,7 @@ import { auditLabelFunction } from "./audit.ts"
 import { auditTrajectory } from "./auditTrajectory.ts"
 import { graphShow } from "./graph.ts"
 import { infer } from "./infer.ts"
-import { evalLabels } from "./eval.ts"
+import { evalCorruptions, evalLabels } from "./eval.ts"
 import { evalPolicy } from "./evalPolicy.ts"
 import { ingest } from "./ingest.ts"
 import { metrics } from "./metrics.ts"
@@ -64,6 +64,7 @@ export const commands: ReadonlyArray<Command<Failure>> = [
   datasetCheck,
   train,
   evalLabels,
+  evalCorruptions,
   evalPolicy,
   record,
   solutionsRun

@@ -1,0 +1,86 @@
+/**
+ * `eval corruptions`: the hard-negative suite (CorruptionSet.ts), cached under its own key
+ * like the label evaluation set, labelled by each demo's LFs alone or by a run's strategy
+ * graphs (LabelEval.ts `labelSet`), and its report. EVALUATION CODE.
+ *
+ * The report's figures are per corruption type: negatives, false passes (CORE labelled a
+ * confirmed negative successful) and discarded corruptions (the checker still passed them),
+ * with the label functions that held on each false pass, so an audit can see what let it
+ * through. The sources are the suite's positives, which gives recall, NPV and κ their other side.
+ *
+ * @example
+ * const report = corruptionReport(set, tasks, labels, started)
+ * report.by_type["drop-key-step"] // { negatives: 41, false_passes: 0, discarded: 3, not_built: 2 }
+ */
+import { digest } from "@core/events"
+import { CORRUPTION_TYPES } from "@core/sites/solutions"
+import type { CorruptionType } from "@core/sites/solutions"
+import type { Suite } from "@core/sites/suites"
+import { confusionFigures } from "@core/pipeline"
+import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
+import type { CorruptionSet } from "./CorruptionSet.ts"
+
+/** Bump when the suite's construction changes, so stale caches are not read. */
+const SUITE_VERSION = "1"
+
+export interface CorruptionKeyOptions {
+  readonly suite: string | undefined
+  readonly instances: ReadonlyArray<string> | undefined
+  readonly demosOnly: boolean
+}
+
+/** The cache key of the suite these options build from these suites. */
+export const corruptionSetKey = (options: CorruptionKeyOptions, suites: ReadonlyArray<Suite>): string =>
+  digest({
+    SUITE_VERSION,
+    options,
+    suites: suites.map((s) => ({ suite: s.suite, version: s.version, tasks: s.tasks.filter((t) => t.variant === undefined) }))
+  }).slice(0, 16)
+
+export interface TypeFigures {
+  readonly negatives: number
+  readonly false_passes: number
+  readonly discarded: number
+  readonly not_built: number
+}
+
+export const corruptionReport = (
+  set: CorruptionSet,
+  tasks: ReadonlyArray<TaskLabels>,
+  labels: ReadonlyArray<TrajectoryLabel>,
+  started: number
+) => {
+  const negatives = labels.filter((l) => l.kind !== "source")
+  const sources = labels.filter((l) => l.kind === "source")
+  const tp = sources.filter((l) => l.pass).length
+  const fp = negatives.filter((l) => l.pass).length
+  const codes = new Map(tasks.flatMap((t) => t.lfs.map((lf) => [lf.lfId, lf] as const)))
+  const note = new Map(set.trajectories.map((t) => [t.id, t.note]))
+  const byType = (type: CorruptionType): TypeFigures => ({
+    negatives: negatives.filter((l) => l.kind === type).length,
+    false_passes: negatives.filter((l) => l.kind === type && l.pass).length,
+    discarded: set.discarded.filter((d) => d.kind === type).length,
+    not_built: set.notBuilt.filter((d) => d.kind === type).length
+  })
+  return {
+    tasks: tasks.length,
+    sources: { ...set.sources, labelled_pass: tp },
+    negatives: negatives.length,
+    false_passes: fp,
+    discarded: set.discarded.length,
+    // Over the sources (positives) and the negatives together.
+    ...confusionFigures({ tp, fp, tn: negatives.length - fp, fn: sources.length - tp }),
+    by_type: Object.fromEntries(CORRUPTION_TYPES.map((t) => [t, byType(t)])) as Record<CorruptionType, TypeFigures>,
+    false_pass_list: negatives
+      .filter((l) => l.pass)
+      .map((l) => ({
+        id: l.id,
+        type: l.kind,
+        note: note.get(l.id) ?? "",
+        held: l.held.map((h) => ({ ...h, evidence: codes.get(h.lfId)?.evidence ?? null }))
+      })),
+    discarded_list: set.discarded,
+    seconds: Math.round((Date.now() - started) / 100) / 10
+  }
+}
+export type CorruptionReport = ReturnType<typeof corruptionReport>

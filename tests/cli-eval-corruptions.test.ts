@@ -1,0 +1,70 @@
+/**
+ * `bun core eval corruptions` through the real CLI on one task per bundled site (real
+ * Chromium, real checkers, real sandbox), each demo's script corrupted once per type: every
+ * kept trajectory is a negative its checker confirmed, every corruption the checker still
+ * passed is discarded and counted, the figures add up, the built suite is read from its cache
+ * the second time, and bad input is one line. The full suite's figures are in docs/benchmarks.md.
+ */
+import { afterAll, expect, test } from "bun:test"
+import { readdirSync, readFileSync, rmSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { core, expectOneLineError } from "./support/cli.ts"
+
+const dataDir = mkdtempSync(join(tmpdir(), "core-eval-corruptions-"))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const TASKS = ["forum-upvote-1", "shop-price-of-1", "travel-add-traveller-1"]
+const flags = ["--instance", TASKS.join(","), "--demos-only", "--data-dir", dataDir]
+const TYPES = [
+  "drop-key-step",
+  "duplicate-key-step",
+  "swap-steps",
+  "other-item",
+  "other-value",
+  "undo-after",
+  "near-miss-answer",
+  "stop-early",
+  "side-effect"
+]
+
+test("one task per site: confirmed negatives per type, discards counted, figures that add up, the cache read the second time", async () => {
+  const r = await core(["eval", "corruptions", "--json", ...flags])
+  if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+  const report = JSON.parse(r.stdout)
+  expect(report.tasks).toBe(3)
+  expect(report.sources).toMatchObject({ played: 3, passing: 3, labelled_pass: 3 })
+  expect(Object.keys(report.by_type)).toEqual(TYPES)
+  const sum = (k: string) => Object.values(report.by_type).reduce((n: number, t: any) => n + t[k], 0)
+  expect(sum("negatives")).toBe(report.negatives)
+  expect(sum("false_passes")).toBe(report.false_passes)
+  expect(sum("discarded")).toBe(report.discarded)
+  expect(report.false_pass_list).toHaveLength(report.false_passes)
+  // Each task's demo corrupted every way that applies: 3 tasks × 9 types, each negative, discarded or not built.
+  expect(sum("negatives") + sum("discarded") + sum("not_built")).toBe(27)
+  // A key step left out, another item's script and one value changed are never right on these tasks.
+  for (const type of ["drop-key-step", "other-item", "other-value"]) expect(report.by_type[type].negatives).toBe(3)
+  // Only the price task ends with an answer; its near miss is another amount the page shows.
+  expect(report.by_type["near-miss-answer"]).toMatchObject({ negatives: 1, not_built: 2 })
+  // Each false pass names the label functions that let it through.
+  for (const f of report.false_pass_list) expect(f.held.length).toBeGreaterThan(0)
+  for (const key of ["precision", "recall", "npv", "kappa"]) expect(report).toHaveProperty(key)
+  expect(report.recall).toBe(1)
+
+  // The cached suite: only the sources are checker-positive; every kept corruption is a negative the checker confirmed.
+  const [file] = readdirSync(join(dataDir, "eval")).filter((f) => f.startsWith("corruptions-"))
+  const set = JSON.parse(readFileSync(join(dataDir, "eval", file!), "utf8"))
+  for (const t of set.trajectories) expect(t.checker).toBe(t.kind === "source")
+  expect(set.discarded.every((d: { reason: string }) => /checker: /.test(d.reason))).toBe(true)
+
+  const again = await core(["eval", "corruptions", "--json", ...flags])
+  expect(again.code).toBe(0)
+  expect(again.stderr).toContain("evaluation set from")
+  expect(JSON.parse(again.stdout)).toMatchObject({ negatives: report.negatives, false_passes: report.false_passes })
+}, 600_000)
+
+test("bad input: one-line errors", async () => {
+  expectOneLineError(await core(["eval", "corruptions", "--suite", "bank", "--data-dir", dataDir]), expect)
+  const unknown = await core(["eval", "corruptions", "--instance", "shop-nope-9", "--data-dir", dataDir])
+  expectOneLineError(unknown, expect)
+  expect(unknown.stderr).toContain("shop-nope-9")
+}, 120_000)
