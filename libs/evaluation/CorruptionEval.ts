@@ -16,9 +16,10 @@ import { digest } from "@core/events"
 import { CORRUPTION_TYPES } from "@core/sites/solutions"
 import type { CorruptionType } from "@core/sites/solutions"
 import type { Suite } from "@core/sites/suites"
-import { confusionFigures } from "@core/pipeline"
+import type { Action, CoreEvent } from "@core/events"
+import { confusionFigures, finalVerdicts } from "@core/pipeline"
 import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
-import type { CorruptionSet } from "./CorruptionSet.ts"
+import type { CorruptionSet, RunPass } from "./CorruptionSet.ts"
 
 /** Bump when the suite's construction changes, so stale caches are not read. */
 const SUITE_VERSION = "1"
@@ -27,6 +28,23 @@ export interface CorruptionKeyOptions {
   readonly suite: string | undefined
   readonly instances: ReadonlyArray<string> | undefined
   readonly demosOnly: boolean
+  /** With `--run`: the run and the trajectories of its passes, the suite's sources. */
+  readonly run?: { readonly runId: string; readonly passes: ReadonlyArray<string> }
+}
+
+/** A run's verified passes (a promoted partial counts), each with the actions it recorded. */
+export const runPassesOf = (events: ReadonlyArray<CoreEvent>): ReadonlyArray<RunPass> => {
+  const actions = new Map<string, ReadonlyArray<Action>>()
+  for (const e of events)
+    if (e.type === "TrajectoryRecorded")
+      actions.set(
+        e.data.trajectoryId,
+        e.data.steps.map((s) => s.action)
+      )
+  return finalVerdicts(events).flatMap((v) => {
+    const a = actions.get(v.trajectoryId)
+    return v.verdict === "pass" && a !== undefined ? [{ trajectoryId: v.trajectoryId, taskId: v.taskId, actions: a }] : []
+  })
 }
 
 /** The cache key of the suite these options build from these suites. */

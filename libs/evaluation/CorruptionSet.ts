@@ -14,10 +14,12 @@
  * set.trajectories[0] // { id: "forum-upvote-1/drop-key-step/vote", kind: "drop-key-step", checker: false, … }
  */
 import { Effect } from "effect"
+import type { Action } from "@core/events"
 import {
   dropKeyStep,
   duplicateKeyStep,
   nearMissAnswer,
+  scriptOfActions,
   scriptsOf,
   seededRng,
   sideEffect,
@@ -41,6 +43,8 @@ export interface CorruptionSetOptions {
   readonly instances?: ReadonlyArray<string>
   /** Only the demo's family as a source (the CI test's slice); every passing family by default. */
   readonly demosOnly?: boolean
+  /** A run's verified passes as the sources instead of the scripts (tasks without one have none). */
+  readonly runPasses?: ReadonlyArray<RunPass>
   readonly seed?: string
   readonly progress?: (line: string) => void
 }
@@ -64,17 +68,23 @@ export interface CorruptionSet extends JudgedSet<SuiteKind> {
   readonly sources: { readonly played: number; readonly passing: number }
 }
 
-/** Every corruption of one source script, in a fixed order; null where the type does not apply (the reason beside it). */
+/** What a source's other-item and side-effect corruptions use: the same way for another item, or why there is none. */
+interface Sibling {
+  readonly id: string
+  /** The source done for the sibling's item. */
+  readonly script: ReadonlyArray<Step> | undefined
+}
+
+/** Every corruption of one source, in a fixed order; where a type does not apply, the reason instead. */
 const corruptionsOf = (
   task: SuiteTask,
-  family: string,
+  source: string,
   script: ReadonlyArray<Step>,
-  sibling: SuiteTask | undefined,
+  sibling: Sibling | string,
   seed: string
 ): ReadonlyArray<readonly [CorruptionType, Corruption | string]> => {
-  const rng = (type: CorruptionType) => seededRng(seed, task.id, family, type)
-  const siblingScript = sibling === undefined ? undefined : scriptsOf(task, sibling.parameters)?.[family]?.()
-  const noSibling = sibling === undefined ? "no sibling instance with other parameters" : `no ${family} script for ${sibling.id}`
+  const rng = (type: CorruptionType) => seededRng(seed, task.id, source, type)
+  const other = typeof sibling === "string" ? sibling : sibling.script === undefined ? `no ${source} script for ${sibling.id}` : sibling
   const value = wrongValueVariant(script, task.parameters, rng("other-value"))
   const or = (c: Corruption | null, why: string): Corruption | string => c ?? why
   return [
@@ -83,9 +93,9 @@ const corruptionsOf = (
     ["swap-steps", or(swapSteps(script), "no step to swap the last key step with")],
     [
       "other-item",
-      siblingScript === undefined
-        ? noSibling
-        : { steps: siblingScript, note: `the script for ${sibling!.id}'s item`, signature: `item:${sibling!.id}` }
+      typeof other === "string"
+        ? other
+        : { steps: other.script!, note: `the same way for ${other.id}'s item`, signature: `item:${other.id}` }
     ],
     ["other-value", value === null ? "no value to change" : { ...value, signature: "value" }],
     ["undo-after", or(undoAfter(script), "no key step with a known way back")],
@@ -93,9 +103,25 @@ const corruptionsOf = (
     ["stop-early", or(stopEarly(script), "nothing before the end")],
     [
       "side-effect",
-      siblingScript === undefined ? noSibling : or(sideEffect(script, siblingScript, sibling!.id), "the sibling's script changes nothing")
+      typeof other === "string" ? other : or(sideEffect(script, other.script!, other.id), "the sibling's way changes nothing")
     ]
   ]
+}
+
+/** A run's verified pass, as `eval corruptions --run` takes it for a source. */
+export interface RunPass {
+  readonly trajectoryId: string
+  readonly taskId: string
+  readonly actions: ReadonlyArray<Action>
+}
+
+/** Every value of `from` in a text replaced by `to`'s: a recorded way for another item. */
+const renamer = (from: SuiteTask["parameters"], to: SuiteTask["parameters"]) => {
+  const pairs = Object.keys(from)
+    .map((k) => [String(from[k]), String(to[k] ?? from[k])] as const)
+    .filter(([a, b]) => a.length > 1 && a !== b)
+    .sort((x, y) => y[0].length - x[0].length)
+  return (text: string) => pairs.reduce((t, [a, b]) => t.split(a).join(b), text)
 }
 
 /** Builds the suite; see the module comment. Never fails on a failing script: a broken run is a trajectory too. */
@@ -121,45 +147,41 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
     const discarded: Array<SetAside> = []
     const notBuilt: Array<SetAside> = []
     const sources = { played: 0, passing: 0 }
-    for (const [n, task] of tasks.entries()) {
-      const started = performance.now()
-      const scripts = scriptsOf(task) ?? {}
-      const families = task.pathFamilies.map((f) => f.id).slice(0, options.demosOnly === true ? 1 : undefined)
-      const sibling = siblingOf(task, all)
-      for (const family of families) {
-        const script = scripts[family]?.()
-        if (script === undefined) continue
-        const source = yield* judge(task, script)
+
+    /** Plays a source and, when its checker passes it, every corruption of it. */
+    const corrupt = (task: SuiteTask, source: string, script: ReadonlyArray<Step>, sibling: Sibling | string) =>
+      Effect.gen(function* () {
+        const played = yield* judge(task, script)
         sources.played++
-        if (family === families[0]) evalTasks.push(yield* evalTaskOf(task, source, lfOf))
-        if (!source.checker || source.run.error !== null) {
-          log(`${task.id}/${family}: the source itself does not pass (${source.reason}); not corrupted`)
-          continue
+        if (!played.checker || played.run.error !== null) {
+          log(`${task.id}/${source}: the source itself does not pass (${played.reason}); not corrupted`)
+          return played
         }
         sources.passing++
+        const trajectory = yield* lfOf(played.run)
         trajectories.push({
-          id: `${task.id}/source/${family}`,
+          id: `${task.id}/source/${source}`,
           taskId: task.id,
           kind: "source",
-          family,
-          trajectory: yield* lfOf(source.run),
+          family: source,
+          trajectory,
           checker: true,
-          note: `checker: ${source.reason}`,
+          note: `checker: ${played.reason}`,
           partial: false
         })
-        const played = new Map<string, CorruptionType>()
-        for (const [kind, c] of corruptionsOf(task, family, script, sibling, seed)) {
-          const id = `${task.id}/${kind}/${family}`
+        const signatures = new Map<string, CorruptionType>()
+        for (const [kind, c] of corruptionsOf(task, source, script, sibling, seed)) {
+          const id = `${task.id}/${kind}/${source}`
           if (typeof c === "string") {
             notBuilt.push({ id, kind, reason: c })
             continue
           }
-          const same = played.get(c.signature)
+          const same = signatures.get(c.signature)
           if (same !== undefined) {
             notBuilt.push({ id, kind, reason: `the same run as ${same}` })
             continue
           }
-          played.set(c.signature, kind)
+          signatures.set(c.signature, kind)
           const judged = yield* judge(task, c.steps)
           const broke = judged.run.error === null ? [] : [`stopped early at ${judged.run.error.message}`]
           const note = [c.note, ...broke, `checker: ${judged.reason}`].join("; ")
@@ -168,16 +190,54 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
             log(`discarded ${id}: the checker still passes it (${c.note})`)
             continue
           }
+          const partial = judged.run.error !== null
           trajectories.push({
             id,
             taskId: task.id,
             kind,
-            family,
+            family: source,
             trajectory: yield* lfOf(judged.run),
             checker: false,
             note,
-            partial: judged.run.error !== null
+            partial
           })
+        }
+        return played
+      })
+
+    for (const [n, task] of tasks.entries()) {
+      const started = performance.now()
+      const scripts = scriptsOf(task) ?? {}
+      const primary = task.pathFamilies[0]!.id
+      const sibling = siblingOf(task, all)
+      const siblingFor = (family: string): Sibling | string =>
+        sibling === undefined
+          ? "no sibling instance with other parameters"
+          : { id: sibling.id, script: scriptsOf(task, sibling.parameters)?.[family]?.() }
+      const passes = options.runPasses?.filter((p) => p.taskId === task.id)
+      if (passes?.length === 0) continue
+      if (passes !== undefined) {
+        // The demo is played for its label functions only; the run's passes are the sources.
+        evalTasks.push(yield* evalTaskOf(task, yield* judge(task, scripts[primary]?.() ?? []), lfOf))
+        for (const pass of passes) {
+          const script = scriptOfActions(pass.actions)
+          const source = `run:${pass.trajectoryId}`
+          if (script === null) {
+            log(`${task.id}/${source}: an action with no scripted form; not corrupted`)
+            continue
+          }
+          const renamed = sibling === undefined ? null : scriptOfActions(pass.actions, renamer(task.parameters, sibling.parameters))
+          const other =
+            sibling === undefined || renamed === null ? "no sibling instance with other parameters" : { id: sibling.id, script: renamed }
+          yield* corrupt(task, source, script, other)
+        }
+      } else {
+        const families = task.pathFamilies.map((f) => f.id).slice(0, options.demosOnly === true ? 1 : undefined)
+        for (const family of families) {
+          const script = scripts[family]?.()
+          if (script === undefined) continue
+          const played = yield* corrupt(task, family, script, siblingFor(family))
+          if (family === primary) evalTasks.push(yield* evalTaskOf(task, played, lfOf))
         }
       }
       log(

@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { digest } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import type { LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
+import { DATA_RULES, dataRulesAt, nodeIdOf, pathIdOf, semanticKeyOf } from "@core/domain"
+import type { GraphNode, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { evolveRun, initialRunState, labelSandbox, verdictRules } from "@core/pipeline"
 import { noModels } from "@core/engine"
 import type { Suite } from "@core/sites/suites"
@@ -77,8 +78,41 @@ export const runLabelling = (events: ReadonlyArray<CoreEvent>): RunLabelling => 
   }
 }
 
-/** Every trajectory of the set labelled: by a run's graphs when given, else by LFs inferred from each task's demo alone. */
-export const labelSet = (set: JudgedSet, run: RunLabelling | null, progress: (line: string) => void) =>
+/**
+ * Each task's graph as a run's round 0 holds it — the demo's LFs as one path — judged under
+ * today's data rules (a goal undone before the claim is refused): CORE's verdict before any
+ * expansion, where `labelTrajectories` measures the LFs alone.
+ */
+export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>): RunLabelling => {
+  const rules = dataRulesAt(DATA_RULES.current)
+  const graphs = new Map<string, StrategyGraph>()
+  for (const t of tasks) {
+    const demo = set.tasks.find((x) => x.taskId === t.taskId)?.demo
+    if (demo === undefined || t.lfs.length === 0) continue
+    const nodes: Array<GraphNode> = t.lfs.map((lf) => {
+      const semanticKey = semanticKeyOf(demo, lf.stepIndex)
+      const source = { kind: "demo", id: t.taskId } as const
+      return { nodeId: nodeIdOf(semanticKey), lfId: lf.lfId, description: lf.evidence, semanticKey, how: "demo", source }
+    })
+    const nodeIds = [...new Set(nodes.map((n) => n.nodeId))]
+    graphs.set(t.taskId, {
+      taskId: t.taskId,
+      nodes: nodes.filter((n, i) => nodes.findIndex((m) => m.nodeId === n.nodeId) === i),
+      paths: [{ pathId: pathIdOf(t.taskId, nodeIds), nodeIds, source: { kind: "demo", id: t.taskId } }]
+    })
+  }
+  return {
+    graphs,
+    codes: new Map(tasks.flatMap((t) => t.lfs.map((lf) => [lf.lfId, lf.code] as const))),
+    rules: (graph, t) => verdictRules(rules, graph, t)
+  }
+}
+
+/**
+ * Every trajectory of the set labelled: by a run's graphs when given, else by LFs inferred
+ * from each task's demo — alone, or with `round0` as a run's first graph judges (demoLabelling).
+ */
+export const labelSet = (set: JudgedSet, run: RunLabelling | null, progress: (line: string) => void, round0 = false) =>
   Effect.scoped(
     Effect.gen(function* () {
       if (run !== null) {
@@ -94,6 +128,10 @@ export const labelSet = (set: JudgedSet, run: RunLabelling | null, progress: (li
         return { tasks, labels }
       }
       const tasks = yield* labelTasks(set, progress)
+      if (round0) {
+        const demo = demoLabelling(set, tasks)
+        return { tasks, labels: yield* labelTrajectoriesWithGraphs(set, demo.graphs, demo.codes, progress, demo.rules) }
+      }
       const labels = yield* labelTrajectories(set, tasks, progress)
       return { tasks, labels }
     })

@@ -24,6 +24,7 @@ import {
   cachedLabelSet,
   corruptionReport,
   corruptionSetKey,
+  runPassesOf,
   labelEvalSetSummary,
   labelReport,
   labelSetKey,
@@ -44,13 +45,15 @@ import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
 
 const pct = (x: number | null): string => (x === null ? "—" : x.toFixed(3))
 
-/** A run's final strategy graphs, read from its log (LabelEval.ts folds them). */
-const runGraphs = (args: ParsedArgs, runId: string) =>
+/** A run's log. */
+const runEvents = (args: ParsedArgs, runId: string) =>
   Effect.gen(function* () {
     const opened = yield* openStore(args, { quiet: args.flags.json === true })
-    const { events } = yield* Effect.provide(readRunLog(runId), opened.layer)
-    return runLabelling(events)
+    return (yield* Effect.provide(readRunLog(runId), opened.layer)).events
   })
+
+/** A run's final strategy graphs, read from its log (LabelEval.ts folds them). */
+const runGraphs = (args: ParsedArgs, runId: string) => Effect.map(runEvents(args, runId), runLabelling)
 
 const instancesOf = (args: ParsedArgs) =>
   (args.flags.instance as string | undefined)
@@ -194,7 +197,7 @@ export const evalCorruptions: Command<Failure> = {
     instance: { kind: "string", description: "only these train instances (comma-separated task ids)" },
     "demos-only": { kind: "boolean", description: "corrupt only each demo's script, not the other path families'" },
     rebuild: { kind: "boolean", description: "build the suite again instead of reading the cache" },
-    run: { kind: "string", description: "label by this run's strategy graphs (every verified path) instead of each demo's LFs alone" },
+    run: { kind: "string", description: "corrupt this run's verified passes instead of the scripts, and judge by its strategy graphs" },
     json: {
       kind: "boolean",
       description: "print one JSON object { negatives, false_passes, precision, recall, npv, kappa, by_type, false_pass_list, … }"
@@ -206,17 +209,24 @@ export const evalCorruptions: Command<Failure> = {
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
       const { suite, suites } = yield* suiteOf(args)
-      const options = { suite, instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
+      const runId = args.flags.run as string | undefined
+      // With a run, its verified passes are the sources and its graphs the judge.
+      const events = runId === undefined ? null : yield* runEvents(args, runId)
+      const runPasses = events === null ? undefined : runPassesOf(events)
+      if (runId !== undefined && runPasses?.length === 0)
+        return yield* new CliError({ message: `run ${runId} has no verified pass to corrupt` })
+      const run = runId === undefined ? {} : { run: { runId, passes: runPasses!.map((p) => p.trajectoryId) } }
+      const options = { suite, instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true, ...run }
       const progress = (line: string) => console.error(`eval: ${line}`)
       const set = yield* cachedLabelSet(
         join(config.values.dataDir, "eval", `corruptions-${corruptionSetKey(options, suites)}.json`),
-        buildCorruptionSet({ ...options, progress }),
+        buildCorruptionSet({ ...options, ...(runPasses === undefined ? {} : { runPasses }), progress }),
         args.flags.rebuild === true,
         progress
       ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
-      const runId = args.flags.run as string | undefined
-      const graphs = runId === undefined ? null : yield* runGraphs(args, runId)
-      const { tasks, labels } = yield* labelSet(set, graphs, progress)
+      const graphs = events === null ? null : runLabelling(events)
+      // Without a run, each demo's LFs as a run's round 0 judges them: CORE's verdict, data rules and all.
+      const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
       if (graphs !== null && labels.length === 0)
         return yield* new CliError({ message: `run ${runId} has no graph for any task of the suite` })
       const report = corruptionReport(set, tasks, labels, started)

@@ -14,7 +14,9 @@
  * const v = dropKeyStep(script, seededRng("t", "drop")) // { steps, note: "step 3 (click button /^Upvote$/) dropped", signature: "drop:2" }
  */
 import type { FullObservation } from "@core/environment"
-import { sitePrefix } from "./Runner.ts"
+import type { Action } from "@core/events"
+import { sitePath, sitePrefix } from "./Runner.ts"
+import { exact } from "./Script.ts"
 import type { Step } from "./Runner.ts"
 import type { Rng } from "./Perturb.ts"
 
@@ -217,4 +219,52 @@ export const sideEffect = (script: ReadonlyArray<Step>, other: ReadonlyArray<Ste
     note: `then the same done to ${otherName}`,
     signature: `side:${otherName}`
   }
+}
+
+/**
+ * A recorded trajectory (a run's verified pass) as a script, so it can be corrupted like a
+ * scripted solution: each target found again by its role and exact name (element ids are the
+ * episode's own), a navigation by its path. `rename` rewrites names and typed texts (another
+ * item's). Null when an action has no scripted form (a key press, an app switch).
+ */
+export const scriptOfActions = (actions: ReadonlyArray<Action>, rename: (text: string) => string = (t) => t): ReadonlyArray<Step> | null => {
+  const steps: Array<Step> = []
+  for (const a of actions) {
+    const find = "target" in a && a.target !== null && a.target !== undefined ? { role: a.target.role ?? "", name: exact(rename(a.target.name ?? "")) } : null
+    switch (a.kind) {
+      case "click":
+        if (find === null) return null
+        steps.push({ kind: "click", find })
+        break
+      case "type":
+        if (find === null) return null
+        steps.push({ kind: "type", find, text: rename(a.text), submit: a.submit === true })
+        break
+      case "select":
+        if (find === null) return null
+        steps.push({ kind: "select", find, value: rename(a.value) })
+        break
+      case "navigate":
+        steps.push({ kind: "navigate", path: sitePath(a.url) ?? "/" })
+        break
+      case "scroll":
+        steps.push({ kind: "scroll", direction: a.direction === "up" ? "up" : "down" })
+        break
+      case "back":
+      case "wait":
+        steps.push(a.kind === "back" ? { kind: "back" } : { kind: "wait", ms: a.ms })
+        break
+      case "answer": {
+        const text = rename(a.text)
+        steps.push({ kind: "answer", read: () => text })
+        break
+      }
+      case "status":
+        steps.push({ kind: "status", status: a.status })
+        break
+      default:
+        return null
+    }
+  }
+  return steps
 }

@@ -41,6 +41,7 @@ export {
   keyStepsOf,
   nearMissAnswer,
   nearMissOn,
+  scriptOfActions,
   sideEffect,
   stopEarly,
   swapSteps,

@@ -7,6 +7,7 @@ import {
   keyStepsOf,
   nearMissAnswer,
   nearMissOn,
+  scriptOfActions,
   sideEffect,
   stopEarly,
   swapSteps,
@@ -94,5 +95,34 @@ describe("a near-miss answer: another value read off the same page", () => {
     const read = c.steps.at(-1) as Extract<Step, { kind: "answer" }>
     expect(read.read({ aria: page } as never)).not.toBe("It costs $12.99.")
     expect(read.read({ aria: page } as never)).toMatch(/^It costs \$/)
+  })
+})
+
+describe("a recorded pass as a script: its targets found again by role and exact name", () => {
+  const target = (role: string, name: string) => ({ role, name, elementId: "e7", text: name })
+  const actions = [
+    { kind: "click", target: target("link", "Storm Protocol (2)") },
+    { kind: "type", target: target("textbox", "Title"), text: "Storm Protocol review", submit: false },
+    { kind: "navigate", url: "http://127.0.0.1:4100/forum-3/b/cycling?page=2" },
+    { kind: "answer", text: "Storm Protocol" }
+  ] as never
+  test("each action a step, names matched exactly (not as patterns), a navigation by its path", () => {
+    const script = scriptOfActions(actions)!
+    expect(script.map(describeStep)).toEqual([
+      "click link /^Storm Protocol \\(2\\)$/",
+      'type "Storm Protocol review" into textbox /^Title$/',
+      "go to /forum-3/b/cycling?page=2",
+      "answer"
+    ])
+    expect((script[3] as Extract<Step, { kind: "answer" }>).read({} as never)).toBe("Storm Protocol")
+  })
+  test("renamed for another item: names, typed texts and the answer", () => {
+    const script = scriptOfActions(actions, (t) => t.split("Storm Protocol").join("Solar Kit"))!
+    expect(describeStep(script[0]!)).toBe("click link /^Solar Kit \\(2\\)$/")
+    expect(describeStep(script[1]!)).toBe('type "Solar Kit review" into textbox /^Title$/')
+    expect((script[3] as Extract<Step, { kind: "answer" }>).read({} as never)).toBe("Solar Kit")
+  })
+  test("an action with no scripted form (a key press) gives no script", () => {
+    expect(scriptOfActions([{ kind: "key", key: "Enter" }] as never)).toBeNull()
   })
 })
