@@ -16,7 +16,7 @@
  * graphVerdict(graph, known, { commute: true, accept: acceptUnlessUndone(graph, trajectory) })
  */
 import { terminalNodes } from "./Expansion.ts"
-import type { LfElement, LfTrajectory } from "./LfTrajectory.ts"
+import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
 const CLOSING = new Set(["status", "answer"])
@@ -81,4 +81,75 @@ export const acceptUnlessUndone =
     const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
     if (goalAt === undefined || claimAt === undefined) return true
     return !goalUndone(t, goalAt, claimAt)
+  }
+
+/** The field a step left a value in, and the value: typing that stayed unsubmitted, or a select. Null for anything else. */
+const fieldValueOf = (s: LfStep): { readonly field: string; readonly value: string } | null => {
+  const a = s.action
+  if (a.role === null || a.name === null || a.name.trim() === "") return null
+  if (a.kind === "type" && !a.submit && a.typed !== null) return { field: `${a.role}\u0000${a.name}`, value: a.typed }
+  if (a.kind === "select" && a.value !== null) return { field: `${a.role}\u0000${a.name}`, value: a.value }
+  return null
+}
+
+/**
+ * Did a step after the goal step (index `goalAt`) and before the claim (`claimAt`) give one
+ * of the fields the matched key steps (`matchedAt`) filled another value? The same form
+ * filled again for something else (the account's email changed to X, then to Y; a second
+ * post written in the same Title field) leaves the goal's values behind, though every LF held
+ * where the first filling was. A submitted search is no field a goal holds, and typing the
+ * same value again changes nothing.
+ */
+export const valuesOverwritten = (t: LfTrajectory, matchedAt: ReadonlyArray<number>, goalAt: number, claimAt: number): boolean => {
+  const filled = new Map<string, string>()
+  for (const s of t.steps) {
+    if (!matchedAt.includes(s.index)) continue
+    const f = fieldValueOf(s)
+    if (f !== null) filled.set(f.field, f.value)
+  }
+  return t.steps.some((s) => {
+    if (s.index <= goalAt || s.index >= claimAt) return false
+    const f = fieldValueOf(s)
+    return f !== null && filled.has(f.field) && filled.get(f.field) !== f.value
+  })
+}
+
+/**
+ * Was the goal step (index `goalAt`), when it pressed a control that is no link, pressed
+ * again on another page before the claim (`claimAt`)? The same post published on a second
+ * board, the same item added from another product's page: the task done, and then done to
+ * something else. Pressed again on its own page it is a double click, which the undo rule
+ * judges when it toggled something back.
+ */
+export const goalRedoneElsewhere = (t: LfTrajectory, goalAt: number, claimAt: number): boolean => {
+  const goal = t.steps.find((s) => s.index === goalAt)
+  const a = goal?.action
+  if (goal === undefined || a === undefined || a.kind !== "click" || a.role === null || a.role === "link" || a.name === null) return false
+  return t.steps.some(
+    (s) =>
+      s.index > goalAt &&
+      s.index < claimAt &&
+      s.action.kind === "click" &&
+      s.action.role === a.role &&
+      s.action.name === a.name &&
+      s.urlBefore !== goal.urlBefore
+  )
+}
+
+/**
+ * A verdict rule (`VerdictRules.accept`): refuse a full match whose goal was redone before
+ * its claim — its matched fields given other values (`valuesOverwritten`), or its goal
+ * control pressed again on another page (`goalRedoneElsewhere`).
+ */
+export const acceptUnlessRedone =
+  (g: StrategyGraph, t: LfTrajectory) =>
+  (path: GraphPath, matched: GraphVerdict["matched"]): boolean => {
+    const terminal = terminalNodes(g, path.nodeIds)
+    if (terminal.length === 0 || CLOSING.has(terminal[0]!.semanticKey.actionKind)) return true
+    const at = (nodeId: string) => matched.find((m) => m.nodeId === nodeId)?.satisfiedAt
+    const goalAt = at(terminal[0]!.nodeId)
+    const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
+    if (goalAt === undefined || claimAt === undefined) return true
+    const matchedAt = matched.map((m) => m.satisfiedAt)
+    return !valuesOverwritten(t, matchedAt, goalAt, claimAt) && !goalRedoneElsewhere(t, goalAt, claimAt)
   }

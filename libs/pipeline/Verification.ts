@@ -14,7 +14,7 @@
  * r.kind === "verdict" && r.verdict.verdict // "pass" | "partial" | "fail"
  */
 import { Effect } from "effect"
-import { acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
+import { acceptUnlessRedone, acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
 import type { DataRuleSet, GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { Sandbox } from "@core/sandbox"
 
@@ -82,5 +82,10 @@ export const verifyTrajectory = (input: VerifyInput) =>
  * page in any order and refuses a path whose goal the trajectory undid before its claim;
  * runs recorded before keep the strictly ordered reading they were decided by.
  */
-export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules =>
-  rules.commutesAndRefusesUndone ? { commute: true, accept: acceptUnlessUndone(graph, trajectory) } : {}
+export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules => {
+  if (!rules.commutesAndRefusesUndone) return {}
+  const undone = acceptUnlessUndone(graph, trajectory)
+  if (!rules.refusesRedoneGoals) return { commute: true, accept: undone }
+  const redone = acceptUnlessRedone(graph, trajectory)
+  return { commute: true, accept: (path, matched) => undone(path, matched) && redone(path, matched) }
+}

@@ -11,7 +11,8 @@
  * changed nothing. Version 6: a partial trajectory that solved its task by expansion's rule
  * and that a path added in its round accepts counts as a pass (`TrajectoryPromoted`).
  * Version 7: expansion refuses a path whose trajectory never enters a value the task's demo
- * typed or picked from its instruction. Runs recorded without the key used version 1, and
+ * typed or picked from its instruction. Version 8: a verdict refuses a match whose goal
+ * was redone before the claim (its fields filled with other values, its control pressed on another page). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -20,7 +21,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7"], "7", {
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8"], "8", {
   /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
   pathsByMeaning: "2",
   /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
@@ -51,7 +52,15 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * that clicked "Add" on an empty entry row met the terminal steps of the demo's path, added
    * a path with no typing in it, and was promoted: the one false pass of its run.
    */
-  refusesPathsWithoutValues: "7"
+  refusesPathsWithoutValues: "7",
+  /**
+   * A verdict refuses a match whose goal was redone before its claim (Undo.ts
+   * `acceptUnlessRedone`): its matched fields given other values (the account's email changed
+   * to the task's address, then to another), or its goal control pressed again on another
+   * page (the same post published on a second board). Both passed every LF where the first
+   * doing was: false passes of the hard-negative suite (`eval corruptions`, side-effect).
+   */
+  refusesRedoneGoals: "8"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

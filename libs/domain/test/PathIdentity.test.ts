@@ -10,8 +10,11 @@ import {
   addPath,
   distinctPaths,
   emptyGraph,
+  goalRedoneElsewhere,
   goalUndone,
   graphVerdict,
+  valuesOverwritten,
+  acceptUnlessRedone,
   hasPathByMeaning,
   nodeByMeaning,
   nodeIdOf,
@@ -202,5 +205,72 @@ describe("no pass after an undo", () => {
       [el("button", "Delete")]
     )
     expect(goalUndone(t, 0, 1)).toBe(false)
+  })
+})
+
+describe("data rules 8: no pass once the goal's fields were filled again with other values", () => {
+  const email = (typed: string) => ({ action: act("type", { role: "textbox", name: "Email", typed }) })
+  const save = { action: act("click", { role: "button", name: "Save" }) }
+  const search = (typed: string) => ({
+    action: act("type", { role: "searchbox", name: "Search", typed, submit: true }),
+    urlAfter: `/search?q=${typed}`
+  })
+  const done = { action: act("status", { status: "complete" }) }
+  // The path's matched key steps are 0 (the email) and 1 (Save, the goal); the claim is the last step.
+  const cases: ReadonlyArray<[string, ReadonlyArray<Parameters<typeof trajectory>[1][number]>, number, boolean]> = [
+    ["the email changed, saved, complete", [email("ann@x.org"), save, done], 2, false],
+    ["changed, saved, then changed to another address and saved", [email("ann@x.org"), save, email("bob@x.org"), save, done], 4, true],
+    ["changed, saved, the same address typed again", [email("ann@x.org"), save, email("ann@x.org"), done], 3, false],
+    [
+      "changed, saved, then searches (a submitted field holds nothing)",
+      [email("ann@x.org"), save, search("tea"), search("cake"), done],
+      4,
+      false
+    ],
+    ["changed, saved, complete, and only then another address", [email("ann@x.org"), save, done, email("bob@x.org")], 2, false]
+  ]
+  for (const [name, steps, claim, overwritten] of cases)
+    test(name, () => expect(valuesOverwritten(trajectory("/account", steps), [0, 1], 1, claim)).toBe(overwritten))
+
+  test("as a verdict rule: the path refused when overwritten, and accepted otherwise", () => {
+    const field = node("email", "lf-email", "type", "/account")
+    const saved = node("save", "lf-save", "click", "/account")
+    const complete = node("complete", "lf-done", "status", "/account")
+    const g = graphOf([field, saved, complete], [[field, saved, complete]])
+    const twice = trajectory("/account", [email("ann@x.org"), save, email("bob@x.org"), save, done])
+    const once = trajectory("/account", [email("ann@x.org"), save, done])
+    expect(run(g, at({ "lf-email": [0], "lf-save": [1], "lf-done": [4] }), { accept: acceptUnlessRedone(g, twice) }).verdict).toBe(
+      "partial"
+    )
+    expect(run(g, at({ "lf-email": [0], "lf-save": [1], "lf-done": [2] }), { accept: acceptUnlessRedone(g, once) }).verdict).toBe("pass")
+  })
+})
+
+describe("data rules 8: no pass once the goal control was pressed again on another page", () => {
+  const publish = (_from: string, to: string) => ({ action: act("click", { role: "button", name: "Publish post" }), urlAfter: to })
+  const open = (to: string) => ({ action: act("click", { role: "link", name: to }), urlAfter: to })
+  const done = { action: act("status", { status: "complete" }) }
+  const cases: ReadonlyArray<[string, ReadonlyArray<Parameters<typeof trajectory>[1][number]>, number, boolean]> = [
+    ["published, complete", [publish("/submit?b=books", "/post/1"), done], 1, false],
+    [
+      "published, then the same post published on another board",
+      [publish("/submit?b=books", "/post/1"), open("/submit?b=photo"), publish("/submit?b=photo", "/post/2"), done],
+      3,
+      true
+    ],
+    // Started on /submit?b=books: a double click on the same page is the undo rule's to judge.
+    [
+      "published twice from the same page",
+      [publish("/submit?b=books", "/submit?b=books"), publish("/submit?b=books", "/post/1"), done],
+      2,
+      false
+    ]
+  ]
+  for (const [name, steps, claim, redone] of cases)
+    test(name, () => expect(goalRedoneElsewhere(trajectory("/submit?b=books", steps), 0, claim)).toBe(redone))
+
+  test("a goal that followed a link is not judged: going there again from elsewhere changes nothing", () => {
+    const t = trajectory("/", [open("/b/books"), open("/"), open("/b/books"), done])
+    expect(goalRedoneElsewhere(t, 0, 3)).toBe(false)
   })
 })

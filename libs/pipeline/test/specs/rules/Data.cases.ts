@@ -174,6 +174,58 @@ const fromList = (v: string, sample: number) =>
     [0, -1, 1]
   )
 
+/**
+ * A comment written on the post and sent, then the same form filled with another comment and
+ * sent too, then complete: every LF held where the first comment was, under `v`.
+ */
+const commentedTwice = async (v: string) => {
+  const task = { taskId: "forum-comment-1", instruction: `Comment "Nice" on the post "${POST}".` }
+  const FIELD = "Comment"
+  const SEND = "Post comment"
+  const at = "^/forum/post/p25(\\?.*)?$"
+  const nodes = [
+    {
+      keyStepIndex: 0,
+      description: `Type text 'Nice' into the '${FIELD}'.`,
+      code: `function labelFunction(t) {\n  return validateType(t, "Nice", "${FIELD}")\n}\n`,
+      semanticKey: { actionKind: "type", role: "textbox", name: FIELD.toLowerCase(), value: "nice", urlPattern: at }
+    },
+    {
+      keyStepIndex: 1,
+      description: `Click on a UI element '${SEND}' (button) on the screen.`,
+      code: `function labelFunction(t) {\n  return validateClick(t, "button", "${SEND}")\n}\n`,
+      semanticKey: { actionKind: "click", role: "button", name: SEND.toLowerCase(), value: null, urlPattern: at }
+    },
+    {
+      keyStepIndex: 2,
+      description: "Set the task's status as 'complete'.",
+      code: 'function labelFunction(t) {\n  return validateStatus(t, "complete")\n}\n',
+      semanticKey: { actionKind: "status", role: null, name: null, value: "complete", urlPattern: at }
+    }
+  ] as const
+  const write = (text: string): Action => ({
+    kind: "type",
+    target: { role: "textbox", name: FIELD, elementId: null, text: "" },
+    text,
+    submit: false
+  })
+  const given = [
+    taskRegistered(task),
+    runStarted({ tasks: [task.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+    ...graphOf(task.taskId, { kind: "demo", id: "forum-comment-1-script" }, nodes),
+    roundStarted({ round: 1, taskIds: [task.taskId] })
+  ]
+  const recorded = trajectory(`r1-s${70 + Number(v)}-forum-comment-1`, task.taskId, [
+    [click("link", POST), "/forum/post/p25"],
+    [write("Nice"), "/forum/post/p25"],
+    [click("button", SEND), "/forum/post/p25"],
+    [write("Nice, but on second thought no"), "/forum/post/p25"],
+    [click("button", SEND), "/forum/post/p25"],
+    [complete, "/forum/post/p25"]
+  ])
+  return dataOf((await spec(verification).given(given).when(recorded).run()).events, "TrajectoryVerified")[0]!.verdict
+}
+
 export const data: Table["data"] = {
   pathsByMeaning: {
     // A second demo that clicked "Cycling board" to the same board: its LFs are the first's, so by meaning it is the same way.
@@ -287,5 +339,10 @@ export const data: Table["data"] = {
     run: async (v) => expanded(v, `r1-s${60 + Number(v)}-forum-comment-count-1`, [[commentCount.said, "/forum/"]], [-1, -1, 0]),
     before: ["PathAdded", "TrajectoryPromoted"],
     after: ["PathRefused"]
+  },
+  refusesRedoneGoals: {
+    run: commentedTwice,
+    before: "pass",
+    after: "partial"
   }
 }
