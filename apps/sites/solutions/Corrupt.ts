@@ -227,10 +227,16 @@ export const sideEffect = (script: ReadonlyArray<Step>, other: ReadonlyArray<Ste
  * episode's own), a navigation by its path. `rename` rewrites names and typed texts (another
  * item's). Null when an action has no scripted form (a key press, an app switch).
  */
-export const scriptOfActions = (actions: ReadonlyArray<Action>, rename: (text: string) => string = (t) => t): ReadonlyArray<Step> | null => {
+export const scriptOfActions = (
+  actions: ReadonlyArray<Action>,
+  rename: (text: string) => string = (t) => t
+): ReadonlyArray<Step> | null => {
   const steps: Array<Step> = []
   for (const a of actions) {
-    const find = "target" in a && a.target !== null && a.target !== undefined ? { role: a.target.role ?? "", name: exact(rename(a.target.name ?? "")) } : null
+    const find =
+      "target" in a && a.target !== null && a.target !== undefined
+        ? { role: a.target.role ?? "", name: exact(rename(a.target.name ?? "")) }
+        : null
     switch (a.kind) {
       case "click":
         if (find === null) return null
