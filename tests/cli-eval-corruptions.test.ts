@@ -6,10 +6,10 @@
  * the second time, and bad input is one line. The full suite's figures are in docs/benchmarks.md.
  */
 import { afterAll, expect, test } from "bun:test"
-import { readdirSync, readFileSync, rmSync, mkdtempSync } from "node:fs"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { core, expectOneLineError } from "./support/cli.ts"
+import { core, expectOneLineError, REPO } from "./support/cli.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "core-eval-corruptions-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -60,6 +60,28 @@ test("one task per site: confirmed negatives per type, discards counted, figures
   expect(again.code).toBe(0)
   expect(again.stderr).toContain("evaluation set from")
   expect(JSON.parse(again.stdout)).toMatchObject({ negatives: report.negatives, false_passes: report.false_passes })
+}, 600_000)
+
+test("--run: a run's verified passes are the sources, judged by its graphs", async () => {
+  const dir = join(dataDir, "run")
+  cpSync(join(REPO, "tests", "fixtures", "replay-run-2"), dir, { recursive: true })
+  const runFlags = ["--run", "run-mxcb6ggg-b433bd", "--instance", "forum-top-post-1", "--store", "embedded", "--data-dir", dir]
+  const r = await core(["eval", "corruptions", "--json", ...runFlags])
+  if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+  const report = JSON.parse(r.stdout)
+  // The fixture run verified two passes of the task, both played again. One clicked a "4 comments" link the page shows
+  // more than once: found again by role and name it opens another post, so its checker fails it and it is no source.
+  expect(report.sources).toMatchObject({ played: 2, passing: 1, labelled_pass: 1 })
+  expect(r.stderr).toMatch(/run:x1-s2-forum-top-post-1: the source itself does not pass/)
+  expect(report.negatives).toBeGreaterThan(0)
+  const [file] = readdirSync(join(dir, "eval")).filter((f) => f.startsWith("corruptions-"))
+  const set = JSON.parse(readFileSync(join(dir, "eval", file!), "utf8"))
+  const sources = set.trajectories.filter((t: { kind: string }) => t.kind === "source").map((t: { id: string }) => t.id)
+  expect(sources).toEqual(["forum-top-post-1/source/run:r2-s0-forum-top-post-1"])
+  // Every negative is a corruption of that pass.
+  for (const t of set.trajectories) expect(t.family).toBe("run:r2-s0-forum-top-post-1")
+  const unknown = await core(["eval", "corruptions", "--run", "run-nope", "--store", "embedded", "--data-dir", dir])
+  expectOneLineError(unknown, expect)
 }, 600_000)
 
 test("bad input: one-line errors", async () => {
