@@ -48,12 +48,17 @@ test("one task per site: confirmed negatives per type, discards counted, figures
   // Each false pass names the label functions that let it through.
   for (const f of report.false_pass_list) expect(f.held.length).toBeGreaterThan(0)
   for (const key of ["precision", "recall", "npv", "kappa"]) expect(report).toHaveProperty(key)
-  expect(report.recall).toBe(1)
+  // Recall is over every positive: the sources, and the corruptions the checker still passed.
+  const accepted = report.sources.labelled_pass + sum("discarded_accepted")
+  expect(report.recall).toBe(Math.round((accepted / (report.sources.passing + report.discarded)) * 10000) / 10000)
+  expect(report.sources.labelled_pass).toBe(3)
 
-  // The cached suite: only the sources are checker-positive; every kept corruption is a negative the checker confirmed.
+  // The cached suite: the sources and the discarded corruptions are checker-positive, every other corruption a negative it confirmed.
   const [file] = readdirSync(join(dataDir, "eval")).filter((f) => f.startsWith("corruptions-"))
   const set = JSON.parse(readFileSync(join(dataDir, "eval", file!), "utf8"))
-  for (const t of set.trajectories) expect(t.checker).toBe(t.kind === "source")
+  const discarded = new Set(set.discarded.map((d: { id: string }) => d.id))
+  expect(discarded.size).toBe(report.discarded)
+  for (const t of set.trajectories) expect(t.checker).toBe(t.kind === "source" || discarded.has(t.id))
   expect(set.discarded.every((d: { reason: string }) => /checker: /.test(d.reason))).toBe(true)
 
   const again = await core(["eval", "corruptions", "--json", ...flags])

@@ -4,13 +4,14 @@
  * graphs (LabelEval.ts `labelSet`), and its report. EVALUATION CODE.
  *
  * The report's figures are per corruption type: negatives, false passes (CORE labelled a
- * confirmed negative successful) and discarded corruptions (the checker still passed them),
- * with the label functions that held on each false pass, so an audit can see what let it
- * through. The sources are the suite's positives, which gives recall, NPV and κ their other side.
+ * confirmed negative successful), and discarded corruptions (the checker still passed them)
+ * with how many of those CORE accepted; with the label functions that held on each false
+ * pass, so an audit can see what let it through. The sources and the discarded corruptions
+ * are the suite's positives, which give recall, NPV and κ their other side.
  *
  * @example
  * const report = corruptionReport(set, tasks, labels, started)
- * report.by_type["drop-key-step"] // { negatives: 41, false_passes: 0, discarded: 3, not_built: 2 }
+ * report.by_type["drop-key-step"] // { negatives: 41, false_passes: 0, discarded: 3, discarded_accepted: 1, not_built: 2 }
  */
 import { digest } from "@core/events"
 import { CORRUPTION_TYPES } from "@core/sites/solutions"
@@ -21,8 +22,8 @@ import { confusionFigures, finalVerdicts } from "@core/pipeline"
 import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
 import type { CorruptionSet, RunPass } from "./CorruptionSet.ts"
 
-/** Bump when the suite's construction changes, so stale caches are not read. */
-const SUITE_VERSION = "1"
+/** Bump when the suite's construction changes, so stale caches are not read. 2: discarded corruptions kept as positives. */
+const SUITE_VERSION = "2"
 
 export interface CorruptionKeyOptions {
   readonly suite: string | undefined
@@ -58,7 +59,9 @@ export const corruptionSetKey = (options: CorruptionKeyOptions, suites: Readonly
 export interface TypeFigures {
   readonly negatives: number
   readonly false_passes: number
+  /** Played, but right by the checker: positives, which a judge should accept. */
   readonly discarded: number
+  readonly discarded_accepted: number
   readonly not_built: number
 }
 
@@ -68,26 +71,29 @@ export const corruptionReport = (
   labels: ReadonlyArray<TrajectoryLabel>,
   started: number
 ) => {
-  const negatives = labels.filter((l) => l.kind !== "source")
+  const negatives = labels.filter((l) => !l.checker)
   const sources = labels.filter((l) => l.kind === "source")
-  const tp = sources.filter((l) => l.pass).length
-  const fp = negatives.filter((l) => l.pass).length
+  const count = (ls: ReadonlyArray<TrajectoryLabel>, f: (l: TrajectoryLabel) => boolean) => ls.filter(f).length
+  const tp = count(labels, (l) => l.checker && l.pass)
+  const fp = count(negatives, (l) => l.pass)
   const codes = new Map(tasks.flatMap((t) => t.lfs.map((lf) => [lf.lfId, lf] as const)))
   const note = new Map(set.trajectories.map((t) => [t.id, t.note]))
   const byType = (type: CorruptionType): TypeFigures => ({
-    negatives: negatives.filter((l) => l.kind === type).length,
-    false_passes: negatives.filter((l) => l.kind === type && l.pass).length,
-    discarded: set.discarded.filter((d) => d.kind === type).length,
+    negatives: count(negatives, (l) => l.kind === type),
+    false_passes: count(negatives, (l) => l.kind === type && l.pass),
+    discarded: count(labels, (l) => l.kind === type && l.checker),
+    discarded_accepted: count(labels, (l) => l.kind === type && l.checker && l.pass),
     not_built: set.notBuilt.filter((d) => d.kind === type).length
   })
+  const positives = count(labels, (l) => l.checker)
   return {
     tasks: tasks.length,
-    sources: { ...set.sources, labelled_pass: tp },
+    sources: { ...set.sources, labelled_pass: count(sources, (l) => l.pass) },
     negatives: negatives.length,
     false_passes: fp,
-    discarded: set.discarded.length,
-    // Over the sources (positives) and the negatives together.
-    ...confusionFigures({ tp, fp, tn: negatives.length - fp, fn: sources.length - tp }),
+    discarded: positives - sources.length,
+    // Over every trajectory: the sources and the discarded corruptions are positives, the rest negatives.
+    ...confusionFigures({ tp, fp, tn: negatives.length - fp, fn: positives - tp }),
     by_type: Object.fromEntries(CORRUPTION_TYPES.map((t) => [t, byType(t)])) as Record<CorruptionType, TypeFigures>,
     false_pass_list: negatives
       .filter((l) => l.pass)

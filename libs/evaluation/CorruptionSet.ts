@@ -6,8 +6,10 @@
  * done twice or swapped, undone after the rest, a stop one step early, a near-miss answer, a
  * side effect on a sibling item, a sibling item, one value changed), and every corrupted script
  * is played in the real environment. A corruption the checker still passes is not a negative:
- * it is discarded and counted, never labelled. The set holds the sources (its positives) and
- * the confirmed negatives, so agreement figures (κ, NPV) have both sides.
+ * it is discarded as one and counted, but kept as what it is — a right trajectory that looks
+ * wrong (a link clicked twice), which a judge that accepts every right path must accept. The
+ * set holds the sources and those (its positives) and the confirmed negatives, so agreement
+ * figures (recall, κ, NPV) have both sides.
  *
  * @example
  * const set = yield* buildCorruptionSet({ instances: ["forum-upvote-1"], progress: console.log })
@@ -60,7 +62,7 @@ export interface SetAside {
 export type SuiteKind = CorruptionType | "source"
 
 export interface CorruptionSet extends JudgedSet<SuiteKind> {
-  /** Played, but the checker still passed it: not a negative, so not in `trajectories`. */
+  /** Played, but the checker still passed it: not a negative, and in `trajectories` as a positive. */
   readonly discarded: ReadonlyArray<SetAside>
   /** Not played: nothing to corrupt that way, or the same run as another type of the same source. */
   readonly notBuilt: ReadonlyArray<SetAside>
@@ -188,7 +190,6 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
           if (judged.checker) {
             discarded.push({ id, kind, reason: note })
             log(`discarded ${id}: the checker still passes it (${c.note})`)
-            continue
           }
           const partial = judged.run.error !== null
           trajectories.push({
@@ -197,7 +198,7 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
             kind,
             family: source,
             trajectory: yield* lfOf(judged.run),
-            checker: false,
+            checker: judged.checker,
             note,
             partial
           })

@@ -235,17 +235,17 @@ export const evalCorruptions: Command<Failure> = {
         return
       }
       console.log(
-        `${report.negatives} confirmed negatives from ${report.sources.passing} passing scripts of ${plural(report.tasks, "task")}; ${report.discarded} corruptions the checkers still passed (discarded)`
+        `${report.negatives} confirmed negatives from ${report.sources.passing} passing scripts of ${plural(report.tasks, "task")}; ${report.discarded} corruptions the checkers still passed (discarded as negatives, judged as positives)`
       )
       console.log("")
-      console.log(`type                 negatives  false passes  discarded  not built`)
+      console.log(`type                 negatives  false passes  discarded (accepted)  not built`)
       for (const [type, t] of Object.entries(report.by_type))
         console.log(
-          `${type.padEnd(20)} ${String(t.negatives).padStart(9)}  ${String(t.false_passes).padStart(12)}  ${String(t.discarded).padStart(9)}  ${String(t.not_built).padStart(9)}`
+          `${type.padEnd(20)} ${String(t.negatives).padStart(9)}  ${String(t.false_passes).padStart(12)}  ${`${t.discarded} (${t.discarded_accepted})`.padStart(20)}  ${String(t.not_built).padStart(9)}`
         )
       console.log("")
       console.log(
-        `precision ${pct(report.precision)}  recall on the sources ${pct(report.recall)}  npv ${pct(report.npv)}  Cohen's κ ${pct(report.kappa)}`
+        `precision ${pct(report.precision)}  recall ${pct(report.recall)} (sources: ${report.sources.labelled_pass} of ${report.sources.passing})  npv ${pct(report.npv)}  Cohen's κ ${pct(report.kappa)}`
       )
       for (const f of report.false_pass_list.slice(0, 10))
         console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
