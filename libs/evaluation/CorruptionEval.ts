@@ -22,8 +22,11 @@ import { confusionFigures, finalVerdicts } from "@core/pipeline"
 import type { TaskLabels, TrajectoryLabel } from "./LabelAccuracy.ts"
 import type { CorruptionSet, RunPass } from "./CorruptionSet.ts"
 
-/** Bump when the suite's construction changes, so stale caches are not read. 2: discarded corruptions kept as positives. */
-const SUITE_VERSION = "2"
+/**
+ * Bump when the suite's construction changes, so stale caches are not read. 2: discarded
+ * corruptions kept as positives; 3: every key step dropped and doubled, not one drawn.
+ */
+const SUITE_VERSION = "3"
 
 export interface CorruptionKeyOptions {
   readonly suite: string | undefined

@@ -2,8 +2,8 @@
  * The hard-negative suite (`bun core eval corruptions`). EVALUATION CODE. For every train
  * instance of the bundled sites, each path family's script (the demo's and the other paths')
  * is played and kept as a source when its checker passes it. Each source is then corrupted in
- * the ways that look most like success (@core/sites/solutions Corrupt.ts: a key step dropped,
- * done twice or swapped, undone after the rest, a stop one step early, a near-miss answer, a
+ * the ways that look most like success (@core/sites/solutions Corrupt.ts: each key step dropped,
+ * each done twice, the last swapped, undone after the rest, a stop one step early, a near-miss answer, a
  * side effect on a sibling item, a sibling item, one value changed), and every corrupted script
  * is played in the real environment. A corruption the checker still passes is not a negative:
  * it is discarded as one and counted, but kept as what it is — a right trajectory that looks
@@ -18,8 +18,8 @@
 import { Effect } from "effect"
 import type { Action } from "@core/events"
 import {
-  dropKeyStep,
-  duplicateKeyStep,
+  dropKeySteps,
+  duplicateKeySteps,
   nearMissAnswer,
   scriptOfActions,
   scriptsOf,
@@ -47,6 +47,8 @@ export interface CorruptionSetOptions {
   readonly demosOnly?: boolean
   /** A run's verified passes as the sources instead of the scripts (tasks without one have none). */
   readonly runPasses?: ReadonlyArray<RunPass>
+  /** Players at once, each with its own sites and browser: 2 by default. */
+  readonly parallel?: number
   readonly seed?: string
   readonly progress?: (line: string) => void
 }
@@ -89,9 +91,11 @@ const corruptionsOf = (
   const other = typeof sibling === "string" ? sibling : sibling.script === undefined ? `no ${source} script for ${sibling.id}` : sibling
   const value = wrongValueVariant(script, task.parameters, rng("other-value"))
   const or = (c: Corruption | null, why: string): Corruption | string => c ?? why
+  const each = (type: CorruptionType, cs: ReadonlyArray<Corruption>) =>
+    cs.length === 0 ? [[type, "no key step"] as const] : cs.map((c) => [type, c] as const)
   return [
-    ["drop-key-step", or(dropKeyStep(script, rng("drop-key-step")), "no key step")],
-    ["duplicate-key-step", or(duplicateKeyStep(script, rng("duplicate-key-step")), "no key step")],
+    ...each("drop-key-step", dropKeySteps(script)),
+    ...each("duplicate-key-step", duplicateKeySteps(script)),
     ["swap-steps", or(swapSteps(script), "no step to swap the last key step with")],
     [
       "other-item",
@@ -126,41 +130,46 @@ const renamer = (from: SuiteTask["parameters"], to: SuiteTask["parameters"]) => 
   return (text: string) => pairs.reduce((t, [a, b]) => t.split(a).join(b), text)
 }
 
-/** Builds the suite; see the module comment. Never fails on a failing script: a broken run is a trajectory too. */
-export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
-  Effect.gen(function* () {
-    const log = options.progress ?? (() => undefined)
-    const seed = options.seed ?? "core-corruptions-v1"
-    const suites = (yield* loadSuites()).filter(
-      (s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite)
-    )
-    if (suites.length === 0)
-      return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
-    const all = suites.flatMap((s) => s.tasks)
-    const wanted = options.instances === undefined ? undefined : new Set(options.instances)
-    const tasks = all.filter((t) => t.split === "train" && (wanted === undefined || wanted.has(t.id)))
-    const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
-    if (missing.length > 0)
-      return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
+/** What one task adds to the suite. */
+interface TaskPart {
+  readonly evalTask: EvalTask | null
+  readonly trajectories: ReadonlyArray<EvalTrajectory<SuiteKind>>
+  readonly discarded: ReadonlyArray<SetAside>
+  readonly notBuilt: ReadonlyArray<SetAside>
+  readonly played: number
+  readonly passing: number
+}
 
-    const { judge, lfOf } = yield* openScriptPlayer()
-    const evalTasks: Array<EvalTask> = []
+type Player = Effect.Success<ReturnType<typeof openScriptPlayer>>
+
+/** Every source of one task and every corruption of each, on one player. */
+const corruptTask = (
+  { judge, lfOf }: Player,
+  task: SuiteTask,
+  all: ReadonlyArray<SuiteTask>,
+  options: CorruptionSetOptions,
+  seed: string,
+  log: (line: string) => void
+) =>
+  Effect.gen(function* () {
     const trajectories: Array<EvalTrajectory<SuiteKind>> = []
     const discarded: Array<SetAside> = []
     const notBuilt: Array<SetAside> = []
-    const sources = { played: 0, passing: 0 }
+    const counts = { played: 0, passing: 0 }
+    let evalTask: EvalTask | null = null
 
     /** Plays a source and, when its checker passes it, every corruption of it. */
-    const corrupt = (task: SuiteTask, source: string, script: ReadonlyArray<Step>, sibling: Sibling | string) =>
+    const corrupt = (source: string, script: ReadonlyArray<Step>, sibling: Sibling | string) =>
       Effect.gen(function* () {
         const played = yield* judge(task, script)
-        sources.played++
+        counts.played++
         if (!played.checker || played.run.error !== null) {
           log(`${task.id}/${source}: the source itself does not pass (${played.reason}); not corrupted`)
           return played
         }
-        sources.passing++
+        counts.passing++
         const trajectory = yield* lfOf(played.run)
+        const note = `checker: ${played.reason}`
         trajectories.push({
           id: `${task.id}/source/${source}`,
           taskId: task.id,
@@ -168,12 +177,12 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
           family: source,
           trajectory,
           checker: true,
-          note: `checker: ${played.reason}`,
+          note,
           partial: false
         })
         const signatures = new Map<string, CorruptionType>()
         for (const [kind, c] of corruptionsOf(task, source, script, sibling, seed)) {
-          const id = `${task.id}/${kind}/${source}`
+          const id = `${task.id}/${kind}/${source}${typeof c !== "string" && c.step !== undefined ? `#${c.step}` : ""}`
           if (typeof c === "string") {
             notBuilt.push({ id, kind, reason: c })
             continue
@@ -186,64 +195,100 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
           signatures.set(c.signature, kind)
           const judged = yield* judge(task, c.steps)
           const broke = judged.run.error === null ? [] : [`stopped early at ${judged.run.error.message}`]
-          const note = [c.note, ...broke, `checker: ${judged.reason}`].join("; ")
-          if (judged.checker) {
-            discarded.push({ id, kind, reason: note })
-            log(`discarded ${id}: the checker still passes it (${c.note})`)
-          }
+          const why = [c.note, ...broke, `checker: ${judged.reason}`].join("; ")
+          if (judged.checker) discarded.push({ id, kind, reason: why })
           const partial = judged.run.error !== null
-          trajectories.push({
-            id,
-            taskId: task.id,
-            kind,
-            family: source,
-            trajectory: yield* lfOf(judged.run),
-            checker: judged.checker,
-            note,
-            partial
-          })
+          const lf = yield* lfOf(judged.run)
+          trajectories.push({ id, taskId: task.id, kind, family: source, trajectory: lf, checker: judged.checker, note: why, partial })
         }
         return played
       })
 
-    for (const [n, task] of tasks.entries()) {
-      const started = performance.now()
-      const scripts = scriptsOf(task) ?? {}
-      const primary = task.pathFamilies[0]!.id
-      const sibling = siblingOf(task, all)
-      const siblingFor = (family: string): Sibling | string =>
-        sibling === undefined
-          ? "no sibling instance with other parameters"
-          : { id: sibling.id, script: scriptsOf(task, sibling.parameters)?.[family]?.() }
-      const passes = options.runPasses?.filter((p) => p.taskId === task.id)
-      if (passes?.length === 0) continue
-      if (passes !== undefined) {
-        // The demo is played for its label functions only; the run's passes are the sources.
-        evalTasks.push(yield* evalTaskOf(task, yield* judge(task, scripts[primary]?.() ?? []), lfOf))
-        for (const pass of passes) {
-          const script = scriptOfActions(pass.actions)
-          const source = `run:${pass.trajectoryId}`
-          if (script === null) {
-            log(`${task.id}/${source}: an action with no scripted form; not corrupted`)
-            continue
-          }
-          const renamed = sibling === undefined ? null : scriptOfActions(pass.actions, renamer(task.parameters, sibling.parameters))
-          const other =
-            sibling === undefined || renamed === null ? "no sibling instance with other parameters" : { id: sibling.id, script: renamed }
-          yield* corrupt(task, source, script, other)
+    const scripts = scriptsOf(task) ?? {}
+    const primary = task.pathFamilies[0]!.id
+    const sibling = siblingOf(task, all)
+    const passes = options.runPasses?.filter((p) => p.taskId === task.id)
+    if (passes !== undefined) {
+      // The demo is played for its label functions only; the run's passes are the sources.
+      evalTask = yield* evalTaskOf(task, yield* judge(task, scripts[primary]?.() ?? []), lfOf)
+      for (const pass of passes) {
+        const script = scriptOfActions(pass.actions)
+        const source = `run:${pass.trajectoryId}`
+        if (script === null) {
+          log(`${task.id}/${source}: an action with no scripted form; not corrupted`)
+          continue
         }
-      } else {
-        const families = task.pathFamilies.map((f) => f.id).slice(0, options.demosOnly === true ? 1 : undefined)
-        for (const family of families) {
-          const script = scripts[family]?.()
-          if (script === undefined) continue
-          const played = yield* corrupt(task, family, script, siblingFor(family))
-          if (family === primary) evalTasks.push(yield* evalTaskOf(task, played, lfOf))
-        }
+        const renamed = sibling === undefined ? null : scriptOfActions(pass.actions, renamer(task.parameters, sibling.parameters))
+        yield* corrupt(
+          source,
+          script,
+          renamed === null ? "no sibling instance with other parameters" : { id: sibling!.id, script: renamed }
+        )
       }
-      log(
-        `${n + 1}/${tasks.length} ${task.id}: ${trajectories.filter((t) => t.taskId === task.id && t.kind !== "source").length} negatives in ${((performance.now() - started) / 1000).toFixed(1)} s`
-      )
+    } else {
+      const families = task.pathFamilies.map((f) => f.id).slice(0, options.demosOnly === true ? 1 : undefined)
+      for (const family of families) {
+        const script = scripts[family]?.()
+        if (script === undefined) continue
+        const other: Sibling | string =
+          sibling === undefined
+            ? "no sibling instance with other parameters"
+            : { id: sibling.id, script: scriptsOf(task, sibling.parameters)?.[family]?.() }
+        const played = yield* corrupt(family, script, other)
+        if (family === primary) evalTask = yield* evalTaskOf(task, played, lfOf)
+      }
     }
-    return { tasks: evalTasks, trajectories, discarded, notBuilt, sources } satisfies CorruptionSet
+    return { evalTask, trajectories, discarded, notBuilt, ...counts } satisfies TaskPart
+  })
+
+/**
+ * Builds the suite; see the module comment. Tasks are shared out over `parallel` players
+ * (each its own sites and browser) and put back in task order, so the suite is the same
+ * whatever the parallelism. Never fails on a failing script: a broken run is a trajectory too.
+ */
+export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
+  Effect.gen(function* () {
+    const log = options.progress ?? (() => undefined)
+    const seed = options.seed ?? "core-corruptions-v1"
+    const suites = (yield* loadSuites()).filter(
+      (s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite)
+    )
+    if (suites.length === 0)
+      return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
+    const all = suites.flatMap((s) => s.tasks)
+    const wanted = options.instances === undefined ? undefined : new Set(options.instances)
+    const withPasses = options.runPasses === undefined ? undefined : new Set(options.runPasses.map((p) => p.taskId))
+    const tasks = all.filter((t) => t.split === "train" && (wanted === undefined || wanted.has(t.id)))
+    const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
+    if (missing.length > 0)
+      return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
+    const chosen = tasks.filter((t) => withPasses === undefined || withPasses.has(t.id))
+
+    const lanes = Math.max(1, Math.min(options.parallel ?? 2, chosen.length))
+    const players = yield* Effect.forEach(Array.from({ length: lanes }), () => openScriptPlayer())
+    const parts = new Array<TaskPart>(chosen.length)
+    let done = 0
+    yield* Effect.forEach(
+      players,
+      (player, lane) =>
+        Effect.forEach(
+          chosen.flatMap((t, i) => (i % lanes === lane ? [[t, i] as const] : [])),
+          ([task, i]) =>
+            Effect.gen(function* () {
+              const started = performance.now()
+              parts[i] = yield* corruptTask(player, task, all, options, seed, log)
+              const negatives = parts[i]!.trajectories.filter((t) => !t.checker).length
+              log(`${++done}/${chosen.length} ${task.id}: ${negatives} negatives in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+            }),
+          { discard: true }
+        ),
+      { concurrency: "unbounded", discard: true }
+    )
+    return {
+      tasks: parts.flatMap((p) => (p.evalTask === null ? [] : [p.evalTask])),
+      trajectories: parts.flatMap((p) => p.trajectories),
+      discarded: parts.flatMap((p) => p.discarded),
+      notBuilt: parts.flatMap((p) => p.notBuilt),
+      sources: { played: parts.reduce((n, p) => n + p.played, 0), passing: parts.reduce((n, p) => n + p.passing, 0) }
+    } satisfies CorruptionSet
   }).pipe(Effect.scoped)

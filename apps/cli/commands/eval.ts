@@ -196,6 +196,7 @@ export const evalCorruptions: Command<Failure> = {
     suite: { kind: "string", description: "one suite (shop, forum, travel); all by default" },
     instance: { kind: "string", description: "only these train instances (comma-separated task ids)" },
     "demos-only": { kind: "boolean", description: "corrupt only each demo's script, not the other path families'" },
+    parallel: { kind: "number", description: "players at once, each with its own sites and browser (default 2; the suite is the same)" },
     rebuild: { kind: "boolean", description: "build the suite again instead of reading the cache" },
     run: { kind: "string", description: "corrupt this run's verified passes instead of the scripts, and judge by its strategy graphs" },
     json: {
@@ -209,6 +210,9 @@ export const evalCorruptions: Command<Failure> = {
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
       const { suite, suites } = yield* suiteOf(args)
+      const parallel = (args.flags.parallel as number | undefined) ?? 2
+      if (!Number.isInteger(parallel) || parallel < 1 || parallel > 8)
+        return yield* new UsageError({ message: `--parallel must be a whole number from 1 to 8, got ${parallel}` })
       const runId = args.flags.run as string | undefined
       // With a run, its verified passes are the sources and its graphs the judge.
       const events = runId === undefined ? null : yield* runEvents(args, runId)
@@ -220,7 +224,7 @@ export const evalCorruptions: Command<Failure> = {
       const progress = (line: string) => console.error(`eval: ${line}`)
       const set = yield* cachedLabelSet(
         join(config.values.dataDir, "eval", `corruptions-${corruptionSetKey(options, suites)}.json`),
-        buildCorruptionSet({ ...options, ...(runPasses === undefined ? {} : { runPasses }), progress }),
+        buildCorruptionSet({ ...options, ...(runPasses === undefined ? {} : { runPasses }), parallel, progress }),
         args.flags.rebuild === true,
         progress
       ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))

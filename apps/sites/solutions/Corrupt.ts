@@ -11,7 +11,7 @@
  * toggle done twice, right away or at the end) are played once.
  *
  * @example
- * const v = dropKeyStep(script, seededRng("t", "drop")) // { steps, note: "step 3 (click button /^Upvote$/) dropped", signature: "drop:2" }
+ * const [v] = dropKeySteps(script) // { steps, note: "step 3 (click button /^Upvote$/) dropped", signature: "drop:2", step: 3 }
  */
 import type { FullObservation } from "@core/environment"
 import type { Action } from "@core/events"
@@ -48,6 +48,8 @@ export interface Corruption {
   readonly note: string
   /** The run it makes, as edits of the script: equal signatures make the same run. */
   readonly signature: string
+  /** For a type made once per key step: which step (1-based), to tell the runs apart. */
+  readonly step?: number
 }
 
 /** The script's closing step (a status or an answer), which ends the episode. */
@@ -86,27 +88,23 @@ export const describeStep = (s: Step): string => {
   }
 }
 
-const pick = <T>(xs: ReadonlyArray<T>, rng: Rng): T | undefined => (xs.length === 0 ? undefined : xs[rng.int(0, xs.length)])
-
-export const dropKeyStep = (script: ReadonlyArray<Step>, rng: Rng): Corruption | null => {
-  const k = pick(keyStepsOf(script), rng)
-  if (k === undefined) return null
-  return {
+/** One corruption per key step: that step left out. */
+export const dropKeySteps = (script: ReadonlyArray<Step>): ReadonlyArray<Corruption> =>
+  keyStepsOf(script).map((k) => ({
     steps: script.filter((_, i) => i !== k),
     note: `step ${k + 1} (${describeStep(script[k]!)}) dropped`,
-    signature: `drop:${k}`
-  }
-}
+    signature: `drop:${k}`,
+    step: k + 1
+  }))
 
-export const duplicateKeyStep = (script: ReadonlyArray<Step>, rng: Rng): Corruption | null => {
-  const k = pick(keyStepsOf(script), rng)
-  if (k === undefined) return null
-  return {
+/** One corruption per key step: that step done twice in a row. */
+export const duplicateKeySteps = (script: ReadonlyArray<Step>): ReadonlyArray<Corruption> =>
+  keyStepsOf(script).map((k) => ({
     steps: [...script.slice(0, k + 1), script[k]!, ...script.slice(k + 1)],
     note: `step ${k + 1} (${describeStep(script[k]!)}) done twice`,
-    signature: `repeat:${k}@${k + 1}`
-  }
-}
+    signature: `repeat:${k}@${k + 1}`,
+    step: k + 1
+  }))
 
 /** The last key step swapped with the step before it (or after it, when it comes first). */
 export const swapSteps = (script: ReadonlyArray<Step>): Corruption | null => {

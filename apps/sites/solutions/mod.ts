@@ -36,8 +36,8 @@ export { randomRollout, samePathVariant, seededRng, wrongValueVariant } from "./
 export {
   CORRUPTION_TYPES,
   describeStep,
-  dropKeyStep,
-  duplicateKeyStep,
+  dropKeySteps,
+  duplicateKeySteps,
   keyStepsOf,
   nearMissAnswer,
   nearMissOn,

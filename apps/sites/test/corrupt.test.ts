@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test"
 import {
   describeStep,
-  dropKeyStep,
-  duplicateKeyStep,
+  dropKeySteps,
+  duplicateKeySteps,
   keyStepsOf,
   nearMissAnswer,
   nearMissOn,
@@ -41,9 +41,9 @@ describe("key steps: what changes the app's state, else the last navigation", ()
 describe("corruptions of [Cycling, Storm Protocol, Upvote, complete]", () => {
   const script = [browse, open, upvote, done]
   const rng = () => seededRng("test", "corrupt")
-  const cases: ReadonlyArray<[string, () => ReturnType<typeof dropKeyStep>, Array<string> | null, string | null]> = [
-    ["drop-key-step: the vote left out", () => dropKeyStep(script, rng()), names([browse, open, done]), "drop:2"],
-    ["duplicate-key-step: voted twice", () => duplicateKeyStep(script, rng()), names([browse, open, upvote, upvote, done]), "repeat:2@3"],
+  const cases: ReadonlyArray<[string, () => ReturnType<typeof swapSteps>, Array<string> | null, string | null]> = [
+    ["drop-key-step: the vote left out", () => dropKeySteps(script)[0]!, names([browse, open, done]), "drop:2"],
+    ["duplicate-key-step: voted twice", () => duplicateKeySteps(script)[0]!, names([browse, open, upvote, upvote, done]), "repeat:2@3"],
     ["swap-steps: the vote before opening the post", () => swapSteps(script), names([browse, upvote, open, done]), "swap:1-2"],
     // A toggle pressed again at the end is the same run as doing it twice: one signature, played once.
     ["undo-after: the vote pressed again", () => undoAfter(script), names([browse, open, upvote, upvote, done]), "repeat:2@3"],
@@ -64,6 +64,15 @@ describe("corruptions of a form: search, open, type a title, save", () => {
     const c = undoAfter(script)!
     expect(names(c.steps)).toEqual(names([search, open, title, save, type({ role: "textbox", name: /^Title$/ }, ""), save, done]))
     expect(c.signature).toBe("undo:2")
+  })
+  test("drop-key-step and duplicate-key-step: one run per key step, each saying which", () => {
+    expect(dropKeySteps(script).map((c) => [c.step, c.signature])).toEqual([
+      [1, "drop:0"],
+      [3, "drop:2"],
+      [4, "drop:3"]
+    ])
+    expect(duplicateKeySteps(script).map((c) => c.signature)).toEqual(["repeat:0@1", "repeat:2@3", "repeat:3@4"])
+    expect(dropKeySteps([answer])).toEqual([])
   })
   test("swap-steps swaps the last key step with the one before it", () => {
     expect(names(swapSteps(script)!.steps)).toEqual(names([search, open, save, title, done]))
