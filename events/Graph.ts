@@ -49,7 +49,13 @@ export const PathAdded = defineEvent(
      * (`pathSignature`). Two paths with one signature verify identically. Absent in runs
      * before the data rules of version 2, whose paths were told apart by their nodes.
      */
-    signature: Schema.optionalKey(Schema.String)
+    signature: Schema.optionalKey(Schema.String),
+    /**
+     * "goal-state": a path of only what the outcome rests on (the demo's changes, its goal and
+     * claim, not the way it found them), each held on its page. Absent for a way's whole path,
+     * and in every run before the data rules of version 9.
+     */
+    evidence: Schema.optionalKey(Schema.Literal("goal-state"))
   })
 )
 

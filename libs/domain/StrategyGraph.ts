@@ -164,6 +164,8 @@ export interface GraphPath {
   /** Start to end, in the order their LFs must hold; the virtual start and end are implied. */
   readonly nodeIds: ReadonlyArray<string>
   readonly source: GraphSource
+  /** "goal-state": only what the outcome rests on, held on its pages (GoalState.ts); absent for a way's whole path. */
+  readonly evidence?: "goal-state"
 }
 
 export interface StrategyGraph {

@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { digest } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { DATA_RULES, dataRulesAt, nodeIdOf, pathIdOf, semanticKeyOf } from "@core/domain"
-import type { GraphNode, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
+import { DATA_RULES, dataRulesAt, goalStateSteps, nodeIdOf, pathIdOf, semanticKeyOf } from "@core/domain"
+import type { GraphNode, GraphPath, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { evolveRun, initialRunState, labelSandbox, verdictRules } from "@core/pipeline"
 import { noModels } from "@core/engine"
 import type { Suite } from "@core/sites/suites"
@@ -79,9 +79,9 @@ export const runLabelling = (events: ReadonlyArray<CoreEvent>): RunLabelling => 
 }
 
 /**
- * Each task's graph as a run's round 0 holds it — the demo's LFs as one path — judged under
- * today's data rules (a goal undone before the claim is refused): CORE's verdict before any
- * expansion, where `labelTrajectories` measures the LFs alone.
+ * Each task's graph as a run's round 0 holds it — the demo's LFs as one path, and its
+ * goal-state path — judged under today's data rules (a goal undone or redone before the claim
+ * is refused): CORE's verdict before any expansion, where `labelTrajectories` measures the LFs alone.
  */
 export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>): RunLabelling => {
   const rules = dataRulesAt(DATA_RULES.current)
@@ -94,12 +94,16 @@ export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>):
       const source = { kind: "demo", id: t.taskId } as const
       return { nodeId: nodeIdOf(semanticKey), lfId: lf.lfId, description: lf.evidence, semanticKey, how: "demo", source }
     })
-    const nodeIds = [...new Set(nodes.map((n) => n.nodeId))]
-    graphs.set(t.taskId, {
-      taskId: t.taskId,
-      nodes: nodes.filter((n, i) => nodes.findIndex((m) => m.nodeId === n.nodeId) === i),
-      paths: [{ pathId: pathIdOf(t.taskId, nodeIds), nodeIds, source: { kind: "demo", id: t.taskId } }]
-    })
+    const nodeIds = nodes.map((n) => n.nodeId)
+    const source = { kind: "demo", id: t.taskId } as const
+    const paths: Array<GraphPath> = [{ pathId: pathIdOf(t.taskId, nodeIds), nodeIds, source }]
+    // As the strategy graph decider adds it: the goal-state path beside the demo's.
+    const steps = t.lfs.map((lf) => lf.stepIndex)
+    const kept = new Set(goalStateSteps(demo, steps))
+    const goal = nodeIds.filter((_, i) => kept.has(steps[i]!))
+    if (rules.addsGoalStatePaths && goal.length > 0 && goal.length < nodeIds.length)
+      paths.push({ pathId: pathIdOf(t.taskId, goal), nodeIds: goal, source, evidence: "goal-state" })
+    graphs.set(t.taskId, { taskId: t.taskId, nodes: nodes.filter((n, i) => nodes.findIndex((m) => m.nodeId === n.nodeId) === i), paths })
   }
   return {
     graphs,

@@ -61,8 +61,10 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   const pathIdByNodes = new Map<string, string>()
   for (const e of input.events) if (e.type === "PathAdded") pathIdByNodes.set(`${e.data.taskId}|${e.data.nodeIds.join(",")}`, e.data.pathId)
   const verified = new Map<string, Set<string>>()
+  // A goal-state path is evidence of an outcome, not a way to it: paths count ways.
+  const ways = (t: string) => graphs.get(t)?.paths.filter((p) => p.evidence === undefined).map((p) => p.pathId) ?? []
   for (const e of input.events) {
-    if (e.type !== "PathAdded") continue
+    if (e.type !== "PathAdded" || e.data.evidence !== undefined) continue
     const along = e.data.source.kind === "demo" || input.groundTruth.get(e.data.source.id)?.success === true
     if (along) verified.set(e.data.taskId, (verified.get(e.data.taskId) ?? new Set()).add(e.data.pathId))
   }
@@ -79,13 +81,13 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
     }
     if (pass && truth.success && v.path !== null) {
       const id = pathIdByNodes.get(`${v.taskId}|${v.path.join(",")}`)
-      if (id !== undefined) verified.set(v.taskId, (verified.get(v.taskId) ?? new Set()).add(id))
+      if (id !== undefined && ways(v.taskId).includes(id)) verified.set(v.taskId, (verified.get(v.taskId) ?? new Set()).add(id))
     }
   }
   const taskIds = input.tasks.map((t) => t.id)
   const mean = (counts: ReadonlyArray<number>) =>
     counts.length === 0 ? 0 : Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 100) / 100
-  const pathIds = (t: string) => graphs.get(t)?.paths.map((p) => p.pathId) ?? []
+  const pathIds = ways
   const meanings = (t: string, ids: Iterable<string>) => new Set([...ids].map((id) => meaningOf.get(`${t}|${id}`) ?? id))
   return {
     run_id: input.runId,

@@ -51,7 +51,15 @@ export const EndCheck = Schema.Struct({
         source: SourceRef
       })
     ),
-    paths: Schema.Array(Schema.Struct({ pathId: Schema.String, nodeIds: Schema.Array(Schema.String), source: SourceRef }))
+    paths: Schema.Array(
+      Schema.Struct({
+        pathId: Schema.String,
+        nodeIds: Schema.Array(Schema.String),
+        source: SourceRef,
+        // A goal-state path is held to its pages (data rules 9): the check must know which it is.
+        evidence: Schema.optionalKey(Schema.Literal("goal-state"))
+      })
+    )
   }),
   labelFunctions: Schema.Array(Schema.Struct({ lfId: Schema.String, code: Schema.String })),
   dataRules: DataRules

@@ -303,7 +303,12 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
       const g = s.graphs.get(e.data.taskId) ?? emptyGraph(e.data.taskId)
       const graphs = new Map(s.graphs).set(
         e.data.taskId,
-        addPath(g, { pathId: e.data.pathId, nodeIds: e.data.nodeIds, source: e.data.source })
+        addPath(g, {
+          pathId: e.data.pathId,
+          nodeIds: e.data.nodeIds,
+          source: e.data.source,
+          ...(e.data.evidence === undefined ? {} : { evidence: e.data.evidence })
+        })
       )
       const from = e.data.source.kind === "trajectory" ? s.trajectories.get(e.data.source.id) : undefined
       if (from === undefined) return { ...s, graphs }

@@ -14,7 +14,7 @@
  * r.kind === "verdict" && r.verdict.verdict // "pass" | "partial" | "fail"
  */
 import { Effect } from "effect"
-import { acceptUnlessRedone, acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
+import { acceptOnTheirPages, acceptUnlessRedone, acceptUnlessUndone, fromStep, graphVerdict, queryKey } from "@core/domain"
 import type { DataRuleSet, GraphVerdict, LfQuery, LfResult, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { Sandbox } from "@core/sandbox"
 
@@ -84,8 +84,10 @@ export const verifyTrajectory = (input: VerifyInput) =>
  */
 export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajectory: LfTrajectory): VerdictRules => {
   if (!rules.commutesAndRefusesUndone) return {}
-  const undone = acceptUnlessUndone(graph, trajectory)
-  if (!rules.refusesRedoneGoals) return { commute: true, accept: undone }
-  const redone = acceptUnlessRedone(graph, trajectory)
-  return { commute: true, accept: (path, matched) => undone(path, matched) && redone(path, matched) }
+  const accepts = [
+    acceptUnlessUndone(graph, trajectory),
+    ...(rules.refusesRedoneGoals ? [acceptUnlessRedone(graph, trajectory)] : []),
+    ...(rules.addsGoalStatePaths ? [acceptOnTheirPages(graph, trajectory)] : [])
+  ]
+  return { commute: true, accept: (path, matched) => accepts.every((accept) => accept(path, matched)) }
 }

@@ -12,7 +12,8 @@
  * and that a path added in its round accepts counts as a pass (`TrajectoryPromoted`).
  * Version 7: expansion refuses a path whose trajectory never enters a value the task's demo
  * typed or picked from its instruction. Version 8: a verdict refuses a match whose goal
- * was redone before the claim (its fields filled with other values, its control pressed on another page). Runs recorded without the key used version 1, and
+ * was redone before the claim (its fields filled with other values, its control pressed on another page).
+ * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -21,7 +22,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8"], "8", {
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9"], "9", {
   /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
   pathsByMeaning: "2",
   /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
@@ -60,7 +61,14 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * page (the same post published on a second board). Both passed every LF where the first
    * doing was: false passes of the hard-negative suite (`eval corruptions`, side-effect).
    */
-  refusesRedoneGoals: "8"
+  refusesRedoneGoals: "8",
+  /**
+   * Each demo's graph gets a second path of goal-state evidence (GoalState.ts): the demo's
+   * changes, its goal and its claim without the search and links that found them, each held
+   * on a page of the demo's pattern. Most right ways the demo's LFs refused left its path at
+   * the first step (browsing where it searched) and reached the same outcome.
+   */
+  addsGoalStatePaths: "9"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

@@ -116,3 +116,27 @@ test("given two paths whose nodes have the same label functions, then one path b
   const more = [...events, path("t1", "p3", ["n-other", "n-done"], { kind: "trajectory", id: "r1-s1-t1" })]
   expect(runMetrics({ runId: "r", events: more, groundTruth, tasks: [task("t1", 2)] }).tasks_with_multiple_paths).toBe(1)
 })
+
+test("given a demo's goal-state path and a pass along it, then no second path: it is evidence of the outcome, not a way", () => {
+  const events = [
+    node("t1", "n-search"),
+    node("t1", "n-upvote"),
+    node("t1", "n-done"),
+    path("t1", "p1", ["n-search", "n-upvote", "n-done"], { kind: "demo", id: "d1" }),
+    ev(PathAdded, {
+      taskId: "t1",
+      pathId: "p2",
+      nodeIds: ["n-upvote", "n-done"],
+      source: { kind: "demo", id: "d1" },
+      evidence: "goal-state"
+    }),
+    verdict("r1-s0-t1", "t1", "pass", ["n-upvote", "n-done"])
+  ]
+  const groundTruth = new Map([["r1-s0-t1", { success: true, reason: "" }]])
+  const m = runMetrics({ runId: "r", events, groundTruth, tasks: [task("t1", 2)] })
+  expect(m.paths_per_task_mean).toBe(1)
+  expect(m.tasks_with_multiple_paths).toBe(0)
+  expect(m.by_nodes).toEqual({ paths_per_task_mean: 1, tasks_with_multiple_paths: 0 })
+  // The pass itself counts: it is a verdict like any other.
+  expect(m.verdict_vs_ground_truth.precision).toBe(1)
+})

@@ -120,14 +120,17 @@ describe("decoding what arrives", () => {
             source
           }
         ],
-        paths: [{ pathId: "p-1", nodeIds: ["n-1"], source }]
+        paths: [
+          { pathId: "p-1", nodeIds: ["n-1"], source },
+          { pathId: "p-2", nodeIds: ["n-1"], source, evidence: "goal-state" as const }
+        ]
       },
       labelFunctions: [{ lfId: "f".repeat(64), code: "function labelFunction(t) { return -1 }" }],
-      dataRules: "4" as const
+      dataRules: "9" as const
     }
     const checked = job({ input: { ...job().input, exploration: "5", end } })
     expect(decodeJob(JSON.parse(JSON.stringify(checked)))).toEqual({ ok: true, value: checked })
-    const broken = { ...checked, input: { ...checked.input, end: { ...end, dataRules: "9" } } }
+    const broken = { ...checked, input: { ...checked.input, end: { ...end, dataRules: "99" } } }
     expect(decodeJob(broken).ok).toBe(false)
   })
 

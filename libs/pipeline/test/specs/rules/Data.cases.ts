@@ -48,7 +48,9 @@ import {
   tasks,
   trajectory,
   UPVOTE,
-  upvote
+  upvote,
+  upvoteDemo,
+  upvoteNodes
 } from "../Forum.ts"
 import { dataOf, typesOf } from "@core/engine/testing"
 import type { Table } from "./Cases.ts"
@@ -344,5 +346,26 @@ export const data: Table["data"] = {
     run: commentedTwice,
     before: "pass",
     after: "partial"
+  },
+  addsGoalStatePaths: {
+    // The upvote demo's inference done: its path, and then the path of its upvote and claim without the search and the link.
+    run: async (v) => {
+      const source = { kind: "demo" as const, id: upvoteDemo.data.demoId }
+      const given = [
+        ...tasks,
+        upvoteDemo,
+        runStarted({ tasks: [upvote.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+        ...upvoteNodes.map((n, i) => labelFunctionInferred(upvote.taskId, source, n, i))
+      ]
+      const done = jobCompleted(
+        { jobId: `infer-${upvoteDemo.data.demoId}`, outcome: "done" },
+        { stream: runStream(RUN, "infer", upvoteDemo.data.demoId) }
+      )
+      const paths = dataOf((await spec(strategyGraph).given(given).when(done).run()).events, "PathAdded")
+      const name = (id: string) => upvoteNodes.find((n) => nodeIdOf(n.semanticKey) === id)!.semanticKey.actionKind
+      return paths.map((p) => `${p.evidence ?? "way"}: ${p.nodeIds.map(name).join(", ")}`)
+    },
+    before: ["way: type, click, click, status"],
+    after: ["way: type, click, click, status", "goal-state: click, status"]
   }
 }
