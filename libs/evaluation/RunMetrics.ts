@@ -62,7 +62,11 @@ export const runMetrics = (input: RunMetricsInput & { readonly runId: string }) 
   for (const e of input.events) if (e.type === "PathAdded") pathIdByNodes.set(`${e.data.taskId}|${e.data.nodeIds.join(",")}`, e.data.pathId)
   const verified = new Map<string, Set<string>>()
   // A goal-state path is evidence of an outcome, not a way to it: paths count ways.
-  const ways = (t: string) => graphs.get(t)?.paths.filter((p) => p.evidence === undefined).map((p) => p.pathId) ?? []
+  const ways = (t: string) =>
+    graphs
+      .get(t)
+      ?.paths.filter((p) => p.evidence === undefined)
+      .map((p) => p.pathId) ?? []
   for (const e of input.events) {
     if (e.type !== "PathAdded" || e.data.evidence !== undefined) continue
     const along = e.data.source.kind === "demo" || input.groundTruth.get(e.data.source.id)?.success === true
