@@ -3,7 +3,7 @@
  * demo's path, a path of only what the task's outcome rests on — the demo's steps that
  * changed what the app holds (a field filled, an option chosen, a control pressed that left
  * the page where it was), its goal step and its claim — without the steps that only found
- * the way (a search, the links followed). A trajectory that reached the same outcome by
+ * the way (a search, the links followed; for a question, the page the answer was read on). A trajectory that reached the same outcome by
  * another route holds it, though it never searched; the demo's own way still holds the
  * full path, which comes first.
  *
@@ -20,8 +20,6 @@ import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
-const CLOSING = new Set(["status", "answer"])
-
 /** A step that changed what the app holds and stayed on its page: typing (not a submitted search), selecting, pressing a control that is no link. */
 const changedInPlace = (s: LfStep): boolean => {
   const a = s.action
@@ -34,15 +32,17 @@ const changedInPlace = (s: LfStep): boolean => {
 /**
  * Of the demo's key steps (`keySteps`, step indices in path order), those a goal-state path
  * keeps: each that changed something in place, the goal step (the last before a closing
- * claim, or the last) and the claim. The same list when nothing is left out: there is then
+ * status, or the last) and the claim. An answer is its own goal: the page it was read on
+ * is one way to it. The same list when nothing is left out: there is then
  * no second path to add.
  */
 export const goalStateSteps = (demo: LfTrajectory, keySteps: ReadonlyArray<number>): ReadonlyArray<number> => {
   const step = (i: number) => demo.steps.find((s) => s.index === i)
   const last = keySteps.at(-1)
   if (last === undefined) return []
-  const closes = CLOSING.has(step(last)?.action.kind ?? "")
-  const terminal = new Set(closes && keySteps.length >= 2 ? [keySteps.at(-2)!, last] : [last])
+  const kind = step(last)?.action.kind ?? ""
+  // An answer is the outcome itself, whatever page it was read on (as expansion reads it from data rules 4).
+  const terminal = new Set(kind === "status" && keySteps.length >= 2 ? [keySteps.at(-2)!, last] : [last])
   return keySteps.filter((i) => terminal.has(i) || (step(i) !== undefined && changedInPlace(step(i)!)))
 }
 

@@ -21,7 +21,7 @@ describe("the key steps a goal-state path keeps: what changed in place, the goal
   const cases: ReadonlyArray<[string, Parameters<typeof trajectory>[1], ReadonlyArray<number>]> = [
     ["search, open the post, upvote, complete", [search("tea"), link("Tea", "/post/1"), press("Upvote"), done], [2, 3]],
     ["browse to a board, complete there (a navigation task)", [link("Cycling", "/b/cycling"), done], [0, 1]],
-    ["search, open the post, answer", [search("tea"), link("Tea", "/post/1"), answer], [1, 2]],
+    ["search, open the post, answer: the answer alone", [search("tea"), link("Tea", "/post/1"), answer], [2]],
     [
       "a form: open it, fill two fields, publish (a new page), complete",
       [link("New post", "/submit"), fill("Title", "Hi"), fill("Body", "Text"), press("Publish", "/post/9"), done],
