@@ -16,6 +16,7 @@
  * graphVerdict(graph, known, { commute: true, accept: acceptUnlessUndone(graph, trajectory) })
  */
 import { terminalNodes } from "./Expansion.ts"
+import { sitePath } from "./LfTrajectory.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
@@ -136,10 +137,39 @@ export const goalRedoneElsewhere = (t: LfTrajectory, goalAt: number, claimAt: nu
   )
 }
 
+/** The page's elements as role, name and state: two steps that leave the same list left the page as it was. */
+const screenOf = (elements: ReadonlyArray<LfElement> | null): string | null =>
+  elements === null ? null : JSON.stringify(elements.map((e) => [e.role, e.name, e.checked, e.value]))
+
+/**
+ * Was a control pressed again on the page it was pressed on (no link; the page as its path,
+ * since a button may add a query of its own such as `?added=cart`), before the claim
+ * (`claimAt`), by a step no node matched, changing the page again? The earlier press is a
+ * matched step, or the step right before: "Add to cart" pressed twice adds twice (the
+ * order's quantity 4, not 3), whichever path left the button out. A second press that
+ * changes nothing (an item already on the wish list) is harmless, and presses a path holds
+ * are each their own node, so matched.
+ */
+export const pressedAgain = (t: LfTrajectory, matchedAt: ReadonlyArray<number>, claimAt: number): boolean => {
+  const page = (url: string | null) => sitePath(url)?.split("?")[0] ?? null
+  const isPress = (s: LfStep) => s.action.kind === "click" && s.action.role !== null && s.action.role !== "link"
+  const same = (p: LfStep, r: LfStep) =>
+    p.action.role === r.action.role && p.action.name === r.action.name && page(p.urlBefore) === page(r.urlBefore)
+  return t.steps.some((r, position) => {
+    if (position === 0 || matchedAt.includes(r.index) || r.index >= claimAt || !isPress(r)) return false
+    const previous = t.steps[position - 1]!
+    const again = t.steps.slice(0, position).some((p) => isPress(p) && same(p, r) && (matchedAt.includes(p.index) || p === previous))
+    const before = screenOf(previous.elements)
+    const after = screenOf(r.elements)
+    return again && before !== null && after !== null && before !== after
+  })
+}
+
 /**
  * A verdict rule (`VerdictRules.accept`): refuse a full match whose goal was redone before
- * its claim — its matched fields given other values (`valuesOverwritten`), or its goal
- * control pressed again on another page (`goalRedoneElsewhere`).
+ * its claim — its matched fields given other values (`valuesOverwritten`), its goal control
+ * pressed again on another page (`goalRedoneElsewhere`), or a matched control pressed again
+ * where it was, changing the page again (`pressedAgain`).
  */
 export const acceptUnlessRedone =
   (g: StrategyGraph, t: LfTrajectory) =>
@@ -151,5 +181,7 @@ export const acceptUnlessRedone =
     const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
     if (goalAt === undefined || claimAt === undefined) return true
     const matchedAt = matched.map((m) => m.satisfiedAt)
-    return !valuesOverwritten(t, matchedAt, goalAt, claimAt) && !goalRedoneElsewhere(t, goalAt, claimAt)
+    return (
+      !valuesOverwritten(t, matchedAt, goalAt, claimAt) && !goalRedoneElsewhere(t, goalAt, claimAt) && !pressedAgain(t, matchedAt, claimAt)
+    )
   }

@@ -6,8 +6,9 @@
  * The report's figures are per corruption type: negatives, false passes (CORE labelled a
  * confirmed negative successful), and discarded corruptions (the checker still passed them)
  * with how many of those CORE accepted; with the label functions that held on each false
- * pass, so an audit can see what let it through. The sources and the discarded corruptions
- * are the suite's positives, which give recall, NPV and κ their other side.
+ * pass, so an audit can see what let it through. The sources are the suite's positives,
+ * which give recall, NPV and κ their other side; a discarded corruption is right only by a
+ * checker that may be lenient (a comment posted twice), so it is counted, not scored.
  *
  * @example
  * const report = corruptionReport(set, tasks, labels, started)
@@ -77,7 +78,7 @@ export const corruptionReport = (
   const negatives = labels.filter((l) => !l.checker)
   const sources = labels.filter((l) => l.kind === "source")
   const count = (ls: ReadonlyArray<TrajectoryLabel>, f: (l: TrajectoryLabel) => boolean) => ls.filter(f).length
-  const tp = count(labels, (l) => l.checker && l.pass)
+  const tp = count(sources, (l) => l.pass)
   const fp = count(negatives, (l) => l.pass)
   const codes = new Map(tasks.flatMap((t) => t.lfs.map((lf) => [lf.lfId, lf] as const)))
   const note = new Map(set.trajectories.map((t) => [t.id, t.note]))
@@ -88,15 +89,15 @@ export const corruptionReport = (
     discarded_accepted: count(labels, (l) => l.kind === type && l.checker && l.pass),
     not_built: set.notBuilt.filter((d) => d.kind === type).length
   })
-  const positives = count(labels, (l) => l.checker)
   return {
     tasks: tasks.length,
     sources: { ...set.sources, labelled_pass: count(sources, (l) => l.pass) },
     negatives: negatives.length,
     false_passes: fp,
-    discarded: positives - sources.length,
-    // Over every trajectory: the sources and the discarded corruptions are positives, the rest negatives.
-    ...confusionFigures({ tp, fp, tn: negatives.length - fp, fn: positives - tp }),
+    discarded: count(labels, (l) => l.checker && l.kind !== "source"),
+    // Over the sources and the confirmed negatives. A discarded corruption is right only by a checker that may be lenient
+    // (a second comment posted, another item added too): how many CORE accepted is said per type, not scored.
+    ...confusionFigures({ tp, fp, tn: negatives.length - fp, fn: sources.length - tp }),
     by_type: Object.fromEntries(CORRUPTION_TYPES.map((t) => [t, byType(t)])) as Record<CorruptionType, TypeFigures>,
     false_pass_list: negatives
       .filter((l) => l.pass)

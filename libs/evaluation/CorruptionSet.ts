@@ -6,10 +6,10 @@
  * each done twice, the last swapped, undone after the rest, a stop one step early, a near-miss answer, a
  * side effect on a sibling item, a sibling item, one value changed), and every corrupted script
  * is played in the real environment. A corruption the checker still passes is not a negative:
- * it is discarded as one and counted, but kept as what it is — a right trajectory that looks
- * wrong (a link clicked twice), which a judge that accepts every right path must accept. The
- * set holds the sources and those (its positives) and the confirmed negatives, so agreement
- * figures (recall, κ, NPV) have both sides.
+ * it is discarded as one and counted, and kept beside them so the report can say how many
+ * of those CORE accepted (a link clicked twice is right; a comment posted twice passes a
+ * lenient checker). The sources are the positives and the confirmed negatives the
+ * negatives of the agreement figures (recall, κ, NPV).
  *
  * @example
  * const set = yield* buildCorruptionSet({ instances: ["forum-upvote-1"], progress: console.log })

@@ -57,9 +57,10 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
   /**
    * A verdict refuses a match whose goal was redone before its claim (Undo.ts
    * `acceptUnlessRedone`): its matched fields given other values (the account's email changed
-   * to the task's address, then to another), or its goal control pressed again on another
-   * page (the same post published on a second board). Both passed every LF where the first
-   * doing was: false passes of the hard-negative suite (`eval corruptions`, side-effect).
+   * to the task's address, then to another), its goal control pressed again on another page
+   * (the same post published on a second board), or a control pressed again where it was,
+   * changing the page again ("Add to cart" twice). Each passed every LF where the first
+   * doing was: false passes of the hard-negative suite (`eval corruptions`).
    */
   refusesRedoneGoals: "8",
   /**

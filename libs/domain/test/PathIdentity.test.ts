@@ -13,6 +13,7 @@ import {
   goalRedoneElsewhere,
   goalUndone,
   graphVerdict,
+  pressedAgain,
   valuesOverwritten,
   acceptUnlessRedone,
   hasPathByMeaning,
@@ -273,4 +274,24 @@ describe("data rules 8: no pass once the goal control was pressed again on anoth
     const t = trajectory("/", [open("/b/books"), open("/"), open("/b/books"), done])
     expect(goalRedoneElsewhere(t, 0, 3)).toBe(false)
   })
+})
+
+describe("data rules 8: no pass once a matched control was pressed again where it was, changing the page", () => {
+  const cart = (n: number) => [el("link", `Cart (${n})`), el("button", "Add to cart")]
+  const add = (n: number, urlAfter = "/p/1?added=cart") => ({
+    action: act("click", { role: "button", name: "Add to cart" }),
+    urlAfter,
+    elements: cart(n)
+  })
+  const wish = { action: act("click", { role: "button", name: "Add to wish list" }), elements: [el("button", "Add to wish list")] }
+  const done = { action: act("status", { status: "complete" }), elements: cart(3) }
+  const cases: ReadonlyArray<[string, Parameters<typeof trajectory>[1], ReadonlyArray<number>, number, boolean]> = [
+    ["added once, complete", [add(3), done], [0, 1], 1, false],
+    ["added, then added again right away: the cart changed again", [add(3), add(4), done], [0, 2], 2, true],
+    ["added again by a path that left the button out: the step before is the same press", [add(3), add(4), done], [2], 2, true],
+    ["pressed twice, the second changing nothing (already on the wish list)", [wish, wish, done], [0, 2], 2, false],
+    ["both presses are the path's own nodes (a stepper pressed twice by the demo)", [add(3), add(4), done], [0, 1, 2], 2, false]
+  ]
+  for (const [name, steps, matched, claim, again] of cases)
+    test(name, () => expect(pressedAgain(trajectory("/p/1", steps), matched, claim)).toBe(again))
 })
