@@ -71,17 +71,24 @@ export const goalUndone = (t: LfTrajectory, goalAt: number, claimAt: number): bo
  * A verdict rule (`VerdictRules.accept`): refuse a full match whose goal step — a path's
  * last node, or the one before a final status or answer — was undone before the claim.
  */
+/**
+ * Where a full match's goal step and its claim held (the claim past the last step for a
+ * path without one); null when the path is only a closing step, which has no goal to undo.
+ */
+const goalAndClaim = (g: StrategyGraph, t: LfTrajectory, path: GraphPath, matched: GraphVerdict["matched"]) => {
+  const terminal = terminalNodes(g, path.nodeIds)
+  if (terminal.length === 0 || CLOSING.has(terminal[0]!.semanticKey.actionKind)) return null
+  const at = (nodeId: string) => matched.find((m) => m.nodeId === nodeId)?.satisfiedAt
+  const goalAt = at(terminal[0]!.nodeId)
+  const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
+  return goalAt === undefined || claimAt === undefined ? null : { goalAt, claimAt }
+}
+
 export const acceptUnlessUndone =
   (g: StrategyGraph, t: LfTrajectory) =>
   (path: GraphPath, matched: GraphVerdict["matched"]): boolean => {
-    const terminal = terminalNodes(g, path.nodeIds)
-    // A path that is only a closing step has no goal step to undo.
-    if (terminal.length === 0 || CLOSING.has(terminal[0]!.semanticKey.actionKind)) return true
-    const at = (nodeId: string) => matched.find((m) => m.nodeId === nodeId)?.satisfiedAt
-    const goalAt = at(terminal[0]!.nodeId)
-    const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
-    if (goalAt === undefined || claimAt === undefined) return true
-    return !goalUndone(t, goalAt, claimAt)
+    const at = goalAndClaim(g, t, path, matched)
+    return at === null || !goalUndone(t, at.goalAt, at.claimAt)
   }
 
 /** The field a step left a value in, and the value: typing that stayed unsubmitted, or a select. Null for anything else. */
@@ -174,12 +181,9 @@ export const pressedAgain = (t: LfTrajectory, matchedAt: ReadonlyArray<number>, 
 export const acceptUnlessRedone =
   (g: StrategyGraph, t: LfTrajectory) =>
   (path: GraphPath, matched: GraphVerdict["matched"]): boolean => {
-    const terminal = terminalNodes(g, path.nodeIds)
-    if (terminal.length === 0 || CLOSING.has(terminal[0]!.semanticKey.actionKind)) return true
-    const at = (nodeId: string) => matched.find((m) => m.nodeId === nodeId)?.satisfiedAt
-    const goalAt = at(terminal[0]!.nodeId)
-    const claimAt = terminal.length === 2 ? at(terminal[1]!.nodeId) : (t.steps.at(-1)?.index ?? 0) + 1
-    if (goalAt === undefined || claimAt === undefined) return true
+    const at = goalAndClaim(g, t, path, matched)
+    if (at === null) return true
+    const { goalAt, claimAt } = at
     const matchedAt = matched.map((m) => m.satisfiedAt)
     return (
       !valuesOverwritten(t, matchedAt, goalAt, claimAt) && !goalRedoneElsewhere(t, goalAt, claimAt) && !pressedAgain(t, matchedAt, claimAt)

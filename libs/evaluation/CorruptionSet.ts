@@ -25,17 +25,15 @@ import {
   scriptsOf,
   seededRng,
   sideEffect,
-  SOLVED_SUITES,
   stopEarly,
   swapSteps,
   undoAfter,
   wrongValueVariant
 } from "@core/sites/solutions"
 import type { Corruption, CorruptionType, Step } from "@core/sites/solutions"
-import { loadSuites } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import type { EvalTask, EvalTrajectory, JudgedSet } from "./LabelEvalSet.ts"
-import { siblingOf } from "./LabelEvalSet.ts"
+import { siblingOf, trainInstances } from "./LabelEvalSet.ts"
 import { evalTaskOf, openScriptPlayer } from "./ScriptPlayer.ts"
 
 export interface CorruptionSetOptions {
@@ -250,18 +248,8 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
   Effect.gen(function* () {
     const log = options.progress ?? (() => undefined)
     const seed = options.seed ?? "core-corruptions-v1"
-    const suites = (yield* loadSuites()).filter(
-      (s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite)
-    )
-    if (suites.length === 0)
-      return yield* Effect.fail(new Error(`no scripted solutions for suite '${options.suite}' (have: ${SOLVED_SUITES.join(", ")})`))
-    const all = suites.flatMap((s) => s.tasks)
-    const wanted = options.instances === undefined ? undefined : new Set(options.instances)
+    const { all, tasks } = yield* trainInstances(options)
     const withPasses = options.runPasses === undefined ? undefined : new Set(options.runPasses.map((p) => p.taskId))
-    const tasks = all.filter((t) => t.split === "train" && (wanted === undefined || wanted.has(t.id)))
-    const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
-    if (missing.length > 0)
-      return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
     const chosen = tasks.filter((t) => withPasses === undefined || withPasses.has(t.id))
 
     const lanes = Math.max(1, Math.min(options.parallel ?? 2, chosen.length))

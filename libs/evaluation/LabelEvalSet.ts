@@ -167,16 +167,13 @@ const plansOf = (
   return plans
 }
 
-/** Builds the evaluation set; see the module comment. Never fails on a failing script: that is a trajectory too. */
-export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
+/**
+ * The train instances of the solved suites (of `suite`, when given) that `instances` names,
+ * all of them by default, beside every task of those suites (siblings are drawn from them);
+ * a suite without scripts or an instance that is not a train one fails in one line.
+ */
+export const trainInstances = (options: { readonly suite?: string; readonly instances?: ReadonlyArray<string> }) =>
   Effect.gen(function* () {
-    const log = options.progress ?? (() => undefined)
-    const o = {
-      randomPerTask: options.randomPerTask ?? 1,
-      perturbedPerTask: options.perturbedPerTask ?? 1,
-      seed: options.seed ?? "core-label-eval-v1"
-    }
-    const kinds = new Set(options.kinds ?? EVAL_KINDS)
     const suites = (yield* loadSuites()).filter(
       (s) => SOLVED_SUITES.includes(s.suite) && (options.suite === undefined || s.suite === options.suite)
     )
@@ -188,6 +185,20 @@ export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
     const missing = [...(wanted ?? [])].filter((id) => !tasks.some((t) => t.id === id))
     if (missing.length > 0)
       return yield* Effect.fail(new Error(`not train instances of ${suites.map((s) => s.suite).join(", ")}: ${missing.join(", ")}`))
+    return { all, tasks }
+  })
+
+/** Builds the evaluation set; see the module comment. Never fails on a failing script: that is a trajectory too. */
+export const buildLabelEvalSet = (options: LabelEvalSetOptions = {}) =>
+  Effect.gen(function* () {
+    const log = options.progress ?? (() => undefined)
+    const o = {
+      randomPerTask: options.randomPerTask ?? 1,
+      perturbedPerTask: options.perturbedPerTask ?? 1,
+      seed: options.seed ?? "core-label-eval-v1"
+    }
+    const kinds = new Set(options.kinds ?? EVAL_KINDS)
+    const { all, tasks } = yield* trainInstances(options)
 
     const { judge, lfOf } = yield* openScriptPlayer()
 
