@@ -1,8 +1,9 @@
 /**
  * `bun core graph show` and `bun core audit trajectory` through the real CLI, on one real
  * run (real Chromium, the bundled sites, seeded exploration policy): two rounds on a task
- * the policy half-solves in round 1 — partials whose expansion adds paths, so round 2
- * passes on them — and a question task whose page-specific LFs it never satisfies (fails).
+ * the policy half-solves in round 1 — partials (the booking's email read where neither the
+ * demo's path nor its goal-state path reads it) whose expansion adds paths — and a question
+ * task whose page-specific LFs most of its episodes never satisfy (fails).
  * Everything the commands print is checked against the run's own events.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -11,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError } from "./support/cli.ts"
 
-const EASY = "shop-open-product-1"
+const EASY = "travel-booking-email-1"
 const HARD = "travel-departure-time-1"
 const tmp = mkdtempSync(join(tmpdir(), "core-cli-graph-audit-"))
 const flags = ["--store", "embedded", "--data-dir", join(tmp, "data")]
@@ -253,10 +254,13 @@ describe("audit trajectory", () => {
     expect(text.stdout).toMatch(/^dataset records\n {2}[0-9a-f]{12} /m)
     const first = a.path.steps[0]
     const action = recordedOf(id).steps[first.step].action
+    const target = `${action.target.role} ${JSON.stringify(action.target.name)}`
     const shown =
       action.kind === "type"
-        ? `type ${JSON.stringify(action.text)} into ${action.target.role} ${JSON.stringify(action.target.name)}`
-        : `${action.kind} ${action.target.role} ${JSON.stringify(action.target.name)}`
+        ? `type ${JSON.stringify(action.text)} into ${target}`
+        : action.kind === "select"
+          ? `select ${JSON.stringify(action.value)} in ${target}`
+          : `${action.kind} ${target}`
     expect(text.stdout).toContain(`held at step ${first.step}: ${shown}`)
 
     // The same audit by <runId>/<trajectoryId> and by --run.

@@ -14,12 +14,12 @@
  */
 import { Effect } from "effect"
 import type { LfTrajectory } from "@core/domain"
-import type { DemoStep } from "@core/events"
 import { randomRollout, samePathVariant, scriptsOf, seededRng, SOLVED_SUITES, wrongValueVariant } from "@core/sites/solutions"
 import type { Step } from "@core/sites/solutions"
 import { loadSuites, SITE_PARAMETERS } from "@core/sites/suites"
 import type { SuiteTask } from "@core/sites/suites"
 import { evalTaskOf, openScriptPlayer } from "./ScriptPlayer.ts"
+import type { EvalTask } from "./ScriptPlayer.ts"
 
 /**
  * `other-method`: the task done by another mechanism (a different control or shortcut makes
@@ -30,21 +30,7 @@ export type EvalKind = "same-path" | "other-path" | "other-method" | "wrong-item
 export type BundledEvalKind = Exclude<EvalKind, "other-method">
 export const EVAL_KINDS: ReadonlyArray<BundledEvalKind> = ["same-path", "other-path", "wrong-item", "wrong-value", "random"]
 
-export interface EvalTask {
-  readonly taskId: string
-  readonly suite: string
-  readonly template: string
-  readonly instruction: string
-  /** The primary family, whose run is the demo. */
-  readonly family: string
-  /** The primary family's run on a fresh episode: what `solutions run --out` writes as the demo. */
-  readonly demo: LfTrajectory
-  /** The same run as DemoIngested steps. */
-  readonly demoSteps: ReadonlyArray<DemoStep>
-  /** The checker's verdict on the demo run (false would make the task's demo useless). */
-  readonly demoChecker: boolean
-  readonly demoNote: string
-}
+export type { EvalTask } from "./ScriptPlayer.ts"
 
 export interface EvalTrajectory<K extends string = EvalKind> {
   /** `${taskId}/${kind}/${family or seed}`. */

@@ -17,7 +17,23 @@ import { episodeSource } from "@core/sites"
 import { runScriptPartial, solutionsRuntime, verdictOf } from "@core/sites/solutions"
 import type { PartialRun, Step } from "@core/sites/solutions"
 import type { SuiteTask } from "@core/sites/suites"
-import type { EvalTask } from "./LabelEvalSet.ts"
+import type { DemoStep } from "@core/events"
+
+export interface EvalTask {
+  readonly taskId: string
+  readonly suite: string
+  readonly template: string
+  readonly instruction: string
+  /** The primary family, whose run is the demo. */
+  readonly family: string
+  /** The primary family's run on a fresh episode: what `solutions run --out` writes as the demo. */
+  readonly demo: LfTrajectory
+  /** The same run as DemoIngested steps. */
+  readonly demoSteps: ReadonlyArray<DemoStep>
+  /** The checker's verdict on the demo run (false would make the task's demo useless). */
+  readonly demoChecker: boolean
+  readonly demoNote: string
+}
 
 /** A run of one script on a fresh episode of the task, judged by its checker. */
 export interface Judged {
