@@ -236,6 +236,8 @@ describe("audit trajectory", () => {
     const graphStream = `run.${runId}.graph.${a.task}`
     const path = byType("PathAdded", graphStream).find((e) => JSON.stringify(e.data.nodeIds) === JSON.stringify(verified.path)).data
     expect(a.path.path_id).toBe(path.pathId)
+    // Which kind of evidence held: a way, or the goal's state on its pages (data rules 9), as PathAdded says.
+    expect(a.path.evidence).toBe(path.evidence ?? "way")
     const steps = a.path.steps.map((s: any) => s.step)
     for (let i = 0; i < steps.length; i++) {
       expect(steps[i]).toBeGreaterThanOrEqual(0)
@@ -251,6 +253,7 @@ describe("audit trajectory", () => {
     expect(text.stdout).toContain(`trajectory ${id} — run ${runId}`)
     expect(text.stdout).toContain(`matched ${path.pathId}: the verdict's path is start → ${verified.path.join(" → ")} → end`)
     expect(text.stdout).toMatch(/^label\s+pass$/m)
+    expect(text.stdout.includes("goal-state evidence:")).toBe(a.path.evidence === "goal-state")
     expect(text.stdout).toMatch(/^dataset records\n {2}[0-9a-f]{12} /m)
     const first = a.path.steps[0]
     const action = recordedOf(id).steps[first.step].action
@@ -280,6 +283,10 @@ describe("audit trajectory", () => {
       .filter((e) => e.data.source.kind === "demo")
       .map((e) => e.data.pathId)
     expect(a.graph.paths.map((p: any) => p.path_id)).toEqual(demoPaths)
+    // The round's graph holds the demo's way and its goal-state path, each marked.
+    const added = byType("PathAdded", `run.${runId}.graph.${a.task}`).filter((e) => e.data.source.kind === "demo")
+    expect(a.graph.paths.map((p: any) => p.evidence)).toEqual(added.map((e) => e.data.evidence ?? "way"))
+    expect(a.graph.paths.map((p: any) => p.evidence)).toContain("goal-state")
     expect(a.expanded_from).toEqual([])
     const final = JSON.parse((await core(["graph", "show", a.task, "--json", ...flags])).stdout)
     expect(final.paths.length).toBeGreaterThan(a.graph.paths.length)

@@ -106,7 +106,13 @@ export interface TrajectoryAudit {
   readonly graph: {
     readonly round: number
     readonly nodes: number
-    readonly paths: ReadonlyArray<{ readonly path_id: string; readonly node_ids: ReadonlyArray<string>; readonly source: SourceRef }>
+    readonly paths: ReadonlyArray<{
+      readonly path_id: string
+      readonly node_ids: ReadonlyArray<string>
+      readonly source: SourceRef
+      /** "goal-state": the outcome on its pages, not a way (data rules 9); "way" for any other path. */
+      readonly evidence: "way" | "goal-state"
+    }>
   }
   readonly demos: ReadonlyArray<{
     readonly demo_id: string
@@ -140,6 +146,8 @@ export interface TrajectoryAudit {
     readonly matched: boolean
     readonly path_id: string | null
     readonly node_ids: ReadonlyArray<string> | null
+    /** Which kind of evidence the matched path is: a way, or the goal's state on its pages; null when none matched. */
+    readonly evidence: "way" | "goal-state" | null
     /** Along the matched path: where each node's LF held, recomputed from the from-step-0 evidence (null when it cannot tell). */
     readonly steps: ReadonlyArray<{
       readonly node_id: string
@@ -311,7 +319,7 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
     graph: {
       round: state.round,
       nodes: graph.nodes.length,
-      paths: graph.paths.map((p) => ({ path_id: p.pathId, node_ids: [...p.nodeIds], source: p.source }))
+      paths: graph.paths.map((p) => ({ path_id: p.pathId, node_ids: [...p.nodeIds], source: p.source, evidence: p.evidence ?? "way" }))
     },
     demos,
     expanded_from: sources.filter((s) => s.kind === "trajectory").map((s) => s.id),
@@ -321,6 +329,7 @@ export const auditTrajectoryOf = (events: ReadonlyArray<CoreEvent>, runId: strin
       matched: pathIds !== null,
       path_id: matchedPath?.pathId ?? null,
       node_ids: pathIds === null ? null : [...pathIds],
+      evidence: pathIds === null ? null : (matchedPath?.evidence ?? "way"),
       steps,
       candidates: graph.paths.map((p) => ({
         path_id: p.pathId,

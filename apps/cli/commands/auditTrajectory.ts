@@ -96,6 +96,8 @@ const render = (a: TrajectoryAudit): ReadonlyArray<string> => {
     lines.push(
       `  matched ${p.path_id ?? "(a path no longer in the graph)"}: the verdict's path is start → ${p.node_ids!.join(" → ")} → end`
     )
+    if (p.evidence === "goal-state")
+      lines.push("  goal-state evidence: what the outcome rests on, held on the demo's pages, not the way there")
     for (const s of p.steps) {
       lines.push(
         `    ${s.node_id} ${quote(s.description)} ${s.step === null ? "held after the previous node (the step is not in the evidence)" : `held at step ${s.step}${s.evidence === null ? "" : `: ${s.evidence.summary}`}`}`
