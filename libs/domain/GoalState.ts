@@ -46,6 +46,20 @@ export const goalStateSteps = (demo: LfTrajectory, keySteps: ReadonlyArray<numbe
   return keySteps.filter((i) => terminal.has(i) || (step(i) !== undefined && changedInPlace(step(i)!)))
 }
 
+/**
+ * The goal-state path of a demo's path (`nodeIds`, one per key step of `keySteps`): its
+ * nodes whose key steps `goalStateSteps` keeps; null when that leaves out nothing or all.
+ */
+export const goalStatePath = (
+  demo: LfTrajectory,
+  keySteps: ReadonlyArray<number>,
+  nodeIds: ReadonlyArray<string>
+): ReadonlyArray<string> | null => {
+  const kept = new Set(goalStateSteps(demo, keySteps))
+  const goal = nodeIds.filter((_, i) => kept.has(keySteps[i]!))
+  return goal.length > 0 && goal.length < nodeIds.length ? goal : null
+}
+
 /** The nodes of a goal-state path held to their pages: what each changed, and the claim. */
 const anchored = (g: StrategyGraph, path: GraphPath) => {
   const [goal] = terminalNodes(g, path.nodeIds)

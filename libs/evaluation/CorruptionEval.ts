@@ -1,7 +1,7 @@
 /**
  * `eval corruptions`: the hard-negative suite (CorruptionSet.ts), cached under its own key
- * like the label evaluation set, labelled by each demo's LFs alone or by a run's strategy
- * graphs (LabelEval.ts `labelSet`), and its report. EVALUATION CODE.
+ * like the label evaluation set, labelled by each demo's LFs as a run's round 0 reads them
+ * (LabelEval.ts `demoLabelling`) or by a run's strategy graphs, and its report. EVALUATION CODE.
  *
  * The report's figures are per corruption type: negatives, false passes (CORE labelled a
  * confirmed negative successful), and discarded corruptions (the checker still passed them)
@@ -25,7 +25,7 @@ import type { CorruptionSet, RunPass } from "./CorruptionSet.ts"
 
 /**
  * Bump when the suite's construction changes, so stale caches are not read. 2: discarded
- * corruptions kept as positives; 3: every key step dropped and doubled, not one drawn.
+ * corruptions kept beside the negatives; 3: every key step dropped and doubled, not one drawn.
  */
 const SUITE_VERSION = "3"
 

@@ -32,7 +32,7 @@ import {
   demoValues,
   emptyGraph,
   expansionPath,
-  goalStateSteps,
+  goalStatePath,
   hasPath,
   hasPathByMeaning,
   identifyKeySteps,
@@ -119,10 +119,12 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
     if (!knownPath(g, byMeaning, nodeIds)) emit(PathAdded, pathAdded(g, byMeaning, demo.taskId, nodeIds, source))
     if (s.rules.data.addsGoalStatePaths) {
       // Beside the demo's way, what its outcome rests on: the same nodes without the steps that only found the way.
-      const steps = lfs.map((lf) => lf.keyStepIndex)
-      const kept = new Set(goalStateSteps(t, steps))
-      const goal = nodeIds.filter((_, i) => kept.has(steps[i]!))
-      if (goal.length > 0 && goal.length < nodeIds.length && !knownPath(g, byMeaning, goal))
+      const goal = goalStatePath(
+        t,
+        lfs.map((lf) => lf.keyStepIndex),
+        nodeIds
+      )
+      if (goal !== null && !knownPath(g, byMeaning, goal))
         emit(PathAdded, { ...pathAdded(g, byMeaning, demo.taskId, goal, source), evidence: "goal-state" as const })
     }
     return made
