@@ -18,7 +18,14 @@
 import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
+import { semanticKeyOf } from "./StrategyGraph.ts"
+import { escapeRe } from "./UrlPattern.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
+
+/** How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's fields are the way, a button that chose is kept). */
+export interface GoalStateReading {
+  readonly byQueries: boolean
+}
 
 /** A step that changed what the app holds and stayed on its page: typing (not a submitted search), selecting, pressing a control that is no link. */
 const changedInPlace = (s: LfStep): boolean => {
@@ -29,21 +36,122 @@ const changedInPlace = (s: LfStep): boolean => {
   return a.kind === "click" && a.role !== null && a.role !== "link" && stayed
 }
 
+/** The query's `key=value` pairs of a URL, values decoded as a person reads them. */
+const queryOf = (url: string | null): ReadonlyArray<readonly [string, string]> => {
+  const q = url?.indexOf("?") ?? -1
+  if (url === null || q < 0) return []
+  return url
+    .slice(q + 1)
+    .split("&")
+    .flatMap((p) => {
+      const eq = p.indexOf("=")
+      if (eq <= 0) return []
+      try {
+        return [[p.slice(0, eq), decodeURIComponent(p.slice(eq + 1).replace(/\+/g, " "))] as const]
+      } catch {
+        return [[p.slice(0, eq), p.slice(eq + 1)] as const]
+      }
+    })
+}
+
+/** What a change in place entered: the text typed or the option chosen. */
+const entered = (s: LfStep): string | null => {
+  const v = s.action.kind === "type" ? s.action.typed : s.action.kind === "select" ? s.action.value : null
+  return v === null || v.trim() === "" ? null : v
+}
+
+/** The step that left the page `s` changed: the first after it whose URL changed. */
+const leaving = (demo: LfTrajectory, s: LfStep): LfStep | undefined =>
+  demo.steps.find((p) => p.index > s.index && p.urlAfter !== null && p.urlAfter !== p.urlBefore)
+
+/** The query key that carried a change's value to the next page (a search or filter form submitted), or null. */
+const carriedAs = (demo: LfTrajectory, s: LfStep): string | null => {
+  const v = entered(s)
+  const next = v === null ? undefined : leaving(demo, s)
+  if (next === undefined || next.action.role === "link") return null
+  return queryOf(next.urlAfter).find(([, value]) => value.toLowerCase() === v!.toLowerCase())?.[0] ?? null
+}
+
+/** A value of the same shape as `v` but another: each digit and letter moved on by one. */
+const another = (v: string): string =>
+  v
+    .replace(/[0-9]/g, (d) => String((Number(d) + 1) % 10))
+    .replace(/[a-z]/gi, (c) => (c === "z" ? "a" : c === "Z" ? "A" : String.fromCharCode(c.charCodeAt(0) + 1)))
+
+/** Does the page pattern a step is held to (its node's) pin `key` to the value its URL has? Another value of that shape fails it. */
+const pins = (demo: LfTrajectory, s: LfStep, key: string): boolean => {
+  const pattern = semanticKeyOf(demo, s.index).urlPattern
+  const page = sitePath(s.urlBefore)
+  if (pattern === null || page === null || pattern.startsWith("app:")) return false
+  const changed = page.replace(new RegExp(`([?&]${escapeRe(key)}=)([^&]*)`), (_, k: string, v: string) => k + another(v))
+  return new RegExp(pattern).test(page) && !new RegExp(pattern).test(changed)
+}
+
+/**
+ * Data rules 10: a change a query carried away (a filter's sort, a search's dates) is the way,
+ * unless a step kept after it was made on a page whose URL still carries it and whose pattern
+ * does not check it — then only the change itself says which value the outcome was made with
+ * (a flight selected on a results page of that date, the date nowhere else in its LF).
+ */
+const wayByQuery = (demo: LfTrajectory, s: LfStep, later: ReadonlyArray<LfStep>): boolean => {
+  const key = carriedAs(demo, s)
+  if (key === null) return false
+  const v = entered(s)!.toLowerCase()
+  return later.every((k) => !queryOf(k.urlBefore).some(([kk, vv]) => kk === key && vv.toLowerCase() === v) || pins(demo, k, key))
+}
+
+/** A button that led to another page without carrying the page's entries there: it chose what the outcome is (Book this room). */
+const chose = (demo: LfTrajectory, s: LfStep): boolean => {
+  const a = s.action
+  if (a.kind !== "click" || a.role === null || a.role === "link" || s.urlAfter === null || s.urlAfter === s.urlBefore) return false
+  return !demo.steps.some((p) => p.index < s.index && leaving(demo, p)?.index === s.index && carriedAs(demo, p) !== null)
+}
+
 /**
  * Of the demo's key steps (`keySteps`, step indices in path order), those a goal-state path
  * keeps: each that changed something in place, the goal step (the last before a closing
  * status, or the last) and the claim. An answer is its own goal: the page it was read on
  * is one way to it. The same list when nothing is left out: there is then
  * no second path to add.
+ *
+ * Read `byQueries` (data rules 10), a button that led elsewhere and chose (Book this room,
+ * Select this flight) is kept as a change, and a change a query carried to the next page is
+ * the way (`wayByQuery`), as the search box that led there always was.
  */
-export const goalStateSteps = (demo: LfTrajectory, keySteps: ReadonlyArray<number>): ReadonlyArray<number> => {
+export const goalStateSteps = (
+  demo: LfTrajectory,
+  keySteps: ReadonlyArray<number>,
+  reading: GoalStateReading = { byQueries: false }
+): ReadonlyArray<number> => {
   const step = (i: number) => demo.steps.find((s) => s.index === i)
   const last = keySteps.at(-1)
   if (last === undefined) return []
   const kind = step(last)?.action.kind ?? ""
   // An answer is the outcome itself, whatever page it was read on (as expansion reads it from data rules 4).
   const terminal = new Set(kind === "status" && keySteps.length >= 2 ? [keySteps.at(-2)!, last] : [last])
-  return keySteps.filter((i) => terminal.has(i) || (step(i) !== undefined && changedInPlace(step(i)!)))
+  const kept = (i: number): boolean => {
+    const s = step(i)
+    return terminal.has(i) || (s !== undefined && (changedInPlace(s) || (reading.byQueries && chose(demo, s))))
+  }
+  const first = keySteps.filter(kept)
+  if (!reading.byQueries) return first
+  // A navigation goal is judged by where it led, not by the page it was clicked on.
+  const goal = step([...terminal][0]!)
+  const dependants = first.flatMap((i) => {
+    const s = step(i)
+    return s === undefined || (i === goal?.index && s.action.role === "link") ? [] : [s]
+  })
+  return first.filter((i) => {
+    const s = step(i)!
+    return (
+      terminal.has(i) ||
+      !wayByQuery(
+        demo,
+        s,
+        dependants.filter((k) => k.index > i)
+      )
+    )
+  })
 }
 
 /**
@@ -53,9 +161,10 @@ export const goalStateSteps = (demo: LfTrajectory, keySteps: ReadonlyArray<numbe
 export const goalStatePath = (
   demo: LfTrajectory,
   keySteps: ReadonlyArray<number>,
-  nodeIds: ReadonlyArray<string>
+  nodeIds: ReadonlyArray<string>,
+  reading: GoalStateReading = { byQueries: false }
 ): ReadonlyArray<string> | null => {
-  const kept = new Set(goalStateSteps(demo, keySteps))
+  const kept = new Set(goalStateSteps(demo, keySteps, reading))
   const goal = nodeIds.filter((_, i) => kept.has(keySteps[i]!))
   return goal.length > 0 && goal.length < nodeIds.length ? goal : null
 }

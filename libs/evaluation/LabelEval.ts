@@ -101,7 +101,8 @@ export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>):
     const goal = goalStatePath(
       demo,
       t.lfs.map((lf) => lf.stepIndex),
-      nodeIds
+      nodeIds,
+      { byQueries: rules.goalStateByQueries }
     )
     if (rules.addsGoalStatePaths && goal !== null)
       paths.push({ pathId: pathIdOf(t.taskId, goal), nodeIds: goal, source, evidence: "goal-state" })

@@ -13,7 +13,9 @@
  * Version 7: expansion refuses a path whose trajectory never enters a value the task's demo
  * typed or picked from its instruction. Version 8: a verdict refuses a match whose goal
  * was redone before the claim (its fields filled with other values, its control pressed on another page).
- * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages). Runs recorded without the key used version 1, and
+ * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages).
+ * Version 10: that path keeps a button that chose (Book this room) and leaves out what a
+ * query carried away (a filter's sort, a search's dates). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -22,7 +24,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9"], "9", {
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "10", {
   /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
   pathsByMeaning: "2",
   /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
@@ -69,7 +71,17 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * on a page of the demo's pattern. Most right ways the demo's LFs refused left its path at
    * the first step (browsing where it searched) and reached the same outcome.
    */
-  addsGoalStatePaths: "9"
+  addsGoalStatePaths: "9",
+  /**
+   * A goal-state path is read by queries (GoalState.ts, `byQueries`): a button that led to
+   * another page without carrying the page's entries there chose the outcome (Book this
+   * room, Select this flight) and is kept; a field whose value a query carried to the next
+   * page (a filter's sort, a search's dates) is the way, unless a step kept after it stood on
+   * a page still carrying the value that its pattern does not check. The top post opened by
+   * browsing its board sorted, the hotel's stay set on the hotel's own page: both refused by
+   * version 9's path, whose search-form fields were held to the search page.
+   */
+  goalStateByQueries: "10"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

@@ -45,6 +45,57 @@ describe("the key steps a goal-state path keeps: what changed in place, the goal
     })
 })
 
+describe("read by queries (data rules 10): a query's fields are the way, a button that chose is kept", () => {
+  const pick = (name: string, value: string) => ({ action: act("select", { role: "combobox", name, value }) })
+  const cases: ReadonlyArray<[string, Parameters<typeof trajectory>[1], ReadonlyArray<number>, ReadonlyArray<number>]> = [
+    [
+      "a sort its Apply carried into the URL found the post: the post's page is the outcome",
+      [link("Cycling", "/b/cycling"), pick("Sort by", "top"), press("Apply", "/b/cycling?sort=top"), link("Tea", "/post/1"), done],
+      [1, 3, 4],
+      [3, 4]
+    ],
+    [
+      "dates a search carried to the hotel's page, whose pattern checks them: the Book button holds them",
+      [
+        pick("Check-in", "2029-07-28"),
+        press("Search hotels", "/hotels?checkIn=2029-07-28"),
+        link("Harbor Inn", "/hotels/harbor-inn?checkIn=2029-07-28"),
+        press("Book Twin Room", "/booking/1"),
+        fill("Full name", "Noor"),
+        press("Confirm", "/trips/B-1?m=booked"),
+        done
+      ],
+      [0, 4, 5, 6],
+      [3, 4, 5, 6]
+    ],
+    [
+      "a date on a results page a button reached, which no pattern checks: the date stays",
+      [pick("Date", "2029-07-04"), press("Search flights", "/flights?date=2029-07-04"), press("Select flight MR634", "/booking/1"), done],
+      [0, 2, 3],
+      [0, 2, 3]
+    ],
+    [
+      "a quantity the next button did not carry is a change, and the button that took it is kept",
+      [
+        link("Kit", "/p/3"),
+        fill("Quantity", "3"),
+        press("Add to cart", "/p/3?added=cart"),
+        link("Cart", "/cart"),
+        press("Place order", "/orders/9"),
+        done
+      ],
+      [1, 4, 5],
+      [1, 2, 4, 5]
+    ]
+  ]
+  for (const [name, steps, nine, ten] of cases)
+    test(name, () => {
+      const t = trajectory("/", steps)
+      const all = t.steps.map((s) => s.index)
+      expect([goalStateSteps(t, all), goalStateSteps(t, all, { byQueries: true })]).toEqual([nine, ten])
+    })
+})
+
 describe("a goal-state path's match holds only on the demo's pages", () => {
   const node = (k: Omit<SemanticKey, "value"> & { value?: string | null }, lf: string): GraphNode => {
     const semanticKey = normalizeKey({ value: null, ...k })

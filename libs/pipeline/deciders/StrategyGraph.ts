@@ -122,7 +122,8 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
       const goal = goalStatePath(
         t,
         lfs.map((lf) => lf.keyStepIndex),
-        nodeIds
+        nodeIds,
+        { byQueries: s.rules.data.goalStateByQueries }
       )
       if (goal !== null && !knownPath(g, byMeaning, goal))
         emit(PathAdded, { ...pathAdded(g, byMeaning, demo.taskId, goal, source), evidence: "goal-state" as const })

@@ -16,6 +16,7 @@ import { verification } from "../../../deciders/Rollouts.ts"
 import { strategyGraph } from "../../../deciders/StrategyGraph.ts"
 import {
   demoIngested,
+  demoStep,
   elements,
   event,
   jobCompleted,
@@ -55,6 +56,9 @@ import {
 import { dataOf, typesOf } from "@core/engine/testing"
 import type { Table } from "./Cases.ts"
 import { spec } from "./Cases.ts"
+
+/** A demo step over the spec forum's board page (its elements do not matter to the graph). */
+const demoStepOf = (action: Action, before: string, after: string) => demoStep(action, before, after, null)
 
 const world = (v: string) => roundOneOfBoth({ dataRules: v as RunOptions["dataRules"] })
 /** Upvote the post, then `later`, then complete: on the post page, with its votes' pressed state. */
@@ -367,5 +371,52 @@ export const data: Table["data"] = {
     },
     before: ["way: type, click, click, status"],
     after: ["way: type, click, click, status", "goal-state: click, status"]
+  },
+  goalStateByQueries: {
+    // A board sorted by a select its Apply button carried into the URL, then its top post opened: the sort found the post.
+    run: async (v) => {
+      const sorted = "/forum/b/gardening?sort=top"
+      const demo = demoIngested({
+        demoId: "forum-upvote-1-sorted",
+        taskId: upvote.taskId,
+        steps: [
+          demoStepOf(
+            { kind: "click", target: { role: "link", name: "Gardening", elementId: null, text: "Gardening" } },
+            "/forum/",
+            "/forum/b/gardening"
+          ),
+          demoStepOf(
+            { kind: "select", target: { role: "combobox", name: "Sort by", elementId: null, text: null }, value: "top" },
+            "/forum/b/gardening",
+            "/forum/b/gardening"
+          ),
+          demoStepOf(click("button", "Apply"), "/forum/b/gardening", sorted),
+          demoStepOf(click("link", POST), sorted, "/forum/post/p25"),
+          demoStepOf(complete, "/forum/post/p25", "/forum/post/p25")
+        ]
+      })
+      const source = { kind: "demo" as const, id: demo.data.demoId }
+      const lfs = [1, 2, 3, 4].map((keyStepIndex) => ({
+        keyStepIndex,
+        description: `key step ${keyStepIndex}`,
+        code: `function labelFunction(t) {\n  return ${keyStepIndex}\n}\n`,
+        semanticKey: { actionKind: "click" as const, role: null, name: null, value: null, urlPattern: null }
+      }))
+      const given = [
+        ...tasks,
+        demo,
+        runStarted({ tasks: [upvote.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+        ...lfs.map((n, i) => labelFunctionInferred(upvote.taskId, source, n, i))
+      ]
+      const done = jobCompleted(
+        { jobId: `infer-${demo.data.demoId}`, outcome: "done" },
+        { stream: runStream(RUN, "infer", demo.data.demoId) }
+      )
+      const { events } = await spec(strategyGraph).given(given).when(done).run()
+      const kinds = new Map(dataOf(events, "NodeExpanded").map((n) => [n.nodeId, n.semanticKey.actionKind]))
+      return dataOf(events, "PathAdded").map((p) => `${p.evidence ?? "way"}: ${p.nodeIds.map((id) => kinds.get(id)).join(", ")}`)
+    },
+    before: ["way: select, click, click, status", "goal-state: select, click, status"],
+    after: ["way: select, click, click, status", "goal-state: click, status"]
   }
 }
