@@ -181,6 +181,54 @@ const pageContext = (t: LfTrajectory, s: LfStep): string => {
   return cameFrom !== undefined && mintedBy(cameFrom) ? url.split("?")[0]! : url
 }
 
+/** Roles whose value a person sets and a form submits. */
+const FIELD_ROLES = new Set(["combobox", "textbox", "searchbox", "spinbutton"])
+
+/**
+ * Version 8: a control pressed on a page whose query is its context (`/submit?board=books`),
+ * when every query value shows as a field's value on the page it was pressed on (the Board
+ * select reading "books"): the context is those fields, so the same form reached without the
+ * query (a header's "Create post", its board chosen) is the same key step. A query that
+ * names the parameter with another value still refuses it: the field may not be what the
+ * control submits. Null when the page has no query or a value shows in no field.
+ */
+const formContext = (t: LfTrajectory, s: LfStep): { readonly page: string; readonly check: string } | null => {
+  const url = pageContext(t, s)
+  const q = url.indexOf("?")
+  const before = elementsBefore(t, s)
+  if (q < 0 || before === null) return null
+  const checks: Array<string> = []
+  for (const pair of url.slice(q + 1).split("&")) {
+    const eq = pair.indexOf("=")
+    const key = eq < 0 ? pair : pair.slice(0, eq)
+    const raw = eq < 0 ? "" : pair.slice(eq + 1)
+    if (raw === "") continue
+    let value: string
+    try {
+      value = decodeURIComponent(raw.replace(/\+/g, " "))
+    } catch {
+      return null
+    }
+    const field = before.find((e) => FIELD_ROLES.has(e.role) && e.name.trim() !== "" && e.value !== null && e.value.trim() === value.trim())
+    if (field === undefined) return null
+    const k = escapeRe(key)
+    checks.push(
+      `(urlMatches(s.urlBefore, ${js(`[?&]${k}=${generalise(raw, false)}(&|$)`)}) || (!urlMatches(s.urlBefore, ${js(`[?&]${k}=`)}) && hasElement(before, ${js(field.role)}, ${nameArg(field.name)}, { value: ${js(field.value!)} })))`
+    )
+  }
+  return checks.length === 0 ? null : { page: urlPattern(url.slice(0, q)), check: checks.join(" &&\n      ") }
+}
+
+/** A `where` option over the step and the page before it: the form's fields, then any state evidence. */
+const formWhere = (check: string, state: string | undefined): string =>
+  [
+    "function (s, t) {",
+    "      var at = t.steps.indexOf(s)",
+    "      var before = at > 0 ? t.steps[at - 1] : { elements: t.initialElements }",
+    `      return ${check}${state === undefined ? "" : ` &&\n      (${state})(s, t)`}`,
+    "    }"
+  ].join("\n")
+
 /** The page a status was declared on, as a pattern: ids the step that led there minted are generalised (a new order each time). */
 const statusPage = (t: LfTrajectory, s: LfStep, rules: SynthesisRules): string => {
   const at = t.steps.indexOf(s)
@@ -237,9 +285,19 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
       const unchosen = rules.unchosenStartClicks && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
+      const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
+      const form =
+        rules.formContextByFields && a.kind === "click" && a.role !== null && a.role !== "link" && s.urlBefore !== null && !unchosen
+          ? formContext(t, s)
+          : null
+      if (form !== null) {
+        const state = extra.find(([k]) => k === "where")?.[1]
+        const rest = extra.filter(([k]) => k !== "where")
+        const entries = [...press, ["urlBefore", js(form.page)] as const, ...rest, ["where", formWhere(form.check, state)] as const]
+        return `validateClick(t, ${js(a.role!)}, ${nameArg(a.name ?? a.text ?? "")}${options(entries)})`
+      }
       const where: Array<readonly [string, string]> =
         s.urlBefore === null || unchosen ? [] : [["urlBefore", js(urlPattern(pageContext(t, s)))]]
-      const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       return `validateClick(t, ${a.role === null ? "null" : js(a.role)}, ${nameArg(a.name ?? a.text ?? "")}${options([...press, ...where, ...extra])})`
     }
     case "type": {

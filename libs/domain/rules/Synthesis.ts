@@ -9,7 +9,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7"], "7", {
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8"], "8", {
   /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
   wholePhraseAnswers: "2",
   /** A click that left the untouched start page is not tied to that page: the task chose it. */
@@ -44,7 +44,14 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * with its submit: the field showed the text before the Enter too, so without it a run that
    * typed the name and never pressed Enter passed, and nothing was created.
    */
-  submitsWhenPageStays: "7"
+  submitsWhenPageStays: "7",
+  /**
+   * A control pressed on a page whose query is its context (`/submit?board=books`) is tied to
+   * the fields that show those values (the Board select reading "books"), not to the query:
+   * the same form reached another way (a header's "Create post", the board chosen) is the
+   * same key step. A query naming the parameter with another value still refuses it.
+   */
+  formContextByFields: "8"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

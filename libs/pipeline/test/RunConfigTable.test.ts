@@ -67,12 +67,13 @@ const outcome = (f: () => unknown): string => {
 /**
  * The table's reading, its refusals worded as the reference words them: a policy name that
  * is none is refused as before, but the list of names the refusal gives now ends with the
- * learned policy, and the data rules' list with the versions from 8 on, which the reference predates.
+ * learned policy, the data rules' list with the versions from 8 on and the synthesis list with those from 8 on, which the reference predates.
  */
 const tableOutcome = (f: () => unknown): string =>
   outcome(() => withoutLater(f()))
     .replace('| "model" | "learned"', '| "model"')
     .replace(/\| "7"(?: \| "\d+")+(\s+at \["run\.dataRules"\])/, '| "7"$1')
+    .replace(/\| "7"(?: \| "\d+")+(\s+at \["infer\.synthesis"\])/, '| "7"$1')
 
 /** RunConfig fields that came after the reference and are recorded only when set: at their default, what the reference read. */
 const LATER = Object.values(RUN_FIELDS).flatMap((f) => ("onlyWhenSet" in f && !("ofPolicy" in f) ? [f] : []))
@@ -119,7 +120,7 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   "run.heldOut": [["h1"], [], ["h1", 2], {}],
   "run.platform": ["web", "mobile-web", "android", "ios", null],
   "app.hashRouting": [true, false, "true", 1, null],
-  "infer.synthesis": ["1", "2", "3", "7", "8", 2, null],
+  "infer.synthesis": ["1", "2", "3", "7", "99", 2, null],
   "infer.lfGuide": ["1", "2", 2, null],
   // Past the reference's last version (8 came after it): invalid to both.
   "run.dataRules": ["1", "4", "7", "99", 7],

@@ -157,6 +157,38 @@ export const synthesis: Table["synthesis"] = {
     },
     before: true,
     after: false
+  },
+  formContextByFields: {
+    // Publish pressed on /submit?board=books, its Board select reading "books"; then the header's form, its board chosen.
+    run: (v) => {
+      const form = (board: string, title: string) => [el("combobox", "Board", { value: board }), el("textbox", "Title", { value: title })]
+      const publish = (board: string) => [
+        { action: act("type", { role: "textbox", name: "Title", typed: "Hi" }), elements: form(board, "Hi") },
+        { action: act("click", { role: "button", name: "Publish post" }), urlAfter: "/post/9?m=created", elements: [] },
+        { action: act("status", { status: "complete" }) }
+      ]
+      const demo = lfTrajectory("/", [
+        { action: act("click", { role: "link", name: "Books" }), urlAfter: "/b/books", elements: [] },
+        {
+          action: act("click", { role: "link", name: "Create a post in Books" }),
+          urlAfter: "/submit?board=books",
+          elements: form("books", "")
+        },
+        ...publish("books")
+      ])
+      const header = (board: string) =>
+        lfTrajectory("/", [
+          { action: act("click", { role: "link", name: "Create post" }), urlAfter: "/submit", elements: form("", "") },
+          { action: act("select", { role: "combobox", name: "Board", value: board }), elements: form(board, "") },
+          ...publish(board)
+        ])
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.name === "Publish post")!
+      const code = synthesizeCandidates(demo, k, rules)[0]!.code
+      return [holds(code, demo), holds(code, header("books")), holds(code, header("art"))]
+    },
+    before: [true, false, false],
+    after: [true, true, false]
   }
 }
 
