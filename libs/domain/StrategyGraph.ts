@@ -277,10 +277,12 @@ export interface GraphVerdict {
  * How a verdict reads paths. The first rules (no options) hold every path strictly in order.
  * `commute`: a group of form fields on one page (`orderedGroups`) holds in any order, at
  * distinct steps. `accept`: a full match may still be refused, for example when a later step
- * undid the goal; the next path is tried.
+ * undid the goal; the next path is tried. `atOnce` (with `commute`): a group's fields may hold
+ * at one step, as when a "Fill in from saved traveller" button filled them all.
  */
 export interface VerdictRules {
   readonly commute?: boolean
+  readonly atOnce?: boolean
   readonly accept?: (path: GraphPath, matched: GraphVerdict["matched"]) => boolean
 }
 
@@ -298,9 +300,9 @@ type Walk =
 /**
  * Greedy earliest match along one path (optimal: an earlier step never removes a later
  * option). With `commute`, a group's LFs are all asked from the step after the previous
- * group and must hold at distinct steps; the next group starts after the latest of them.
+ * group and must hold at distinct steps (or any, `atOnce`); the next group starts after the latest of them.
  */
-const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | undefined, commute: boolean): Walk => {
+const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | undefined, commute: boolean, atOnce: boolean): Walk => {
   const matched: Array<{ nodeId: string; lfId: string; satisfiedAt: number }> = []
   const groups = commute ? orderedGroups(g, p.nodeIds) : p.nodeIds.map((id) => g.nodes.filter((n) => n.nodeId === id).slice(0, 1))
   if (groups.some((group) => group.length === 0) || groups.flat().length !== p.nodeIds.length) return { kind: "fail" }
@@ -312,7 +314,7 @@ const walk = (g: StrategyGraph, p: GraphPath, known: (q: LfQuery) => LfResult | 
     if (pending.length > 0) return { kind: "pending", queries: pending }
     const ats = results.map((r) => atOf(r!))
     // An answer before `from` is a misbehaving LF (it was shown only the suffix): not satisfied.
-    if (ats.some((at) => at < from) || new Set(ats).size !== ats.length) return { kind: "fail" }
+    if (ats.some((at) => at < from) || (!atOnce && new Set(ats).size !== ats.length)) return { kind: "fail" }
     const hits = group.map((node, i) => ({ nodeId: node.nodeId, lfId: node.lfId, satisfiedAt: ats[i]! }))
     matched.push(...hits.sort((a, b) => a.satisfiedAt - b.satisfiedAt))
     from = Math.max(...ats) + 1
@@ -349,7 +351,7 @@ export const graphVerdict = (g: StrategyGraph, known: (q: LfQuery) => LfResult |
   let winner: { path: GraphPath; matched: GraphVerdict["matched"] } | null = null
   const refused: Array<string> = []
   for (const p of g.paths) {
-    const w = walk(g, p, known, rules.commute === true)
+    const w = walk(g, p, known, rules.commute === true, rules.commute === true && rules.atOnce === true)
     if (w.kind === "pending") w.queries.forEach(need)
     else if (w.kind === "pass") {
       if (rules.accept !== undefined && !rules.accept(p, w.matched)) {

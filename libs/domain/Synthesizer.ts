@@ -229,6 +229,21 @@ const formWhere = (check: string, state: string | undefined): string =>
     "    }"
   ].join("\n")
 
+const FIELD_SHOWN = "Or the field on that page shows the value, however it came there (a saved traveller filled in)."
+
+/**
+ * Version 8: a value filled into a form field (not inserted, not submitted, the page kept)
+ * also holds when the field on that page shows it — a "Fill in from saved traveller" button,
+ * a suggestion picked — as the field's state is what the form sends. Null for other steps.
+ */
+const fieldShown = (t: LfTrajectory, s: LfStep): string | null => {
+  const a = s.action
+  if (a.kind !== "type" || a.mode === "insert" || a.submit || s.urlBefore === null || s.urlAfter !== s.urlBefore) return null
+  const own = s.elements?.find((e) => e.role === a.role && e.name === a.name)
+  if (own === undefined || own.value === null || own.value.trim() === "" || own.name.trim() === "") return null
+  return `validateElement(t, ${js(own.role)}, ${nameArg(own.name)}, { value: ${js(own.value)} }, { urlBefore: ${js(urlPattern(pageContext(t, s)))} })`
+}
+
 /** The page a status was declared on, as a pattern: ids the step that led there minted are generalised (a new order each time). */
 const statusPage = (t: LfTrajectory, s: LfStep, rules: SynthesisRules): string => {
   const at = t.steps.indexOf(s)
@@ -358,9 +373,14 @@ export const synthesizeCandidates = (
         ? { entries: [], notes: [] }
         : { entries: [["urlBefore", js(statusPage(t, s, rules))] as const], notes: [`State evidence: declared on ${s.urlBefore}.`] }
       : stateEntries(t, s, rules)
-  const withState = state.entries.length > 0 ? actionCall(t, s, state.entries, rules) : null
+  const typed = state.entries.length > 0 ? actionCall(t, s, state.entries, rules) : null
+  const shown = rules.typedFieldsByState && typed !== null ? fieldShown(t, s) : null
+  const withState = shown === null ? typed : `anyOf(\n    ${typed},\n    ${shown}\n  )`
   if (withState !== null)
-    out.push({ evidence: "action+state", code: fn(k, ["Action evidence: the action itself.", ...state.notes], withState) })
+    out.push({
+      evidence: "action+state",
+      code: fn(k, ["Action evidence: the action itself.", ...state.notes, ...(shown === null ? [] : [FIELD_SHOWN])], withState)
+    })
   const bare = actionCall(t, s, [], rules)
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })
   if (reachedPage && s.action.kind !== "answer" && s.action.kind !== "status") {

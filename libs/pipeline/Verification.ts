@@ -89,5 +89,9 @@ export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajector
     ...(rules.refusesRedoneGoals ? [acceptUnlessRedone(graph, trajectory)] : []),
     ...(rules.addsGoalStatePaths ? [acceptOnTheirPages(graph, trajectory)] : [])
   ]
-  return { commute: true, accept: (path, matched) => accepts.every((accept) => accept(path, matched)) }
+  return {
+    commute: true,
+    ...(rules.fieldsFilledAtOnce ? { atOnce: true } : {}),
+    accept: (path, matched) => accepts.every((accept) => accept(path, matched))
+  }
 }

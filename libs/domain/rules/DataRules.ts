@@ -15,7 +15,7 @@
  * was redone before the claim (its fields filled with other values, its control pressed on another page).
  * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages).
  * Version 10: that path keeps a button that chose (Book this room) and leaves out what a
- * query carried away (a filter's sort, a search's dates). Runs recorded without the key used version 1, and
+ * query carried away (a filter's sort, a search's dates), and a page's fields may hold at one step. Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -81,7 +81,13 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * browsing its board sorted, the hotel's stay set on the hotel's own page: both refused by
    * version 9's path, whose search-form fields were held to the search page.
    */
-  goalStateByQueries: "10"
+  goalStateByQueries: "10",
+  /**
+   * A page's form fields may hold at one step (StrategyGraph.ts, `atOnce`): a "Fill in from
+   * saved traveller" button filled the name, email and birth date a demo typed one by one,
+   * and synthesis 8 lets a filled field hold by what it shows.
+   */
+  fieldsFilledAtOnce: "10"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

@@ -51,7 +51,13 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * the same form reached another way (a header's "Create post", the board chosen) is the
    * same key step. A query naming the parameter with another value still refuses it.
    */
-  formContextByFields: "8"
+  formContextByFields: "8",
+  /**
+   * A value filled into a form field also holds when the field on that page shows it,
+   * however it came there (a saved traveller filled in by a button, a suggestion picked):
+   * the field's state is what the form sends.
+   */
+  typedFieldsByState: "8"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

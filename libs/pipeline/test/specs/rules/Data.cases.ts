@@ -7,13 +7,15 @@
  * @example
  * data.sftOrigin // { run, before: [null, null], after: ["demo", "demo"] }
  */
-import { nodeIdOf } from "@core/domain"
+import { addNode, addPath, dataRulesAt, emptyGraph, graphVerdict, nodeIdOf, normalizeKey, pathIdOf } from "@core/domain"
+import type { GraphNode, LfResult } from "@core/domain"
 import { labelFunctionId, runStream, TrajectoryVerified } from "@core/events"
 import type { Action, CoreEvent } from "@core/events"
 import { datasets } from "../../../deciders/Datasets.ts"
 import { extrapolation } from "../../../deciders/Extrapolation.ts"
 import { verification } from "../../../deciders/Rollouts.ts"
 import { strategyGraph } from "../../../deciders/StrategyGraph.ts"
+import { verdictRules } from "../../../Verification.ts"
 import {
   demoIngested,
   demoStep,
@@ -418,5 +420,27 @@ export const data: Table["data"] = {
     },
     before: ["way: select, click, click, status", "goal-state: select, click, status"],
     after: ["way: select, click, click, status", "goal-state: click, status"]
+  },
+  fieldsFilledAtOnce: {
+    // A booking form's name and email, typed one by one in the demo, both shown after one "Fill in from saved traveller" press.
+    run: (v) => {
+      const field = (name: string, lfId: string, kind: "type" | "click" = "type"): GraphNode => {
+        const semanticKey = normalizeKey({ actionKind: kind, role: "textbox", name, value: null, urlPattern: "^/booking/2(\\?.*)?$" })
+        return { nodeId: nodeIdOf(semanticKey), lfId, description: name, semanticKey, how: "demo", source: { kind: "demo", id: "d" } }
+      }
+      const nodes = [field("Full name", "lf-name"), field("Email", "lf-email"), field("Continue", "lf-continue", "click")]
+      const nodeIds = nodes.map((n) => n.nodeId)
+      const g = addPath(
+        nodes.reduce((g, n) => addNode(g, n), emptyGraph("travel-book")),
+        { pathId: pathIdOf("travel-book", nodeIds), nodeIds, source: { kind: "demo", id: "d" } }
+      )
+      // The prefill at step 0 shows both fields; Continue is step 1.
+      const at: Record<string, number> = { "lf-name": 0, "lf-email": 0, "lf-continue": 1 }
+      const known = (q: { lfId: string; from: number }): LfResult => ({ satisfiedAt: (at[q.lfId] ?? -1) >= q.from ? at[q.lfId]! : -1 })
+      const step = graphVerdict(g, known, verdictRules(dataRulesAt(v), g, { steps: [], startUrl: "/booking/2", initialElements: null }))
+      return step.kind === "done" ? step.verdict.verdict : "pending"
+    },
+    before: "partial",
+    after: "pass"
   }
 }

@@ -189,6 +189,38 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [true, false, false],
     after: [true, true, false]
+  },
+  typedFieldsByState: {
+    // A name typed into a booking form; then the same form filled by a "Fill in from saved traveller" button, or with another name.
+    run: (v) => {
+      const name = (value: string) => [el("textbox", "Full name", { value })]
+      const booking = (fill: { action: ReturnType<typeof act>; urlAfter?: string; elements: ReturnType<typeof name> }) =>
+        lfTrajectory("/booking/2", [
+          fill,
+          { action: act("click", { role: "button", name: "Continue" }), urlAfter: "/booking/3", elements: [] },
+          { action: act("status", { status: "complete" }) }
+        ])
+      const typed = (value: string) =>
+        booking({ action: act("type", { role: "textbox", name: "Full name", typed: value }), elements: name(value) })
+      const prefilled = (value: string) =>
+        booking({
+          action: act("click", { role: "button", name: "Fill in from saved traveller" }),
+          urlAfter: "/booking/2?m=prefilled",
+          elements: name(value)
+        })
+      const demo = typed("Quinn Larsen")
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+      const code = synthesizeCandidates(demo, k, rules)[0]!.code
+      return [
+        holds(code, demo),
+        holds(code, prefilled("Quinn Larsen")),
+        holds(code, prefilled("Noor Alvarez")),
+        holds(code, typed("Noor Alvarez"))
+      ]
+    },
+    before: [true, false, false, false],
+    after: [true, true, false, false]
   }
 }
 
