@@ -1,7 +1,7 @@
 /**
  * `bun core eval labels` through the real CLI on a small slice of the evaluation set (real
  * Chromium, real checkers, real sandbox): the report's keys and their arithmetic, the
- * cached set on a second run, and bad input. The full figures are in docs/benchmarks.md.
+ * cached set on a second run, the round-0 reading (`--round0`), and bad input. The full figures are in docs/benchmarks.md.
  */
 import { afterAll, expect, test } from "bun:test"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
@@ -49,11 +49,19 @@ test("labels a slice of the set against the checkers, and reads the built set fr
   expect(again.code).toBe(0)
   expect(again.stderr).toContain("evaluation set from")
   expect(JSON.parse(again.stdout)).toMatchObject({ tp: report.tp, fp: report.fp, tn: report.tn, fn: report.fn })
+
+  // As a run's round 0 judges: the goal-state path beside each demo's accepts the post reached by browsing, and nothing wrong.
+  const round0 = await core(["eval", "labels", "--round0", "--json", ...flags])
+  expect(round0.code).toBe(0)
+  const judged = JSON.parse(round0.stdout)
+  expect(judged).toMatchObject({ trajectories: report.trajectories, fp: 0, recall_same_path: 1 })
+  expect(judged.by_kind["other-path"].labelled_pass).toBeGreaterThan(report.by_kind["other-path"].labelled_pass)
 }, 900_000)
 
 test("bad input: one-line errors", async () => {
   expectOneLineError(await core(["eval", "labels", "--suite", "bank", "--data-dir", dataDir]), expect)
   expectOneLineError(await core(["eval", "labels", "--random", "-1", "--data-dir", dataDir]), expect)
+  expectOneLineError(await core(["eval", "labels", "--round0", "--run", "run-x", "--data-dir", dataDir]), expect)
   const unknown = await core(["eval", "labels", "--instance", "shop-nope-9", "--data-dir", dataDir])
   expectOneLineError(unknown, expect)
   expect(unknown.stderr).toContain("shop-nope-9")

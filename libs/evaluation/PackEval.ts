@@ -37,11 +37,11 @@ export const packRunAgreement = (appDir: string, runId: string, dataDir: string)
     return { app: pack.config.name, scores: agreementOf(events, judged) }
   })
 
-/** `eval labels --app <dir>` without a run: LFs from each train demo, judged on other ways to do the task. */
-export const packLabelReport = (appDir: string, secrets: SecretRule, progress: (line: string) => void) =>
+/** `eval labels --app <dir>` without a run: LFs from each train demo (alone, or as a round 0 judges), judged on other ways to do the task. */
+export const packLabelReport = (appDir: string, secrets: SecretRule, progress: (line: string) => void, round0 = false) =>
   Effect.gen(function* () {
     const started = Date.now()
-    const { score, labels } = yield* packLabelScores(appDir, secrets, progress).pipe(
+    const { score, labels } = yield* packLabelScores(appDir, secrets, progress, round0).pipe(
       Effect.mapError((e) => new EvalError({ message: e instanceof Error ? e.message : String(e) }))
     )
     return {

@@ -25,10 +25,10 @@ import { BrowserPool, WebEnvironment } from "@core/env-web"
 import { InfraError } from "@core/environment"
 import type { EnvironmentShape } from "@core/environment"
 import type { DemoStep } from "@core/events"
-import { elementsLookup, labelSandbox } from "@core/pipeline"
-import { noModels } from "@core/engine"
+import { elementsLookup } from "@core/pipeline"
 import { EvalError } from "./EvalError.ts"
-import { labelTasks, labelTrajectories, scoreLabels } from "./LabelAccuracy.ts"
+import { scoreLabels } from "./LabelAccuracy.ts"
+import { labelSet } from "./LabelEval.ts"
 import type { EvalTrajectory, LabelEvalSet } from "./LabelEvalSet.ts"
 
 interface Played {
@@ -146,11 +146,10 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
     return set satisfies LabelEvalSet
   }).pipe(Effect.scoped)
 
-/** The set labelled by LFs inferred from each demo alone, and scored against evaluate. */
-export const packLabelScores = (packDir: string, secrets: SecretRule, progress: (line: string) => void) =>
+/** The set labelled by LFs inferred from each demo — alone, or with `round0` as a run's first graph judges — and scored against evaluate. */
+export const packLabelScores = (packDir: string, secrets: SecretRule, progress: (line: string) => void, round0 = false) =>
   Effect.gen(function* () {
     const set = yield* packLabelSet(packDir, secrets, progress)
-    const tasks = yield* labelTasks(set, progress)
-    const labels = yield* labelTrajectories(set, tasks, progress)
+    const { tasks, labels } = yield* labelSet(set, null, progress, round0)
     return { score: scoreLabels(labels), tasks, labels }
-  }).pipe(Effect.provide(Layer.mergeAll(labelSandbox(), noModels)))
+  })

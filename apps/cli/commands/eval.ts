@@ -1,5 +1,5 @@
 /**
- * `bun core eval labels [--suite S] [--instance ID,…] [--json] [--rebuild]`: how often
+ * `bun core eval labels [--suite S] [--instance ID,…] [--round0] [--json] [--rebuild]`: how often
  * CORE's label functions agree with the ground-truth checkers (EVALUATION CODE). Builds the
  * evaluation set in the real web environment (libs/evaluation LabelEvalSet.ts: each train
  * instance's demo, and trajectories no demo showed), infers LFs from the demos alone, and
@@ -93,7 +93,12 @@ const evalPackRun = (args: ParsedArgs, appDir: string) =>
 const packLabels = (args: ParsedArgs, appDir: string) =>
   Effect.gen(function* () {
     const config = yield* loadConfig({ flags: args.flags })
-    const report = yield* packLabelReport(appDir, packSecretRule(config, args), (line) => console.error(`eval: ${line}`))
+    const report = yield* packLabelReport(
+      appDir,
+      packSecretRule(config, args),
+      (line) => console.error(`eval: ${line}`),
+      args.flags.round0 === true
+    )
     if (args.flags.json === true) console.log(JSON.stringify(report))
     else {
       console.log(
@@ -116,6 +121,10 @@ export const evalLabels: Command<Failure> = {
     perturbed: { kind: "number", description: "same-path perturbed runs per task (default 1)" },
     rebuild: { kind: "boolean", description: "build the evaluation set again instead of reading the cache" },
     run: { kind: "string", description: "label by this run's strategy graphs (every verified path) instead of each demo's LFs alone" },
+    round0: {
+      kind: "boolean",
+      description: "label as a run's round 0 would: each demo's path and its goal-state path, under today's data rules (not with --run)"
+    },
     app: {
       kind: "string",
       description: "an app pack folder: compare run --run's verdicts with the pack's evaluate (precision, recall, agreement per task)"
@@ -130,6 +139,10 @@ export const evalLabels: Command<Failure> = {
   run: (args) =>
     Effect.gen(function* () {
       const appDir = args.flags.app as string | undefined
+      if (args.flags.round0 === true && args.flags.run !== undefined)
+        return yield* new UsageError({
+          message: "--round0 reads each demo's graph before any rollout; --run reads a run's graphs: give one"
+        })
       if (appDir !== undefined) return yield* evalPackRun(args, appDir)
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
@@ -157,7 +170,7 @@ export const evalLabels: Command<Failure> = {
 
       const runId = args.flags.run as string | undefined
       const graphs = runId === undefined ? null : yield* runGraphs(args, runId)
-      const { tasks, labels } = yield* labelSet(set, graphs, progress)
+      const { tasks, labels } = yield* labelSet(set, graphs, progress, args.flags.round0 === true)
       if (graphs !== null && labels.length === 0)
         return yield* new CliError({ message: `run ${runId} has no graph for any task of the evaluation set` })
       const report = labelReport(tasks, labels, started)
