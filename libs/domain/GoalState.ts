@@ -12,6 +12,10 @@
  * demo's (`acceptOnTheirPages`) — the upvote on that post's page, the "complete" on that
  * product's page. A navigation goal is not anchored: its LF checks where the click led.
  *
+ * Data rules 10 read the path by queries (`GoalStateReading.byQueries`): a field a search or
+ * filter form carried into the next URL was a way of finding, and a button that led on
+ * without carrying the page's fields chose the outcome (Book this room).
+ *
  * @example
  * const kept = goalStateSteps(demo, [0, 1, 2, 3]) // [2, 3]: the upvote and the claim, not the search and the link
  */
