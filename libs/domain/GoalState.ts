@@ -23,7 +23,7 @@ import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { semanticKeyOf } from "./StrategyGraph.ts"
-import { escapeRe } from "./UrlPattern.ts"
+import { escapeRe, queryValue } from "./UrlPattern.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
 /** How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's fields are the way, a button that chose is kept). */
@@ -49,12 +49,7 @@ const queryOf = (url: string | null): ReadonlyArray<readonly [string, string]> =
     .split("&")
     .flatMap((p) => {
       const eq = p.indexOf("=")
-      if (eq <= 0) return []
-      try {
-        return [[p.slice(0, eq), decodeURIComponent(p.slice(eq + 1).replace(/\+/g, " "))] as const]
-      } catch {
-        return [[p.slice(0, eq), p.slice(eq + 1)] as const]
-      }
+      return eq <= 0 ? [] : [[p.slice(0, eq), queryValue(p.slice(eq + 1))] as const]
     })
 }
 

@@ -50,7 +50,7 @@
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
 import { editCall } from "./FieldEdits.ts"
-import { escapeRe, generalise, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
+import { escapeRe, generalise, queryValue, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { SYNTHESIS, type SynthesisRules, synthesisRulesAt } from "./rules/Synthesis.ts"
@@ -203,12 +203,7 @@ const formContext = (t: LfTrajectory, s: LfStep): { readonly page: string; reado
     const key = eq < 0 ? pair : pair.slice(0, eq)
     const raw = eq < 0 ? "" : pair.slice(eq + 1)
     if (raw === "") continue
-    let value: string
-    try {
-      value = decodeURIComponent(raw.replace(/\+/g, " "))
-    } catch {
-      return null
-    }
+    const value = queryValue(raw)
     const field = before.find((e) => FIELD_ROLES.has(e.role) && e.name.trim() !== "" && e.value !== null && e.value.trim() === value.trim())
     if (field === undefined) return null
     const k = escapeRe(key)

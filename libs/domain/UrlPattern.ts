@@ -50,7 +50,7 @@ export const urlPattern = (url: string, options: { readonly minted?: boolean; re
 }
 
 /** A query value as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
-const queryValue = (raw: string): string => {
+export const queryValue = (raw: string): string => {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "))
   } catch {
