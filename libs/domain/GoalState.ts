@@ -23,7 +23,7 @@ import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { semanticKeyOf } from "./StrategyGraph.ts"
-import { escapeRe, queryValue } from "./UrlPattern.ts"
+import { escapeRe, queryPairs } from "./UrlPattern.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
 /** How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's fields are the way, a button that chose is kept). */
@@ -38,19 +38,6 @@ const changedInPlace = (s: LfStep): boolean => {
   if (a.kind === "type") return !a.submit && stayed
   if (a.kind === "select") return stayed
   return a.kind === "click" && a.role !== null && a.role !== "link" && stayed
-}
-
-/** The query's `key=value` pairs of a URL, values decoded as a person reads them. */
-const queryOf = (url: string | null): ReadonlyArray<readonly [string, string]> => {
-  const q = url?.indexOf("?") ?? -1
-  if (url === null || q < 0) return []
-  return url
-    .slice(q + 1)
-    .split("&")
-    .flatMap((p) => {
-      const eq = p.indexOf("=")
-      return eq <= 0 ? [] : [[p.slice(0, eq), queryValue(p.slice(eq + 1))] as const]
-    })
 }
 
 /** What a change in place entered: the text typed or the option chosen. */
@@ -68,7 +55,7 @@ const carriedAs = (demo: LfTrajectory, s: LfStep): string | null => {
   const v = entered(s)
   const next = v === null ? undefined : leaving(demo, s)
   if (next === undefined || next.action.role === "link") return null
-  return queryOf(next.urlAfter).find(([, value]) => value.toLowerCase() === v!.toLowerCase())?.[0] ?? null
+  return queryPairs(next.urlAfter).find((p) => p.value.toLowerCase() === v!.toLowerCase())?.key ?? null
 }
 
 /** A value of the same shape as `v` but another: each digit and letter moved on by one. */
@@ -96,7 +83,7 @@ const wayByQuery = (demo: LfTrajectory, s: LfStep, later: ReadonlyArray<LfStep>)
   const key = carriedAs(demo, s)
   if (key === null) return false
   const v = entered(s)!.toLowerCase()
-  return later.every((k) => !queryOf(k.urlBefore).some(([kk, vv]) => kk === key && vv.toLowerCase() === v) || pins(demo, k, key))
+  return later.every((k) => !queryPairs(k.urlBefore).some((p) => p.key === key && p.value.toLowerCase() === v) || pins(demo, k, key))
 }
 
 /** A button that led to another page without carrying the page's entries there: it chose what the outcome is (Book this room). */

@@ -50,7 +50,7 @@
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
 import { editCall } from "./FieldEdits.ts"
-import { escapeRe, generalise, queryValue, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
+import { escapeRe, generalise, queryPairs, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { SYNTHESIS, type SynthesisRules, synthesisRulesAt } from "./rules/Synthesis.ts"
@@ -198,12 +198,8 @@ const formContext = (t: LfTrajectory, s: LfStep): { readonly page: string; reado
   const before = elementsBefore(t, s)
   if (q < 0 || before === null) return null
   const checks: Array<string> = []
-  for (const pair of url.slice(q + 1).split("&")) {
-    const eq = pair.indexOf("=")
-    const key = eq < 0 ? pair : pair.slice(0, eq)
-    const raw = eq < 0 ? "" : pair.slice(eq + 1)
+  for (const { key, raw, value } of queryPairs(url)) {
     if (raw === "") continue
-    const value = queryValue(raw)
     const field = before.find((e) => FIELD_ROLES.has(e.role) && e.name.trim() !== "" && e.value !== null && e.value.trim() === value.trim())
     if (field === undefined) return null
     const k = escapeRe(key)

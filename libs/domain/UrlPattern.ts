@@ -50,12 +50,27 @@ export const urlPattern = (url: string, options: { readonly minted?: boolean; re
 }
 
 /** A query value as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
-export const queryValue = (raw: string): string => {
+const queryValue = (raw: string): string => {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "))
   } catch {
     return raw
   }
+}
+
+/** A URL's query parameters in order: each key, its value as written (`raw`) and as a person reads it (`value`); none without `?`. */
+export const queryPairs = (url: string | null): ReadonlyArray<{ readonly key: string; readonly raw: string; readonly value: string }> => {
+  const q = url?.indexOf("?") ?? -1
+  if (url === null || q < 0) return []
+  return url
+    .slice(q + 1)
+    .split("&")
+    .flatMap((p) => {
+      const eq = p.indexOf("=")
+      if (eq <= 0) return []
+      const raw = p.slice(eq + 1)
+      return [{ key: p.slice(0, eq), raw, value: queryValue(raw) }]
+    })
 }
 
 /**
@@ -67,18 +82,8 @@ export const typedUrlPattern = (url: string, typed: string): string | null => {
   const q = url.indexOf("?")
   if (q < 0) return null
   const wanted = typed.trim().toLowerCase()
-  const params = url
-    .slice(q + 1)
-    .split("&")
-    .filter((p) => {
-      const eq = p.indexOf("=")
-      return (
-        eq > 0 &&
-        wanted !== "" &&
-        queryValue(p.slice(eq + 1))
-          .toLowerCase()
-          .includes(wanted)
-      )
-    })
+  const params = queryPairs(url)
+    .filter((p) => wanted !== "" && p.value.toLowerCase().includes(wanted))
+    .map((p) => `${p.key}=${p.raw}`)
   return params.length === 0 ? null : urlPattern(`${url.slice(0, q)}?${params.join("&")}`)
 }

@@ -34,7 +34,7 @@ import {
   trajectoryRecorded,
   trajectoryVerified
 } from "../Events.ts"
-import type { RunOptions } from "../Events.ts"
+import type { EventOfType, NodeSpec, RunOptions } from "../Events.ts"
 import {
   click,
   commentCount,
@@ -48,6 +48,7 @@ import {
   roundOneOfBoth,
   search,
   searchPath,
+  target,
   tasks,
   trajectory,
   UPVOTE,
@@ -61,6 +62,21 @@ import { spec } from "./Cases.ts"
 
 /** A demo step over the spec forum's board page (its elements do not matter to the graph). */
 const demoStepOf = (action: Action, before: string, after: string) => demoStep(action, before, after, null)
+
+/** The paths the strategy graph adds when the upvote task's demo has been inferred under `v`: each as its evidence and its nodes' kinds. */
+const pathsInferred = async (v: string, demo: EventOfType<"DemoIngested">, nodes: ReadonlyArray<NodeSpec>) => {
+  const source = { kind: "demo" as const, id: demo.data.demoId }
+  const given = [
+    ...tasks,
+    demo,
+    runStarted({ tasks: [upvote.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
+    ...nodes.map((n, i) => labelFunctionInferred(upvote.taskId, source, n, i))
+  ]
+  const done = jobCompleted({ jobId: `infer-${demo.data.demoId}`, outcome: "done" }, { stream: runStream(RUN, "infer", demo.data.demoId) })
+  const { events } = await spec(strategyGraph).given(given).when(done).run()
+  const kinds = new Map(dataOf(events, "NodeExpanded").map((n) => [n.nodeId, n.semanticKey.actionKind]))
+  return dataOf(events, "PathAdded").map((p) => `${p.evidence ?? "way"}: ${p.nodeIds.map((id) => kinds.get(id)).join(", ")}`)
+}
 
 const world = (v: string) => roundOneOfBoth({ dataRules: v as RunOptions["dataRules"] })
 /** Upvote the post, then `later`, then complete: on the post page, with its votes' pressed state. */
@@ -355,22 +371,7 @@ export const data: Table["data"] = {
   },
   addsGoalStatePaths: {
     // The upvote demo's inference done: its path, and then the path of its upvote and claim without the search and the link.
-    run: async (v) => {
-      const source = { kind: "demo" as const, id: upvoteDemo.data.demoId }
-      const given = [
-        ...tasks,
-        upvoteDemo,
-        runStarted({ tasks: [upvote.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
-        ...upvoteNodes.map((n, i) => labelFunctionInferred(upvote.taskId, source, n, i))
-      ]
-      const done = jobCompleted(
-        { jobId: `infer-${upvoteDemo.data.demoId}`, outcome: "done" },
-        { stream: runStream(RUN, "infer", upvoteDemo.data.demoId) }
-      )
-      const paths = dataOf((await spec(strategyGraph).given(given).when(done).run()).events, "PathAdded")
-      const name = (id: string) => upvoteNodes.find((n) => nodeIdOf(n.semanticKey) === id)!.semanticKey.actionKind
-      return paths.map((p) => `${p.evidence ?? "way"}: ${p.nodeIds.map(name).join(", ")}`)
-    },
+    run: (v) => pathsInferred(v, upvoteDemo, upvoteNodes),
     before: ["way: type, click, click, status"],
     after: ["way: type, click, click, status", "goal-state: click, status"]
   },
@@ -382,41 +383,20 @@ export const data: Table["data"] = {
         demoId: "forum-upvote-1-sorted",
         taskId: upvote.taskId,
         steps: [
-          demoStepOf(
-            { kind: "click", target: { role: "link", name: "Gardening", elementId: null, text: "Gardening" } },
-            "/forum/",
-            "/forum/b/gardening"
-          ),
-          demoStepOf(
-            { kind: "select", target: { role: "combobox", name: "Sort by", elementId: null, text: null }, value: "top" },
-            "/forum/b/gardening",
-            "/forum/b/gardening"
-          ),
+          demoStepOf(click("link", "Gardening"), "/forum/", "/forum/b/gardening"),
+          demoStepOf({ kind: "select", target: target("combobox", "Sort by"), value: "top" }, "/forum/b/gardening", "/forum/b/gardening"),
           demoStepOf(click("button", "Apply"), "/forum/b/gardening", sorted),
           demoStepOf(click("link", POST), sorted, "/forum/post/p25"),
           demoStepOf(complete, "/forum/post/p25", "/forum/post/p25")
         ]
       })
-      const source = { kind: "demo" as const, id: demo.data.demoId }
-      const lfs = [1, 2, 3, 4].map((keyStepIndex) => ({
+      const nodes = [1, 2, 3, 4].map((keyStepIndex) => ({
         keyStepIndex,
         description: `key step ${keyStepIndex}`,
         code: `function labelFunction(t) {\n  return ${keyStepIndex}\n}\n`,
         semanticKey: { actionKind: "click" as const, role: null, name: null, value: null, urlPattern: null }
       }))
-      const given = [
-        ...tasks,
-        demo,
-        runStarted({ tasks: [upvote.taskId], demos: "all", dataRules: v as RunOptions["dataRules"] }),
-        ...lfs.map((n, i) => labelFunctionInferred(upvote.taskId, source, n, i))
-      ]
-      const done = jobCompleted(
-        { jobId: `infer-${demo.data.demoId}`, outcome: "done" },
-        { stream: runStream(RUN, "infer", demo.data.demoId) }
-      )
-      const { events } = await spec(strategyGraph).given(given).when(done).run()
-      const kinds = new Map(dataOf(events, "NodeExpanded").map((n) => [n.nodeId, n.semanticKey.actionKind]))
-      return dataOf(events, "PathAdded").map((p) => `${p.evidence ?? "way"}: ${p.nodeIds.map((id) => kinds.get(id)).join(", ")}`)
+      return pathsInferred(v, demo, nodes)
     },
     before: ["way: select, click, click, status", "goal-state: select, click, status"],
     after: ["way: select, click, click, status", "goal-state: click, status"]
