@@ -3,13 +3,16 @@
  * Chromium, real checkers, real sandbox), each demo's script corrupted once per type: every
  * kept trajectory is a negative its checker confirmed, every corruption the checker still
  * passed is discarded and counted, the figures add up, the built suite is read from its cache
- * the second time, and bad input is one line. The full suite's figures are in docs/benchmarks.md.
+ * the second time, and bad input is one line. The same on a real third-party app (`--app
+ * packs/tiddlywiki`, one task's demo), judged by the pack's evaluate on fresh instances. The
+ * full suites' figures are in docs/benchmarks.md.
  */
 import { afterAll, expect, test } from "bun:test"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { core, expectOneLineError, REPO } from "./support/cli.ts"
+import { instanceProcesses } from "./support/instances.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "core-eval-corruptions-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -92,6 +95,46 @@ test("--run: a run's verified passes are the sources, judged by its graphs", asy
   for (const t of set.trajectories) expect(t.family).toBe("run:r2-s0-forum-top-post-1")
   const unknown = await core(["eval", "corruptions", "--run", "run-nope", "--store", "embedded", "--data-dir", dir])
   expectOneLineError(unknown, expect)
+}, 600_000)
+
+test("--app: a pack's demo corrupted every way that applies, played on fresh instances, confirmed by its evaluate; nothing left running", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "core-eval-corruptions-tmp-"))
+  const dir = join(dataDir, "app")
+  const appFlags = ["--app", "packs/tiddlywiki", "--instance", "t02-search-spare-fuses", "--demos-only", "--data-dir", dir]
+  try {
+    const r = await core(["eval", "corruptions", "--json", ...appFlags], { TMPDIR: tmp })
+    if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
+    const report = JSON.parse(r.stdout)
+    expect(report.tasks).toBe(1)
+    expect(report.sources).toMatchObject({ played: 1, passing: 1, labelled_pass: 1 })
+    expect(Object.keys(report.by_type)).toEqual(TYPES)
+    const sum = (k: string) => Object.values(report.by_type).reduce((n: number, t: any) => n + t[k], 0)
+    expect(sum("negatives")).toBe(report.negatives)
+    expect(sum("discarded")).toBe(report.discarded)
+    // The search typed, the result opened, the count answered: its search dropped, its value changed, another task's demo
+    // and another number from the same page are wrong, and evaluate says so; CORE's labels too.
+    for (const type of ["drop-key-step", "other-value", "other-item", "near-miss-answer"])
+      expect(report.by_type[type].negatives).toBeGreaterThanOrEqual(1)
+    expect(report.false_passes).toBe(0)
+    expect(report.false_pass_list).toEqual([])
+    const [file] = readdirSync(join(dir, "eval")).filter((f) => f.startsWith("corruptions-app-"))
+    const set = JSON.parse(readFileSync(join(dir, "eval", file!), "utf8"))
+    const discarded = new Set(set.discarded.map((d: { id: string }) => d.id))
+    for (const t of set.trajectories) expect(t.checker).toBe(t.kind === "source" || discarded.has(t.id))
+    expect(set.trajectories.filter((t: { kind: string }) => t.kind === "near-miss-answer")[0].note).toMatch(/^answered "/)
+    expect(instanceProcesses(tmp, [join(REPO, "packs", "tiddlywiki"), join(tmp, "core-tw-")])).toEqual([])
+
+    for (const bad of [
+      ["--suite", "shop"],
+      ["--run", "run-nope"],
+      ["--instance", "t99-nope"]
+    ]) {
+      const e = await core(["eval", "corruptions", "--app", "packs/tiddlywiki", ...bad, "--data-dir", dir], { TMPDIR: tmp })
+      expectOneLineError(e, expect)
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
 }, 600_000)
 
 test("bad input: one-line errors", async () => {

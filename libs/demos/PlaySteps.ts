@@ -59,11 +59,19 @@ export interface PlayedDemo {
   readonly steps: ReadonlyArray<PlayedStep>
   /** The episode the environment opened from its source (what the app ran it on), null for a bare start URL. */
   readonly episode: string | null
+  /** With `untilProblem`: the step that could not be played, where the episode ended; else null. */
+  readonly stopped: StepPlayError | null
 }
 
 interface PlayOptions {
   /** Hears each step once recorded, counted from 1 as messages count them. */
   readonly onStep?: (step: PlayedStep, index: number) => void
+  /**
+   * End the episode at the first step that cannot be played and return what was played, instead
+   * of failing: a corrupted trajectory (a step dropped, so the next target is not there) is an
+   * episode too, and the app's state after it is what gets judged.
+   */
+  readonly untilProblem?: boolean
 }
 
 /** `playDemo`'s steps alone (a version 1 demo's, which has no screen before its first step). */
@@ -89,36 +97,47 @@ export const playDemo = (
     // The app's base URL: where the episode landed (a bundled site's enter URL redirects to its home).
     const base = obs.observation.url ?? task.startUrl ?? null
     const played: Array<PlayedStep> = []
+    let stopped: StepPlayError | null = null
     for (const [i, step] of steps.entries()) {
-      const where = `step ${i + 1} (${describeStep(step)})`
-      const fail = (problem: string) => new StepPlayError({ message: `${where}: ${oneLine(problem, 1000)}`, step: i + 1 })
-      const resolve = (target: StepTarget): Effect.Effect<Target, StepPlayError> => {
-        const r = resolveTarget(target, obs.elements)
-        return "problem" in r ? Effect.fail(fail(r.problem)) : Effect.succeed(targetOf(r.element))
-      }
-      const plan = yield* planned(step, resolve, base, task.hashRouting === true).pipe(
-        Effect.mapError((e) => (typeof e === "string" ? fail(e) : e))
+      const one = Effect.gen(function* () {
+        const where = `step ${i + 1} (${describeStep(step)})`
+        const fail = (problem: string) => new StepPlayError({ message: `${where}: ${oneLine(problem, 1000)}`, step: i + 1 })
+        const resolve = (target: StepTarget): Effect.Effect<Target, StepPlayError> => {
+          const r = resolveTarget(target, obs.elements)
+          return "problem" in r ? Effect.fail(fail(r.problem)) : Effect.succeed(targetOf(r.element))
+        }
+        const plan = yield* planned(step, resolve, base, task.hashRouting === true).pipe(
+          Effect.mapError((e) => (typeof e === "string" ? fail(e) : e))
+        )
+        const urlBefore = sitePath(obs.observation.url, task.hashRouting === true)
+        const appBefore = obs.observation.app
+        obs = yield* env.step(plan.send)
+        const ends = step.kind === "answer" || step.kind === "status"
+        if (obs.observation.error !== null && !ends) return yield* fail(obs.observation.error)
+        // answer / status end the episode without a browser action: the page is where it was.
+        const urlAfter = ends ? urlBefore : sitePath(obs.observation.url, task.hashRouting === true)
+        const appAfter = ends ? appBefore : obs.observation.app
+        const recorded: PlayedStep = {
+          action: obs.performed ?? plan.record,
+          urlBefore,
+          urlAfter,
+          appBefore,
+          appAfter,
+          observation: obs.observation
+        }
+        played.push(recorded)
+        options.onStep?.(recorded, i + 1)
+      })
+      const problem = yield* one.pipe(
+        Effect.as(null),
+        Effect.catchTag("StepPlayError", (e) => (options.untilProblem === true ? Effect.succeed(e) : Effect.fail(e)))
       )
-      const urlBefore = sitePath(obs.observation.url, task.hashRouting === true)
-      const appBefore = obs.observation.app
-      obs = yield* env.step(plan.send)
-      const ends = step.kind === "answer" || step.kind === "status"
-      if (obs.observation.error !== null && !ends) return yield* fail(obs.observation.error)
-      // answer / status end the episode without a browser action: the page is where it was.
-      const urlAfter = ends ? urlBefore : sitePath(obs.observation.url, task.hashRouting === true)
-      const appAfter = ends ? appBefore : obs.observation.app
-      const recorded: PlayedStep = {
-        action: obs.performed ?? plan.record,
-        urlBefore,
-        urlAfter,
-        appBefore,
-        appAfter,
-        observation: obs.observation
+      if (problem !== null) {
+        stopped = problem
+        break
       }
-      played.push(recorded)
-      options.onStep?.(recorded, i + 1)
     }
-    return { initial, steps: played, episode }
+    return { initial, steps: played, episode, stopped }
   })
 
 const same = (action: Action): Planned => ({ send: action, record: action })

@@ -109,3 +109,4 @@ export {
 export type { ContentPart, Converted, Message, Role, SourceRecord, Trainer, TypedMessage, VerlRow } from "./TrainerFormats.ts"
 export { closestElements, describeTarget, nameSimilarity, resolveTarget } from "./TargetResolution.ts"
 export type { ResolvableElement, TargetDescription } from "./TargetResolution.ts"
+export * as Corruption from "./Corruption.ts"

@@ -27,7 +27,7 @@ import type { CorruptionSet, RunPass } from "./CorruptionSet.ts"
  * Bump when the suite's construction changes, so stale caches are not read. 2: discarded
  * corruptions kept beside the negatives; 3: every key step dropped and doubled, not one drawn.
  */
-const SUITE_VERSION = "3"
+export const SUITE_VERSION = "3"
 
 export interface CorruptionKeyOptions {
   readonly suite: string | undefined

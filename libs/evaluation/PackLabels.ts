@@ -11,68 +11,20 @@
  * - `demos/alt/<task>.method.steps.json`, another method: the change made by another
  *   control (an autocomplete instead of a button, retyping a text instead of inserting).
  */
-import { Context, Effect, Layer } from "effect"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { App, authOf, CommandApp, loadLogin, loadPack, packPageOptions, taskUrl } from "@core/apps"
-import type { AppShape, Pack, PackAuth, PackTask, SecretRule } from "@core/apps"
-import { DirectoryBlobStore } from "@core/blobstore"
-import { loadStepFile, playSteps, StepPlayError } from "@core/demos"
-import { fromDemoSteps } from "@core/domain"
-import type { LfTrajectory } from "@core/domain"
-import { BrowserPool, WebEnvironment } from "@core/env-web"
-import { InfraError } from "@core/environment"
-import type { EnvironmentShape } from "@core/environment"
-import type { DemoStep } from "@core/events"
-import { elementsLookup } from "@core/pipeline"
-import { EvalError } from "./EvalError.ts"
+import { Effect } from "effect"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import type { PackTask, SecretRule } from "@core/apps"
+import { loadStepFile } from "@core/demos"
 import { scoreLabels } from "./LabelAccuracy.ts"
 import { labelSet } from "./LabelEval.ts"
 import type { EvalTrajectory, LabelEvalSet } from "./LabelEvalSet.ts"
-
-interface Played {
-  readonly steps: ReadonlyArray<DemoStep>
-  readonly trajectory: LfTrajectory
-  /** The pack's evaluate, as `taskId`, on the episode's final state. */
-  readonly pass: boolean
-}
-
-/** Plays a step file on a fresh instance and asks evaluate about it as `judgedAs`. */
-const play = (app: AppShape, env: EnvironmentShape, pack: Pack, auth: PackAuth | null, task: PackTask, file: string, judgedAs: string) =>
-  Effect.gen(function* () {
-    const steps = (yield* loadStepFile(file)).steps
-    const lease = yield* Effect.acquireRelease(app.acquire(), (l) => l.release())
-    const start = {
-      taskId: task.id,
-      startUrl: taskUrl(lease.instance, task.start),
-      origins: lease.origins,
-      ...packPageOptions(pack),
-      ...authOf(auth, lease.instance)
-    }
-    const played = yield* playSteps(env, start, steps).pipe(Effect.ensuring(env.close()))
-    const answer = played.flatMap((s) => (s.action.kind === "answer" ? [s.action.text] : [])).at(-1) ?? ""
-    const judged = app.evaluate === undefined ? { pass: false } : yield* app.evaluate(lease, judgedAs, answer)
-    const demoSteps: ReadonlyArray<DemoStep> = played.map((s) => ({ ...s, appBefore: null, appAfter: null }))
-    const lookup = yield* elementsLookup(demoSteps.map((s) => s.observation.elements))
-    return { steps: demoSteps, trajectory: fromDemoSteps(demoSteps, lookup), pass: judged.pass } satisfies Played
-  }).pipe(
-    Effect.scoped,
-    // A start or first page that failed (a busy machine) says nothing about the step file: a fresh instance gets two more tries.
-    Effect.retry({ times: 2, while: (e) => (e instanceof StepPlayError && e.step === null) || e instanceof InfraError })
-  )
+import { openPackPlayer } from "./PackPlayer.ts"
 
 /** The evaluation set of a pack: its train tasks with a demo and an alternative step file. */
 export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (line: string) => void) =>
   Effect.gen(function* () {
-    const pack = yield* loadPack(packDir)
-    // Its episodes are built as web pages (a start URL on a leased instance): a device's would need their own.
-    if (pack.config.platform === "android") {
-      return yield* new EvalError({
-        message: `eval labels without --run plays step files in Chromium; the pack ${pack.config.name} is Android: compare a run's verdicts instead (--run <id>)`
-      })
-    }
-    const login = yield* loadLogin(pack, secrets)
+    const { pack, lanes } = yield* openPackPlayer(packDir, secrets, 1)
     const altsOf = (t: PackTask) =>
       (
         [
@@ -83,21 +35,9 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
         .map(([kind, name]) => ({ kind, file: resolve(pack.dir, "demos", "alt", name) }))
         .filter((a) => existsSync(a.file))
     const tasks = pack.tasks.filter((t) => t.split === "train" && t.steps !== null && altsOf(t).length > 0)
-    const scratch = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "core-pack-labels-"))),
-      (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
-    )
-    const context = yield* Layer.build(
-      Layer.mergeAll(BrowserPool.layer(), DirectoryBlobStore.layer({ dir: scratch }), CommandApp.layer(pack.dir))
-    )
-    const app = Context.get(context, App)
-    const env = yield* Effect.provideContext(
-      WebEnvironment.make({ screenshots: "none", prepareAhead: false, readSecret: login.readSecret }),
-      context
-    )
     const set: { tasks: Array<LabelEvalSet["tasks"][number]>; trajectories: Array<EvalTrajectory> } = { tasks: [], trajectories: [] }
     for (const [i, t] of tasks.entries()) {
-      const run = (file: string, judgedAs: string) => Effect.provideContext(play(app, env, pack, login.auth, t, file, judgedAs), context)
+      const run = (file: string, judgedAs: string) => Effect.flatMap(loadStepFile(file), (f) => lanes[0]!.play(t, f.steps, judgedAs))
       const demo = yield* run(resolve(pack.dir, t.steps!), t.id)
       set.tasks.push({
         taskId: t.id,
@@ -142,7 +82,6 @@ export const packLabelSet = (packDir: string, secrets: SecretRule, progress: (li
       }
       progress(`${i + 1}/${tasks.length} ${t.id}: demo ${demo.pass ? "passes" : "FAILS"} evaluate; alternatives: ${verdicts.join(", ")}`)
     }
-    yield* env.close()
     return set satisfies LabelEvalSet
   }).pipe(Effect.scoped)
 

@@ -20,6 +20,7 @@ import type { AgreementScores } from "@core/pipeline"
 import { readRunLog } from "@core/engine"
 import {
   buildCorruptionSet,
+  buildPackCorruptionSet,
   buildLabelEvalSet,
   cachedLabelSet,
   corruptionReport,
@@ -29,6 +30,7 @@ import {
   labelReport,
   labelSetKey,
   labelSet,
+  packCorruptionSetKey,
   packLabelReport,
   packRunAgreement,
   runLabelling,
@@ -39,6 +41,7 @@ import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "@core/run"
 import { EvalSetNotBuilt } from "@core/evaluation"
+import type { CorruptionReport } from "@core/evaluation"
 import type { Failure } from "../Failures.ts"
 import { configFlags } from "../ConfigFlags.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
@@ -201,6 +204,29 @@ export const evalLabels: Command<Failure> = {
     })
 }
 
+/** The suite's report: one JSON object, or the table per type and the false passes. */
+const printCorruptions = (args: ParsedArgs, report: CorruptionReport): void => {
+  if (args.flags.json === true) {
+    console.log(JSON.stringify(report))
+    return
+  }
+  console.log(
+    `${report.negatives} confirmed negatives from ${report.sources.passing} passing scripts of ${plural(report.tasks, "task")}; ${report.discarded} corruptions the checkers still passed (discarded as negatives, judged as positives)`
+  )
+  console.log("")
+  console.log(`type                 negatives  false passes  discarded (accepted)  not built`)
+  for (const [type, t] of Object.entries(report.by_type))
+    console.log(
+      `${type.padEnd(20)} ${String(t.negatives).padStart(9)}  ${String(t.false_passes).padStart(12)}  ${`${t.discarded} (${t.discarded_accepted})`.padStart(20)}  ${String(t.not_built).padStart(9)}`
+    )
+  console.log("")
+  console.log(
+    `precision ${pct(report.precision)}  recall ${pct(report.recall)} (sources: ${report.sources.labelled_pass} of ${report.sources.passing})  npv ${pct(report.npv)}  Cohen's κ ${pct(report.kappa)}`
+  )
+  for (const f of report.false_pass_list.slice(0, 10))
+    console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
+}
+
 export const evalCorruptions: Command<Failure> = {
   name: "eval corruptions",
   summary:
@@ -212,20 +238,44 @@ export const evalCorruptions: Command<Failure> = {
     parallel: { kind: "number", description: "players at once, each with its own sites and browser (default 2; the suite is the same)" },
     rebuild: { kind: "boolean", description: "build the suite again instead of reading the cache" },
     run: { kind: "string", description: "corrupt this run's verified passes instead of the scripts, and judge by its strategy graphs" },
+    app: {
+      kind: "string",
+      description:
+        "an app pack folder: corrupt its train demos and alternatives instead, judged by the pack's evaluate (--instance names its tasks)"
+    },
     json: {
       kind: "boolean",
       description: "print one JSON object { negatives, false_passes, precision, recall, npv, kappa, by_type, false_pass_list, … }"
     },
+    ...allowSecretFlags,
     ...configFlags(["dataDir", "store", "nats.url"])
   },
   run: (args) =>
     Effect.gen(function* () {
       const started = Date.now()
       const config = yield* loadConfig({ flags: args.flags })
-      const { suite, suites } = yield* suiteOf(args)
       const parallel = (args.flags.parallel as number | undefined) ?? 2
       if (!Number.isInteger(parallel) || parallel < 1 || parallel > 8)
         return yield* new UsageError({ message: `--parallel must be a whole number from 1 to 8, got ${parallel}` })
+      const appDir = args.flags.app as string | undefined
+      if (appDir !== undefined) {
+        for (const flag of ["suite", "run"] as const)
+          if (args.flags[flag] !== undefined)
+            return yield* new UsageError({
+              message: `--${flag} is for the bundled sites; --app corrupts the pack's own demos and alternatives: give one`
+            })
+        const options = { instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
+        const progress = (line: string) => console.error(`eval: ${line}`)
+        const set = yield* cachedLabelSet(
+          join(config.values.dataDir, "eval", `corruptions-app-${yield* packCorruptionSetKey(appDir, options)}.json`),
+          buildPackCorruptionSet(appDir, packSecretRule(config, args), { ...options, parallel, progress }),
+          args.flags.rebuild === true,
+          progress
+        ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
+        const { tasks, labels } = yield* labelSet(set, null, progress, true)
+        return printCorruptions(args, corruptionReport(set, tasks, labels, started))
+      }
+      const { suite, suites } = yield* suiteOf(args)
       const runId = args.flags.run as string | undefined
       // With a run, its verified passes are the sources and its graphs the judge.
       const events = runId === undefined ? null : yield* runEvents(args, runId)
@@ -246,25 +296,6 @@ export const evalCorruptions: Command<Failure> = {
       const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
       if (graphs !== null && labels.length === 0)
         return yield* new CliError({ message: `run ${runId} has no graph for any task of the suite` })
-      const report = corruptionReport(set, tasks, labels, started)
-      if (args.flags.json === true) {
-        console.log(JSON.stringify(report))
-        return
-      }
-      console.log(
-        `${report.negatives} confirmed negatives from ${report.sources.passing} passing scripts of ${plural(report.tasks, "task")}; ${report.discarded} corruptions the checkers still passed (discarded as negatives, judged as positives)`
-      )
-      console.log("")
-      console.log(`type                 negatives  false passes  discarded (accepted)  not built`)
-      for (const [type, t] of Object.entries(report.by_type))
-        console.log(
-          `${type.padEnd(20)} ${String(t.negatives).padStart(9)}  ${String(t.false_passes).padStart(12)}  ${`${t.discarded} (${t.discarded_accepted})`.padStart(20)}  ${String(t.not_built).padStart(9)}`
-        )
-      console.log("")
-      console.log(
-        `precision ${pct(report.precision)}  recall ${pct(report.recall)} (sources: ${report.sources.labelled_pass} of ${report.sources.passing})  npv ${pct(report.npv)}  Cohen's κ ${pct(report.kappa)}`
-      )
-      for (const f of report.false_pass_list.slice(0, 10))
-        console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
+      return printCorruptions(args, corruptionReport(set, tasks, labels, started))
     })
 }

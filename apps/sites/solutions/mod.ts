@@ -32,7 +32,7 @@ import { shopSolutions } from "./shop.ts"
 import { travelSolutions } from "./travel.ts"
 
 export { replayDemo } from "./Replay.ts"
-export { randomRollout, samePathVariant, seededRng, wrongValueVariant } from "./Perturb.ts"
+export { alterAnswer, alterText, randomRollout, samePathVariant, seededRng, wrongValueVariant } from "./Perturb.ts"
 export {
   CORRUPTION_TYPES,
   describeStep,
