@@ -15,6 +15,7 @@
 import { Effect, Schema } from "effect"
 import { basename, dirname } from "node:path"
 import { Count, ScrollDirection, SecretEnvName, TypeMode } from "@core/events"
+import type { Action, Target } from "@core/events"
 import { describeTarget } from "@core/domain"
 import { decodeStrict, jsonPath, oneLine } from "./Format.ts"
 import { folderReader } from "./SafeRead.ts"
@@ -212,3 +213,53 @@ export const loadStepFile = (
     }
     return parseStepFile(text, file, options)
   })
+
+/**
+ * A recorded action as a step file's step, so a recorded trajectory (a run's verified pass)
+ * can be played again and corrupted like a step file: a target by its role and name, found
+ * on the live page when played (element ids are the episode's own), a navigation by its
+ * recorded path. Null for an action no step file can say (an app switch, a target with
+ * neither role nor name, a secret typed by reference, which a step file names itself).
+ */
+export const stepOfAction = (action: Action): Step | null => {
+  const target = (t: Target | null): StepTarget | null =>
+    t === null || (t.role === null && t.name === null)
+      ? null
+      : { ...(t.role === null ? {} : { role: t.role }), ...(t.name === null || t.name === "" ? {} : { name: t.name }) }
+  switch (action.kind) {
+    case "click":
+    case "long_press": {
+      const t = target(action.target)
+      return t === null ? null : { kind: action.kind, target: t }
+    }
+    case "type": {
+      const t = target(action.target)
+      if (t === null || action.secretEnv !== undefined) return null
+      return {
+        kind: "type",
+        target: t,
+        text: action.text,
+        ...(action.submit ? { submit: true } : {}),
+        ...(action.mode === undefined ? {} : { mode: action.mode })
+      }
+    }
+    case "select": {
+      const t = target(action.target)
+      return t === null ? null : { kind: "select", target: t, value: action.value }
+    }
+    case "scroll": {
+      const t = action.target === null ? undefined : (target(action.target) ?? undefined)
+      return { kind: "scroll", direction: action.direction, ...(t === undefined ? {} : { target: t }) }
+    }
+    case "key":
+    case "navigate":
+    case "answer":
+    case "status":
+    case "wait":
+    case "back":
+    case "home":
+      return action.kind === "navigate" && (action.url === "" || /^[A-Za-z][A-Za-z0-9+.-]*:|^\/\//.test(action.url)) ? null : action
+    default:
+      return null
+  }
+}

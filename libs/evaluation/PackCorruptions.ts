@@ -15,16 +15,17 @@
  * set.trajectories[1] // { id: "t03-create-log/drop-key-step/demo#2", kind: "drop-key-step", checker: false, … }
  */
 import { Effect } from "effect"
+import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { loadPack, packDigest } from "@core/apps"
 import type { PackTask, SecretRule } from "@core/apps"
-import { describeStep, loadStepFile } from "@core/demos"
+import { describeStep, loadStepFile, stepOfAction } from "@core/demos"
 import type { Step } from "@core/demos"
 import { Corruption as C } from "@core/domain"
 import { digest } from "@core/events"
 import { alterAnswer, alterText, seededRng } from "@core/sites/solutions"
 import { SUITE_VERSION } from "./CorruptionEval.ts"
-import type { CorruptionSet, SetAside, SuiteKind } from "./CorruptionSet.ts"
+import type { CorruptionSet, RunPass, SetAside, SuiteKind } from "./CorruptionSet.ts"
 import { EvalError } from "./EvalError.ts"
 import type { EvalTask, EvalTrajectory } from "./LabelEvalSet.ts"
 import { openPackPlayer } from "./PackPlayer.ts"
@@ -35,6 +36,8 @@ export interface PackCorruptionOptions {
   readonly instances?: ReadonlyArray<string>
   /** Only each demo as a source, not the alternatives. */
   readonly demosOnly?: boolean
+  /** A pack run's verified passes as the sources instead of the step files (tasks without one have none). */
+  readonly runPasses?: ReadonlyArray<RunPass>
   /** Lanes at once, at most the pack's pool: 2 by default. */
   readonly parallel?: number
   readonly seed?: string
@@ -149,15 +152,33 @@ interface TaskPart {
   readonly passing: number
 }
 
-/** The sources of a task: its demo, then its alternatives unless `demosOnly`. */
-const sourcesOf = (dir: string, task: PackTask, demosOnly: boolean) =>
-  [
-    ["demo", task.steps!],
-    ["other-path", `demos/alt/${task.id}.steps.json`],
-    ["other-method", `demos/alt/${task.id}.method.steps.json`]
-  ]
-    .slice(0, demosOnly ? 1 : undefined)
-    .map(([name, file]) => ({ name: name!, file: resolve(dir, file!) }))
+interface Source {
+  readonly name: string
+  readonly steps: ReadonlyArray<Step>
+  /** False for the demo played for its label functions only, when a run's passes are the sources. */
+  readonly corrupt: boolean
+}
+
+/** The sources of a task: its demo, then its alternatives unless `demosOnly`; or, with a run, its verified passes. */
+const sourcesOf = (dir: string, task: PackTask, options: PackCorruptionOptions) =>
+  Effect.gen(function* () {
+    const demo = (yield* loadStepFile(resolve(dir, task.steps!))).steps
+    const passes = options.runPasses?.filter((p) => p.taskId === task.id)
+    if (passes !== undefined)
+      return [
+        { name: "demo", steps: demo, corrupt: false },
+        ...passes.flatMap((p): ReadonlyArray<Source> => {
+          const steps = p.actions.map(stepOfAction)
+          return steps.every((s) => s !== null) ? [{ name: `run:${p.trajectoryId}`, steps: steps as Array<Step>, corrupt: true }] : []
+        })
+      ]
+    const alts: Array<Source> = []
+    for (const name of options.demosOnly === true ? [] : ["other-path", "other-method"]) {
+      const file = resolve(dir, "demos", "alt", `${task.id}${name === "other-method" ? ".method" : ""}.steps.json`)
+      if (existsSync(file)) alts.push({ name, steps: (yield* loadStepFile(file)).steps, corrupt: true })
+    }
+    return [{ name: "demo", steps: demo, corrupt: true }, ...alts]
+  })
 
 const corruptTask = (
   lane: PackLane,
@@ -176,11 +197,11 @@ const corruptTask = (
     const otherTask = otherTaskOf(task, all)
     const other =
       otherTask === undefined ? undefined : { task: otherTask, steps: (yield* loadStepFile(resolve(dir, otherTask.steps!))).steps }
-    for (const source of sourcesOf(dir, task, options.demosOnly === true)) {
-      const file = yield* Effect.option(loadStepFile(source.file))
-      if (file._tag === "None") continue
-      const steps = file.value.steps
-      const played = yield* lane.play(task, steps, task.id)
+    const sources = yield* sourcesOf(dir, task, options)
+    const first = sources.find((x) => x.corrupt)
+    for (const source of sources) {
+      const steps = source.steps
+      const played = yield* lane.play(task, steps, task.id, { untilProblem: true })
       counts.played++
       if (source.name === "demo")
         part.evalTask = {
@@ -194,8 +215,11 @@ const corruptTask = (
           demoChecker: played.pass,
           demoNote: "the task's step file"
         }
-      if (!played.pass) {
-        log(`${task.id}/${source.name}: evaluate does not pass the source itself; not corrupted`)
+      if (!source.corrupt) continue
+      if (!played.pass || played.stopped !== null) {
+        log(
+          `${task.id}/${source.name}: the source itself ${played.stopped === null ? "does not pass evaluate" : `stopped at ${played.stopped}`}; not corrupted`
+        )
         continue
       }
       counts.passing++
@@ -210,7 +234,7 @@ const corruptTask = (
       })
       const draw = seededRng(options.seed ?? "core-corruptions-v1", task.id, source.name, "near-miss-answer").float()
       const signatures = new Map<string, C.CorruptionType>()
-      for (const [kind, c] of corruptionsOf(steps, played, other, source.name === "demo", draw)) {
+      for (const [kind, c] of corruptionsOf(steps, played, other, source === first, draw)) {
         const id = `${task.id}/${kind}/${source.name}${typeof c !== "string" && c.step !== undefined ? `#${c.step}` : ""}`
         if (typeof c === "string") {
           notBuilt.push({ id, kind, reason: c })
@@ -255,7 +279,11 @@ export const buildPackCorruptionSet = (packDir: string, secrets: SecretRule, opt
       return yield* new EvalError({
         message: `${unknown.join(", ")}: not a train task with a step file of ${pack.config.name} (those: ${all.map((t) => t.id).join(", ")})`
       })
-    const chosen = all.filter((t) => options.instances === undefined || options.instances.includes(t.id))
+    const chosen = all.filter(
+      (t) =>
+        (options.instances === undefined || options.instances.includes(t.id)) &&
+        (options.runPasses === undefined || options.runPasses.some((p) => p.taskId === t.id))
+    )
     const { lanes: players } = yield* openPackPlayer(packDir, secrets, Math.min(parallel, pack.config.pool, chosen.length))
     const parts = new Array<TaskPart>(chosen.length)
     let done = 0
@@ -284,8 +312,13 @@ export const buildPackCorruptionSet = (packDir: string, secrets: SecretRule, opt
     } satisfies CorruptionSet
   }).pipe(Effect.scoped)
 
-/** The cache key of a pack's suite: the suite's construction, the options, and every file of the pack. */
-export const packCorruptionSetKey = (packDir: string, options: Pick<PackCorruptionOptions, "instances" | "demosOnly">) =>
+/** The cache key of a pack's suite: the suite's construction, the options (a run and its passes), and every file of the pack. */
+export const packCorruptionSetKey = (
+  packDir: string,
+  options: Pick<PackCorruptionOptions, "instances" | "demosOnly"> & {
+    readonly run?: { readonly runId: string; readonly passes: ReadonlyArray<string> }
+  }
+) =>
   Effect.gen(function* () {
     const pack = yield* loadPack(packDir)
     const files = yield* packDigest(pack)
@@ -294,6 +327,7 @@ export const packCorruptionSetKey = (packDir: string, options: Pick<PackCorrupti
       app: pack.config.name,
       files,
       instances: options.instances ?? null,
-      demosOnly: options.demosOnly === true
+      demosOnly: options.demosOnly === true,
+      run: options.run ?? null
     }).slice(0, 16)
   })

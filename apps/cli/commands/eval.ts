@@ -227,6 +227,38 @@ const printCorruptions = (args: ParsedArgs, report: CorruptionReport): void => {
     console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
 }
 
+/** `eval corruptions --app`: the pack's step files as the sources, or with `--run` the pack run's verified passes, judged by its graphs. */
+const packCorruptions = (args: ParsedArgs, appDir: string, parallel: number, started: number) =>
+  Effect.gen(function* () {
+    const config = yield* loadConfig({ flags: args.flags })
+    if (args.flags.suite !== undefined)
+      return yield* new UsageError({ message: "--suite is for the bundled sites; --app corrupts the pack's own tasks: give one" })
+    const runId = args.flags.run as string | undefined
+    const events = runId === undefined ? null : yield* runEvents(args, runId)
+    const runPasses = events === null ? undefined : runPassesOf(events)
+    if (runId !== undefined && runPasses?.length === 0)
+      return yield* new CliError({ message: `run ${runId} has no verified pass to corrupt` })
+    const run = runId === undefined ? {} : { run: { runId, passes: runPasses!.map((p) => p.trajectoryId) } }
+    const options = { instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
+    const progress = (line: string) => console.error(`eval: ${line}`)
+    const set = yield* cachedLabelSet(
+      join(config.values.dataDir, "eval", `corruptions-app-${yield* packCorruptionSetKey(appDir, { ...options, ...run })}.json`),
+      buildPackCorruptionSet(appDir, packSecretRule(config, args), {
+        ...options,
+        ...(runPasses === undefined ? {} : { runPasses }),
+        parallel,
+        progress
+      }),
+      args.flags.rebuild === true,
+      progress
+    ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
+    const graphs = events === null ? null : runLabelling(events)
+    const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
+    if (graphs !== null && labels.length === 0)
+      return yield* new CliError({ message: `run ${runId} has no graph for any task of the pack` })
+    printCorruptions(args, corruptionReport(set, tasks, labels, started))
+  })
+
 export const evalCorruptions: Command<Failure> = {
   name: "eval corruptions",
   summary:
@@ -258,23 +290,7 @@ export const evalCorruptions: Command<Failure> = {
       if (!Number.isInteger(parallel) || parallel < 1 || parallel > 8)
         return yield* new UsageError({ message: `--parallel must be a whole number from 1 to 8, got ${parallel}` })
       const appDir = args.flags.app as string | undefined
-      if (appDir !== undefined) {
-        for (const flag of ["suite", "run"] as const)
-          if (args.flags[flag] !== undefined)
-            return yield* new UsageError({
-              message: `--${flag} is for the bundled sites; --app corrupts the pack's own demos and alternatives: give one`
-            })
-        const options = { instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
-        const progress = (line: string) => console.error(`eval: ${line}`)
-        const set = yield* cachedLabelSet(
-          join(config.values.dataDir, "eval", `corruptions-app-${yield* packCorruptionSetKey(appDir, options)}.json`),
-          buildPackCorruptionSet(appDir, packSecretRule(config, args), { ...options, parallel, progress }),
-          args.flags.rebuild === true,
-          progress
-        ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
-        const { tasks, labels } = yield* labelSet(set, null, progress, true)
-        return printCorruptions(args, corruptionReport(set, tasks, labels, started))
-      }
+      if (appDir !== undefined) return yield* packCorruptions(args, appDir, parallel, started)
       const { suite, suites } = yield* suiteOf(args)
       const runId = args.flags.run as string | undefined
       // With a run, its verified passes are the sources and its graphs the judge.

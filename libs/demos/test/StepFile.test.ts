@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describeStep, loadStepFile, parseStepFile, StepFileError } from "../mod.ts"
+import { describeStep, loadStepFile, parseStepFile, StepFileError, stepOfAction } from "../mod.ts"
 
 const tmp = mkdtempSync(join(tmpdir(), "core-stepfile-"))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -131,5 +131,36 @@ describe("step files", () => {
     expect(describeStep({ kind: "scroll", direction: "up", target: { text: "Reviews" } })).toBe('scroll up element with text "Reviews"')
     expect(describeStep({ kind: "navigate", url: "/shop/" })).toBe("navigate /shop/")
     expect(describeStep(steps[4])).toBe("type textbox with no name nth 1")
+  })
+
+  test("stepOfAction: a recorded action as the step that plays it again; what a step file cannot say is null", () => {
+    const target = (role: string | null, name: string | null) => ({ role, name, elementId: "e7", text: null })
+    const cases: ReadonlyArray<[string, any, any]> = [
+      [
+        "a click by role and name",
+        { kind: "click", target: target("link", "Water Pump") },
+        { kind: "click", target: { role: "link", name: "Water Pump" } }
+      ],
+      [
+        "a typed text, submitted",
+        { kind: "type", target: target("searchbox", "Search"), text: "fuses", submit: true },
+        { kind: "type", target: { role: "searchbox", name: "Search" }, text: "fuses", submit: true }
+      ],
+      [
+        "an unnamed field by its role",
+        { kind: "type", target: target("textbox", null), text: "Log", submit: false },
+        { kind: "type", target: { role: "textbox" }, text: "Log" }
+      ],
+      ["a key, a path, an answer", { kind: "navigate", url: "/#Water%20Pump" }, { kind: "navigate", url: "/#Water%20Pump" }],
+      ["a target with neither role nor name", { kind: "click", target: target(null, null) }, null],
+      [
+        "a secret typed by reference",
+        { kind: "type", target: target("textbox", "Password"), text: "", submit: false, secretEnv: "PW" },
+        null
+      ],
+      ["an absolute URL", { kind: "navigate", url: "https://elsewhere.example/" }, null],
+      ["an app switch", { kind: "open_app", app: "org.example" }, null]
+    ]
+    for (const [name, action, step] of cases) expect([name, stepOfAction(action)]).toEqual([name, step])
   })
 })
