@@ -107,11 +107,16 @@ const shownLiteral = (text: string): string => `/${escapeRe(text).replace(/ /g, 
 
 /**
  * The `validateEdit` call for an edit step `s` of the demo `t` (its target the field), with
- * what a later page of the demo showed of it; null when the demo does not show the change
+ * what a later page of the demo showed of it, and with `once` (synthesis 9) the inserted text
+ * not inserted again before the page moved on; null when the demo does not show the change
  * (the field unseen before the edit, or its value unrecorded or unchanged where the
  * observation shows it).
  */
-export const editCall = (t: LfTrajectory, s: LfStep): { readonly call: string; readonly notes: ReadonlyArray<string> } | null => {
+export const editCall = (
+  t: LfTrajectory,
+  s: LfStep,
+  once = false
+): { readonly call: string; readonly notes: ReadonlyArray<string> } | null => {
   const { role, name } = s.action
   if (role === null || name === null) return null
   const values = fieldValues(t, s, role, name)
@@ -135,7 +140,8 @@ export const editCall = (t: LfTrajectory, s: LfStep): { readonly call: string; r
     `removed: ${js(e.removed)}`,
     `inserted: ${js(e.inserted)}`,
     `after: ${js(e.after)}`,
-    ...(shown === undefined ? [] : [`shown: ${shownLiteral(shown)}`])
+    ...(shown === undefined ? [] : [`shown: ${shownLiteral(shown)}`]),
+    ...(once && e.inserted !== "" ? ["once: true"] : [])
   ]
   const did =
     e.removed === ""
@@ -148,7 +154,8 @@ export const editCall = (t: LfTrajectory, s: LfStep): { readonly call: string; r
     call: `validateEdit(t, ${js(role)}, ${js(name)}, {\n    ${entries.join(",\n    ")}\n  })`,
     notes: [
       `State evidence: what the edit made of the field, whatever keys made it — ${did} ${where}.`,
-      ...(shown === undefined ? [] : [`State evidence: a later page shows ${js(shown)}.`])
+      ...(shown === undefined ? [] : [`State evidence: a later page shows ${js(shown)}.`]),
+      ...(once && e.inserted !== "" ? ["State evidence: inserted once; the field keeps it that way until its page moves on."] : [])
     ]
   }
 }

@@ -37,6 +37,9 @@
  * Version 7 generalises a UUID a button minted whole, tells fields without a name apart
  * (KeySteps.ts), and checks a text submitted on a page that stayed with its submit.
  *
+ * Version 9 holds an edit in place to being made once: the field's last value on its page
+ * keeps the inserted text as often as the edit left it, so the text typed twice is refused.
+ *
  * The rules each version keeps are named in rules/Synthesis.ts.
  *
  * Version 5 judges an edit in place by what it made (FieldEdits.ts): an insert's LF asks
@@ -341,7 +344,13 @@ export const synthesizeCandidates = (
   if (rules.judgesEditsByEffect && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {
     // What the typed text alone would accept is the false pass: text beside the old value, or at the wrong line.
     const edit = editCall(t, s)
-    if (edit !== null) return [{ evidence: "state", code: fn(k, edit.notes, edit.call) }]
+    // Inserted once: the same text typed again is no longer the edit. A demo that itself inserts it again keeps the plain form.
+    const once = rules.editsOnce ? editCall(t, s, true) : null
+    if (edit !== null)
+      return [
+        ...(once === null ? [] : [{ evidence: "state" as const, code: fn(k, once.notes, once.call) }]),
+        { evidence: "state", code: fn(k, edit.notes, edit.call) }
+      ]
   }
   if (k.reason === "reaches-final-page") {
     if (reachedPage) {

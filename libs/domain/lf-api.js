@@ -209,8 +209,10 @@ function sameEdit(change, edit) {
  * `edit.after` ("" for the field's start or end). Values compare as the trajectory holds
  * them (white space collapsed), case and all. With `edit.shown` (a pattern), a later step's
  * page must show it in another element's text or value: the saved page carries the edit.
- * The embedded synthesizer writes it from version 5 on; the guide a model is shown
- * (LF-API.md, a recorded prompt) does not list it yet.
+ * With `edit.once`, the field's last value on that page must hold the inserted text as
+ * often as the edit left it: the same text inserted again before the page moved on (typed
+ * twice) is not the edit. The embedded synthesizer writes it from version 5 on (`once`
+ * from 9); the guide a model is shown (LF-API.md, a recorded prompt) does not list it yet.
  */
 function validateEdit(t, role, name, edit, opts) {
   var field = elementTest(role, name)
@@ -221,13 +223,28 @@ function validateEdit(t, role, name, edit, opts) {
   // The field's value as the current page first showed it; a page reached anew starts over.
   var origin = initial ? initial.value : null
   var edited = {}
+  // With `once`: each step's value and page, and the last value each page showed.
+  var once = edit.once === true && String(edit.inserted == null ? "" : edit.inserted) !== ""
+  var valueAt = {}
+  var pageAt = {}
+  var lastOn = []
+  var page = 0
   for (var i = 0; i < t.steps.length; i++) {
     var s = t.steps[i]
-    if (s.urlAfter !== s.urlBefore) origin = null
+    if (s.urlAfter !== s.urlBefore) {
+      origin = null
+      page++
+    }
     var e = findWith(s, field)
     if (e === null || e.value == null) continue
+    valueAt[s.index] = e.value
+    pageAt[s.index] = page
+    lastOn[page] = e.value
     if (origin === null) origin = e.value
     else if (sameEdit(textChange(origin, e.value), edit)) edited[s.index] = true
+  }
+  var times = function (text, part) {
+    return String(text).split(part).length - 1
   }
   var showsIt = function (s) {
     var list = s.elements || []
@@ -240,6 +257,7 @@ function validateEdit(t, role, name, edit, opts) {
   }
   return firstStep(t, opts, function (s) {
     if (!edited[s.index]) return false
+    if (once && times(lastOn[pageAt[s.index]], edit.inserted) !== times(valueAt[s.index], edit.inserted)) return false
     if (shown === null) return true
     for (var j = 0; j < t.steps.length; j++) if (t.steps[j].index > s.index && showsIt(t.steps[j])) return true
     return false

@@ -9,7 +9,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8"], "8", {
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9"], "9", {
   /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
   wholePhraseAnswers: "2",
   /** A click that left the untouched start page is not tied to that page: the task chose it. */
@@ -57,7 +57,13 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * however it came there (a saved traveller filled in by a button, a suggestion picked):
    * the field's state is what the form sends.
    */
-  typedFieldsByState: "8"
+  typedFieldsByState: "8",
+  /**
+   * An edit in place holds only if the field's last value on its page keeps the inserted
+   * text as often as the edit left it: the same text inserted twice (an append typed again)
+   * is not the edit, which a check of the step alone accepted.
+   */
+  editsOnce: "9"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

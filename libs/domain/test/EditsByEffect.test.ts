@@ -94,6 +94,8 @@ describe("the change between two values, as the synthesizer and the LF API compu
 describe("validateEdit judges the field's content after the edit, whatever keys made it", () => {
   const append = `{ before: "Status: draft Due: Friday", removed: "", inserted: " Reviewed by Ann", after: "" }`
   const replace = `{ before: "Owner: Bob Status: ", removed: "draft", inserted: "final", after: " Due: Friday", shown: /Status:\\s+final\\s+Due/i }`
+  const appendOnce = append.replace('after: ""', 'after: "", once: true')
+  const replaceOnce = replace.replace('after: " Due: Friday"', 'after: " Due: Friday", once: true')
   const run = (edit: string, t: LfTrajectory) =>
     nativeLabelFunction(`function labelFunction(t) { return validateEdit(t, "textbox", "Body", ${edit}) }`)(t)
   const cases: ReadonlyArray<readonly [name: string, edit: string, t: LfTrajectory, at: number]> = [
@@ -118,7 +120,33 @@ describe("validateEdit judges the field's content after the edit, whatever keys 
     ["the new value beside the old", replace, session([insert("final ", "Owner: Bob Status: final draft Due: Friday")]), -1],
     ["the new value at the wrong place", replace, session([insert("final", "Owner: final Status: draft Due: Friday")]), -1],
     ["a replacement the saved page does not show", replace, session([fill(REPLACED)], { shows: ORIGINAL }), -1],
-    ["a replacement never saved", replace, session([fill(REPLACED)], { save: false }), -1]
+    ["a replacement never saved", replace, session([fill(REPLACED)], { save: false }), -1],
+    // With `once`, the same text inserted again before the page moved on is no longer the edit.
+    [
+      "an append typed twice, without once",
+      append,
+      session([insert(" Reviewed by Ann", APPENDED), insert(" Reviewed by Ann", `${APPENDED} Reviewed by Ann`)]),
+      2
+    ],
+    [
+      "an append typed twice, with once",
+      appendOnce,
+      session([insert(" Reviewed by Ann", APPENDED), insert(" Reviewed by Ann", `${APPENDED} Reviewed by Ann`)]),
+      -1
+    ],
+    ["an append typed once, with once", appendOnce, session([key("Control+End", ORIGINAL), insert("\nReviewed by Ann", APPENDED)]), 3],
+    [
+      "an append, then another edit elsewhere in the field, with once",
+      appendOnce,
+      session([insert(" Reviewed by Ann", APPENDED), insert("Notes: ", `Notes: ${APPENDED}`)]),
+      2
+    ],
+    [
+      "a replacement retyped at once, with once",
+      replaceOnce,
+      session([key("Shift+End", ORIGINAL), insert("final", REPLACED), insert("final", "Owner: Bob Status: finalfinal Due: Friday")]),
+      -1
+    ]
   ]
   test.each(cases)("%s → %d", (_, edit, t, at) => {
     expect(run(edit, t)).toBe(at)

@@ -221,6 +221,31 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [true, false, false, false],
     after: [true, true, false, false]
+  },
+  editsOnce: {
+    // A line appended to a body and saved; then the same line typed twice before saving.
+    run: (v) => {
+      const editor = (value: string) => [el("link", "Cancel"), el("textbox", "Body", { value }), el("button", "Save")]
+      const body = { role: "textbox", name: "Body" }
+      const session = (times: number) =>
+        lfTrajectory("/wiki/Log", [
+          { action: act("click", { role: "link", name: "Edit" }), urlAfter: "/wiki/Log/edit", elements: editor("Pump checked") },
+          { action: act("click", body), elements: editor("Pump checked") },
+          ...Array.from({ length: times }, (_, i) => ({
+            action: act("type", { ...body, typed: "Filter changed", mode: "insert" }),
+            elements: editor(`Pump checked${" Filter changed".repeat(i + 1)}`)
+          })),
+          { action: act("click", { role: "button", name: "Save" }), urlAfter: "/wiki/Log", elements: [el("article", "Log")] },
+          { action: act("status", { status: "complete" }) }
+        ])
+      const demo = session(1)
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+      const code = synthesizeCandidates(demo, k, rules)[0]!.code
+      return [holds(code, demo), holds(code, session(2))]
+    },
+    before: [true, true],
+    after: [true, false]
   }
 }
 
