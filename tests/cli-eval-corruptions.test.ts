@@ -30,17 +30,23 @@ const TYPES = [
   "side-effect"
 ]
 
+/** The report's types are the nine, and its totals are the sums over them; the sum of a figure over the types. */
+const addsUp = (report: any) => {
+  expect(Object.keys(report.by_type)).toEqual(TYPES)
+  const sum = (k: string) => Object.values(report.by_type).reduce((n: number, t: any) => n + t[k], 0)
+  expect(sum("negatives")).toBe(report.negatives)
+  expect(sum("false_passes")).toBe(report.false_passes)
+  expect(sum("discarded")).toBe(report.discarded)
+  return sum
+}
+
 test("one task per site: confirmed negatives per type, discards counted, figures that add up, the cache read the second time", async () => {
   const r = await core(["eval", "corruptions", "--json", ...flags])
   if (r.code !== 0) throw new Error(r.stderr.slice(-2000))
   const report = JSON.parse(r.stdout)
   expect(report.tasks).toBe(3)
   expect(report.sources).toMatchObject({ played: 3, passing: 3, labelled_pass: 3 })
-  expect(Object.keys(report.by_type)).toEqual(TYPES)
-  const sum = (k: string) => Object.values(report.by_type).reduce((n: number, t: any) => n + t[k], 0)
-  expect(sum("negatives")).toBe(report.negatives)
-  expect(sum("false_passes")).toBe(report.false_passes)
-  expect(sum("discarded")).toBe(report.discarded)
+  const sum = addsUp(report)
   expect(report.false_pass_list).toHaveLength(report.false_passes)
   // Each task's demo corrupted every way that applies — once per type, and once per key step for a step dropped or
   // doubled — each corruption a negative, discarded or not built.
@@ -107,10 +113,7 @@ test("--app: a pack's demo corrupted every way that applies, played on fresh ins
     const report = JSON.parse(r.stdout)
     expect(report.tasks).toBe(1)
     expect(report.sources).toMatchObject({ played: 1, passing: 1, labelled_pass: 1 })
-    expect(Object.keys(report.by_type)).toEqual(TYPES)
-    const sum = (k: string) => Object.values(report.by_type).reduce((n: number, t: any) => n + t[k], 0)
-    expect(sum("negatives")).toBe(report.negatives)
-    expect(sum("discarded")).toBe(report.discarded)
+    addsUp(report)
     // The search typed, the result opened, the count answered: its search dropped, its value changed, another task's demo
     // and another number from the same page are wrong, and evaluate says so; CORE's labels too.
     for (const type of ["drop-key-step", "other-value", "other-item", "near-miss-answer"])

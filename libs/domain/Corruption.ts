@@ -187,3 +187,38 @@ export const nearMissOn = (aria: string, right: string, draw: number): string | 
   )
   return texts[Math.min(texts.length - 1, Math.floor(draw * texts.length))] ?? null
 }
+
+/** A corruption to play, named `<task>/<type>/<source>[#<key step>]`. */
+export interface PlannedCorruption<S> {
+  readonly id: string
+  readonly kind: CorruptionType
+  readonly corruption: Corruption<S>
+}
+
+/**
+ * Which of one source's corruptions to play, in order: a type that does not apply (its reason
+ * instead of a corruption) or that makes the same run as an earlier one is set aside with why.
+ */
+export const planCorruptions = <S>(
+  taskId: string,
+  source: string,
+  made: ReadonlyArray<readonly [CorruptionType, Corruption<S> | string]>
+): {
+  readonly play: ReadonlyArray<PlannedCorruption<S>>
+  readonly setAside: ReadonlyArray<{ readonly id: string; readonly kind: CorruptionType; readonly reason: string }>
+} => {
+  const play: Array<PlannedCorruption<S>> = []
+  const setAside: Array<{ id: string; kind: CorruptionType; reason: string }> = []
+  const signatures = new Map<string, CorruptionType>()
+  for (const [kind, c] of made) {
+    const id = `${taskId}/${kind}/${source}${typeof c !== "string" && c.step !== undefined ? `#${c.step}` : ""}`
+    const same = typeof c === "string" ? undefined : signatures.get(c.signature)
+    if (typeof c === "string") setAside.push({ id, kind, reason: c })
+    else if (same !== undefined) setAside.push({ id, kind, reason: `the same run as ${same}` })
+    else {
+      signatures.set(c.signature, kind)
+      play.push({ id, kind, corruption: c })
+    }
+  }
+  return { play, setAside }
+}

@@ -16,6 +16,7 @@
  * set.trajectories[0] // { id: "forum-upvote-1/drop-key-step/vote", kind: "drop-key-step", checker: false, … }
  */
 import { Effect } from "effect"
+import { Corruption as Corruptions } from "@core/domain"
 import type { Action } from "@core/events"
 import {
   dropKeySteps,
@@ -128,8 +129,8 @@ const renamer = (from: SuiteTask["parameters"], to: SuiteTask["parameters"]) => 
   return (text: string) => pairs.reduce((t, [a, b]) => t.split(a).join(b), text)
 }
 
-/** What one task adds to the suite. */
-interface TaskPart {
+/** What one task adds to a suite. */
+export interface TaskPart {
   readonly evalTask: EvalTask | null
   readonly trajectories: ReadonlyArray<EvalTrajectory<SuiteKind>>
   readonly discarded: ReadonlyArray<SetAside>
@@ -178,19 +179,9 @@ const corruptTask = (
           note,
           partial: false
         })
-        const signatures = new Map<string, CorruptionType>()
-        for (const [kind, c] of corruptionsOf(task, source, script, sibling, seed)) {
-          const id = `${task.id}/${kind}/${source}${typeof c !== "string" && c.step !== undefined ? `#${c.step}` : ""}`
-          if (typeof c === "string") {
-            notBuilt.push({ id, kind, reason: c })
-            continue
-          }
-          const same = signatures.get(c.signature)
-          if (same !== undefined) {
-            notBuilt.push({ id, kind, reason: `the same run as ${same}` })
-            continue
-          }
-          signatures.set(c.signature, kind)
+        const plan = Corruptions.planCorruptions(task.id, source, corruptionsOf(task, source, script, sibling, seed))
+        notBuilt.push(...plan.setAside)
+        for (const { id, kind, corruption: c } of plan.play) {
           const judged = yield* judge(task, c.steps)
           const broke = judged.run.error === null ? [] : [`stopped early at ${judged.run.error.message}`]
           const why = [c.note, ...broke, `checker: ${judged.reason}`].join("; ")
@@ -254,19 +245,34 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
 
     const lanes = Math.max(1, Math.min(options.parallel ?? 2, chosen.length))
     const players = yield* Effect.forEach(Array.from({ length: lanes }), () => openScriptPlayer())
-    const parts = new Array<TaskPart>(chosen.length)
+    return yield* shareOut(players, chosen, (player, task) => corruptTask(player, task, all, options, seed, log), log)
+  }).pipe(Effect.scoped)
+
+/**
+ * Tasks shared out over players (lane `l` takes every task `i` with `i % lanes === l`), each
+ * task's part put back in task order, so a suite is the same whatever the parallelism; and
+ * the parts joined into the suite.
+ */
+export const shareOut = <P, T extends { readonly id: string }, E, R>(
+  players: ReadonlyArray<P>,
+  tasks: ReadonlyArray<T>,
+  corrupt: (player: P, task: T) => Effect.Effect<TaskPart, E, R>,
+  log: (line: string) => void
+) =>
+  Effect.gen(function* () {
+    const parts = new Array<TaskPart>(tasks.length)
     let done = 0
     yield* Effect.forEach(
       players,
       (player, lane) =>
         Effect.forEach(
-          chosen.flatMap((t, i) => (i % lanes === lane ? [[t, i] as const] : [])),
+          tasks.flatMap((t, i) => (i % players.length === lane ? [[t, i] as const] : [])),
           ([task, i]) =>
             Effect.gen(function* () {
               const started = performance.now()
-              parts[i] = yield* corruptTask(player, task, all, options, seed, log)
+              parts[i] = yield* corrupt(player, task)
               const negatives = parts[i]!.trajectories.filter((t) => !t.checker).length
-              log(`${++done}/${chosen.length} ${task.id}: ${negatives} negatives in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+              log(`${++done}/${tasks.length} ${task.id}: ${negatives} negatives in ${((performance.now() - started) / 1000).toFixed(1)} s`)
             }),
           { discard: true }
         ),
@@ -279,4 +285,4 @@ export const buildCorruptionSet = (options: CorruptionSetOptions = {}) =>
       notBuilt: parts.flatMap((p) => p.notBuilt),
       sources: { played: parts.reduce((n, p) => n + p.played, 0), passing: parts.reduce((n, p) => n + p.passing, 0) }
     } satisfies CorruptionSet
-  }).pipe(Effect.scoped)
+  })

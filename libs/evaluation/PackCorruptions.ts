@@ -25,7 +25,8 @@ import { Corruption as C } from "@core/domain"
 import { digest } from "@core/events"
 import { alterAnswer, alterText, seededRng } from "@core/sites/solutions"
 import { SUITE_VERSION } from "./CorruptionEval.ts"
-import type { CorruptionSet, RunPass, SetAside, SuiteKind } from "./CorruptionSet.ts"
+import { shareOut } from "./CorruptionSet.ts"
+import type { RunPass, SetAside, SuiteKind, TaskPart } from "./CorruptionSet.ts"
 import { EvalError } from "./EvalError.ts"
 import type { EvalTask, EvalTrajectory } from "./LabelEvalSet.ts"
 import { openPackPlayer } from "./PackPlayer.ts"
@@ -143,15 +144,6 @@ const corruptionsOf = (
   ]
 }
 
-interface TaskPart {
-  readonly evalTask: EvalTask | null
-  readonly trajectories: ReadonlyArray<EvalTrajectory<SuiteKind>>
-  readonly discarded: ReadonlyArray<SetAside>
-  readonly notBuilt: ReadonlyArray<SetAside>
-  readonly played: number
-  readonly passing: number
-}
-
 interface Source {
   readonly name: string
   readonly steps: ReadonlyArray<Step>
@@ -233,19 +225,9 @@ const corruptTask = (
         note: "evaluate passes it"
       })
       const draw = seededRng(options.seed ?? "core-corruptions-v1", task.id, source.name, "near-miss-answer").float()
-      const signatures = new Map<string, C.CorruptionType>()
-      for (const [kind, c] of corruptionsOf(steps, played, other, source === first, draw)) {
-        const id = `${task.id}/${kind}/${source.name}${typeof c !== "string" && c.step !== undefined ? `#${c.step}` : ""}`
-        if (typeof c === "string") {
-          notBuilt.push({ id, kind, reason: c })
-          continue
-        }
-        const same = signatures.get(c.signature)
-        if (same !== undefined) {
-          notBuilt.push({ id, kind, reason: `the same run as ${same}` })
-          continue
-        }
-        signatures.set(c.signature, kind)
+      const plan = C.planCorruptions(task.id, source.name, corruptionsOf(steps, played, other, source === first, draw))
+      notBuilt.push(...plan.setAside)
+      for (const { id, kind, corruption: c } of plan.play) {
         const judged = yield* lane.play(task, c.steps, task.id, { untilProblem: true })
         const why = [
           c.note,
@@ -285,31 +267,7 @@ export const buildPackCorruptionSet = (packDir: string, secrets: SecretRule, opt
         (options.runPasses === undefined || options.runPasses.some((p) => p.taskId === t.id))
     )
     const { lanes: players } = yield* openPackPlayer(packDir, secrets, Math.min(parallel, pack.config.pool, chosen.length))
-    const parts = new Array<TaskPart>(chosen.length)
-    let done = 0
-    yield* Effect.forEach(
-      players,
-      (lane, l) =>
-        Effect.forEach(
-          chosen.flatMap((t, i) => (i % players.length === l ? [[t, i] as const] : [])),
-          ([task, i]) =>
-            Effect.gen(function* () {
-              const started = performance.now()
-              parts[i] = yield* corruptTask(lane, pack.dir, pack.config.name, task, all, options, log)
-              const negatives = parts[i]!.trajectories.filter((t) => !t.checker).length
-              log(`${++done}/${chosen.length} ${task.id}: ${negatives} negatives in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-            }),
-          { discard: true }
-        ),
-      { concurrency: "unbounded", discard: true }
-    )
-    return {
-      tasks: parts.flatMap((p) => (p.evalTask === null ? [] : [p.evalTask])),
-      trajectories: parts.flatMap((p) => p.trajectories),
-      discarded: parts.flatMap((p) => p.discarded),
-      notBuilt: parts.flatMap((p) => p.notBuilt),
-      sources: { played: parts.reduce((n, p) => n + p.played, 0), passing: parts.reduce((n, p) => n + p.passing, 0) }
-    } satisfies CorruptionSet
+    return yield* shareOut(players, chosen, (lane, task) => corruptTask(lane, pack.dir, pack.config.name, task, all, options, log), log)
   }).pipe(Effect.scoped)
 
 /** The cache key of a pack's suite: the suite's construction, the options (a run and its passes), and every file of the pack. */

@@ -41,7 +41,7 @@ import { CliError, UsageError } from "../Cli.ts"
 import type { Command, ParsedArgs } from "../Cli.ts"
 import { openStore } from "@core/run"
 import { EvalSetNotBuilt } from "@core/evaluation"
-import type { CorruptionReport } from "@core/evaluation"
+import type { CorruptionReport, CorruptionSet } from "@core/evaluation"
 import type { Failure } from "../Failures.ts"
 import { configFlags } from "../ConfigFlags.ts"
 import { allowSecretFlags, packSecretRule } from "../PackSecrets.ts"
@@ -227,36 +227,59 @@ const printCorruptions = (args: ParsedArgs, report: CorruptionReport): void => {
     console.log(`  false pass: ${f.id} (${f.note}); held: ${f.held.map((h) => `${h.lfId.slice(0, 12)}@${h.step}`).join(", ")}`)
 }
 
+const progressLine = (line: string) => console.error(`eval: ${line}`)
+
+/** With `--run`, the run's log and its verified passes (the sources) and the `run` part of the cache key. */
+const runSources = (args: ParsedArgs) =>
+  Effect.gen(function* () {
+    const runId = args.flags.run as string | undefined
+    if (runId === undefined) return { runId, events: null, runPasses: undefined, key: {} }
+    const events = yield* runEvents(args, runId)
+    const runPasses = runPassesOf(events)
+    if (runPasses.length === 0) return yield* new CliError({ message: `run ${runId} has no verified pass to corrupt` })
+    return { runId, events, runPasses, key: { run: { runId, passes: runPasses.map((p) => p.trajectoryId) } } }
+  })
+
+/**
+ * A suite read from its cache (or built), labelled by a run's graphs when there is a run, else
+ * each demo's LFs as a run's round 0 judges them (CORE's verdict, data rules and all); printed.
+ */
+const judgeSuite = <E>(
+  args: ParsedArgs,
+  file: string,
+  build: Effect.Effect<CorruptionSet, E>,
+  sources: Effect.Success<ReturnType<typeof runSources>>,
+  started: number,
+  of: string
+) =>
+  Effect.gen(function* () {
+    const progress = progressLine
+    const set = yield* cachedLabelSet(file, build, args.flags.rebuild === true, progress).pipe(
+      Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) }))
+    )
+    const graphs = sources.events === null ? null : runLabelling(sources.events)
+    const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
+    if (graphs !== null && labels.length === 0)
+      return yield* new CliError({ message: `run ${sources.runId} has no graph for any task of ${of}` })
+    printCorruptions(args, corruptionReport(set, tasks, labels, started))
+  })
+
 /** `eval corruptions --app`: the pack's step files as the sources, or with `--run` the pack run's verified passes, judged by its graphs. */
 const packCorruptions = (args: ParsedArgs, appDir: string, parallel: number, started: number) =>
   Effect.gen(function* () {
     const config = yield* loadConfig({ flags: args.flags })
     if (args.flags.suite !== undefined)
       return yield* new UsageError({ message: "--suite is for the bundled sites; --app corrupts the pack's own tasks: give one" })
-    const runId = args.flags.run as string | undefined
-    const events = runId === undefined ? null : yield* runEvents(args, runId)
-    const runPasses = events === null ? undefined : runPassesOf(events)
-    if (runId !== undefined && runPasses?.length === 0)
-      return yield* new CliError({ message: `run ${runId} has no verified pass to corrupt` })
-    const run = runId === undefined ? {} : { run: { runId, passes: runPasses!.map((p) => p.trajectoryId) } }
+    const sources = yield* runSources(args)
     const options = { instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true }
-    const progress = (line: string) => console.error(`eval: ${line}`)
-    const set = yield* cachedLabelSet(
-      join(config.values.dataDir, "eval", `corruptions-app-${yield* packCorruptionSetKey(appDir, { ...options, ...run })}.json`),
-      buildPackCorruptionSet(appDir, packSecretRule(config, args), {
-        ...options,
-        ...(runPasses === undefined ? {} : { runPasses }),
-        parallel,
-        progress
-      }),
-      args.flags.rebuild === true,
-      progress
-    ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
-    const graphs = events === null ? null : runLabelling(events)
-    const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
-    if (graphs !== null && labels.length === 0)
-      return yield* new CliError({ message: `run ${runId} has no graph for any task of the pack` })
-    printCorruptions(args, corruptionReport(set, tasks, labels, started))
+    const build = buildPackCorruptionSet(appDir, packSecretRule(config, args), {
+      ...options,
+      ...(sources.runPasses === undefined ? {} : { runPasses: sources.runPasses }),
+      parallel,
+      progress: progressLine
+    })
+    const key = yield* packCorruptionSetKey(appDir, { ...options, ...sources.key })
+    return yield* judgeSuite(args, join(config.values.dataDir, "eval", `corruptions-app-${key}.json`), build, sources, started, "the pack")
   })
 
 export const evalCorruptions: Command<Failure> = {
@@ -292,26 +315,16 @@ export const evalCorruptions: Command<Failure> = {
       const appDir = args.flags.app as string | undefined
       if (appDir !== undefined) return yield* packCorruptions(args, appDir, parallel, started)
       const { suite, suites } = yield* suiteOf(args)
-      const runId = args.flags.run as string | undefined
       // With a run, its verified passes are the sources and its graphs the judge.
-      const events = runId === undefined ? null : yield* runEvents(args, runId)
-      const runPasses = events === null ? undefined : runPassesOf(events)
-      if (runId !== undefined && runPasses?.length === 0)
-        return yield* new CliError({ message: `run ${runId} has no verified pass to corrupt` })
-      const run = runId === undefined ? {} : { run: { runId, passes: runPasses!.map((p) => p.trajectoryId) } }
-      const options = { suite, instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true, ...run }
-      const progress = (line: string) => console.error(`eval: ${line}`)
-      const set = yield* cachedLabelSet(
-        join(config.values.dataDir, "eval", `corruptions-${corruptionSetKey(options, suites)}.json`),
-        buildCorruptionSet({ ...options, ...(runPasses === undefined ? {} : { runPasses }), parallel, progress }),
-        args.flags.rebuild === true,
-        progress
-      ).pipe(Effect.mapError((e) => new EvalSetNotBuilt({ reason: messageOf(e) })))
-      const graphs = events === null ? null : runLabelling(events)
-      // Without a run, each demo's LFs as a run's round 0 judges them: CORE's verdict, data rules and all.
-      const { tasks, labels } = yield* labelSet(set, graphs, progress, true)
-      if (graphs !== null && labels.length === 0)
-        return yield* new CliError({ message: `run ${runId} has no graph for any task of the suite` })
-      return printCorruptions(args, corruptionReport(set, tasks, labels, started))
+      const sources = yield* runSources(args)
+      const options = { suite, instances: instancesOf(args), demosOnly: args.flags["demos-only"] === true, ...sources.key }
+      const build = buildCorruptionSet({
+        ...options,
+        ...(sources.runPasses === undefined ? {} : { runPasses: sources.runPasses }),
+        parallel,
+        progress: progressLine
+      })
+      const file = join(config.values.dataDir, "eval", `corruptions-${corruptionSetKey(options, suites)}.json`)
+      return yield* judgeSuite(args, file, build, sources, started, "the suite")
     })
 }

@@ -72,3 +72,17 @@ describe("near miss: another value the same page shows", () => {
   for (const [name, right, draw, expected] of cases) test(name, () => expect(C.nearMissOn(aria, right, draw)).toBe(expected))
   test("none when the page shows only the right value", () => expect(C.nearMissOn('- cell "7"', "7", 0.5)).toBeNull())
 })
+
+test("planCorruptions: each corruption named; a type that does not apply, or the same run again, set aside with why", () => {
+  const steps = ["link:Post", "button:Upvote", "end"]
+  const plan = C.planCorruptions("t1", "demo", [
+    ...C.duplicateKeySteps(form, steps).map((c) => ["duplicate-key-step", c] as const),
+    ["undo-after", C.undoAfter(form, steps)!],
+    ["near-miss-answer", "the task has no answer"]
+  ])
+  expect(plan.play.map((p) => p.id)).toEqual(["t1/duplicate-key-step/demo#2"])
+  expect(plan.setAside).toEqual([
+    { id: "t1/undo-after/demo", kind: "undo-after", reason: "the same run as duplicate-key-step" },
+    { id: "t1/near-miss-answer/demo", kind: "near-miss-answer", reason: "the task has no answer" }
+  ])
+})
