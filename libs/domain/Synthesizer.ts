@@ -39,6 +39,8 @@
  *
  * Version 9 holds an edit in place to being made once: the field's last value on its page
  * keeps the inserted text as often as the edit left it, so the text typed twice is refused.
+ * And a value typed into a field whose name another field on the page shares is judged by
+ * the edit it made (that field's old value replaced), not by the name both answer to.
  *
  * The rules each version keeps are named in rules/Synthesis.ts.
  *
@@ -331,6 +333,20 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
   }
 }
 
+const SHARED_NAME = "State evidence: another field on the page has the same name; this one is told by the value it held."
+
+/**
+ * A value typed over another (not inserted, not submitted) into a field whose role and name
+ * another field on the page before it shares: a table of fields, each value box named alike.
+ */
+const sharesName = (t: LfTrajectory, s: LfStep): boolean => {
+  const a = s.action
+  if (a.kind !== "type" || a.mode === "insert" || a.submit || a.role === null || a.name === null) return false
+  const at = t.steps.indexOf(s)
+  const page = at > 0 ? t.steps[at - 1]!.elements : t.initialElements
+  return (page ?? []).filter((e) => e.role === a.role && e.name === a.name).length > 1
+}
+
 /** Candidate LFs for one key step of `t`, strongest first (see the module doc). */
 export const synthesizeCandidates = (
   t: LfTrajectory,
@@ -341,6 +357,11 @@ export const synthesizeCandidates = (
   if (s === undefined) return []
   const out: Array<Candidate> = []
   const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
+  if (rules.sharedNamesByEdit && sharesName(t, s) && k.reason === "state-changing") {
+    // The name alone is answered by the other field too: the field is the one whose value the demo changed.
+    const edit = editCall(t, s, rules.editsOnce)
+    if (edit !== null) return [{ evidence: "state", code: fn(k, [...edit.notes, SHARED_NAME], edit.call) }]
+  }
   if (rules.judgesEditsByEffect && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {
     // What the typed text alone would accept is the false pass: text beside the old value, or at the wrong line.
     const edit = editCall(t, s)

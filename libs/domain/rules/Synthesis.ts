@@ -63,7 +63,14 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * text as often as the edit left it: the same text inserted twice (an append typed again)
    * is not the edit, which a check of the step alone accepted.
    */
-  editsOnce: "9"
+  editsOnce: "9",
+  /**
+   * A value typed into a field whose role and name another field on the page shares (a
+   * table of fields, each value box named "field value") is judged by the edit it made:
+   * the field that held the old value holds the new. By the name alone, typing it into the
+   * other field (a new field's box) passed for the change.
+   */
+  sharedNamesByEdit: "9"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

@@ -246,6 +246,35 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [true, true],
     after: [true, false]
+  },
+  sharedNamesByEdit: {
+    // A tiddler's fields in its editor, each value box named "field value": the status changed from running to offline;
+    // then "offline" typed into the new field's box instead, the status left as it was.
+    run: (v) => {
+      const fields = (status: string, added: string) => [
+        el("textbox", "field value", { value: status }),
+        el("textbox", "field name", { value: "" }),
+        el("textbox", "field value", { value: added }),
+        el("button", "Confirm changes to this tiddler")
+      ]
+      const edit = (after: ReturnType<typeof fields>) =>
+        lfTrajectory("/#Generator", [
+          { action: act("click", { role: "button", name: "Edit this tiddler" }), elements: fields("running", "") },
+          { action: act("type", { role: "textbox", name: "field value", typed: "offline" }), elements: after },
+          {
+            action: act("click", { role: "button", name: "Confirm changes to this tiddler" }),
+            elements: [el("button", "Edit this tiddler")]
+          },
+          { action: act("status", { status: "complete" }) }
+        ])
+      const demo = edit(fields("offline", ""))
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+      const code = synthesizeCandidates(demo, k, rules)[0]!.code
+      return [holds(code, demo), holds(code, edit(fields("running", "offline")))]
+    },
+    before: [true, true],
+    after: [true, false]
   }
 }
 
