@@ -7,7 +7,7 @@
  * process left behind.
  */
 import { afterAll, expect, test } from "bun:test"
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SYNTHESIS } from "@core/domain"
@@ -59,6 +59,31 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   expect(scores.judged).toBe(metrics.trajectories)
   expect(Object.keys(scores.per_task).sort()).toEqual(TASKS)
   expect(scores.agreement).not.toBeNull()
+
+  // The run's verified passes of the open task, played again as step files and corrupted, judged by the run's graphs.
+  const hard = await core([
+    "eval",
+    "corruptions",
+    "--app",
+    "packs/tiddlywiki",
+    "--run",
+    metrics.run_id,
+    "--instance",
+    TASKS[0]!,
+    "--json",
+    ...flags
+  ])
+  if (hard.code !== 0) throw new Error(hard.stderr.slice(-2000))
+  const report = JSON.parse(hard.stdout) as { sources: { played: number; passing: number }; negatives: number; false_passes: number }
+  expect(report.sources.passing).toBeGreaterThan(0)
+  expect(report.negatives).toBeGreaterThan(0)
+  expect(report.false_passes).toBe(0)
+  // Every corruption is of one of the run's passes, not of the step files.
+  const [suite] = readdirSync(join(data, "eval")).filter((f) => f.startsWith("corruptions-app-"))
+  const families = JSON.parse(readFileSync(join(data, "eval", suite!), "utf8")).trajectories.map((t: { family: string }) => t.family)
+  expect(families.length).toBeGreaterThan(report.negatives)
+  for (const f of families) expect(f).toMatch(/^run:/)
+  expect(tiddlywikis()).toEqual([])
 
   expect((await core(["db", "project", ...flags])).code).toBe(0)
   const replay = await core(["replay", metrics.run_id, "--projections", ...flags])
@@ -122,7 +147,7 @@ test("run --app on two tasks from an empty data dir: demos, rounds, no infra err
   expectOneLineError(ingest, expect)
   expect(ingest.stderr).toContain("t99-no-such-task")
   expect(tiddlywikis()).toEqual([])
-}, 240_000)
+}, 420_000)
 
 test("eval --report --app: behaviour cloning, a CORE round and both ablations on a pack, each judged by its evaluate on a held-out task", async () => {
   const dir = mkdtempSync(join(tmpdir(), "core-app-report-"))

@@ -152,7 +152,7 @@ interface Source {
 }
 
 /** The sources of a task: its demo, then its alternatives unless `demosOnly`; or, with a run, its verified passes. */
-const sourcesOf = (dir: string, task: PackTask, options: PackCorruptionOptions) =>
+const sourcesOf = (dir: string, task: PackTask, options: PackCorruptionOptions, log: (line: string) => void) =>
   Effect.gen(function* () {
     const demo = (yield* loadStepFile(resolve(dir, task.steps!))).steps
     const passes = options.runPasses?.filter((p) => p.taskId === task.id)
@@ -161,7 +161,9 @@ const sourcesOf = (dir: string, task: PackTask, options: PackCorruptionOptions) 
         { name: "demo", steps: demo, corrupt: false },
         ...passes.flatMap((p): ReadonlyArray<Source> => {
           const steps = p.actions.map(stepOfAction)
-          return steps.every((s) => s !== null) ? [{ name: `run:${p.trajectoryId}`, steps: steps as Array<Step>, corrupt: true }] : []
+          if (steps.every((s) => s !== null)) return [{ name: `run:${p.trajectoryId}`, steps: steps as Array<Step>, corrupt: true }]
+          log(`${task.id}/run:${p.trajectoryId}: an action no step file can say; not corrupted`)
+          return []
         })
       ]
     const alts: Array<Source> = []
@@ -189,12 +191,12 @@ const corruptTask = (
     const otherTask = otherTaskOf(task, all)
     const other =
       otherTask === undefined ? undefined : { task: otherTask, steps: (yield* loadStepFile(resolve(dir, otherTask.steps!))).steps }
-    const sources = yield* sourcesOf(dir, task, options)
+    const sources = yield* sourcesOf(dir, task, options, log)
     const first = sources.find((x) => x.corrupt)
     for (const source of sources) {
       const steps = source.steps
       const played = yield* lane.play(task, steps, task.id, { untilProblem: true })
-      counts.played++
+      if (source.corrupt) counts.played++
       if (source.name === "demo")
         part.evalTask = {
           taskId: task.id,
