@@ -37,19 +37,23 @@ import type { EvalTask, EvalTrajectory, JudgedSet } from "./LabelEvalSet.ts"
 import { siblingOf, trainInstances } from "./LabelEvalSet.ts"
 import { evalTaskOf, openScriptPlayer } from "./ScriptPlayer.ts"
 
-export interface CorruptionSetOptions {
-  /** One suite; all solved suites by default. */
-  readonly suite?: string
+/** What builds a hard-negative suite, on the bundled sites or on a pack. */
+export interface SuiteOptions {
   /** Only these train instances (task ids). */
   readonly instances?: ReadonlyArray<string>
-  /** Only the demo's family as a source (the CI test's slice); every passing family by default. */
+  /** Only the demo as a source (the CI test's slice); every passing script or alternative by default. */
   readonly demosOnly?: boolean
-  /** A run's verified passes as the sources instead of the scripts (tasks without one have none). */
+  /** A run's verified passes as the sources instead (tasks without one have none). */
   readonly runPasses?: ReadonlyArray<RunPass>
-  /** Players at once, each with its own sites and browser: 2 by default. */
+  /** Players at once, each with its own browser: 2 by default (a pack's at most its pool). */
   readonly parallel?: number
   readonly seed?: string
   readonly progress?: (line: string) => void
+}
+
+export interface CorruptionSetOptions extends SuiteOptions {
+  /** One suite; all solved suites by default. */
+  readonly suite?: string
 }
 
 /** A corruption that is no negative, or was never played, and why. */

@@ -26,24 +26,14 @@ import { digest } from "@core/events"
 import { alterAnswer, alterText, seededRng } from "@core/sites/solutions"
 import { SUITE_VERSION } from "./CorruptionEval.ts"
 import { shareOut } from "./CorruptionSet.ts"
-import type { RunPass, SetAside, SuiteKind, TaskPart } from "./CorruptionSet.ts"
+import type { SetAside, SuiteKind, SuiteOptions, TaskPart } from "./CorruptionSet.ts"
 import { EvalError } from "./EvalError.ts"
 import type { EvalTask, EvalTrajectory } from "./LabelEvalSet.ts"
 import { openPackPlayer } from "./PackPlayer.ts"
 import type { PackLane, PackPlayed } from "./PackPlayer.ts"
 
-export interface PackCorruptionOptions {
-  /** Only these train tasks. */
-  readonly instances?: ReadonlyArray<string>
-  /** Only each demo as a source, not the alternatives. */
-  readonly demosOnly?: boolean
-  /** A pack run's verified passes as the sources instead of the step files (tasks without one have none). */
-  readonly runPasses?: ReadonlyArray<RunPass>
-  /** Lanes at once, at most the pack's pool: 2 by default. */
-  readonly parallel?: number
-  readonly seed?: string
-  readonly progress?: (line: string) => void
-}
+/** A pack's suite takes the sites' options; `instances` are its train task ids. */
+export type PackCorruptionOptions = SuiteOptions
 
 const pressed = (s: Step): boolean => (s.kind === "click" || s.kind === "long_press") && s.target.role !== "link"
 
