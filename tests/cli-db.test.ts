@@ -41,16 +41,25 @@ test("db project --follow keeps the read models current as runs are appended", a
   const said = new Response(follower.stderr).text()
   void new Response(follower.stdout).text()
   try {
-    for (let i = 0; i < 2; i++) expect((await core(["demo", "--round-trip", "--json"], env)).code).toBe(0)
+    const demos = []
+    for (let i = 0; i < 2; i++) demos.push(await core(["demo", "--round-trip", "--json"], env))
+    expect(demos.map((d) => (d.code === 0 ? 0 : d.stderr))).toEqual([0, 0])
     let status = { head: 0, projections: [] as Array<{ behind: number }> }
+    let last = { stdout: "", stderr: "", code: 0 }
     for (let i = 0; i < 100 && follower.exitCode === null; i++) {
-      status = JSON.parse((await core(["db", "status", "--json"], env)).stdout)
+      last = await core(["db", "status", "--json"], env)
+      if (last.code === 0) status = JSON.parse(last.stdout)
       if (status.head > 0 && status.projections.length > 0 && status.projections.every((p) => p.behind === 0)) break
       await Bun.sleep(100)
     }
-    expect(follower.exitCode).toBe(null)
-    expect(status.head).toBe(14)
-    expect(status.projections.every((p) => p.behind === 0)).toBe(true)
+    // On a failure the follower's and the last status's own words say why, not just which number was off.
+    const caughtUp = status.head === 14 && status.projections.every((p) => p.behind === 0)
+    const alive = follower.exitCode === null
+    expect({
+      alive,
+      caughtUp,
+      ...(alive && caughtUp ? {} : { head: status.head, status: last, follower: alive ? "" : await said })
+    }).toEqual({ alive: true, caughtUp: true })
   } finally {
     follower.kill()
     // A follower that ignores its stop is a failure of its own, not a test left hanging.
