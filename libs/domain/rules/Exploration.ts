@@ -47,6 +47,10 @@
  * 13 also presses Enter in a form's last field where the form's submit button is the
  * control the episode clicked just before its fields: that button opened the field, and
  * a budget app took a second click on "Add group" as a commit its demo never made.
+ * 14 also compares what a list shows (ListComparison.ts): for "the cheapest", "the
+ * highest-scored" or "the latest", the link of the entry whose price, score or date the
+ * order picks scores as a quoted phrase, and a question asking that value is answered with
+ * it (an explorer asked for the lowest nightly price answered the first price it read).
  *
  * @example
  * const rules = explorationRulesAt(config["run.exploration"]) // version 1's for runs before versions
@@ -57,8 +61,8 @@ import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 export const EXPLORATION = axis(
   "exploration",
   "run.exploration",
-  ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"],
-  "13",
+  ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"],
+  "14",
   {
     /** Fill forms with the instruction's values. */
     fillsForms: "2",
@@ -97,7 +101,9 @@ export const EXPLORATION = axis(
     /** Leave out the control its last step clicked. */
     skipsRepeatClicks: "12",
     /** Press Enter in a form's last field when its submit button is the control that opened the form. */
-    entersWhenOpened: "13"
+    entersWhenOpened: "13",
+    /** Pick a list's entry by comparing the values it shows, for "the cheapest", "the highest-scored", "the latest". */
+    comparesListValues: "14"
   }
 )
 

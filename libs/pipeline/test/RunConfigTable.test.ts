@@ -67,13 +67,14 @@ const outcome = (f: () => unknown): string => {
 /**
  * The table's reading, its refusals worded as the reference words them: a policy name that
  * is none is refused as before, but the list of names the refusal gives now ends with the
- * learned policy, the data rules' list with the versions from 8 on and the synthesis list with those from 8 on, which the reference predates.
+ * learned policy, the data rules' list with the versions from 8 on, the synthesis list with those from 8 on and the exploration list with those from 14 on, which the reference predates.
  */
 const tableOutcome = (f: () => unknown): string =>
   outcome(() => withoutLater(f()))
     .replace('| "model" | "learned"', '| "model"')
     .replace(/\| "7"(?: \| "\d+")+(\s+at \["run\.dataRules"\])/, '| "7"$1')
     .replace(/\| "7"(?: \| "\d+")+(\s+at \["infer\.synthesis"\])/, '| "7"$1')
+    .replace(/\| "13"(?: \| "\d+")+(\s+at \["run\.exploration"\])/, '| "13"$1')
 
 /** RunConfig fields that came after the reference and are recorded only when set: at their default, what the reference read. */
 const LATER = Object.values(RUN_FIELDS).flatMap((f) => ("onlyWhenSet" in f && !("ofPolicy" in f) ? [f] : []))
@@ -124,7 +125,8 @@ const POOL: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   "infer.lfGuide": ["1", "2", 2, null],
   // Past the reference's last version (8 came after it): invalid to both.
   "run.dataRules": ["1", "4", "7", "99", 7],
-  "run.exploration": ["1", "5", "13", "14", 3],
+  // Past the reference's last version (14 came after it): invalid to both.
+  "run.exploration": ["1", "5", "13", "99", 3],
   "run.retrieval": ["1", "2", "3", 2],
   "run.model": ["m", null, 1],
   "infer.demos": ["all", ["d1", "d3"], ["d1", "d1", "x"], ["d2", 5], "d1", null, "ALL"],

@@ -14,7 +14,8 @@
  */
 import type { Action } from "@core/events"
 import { clickedKey, continuePlan, controlKey, formPlans, looksUp, planDone } from "./FormFilling.ts"
-import { answerFromPage } from "./PageAnswer.ts"
+import { answerFromPage, askedKindOf } from "./PageAnswer.ts"
+import { comparedPick, type ComparedKind } from "./ListComparison.ts"
 import type { ReadingOptions } from "./PageAnswer.ts"
 import { normalizeText } from "@core/domain"
 import { PHRASE, STOP_WORDS, labelOf, overlap, quotedPhrases, termsOf, totalWeight, wordsOf } from "./InstructionTerms.ts"
@@ -151,14 +152,34 @@ const answerText = (instruction: string, terms: Terms, elements: ReadonlyArray<P
   return fields.find((f) => f !== "") ?? ""
 }
 
+/** The kind of value a question asks for that a compared list value answers ("lowest price" is a price, "latest" a time). */
+const ANSWERS: Readonly<Record<ComparedKind, ReadonlyArray<string | null>>> = {
+  price: ["price"],
+  moment: ["time"],
+  number: ["count", null]
+}
+
+/** Version 14: the value the instruction's order picks off the page's list, where the question asks for that kind of value. */
+const comparedAnswer = (input: PolicyInput): string | null => {
+  const pick = comparedPick(input.instruction, input.page ?? null)
+  return pick !== null && ANSWERS[pick.kind].includes(askedKindOf(input.instruction)) ? pick.value : null
+}
+
+/** How an answer is read off the page: version 3's reading, and version 14's comparison. */
+interface Reading extends ReadingOptions {
+  readonly compares: boolean
+}
+
+/** The page's answer, compared first (version 14), then read (version 3); null when it shows none. */
+const pageAnswer = (input: PolicyInput, read: Reading): string | null =>
+  (read.compares ? comparedAnswer(input) : null) ?? answerFromPage(input.instruction, input.page ?? null, read)
+
 /** Version 3 answers with what the page shows for the question, where it shows it. */
-const finish = (input: PolicyInput, terms: Terms, read: ReadingOptions | null): Action =>
+const finish = (input: PolicyInput, terms: Terms, read: Reading | null): Action =>
   isQuestion(input.instruction)
     ? {
         kind: "answer",
-        text:
-          (read !== null ? answerFromPage(input.instruction, input.page ?? null, read) : null) ??
-          answerText(input.instruction, terms, input.elements)
+        text: (read !== null ? pageAnswer(input, read) : null) ?? answerText(input.instruction, terms, input.elements)
       }
     : { kind: "status", status: "complete" }
 
@@ -196,6 +217,8 @@ interface CandidateRules {
   readonly menus: boolean
   /** Before version 12: the control the last step clicked may be clicked again at once (a menu opened, then closed). */
   readonly repeats: boolean
+  /** Version 14: the link of the list entry the instruction's order picks by comparing values, which scores as a quoted phrase. */
+  readonly compared: string | null
 }
 
 /** The control the last step clicked, where that click went through: clicking it again at once undoes what it opened. */
@@ -238,7 +261,8 @@ const candidatesOf = (input: PolicyInput, terms: Terms, rules: CandidateRules): 
       out.push({ action: { kind: "type", target, text: typed, submit: true }, score: score + found })
     } else if (rules.clicksSelects || e.role !== "combobox") {
       if (rules.reader && e.role !== "link" && namesChange(e.name)) continue
-      out.push({ action: { kind: "click", target }, score: score + (times === 0 && once.has(e.id) ? menuPull : 0) })
+      const picked = e.role === "link" && rules.compared !== null && e.name === rules.compared ? PHRASE : 0
+      out.push({ action: { kind: "click", target }, score: score + picked + (times === 0 && once.has(e.id) ? menuPull : 0) })
     }
   }
   return out
@@ -297,6 +321,11 @@ const reachable = (input: PolicyInput): PolicyInput =>
  *
  * Version 13 presses Enter in a form's last field where the form's submit button is the
  * control clicked just before its fields (the button that opened them).
+ *
+ * Version 14 compares what a list shows (ListComparison.ts): for "the cheapest", "the
+ * highest-scored" or "the latest", the link of the entry whose value the order picks scores
+ * as a quoted phrase, and a question asking that kind of value ("What is the lowest nightly
+ * price…?") is answered with the picked value.
  */
 export const explorationAction = (given: PolicyInput, rng: Draws, options: ExplorationOptions = {}): Action => {
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE
@@ -306,7 +335,7 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
   const seen = rules.skipsCovered ? reachable(onsite(given)) : rules.avoidsOffsite ? onsite(given) : given
   const input = rules.keepsSession ? inSession(seen) : seen
   const forms = rules.fillsForms
-  const read = rules.readsAnswers ? { namesOnly: rules.readsNamesNotWords } : null
+  const read = rules.readsAnswers ? { namesOnly: rules.readsNamesNotWords, compares: rules.comparesListValues } : null
   const previous = input.history.at(-1)
   const plans = {
     orders: rules.setsSortOrders,
@@ -330,7 +359,7 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     const t = targetOf(last.action)
     const weight = totalWeight(terms)
     // A page that shows the asked value is where a reader answers: most of the time, whatever the usual stop bias.
-    const shown = read !== null && isQuestion(input.instruction) && answerFromPage(input.instruction, input.page ?? null, read) !== null
+    const shown = read !== null && isQuestion(input.instruction) && pageAnswer(input, read) !== null
     const match = t === null || weight === 0 ? 0 : Math.min(1, overlap(terms, `${t.name ?? ""} ${t.text ?? ""}`) / weight)
     // The draw is made either way, so a stop held back leaves the later draws as they were.
     const stops = rng.float() < (shown ? Math.max(stopBias, SHOWN_STOP) : stopBias * match)
@@ -343,7 +372,11 @@ export const explorationAction = (given: PolicyInput, rng: Draws, options: Explo
     newValue: rules.typesNewValues,
     reader,
     menus: rules.opensMenus,
-    repeats: !rules.skipsRepeatClicks
+    repeats: !rules.skipsRepeatClicks,
+    compared:
+      rules.comparesListValues && !isQuestion(input.instruction)
+        ? (comparedPick(input.instruction, input.page ?? null)?.link ?? null)
+        : null
   })
   if (cs.length === 0 || (last !== undefined && last.error !== null)) {
     return last !== undefined && rng.float() < BACK_PROBABILITY ? { kind: "back" } : { kind: "scroll", target: null, direction: "down" }

@@ -74,6 +74,37 @@ const flightResults = `- list "Flights":
     - link "Details of flight MR707":
       - text: Flight details`
 
+/** A category page as the shop shows it, and a hotel list as the travel site does: names, then values. */
+const kitchen = `- list "Kitchen products":
+  - listitem:
+    - heading "Acme Essential Skillet" [level=3]:
+      - link "Acme Essential Skillet":
+        - /url: /shop/product/acme-essential-skillet
+    - paragraph: $142.00
+    - paragraph: Rated 1.6 out of 5 (5 reviews)
+  - listitem:
+    - heading "Copperleaf Ultra Cutting Board" [level=3]:
+      - link "Copperleaf Ultra Cutting Board":
+        - /url: /shop/product/copperleaf-ultra-cutting-board
+    - paragraph: $15.00
+  - listitem:
+    - heading "Harbor Smart Teapot" [level=3]:
+      - link "Harbor Smart Teapot":
+        - /url: /shop/product/harbor-smart-teapot
+    - paragraph: $104.49
+    - paragraph: Rated 3.8 out of 5 (5 reviews)`
+const hotels = `- list "Hotels":
+  - listitem:
+    - heading "Harbor Hotel Athens" [level=3]:
+      - link "Harbor Hotel Athens":
+    - paragraph: 3 stars · guest score 8.2 of 10 · Business district, Athens
+    - paragraph: From $111.00 per night
+  - listitem:
+    - heading "Park Lodge Athens" [level=3]:
+      - link "Park Lodge Athens":
+    - paragraph: 3 stars · guest score 6.1 of 10 · Business district, Athens
+    - paragraph: From $75.00 per night`
+
 const board = input(
   "Find the highest-scored post about winter riding in the Cycling board and open it.",
   [
@@ -248,6 +279,32 @@ export const exploration: Table["exploration"] = {
     },
     before: true,
     after: false
+  },
+  comparesListValues: {
+    run: (v) => {
+      const products = ["Acme Essential Skillet", "Copperleaf Ultra Cutting Board", "Harbor Smart Teapot"]
+      const shop = input(
+        "Find the cheapest product in the Kitchen category and add it to my cart.",
+        products.map((p) => pel("link", p)),
+        { page: kitchen, url: "/shop/category/kitchen" }
+      )
+      const clicks = sample(shop, v, 300, 0)
+      const asked = input(
+        "What is the lowest nightly room price at any hotel in Athens?",
+        [pel("link", "Harbor Hotel Athens"), pel("link", "Park Lodge Athens")],
+        {
+          page: hotels,
+          history: [clicked("button", "Search hotels")]
+        }
+      )
+      const answers = sample(asked, v, 100, 1).filter((a) => a.kind === "answer")
+      return {
+        mostlyCheapest: clicksOn(clicks, ["Copperleaf Ultra Cutting Board"]) > clicks.length / 2,
+        answersLowest: answers.length > 0 && answers.every((a) => a.kind === "answer" && a.text === "$75.00")
+      }
+    },
+    before: { mostlyCheapest: false, answersLowest: false },
+    after: { mostlyCheapest: true, answersLowest: true }
   },
   ...labelled
 }

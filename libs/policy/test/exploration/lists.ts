@@ -1,0 +1,252 @@
+/** Lists as the bundled sites show them: their pages' aria snapshots (seed 1), cut to the list, links' URLs left out. */
+
+export const categories = `- navigation "Categories":
+  - list:
+    - listitem:
+      - link "Kitchen"
+    - listitem:
+      - link "Electronics"`
+
+export const kitchen = `- list "Kitchen products":
+  - listitem:
+    - heading "Acme Eco Mixing Bowl Set" [level=3]:
+      - link "Acme Eco Mixing Bowl Set":
+    - paragraph: $38.00
+    - paragraph: No reviews yet
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Acme Essential Skillet" [level=3]:
+      - link "Acme Essential Skillet":
+    - paragraph: $142.00
+    - paragraph: Rated 1.6 out of 5 (5 reviews)
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Acme Modern Stockpot" [level=3]:
+      - link "Acme Modern Stockpot":
+    - paragraph: $74.99
+    - paragraph: No reviews yet
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Copperleaf Ultra Cutting Board" [level=3]:
+      - link "Copperleaf Ultra Cutting Board":
+    - paragraph: $15.00
+    - paragraph: No reviews yet
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Harbor Smart Teapot" [level=3]:
+      - link "Harbor Smart Teapot":
+    - paragraph: $104.49
+    - paragraph: Rated 3.8 out of 5 (5 reviews)
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Harbor Travel Coffee Grinder" [level=3]:
+      - link "Harbor Travel Coffee Grinder":
+    - paragraph: $124.99
+    - paragraph: No reviews yet
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Lumen Classic Kettle" [level=3]:
+      - link "Lumen Classic Kettle":
+    - paragraph: $102.49
+    - paragraph: Rated 1.0 out of 5 (4 reviews)
+    - paragraph: Kitchen
+  - listitem:
+    - heading "Northwind Classic Toaster" [level=3]:
+      - link "Northwind Classic Toaster":
+    - paragraph: $57.99
+    - paragraph: Rated 3.7 out of 5 (6 reviews)
+    - paragraph: Kitchen`
+
+export const flights = `- list "Flights":
+  - listitem:
+    - 'heading "MR707: Athens to Barcelona" [level=3]'
+    - paragraph: Meridian Air · departs 11:25, arrives 14:35 · 3 h 10 min · 1 stop
+    - paragraph:
+      - text: From
+      - strong: $42.00
+      - text: per passenger
+    - paragraph:
+      - link "Details of flight MR707":
+        - text: Flight details
+    - button "Select flight MR707": Select
+    - paragraph
+  - listitem:
+    - 'heading "PL658: Athens to Barcelona" [level=3]'
+    - paragraph: Pelican Airways · departs 16:00, arrives 18:20 · 2 h 20 min · 1 stop
+    - paragraph:
+      - text: From
+      - strong: $100.00
+      - text: per passenger
+    - paragraph:
+      - link "Details of flight PL658":
+        - text: Flight details
+    - button "Select flight PL658": Select
+    - paragraph
+  - listitem:
+    - 'heading "BW935: Athens to Barcelona" [level=3]'
+    - paragraph: Bluebird Airways · departs 11:10, arrives 13:50 · 2 h 40 min · Nonstop
+    - paragraph:
+      - text: From
+      - strong: $105.99
+      - text: per passenger
+    - paragraph:
+      - link "Details of flight BW935":
+        - text: Flight details
+    - button "Select flight BW935": Select
+    - paragraph
+  - listitem:
+    - 'heading "CO173: Athens to Barcelona" [level=3]'
+    - paragraph: Cobalt Airlines · departs 22:05, arrives 02:55 (+1 day) · 4 h 50 min · 1 stop
+    - paragraph:
+      - text: From
+      - strong: $121.00
+      - text: per passenger
+    - paragraph:
+      - link "Details of flight CO173":
+        - text: Flight details
+    - button "Select flight CO173": Select
+    - paragraph
+  - listitem:
+    - 'heading "CO554: Athens to Barcelona" [level=3]'
+    - paragraph: Cobalt Airlines · departs 17:00, arrives 18:40 · 1 h 40 min · Nonstop
+    - paragraph:
+      - text: From
+      - strong: $156.00
+      - text: per passenger
+    - paragraph:
+      - link "Details of flight CO554":
+        - text: Flight details
+    - button "Select flight CO554": Select
+    - paragraph`
+
+export const hotels = `- list "Hotels":
+  - listitem:
+    - heading "Park Lodge Athens" [level=3]:
+      - link "Park Lodge Athens":
+    - paragraph: 3 stars · guest score 6.1 of 10 · Business district, Athens
+    - paragraph:
+      - text: From
+      - strong: $75.00
+      - text: per night
+  - listitem:
+    - heading "Cathedral Residence Athens" [level=3]:
+      - link "Cathedral Residence Athens":
+    - paragraph: 3 stars · guest score 9.8 of 10 · Near the station, Athens
+    - paragraph:
+      - text: From
+      - strong: $87.00
+      - text: per night
+  - listitem:
+    - heading "Harbor Hotel Athens" [level=3]:
+      - link "Harbor Hotel Athens":
+    - paragraph: 3 stars · guest score 8.2 of 10 · Business district, Athens
+    - paragraph:
+      - text: From
+      - strong: $111.00
+      - text: per night
+  - listitem:
+    - heading "Harbor Residence Athens" [level=3]:
+      - link "Harbor Residence Athens":
+    - paragraph: 5 stars · guest score 7.2 of 10 · Old town, Athens
+    - paragraph:
+      - text: From
+      - strong: $172.00
+      - text: per night`
+
+export const cycling = `- list "Posts in Cycling":
+  - listitem:
+    - article "Tips for getting started with chain wear?":
+      - heading "Tips for getting started with chain wear?" [level=3]:
+        - link "Tips for getting started with chain wear?":
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "rustyfalcon16":
+        - text: ","
+        - time: 2024-04-30 07:33 UTC
+        - text: ·
+        - link "5 comments":
+      - button "Upvote post 'Tips for getting started with chain wear?'": Upvote
+      - text: "Score: 91"
+      - button "Downvote post 'Tips for getting started with chain wear?'": Downvote
+  - listitem:
+    - article "Unpopular opinion about bike commuting":
+      - heading "Unpopular opinion about bike commuting" [level=3]:
+        - link "Unpopular opinion about bike commuting":
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "cosmicbison59":
+        - text: ","
+        - time: 2024-04-25 17:27 UTC
+        - text: ·
+        - link "1 comment":
+      - button "Upvote post 'Unpopular opinion about bike commuting'": Upvote
+      - text: "Score: 47"
+      - button "Downvote post 'Unpopular opinion about bike commuting'": Downvote
+  - listitem:
+    - 'article "Show and tell: my winter riding setup"':
+      - 'heading "Show and tell: my winter riding setup" [level=3]':
+        - 'link "Show and tell: my winter riding setup"':
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "curiousmarten45":
+        - text: ","
+        - time: 2024-04-24 10:33 UTC
+        - text: ·
+        - link "2 comments":
+      - 'button "Upvote post ''Show and tell: my winter riding setup''"': Upvote
+      - text: "Score: 85"
+      - 'button "Downvote post ''Show and tell: my winter riding setup''"': Downvote
+  - listitem:
+    - article "My experience with tubeless tires after a year":
+      - heading "My experience with tubeless tires after a year" [level=3]:
+        - link "My experience with tubeless tires after a year":
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "sunnypanda38":
+        - text: ","
+        - time: 2024-04-20 23:22 UTC
+        - text: ·
+        - link "2 comments":
+      - button "Upvote post 'My experience with tubeless tires after a year'": Upvote
+      - text: "Score: 128"
+      - button "Downvote post 'My experience with tubeless tires after a year'": Downvote
+  - listitem:
+    - 'article "Help: trouble with tubeless tires"':
+      - 'heading "Help: trouble with tubeless tires" [level=3]':
+        - 'link "Help: trouble with tubeless tires"':
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "rustymoose37":
+        - text: ","
+        - time: 2024-04-18 10:23 UTC
+        - text: ·
+        - link "10 comments":
+      - 'button "Upvote post ''Help: trouble with tubeless tires''"': Upvote
+      - text: "Score: 79"
+      - 'button "Downvote post ''Help: trouble with tubeless tires''"': Downvote
+  - listitem:
+    - article "What is your take on winter riding?":
+      - heading "What is your take on winter riding?" [level=3]:
+        - link "What is your take on winter riding?":
+      - paragraph:
+        - text: in
+        - link "Cycling":
+        - text: by
+        - link "lazybison67":
+        - text: ","
+        - time: 2024-04-17 03:36 UTC
+        - text: ·
+        - link "5 comments":
+      - button "Upvote post 'What is your take on winter riding?'": Upvote
+      - text: "Score: 82"
+      - button "Downvote post 'What is your take on winter riding?'": Downvote`
