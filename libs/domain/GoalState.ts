@@ -19,6 +19,7 @@
  * @example
  * const kept = goalStateSteps(demo, [0, 1, 2, 3]) // [2, 3]: the upvote and the claim, not the search and the link
  */
+import { echoOf, showsEchoOf } from "./Echo.ts"
 import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
@@ -26,9 +27,14 @@ import { semanticKeyOf } from "./StrategyGraph.ts"
 import { escapeRe, queryPairs } from "./UrlPattern.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
 
-/** How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's fields are the way, a button that chose is kept). */
+/**
+ * How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's
+ * fields are the way, a button that chose is kept), or 11's (`echoes`: a fill the demo saw
+ * again later is read where it was seen, Echo.ts).
+ */
 export interface GoalStateReading {
   readonly byQueries: boolean
+  readonly echoes?: boolean
 }
 
 /** A step that changed what the app holds and stayed on its page: typing (not a submitted search), selecting, pressing a control that is no link. */
@@ -127,7 +133,7 @@ export const goalStateSteps = (
     const s = step(i)
     return s === undefined || (i === goal?.index && s.action.role === "link") ? [] : [s]
   })
-  return first.filter((i) => {
+  const remaining = first.filter((i) => {
     const s = step(i)!
     return (
       terminal.has(i) ||
@@ -138,6 +144,23 @@ export const goalStateSteps = (
       )
     )
   })
+  return reading.echoes === true ? byEchoes(demo, remaining) : remaining
+}
+
+/**
+ * Data rules 11: a fill the demo saw again later goes after the kept steps before its echo,
+ * where its LF's echo holds (the quantity after "Add to cart", read in the cart).
+ */
+const byEchoes = (demo: LfTrajectory, kept: ReadonlyArray<number>): ReadonlyArray<number> => {
+  const at = (i: number): number => {
+    const s = demo.steps.find((x) => x.index === i)
+    const echo = s === undefined ? null : echoOf(demo, s)
+    return echo === null ? i : echo.stepIndex - 0.5
+  }
+  return kept
+    .map((i) => ({ i, at: at(i) }))
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.i)
 }
 
 /**
@@ -150,9 +173,14 @@ export const goalStatePath = (
   nodeIds: ReadonlyArray<string>,
   reading: GoalStateReading = { byQueries: false }
 ): ReadonlyArray<string> | null => {
-  const kept = new Set(goalStateSteps(demo, keySteps, reading))
-  const goal = nodeIds.filter((_, i) => kept.has(keySteps[i]!))
-  return goal.length > 0 && goal.length < nodeIds.length ? goal : null
+  const kept = goalStateSteps(demo, keySteps, reading)
+  const goal = kept.flatMap((k) => {
+    const i = keySteps.indexOf(k)
+    return i < 0 ? [] : [nodeIds[i]!]
+  })
+  // The same nodes in the same order are the demo's path itself: no second path.
+  const same = goal.length === nodeIds.length && goal.every((n, i) => n === nodeIds[i])
+  return goal.length > 0 && !same ? goal : null
 }
 
 /** The nodes of a goal-state path held to their pages: what each changed, and the claim. */
@@ -175,14 +203,13 @@ const onPage = (s: LfStep | undefined, pattern: string): boolean => {
  * anchored node held on a page matching its pattern; any other path is left as it is.
  */
 export const acceptOnTheirPages =
-  (g: StrategyGraph, t: LfTrajectory) =>
+  (g: StrategyGraph, t: LfTrajectory, reading: Pick<GoalStateReading, "echoes"> = {}) =>
   (path: GraphPath, matched: GraphVerdict["matched"]): boolean => {
     if (path.evidence !== "goal-state") return true
     return anchored(g, path).every((node) => {
       const at = matched.find((m) => m.nodeId === node.nodeId)?.satisfiedAt
-      return onPage(
-        t.steps.find((s) => s.index === at),
-        node.semanticKey.urlPattern!
-      )
+      const s = t.steps.find((x) => x.index === at)
+      // Data rules 11: a fill read where the app shows it again, in a field named for it and its item.
+      return onPage(s, node.semanticKey.urlPattern!) || (reading.echoes === true && s !== undefined && showsEchoOf(s, node.semanticKey))
     })
   }

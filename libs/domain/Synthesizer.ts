@@ -54,6 +54,7 @@
  * const [best] = synthesizeCandidates(demo, { stepIndex: 3, description, reason: "state-changing" })
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
+import { ECHOED, echoCall, echoOf } from "./Echo.ts"
 import { editCall } from "./FieldEdits.ts"
 import { escapeRe, generalise, queryPairs, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
@@ -396,11 +397,22 @@ export const synthesizeCandidates = (
       : stateEntries(t, s, rules)
   const typed = state.entries.length > 0 ? actionCall(t, s, state.entries, rules) : null
   const shown = rules.typedFieldsByState && typed !== null ? fieldShown(t, s) : null
-  const withState = shown === null ? typed : `anyOf(\n    ${typed},\n    ${shown}\n  )`
+  const echo = rules.echoedValues && typed !== null && k.reason === "state-changing" ? echoOf(t, s) : null
+  const alternatives = [typed, shown, echo === null ? null : echoCall(echo)].filter((c) => c !== null)
+  const withState = alternatives.length <= 1 ? typed : `anyOf(\n    ${alternatives.join(",\n    ")}\n  )`
   if (withState !== null)
     out.push({
       evidence: "action+state",
-      code: fn(k, ["Action evidence: the action itself.", ...state.notes, ...(shown === null ? [] : [FIELD_SHOWN])], withState)
+      code: fn(
+        k,
+        [
+          "Action evidence: the action itself.",
+          ...state.notes,
+          ...(shown === null ? [] : [FIELD_SHOWN]),
+          ...(echo === null ? [] : [ECHOED])
+        ],
+        withState
+      )
     })
   const bare = actionCall(t, s, [], rules)
   if (bare !== null) out.push({ evidence: "action", code: fn(k, ["Action evidence: the action itself."], bare) })

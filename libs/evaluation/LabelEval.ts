@@ -102,7 +102,7 @@ export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>):
       demo,
       t.lfs.map((lf) => lf.stepIndex),
       nodeIds,
-      { byQueries: rules.goalStateByQueries }
+      { byQueries: rules.goalStateByQueries, echoes: rules.goalStateByEchoes }
     )
     if (rules.addsGoalStatePaths && goal !== null)
       paths.push({ pathId: pathIdOf(t.taskId, goal), nodeIds: goal, source, evidence: "goal-state" })

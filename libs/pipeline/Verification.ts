@@ -87,7 +87,7 @@ export const verdictRules = (rules: DataRuleSet, graph: StrategyGraph, trajector
   const accepts = [
     acceptUnlessUndone(graph, trajectory),
     ...(rules.refusesRedoneGoals ? [acceptUnlessRedone(graph, trajectory)] : []),
-    ...(rules.addsGoalStatePaths ? [acceptOnTheirPages(graph, trajectory)] : [])
+    ...(rules.addsGoalStatePaths ? [acceptOnTheirPages(graph, trajectory, { echoes: rules.goalStateByEchoes })] : [])
   ]
   return {
     commute: true,

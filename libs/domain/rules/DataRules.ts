@@ -15,7 +15,8 @@
  * was redone before the claim (its fields filled with other values, its control pressed on another page).
  * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages).
  * Version 10: that path keeps a button that chose (Book this room) and leaves out what a
- * query carried away (a filter's sort, a search's dates), and a page's fields may hold at one step. Runs recorded without the key used version 1, and
+ * query carried away (a filter's sort, a search's dates), and a page's fields may hold at one step.
+ * Version 11: on that path a fill the app showed again later is read where it was shown (Echo.ts). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -24,7 +25,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "10", {
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"], "11", {
   /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
   pathsByMeaning: "2",
   /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
@@ -87,7 +88,14 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * saved traveller" button filled the name, email and birth date a demo typed one by one,
    * and synthesis 8 lets a filled field hold by what it shows.
    */
-  fieldsFilledAtOnce: "10"
+  fieldsFilledAtOnce: "10",
+  /**
+   * A goal-state path reads a fill the demo saw again later (Echo.ts) where it was seen: the
+   * fill's node goes after the kept steps before its echo, and holds on the echo's page as
+   * well as its own. The quantity typed on a product's page and shown in the cart is then
+   * met by a way that added the product first and set the quantity in the cart.
+   */
+  goalStateByEchoes: "11"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

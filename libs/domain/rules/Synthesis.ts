@@ -9,7 +9,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9"], "9", {
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "10", {
   /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
   wholePhraseAnswers: "2",
   /** A click that left the untouched start page is not tied to that page: the task chose it. */
@@ -70,7 +70,14 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * the field that held the old value holds the new. By the name alone, typing it into the
    * other field (a new field's box) passed for the change.
    */
-  sharedNamesByEdit: "9"
+  sharedNamesByEdit: "9",
+  /**
+   * A filled field also holds where the app shows its value afterwards (Echo.ts): a page the
+   * demo loaded later showed a field of its role named for it and the item ("Quantity for
+   * Acme Classic Puzzle Book") holding the value. A quantity set in the cart is the quantity
+   * typed on the product's page.
+   */
+  echoedValues: "10"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

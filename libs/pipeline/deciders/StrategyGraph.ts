@@ -123,7 +123,7 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
         t,
         lfs.map((lf) => lf.keyStepIndex),
         nodeIds,
-        { byQueries: s.rules.data.goalStateByQueries }
+        { byQueries: s.rules.data.goalStateByQueries, echoes: s.rules.data.goalStateByEchoes }
       )
       if (goal !== null && !knownPath(g, byMeaning, goal))
         emit(PathAdded, { ...pathAdded(g, byMeaning, demo.taskId, goal, source), evidence: "goal-state" as const })

@@ -21,6 +21,7 @@ import type { Action } from "@core/events"
 import { retrievalAction, trainRetrieval } from "@core/policy"
 import { prng } from "@core/engine"
 import { act, el, trajectory as lfTrajectory } from "../../../../domain/test/fixtures.ts"
+import { cartDemo, cartWay } from "../../../../domain/test/cart.ts"
 import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
 import type { Table } from "./Cases.ts"
 import { seedOf } from "./Cases.ts"
@@ -275,6 +276,18 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [true, true],
     after: [true, false]
+  },
+  echoedValues: {
+    // 3 typed into "Quantity" on the product's page, shown later in the cart's "Quantity for Red Kettle";
+    // then a way that set 3 in the cart and saved it, and one that typed it there and never saved.
+    run: (v) => {
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(cartDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 0)!
+      const code = synthesizeCandidates(cartDemo, k, rules)[0]!.code
+      return [holds(code, cartDemo), holds(code, cartWay()), holds(code, cartWay({ saved: false }))]
+    },
+    before: [true, false, false],
+    after: [true, true, false]
   }
 }
 
