@@ -147,9 +147,10 @@ const ABOUT = /\babout\s+([^,.;:!?]+)/i
 
 /**
  * The instruction's words that tell entries apart: a quality some entries show beside their
- * names and others do not ("Nonstop"), and a subject after "about" some names carry. A name's
- * other words are no quality: "Harbor Hotel" among hotels is not "the cheapest hotel".
- * Numbers never tell (a date's "01" is in some departure times).
+ * names and others do not ("Nonstop"), and a subject after "about" that not every entry
+ * carries — one that none carries leaves none to compare: the posts about it are elsewhere.
+ * A name's other words are no quality: "Harbor Hotel" among hotels is not "the cheapest
+ * hotel". Numbers never tell (a date's "01" is in some departure times).
  */
 const telling = (instruction: string, entries: ReadonlyArray<Entry>): ReadonlyArray<string> => {
   const useful = (w: string) => !STOP_WORDS.has(w) && !FILLER.has(w) && !DOING.has(w) && !/^\d+$/.test(w)
@@ -163,7 +164,7 @@ const telling = (instruction: string, entries: ReadonlyArray<Entry>): ReadonlyAr
   const about = wordsOf(subject)
     .filter(useful)
     .map(root)
-    .filter((w) => splits(w, named))
+    .filter((w) => named.filter((r) => r.has(w)).length < named.length)
   return [...new Set([...qualities, ...about])]
 }
 

@@ -41,10 +41,11 @@ describe("the entry an order picks by comparing values", () => {
     expect(comparedPick("Find the cheapest product.", null)).toBe(null)
     const tie = `- list:\n  - listitem:\n    - link "A"\n    - paragraph: $5.00\n  - listitem:\n    - link "B"\n    - paragraph: $5.00`
     expect(comparedPick("Find the cheapest product.", tie)).toBe(null)
-    // A word no entry shows tells none apart: it narrows nothing.
-    expect(comparedPick("Find the cheapest nonstop flight about gardening.", flights)).toEqual(
+    // A quality no entry shows tells none apart; a subject no entry carries leaves none to compare.
+    expect(comparedPick("Find the cheapest red-eye nonstop flight.", flights)).toEqual(
       expect.objectContaining({ link: "Details of flight BW935" })
     )
+    expect(comparedPick("Find the highest-scored post about tomatoes in the Cycling board.", cycling)).toBe(null)
   })
 })
 
