@@ -55,7 +55,13 @@ export const PathAdded = defineEvent(
      * claim, not the way it found them), each held on its page. Absent for a way's whole path,
      * and in every run before the data rules of version 9.
      */
-    evidence: Schema.optionalKey(Schema.Literal("goal-state"))
+    evidence: Schema.optionalKey(Schema.Literal("goal-state")),
+    /**
+     * A goal-state path's nodes held to another page than their own: node id → URL pattern
+     * (a list without the filters the demo's choice survived). Absent where every node keeps
+     * its own page, and in every run before the data rules of version 11.
+     */
+    anchors: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
   })
 )
 

@@ -20,21 +20,25 @@
  * const kept = goalStateSteps(demo, [0, 1, 2, 3]) // [2, 3]: the upvote and the claim, not the search and the link
  */
 import { echoOf, showsEchoOf } from "./Echo.ts"
+import { pathOf, setParams, survivedPage } from "./SurvivedFilters.ts"
 import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { semanticKeyOf } from "./StrategyGraph.ts"
-import { escapeRe, queryPairs } from "./UrlPattern.ts"
+import { escapeRe, queryPairs, urlPattern } from "./UrlPattern.ts"
 import type { GraphPath, GraphVerdict, StrategyGraph } from "./StrategyGraph.ts"
+import type { DataRuleSet } from "./rules/DataRules.ts"
 
 /**
  * How a goal-state path is read off a demo: data rules 9's, or 10's (`byQueries`: a query's
  * fields are the way, a button that chose is kept), or 11's (`echoes`: a fill the demo saw
- * again later is read where it was seen, Echo.ts).
+ * again later is read where it was seen, Echo.ts; `survived`: filters a later choice
+ * survived are the way, SurvivedFilters.ts).
  */
 export interface GoalStateReading {
   readonly byQueries: boolean
   readonly echoes?: boolean
+  readonly survived?: boolean
 }
 
 /** A step that changed what the app holds and stayed on its page: typing (not a submitted search), selecting, pressing a control that is no link. */
@@ -135,16 +139,44 @@ export const goalStateSteps = (
   })
   const remaining = first.filter((i) => {
     const s = step(i)!
-    return (
-      terminal.has(i) ||
-      !wayByQuery(
-        demo,
-        s,
-        dependants.filter((k) => k.index > i)
-      )
-    )
+    const later = dependants.filter((k) => k.index > i)
+    return terminal.has(i) || !(wayByQuery(demo, s, later) || (reading.survived === true && filteredAway(demo, s, later)))
   })
   return reading.echoes === true ? byEchoes(demo, remaining) : remaining
+}
+
+/**
+ * Data rules 11: a change on a list page (a filter set, a sort chosen, or the button that
+ * applied them) whose page change added query parameters that the choice made on the
+ * filtered list survived (SurvivedFilters.ts: the unfiltered list already showed it).
+ */
+const filteredAway = (demo: LfTrajectory, s: LfStep, later: ReadonlyArray<LfStep>): boolean => {
+  const left = s.urlAfter !== null && s.urlAfter !== s.urlBefore ? s : leaving(demo, s)
+  if (left === undefined || left.action.role === "link" || left.urlBefore === null || left.urlAfter === null) return false
+  const before = setParams(left.urlBefore)
+  const added = [...setParams(left.urlAfter)].filter(([k, v]) => before.get(k) !== v).map(([k]) => k)
+  const choice = later.find((k) => k.index > left.index && k.urlBefore !== null && pathOf(k.urlBefore) === pathOf(left.urlAfter!))
+  const page = choice === undefined ? null : survivedPage(demo, choice)
+  if (added.length === 0 || page === null) return false
+  const kept = setParams(page)
+  return added.every((k) => !kept.has(k))
+}
+
+/** Data rules 11: the kept nodes a goal-state path holds to a page without the filters they survived, node id → URL pattern. */
+export const goalStateAnchors = (
+  demo: LfTrajectory,
+  keySteps: ReadonlyArray<number>,
+  nodeIds: ReadonlyArray<string>,
+  reading: GoalStateReading
+): Readonly<Record<string, string>> => {
+  if (reading.survived !== true) return {}
+  const out: Record<string, string> = {}
+  for (const [i, k] of keySteps.entries()) {
+    const s = demo.steps.find((x) => x.index === k)
+    const page = s === undefined ? null : survivedPage(demo, s)
+    if (page !== null) out[nodeIds[i]!] = urlPattern(page)
+  }
+  return out
 }
 
 /**
@@ -183,6 +215,28 @@ export const goalStatePath = (
   return goal.length > 0 && !same ? goal : null
 }
 
+/** How a run's data rules read a goal-state path. */
+export const goalStateReadingOf = (
+  rules: Pick<DataRuleSet, "goalStateByQueries" | "goalStateByEchoes" | "filtersSurvived">
+): GoalStateReading => ({
+  byQueries: rules.goalStateByQueries,
+  echoes: rules.goalStateByEchoes,
+  survived: rules.filtersSurvived
+})
+
+/** A demo path's goal-state path (`goalStatePath`) with the pages it holds its nodes to where not their own (`goalStateAnchors`); null when there is none. */
+export const goalStateOf = (
+  demo: LfTrajectory,
+  keySteps: ReadonlyArray<number>,
+  nodeIds: ReadonlyArray<string>,
+  reading: GoalStateReading
+): { readonly nodeIds: ReadonlyArray<string>; readonly anchors?: Readonly<Record<string, string>> } | null => {
+  const goal = goalStatePath(demo, keySteps, nodeIds, reading)
+  if (goal === null) return null
+  const anchors = Object.entries(goalStateAnchors(demo, keySteps, nodeIds, reading)).filter(([id]) => goal.includes(id))
+  return { nodeIds: goal, ...(anchors.length > 0 ? { anchors: Object.fromEntries(anchors) } : {}) }
+}
+
 /** The nodes of a goal-state path held to their pages: what each changed, and the claim. */
 const anchored = (g: StrategyGraph, path: GraphPath) => {
   const [goal] = terminalNodes(g, path.nodeIds)
@@ -209,7 +263,8 @@ export const acceptOnTheirPages =
     return anchored(g, path).every((node) => {
       const at = matched.find((m) => m.nodeId === node.nodeId)?.satisfiedAt
       const s = t.steps.find((x) => x.index === at)
-      // Data rules 11: a fill read where the app shows it again, in a field named for it and its item.
-      return onPage(s, node.semanticKey.urlPattern!) || (reading.echoes === true && s !== undefined && showsEchoOf(s, node.semanticKey))
+      // Data rules 11: a choice held to the list without the filters it survived; a fill read where the app shows it again.
+      const page = path.anchors?.[node.nodeId] ?? node.semanticKey.urlPattern!
+      return onPage(s, page) || (reading.echoes === true && s !== undefined && showsEchoOf(s, node.semanticKey))
     })
   }

@@ -166,6 +166,12 @@ export interface GraphPath {
   readonly source: GraphSource
   /** "goal-state": only what the outcome rests on, held on its pages (GoalState.ts); absent for a way's whole path. */
   readonly evidence?: "goal-state"
+  /**
+   * A goal-state path's nodes held to another page than their own (data rules 11): node id →
+   * URL pattern, where the control was pressed on a list the demo had filtered but the choice
+   * was already on (SurvivedFilters.ts). Absent where every node keeps its own page.
+   */
+  readonly anchors?: Readonly<Record<string, string>>
 }
 
 export interface StrategyGraph {

@@ -56,6 +56,7 @@
  */
 import { answerArg } from "./AnswerArgs.ts"
 import { ECHOED, echoCall, echoOf } from "./Echo.ts"
+import { survivedPage } from "./SurvivedFilters.ts"
 import { editCall } from "./FieldEdits.ts"
 import { escapeRe, generalise, queryPairs, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
@@ -265,6 +266,10 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
       const unchosen = rules.unchosenStartClicks && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
+      // Version 10: on the list without the filters the control survived (a flight on the unfiltered results too).
+      const survived = rules.survivedFilters && a.kind === "click" && !unchosen ? survivedPage(t, s) : null
+      if (survived !== null)
+        return `validateClick(t, ${js(a.role!)}, ${nameArg(a.name!)}${options([["urlBefore", js(urlPattern(survived))], ...extra])})`
       const form =
         rules.formContextByFields && a.kind === "click" && a.role !== null && a.role !== "link" && s.urlBefore !== null && !unchosen
           ? formContext(t, s)

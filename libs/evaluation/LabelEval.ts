@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { digest } from "@core/events"
 import type { CoreEvent } from "@core/events"
-import { DATA_RULES, dataRulesAt, goalStatePath, nodeIdOf, pathIdOf, semanticKeyOf } from "@core/domain"
+import { DATA_RULES, dataRulesAt, goalStateOf, goalStateReadingOf, nodeIdOf, pathIdOf, semanticKeyOf } from "@core/domain"
 import type { GraphNode, GraphPath, LfTrajectory, StrategyGraph, VerdictRules } from "@core/domain"
 import { evolveRun, initialRunState, labelSandbox, verdictRules } from "@core/pipeline"
 import { noModels } from "@core/engine"
@@ -98,14 +98,14 @@ export const demoLabelling = (set: JudgedSet, tasks: ReadonlyArray<TaskLabels>):
     const source = { kind: "demo", id: t.taskId } as const
     const paths: Array<GraphPath> = [{ pathId: pathIdOf(t.taskId, nodeIds), nodeIds, source }]
     // As the strategy graph decider adds it: the goal-state path beside the demo's.
-    const goal = goalStatePath(
+    const goal = goalStateOf(
       demo,
       t.lfs.map((lf) => lf.stepIndex),
       nodeIds,
-      { byQueries: rules.goalStateByQueries, echoes: rules.goalStateByEchoes }
+      goalStateReadingOf(rules)
     )
     if (rules.addsGoalStatePaths && goal !== null)
-      paths.push({ pathId: pathIdOf(t.taskId, goal), nodeIds: goal, source, evidence: "goal-state" })
+      paths.push({ pathId: pathIdOf(t.taskId, goal.nodeIds), ...goal, source, evidence: "goal-state" })
     graphs.set(t.taskId, { taskId: t.taskId, nodes: nodes.filter((n, i) => nodes.findIndex((m) => m.nodeId === n.nodeId) === i), paths })
   }
   return {

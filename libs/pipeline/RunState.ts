@@ -307,7 +307,8 @@ export const evolveRun = (s: RunState, e: CoreEvent): RunState => {
           pathId: e.data.pathId,
           nodeIds: e.data.nodeIds,
           source: e.data.source,
-          ...(e.data.evidence === undefined ? {} : { evidence: e.data.evidence })
+          ...(e.data.evidence === undefined ? {} : { evidence: e.data.evidence }),
+          ...(e.data.anchors === undefined ? {} : { anchors: e.data.anchors })
         })
       )
       const from = e.data.source.kind === "trajectory" ? s.trajectories.get(e.data.source.id) : undefined

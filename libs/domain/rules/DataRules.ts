@@ -16,7 +16,8 @@
  * Version 9: a demo's graph also holds a goal-state path (its changes, goal and claim, on their pages).
  * Version 10: that path keeps a button that chose (Book this room) and leaves out what a
  * query carried away (a filter's sort, a search's dates), and a page's fields may hold at one step.
- * Version 11: on that path a fill the app showed again later is read where it was shown (Echo.ts). Runs recorded without the key used version 1, and
+ * Version 11: on that path a fill the app showed again later is read where it was shown (Echo.ts),
+ * and the filters a later choice survived are the way (SurvivedFilters.ts). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -95,7 +96,15 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * well as its own. The quantity typed on a product's page and shown in the cart is then
    * met by a way that added the product first and set the quantity in the cart.
    */
-  goalStateByEchoes: "11"
+  goalStateByEchoes: "11",
+  /**
+   * A goal-state path leaves out the filters a later choice survived (SurvivedFilters.ts:
+   * the unfiltered list already showed the control), with the button that applied them, and
+   * holds the choice to the unfiltered list (`GraphPath.anchors`). The cheapest nonstop
+   * flight selected by scanning the unfiltered results is then the demo's outcome, which
+   * filtered them first.
+   */
+  filtersSurvived: "11"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

@@ -77,7 +77,15 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * Acme Classic Puzzle Book") holding the value. A quantity set in the cart is the quantity
    * typed on the product's page.
    */
-  echoedValues: "10"
+  echoedValues: "10",
+  /**
+   * A control pressed on a list a button filtered is held to the list without the filters it
+   * survived (SurvivedFilters.ts): a flight selected on results filtered to nonstop and
+   * sorted by price, whose button the unfiltered results already showed, holds on those
+   * results, its route and date included. Version 9 held it to the page's path alone (a
+   * button led there), which let the same flight's button on another date's results pass.
+   */
+  survivedFilters: "10"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

@@ -32,7 +32,8 @@ import {
   demoValues,
   emptyGraph,
   expansionPath,
-  goalStatePath,
+  goalStateOf,
+  goalStateReadingOf,
   hasPath,
   hasPathByMeaning,
   identifyKeySteps,
@@ -119,14 +120,18 @@ const fromDemo = (s: RunState, e: Extract<CoreEvent, { type: "JobCompleted" }>) 
     if (!knownPath(g, byMeaning, nodeIds)) emit(PathAdded, pathAdded(g, byMeaning, demo.taskId, nodeIds, source))
     if (s.rules.data.addsGoalStatePaths) {
       // Beside the demo's way, what its outcome rests on: the same nodes without the steps that only found the way.
-      const goal = goalStatePath(
+      const goal = goalStateOf(
         t,
         lfs.map((lf) => lf.keyStepIndex),
         nodeIds,
-        { byQueries: s.rules.data.goalStateByQueries, echoes: s.rules.data.goalStateByEchoes }
+        goalStateReadingOf(s.rules.data)
       )
-      if (goal !== null && !knownPath(g, byMeaning, goal))
-        emit(PathAdded, { ...pathAdded(g, byMeaning, demo.taskId, goal, source), evidence: "goal-state" as const })
+      if (goal !== null && !knownPath(g, byMeaning, goal.nodeIds))
+        emit(PathAdded, {
+          ...pathAdded(g, byMeaning, demo.taskId, goal.nodeIds, source),
+          evidence: "goal-state" as const,
+          ...(goal.anchors === undefined ? {} : { anchors: goal.anchors })
+        })
     }
     return made
   })

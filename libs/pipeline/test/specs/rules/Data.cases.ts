@@ -58,7 +58,7 @@ import {
 } from "../Forum.ts"
 import { dataOf, typesOf } from "@core/engine/testing"
 import type { Table } from "./Cases.ts"
-import { echoes } from "./Echoes.cases.ts"
+import { goalStateReading } from "./GoalStateReading.cases.ts"
 import { spec } from "./Cases.ts"
 
 /** A demo step over the spec forum's board page (its elements do not matter to the graph). */
@@ -252,7 +252,7 @@ const commentedTwice = async (v: string) => {
 }
 
 export const data: Table["data"] = {
-  ...echoes,
+  ...goalStateReading,
   pathsByMeaning: {
     // A second demo that clicked "Cycling board" to the same board: its LFs are the first's, so by meaning it is the same way.
     run: async (v) => {

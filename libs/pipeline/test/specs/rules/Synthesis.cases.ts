@@ -22,6 +22,7 @@ import { retrievalAction, trainRetrieval } from "@core/policy"
 import { prng } from "@core/engine"
 import { act, el, trajectory as lfTrajectory } from "../../../../domain/test/fixtures.ts"
 import { cartDemo, cartWay } from "../../../../domain/test/cart.ts"
+import { flightsDemo, flightsScan } from "../../../../domain/test/flights.ts"
 import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
 import type { Table } from "./Cases.ts"
 import { seedOf } from "./Cases.ts"
@@ -288,6 +289,18 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [true, false, false],
     after: [true, true, false]
+  },
+  survivedFilters: {
+    // "Select flight BW810" pressed on results a button filtered to nonstop and sorted: on the unfiltered results,
+    // then another flight there, then BW810 on another date's results, which the path alone let through.
+    run: (v) => {
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(flightsDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 4)!
+      const code = synthesizeCandidates(flightsDemo, k, rules)[0]!.code
+      return [flightsDemo, flightsScan(), flightsScan("PL420"), flightsScan("BW810", "2029-07-26")].map((t) => holds(code, t))
+    },
+    before: [true, true, false, true],
+    after: [true, true, false, false]
   }
 }
 
