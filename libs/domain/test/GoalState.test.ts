@@ -1,8 +1,20 @@
 /** Goal-state evidence (GoalState.ts): which key steps a goal-state path keeps, and the pages it holds them to. */
 import { describe, expect, test } from "bun:test"
-import { acceptOnTheirPages, addNode, addPath, emptyGraph, goalStateSteps, nodeIdOf, normalizeKey, pathIdOf } from "../mod.ts"
+import {
+  acceptOnTheirPages,
+  addNode,
+  addPath,
+  emptyGraph,
+  goalStateAnchors,
+  goalStateSteps,
+  nodeIdOf,
+  normalizeKey,
+  pathIdOf
+} from "../mod.ts"
 import type { GraphNode, GraphPath, SemanticKey, StrategyGraph } from "../mod.ts"
 import { act, trajectory } from "./fixtures.ts"
+import { CART_KEY_STEPS, cartDemo } from "./cart.ts"
+import { FLIGHTS_KEY_STEPS, flightsDemo } from "./flights.ts"
 
 const search = (typed: string) => ({
   action: act("type", { role: "searchbox", name: "Search", typed, submit: true }),
@@ -139,5 +151,23 @@ describe("a goal-state path's match holds only on the demo's pages", () => {
         { nodeId: read.nodeId, lfId: "lf-answer", satisfiedAt: 2 }
       ])
     ).toBe(true)
+  })
+})
+
+describe("read by echoes and survived filters (data rules 11)", () => {
+  const v10 = { byQueries: true }
+  const v11 = { byQueries: true, echoes: true, survived: true }
+  test("the quantity the cart showed goes after Add to cart, where its echo holds", () => {
+    expect(goalStateSteps(cartDemo, CART_KEY_STEPS, v10)).toEqual([0, 1, 4, 5])
+    expect(goalStateSteps(cartDemo, CART_KEY_STEPS, v11)).toEqual([1, 0, 4, 5])
+  })
+  test("the filter, the sort and their Apply are the way BW810 survived; the choice is held to the unfiltered list", () => {
+    expect(goalStateSteps(flightsDemo, FLIGHTS_KEY_STEPS, v10)).toEqual([1, 2, 4, 5])
+    expect(goalStateSteps(flightsDemo, FLIGHTS_KEY_STEPS, v11)).toEqual([4, 5])
+    const ids = FLIGHTS_KEY_STEPS.map((i) => `n${i}`)
+    expect(goalStateAnchors(flightsDemo, FLIGHTS_KEY_STEPS, ids, v11)).toEqual({
+      n4: "^/travel/flights(?=.*[?&]trip=oneway(&|$))(?=.*[?&]from=prague(&|$))(?=.*[?&]to=barcelona(&|$))(?=.*[?&]date=2029-07-25(&|$))(?=.*[?&]passengers=1(&|$))\\?.*$"
+    })
+    expect(goalStateAnchors(flightsDemo, FLIGHTS_KEY_STEPS, ids, v10)).toEqual({})
   })
 })
