@@ -48,7 +48,6 @@ interface Entry {
 const NAMING = new Set(["heading", "button", "article", "listitem", "row", "img"])
 
 const ENTRY = /^(\s*)- '?(listitem|row|article)\b/
-const LINK = /^\s*- '?link "((?:[^"\\]|\\.|'')*)"/
 
 /** A word's root as values' labels and instructions meet: "scored", "score" and "scores" are one, as are "rated" and "rating". */
 const root = (w: string): string => w.toLowerCase().replace(/(?:ing|ed|es|s|e)$/, "")
@@ -63,14 +62,12 @@ export const listEntries = (aria: string): ReadonlyArray<Entry> => {
     const depth = m[1]!.length
     let end = i + 1
     while (end < lines.length && (lines[end]!.match(/^(\s*)/)![1]!.length > depth || lines[end]!.trim() === "")) end++
-    const body = lines.slice(i, end)
-    const link = body.map((l) => l.match(LINK)?.[1]).find((n) => n !== undefined)
-    if (link === undefined) continue
-    const name = link.replace(/''/g, "'").replace(/\\"/g, '"')
-    const atoms = atomsOf(body.join("\n"), { quoted: true })
+    const atoms = atomsOf(lines.slice(i, end).join("\n"), { quoted: true })
+    const name = atoms.find((a) => a.role === "link")?.text
+    i = end - 1
+    if (name === undefined) continue
     const shown = atoms.filter((a) => !NAMING.has(a.role) && !(a.role === "link" && a.text === name))
     out.push({ link: name, text: atoms.map((a) => a.text).join(" · "), shown: shown.map((a) => a.text) })
-    i = end - 1
   }
   return out
 }
