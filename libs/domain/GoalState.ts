@@ -20,6 +20,7 @@
  * const kept = goalStateSteps(demo, [0, 1, 2, 3]) // [2, 3]: the upvote and the claim, not the search and the link
  */
 import { echoOf, showsEchoOf } from "./Echo.ts"
+import { namedBySomeFill } from "./NamedSave.ts"
 import { pathOf, setParams, survivedPage } from "./SurvivedFilters.ts"
 import { terminalNodes } from "./Expansion.ts"
 import { sitePath } from "./LfTrajectory.ts"
@@ -39,6 +40,8 @@ export interface GoalStateReading {
   readonly byQueries: boolean
   readonly echoes?: boolean
   readonly survived?: boolean
+  /** Data rules 12: a form saved under a name it typed is held by its save (NamedSave.ts), not by the pages it was on. */
+  readonly namedSaves?: boolean
 }
 
 /** A step that changed what the app holds and stayed on its page: typing (not a submitted search), selecting, pressing a control that is no link. */
@@ -129,7 +132,7 @@ export const goalStateSteps = (
     const s = step(i)
     return terminal.has(i) || (s !== undefined && (changedInPlace(s) || (reading.byQueries && chose(demo, s))))
   }
-  const first = keySteps.filter(kept)
+  const first = keySteps.filter((i) => kept(i) && !(reading.namedSaves === true && opensNamedForm(demo, step(i))))
   if (!reading.byQueries) return first
   // A navigation goal is judged by where it led, not by the page it was clicked on.
   const goal = step([...terminal][0]!)
@@ -162,6 +165,23 @@ const filteredAway = (demo: LfTrajectory, s: LfStep, later: ReadonlyArray<LfStep
   return added.every((k) => !kept.has(k))
 }
 
+/** The save that left `s`'s page (`s` itself when it left), when a fill there named the page it led to. */
+const namedSaveOf = (demo: LfTrajectory, s: LfStep): LfStep | null => {
+  const save = s.urlAfter !== null && s.urlAfter !== s.urlBefore ? s : leaving(demo, s)
+  return save !== undefined && namedBySomeFill(demo, save) ? save : null
+}
+
+/** Data rules 12: a button that opened a form whose save the form's typing named ("new tiddler"): a way to the form, not a choice. */
+const opensNamedForm = (demo: LfTrajectory, s: LfStep | undefined): boolean => {
+  if (s === undefined || s.action.kind !== "click" || s.action.role === "link" || s.urlAfter === null || s.urlAfter === s.urlBefore)
+    return false
+  const save = leaving(demo, s)
+  return save !== undefined && save.urlBefore === s.urlAfter && namedBySomeFill(demo, save)
+}
+
+/** Any page: a node of a form saved under its typed name holds wherever, its save's LF says which record. */
+const ANY_PAGE = "^"
+
 /** Data rules 11: the kept nodes a goal-state path holds to a page without the filters they survived, node id → URL pattern. */
 export const goalStateAnchors = (
   demo: LfTrajectory,
@@ -169,12 +189,14 @@ export const goalStateAnchors = (
   nodeIds: ReadonlyArray<string>,
   reading: GoalStateReading
 ): Readonly<Record<string, string>> => {
-  if (reading.survived !== true) return {}
   const out: Record<string, string> = {}
   for (const [i, k] of keySteps.entries()) {
     const s = demo.steps.find((x) => x.index === k)
-    const page = s === undefined ? null : survivedPage(demo, s)
+    if (s === undefined) continue
+    const page = reading.survived === true ? survivedPage(demo, s) : null
     if (page !== null) out[nodeIds[i]!] = urlPattern(page)
+    // Data rules 12: the form's fields and its save, on the draft of whatever it was opened as.
+    else if (reading.namedSaves === true && s.action.kind !== "status" && namedSaveOf(demo, s) !== null) out[nodeIds[i]!] = ANY_PAGE
   }
   return out
 }
@@ -217,11 +239,12 @@ export const goalStatePath = (
 
 /** How a run's data rules read a goal-state path. */
 export const goalStateReadingOf = (
-  rules: Pick<DataRuleSet, "goalStateByQueries" | "goalStateByEchoes" | "filtersSurvived">
+  rules: Pick<DataRuleSet, "goalStateByQueries" | "goalStateByEchoes" | "filtersSurvived" | "namedSaves">
 ): GoalStateReading => ({
   byQueries: rules.goalStateByQueries,
   echoes: rules.goalStateByEchoes,
-  survived: rules.filtersSurvived
+  survived: rules.filtersSurvived,
+  namedSaves: rules.namedSaves
 })
 
 /** A demo path's goal-state path (`goalStatePath`) with the pages it holds its nodes to where not their own (`goalStateAnchors`); null when there is none. */

@@ -55,7 +55,9 @@
  * best.code // "// Key step: Click on a UI element 'Add to cart' (button) …\nfunction labelFunction(t) { … }"
  */
 import { answerArg } from "./AnswerArgs.ts"
+import { COMMITTED, committedBy, enterCall } from "./Committed.ts"
 import { ECHOED, echoCall, echoOf } from "./Echo.ts"
+import { NAMED_FIELD, NAMED_SAVE, namedBySomeFill, namedFieldCall, namingSave } from "./NamedSave.ts"
 import { survivedPage } from "./SurvivedFilters.ts"
 import { editCall } from "./FieldEdits.ts"
 import { escapeRe, generalise, queryPairs, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
@@ -264,7 +266,11 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
     case "click":
     case "long_press": {
       // The page it was clicked on: which product's "Add to cart", which board's "Publish".
-      const unchosen = rules.unchosenStartClicks && s.urlAfter !== null && s.urlAfter !== s.urlBefore && onUntouchedStart(t, s)
+      const left = s.urlAfter !== null && s.urlAfter !== s.urlBefore
+      // Version 11: a save that led to the page the form's typing named is judged by that page alone (NamedSave.ts).
+      const unchosen =
+        (rules.unchosenStartClicks && left && onUntouchedStart(t, s)) ||
+        (rules.savesByName && left && a.role !== "link" && namedBySomeFill(t, s))
       const press = a.kind === "long_press" ? [["longPress", "true"] as const] : []
       // Version 10: on the list without the filters the control survived (a flight on the unfiltered results too).
       const survived = rules.survivedFilters && a.kind === "click" && !unchosen ? survivedPage(t, s) : null
@@ -304,6 +310,15 @@ const actionCall = (t: LfTrajectory, s: LfStep, extra: ReadonlyArray<readonly [s
     default:
       return null
   }
+}
+
+/** Version 11: a fill whose value named the page its form's save led to, held where the field showed it before such a save. */
+const namedField = (t: LfTrajectory, s: LfStep, rules: SynthesisRules): string | null => {
+  const save = namingSave(t, s)
+  const a = s.action
+  if (save === null || a.role === null || a.typed === null) return null
+  const page = urlPattern(save.urlAfter!, { minted: mintedBy(save), uuids: rules.generalisesMintedUuids })
+  return namedFieldCall({ role: a.role, name: a.name ?? "", value: a.typed }, save, page)
 }
 
 const SHARED_NAME = "State evidence: another field on the page has the same name; this one is told by the value it held."
@@ -370,7 +385,10 @@ export const synthesizeCandidates = (
   const typed = state.entries.length > 0 ? actionCall(t, s, state.entries, rules) : null
   const shown = rules.typedFieldsByState && typed !== null ? fieldShown(t, s) : null
   const echo = rules.echoedValues && typed !== null && k.reason === "state-changing" ? echoOf(t, s) : null
-  const alternatives = [typed, shown, echo === null ? null : echoCall(echo)].filter((c) => c !== null)
+  const taken = rules.enterCommits && typed !== null ? committedBy(t, s) : null
+  const enter = taken === null ? null : enterCall(taken, s.urlBefore === null ? null : urlPattern(pageContext(t, s)))
+  const named = rules.savesByName && typed !== null && k.reason === "state-changing" ? namedField(t, s, rules) : null
+  const alternatives = [typed, shown, echo === null ? null : echoCall(echo), enter, named].filter((c) => c !== null)
   const withState = alternatives.length <= 1 ? typed : `anyOf(\n    ${alternatives.join(",\n    ")}\n  )`
   if (withState !== null)
     out.push({
@@ -381,7 +399,10 @@ export const synthesizeCandidates = (
           "Action evidence: the action itself.",
           ...state.notes,
           ...(shown === null ? [] : [FIELD_SHOWN]),
-          ...(echo === null ? [] : [ECHOED])
+          ...(echo === null ? [] : [ECHOED]),
+          ...(enter === null ? [] : [COMMITTED]),
+          ...(named === null ? [] : [NAMED_FIELD]),
+          ...(rules.savesByName && reachedPage && s.action.kind === "click" && namedBySomeFill(t, s) ? [NAMED_SAVE] : [])
         ],
         withState
       )

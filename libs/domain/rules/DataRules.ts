@@ -17,7 +17,8 @@
  * Version 10: that path keeps a button that chose (Book this room) and leaves out what a
  * query carried away (a filter's sort, a search's dates), and a page's fields may hold at one step.
  * Version 11: on that path a fill the app showed again later is read where it was shown (Echo.ts),
- * and the filters a later choice survived are the way (SurvivedFilters.ts). Runs recorded without the key used version 1, and
+ * and the filters a later choice survived are the way (SurvivedFilters.ts).
+ * Version 12: the button that opened a form saved under the name it typed is the way (NamedSave.ts). Runs recorded without the key used version 1, and
  * replay decides each run by its own.
  *
  * @example
@@ -26,7 +27,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"], "11", {
+export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"], "12", {
   /** Paths are told apart by their label functions, and a node with the same LF and kind is that node. */
   pathsByMeaning: "2",
   /** A verdict reads a page's form fields in any order and refuses a goal the trajectory undid before its claim. */
@@ -104,7 +105,15 @@ export const DATA_RULES = axis("data rules", "run.dataRules", ["1", "2", "3", "4
    * flight selected by scanning the unfiltered results is then the demo's outcome, which
    * filtered them first.
    */
-  filtersSurvived: "11"
+  filtersSurvived: "11",
+  /**
+   * A goal-state path leaves out the button that opened a form whose save led to a page the
+   * form's typing named ("new tiddler", then "Visitor Log" typed and saved to
+   * `/#Visitor%20Log`), and holds the form's steps on any page (NamedSave.ts): the save's
+   * LF says which record. The record opened at its missing page and edited there is then
+   * the demo's outcome.
+   */
+  namedSaves: "12"
 })
 
 export type DataRulesVersion = VersionOf<typeof DATA_RULES>

@@ -9,7 +9,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "10", {
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"], "11", {
   /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
   wholePhraseAnswers: "2",
   /** A click that left the untouched start page is not tied to that page: the task chose it. */
@@ -85,7 +85,22 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * results, its route and date included. Version 9 held it to the page's path alone (a
    * button led there), which let the same flight's button on another date's results pass.
    */
-  survivedFilters: "10"
+  survivedFilters: "10",
+  /**
+   * A button that took the value from the field typed just before it (the field emptied: a
+   * tag's "add") also holds as Enter pressed in that field while it held the value, which
+   * emptied it too (Committed.ts): a suggestion picked with the arrows and Enter adds the
+   * same tag.
+   */
+  enterCommits: "11",
+  /**
+   * A save that led to a page the form's typing named (`/#Visitor%20Log` after "Visitor Log"
+   * was typed as the title) is judged by that page, not the page it was pressed on, and a
+   * field whose value named it also holds where the field showed the value before such a
+   * save (NamedSave.ts): the record opened at its missing page, its title filled already,
+   * is the record the demo created.
+   */
+  savesByName: "11"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

@@ -29,12 +29,17 @@ import type { GraphNode, LfResult, LfTrajectory, StrategyGraph } from "@core/dom
 import { verdictRules } from "../../../Verification.ts"
 import { cartDemo, cartWay } from "../../../../domain/test/cart.ts"
 import { flightsDemo, flightsScan } from "../../../../domain/test/flights.ts"
+import { notesByMissingPage, notesDemo } from "../../../../domain/test/notes.ts"
 import type { Table } from "./Cases.ts"
 
 /** A demo's graph as round 0 holds it under the data rules `v`: its path, and its goal-state path. */
-const demoGraph = (v: string, demo: LfTrajectory): { graph: StrategyGraph; codes: ReadonlyMap<string, string> } => {
-  // The LFs as synthesis 10 writes them, echoes and all: the rule under test is the path.
-  const synthesis = synthesisRulesAt("10")
+const demoGraph = (
+  v: string,
+  demo: LfTrajectory,
+  synthesisVersion: string
+): { graph: StrategyGraph; codes: ReadonlyMap<string, string> } => {
+  // The LFs as one synthesis version writes them whatever `v`: the rule under test is the path.
+  const synthesis = synthesisRulesAt(synthesisVersion)
   const keys = identifyKeySteps(demo, keyStepOptionsOf(synthesis))
   const source = { kind: "demo", id: "demo" } as const
   const nodes: Array<GraphNode> = keys.map((k) => {
@@ -59,8 +64,8 @@ const demoGraph = (v: string, demo: LfTrajectory): { graph: StrategyGraph; codes
 }
 
 /** The demo's graph's verdict on `t`, each LF run natively from the step the verdict asks. */
-const verdictOn = (v: string, demo: LfTrajectory, t: LfTrajectory): string => {
-  const { graph, codes } = demoGraph(v, demo)
+const verdictOn = (v: string, demo: LfTrajectory, t: LfTrajectory, synthesisVersion = "10"): string => {
+  const { graph, codes } = demoGraph(v, demo, synthesisVersion)
   const known = (q: { lfId: string; from: number }): LfResult => ({
     satisfiedAt: nativeLabelFunction(codes.get(q.lfId)!)(q.from === 0 ? t : fromStep(t, q.from)) as number
   })
@@ -68,7 +73,18 @@ const verdictOn = (v: string, demo: LfTrajectory, t: LfTrajectory): string => {
   return step.kind === "done" ? step.verdict.verdict : "pending"
 }
 
-export const goalStateReading: Pick<Table["data"], "goalStateByEchoes" | "filtersSurvived"> = {
+export const goalStateReading: Pick<Table["data"], "goalStateByEchoes" | "filtersSurvived" | "namedSaves"> = {
+  namedSaves: {
+    // Synthesis 11's LFs: the demo; the record opened at its missing page and edited; another record so; no text typed.
+    run: (v) => [
+      verdictOn(v, notesDemo, notesDemo, "11"),
+      verdictOn(v, notesDemo, notesByMissingPage(), "11"),
+      verdictOn(v, notesDemo, notesByMissingPage({ title: "Guest Log" }), "11"),
+      verdictOn(v, notesDemo, notesByMissingPage({ text: false }), "11")
+    ],
+    before: ["pass", "partial", "partial", "partial"],
+    after: ["pass", "pass", "partial", "partial"]
+  },
   goalStateByEchoes: {
     // The demo; the quantity set in the cart and saved; the same for another item's field.
     run: (v) => [

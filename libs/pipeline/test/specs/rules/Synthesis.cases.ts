@@ -23,6 +23,8 @@ import { prng } from "@core/engine"
 import { act, el, trajectory as lfTrajectory } from "../../../../domain/test/fixtures.ts"
 import { cartDemo, cartWay } from "../../../../domain/test/cart.ts"
 import { flightsDemo, flightsScan } from "../../../../domain/test/flights.ts"
+import { tagBySuggestion, tagDemo } from "../../../../domain/test/tags.ts"
+import { notesByMissingPage, notesDemo } from "../../../../domain/test/notes.ts"
 import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
 import type { Table } from "./Cases.ts"
 import { seedOf } from "./Cases.ts"
@@ -300,6 +302,30 @@ export const synthesis: Table["synthesis"] = {
       return [flightsDemo, flightsScan(), flightsScan("PL420"), flightsScan("BW810", "2029-07-26")].map((t) => holds(code, t))
     },
     before: [true, true, false, true],
+    after: [true, true, false, false]
+  },
+  enterCommits: {
+    // "Urgent" typed into "tag name" and "add" pressed; then a suggestion taken by Enter, another suggestion, an Enter that took nothing.
+    run: (v) => {
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(tagDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 1)!
+      const code = synthesizeCandidates(tagDemo, k, rules)[0]!.code
+      return [tagDemo, tagBySuggestion(), tagBySuggestion({ picked: "Urgency" }), tagBySuggestion({ taken: false })].map((t) =>
+        holds(code, t)
+      )
+    },
+    before: [true, false, false, false],
+    after: [true, true, false, false]
+  },
+  savesByName: {
+    // The title's and the save's LFs on the record opened at its missing page, and on another record opened so.
+    run: (v) => {
+      const rules = synthesisRulesAt(v)
+      const keys = identifyKeySteps(notesDemo, keyStepOptionsOf(rules))
+      const codes = [1, 3].map((i) => synthesizeCandidates(notesDemo, keys.find((k) => k.stepIndex === i)!, rules)[0]!.code)
+      return [notesByMissingPage(), notesByMissingPage({ title: "Guest Log" })].flatMap((t) => codes.map((c) => holds(c, t)))
+    },
+    before: [false, false, false, false],
     after: [true, true, false, false]
   }
 }
