@@ -61,8 +61,35 @@ export const editEvidenceOf = (c: TextChange): EditEvidence => ({
   after: c.tail.slice(0, c.tail.length - contextStart(reversed(c.tail)))
 })
 
-const fieldIn = (elements: ReadonlyArray<LfElement> | null, role: string, name: string): LfElement | undefined =>
-  elements?.find((e) => e.role === role && e.name === name)
+/** What stands right after a field in its page's list: how `validateEdit`'s `next` tells same-named fields apart. */
+export interface Neighbour {
+  readonly role: string
+  readonly name: string
+}
+
+const fieldIn = (
+  elements: ReadonlyArray<LfElement> | null,
+  role: string,
+  name: string,
+  next: Neighbour | null = null
+): LfElement | undefined => elements?.find((e, i) => e.role === role && e.name === name && (next === null || sameAs(elements[i + 1], next)))
+
+const sameAs = (e: LfElement | undefined, n: Neighbour): boolean =>
+  e !== undefined && e.role.toLowerCase() === n.role.toLowerCase() && normalized(e.name) === normalized(n.name)
+
+const normalized = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase()
+
+/**
+ * Synthesis 11: the element right after the field the step acted on, in the page before it
+ * (the field first of its role and name there), when it has a name; null otherwise.
+ */
+export const neighbourOf = (t: LfTrajectory, s: LfStep, role: string, name: string): Neighbour | null => {
+  const at = t.steps.indexOf(s)
+  const page = at > 0 ? t.steps[at - 1]!.elements : t.initialElements
+  const i = page?.findIndex((e) => e.role === role && e.name === name) ?? -1
+  const next = i < 0 ? undefined : page![i + 1]
+  return next === undefined || next.name.trim() === "" ? null : { role: next.role, name: next.name }
+}
 
 /**
  * The field's value before and after step `s`, as `validateEdit` reads it: before is what
@@ -74,12 +101,13 @@ export const fieldValues = (
   t: LfTrajectory,
   s: LfStep,
   role: string,
-  name: string
+  name: string,
+  next: Neighbour | null = null
 ): { readonly before: string; readonly after: string } | null => {
-  let origin = fieldIn(t.initialElements, role, name)?.value ?? null
+  let origin = fieldIn(t.initialElements, role, name, next)?.value ?? null
   for (const x of t.steps) {
     if (x.urlAfter !== x.urlBefore) origin = null
-    const value = fieldIn(x.elements, role, name)?.value ?? null
+    const value = fieldIn(x.elements, role, name, next)?.value ?? null
     if (x === s) return origin === null || value === null ? null : { before: origin, after: value }
     if (origin === null) origin = value
   }
@@ -115,11 +143,12 @@ const shownLiteral = (text: string): string => `/${escapeRe(text).replace(/ /g, 
 export const editCall = (
   t: LfTrajectory,
   s: LfStep,
-  once = false
+  once = false,
+  next: Neighbour | null = null
 ): { readonly call: string; readonly notes: ReadonlyArray<string> } | null => {
   const { role, name } = s.action
   if (role === null || name === null) return null
-  const values = fieldValues(t, s, role, name)
+  const values = fieldValues(t, s, role, name, next)
   if (values === null) return null
   const change = textChange(values.before, values.after)
   if (change.removed === "" && change.inserted === "") return null
@@ -141,7 +170,8 @@ export const editCall = (
     `inserted: ${js(e.inserted)}`,
     `after: ${js(e.after)}`,
     ...(shown === undefined ? [] : [`shown: ${shownLiteral(shown)}`]),
-    ...(once && e.inserted !== "" ? ["once: true"] : [])
+    ...(once && e.inserted !== "" ? ["once: true"] : []),
+    ...(next === null ? [] : [`next: { role: ${js(next.role)}, name: ${js(next.name)} }`])
   ]
   const did =
     e.removed === ""
@@ -155,7 +185,8 @@ export const editCall = (
     notes: [
       `State evidence: what the edit made of the field, whatever keys made it — ${did} ${where}.`,
       ...(shown === undefined ? [] : [`State evidence: a later page shows ${js(shown)}.`]),
-      ...(once && e.inserted !== "" ? ["State evidence: inserted once; the field keeps it that way until its page moves on."] : [])
+      ...(once && e.inserted !== "" ? ["State evidence: inserted once; the field keeps it that way until its page moves on."] : []),
+      ...(next === null ? [] : [`State evidence: the field is the one listed right before ${js(next.name)} (${next.role}).`])
     ]
   }
 }

@@ -59,7 +59,7 @@ import { COMMITTED, committedBy, enterCall } from "./Committed.ts"
 import { ECHOED, echoCall, echoOf } from "./Echo.ts"
 import { NAMED_FIELD, NAMED_SAVE, namedBySomeFill, namedFieldCall, namingSave } from "./NamedSave.ts"
 import { survivedPage } from "./SurvivedFilters.ts"
-import { editCall } from "./FieldEdits.ts"
+import { editCall, neighbourOf } from "./FieldEdits.ts"
 import { escapeRe, generalise, queryPairs, typedUrlPattern, urlPattern } from "./UrlPattern.ts"
 import type { IdentifiedKeyStep, KeyStepOptions } from "./KeySteps.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
@@ -347,7 +347,9 @@ export const synthesizeCandidates = (
   const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
   if (rules.sharedNamesByEdit && sharesName(t, s) && k.reason === "state-changing") {
     // The name alone is answered by the other field too: the field is the one whose value the demo changed.
-    const edit = editCall(t, s, rules.editsOnce)
+    // Version 11: the field is also told by what stands beside it (a table row's "remove field").
+    const beside = rules.sharedNamesByNeighbour && s.action.role !== null ? neighbourOf(t, s, s.action.role, s.action.name ?? "") : null
+    const edit = editCall(t, s, rules.editsOnce, beside)
     if (edit !== null) return [{ evidence: "state", code: fn(k, [...edit.notes, SHARED_NAME], edit.call) }]
   }
   if (rules.judgesEditsByEffect && s.action.kind === "type" && s.action.mode === "insert" && k.reason === "state-changing") {

@@ -211,15 +211,26 @@ function sameEdit(change, edit) {
  * page must show it in another element's text or value: the saved page carries the edit.
  * With `edit.once`, the field's last value on that page must hold the inserted text as
  * often as the edit left it: the same text inserted again before the page moved on (typed
- * twice) is not the edit. The embedded synthesizer writes it from version 5 on (`once`
- * from 9); the guide a model is shown (LF-API.md, a recorded prompt) does not list it yet.
+ * twice) is not the edit. With `edit.next` (`{ role, name }`), the field is the first of its
+ * role and name listed right before such an element (a table row's value box before its
+ * "remove field"): fields that share a name are told apart by what stands beside them. The
+ * embedded synthesizer writes it from version 5 on (`once` from 9, `next` from 11); the
+ * guide a model is shown (LF-API.md, a recorded prompt) does not list it yet.
  */
 function validateEdit(t, role, name, edit, opts) {
   var field = elementTest(role, name)
+  var next = edit.next == null ? null : elementTest(edit.next.role, edit.next.name)
+  // With `next`, the field is the first of its role and name that the page lists right before such an element.
+  var find = function (s) {
+    if (next === null) return findWith(s, field)
+    var list = (s && s.elements) || []
+    for (var j = 0; j + 1 < list.length; j++) if (field(list[j]) && next(list[j + 1])) return list[j]
+    return null
+  }
   var shown = edit.shown == null ? null : textTest(edit.shown)
   // A view from a later step (`fromStep`) cannot tell which page its start elements were on.
   var whole = t.steps.length > 0 && t.steps[0].index === 0
-  var initial = whole && t.initialElements ? findWith({ elements: t.initialElements }, field) : null
+  var initial = whole && t.initialElements ? find({ elements: t.initialElements }) : null
   // The field's value as the current page first showed it; a page reached anew starts over.
   var origin = initial ? initial.value : null
   var edited = {}
@@ -235,7 +246,7 @@ function validateEdit(t, role, name, edit, opts) {
       origin = null
       page++
     }
-    var e = findWith(s, field)
+    var e = find(s)
     if (e === null || e.value == null) continue
     valueAt[s.index] = e.value
     pageAt[s.index] = page

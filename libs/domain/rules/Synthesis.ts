@@ -100,7 +100,15 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * save (NamedSave.ts): the record opened at its missing page, its title filled already,
    * is the record the demo created.
    */
-  savesByName: "11"
+  savesByName: "11",
+  /**
+   * A field whose role and name another on the page shares is also told by the element
+   * listed right after it (`validateEdit`'s `next`: a tiddler's "field value" box before its
+   * row's "remove field", the new field's before "add"). By the first box of that name
+   * alone, a run that removed the field and typed the value into the new field's box, and
+   * never added it, made the same edit.
+   */
+  sharedNamesByNeighbour: "11"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

@@ -5,7 +5,7 @@
  * edit, which sessions the LFs of version 4 and of version 5 accept.
  */
 import { describe, expect, test } from "bun:test"
-import { shownTexts, textChange } from "../FieldEdits.ts"
+import { neighbourOf, shownTexts, textChange } from "../FieldEdits.ts"
 import type { TextChange } from "../FieldEdits.ts"
 import type { LfAction, LfTrajectory } from "../LfTrajectory.ts"
 import {
@@ -262,5 +262,47 @@ describe("a demo's edit: which sessions the LFs of version 4 and of version 5 ac
       `validateEdit(t, "textbox", "Body", {\n    before: "Owner: Bob Status: ",\n    removed: "draft",\n    inserted: "final",\n    after: " Due: Friday",\n    shown: /Bob\\s+Status:\\s+final\\s+Due:\\s+Friday/i\n  })`
     )
     expect(synthesizeCandidates(replaceDemo, k, synthesisRulesAt("4"))[0]!.code).toContain(`validateType(t, "final", "Body"`)
+  })
+})
+
+describe("validateEdit's `next`: a field among same-named ones, told by what the page lists right after it", () => {
+  const page = (rows: ReadonlyArray<string>, added: string) => [
+    ...rows.flatMap((value) => [el("textbox", "field value", { value }), el("button", "remove field")]),
+    el("textbox", "field value", { value: added }),
+    el("button", "add")
+  ]
+  const run = (...after: ReadonlyArray<ReturnType<typeof page>>) =>
+    trajectory(
+      "/#G",
+      after.map((elements) => ({ action: act("click", { role: "button", name: "x" }), elements })),
+      page(["running"], "")
+    )
+  const edit = (next: { role: string; name: string } | null) =>
+    nativeLabelFunction(
+      `function labelFunction(t) { return validateEdit(t, "textbox", "field value", { before: "", removed: "running", inserted: "offline", after: ""${
+        next === null ? "" : `, next: ${JSON.stringify(next)}`
+      } }) }`
+    )
+  const beside = { role: "button", name: "remove field" }
+  test.each([
+    ["the row's box changed", run(page(["offline"], "")), 0, 0],
+    ["the row removed, the new box typed into", run(page([], ""), page([], "offline")), 1, -1],
+    ["the row added again, holding the value", run(page([], ""), page([], "offline"), page(["offline"], "")), 1, 2]
+  ] as const)("%s", (_, t, first, withNext) => {
+    expect([edit(null)(t), edit(beside)(t)]).toEqual([first, withNext])
+  })
+  test("neighbourOf reads it off the page before the step; a nameless neighbour is none", () => {
+    const t = trajectory(
+      "/#G",
+      [{ action: act("type", { role: "textbox", name: "field value", typed: "offline" }), elements: page(["offline"], "") }],
+      page(["running"], "")
+    )
+    expect(neighbourOf(t, t.steps[0]!, "textbox", "field value")).toEqual(beside)
+    const bare = trajectory(
+      "/#G",
+      [{ action: act("type", { role: "textbox", name: "q", typed: "x" }) }],
+      [el("textbox", "q"), el("button", "")]
+    )
+    expect(neighbourOf(bare, bare.steps[0]!, "textbox", "q")).toBeNull()
   })
 })

@@ -280,6 +280,52 @@ export const synthesis: Table["synthesis"] = {
     before: [true, true],
     after: [true, false]
   },
+  sharedNamesByNeighbour: {
+    // The same field table, each row's box before its "remove field", the new field's before "add": the status changed;
+    // then the status removed and added again as offline; then removed, "offline" typed into the new box and never added.
+    run: (v) => {
+      const fields = (rows: ReadonlyArray<string>, name: string, added: string) => [
+        ...rows.flatMap((value) => [el("textbox", "field value", { value }), el("button", "remove field")]),
+        el("textbox", "field name", { value: name }),
+        el("textbox", "field value", { value: added }),
+        el("button", "add"),
+        el("button", "Confirm changes to this tiddler")
+      ]
+      const type = (name: string, typed: string, after: ReturnType<typeof fields>) => ({
+        action: act("type", { role: "textbox", name, typed }),
+        elements: after
+      })
+      const click = (name: string, after: ReturnType<typeof fields>) => ({
+        action: act("click", { role: "button", name }),
+        elements: after
+      })
+      const edit = (steps: ReadonlyArray<ReturnType<typeof click>>) =>
+        lfTrajectory("/#Generator", [
+          click("Edit this tiddler", fields(["running"], "", "")),
+          ...steps,
+          click("Confirm changes to this tiddler", []),
+          { action: act("status", { status: "complete" }), elements: [] }
+        ])
+      const demo = edit([type("field value", "offline", fields(["offline"], "", ""))])
+      const readded = edit([
+        click("remove field", fields([], "", "")),
+        type("field name", "status", fields([], "status", "")),
+        type("field value", "offline", fields([], "status", "offline")),
+        click("add", fields(["offline"], "", ""))
+      ])
+      const neverAdded = edit([
+        click("remove field", fields([], "", "")),
+        type("field value", "offline", fields([], "", "offline")),
+        click("add", fields([], "", "offline"))
+      ])
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
+      const code = synthesizeCandidates(demo, k, rules)[0]!.code
+      return [demo, readded, neverAdded].map((t) => holds(code, t))
+    },
+    before: [true, true, true],
+    after: [true, true, false]
+  },
   echoedValues: {
     // 3 typed into "Quantity" on the product's page, shown later in the cart's "Quantity for Red Kettle";
     // then a way that set 3 in the cart and saved it, and one that typed it there and never saved.
