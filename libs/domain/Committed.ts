@@ -20,8 +20,8 @@ export interface CommittedField {
   readonly value: string
 }
 
-const valueOf = (s: LfStep | null, field: { role: string; name: string }, initial: LfTrajectory["initialElements"]) =>
-  (s === null ? initial : s.elements)?.find((e) => e.role === field.role && e.name === field.name)?.value ?? null
+const valueOf = (s: LfStep, field: { role: string; name: string }) =>
+  s.elements?.find((e) => e.role === field.role && e.name === field.name)?.value ?? null
 
 /**
  * The field a button press at `s` took its value from: the step before it typed over the
@@ -37,8 +37,8 @@ export const committedBy = (t: LfTrajectory, s: LfStep): CommittedField | null =
   if (f === undefined || f.kind !== "type" || f.mode === "insert" || f.submit || f.role === null || f.name === null) return null
   if (f.name.trim() === "" || f.typed === null || f.typed.trim() === "") return null
   const field = { role: f.role, name: f.name }
-  const held = valueOf(fill, field, t.initialElements)
-  const left = valueOf(s, field, t.initialElements)
+  const held = valueOf(fill!, field)
+  const left = valueOf(s, field)
   if (held === null || normalizeText(held) !== normalizeText(f.typed) || left === null || left.trim() !== "") return null
   return { ...field, value: held }
 }

@@ -9,6 +9,7 @@
  * @example
  * textChange("Line 1 Line 2", "Line 1 Line 2 Line 3") // { head: "Line 1 Line 2", removed: "", inserted: " Line 3", tail: "" }
  */
+import { collapse } from "./LfTrajectory.ts"
 import type { LfElement, LfStep, LfTrajectory } from "./LfTrajectory.ts"
 
 export interface TextChange {
@@ -74,10 +75,9 @@ const fieldIn = (
   next: Neighbour | null = null
 ): LfElement | undefined => elements?.find((e, i) => e.role === role && e.name === name && (next === null || sameAs(elements[i + 1], next)))
 
+// As `validateEdit` compares them: white space collapsed, case blind.
 const sameAs = (e: LfElement | undefined, n: Neighbour): boolean =>
-  e !== undefined && e.role.toLowerCase() === n.role.toLowerCase() && normalized(e.name) === normalized(n.name)
-
-const normalized = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase()
+  e !== undefined && e.role.toLowerCase() === n.role.toLowerCase() && collapse(e.name).toLowerCase() === collapse(n.name).toLowerCase()
 
 /**
  * Synthesis 11: the element right after the field the step acted on, in the page before it

@@ -23,7 +23,7 @@ import { echoOf, showsEchoOf } from "./Echo.ts"
 import { namedBySomeFill } from "./NamedSave.ts"
 import { pathOf, setParams, survivedPage } from "./SurvivedFilters.ts"
 import { terminalNodes } from "./Expansion.ts"
-import { sitePath } from "./LfTrajectory.ts"
+import { leaving, sitePath } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { semanticKeyOf } from "./StrategyGraph.ts"
 import { escapeRe, queryPairs, urlPattern } from "./UrlPattern.ts"
@@ -58,10 +58,6 @@ const entered = (s: LfStep): string | null => {
   const v = s.action.kind === "type" ? s.action.typed : s.action.kind === "select" ? s.action.value : null
   return v === null || v.trim() === "" ? null : v
 }
-
-/** The step that left the page `s` changed: the first after it whose URL changed. */
-const leaving = (demo: LfTrajectory, s: LfStep): LfStep | undefined =>
-  demo.steps.find((p) => p.index > s.index && p.urlAfter !== null && p.urlAfter !== p.urlBefore)
 
 /** The query key that carried a change's value to the next page (a search or filter form submitted), or null. */
 const carriedAs = (demo: LfTrajectory, s: LfStep): string | null => {

@@ -90,6 +90,10 @@ export const sitePath = (url: string | null, hashRouting = false): string | null
   }
 }
 
+/** The step that left `s`'s page: the first after it whose URL changed. */
+export const leaving = (t: LfTrajectory, s: LfStep): LfStep | undefined =>
+  t.steps.find((p) => p.index > s.index && p.urlAfter !== null && p.urlAfter !== p.urlBefore)
+
 /**
  * White space collapsed and trimmed: every string an LF compares arrives in this form, so the
  * API only lower-cases the trajectory's side (lf-api.js `textTest`).

@@ -15,23 +15,16 @@
  * @example
  * namingSave(demo, typeTitle) // the "Confirm" step, whose page /#Visitor%20Log carries "Visitor Log"
  */
+import { leaving } from "./LfTrajectory.ts"
 import type { LfStep, LfTrajectory } from "./LfTrajectory.ts"
 import { normalizeText } from "./StrategyGraph.ts"
-
-/** The URL as a person reads it: percent-escapes and a query's `+` decoded. */
-const readable = (url: string): string => {
-  try {
-    return decodeURIComponent(url.replace(/\+/g, " "))
-  } catch {
-    return url
-  }
-}
+import { queryValue } from "./UrlPattern.ts"
 
 /** Does `url` carry `value` as whole words? A value without a letter, or shorter than 3, names nothing by itself. */
 export const carries = (url: string | null, value: string): boolean => {
   const v = normalizeText(value)
   if (url === null || v.length < 3 || !/\p{L}/u.test(v)) return false
-  return ` ${normalizeText(readable(url).replace(/[^\p{L}\p{N}]+/gu, " "))} `.includes(` ${v.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `)
+  return ` ${normalizeText(queryValue(url).replace(/[^\p{L}\p{N}]+/gu, " "))} `.includes(` ${v.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `)
 }
 
 /** A value typed over a field that stayed on its page: what a form sends. */
@@ -40,10 +33,6 @@ const fill = (s: LfStep): string | null => {
   if (a.kind !== "type" || a.mode === "insert" || a.submit || a.typed === null || s.urlAfter !== s.urlBefore) return null
   return a.typed.trim() === "" ? null : a.typed
 }
-
-/** The step that left `s`'s page: the first after it whose URL changed. */
-const leaving = (t: LfTrajectory, s: LfStep): LfStep | undefined =>
-  t.steps.find((p) => p.index > s.index && p.urlAfter !== null && p.urlAfter !== p.urlBefore)
 
 /**
  * The save a fill named: the press (no link) that left the fill's page, when the page it

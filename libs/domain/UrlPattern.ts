@@ -49,8 +49,8 @@ export const urlPattern = (url: string, options: { readonly minted?: boolean; re
   return `${head}${required.join("")}\\?.*$`
 }
 
-/** A query value as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
-const queryValue = (raw: string): string => {
+/** A query value (or any URL part) as a person reads it: `Spring+Gala` and `Spring%20Gala` are "Spring Gala". */
+export const queryValue = (raw: string): string => {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "))
   } catch {
