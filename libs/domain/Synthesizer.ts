@@ -57,6 +57,7 @@
 import { answerArg } from "./AnswerArgs.ts"
 import { COMMITTED, committedBy, enterCall } from "./Committed.ts"
 import { ECHOED, echoCall, echoOf } from "./Echo.ts"
+import { MOVED, figuresCall, movedFigures } from "./MovedFigures.ts"
 import { NAMED_FIELD, NAMED_SAVE, namedBySomeFill, namedFieldCall, namingSave } from "./NamedSave.ts"
 import { survivedPage } from "./SurvivedFilters.ts"
 import { editCall, neighbourOf } from "./FieldEdits.ts"
@@ -133,8 +134,13 @@ const elementEvidence = (t: LfTrajectory, s: LfStep): string | null => {
 const header = (k: IdentifiedKeyStep, lines: ReadonlyArray<string>): string =>
   [`// Key step: ${k.description}`, ...lines.map((l) => `// ${l}`)].join("\n")
 
-const fn = (k: IdentifiedKeyStep, notes: ReadonlyArray<string>, body: string): string =>
-  `${header(k, notes)}\nfunction labelFunction(t) {\n  return ${body}\n}\n`
+const RETURN = "\nfunction labelFunction(t) {\n  return "
+
+const fn = (k: IdentifiedKeyStep, notes: ReadonlyArray<string>, body: string): string => `${header(k, notes)}${RETURN}${body}\n}\n`
+
+/** An LF's code whose verdict also needs `condition` (no step: a check of the whole trajectory), with the note that says so. */
+const heldTo = (code: string, condition: string, note: string): string =>
+  code.replace(RETURN, `\n// ${note}${RETURN}!(${condition}) ? -1 : `)
 
 const options = (entries: ReadonlyArray<readonly [string, string]>): string =>
   entries.length === 0 ? "" : `, {\n${entries.map(([k, v]) => `    ${k}: ${v}`).join(",\n")}\n  }`
@@ -280,6 +286,14 @@ export const synthesizeCandidates = (
 ): ReadonlyArray<Candidate> => {
   const s = t.steps.find((x) => x.index === k.stepIndex)
   if (s === undefined) return []
+  const candidates = candidatesOf(t, s, k, rules)
+  // A save of cells filled by position is told by what it moved: every candidate is held to it.
+  const figures = rules.movedFigures && k.reason === "state-changing" ? movedFigures(t, s) : []
+  if (figures.length === 0) return candidates
+  return candidates.map((c) => ({ ...c, code: heldTo(c.code, figuresCall(figures), MOVED) }))
+}
+
+const candidatesOf = (t: LfTrajectory, s: LfStep, k: IdentifiedKeyStep, rules: SynthesisRules): ReadonlyArray<Candidate> => {
   const out: Array<Candidate> = []
   const reachedPage = s.urlAfter !== null && s.urlAfter !== s.urlBefore
   if (rules.sharedNamesByEdit && sharesName(t, s) && k.reason === "state-changing") {

@@ -312,6 +312,39 @@ function validateStatus(t, status, opts) {
   return -1
 }
 
+/** The amount a page shows once after `label` on an element of `role` ("Checking 3,765.50" → 3765.5), else null. */
+function figureOn(list, role, label) {
+  var found = null
+  var count = 0
+  var re = /^(.*\p{L}.*?)\s+\(?([-\u2212+]?)[$\u20ac\u00a3]?\s?(\d[\d,]*(?:\.\d+)?)\)?$/u
+  for (var i = 0; list && i < list.length; i++) {
+    if (list[i].role !== role) continue
+    var m = re.exec(String(list[i].name).trim())
+    if (!m || m[1] !== label) continue
+    var v = Number(m[3].replace(/,/g, ""))
+    found = m[2] === "-" || m[2] === "\u2212" ? -v : v
+    count++
+  }
+  return count === 1 ? found : null
+}
+
+/**
+ * True when the amount after `label` ("Checking 3,765.50") moved by `by` over `t`: from the
+ * first page that shows it to the last. A difference, so it holds from any starting amount.
+ * @example figureMoved(t, "link", "Checking", -18.4)
+ */
+function figureMoved(t, role, label, by) {
+  var first = figureOn(t.initialElements, role, label)
+  var last = first
+  for (var i = 0; i < t.steps.length; i++) {
+    var v = figureOn(t.steps[i].elements, role, label)
+    if (v === null) continue
+    if (first === null) first = v
+    last = v
+  }
+  return first !== null && Math.abs(last - first - by) < 0.005
+}
+
 // ---- ordering -------------------------------------------------------------------------
 
 /** The last index when every index is found and they strictly increase, else -1. */

@@ -9,7 +9,7 @@
  */
 import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 
-export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"], "11", {
+export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"], "12", {
   /** An answer holds when it contains the demo's as a whole phrase ("the Workshop" for "Workshop"). */
   wholePhraseAnswers: "2",
   /** A click that left the untouched start page is not tied to that page: the task chose it. */
@@ -108,7 +108,14 @@ export const SYNTHESIS = axis("synthesis", "infer.synthesis", ["1", "2", "3", "4
    * alone, a run that removed the field and typed the value into the new field's box, and
    * never added it, made the same edit.
    */
-  sharedNamesByNeighbour: "11"
+  sharedNamesByNeighbour: "11",
+  /**
+   * A press that saved a form filled by position (cells with no name, reached with Tab) is
+   * also judged by the figures it moved (MovedFigures.ts): the account's "Checking 3,765.50",
+   * moved by -18.40 as in the demo. Typing alone cannot tell a payment from a deposit when
+   * both cells are nameless; the balance can.
+   */
+  movedFigures: "12"
 })
 
 export type SynthesisVersion = VersionOf<typeof SYNTHESIS>

@@ -25,6 +25,7 @@ import { cartDemo, cartWay } from "../../../../domain/test/cart.ts"
 import { flightsDemo, flightsScan } from "../../../../domain/test/flights.ts"
 import { tagBySuggestion, tagDemo } from "../../../../domain/test/tags.ts"
 import { notesByMissingPage, notesDemo } from "../../../../domain/test/notes.ts"
+import { ledgerDemo, ledgerRun } from "../../../../domain/test/ledger.ts"
 import { at, episode, act as shopAct, site } from "../../../../policy/test/retrieval/shop.ts"
 import type { Table } from "./Cases.ts"
 import { seedOf } from "./Cases.ts"
@@ -373,6 +374,17 @@ export const synthesis: Table["synthesis"] = {
     },
     before: [false, false, false, false],
     after: [true, true, false, false]
+  },
+  movedFigures: {
+    // The register's "Add" on the demo, on the amount entered as a deposit, and on no amount.
+    run: (v) => {
+      const rules = synthesisRulesAt(v)
+      const k = identifyKeySteps(ledgerDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 10)!
+      const code = synthesizeCandidates(ledgerDemo, k, rules)[0]!.code
+      return [ledgerDemo, ledgerRun({ amount: "deposit" }), ledgerRun({ amount: "none" })].map((t) => holds(code, t))
+    },
+    before: [true, true, true],
+    after: [true, false, false]
   }
 }
 
