@@ -51,6 +51,11 @@
  * highest-scored" or "the latest", the link of the entry whose price, score or date the
  * order picks scores as a quoted phrase, and a question asking that value is answered with
  * it (an explorer asked for the lowest nightly price answered the first price it read).
+ * 15 also starts later-node explorers after a press that changed the app and stayed on its
+ * page (an upvote, "Add to cart", a row's "Add"), not only where the demo reached another
+ * page: from there, the app holds the change, and a detour (the cart, the checkout, the
+ * record's own page) starts from what the demo made. Fills stay no start: halfway through
+ * a form is the page the start-state explorers already see.
  *
  * @example
  * const rules = explorationRulesAt(config["run.exploration"]) // version 1's for runs before versions
@@ -61,8 +66,8 @@ import { axis, rulesAt, type RuleSet, type VersionOf } from "./Versioned.ts"
 export const EXPLORATION = axis(
   "exploration",
   "run.exploration",
-  ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"],
-  "14",
+  ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"],
+  "15",
   {
     /** Fill forms with the instruction's values. */
     fillsForms: "2",
@@ -103,7 +108,9 @@ export const EXPLORATION = axis(
     /** Press Enter in a form's last field when its submit button is the control that opened the form. */
     entersWhenOpened: "13",
     /** Pick a list's entry by comparing the values it shows, for "the cheapest", "the highest-scored", "the latest". */
-    comparesListValues: "14"
+    comparesListValues: "14",
+    /** Start later-node explorers also after a press that changed the app in place (an upvote, "Add to cart"), not only after a page change. */
+    startsAfterStateChange: "15"
   }
 )
 

@@ -41,27 +41,36 @@ const outcomeOf = async (v: string, sample: number) => {
   return dataOf(events, "TrajectoryRecorded")[0]!.outcome
 }
 
-export const explorationRuns: Pick<Table["exploration"], "startsAfterPageChange" | "endsOnSatisfiedPath"> = {
+/** Where the upvote task's five explorers start under `v` (-1: the start state; else after that demo step). */
+const explorerFromSteps = async (v: string) => {
+  const run = runStarted({
+    tasks: [openBoard.taskId, upvote.taskId],
+    samples: 2,
+    stepBudget: 4,
+    explorePerTask: 5,
+    exploration: version(v)
+  })
+  const { events } = await spec(rollouts)
+    .given([...tasks, run, upvoteDemo, ...upvoteGraph])
+    .when(roundStarted({ round: 1, taskIds: [upvote.taskId] }))
+    .run()
+  return dataOf(events, "JobQueued")
+    .filter((j) => j.kind === "explore")
+    .map((j) => j.params.fromStep)
+}
+
+export const explorationRuns: Pick<Table["exploration"], "startsAfterPageChange" | "startsAfterStateChange" | "endsOnSatisfiedPath"> = {
   startsAfterPageChange: {
-    run: async (v) => {
-      const run = runStarted({
-        tasks: [openBoard.taskId, upvote.taskId],
-        samples: 2,
-        stepBudget: 4,
-        explorePerTask: 5,
-        exploration: version(v)
-      })
-      const { events } = await spec(rollouts)
-        .given([...tasks, run, upvoteDemo, ...upvoteGraph])
-        .when(roundStarted({ round: 1, taskIds: [upvote.taskId] }))
-        .run()
-      return dataOf(events, "JobQueued")
-        .filter((j) => j.kind === "explore")
-        .map((j) => j.params.fromStep)
-    },
+    run: explorerFromSteps,
     // The demo searched (another page), opened the post (another page), upvoted there, said complete.
     before: [-1, -1, 0, 1, 2],
     after: [-1, -1, 0, 1, 0]
+  },
+  startsAfterStateChange: {
+    // The upvote changed the post in place: an explorer starts from the upvoted post too.
+    run: explorerFromSteps,
+    before: [-1, -1, 0, 1, 0],
+    after: [-1, -1, 0, 1, 2]
   },
   endsOnSatisfiedPath: {
     run: (v) => outcomeOf(v, 40 + Number(v)),
