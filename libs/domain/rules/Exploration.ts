@@ -51,11 +51,12 @@
  * highest-scored" or "the latest", the link of the entry whose price, score or date the
  * order picks scores as a quoted phrase, and a question asking that value is answered with
  * it (an explorer asked for the lowest nightly price answered the first price it read).
- * 15 also starts later-node explorers after a press that changed the app and stayed on its
+ * 15 also starts later-node explorers after a button that changed the app and stayed on its
  * page (an upvote, "Add to cart", a row's "Add"), not only where the demo reached another
  * page: from there, the app holds the change, and a detour (the cart, the checkout, the
- * record's own page) starts from what the demo made. Fills stay no start: halfway through
- * a form is the page the start-state explorers already see.
+ * record's own page) starts from what the demo made. A typed value, a radio or a checkbox
+ * is no start: halfway through a form (or a filter) is the page the start-state explorers
+ * already see.
  *
  * @example
  * const rules = explorationRulesAt(config["run.exploration"]) // version 1's for runs before versions
@@ -109,7 +110,7 @@ export const EXPLORATION = axis(
     entersWhenOpened: "13",
     /** Pick a list's entry by comparing the values it shows, for "the cheapest", "the highest-scored", "the latest". */
     comparesListValues: "14",
-    /** Start later-node explorers also after a press that changed the app in place (an upvote, "Add to cart"), not only after a page change. */
+    /** Start later-node explorers also after a button that changed the app in place (an upvote, "Add to cart"), not only after a page change. */
     startsAfterStateChange: "15"
   }
 )

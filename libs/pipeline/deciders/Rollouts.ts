@@ -68,7 +68,7 @@ const isRolloutJob = (e: CoreEvent): boolean => rolloutJob(e) !== null
  * a page the demo acted on later (Rollout's `rejoin`). The first two jobs of every round
  * start from the start state, where the other entry points are; the others take the
  * remaining nodes in turn, round after round — under exploration 3 only the nodes whose
- * step led to another page, under 15 also those whose press changed the app in place.
+ * step led to another page, under 15 also those whose button changed the app in place.
  */
 export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const config = s.config!
@@ -82,8 +82,12 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const before = keySteps.slice(0, -1)
   // Exploration 3 and later start only where the demo reached another page: a node halfway
   // through filling a form is the page the start-state explorers already see.
-  // Exploration 15 also starts after a press that changed the app in place: the change is what a detour starts from.
-  const pressed = (k: number) => s.rules.exploration.startsAfterStateChange && !["type", "select"].includes(demo.steps[k]!.action.kind)
+  // Exploration 15 also starts after a button that changed the app in place: the change is what a detour starts from.
+  // A radio, a checkbox or a typed value is part of a form still being filled, or a filter: no start.
+  const pressed = (k: number) => {
+    const a = demo.steps[k]!.action
+    return s.rules.exploration.startsAfterStateChange && a.kind === "click" && a.target?.role === "button"
+  }
   const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore || pressed(k))
   const later = s.rules.exploration.startsAfterPageChange && moved.length > 0 ? moved : before
   const fromStart = Math.min(config.explorePerTask, FROM_START)
