@@ -41,6 +41,15 @@ const answerHolds = (demo: string, given: string) => (v: string) => {
   const t = answerDemo(demo)
   return holds(synthesizeCandidates(t, identifyKeySteps(t).at(-1)!, synthesisRulesAt(v))[0]!.code, answerDemo(given))
 }
+/** Does the first LF a version infers for the demo's step `stepIndex` hold on each trajectory? */
+const stepHolds =
+  (demo: LfTrajectory, stepIndex: number, ways: () => ReadonlyArray<LfTrajectory>) =>
+  (v: string): Array<boolean> => {
+    const rules = synthesisRulesAt(v)
+    const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === stepIndex)!
+    const code = synthesizeCandidates(demo, k, rules)[0]!.code
+    return ways().map((t) => holds(code, t))
+  }
 const keySteps = (t: LfTrajectory, v: string) => identifyKeySteps(t, keyStepOptionsOf(synthesisRulesAt(v))).map((k) => k.stepIndex)
 
 export const synthesis: Table["synthesis"] = {
@@ -244,10 +253,7 @@ export const synthesis: Table["synthesis"] = {
           { action: act("status", { status: "complete" }) }
         ])
       const demo = session(1)
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
-      const code = synthesizeCandidates(demo, k, rules)[0]!.code
-      return [holds(code, demo), holds(code, session(2))]
+      return stepHolds(demo, 2, () => [demo, session(2)])(v)
     },
     before: [true, true],
     after: [true, false]
@@ -273,10 +279,7 @@ export const synthesis: Table["synthesis"] = {
           { action: act("status", { status: "complete" }) }
         ])
       const demo = edit(fields("offline", ""))
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(demo, keyStepOptionsOf(rules)).find((x) => demo.steps[x.stepIndex]!.action.kind === "type")!
-      const code = synthesizeCandidates(demo, k, rules)[0]!.code
-      return [holds(code, demo), holds(code, edit(fields("running", "offline")))]
+      return stepHolds(demo, 1, () => [demo, edit(fields("running", "offline"))])(v)
     },
     before: [true, true],
     after: [true, false]
@@ -330,59 +333,41 @@ export const synthesis: Table["synthesis"] = {
   echoedValues: {
     // 3 typed into "Quantity" on the product's page, shown later in the cart's "Quantity for Red Kettle";
     // then a way that set 3 in the cart and saved it, and one that typed it there and never saved.
-    run: (v) => {
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(cartDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 0)!
-      const code = synthesizeCandidates(cartDemo, k, rules)[0]!.code
-      return [holds(code, cartDemo), holds(code, cartWay()), holds(code, cartWay({ saved: false }))]
-    },
+    run: stepHolds(cartDemo, 0, () => [cartDemo, cartWay(), cartWay({ saved: false })]),
     before: [true, false, false],
     after: [true, true, false]
   },
   survivedFilters: {
     // "Select flight BW810" pressed on results a button filtered to nonstop and sorted: on the unfiltered results,
     // then another flight there, then BW810 on another date's results, which the path alone let through.
-    run: (v) => {
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(flightsDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 4)!
-      const code = synthesizeCandidates(flightsDemo, k, rules)[0]!.code
-      return [flightsDemo, flightsScan(), flightsScan("PL420"), flightsScan("BW810", "2029-07-26")].map((t) => holds(code, t))
-    },
+    run: stepHolds(flightsDemo, 4, () => [flightsDemo, flightsScan(), flightsScan("PL420"), flightsScan("BW810", "2029-07-26")]),
     before: [true, true, false, true],
     after: [true, true, false, false]
   },
   enterCommits: {
     // "Urgent" typed into "tag name" and "add" pressed; then a suggestion taken by Enter, another suggestion, an Enter that took nothing.
-    run: (v) => {
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(tagDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 1)!
-      const code = synthesizeCandidates(tagDemo, k, rules)[0]!.code
-      return [tagDemo, tagBySuggestion(), tagBySuggestion({ picked: "Urgency" }), tagBySuggestion({ taken: false })].map((t) =>
-        holds(code, t)
-      )
-    },
+    run: stepHolds(tagDemo, 1, () => [
+      tagDemo,
+      tagBySuggestion(),
+      tagBySuggestion({ picked: "Urgency" }),
+      tagBySuggestion({ taken: false })
+    ]),
     before: [true, false, false, false],
     after: [true, true, false, false]
   },
   savesByName: {
     // The title's and the save's LFs on the record opened at its missing page, and on another record opened so.
     run: (v) => {
-      const rules = synthesisRulesAt(v)
-      const keys = identifyKeySteps(notesDemo, keyStepOptionsOf(rules))
-      const codes = [1, 3].map((i) => synthesizeCandidates(notesDemo, keys.find((k) => k.stepIndex === i)!, rules)[0]!.code)
-      return [notesByMissingPage(), notesByMissingPage({ title: "Guest Log" })].flatMap((t) => codes.map((c) => holds(c, t)))
+      const ways = [notesByMissingPage(), notesByMissingPage({ title: "Guest Log" })]
+      const [title, save] = [stepHolds(notesDemo, 1, () => ways)(v), stepHolds(notesDemo, 3, () => ways)(v)]
+      return ways.flatMap((_, i) => [title[i]!, save[i]!])
     },
     before: [false, false, false, false],
     after: [true, true, false, false]
   },
   movedFigures: {
     // The register's "Add" on the demo, on the amount entered as a deposit, and on no amount.
-    run: (v) => {
-      const rules = synthesisRulesAt(v)
-      const k = identifyKeySteps(ledgerDemo, keyStepOptionsOf(rules)).find((x) => x.stepIndex === 10)!
-      const code = synthesizeCandidates(ledgerDemo, k, rules)[0]!.code
-      return [ledgerDemo, ledgerRun({ amount: "deposit" }), ledgerRun({ amount: "none" })].map((t) => holds(code, t))
-    },
+    run: stepHolds(ledgerDemo, 10, () => [ledgerDemo, ledgerRun({ amount: "deposit" }), ledgerRun({ amount: "none" })]),
     before: [true, true, true],
     after: [true, false, false]
   }
