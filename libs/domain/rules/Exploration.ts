@@ -56,8 +56,8 @@
  * page: from there, the app holds the change, and a detour (the cart, the checkout, the
  * record's own page) starts from what the demo made. A typed value, a radio or a checkbox
  * is no start: halfway through a form (or a filter) is the page the start-state explorers
- * already see. The later nodes are taken from the last back: with one later explorer a
- * round, the first two rounds of 14 never reached a change late in the demo.
+ * already see. Such a button's node comes before the page changes: with one later
+ * explorer a round, the first two rounds of 14 never reached a change late in the demo.
  *
  * @example
  * const rules = explorationRulesAt(config["run.exploration"]) // version 1's for runs before versions
@@ -111,7 +111,7 @@ export const EXPLORATION = axis(
     entersWhenOpened: "13",
     /** Pick a list's entry by comparing the values it shows, for "the cheapest", "the highest-scored", "the latest". */
     comparesListValues: "14",
-    /** Start later-node explorers also after a button that changed the app in place (an upvote, "Add to cart"), the last node first. */
+    /** Start later-node explorers also after a button that changed the app in place (an upvote, "Add to cart"), those first. */
     startsAfterStateChange: "15"
   }
 )

@@ -69,7 +69,7 @@ const isRolloutJob = (e: CoreEvent): boolean => rolloutJob(e) !== null
  * start from the start state, where the other entry points are; the others take the
  * remaining nodes in turn, round after round — under exploration 3 only the nodes whose
  * step led to another page, under 15 also those whose button changed the app in place,
- * the last node first.
+ * those first.
  */
 export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   const config = s.config!
@@ -91,9 +91,9 @@ export const explorerStarts = (s: RunState, taskId: string, round: number) => {
   }
   const moved = before.filter((k) => demo.steps[k]!.urlAfter !== demo.steps[k]!.urlBefore || pressed(k))
   const starts = s.rules.exploration.startsAfterPageChange && moved.length > 0 ? moved : before
-  // Exploration 15 takes them from the last back: the start-state explorers already see what is near the start,
-  // and with one later explorer a round, the first two rounds would never reach a change late in the demo.
-  const later = s.rules.exploration.startsAfterStateChange ? [...starts].reverse() : starts
+  // Exploration 15 takes the buttons first: with one later explorer a round, the first two rounds
+  // would otherwise only reach a change late in the demo behind every page change before it.
+  const later = [...starts.filter((k) => pressed(k)), ...starts.filter((k) => !pressed(k))]
   const fromStart = Math.min(config.explorePerTask, FROM_START)
   const others = config.explorePerTask - fromStart
   return Array.from({ length: config.explorePerTask }, (_, j) => {

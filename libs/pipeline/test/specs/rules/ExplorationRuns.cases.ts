@@ -67,10 +67,10 @@ export const explorationRuns: Pick<Table["exploration"], "startsAfterPageChange"
     after: [-1, -1, 0, 1, 0]
   },
   startsAfterStateChange: {
-    // The upvote changed the post in place: an explorer starts from the upvoted post too, the last node first.
+    // The upvote changed the post in place: an explorer starts from the upvoted post too, before the page changes.
     run: explorerFromSteps,
     before: [-1, -1, 0, 1, 0],
-    after: [-1, -1, 2, 1, 0]
+    after: [-1, -1, 2, 0, 1]
   },
   endsOnSatisfiedPath: {
     run: (v) => outcomeOf(v, 40 + Number(v)),
