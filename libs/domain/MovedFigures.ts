@@ -54,18 +54,23 @@ const figuresOn = (elements: ReadonlyArray<LfElement> | null): Map<string, numbe
 const byPosition = (s: LfStep): boolean =>
   s.action.kind === "type" && s.action.mode !== "insert" && (s.action.name === null || s.action.name.trim() === "")
 
-/** A press that can save a form: a control that is no link, a key, or a text submitted with Enter. */
+/** A press that can save a form: a control that is no link, Enter, or a text submitted with Enter. */
 const saves = (s: LfStep): boolean => {
   const a = s.action
-  return (a.kind === "click" && a.role !== null && a.role !== "link") || a.kind === "key" || (a.kind === "type" && a.submit)
+  return (
+    (a.kind === "click" && a.role !== null && a.role !== "link") ||
+    (a.kind === "key" && a.key === "Enter") ||
+    (a.kind === "type" && a.submit)
+  )
 }
 
 const cents = (n: number) => Math.round(n * 100) / 100
 
 /**
  * The figures the demo's press at `s` moved, when a field on its page was filled by position
- * before it: shown before `s` as they were at the start, and at the end as something else.
- * Empty when nothing says which figure the save moved.
+ * before it: shown before `s` as they were at the start, and at the end as something else,
+ * with no other press between `s` and the first page that showed the change (a page may
+ * show it a step late, never a press late). Empty when nothing says which figure the save moved.
  */
 export const movedFigures = (t: LfTrajectory, s: LfStep): ReadonlyArray<MovedFigure> => {
   const at = t.steps.indexOf(s)
@@ -82,6 +87,9 @@ export const movedFigures = (t: LfTrajectory, s: LfStep): ReadonlyArray<MovedFig
     if (shown.some((v) => v !== first)) continue
     const last = end.find((p) => p.has(k))?.get(k)
     if (last === undefined || cents(last - first) === 0) continue
+    // pages[i + 1] is the page after step i: no press from the step after s to the one whose page first showed the change.
+    const changed = pages.findIndex((p, i) => i > at && p.has(k) && p.get(k) !== first)
+    if (changed < 0 || t.steps.slice(at + 1, changed).some(saves)) continue
     const [role, label] = k.split("\u0000") as [string, string]
     out.push({ role, label, by: cents(last - first) })
   }

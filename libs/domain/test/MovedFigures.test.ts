@@ -63,11 +63,27 @@ describe("movedFigures: what the press that saved a form filled by position move
   test.each([
     ["the register's Add moved the balance, not Savings", ledgerDemo, 10, [{ role: "link", label: "Checking", by: -18.4 }]],
     ["a fill is no save", ledgerDemo, 9, []],
+    ["a Tab is no save, though the figure moved later", ledgerDemo, 8, []],
     ["the link into the register is no save", ledgerDemo, 0, []],
     ["a form whose fields have names is told by them", named, 1, []],
     ["a label two elements of one role share at the end tells nothing", twice, 1, []]
   ] as const)("%s", (_, t, i, want) => {
     expect(movedFigures(t, at(t, i))).toEqual(want)
+  })
+
+  test("a figure shown moved only after a later press is that press's", () => {
+    const page = (total: string) => [el("status", `Total ${total}`), el("textbox", "", { value: "" })]
+    const twoPresses = trajectory(
+      "/r",
+      [
+        { action: act("type", { role: "textbox", name: "", typed: "5" }), elements: page("0") },
+        { action: act("click", { role: "button", name: "Preview" }), elements: page("0") },
+        { action: act("click", { role: "button", name: "Add" }), elements: page("5") },
+        { action: act("status", { status: "complete" }), elements: page("5") }
+      ],
+      page("0")
+    )
+    expect([1, 2].map((i) => movedFigures(twoPresses, at(twoPresses, i)))).toEqual([[], [{ role: "status", label: "Total", by: 5 }]])
   })
 
   test("a figure another step moved before the press is not the press's", () => {
